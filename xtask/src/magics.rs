@@ -98,7 +98,10 @@ fn find(sq: usize, deltas: &[(i32, i32); 4], rng: &mut Rng) -> u64 {
 /// Prints the Rust source of the two magic arrays.
 pub fn run() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    for (name, deltas) in [("ROOK_MAGICS", &ROOK_DELTAS), ("BISHOP_MAGICS", &BISHOP_DELTAS)] {
+    for (name, deltas) in [
+        ("ROOK_MAGICS", &ROOK_DELTAS),
+        ("BISHOP_MAGICS", &BISHOP_DELTAS),
+    ] {
         println!("pub(crate) const {name}: [u64; 64] = [");
         for sq in 0..64 {
             println!("    0x{:016x},", find(sq, deltas, &mut rng));

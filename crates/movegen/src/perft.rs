@@ -1,0 +1,135 @@
+//! Perft: counting the leaves of the legal move tree, the standard test of
+//! a move generator.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::moves::Move;
+use crate::position::Position;
+
+/// The number of leaf nodes `depth` plies below `pos`. Single-threaded,
+/// with bulk counting at the last ply.
+///
+/// ```
+/// use movegen::{perft, Position};
+/// assert_eq!(perft(&Position::new(), 3), 8_902);
+/// ```
+#[must_use]
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves(),
+        _ => {
+            let mut nodes = 0;
+            pos.generate_moves(|moves| {
+                moves.for_each(|m| {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    nodes += perft(&child, depth - 1);
+                });
+                false
+            });
+            nodes
+        }
+    }
+}
+
+/// Perft per root move: each legal move with the leaf count below it, in
+/// generation order. The sum is `perft(pos, depth)`.
+///
+/// # Panics
+/// If `depth` is 0.
+#[must_use]
+pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    assert!(depth >= 1, "divide needs depth >= 1");
+    pos.legal_moves()
+        .iter()
+        .map(|&m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            (m, perft(&child, depth - 1))
+        })
+        .collect()
+}
+
+/// A transposition table for perft, shareable between threads.
+///
+/// Each slot holds a key word and a data word (node count and depth);
+/// the key is stored XOR the data, so a torn write between threads reads
+/// as a miss, never as a wrong count (the "lockless hashing" scheme).
+#[derive(Debug)]
+pub struct PerftTable {
+    slots: Box<[(AtomicU64, AtomicU64)]>,
+    mask: usize,
+}
+
+impl PerftTable {
+    /// A table of about `megabytes` MiB (rounded down to a power of two
+    /// number of slots; at least 1024 slots).
+    #[must_use]
+    pub fn new(megabytes: usize) -> PerftTable {
+        let bytes = megabytes.saturating_mul(1 << 20).max(16 << 10);
+        let n = (bytes / 16).next_power_of_two() / if (bytes / 16).is_power_of_two() { 1 } else { 2 };
+        let slots = (0..n).map(|_| (AtomicU64::new(0), AtomicU64::new(0))).collect();
+        PerftTable { slots, mask: n - 1 }
+    }
+
+    #[inline]
+    fn probe(&self, key: u64, depth: u32) -> Option<u64> {
+        let (k, d) = &self.slots[(key as usize) & self.mask];
+        let data = d.load(Ordering::Relaxed);
+        let stored = k.load(Ordering::Relaxed);
+        if stored ^ data == key && (data & 0xff) as u32 == depth {
+            Some(data >> 8)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn store(&self, key: u64, depth: u32, nodes: u64) {
+        // Counts beyond 2^56 are not cached (none fit a realistic run).
+        if nodes >> 56 != 0 {
+            return;
+        }
+        let data = nodes << 8 | u64::from(depth);
+        let (k, d) = &self.slots[(key as usize) & self.mask];
+        k.store(key ^ data, Ordering::Relaxed);
+        d.store(data, Ordering::Relaxed);
+    }
+}
+
+/// Key for the table: the position's key mixed with its halfmove-free
+/// identity. Two positions with equal Zobrist keys but different legal
+/// en-passant rights are different: [`Position::zobrist`] covers that.
+#[inline]
+fn table_key(pos: &Position) -> u64 {
+    // The stored ep square changes move generation only when a capture is
+    // pseudo-legally possible, which is exactly when the Polyglot key
+    // includes it.
+    pos.zobrist()
+}
+
+/// Perft with a transposition table keyed by Zobrist key and depth. Gives
+/// the same counts as [`perft`] (up to 64-bit key collisions, which the
+/// tests bound by comparing against unhashed runs).
+#[must_use]
+pub fn perft_hashed(pos: &Position, depth: u32, table: &PerftTable) -> u64 {
+    if depth <= 1 {
+        return perft(pos, depth);
+    }
+    let key = table_key(pos);
+    if let Some(nodes) = table.probe(key, depth) {
+        return nodes;
+    }
+    let mut nodes = 0;
+    pos.generate_moves(|moves| {
+        moves.for_each(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            nodes += perft_hashed(&child, depth - 1, table);
+        });
+        false
+    });
+    table.store(key, depth, nodes);
+    nodes
+}
