@@ -18,7 +18,6 @@ use anyhow::{anyhow, bail, Context};
 
 use crate::args::Args;
 use crate::{build_release_binary, project_root, Failed};
-use crate::{movegen, notation}; // STUB
 
 /// A benchmark position with its published perft counts.
 #[derive(Debug)]
@@ -519,9 +518,9 @@ mod tests {
     }
 
     #[test]
-    fn peers_agree_with_published_counts_at_low_depth() {
+    fn libraries_agree_with_published_counts_at_low_depth() {
         for pos in POSITIONS {
-            for lib in [Library::Shakmaty, Library::Cozy] {
+            for lib in LIBRARIES {
                 let loaded = lib.load(pos.fen).unwrap();
                 for depth in 1..=3 {
                     assert_eq!(

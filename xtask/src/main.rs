@@ -134,26 +134,3 @@ fn target_dir() -> PathBuf {
         .map(|dir| project_root().join(dir))
         .unwrap_or_else(|| project_root().join("target"))
 }
-// TEMPORARY STUB
-pub mod movegen {
-    pub type Position = shakmaty::Chess;
-    #[derive(Debug)]
-    pub enum CastlingMode {
-        Standard,
-    }
-    pub fn perft(pos: &Position, depth: u32) -> u64 {
-        shakmaty::perft(pos, depth)
-    }
-}
-pub mod notation {
-    pub mod fen {
-        pub fn parse_position(
-            fen: &str,
-            _m: Option<super::super::movegen::CastlingMode>,
-        ) -> Result<super::super::movegen::Position, String> {
-            let f: shakmaty::fen::Fen = fen.parse().map_err(|e| format!("{e}"))?;
-            f.into_position(shakmaty::CastlingMode::Standard)
-                .map_err(|e| format!("{e}"))
-        }
-    }
-}

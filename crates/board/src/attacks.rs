@@ -154,11 +154,7 @@ const SLIDER_TABLE_LEN: usize = ROOK_TABLE_LEN + BISHOP_TABLE_LEN;
 static ROOK_MAGIC: [Magic; 64] = magics(&ROOK_DELTAS, &ROOK_MAGICS, 0);
 static BISHOP_MAGIC: [Magic; 64] = magics(&BISHOP_DELTAS, &BISHOP_MAGICS, ROOK_TABLE_LEN);
 
-const fn fill(
-    table: &mut [u64; SLIDER_TABLE_LEN],
-    magic: &[Magic; 64],
-    deltas: &[(i32, i32); 4],
-) {
+const fn fill(table: &mut [u64; SLIDER_TABLE_LEN], magic: &[Magic; 64], deltas: &[(i32, i32); 4]) {
     let mut sq = 0;
     while sq < 64 {
         let m = magic[sq];
@@ -167,10 +163,7 @@ const fn fill(
             let idx = m.offset + (subset.wrapping_mul(m.factor) >> m.shift) as usize;
             let attacks = slide(sq, subset, deltas);
             // Slider attacks are never empty, so 0 marks a free entry.
-            assert!(
-                table[idx] == 0 || table[idx] == attacks,
-                "bad magic factor"
-            );
+            assert!(table[idx] == 0 || table[idx] == attacks, "bad magic factor");
             table[idx] = attacks;
             subset = subset.wrapping_sub(m.mask) & m.mask;
             if subset == 0 {
@@ -352,9 +345,12 @@ mod tests {
 
     #[test]
     fn table_sizes_match_masks() {
-        let rook: usize = (0..64).map(|sq| 1 << relevant_mask(sq, &ROOK_DELTAS).count_ones()).sum();
-        let bishop: usize =
-            (0..64).map(|sq| 1 << relevant_mask(sq, &BISHOP_DELTAS).count_ones()).sum();
+        let rook: usize = (0..64)
+            .map(|sq| 1 << relevant_mask(sq, &ROOK_DELTAS).count_ones())
+            .sum();
+        let bishop: usize = (0..64)
+            .map(|sq| 1 << relevant_mask(sq, &BISHOP_DELTAS).count_ones())
+            .sum();
         assert_eq!((rook, bishop), (ROOK_TABLE_LEN, BISHOP_TABLE_LEN));
     }
 

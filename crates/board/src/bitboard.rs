@@ -172,17 +172,37 @@ impl Bitboard {
     }
 }
 
-impl Iterator for Bitboard {
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = Squares;
+
+    #[inline(always)]
+    fn into_iter(self) -> Squares {
+        Squares(self.0)
+    }
+}
+
+/// The squares of a [`Bitboard`], lowest first (or highest first with
+/// `rev`).
+#[derive(Clone, Debug)]
+pub struct Squares(u64);
+
+impl Iterator for Squares {
     type Item = Square;
 
     #[inline(always)]
     fn next(&mut self) -> Option<Square> {
-        self.pop_first()
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = Square::new(self.0.trailing_zeros());
+        self.0 &= self.0 - 1;
+        Some(sq)
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.count() as usize;
+        let n = self.0.count_ones() as usize;
         (n, Some(n))
     }
 
@@ -192,7 +212,19 @@ impl Iterator for Bitboard {
     }
 }
 
-impl ExactSizeIterator for Bitboard {}
+impl DoubleEndedIterator for Squares {
+    #[inline(always)]
+    fn next_back(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let idx = 63 - self.0.leading_zeros();
+        self.0 &= !(1 << idx);
+        Some(Square::new(idx))
+    }
+}
+
+impl ExactSizeIterator for Squares {}
 
 impl FromIterator<Square> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
@@ -276,9 +308,19 @@ mod tests {
         let bb = Bitboard::from_square(Square::A1) | Bitboard::from_square(Square::H8);
         assert_eq!(bb.count(), 2);
         assert!(bb.more_than_one());
-        assert_eq!(bb.collect::<Vec<_>>(), vec![Square::A1, Square::H8]);
+        assert_eq!(
+            bb.into_iter().collect::<Vec<_>>(),
+            vec![Square::A1, Square::H8]
+        );
+        assert_eq!(
+            bb.into_iter().rev().collect::<Vec<_>>(),
+            vec![Square::H8, Square::A1]
+        );
         assert_eq!(bb.last(), Some(Square::H8));
-        assert_eq!(Bitboard::from_square(Square::E4).single_square(), Some(Square::E4));
+        assert_eq!(
+            Bitboard::from_square(Square::E4).single_square(),
+            Some(Square::E4)
+        );
         assert_eq!(bb.single_square(), None);
         assert_eq!(Bitboard::from_file(File::A).count(), 8);
         assert_eq!(

@@ -25,7 +25,7 @@ mod polyglot;
 mod types;
 pub mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use bitboard::{Bitboard, Squares};
 pub use placement::Board;
 pub use types::{
     ByColor, ByRole, CastlingSide, Color, File, ParseSquareError, Piece, Rank, Role, Square,

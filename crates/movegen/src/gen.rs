@@ -127,7 +127,8 @@ impl Position {
             }
             let mut special = Bitboard::EMPTY;
             if let Some(ep) = ep_square {
-                if attacks::pawn_attacks(us, from).contains(ep) && self.en_passant_is_safe(from, ep) {
+                if attacks::pawn_attacks(us, from).contains(ep) && self.en_passant_is_safe(from, ep)
+                {
                     to = to.with(ep);
                     special = special.with(ep);
                 }
@@ -178,8 +179,9 @@ impl Position {
         }
         // No square the king crosses or lands on may be attacked. Checking
         // with the rook lifted catches a rook that shielded the king.
-        let mut path = king_path;
-        !Iterator::any(&mut path, |sq| self.board.is_attacked(sq, us.other(), occupied))
+        !king_path
+            .into_iter()
+            .any(|sq| self.board.is_attacked(sq, us.other(), occupied))
     }
 
     /// Does capturing en passant from `from` to `ep` leave the king safe?
@@ -189,7 +191,12 @@ impl Position {
     fn en_passant_is_safe(&self, from: Square, ep: Square) -> bool {
         let us = self.turn;
         let captured = Square::from_coords(ep.file(), from.rank());
-        let occupied = self.board.occupied().without(from).without(captured).with(ep);
+        let occupied = self
+            .board
+            .occupied()
+            .without(from)
+            .without(captured)
+            .with(ep);
         let king = self.our_king();
         let them = self.board.by_color(us.other());
         let sliders_rook = attacks::rook_attacks(king, occupied) & self.board.rooks_and_queens();

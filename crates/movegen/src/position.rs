@@ -185,7 +185,8 @@ impl Position {
             if kings.more_than_one() {
                 return Err(PositionError::TooManyKings(color));
             }
-            if board.by_color(color).count() > 16 || (board.pawns() & board.by_color(color)).count() > 8
+            if board.by_color(color).count() > 16
+                || (board.pawns() & board.by_color(color)).count() > 8
             {
                 return Err(PositionError::TooManyPieces(color));
             }
@@ -209,9 +210,14 @@ impl Position {
                 && ep
                     .offset_coords(0, them.fold(-1, 1))
                     .is_some_and(|from| !board.occupied().contains(from))
-                && ep
-                    .offset_coords(0, them.fold(1, -1))
-                    .is_some_and(|pawn| board.by_piece(Piece { color: them, role: Role::Pawn }).contains(pawn));
+                && ep.offset_coords(0, them.fold(1, -1)).is_some_and(|pawn| {
+                    board
+                        .by_piece(Piece {
+                            color: them,
+                            role: Role::Pawn,
+                        })
+                        .contains(pawn)
+                });
             if !ok {
                 return Err(PositionError::InvalidEpSquare(ep));
             }
@@ -257,7 +263,8 @@ impl Position {
     ) -> Result<(Position, Repairs), PositionError> {
         let mut repairs = Repairs::default();
         for rook in setup.castling_rights {
-            let alone = Position::validate_castling(&setup.board, Bitboard::from_square(rook), mode);
+            let alone =
+                Position::validate_castling(&setup.board, Bitboard::from_square(rook), mode);
             if alone.is_err() {
                 repairs.castling_rights = repairs.castling_rights.with(rook);
             }
@@ -269,7 +276,9 @@ impl Position {
                     repairs.impossible_check = !pos.check_is_possible();
                     return Ok((pos, repairs));
                 }
-                Err(PositionError::InvalidCastlingRights(sq)) if setup.castling_rights.contains(sq) => {
+                Err(PositionError::InvalidCastlingRights(sq))
+                    if setup.castling_rights.contains(sq) =>
+                {
                     // Two rights on one side: keep the first found.
                     setup.castling_rights = setup.castling_rights.without(sq);
                     repairs.castling_rights = repairs.castling_rights.with(sq);
@@ -338,15 +347,18 @@ impl Position {
             let pushed = ep.offset_coords(0, self.turn.other().fold(1, -1));
             let from = ep.offset_coords(0, self.turn.other().fold(-1, 1));
             return match (pushed, from) {
-                (Some(pushed), Some(from)) => checkers.into_iter().all(|c| {
-                    c == pushed || attacks::between(king, c).contains(from)
-                }) && !checkers.more_than_one(),
+                (Some(pushed), Some(from)) => {
+                    checkers
+                        .into_iter()
+                        .all(|c| c == pushed || attacks::between(king, c).contains(from))
+                        && !checkers.more_than_one()
+                }
                 _ => false,
             };
         }
         if checkers.more_than_one() {
-            let mut it = checkers;
-            let (a, b) = (it.pop_first(), it.pop_first());
+            let mut it = checkers.into_iter();
+            let (a, b) = (it.next(), it.next());
             if let (Some(a), Some(b)) = (a, b) {
                 let roles = (self.board.role_at(a), self.board.role_at(b));
                 // Two pawns, two knights, pawn+knight, or two sliders on one
@@ -457,9 +469,14 @@ impl Position {
     pub fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
         let candidates = attacks::pawn_attacks(self.turn.other(), ep)
-            & self.board.by_piece(Piece { color: self.turn, role: Role::Pawn });
-        let mut candidates = candidates;
-        Iterator::any(&mut candidates, |from| self.is_legal(Move::en_passant(from, ep))).then_some(ep)
+            & self.board.by_piece(Piece {
+                color: self.turn,
+                role: Role::Pawn,
+            });
+        candidates
+            .into_iter()
+            .any(|from| self.is_legal(Move::en_passant(from, ep)))
+            .then_some(ep)
     }
 
     /// Plies since the last capture or pawn move.
@@ -517,7 +534,10 @@ impl Position {
         match self.ep_square {
             Some(ep)
                 if (attacks::pawn_attacks(self.turn.other(), ep)
-                    & self.board.by_piece(Piece { color: self.turn, role: Role::Pawn }))
+                    & self.board.by_piece(Piece {
+                        color: self.turn,
+                        role: Role::Pawn,
+                    }))
                 .any() =>
             {
                 self.hash ^ zobrist::en_passant(ep.file())
@@ -608,16 +628,22 @@ impl Position {
                 };
                 self.board.toggle(from, us, role);
                 self.board.toggle(to, us, new_role);
-                hash ^= zobrist::piece_parts(us, role, from) ^ zobrist::piece_parts(us, new_role, to);
+                hash ^=
+                    zobrist::piece_parts(us, role, from) ^ zobrist::piece_parts(us, new_role, to);
                 if role == Role::Pawn {
                     self.halfmoves = 0;
                     if from.index().abs_diff(to.index()) == 16 {
-                        self.ep_square = Some(Square::new(((from.index() + to.index()) / 2) as u32));
+                        self.ep_square =
+                            Some(Square::new(((from.index() + to.index()) / 2) as u32));
                     }
                 } else if role == Role::King {
                     hash ^= self.castles.discard_color(us);
                 }
-                if self.castles.mask().intersects(Bitboard::from_square(from) | Bitboard::from_square(to)) {
+                if self
+                    .castles
+                    .mask()
+                    .intersects(Bitboard::from_square(from) | Bitboard::from_square(to))
+                {
                     hash ^= self.castles.discard_rook(from) ^ self.castles.discard_rook(to);
                 }
             }

@@ -138,9 +138,14 @@ impl fmt::Display for PositionError {
                 write!(f, "castling right for {sq} without king and rook in place")
             }
             PositionError::InvalidEpSquare(sq) => {
-                write!(f, "en-passant square {sq} that no double pawn push produced")
+                write!(
+                    f,
+                    "en-passant square {sq} that no double pawn push produced"
+                )
             }
-            PositionError::InvalidCounters => f.write_str("halfmove clock or move number out of range"),
+            PositionError::InvalidCounters => {
+                f.write_str("halfmove clock or move number out of range")
+            }
         }
     }
 }

@@ -18,22 +18,36 @@ fn playouts(start_fen: &str, chess960: bool, seed: u64, games: usize, max_plies:
         for _ in 0..max_plies {
             let fen = sk_fen(&theirs);
             let ours_moves = sorted_ours(&ours);
-            assert_eq!(ours_moves, sorted_sk(&theirs), "legal moves differ in {fen}");
-            assert_eq!(ours.zobrist(), sk_zobrist(&theirs), "zobrist differs in {fen}");
+            assert_eq!(
+                ours_moves,
+                sorted_sk(&theirs),
+                "legal moves differ in {fen}"
+            );
+            assert_eq!(
+                ours.zobrist(),
+                sk_zobrist(&theirs),
+                "zobrist differs in {fen}"
+            );
             assert_eq!(ours.is_check(), theirs.is_check(), "check differs in {fen}");
             assert_eq!(
                 ours.count_legal_moves() as usize,
                 ours_moves.len(),
                 "count_legal_moves differs from the list in {fen}"
             );
-            let sk_legal_ep = theirs.ep_square(shakmaty::EnPassantMode::Legal).map(u32::from);
+            let sk_legal_ep = theirs
+                .ep_square(shakmaty::EnPassantMode::Legal)
+                .map(u32::from);
             assert_eq!(
                 ours.legal_ep_square().map(|s| s.index() as u32),
                 sk_legal_ep,
                 "legal en-passant square differs in {fen}"
             );
             // The mirrored position has the same number of moves.
-            assert_eq!(ours.mirrored().count_legal_moves(), ours.count_legal_moves(), "{fen}");
+            assert_eq!(
+                ours.mirrored().count_legal_moves(),
+                ours.count_legal_moves(),
+                "{fen}"
+            );
             checked += 1;
             let sk_moves = theirs.legal_moves();
             if sk_moves.is_empty() {
@@ -136,10 +150,22 @@ fn edge_cases_agree_with_shakmaty() {
 #[test]
 fn polyglot_reference_keys() {
     let cases = [
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0x463b_9618_1691_fc9c_u64),
-        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", 0x823c_9b50_fd11_4196),
-        ("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2", 0x0756_b944_61c5_0fb0),
-        ("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3", 0x0000_0000_0000_0000),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            0x463b_9618_1691_fc9c_u64,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+            0x823c_9b50_fd11_4196,
+        ),
+        (
+            "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2",
+            0x0756_b944_61c5_0fb0,
+        ),
+        (
+            "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
+            0x0000_0000_0000_0000,
+        ),
     ];
     for (fen, key) in cases.iter().take(3) {
         let (ours, _) = parse(fen, false);

@@ -27,11 +27,17 @@ fn run_suite(text: &str, chess960: bool, cap: u64) -> (usize, usize) {
         let (pos, _) = parse(&fen, chess960);
         let nodes = perft(&pos, depth);
         if nodes != expected {
-            failures.push(format!("{fen} depth {depth}: expected {expected}, got {nodes}"));
+            failures.push(format!(
+                "{fen} depth {depth}: expected {expected}, got {nodes}"
+            ));
         }
         run += 1;
     }
-    assert!(failures.is_empty(), "perft failures:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft failures:\n{}",
+        failures.join("\n")
+    );
     (run, skipped)
 }
 
@@ -51,24 +57,42 @@ fn well_known_chess960_positions() {
 
 #[test]
 fn shared_standard_suite() {
-    let Some(path) = shared_data("perft/ethereal_standard.txt") else { return };
-    let (run, skipped) = run_suite(&std::fs::read_to_string(path).unwrap(), false, max_nodes(1_000_000));
+    let Some(path) = shared_data("perft/ethereal_standard.txt") else {
+        return;
+    };
+    let (run, skipped) = run_suite(
+        &std::fs::read_to_string(path).unwrap(),
+        false,
+        max_nodes(1_000_000),
+    );
     eprintln!("ethereal_standard: {run} run, {skipped} over the node cap");
     assert!(run > 300);
 }
 
 #[test]
 fn shared_tricky_suite_in_chess960_mode() {
-    let Some(path) = shared_data("perft/python-chess_tricky.txt") else { return };
-    let (run, skipped) = run_suite(&std::fs::read_to_string(path).unwrap(), true, max_nodes(1_000_000));
+    let Some(path) = shared_data("perft/python-chess_tricky.txt") else {
+        return;
+    };
+    let (run, skipped) = run_suite(
+        &std::fs::read_to_string(path).unwrap(),
+        true,
+        max_nodes(1_000_000),
+    );
     eprintln!("python-chess_tricky: {run} run, {skipped} over the node cap");
     assert!(run > 20);
 }
 
 #[test]
 fn shared_fischer960_suite() {
-    let Some(path) = shared_data("perft/ethereal_fischer960.txt") else { return };
-    let (run, skipped) = run_suite(&std::fs::read_to_string(path).unwrap(), true, max_nodes(200_000));
+    let Some(path) = shared_data("perft/ethereal_fischer960.txt") else {
+        return;
+    };
+    let (run, skipped) = run_suite(
+        &std::fs::read_to_string(path).unwrap(),
+        true,
+        max_nodes(200_000),
+    );
     eprintln!("ethereal_fischer960: {run} run, {skipped} over the node cap");
     assert!(run > 2_000);
 }
@@ -103,7 +127,11 @@ fn hashed_perft_equals_unhashed() {
                 continue;
             }
             let (pos, _) = parse(&fen, false);
-            assert_eq!(perft_hashed(&pos, depth, &table), expected, "{fen} d{depth}, {megabytes} MiB");
+            assert_eq!(
+                perft_hashed(&pos, depth, &table),
+                expected,
+                "{fen} d{depth}, {megabytes} MiB"
+            );
         }
     }
 }

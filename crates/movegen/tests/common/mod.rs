@@ -18,7 +18,10 @@ pub fn shared_data(rel: &str) -> Option<std::path::PathBuf> {
     if path.exists() {
         Some(path)
     } else {
-        eprintln!("skipping: {} not found (shared test data is not in this checkout)", path.display());
+        eprintln!(
+            "skipping: {} not found (shared test data is not in this checkout)",
+            path.display()
+        );
         None
     }
 }
@@ -45,14 +48,22 @@ pub fn setup_from_sk(s: &shakmaty::Setup) -> Setup {
         board.set_piece_at(
             sq(square),
             Piece {
-                color: if piece.color.is_white() { Color::White } else { Color::Black },
+                color: if piece.color.is_white() {
+                    Color::White
+                } else {
+                    Color::Black
+                },
                 role: role_from_sk(piece.role),
             },
         );
     }
     Setup {
         board,
-        turn: if s.turn.is_white() { Color::White } else { Color::Black },
+        turn: if s.turn.is_white() {
+            Color::White
+        } else {
+            Color::Black
+        },
         castling_rights: Bitboard(u64::from(s.castling_rights)),
         ep_square: s.ep_square.map(sq),
         halfmoves: s.halfmoves,
@@ -64,10 +75,20 @@ pub fn setup_from_sk(s: &shakmaty::Setup) -> Setup {
 /// Chess960 mode when `chess960` or when shakmaty detects it.
 pub fn parse(fen: &str, chess960: bool) -> (Position, Chess) {
     let text = fen.trim();
-    let fen: Fen = text.parse().unwrap_or_else(|e| panic!("bad fen {text}: {e}"));
+    let fen: Fen = text
+        .parse()
+        .unwrap_or_else(|e| panic!("bad fen {text}: {e}"));
     let setup = fen.into_setup();
-    let sk_mode = if chess960 { SkMode::Chess960 } else { SkMode::detect(&setup) };
-    let mode = if sk_mode == SkMode::Chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+    let sk_mode = if chess960 {
+        SkMode::Chess960
+    } else {
+        SkMode::detect(&setup)
+    };
+    let mode = if sk_mode == SkMode::Chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
     // Position 5 of the well-known perft set carries castling rights for a
     // king that has moved: both sides drop them.
     let ours = Position::from_setup_repaired(setup_from_sk(&setup), mode)
@@ -150,7 +171,18 @@ pub fn chess960_fen(n: usize) -> String {
     n = rest;
     let (q, rest) = (n % 6, n / 6);
     place_nth_free(&mut rank, q, 'Q');
-    let knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    let knights = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
     let (k1, k2) = knights[rest];
     // Place the second knight first so the first index stays valid.
     place_nth_free(&mut rank, k2, 'N');
@@ -200,11 +232,19 @@ pub fn read_perft_file(text: &str) -> Vec<(String, u32, u64)> {
         }
         let parts: Vec<&str> = line.split(';').map(str::trim).collect();
         if parts.len() == 3 && parts[1].parse::<u32>().is_ok() {
-            out.push((parts[0].to_string(), parts[1].parse().unwrap(), parts[2].parse().unwrap()));
+            out.push((
+                parts[0].to_string(),
+                parts[1].parse().unwrap(),
+                parts[2].parse().unwrap(),
+            ));
         } else {
             for p in &parts[1..] {
                 let (d, n) = p[1..].split_once(' ').expect("D<depth> <nodes>");
-                out.push((parts[0].to_string(), d.trim().parse().unwrap(), n.trim().parse().unwrap()));
+                out.push((
+                    parts[0].to_string(),
+                    d.trim().parse().unwrap(),
+                    n.trim().parse().unwrap(),
+                ));
             }
         }
     }

@@ -1,0 +1,70 @@
+//! `chesstool`: the command-line front end. Argument handling, I/O, threads
+//! and output live here; the rules live in the library crates.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod perft;
+
+/// Reads, checks and rules on chess games.
+#[derive(Debug, Parser)]
+#[command(name = "chesstool", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree (perft), or run a perft suite.
+    #[command(after_help = perft::EXAMPLES)]
+    Perft(perft::PerftArgs),
+}
+
+/// Exit codes, as documented in the README.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything checked out.
+    Ok,
+    /// Some check failed (a perft count, an invalid game).
+    Failed,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap prints help/version to stdout with exit 0, usage errors
+            // to stderr with exit 2.
+            let _ = err.print();
+            return if err.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Perft(args) => perft::run(&args),
+    };
+    match result {
+        Ok(Outcome::Ok) => ExitCode::SUCCESS,
+        Ok(Outcome::Failed) => ExitCode::from(1),
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            let _ = writeln!(std::io::stderr(), "chesstool: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A closed stdout (`chesstool … | head`) ends the run quietly.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,419 @@
+//! `chesstool perft`: one position (optionally divided by root move) or a
+//! whole suite file, in parallel on a local rayon pool.
+
+use std::collections::HashMap;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use movegen::{CastlingMode, Move, PerftTable, Position};
+use notation::fen::Fen;
+use rayon::prelude::*;
+
+use crate::Outcome;
+
+pub const EXAMPLES: &str = "\
+Examples:
+  chesstool perft --depth 6
+  chesstool perft --depth 5 --divide --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
+  chesstool perft --depth 7 --threads 2 --hash 256
+  chesstool perft --suite testdata/perft.epd --max-nodes 10000000 --format csv";
+
+const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// Depth in plies (required unless --suite).
+    #[arg(long, short = 'd', required_unless_present = "suite")]
+    depth: Option<u32>,
+    /// Start position as FEN, X-FEN or Shredder-FEN (default: the standard start).
+    #[arg(long, conflicts_with = "suite")]
+    fen: Option<String>,
+    /// Print the count below each root move, sorted by move.
+    #[arg(long, conflicts_with = "suite")]
+    divide: bool,
+    /// Chess960 castling. Also chosen automatically when the FEN's castling
+    /// field uses Shredder letters or names a rook not on the a/h file.
+    #[arg(long)]
+    chess960: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 't')]
+    threads: Option<usize>,
+    /// Transposition table size in MiB (0 = none).
+    #[arg(long, default_value_t = 0, conflicts_with = "suite")]
+    hash: usize,
+    /// Perft suite file: `FEN;depth;nodes` lines or EPD `FEN ;D1 20 ;D2 400`.
+    #[arg(long, value_name = "FILE")]
+    suite: Option<PathBuf>,
+    /// With --suite: skip entries whose expected count exceeds N.
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
+    /// With --suite: output format.
+    #[arg(long, value_enum, default_value_t = SuiteFormat::Text)]
+    format: SuiteFormat,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum SuiteFormat {
+    Text,
+    Csv,
+}
+
+pub fn run(args: &PerftArgs) -> Result<Outcome> {
+    let threads = match args.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start worker threads")?;
+    match &args.suite {
+        Some(path) => pool.install(|| run_suite(args, path)),
+        None => pool.install(|| run_single(args, threads)),
+    }
+}
+
+/// Parses a FEN for perft. Castling rights without king and rook in place
+/// and impossible en-passant squares are dropped, and checks no move could
+/// have given are accepted (suites use such positions); each relaxation is
+/// returned as a warning.
+fn parse_fen(text: &str, force_chess960: bool) -> Result<(Position, Vec<String>), String> {
+    let fen = Fen::from_ascii(text.trim().as_bytes()).map_err(|e| e.to_string())?;
+    let mode = if force_chess960 {
+        CastlingMode::Chess960
+    } else {
+        fen.castling_mode()
+    };
+    let (pos, repairs) = Position::from_setup_repaired(fen.into_setup(), mode)
+        .map_err(|e| format!("illegal position: {e}"))?;
+    let mut warnings = Vec::new();
+    for rook in repairs.castling_rights {
+        warnings.push(format!(
+            "dropped castling right for the rook on {rook}: king or rook not in place"
+        ));
+    }
+    if let Some(ep) = repairs.ep_square {
+        warnings.push(format!(
+            "dropped en-passant square {ep}: no double push could have produced it"
+        ));
+    }
+    if repairs.impossible_check {
+        warnings.push("the side to move is in a check no legal move could have given".to_string());
+    }
+    Ok((pos, warnings))
+}
+
+/// Root moves and their counts, computed in parallel. With few root moves
+/// the work is split one ply further down, so every core has work.
+fn divide(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    table: Option<&PerftTable>,
+) -> Vec<(Move, u64)> {
+    let count = |p: &Position, d: u32| match table {
+        Some(t) => movegen::perft_hashed(p, d, t),
+        None => movegen::perft(p, d),
+    };
+    let roots = pos.legal_moves();
+    if depth == 1 {
+        return roots.iter().map(|&m| (m, 1)).collect();
+    }
+    let split_deeper = threads > 1 && depth >= 3;
+    let tasks: Vec<(usize, Position)> = roots
+        .iter()
+        .enumerate()
+        .flat_map(|(idx, &m)| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            if split_deeper {
+                child
+                    .legal_moves()
+                    .iter()
+                    .map(|&reply| {
+                        let mut grandchild = child.clone();
+                        grandchild.play_unchecked(reply);
+                        (idx, grandchild)
+                    })
+                    .collect::<Vec<_>>()
+            } else {
+                vec![(idx, child)]
+            }
+        })
+        .collect();
+    let remaining = if split_deeper { depth - 2 } else { depth - 1 };
+    let counts: Vec<(usize, u64)> = tasks
+        .par_iter()
+        .map(|(idx, p)| (*idx, count(p, remaining)))
+        .collect();
+    let mut per_root = vec![0u64; roots.len()];
+    for (idx, nodes) in counts {
+        per_root[idx] += nodes;
+    }
+    roots.iter().copied().zip(per_root).collect()
+}
+
+fn run_single(args: &PerftArgs, threads: usize) -> Result<Outcome> {
+    let depth = args.depth.context("--depth is required")?;
+    let fen = args.fen.as_deref().unwrap_or(START_FEN);
+    let (pos, warnings) = parse_fen(fen, args.chess960).map_err(anyhow::Error::msg)?;
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    let table = (args.hash > 0).then(|| PerftTable::new(args.hash));
+    let start = Instant::now();
+    let (nodes, lines) = if depth == 0 {
+        (1, Vec::new())
+    } else {
+        let mut lines: Vec<(String, u64)> = divide(&pos, depth, threads, table.as_ref())
+            .into_iter()
+            .map(|(m, n)| (notation::uci::write_uci(&pos, m).to_string(), n))
+            .collect();
+        lines.sort();
+        (lines.iter().map(|(_, n)| n).sum(), lines)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if args.divide {
+        for (uci, n) in &lines {
+            writeln!(out, "{uci}: {n}")?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(out, "Nodes searched: {nodes}")?;
+    out.flush()?;
+    eprintln!(
+        "time {seconds:.3} s, {:.1} Mnps, {threads} thread{}",
+        nodes as f64 / seconds.max(1e-9) / 1e6,
+        if threads == 1 { "" } else { "s" }
+    );
+    Ok(Outcome::Ok)
+}
+
+/// One line of a suite file.
+#[derive(Debug, Clone)]
+struct Entry {
+    line: usize,
+    fen: String,
+    depth: u32,
+    expected: u64,
+}
+
+/// Reads `FEN;depth;nodes` and EPD `FEN ;D1 20 ;D2 400` lines; `#` starts
+/// a comment line.
+fn read_suite(path: &Path) -> Result<Vec<Result<Entry, String>>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut entries = Vec::new();
+    for (idx, raw) in text.lines().enumerate() {
+        let line = idx + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = trimmed.split(';').map(str::trim).collect();
+        let bad = |what: &str| Err(format!("{}:{line}: {what}: {trimmed:?}", path.display()));
+        if fields.len() == 3 && fields[1].parse::<u32>().is_ok() {
+            match fields[2].parse::<u64>() {
+                Ok(expected) => entries.push(Ok(Entry {
+                    line,
+                    fen: fields[0].to_string(),
+                    depth: fields[1].parse().unwrap_or(0),
+                    expected,
+                })),
+                Err(_) => entries.push(bad("bad node count")),
+            }
+            continue;
+        }
+        if fields.len() < 2 {
+            entries.push(bad("expected `FEN;depth;nodes` or `FEN ;D1 n ;D2 n`"));
+            continue;
+        }
+        for field in &fields[1..] {
+            let parsed = field
+                .strip_prefix('D')
+                .and_then(|rest| rest.split_once(char::is_whitespace))
+                .and_then(|(d, n)| {
+                    Some((d.trim().parse::<u32>().ok()?, n.trim().parse::<u64>().ok()?))
+                });
+            match parsed {
+                Some((depth, expected)) => entries.push(Ok(Entry {
+                    line,
+                    fen: fields[0].to_string(),
+                    depth,
+                    expected,
+                })),
+                None => entries.push(bad(&format!("bad depth field {field:?}"))),
+            }
+        }
+    }
+    Ok(entries)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    Pass,
+    Fail,
+    Skip,
+}
+
+struct Checked {
+    entry: Result<Entry, String>,
+    status: Status,
+    nodes: Option<u64>,
+    seconds: f64,
+    error: Option<String>,
+}
+
+fn run_suite(args: &PerftArgs, path: &Path) -> Result<Outcome> {
+    let entries = read_suite(path)?;
+    let max_nodes = args.max_nodes.unwrap_or(u64::MAX);
+    // Parse each distinct FEN once; its warnings are printed once.
+    let mut positions: HashMap<String, Result<Position, String>> = HashMap::new();
+    for entry in entries.iter().flatten() {
+        if positions.contains_key(&entry.fen) {
+            continue;
+        }
+        let parsed = parse_fen(&entry.fen, args.chess960).map(|(pos, warnings)| {
+            for w in warnings {
+                eprintln!("{}:{}: warning: {w}", path.display(), entry.line);
+            }
+            pos
+        });
+        positions.insert(entry.fen.clone(), parsed);
+    }
+
+    let checked: Vec<Checked> = entries
+        .into_par_iter()
+        .map(|entry| {
+            let Ok(e) = &entry else {
+                let error = entry.as_ref().err().cloned();
+                return Checked {
+                    entry,
+                    status: Status::Fail,
+                    nodes: None,
+                    seconds: 0.0,
+                    error,
+                };
+            };
+            if e.expected > max_nodes {
+                return Checked {
+                    entry,
+                    status: Status::Skip,
+                    nodes: None,
+                    seconds: 0.0,
+                    error: None,
+                };
+            }
+            match &positions[&e.fen] {
+                Err(msg) => {
+                    let error = Some(format!("{}:{}: invalid fen: {msg}", path.display(), e.line));
+                    Checked {
+                        entry,
+                        status: Status::Fail,
+                        nodes: None,
+                        seconds: 0.0,
+                        error,
+                    }
+                }
+                Ok(pos) => {
+                    let start = Instant::now();
+                    let nodes = movegen::perft(pos, e.depth);
+                    let seconds = start.elapsed().as_secs_f64();
+                    let status = if nodes == e.expected {
+                        Status::Pass
+                    } else {
+                        Status::Fail
+                    };
+                    Checked {
+                        entry,
+                        status,
+                        nodes: Some(nodes),
+                        seconds,
+                        error: None,
+                    }
+                }
+            }
+        })
+        .collect();
+
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    for c in &checked {
+        match c.status {
+            Status::Pass => passed += 1,
+            Status::Fail => failed += 1,
+            Status::Skip => skipped += 1,
+        }
+    }
+
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    match args.format {
+        SuiteFormat::Text => {
+            for c in &checked {
+                match (&c.entry, c.status) {
+                    (Err(msg), _) => writeln!(out, "error {msg}")?,
+                    (Ok(_), Status::Fail) if c.error.is_some() => {
+                        writeln!(out, "error {}", c.error.as_deref().unwrap_or_default())?;
+                    }
+                    (Ok(e), Status::Fail) => writeln!(
+                        out,
+                        "FAIL  {} depth {}: expected {}, got {} (line {})",
+                        e.fen,
+                        e.depth,
+                        e.expected,
+                        c.nodes.unwrap_or(0),
+                        e.line
+                    )?,
+                    _ => {}
+                }
+            }
+            writeln!(out, "passed {passed}, failed {failed}, skipped {skipped}")?;
+        }
+        SuiteFormat::Csv => {
+            let mut csv = csv::Writer::from_writer(&mut out);
+            csv.write_record(["fen", "depth", "expected", "nodes", "status", "seconds"])?;
+            for c in &checked {
+                let (fen, depth, expected) = match &c.entry {
+                    Ok(e) => (e.fen.clone(), e.depth.to_string(), e.expected.to_string()),
+                    Err(msg) => (msg.clone(), String::new(), String::new()),
+                };
+                let status = match c.status {
+                    Status::Pass => "pass",
+                    Status::Fail => "fail",
+                    Status::Skip => "skip",
+                };
+                csv.write_record([
+                    fen,
+                    depth,
+                    expected,
+                    c.nodes.map(|n| n.to_string()).unwrap_or_default(),
+                    status.to_string(),
+                    if c.status == Status::Skip {
+                        String::new()
+                    } else {
+                        format!("{:.6}", c.seconds)
+                    },
+                ])?;
+            }
+            csv.flush()?;
+            for c in &checked {
+                if let Some(err) = &c.error {
+                    eprintln!("{err}");
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if failed == 0 {
+        Outcome::Ok
+    } else {
+        Outcome::Failed
+    })
+}

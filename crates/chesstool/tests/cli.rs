@@ -1,0 +1,326 @@
+//! Integration tests through the real `chesstool` binary: each test runs
+//! the executable in its own temporary folder and compares its output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// A fresh folder for one test, under Cargo's per-target temp dir.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    dir
+}
+
+fn chesstool(dir: &Path, args: &[&str]) -> Run {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new(env!("CARGO_BIN_EXE_chesstool"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run chesstool");
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8(stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(stderr).expect("utf-8 stderr"),
+    }
+}
+
+#[track_caller]
+fn assert_output(run: &Run, code: i32, stdout: &str) {
+    assert!(
+        run.code == code && run.stdout == stdout,
+        "\n--- expected (exit {code})\n{stdout}\n--- got (exit {})\n{}\n--- stderr\n{}",
+        run.code,
+        run.stdout,
+        run.stderr
+    );
+}
+
+fn repo_file(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn perft_start_position() {
+    let dir = temp_dir("perft_start_position");
+    let run = chesstool(&dir, &["perft", "--depth", "4"]);
+    assert_output(&run, 0, "Nodes searched: 197281\n");
+    assert!(run.stderr.contains("Mnps"), "{}", run.stderr);
+}
+
+#[test]
+fn perft_divide_is_sorted_and_sums() {
+    let dir = temp_dir("perft_divide");
+    let run = chesstool(&dir, &["perft", "--depth", "2", "--divide"]);
+    let mut expected = String::new();
+    let mut moves: Vec<String> = Vec::new();
+    for file in "abcdefgh".chars() {
+        moves.push(format!("{file}2{file}3"));
+        moves.push(format!("{file}2{file}4"));
+    }
+    moves.extend(["b1a3", "b1c3", "g1f3", "g1h3"].map(String::from));
+    moves.sort();
+    for m in &moves {
+        expected.push_str(&format!("{m}: 20\n"));
+    }
+    expected.push_str("\nNodes searched: 400\n");
+    assert_output(&run, 0, &expected);
+}
+
+#[test]
+fn perft_kiwipete_divide_castling_notation() {
+    let dir = temp_dir("perft_kiwipete");
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let run = chesstool(&dir, &["perft", "-d", "1", "--divide", "--fen", fen]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("e1g1: 1\n") && run.stdout.contains("e1c1: 1\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with("\nNodes searched: 48\n"));
+    // The same position in Chess960 mode writes castling as king takes rook.
+    let run = chesstool(
+        &dir,
+        &["perft", "-d", "1", "--divide", "--chess960", "--fen", fen],
+    );
+    assert!(
+        run.stdout.contains("e1h1: 1\n") && run.stdout.contains("e1a1: 1\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with("\nNodes searched: 48\n"));
+}
+
+#[test]
+fn perft_detects_chess960_from_shredder_castling() {
+    let dir = temp_dir("perft_960");
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    let run = chesstool(&dir, &["perft", "-d", "3", "--fen", fen]);
+    assert_output(&run, 0, "Nodes searched: 12189\n");
+}
+
+#[test]
+fn perft_same_counts_for_threads_and_hash() {
+    let dir = temp_dir("perft_threads");
+    let fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+    let one = chesstool(
+        &dir,
+        &[
+            "perft",
+            "-d",
+            "5",
+            "--divide",
+            "--fen",
+            fen,
+            "--threads",
+            "1",
+        ],
+    );
+    let four = chesstool(
+        &dir,
+        &[
+            "perft",
+            "-d",
+            "5",
+            "--divide",
+            "--fen",
+            fen,
+            "--threads",
+            "4",
+        ],
+    );
+    let hashed = chesstool(
+        &dir,
+        &[
+            "perft",
+            "-d",
+            "5",
+            "--divide",
+            "--fen",
+            fen,
+            "--threads",
+            "3",
+            "--hash",
+            "1",
+        ],
+    );
+    assert!(
+        one.stdout.ends_with("Nodes searched: 674624\n"),
+        "{}",
+        one.stdout
+    );
+    assert_output(&four, 0, &one.stdout);
+    assert_output(&hashed, 0, &one.stdout);
+}
+
+#[test]
+fn perft_bad_fen_is_a_usage_error() {
+    let dir = temp_dir("perft_bad_fen");
+    let run = chesstool(
+        &dir,
+        &[
+            "perft",
+            "-d",
+            "2",
+            "--fen",
+            "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.is_empty());
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("invalid fen"), "{}", run.stderr);
+    assert!(run.stderr.contains("rank 7"), "{}", run.stderr);
+
+    let run = chesstool(
+        &dir,
+        &["perft", "-d", "2", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+    );
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("illegal position"), "{}", run.stderr);
+}
+
+#[test]
+fn perft_bad_depth_is_a_usage_error() {
+    let dir = temp_dir("perft_bad_depth");
+    for args in [
+        &["perft", "--depth", "x"][..],
+        &["perft"][..],
+        &["perft", "-d", "3", "--threads", "0"][..],
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty());
+    }
+}
+
+#[test]
+fn perft_suite_text_and_csv() {
+    let dir = temp_dir("perft_suite");
+    std::fs::write(
+        dir.join("suite.txt"),
+        "# a comment\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;3;8902\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;4;197280\n\
+         8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1 ;D1 14 ;D2 191 ;D6 11030083\n",
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &["perft", "--suite", "suite.txt", "--max-nodes", "1000000"],
+    );
+    assert_output(
+        &run,
+        1,
+        "FAIL  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 depth 4: expected 197280, got 197281 (line 3)\n\
+         passed 3, failed 1, skipped 1\n",
+    );
+    let run = chesstool(
+        &dir,
+        &[
+            "perft",
+            "--suite",
+            "suite.txt",
+            "--max-nodes",
+            "1000000",
+            "--format",
+            "csv",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    let rows: Vec<Vec<&str>> = run.stdout.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows[0],
+        ["fen", "depth", "expected", "nodes", "status", "seconds"]
+    );
+    assert_eq!(rows.len(), 6);
+    let statuses: Vec<&str> = rows[1..].iter().map(|r| r[4]).collect();
+    assert_eq!(statuses, ["pass", "fail", "pass", "pass", "skip"]);
+    assert_eq!(rows[2][3], "197281");
+    assert_eq!(rows[5][3], "");
+}
+
+#[test]
+fn perft_suite_of_well_known_positions_passes() {
+    let dir = temp_dir("perft_suite_known");
+    let run = chesstool(
+        &dir,
+        &[
+            "perft",
+            "--suite",
+            &repo_file("testdata/perft.epd"),
+            "--max-nodes",
+            "5000000",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.starts_with("passed "), "{}", run.stdout);
+    assert!(run.stdout.contains("failed 0"));
+    let run = chesstool(
+        &dir,
+        &[
+            "perft",
+            "--suite",
+            &repo_file("testdata/perft960.epd"),
+            "--max-nodes",
+            "5000000",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn perft_suite_missing_file_is_an_io_error() {
+    let dir = temp_dir("perft_suite_missing");
+    let run = chesstool(&dir, &["perft", "--suite", "nope.txt"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("nope.txt"), "{}", run.stderr);
+}
+
+#[test]
+fn perft_suite_bad_line_is_reported_and_counted() {
+    let dir = temp_dir("perft_suite_bad_line");
+    std::fs::write(
+        dir.join("suite.txt"),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;2;400\nnot a suite line\nbad/fen w - - 0 1;1;3\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["perft", "--suite", "suite.txt"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("suite.txt:2:"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("suite.txt:3: invalid fen"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.ends_with("passed 1, failed 2, skipped 0\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn help_lists_examples() {
+    let dir = temp_dir("help");
+    let run = chesstool(&dir, &["perft", "--help"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("Examples:") && run.stdout.contains("--suite"));
+}

@@ -1,0 +1,1392 @@
+//! FEN, X-FEN and Shredder-FEN: strict and lenient reading, writing.
+//!
+//! A [`Fen`] is a [`Setup`] read from (or to be written as) text. Reading
+//! checks the syntax and resolves the castling letters to rook squares;
+//! whether the setup is a legal position is [`Position::from_setup`]'s
+//! business, reached through [`Fen::into_position`].
+//!
+//! Castling field, as read:
+//! - `K` / `k`: the outermost rook of that colour on the back rank on the
+//!   king's h-side; `Q` / `q`: the outermost on the a-side (X-FEN). With no
+//!   king on the back rank, the outermost rook of the back rank.
+//! - `A`–`H` / `a`–`h`: the rook on that file (Shredder-FEN, and X-FEN for
+//!   inner rooks).
+//! - `-`: no rights.
+//!
+//! Every letter must name a rook that is on the board.
+
+use core::fmt;
+use core::str::FromStr;
+
+use board::{Bitboard, Board, CastlingSide, Color, File, Piece, Rank, Role, Square};
+use movegen::{CastlingMode, Position, PositionError, Setup};
+
+/// A position as FEN describes it: a [`Setup`] plus whether its castling
+/// field marked it as Chess960.
+///
+/// ```
+/// use notation::fen::Fen;
+///
+/// let fen: Fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".parse()?;
+/// assert_eq!(fen.setup().fullmoves, 1);
+/// assert_eq!(fen.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+/// # Ok::<(), notation::fen::ParseFenError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fen {
+    setup: Setup,
+    /// The castling field used file letters, or the FEN was taken from a
+    /// Chess960 position.
+    chess960: bool,
+}
+
+impl Default for Fen {
+    /// The standard starting position.
+    fn default() -> Fen {
+        Fen::from_setup(Setup::standard())
+    }
+}
+
+impl From<Setup> for Fen {
+    fn from(setup: Setup) -> Fen {
+        Fen::from_setup(setup)
+    }
+}
+
+impl From<Fen> for Setup {
+    fn from(fen: Fen) -> Setup {
+        fen.into_setup()
+    }
+}
+
+impl Fen {
+    /// Reads a FEN exactly as the standard writes it: six fields separated
+    /// by single spaces, no leading or trailing whitespace.
+    ///
+    /// X-FEN and Shredder-FEN castling fields are accepted (see the
+    /// [module documentation](self)); the rights must be in canonical order
+    /// (White first, each side's h-most rook first, as in `KQkq` or `HAha`).
+    ///
+    /// # Errors
+    /// A [`ParseFenError`] naming the first problem found.
+    pub fn from_ascii(text: &[u8]) -> Result<Fen, ParseFenError> {
+        parse(text, None)
+    }
+
+    /// Reads a FEN, also accepting what common writers emit, and reports
+    /// each leniency as a [`FenWarning`]:
+    /// - leading, trailing or repeated whitespace, tabs and line ends
+    ///   ([`FenWarning::ExtraWhitespace`]);
+    /// - missing trailing fields, from the castling field on: they default
+    ///   to `- - 0 1` ([`FenWarning::MissingFields`]);
+    /// - `-` for the halfmove clock or the move number
+    ///   ([`FenWarning::DashHalfmoves`], [`FenWarning::DashFullmoves`]);
+    /// - move number 0 ([`FenWarning::ZeroFullmoves`]);
+    /// - castling rights out of order or repeated
+    ///   ([`FenWarning::CastlingNotCanonical`]).
+    ///
+    /// ```
+    /// use notation::fen::{Fen, FenWarning};
+    ///
+    /// let (fen, warnings) = Fen::from_ascii_lenient(b"4k3/8/8/8/8/8/8/4K3 w - -\n")?;
+    /// assert_eq!(fen.to_string(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    /// assert_eq!(
+    ///     warnings,
+    ///     [FenWarning::ExtraWhitespace, FenWarning::MissingFields { found: 4 }]
+    /// );
+    /// # Ok::<(), notation::fen::ParseFenError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A [`ParseFenError`] for anything beyond those leniencies.
+    pub fn from_ascii_lenient(text: &[u8]) -> Result<(Fen, Vec<FenWarning>), ParseFenError> {
+        let mut warnings = Vec::new();
+        let fen = parse(text, Some(&mut warnings))?;
+        Ok((fen, warnings))
+    }
+
+    /// Wraps a setup. [`Fen::castling_mode`] then decides Chess960 from the
+    /// setup alone.
+    #[must_use]
+    pub const fn from_setup(setup: Setup) -> Fen {
+        Fen {
+            setup,
+            chess960: false,
+        }
+    }
+
+    /// The FEN of a position, with the en-passant square as the position
+    /// stores it (set after every double push, as standard FEN does).
+    #[must_use]
+    pub fn from_position(pos: &Position) -> Fen {
+        Fen::from_position_with(pos, EpMode::Always)
+    }
+
+    /// The FEN of a position, with the en-passant square chosen by
+    /// `ep_mode`.
+    #[must_use]
+    pub fn from_position_with(pos: &Position, ep_mode: EpMode) -> Fen {
+        let mut setup = pos.to_setup();
+        if ep_mode == EpMode::Legal {
+            setup.ep_square = pos.legal_ep_square();
+        }
+        Fen {
+            setup,
+            chess960: pos.castling_mode().is_chess960(),
+        }
+    }
+
+    /// The setup.
+    #[must_use]
+    pub const fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// The setup, by value.
+    #[must_use]
+    pub fn into_setup(self) -> Setup {
+        self.setup
+    }
+
+    /// The castling mode this FEN calls for: [`CastlingMode::Chess960`]
+    /// when the castling field used file letters (Shredder-FEN or X-FEN
+    /// inner rooks), when the FEN came from a Chess960 position, when a
+    /// castling rook is not on the a- or h-file, or when a king with
+    /// castling rights is not on the e-file; otherwise
+    /// [`CastlingMode::Standard`]. The perft and replay commands use it to
+    /// detect Chess960 automatically.
+    #[must_use]
+    pub fn castling_mode(&self) -> CastlingMode {
+        if self.chess960 {
+            return CastlingMode::Chess960;
+        }
+        let rights = self.setup.castling_rights;
+        if (rights - Bitboard::from_file(File::A) - Bitboard::from_file(File::H)).any() {
+            return CastlingMode::Chess960;
+        }
+        for color in Color::ALL {
+            let backrank = Bitboard::from_rank(color.backrank());
+            if (rights & backrank).any() {
+                let kings = self.setup.board.by_piece(Piece {
+                    color,
+                    role: Role::King,
+                }) & backrank;
+                if (kings - Bitboard::from_file(File::E)).any() {
+                    return CastlingMode::Chess960;
+                }
+            }
+        }
+        CastlingMode::Standard
+    }
+
+    /// Checks the setup and makes it a position.
+    ///
+    /// # Errors
+    /// [`FenError::Position`] with the reason the setup is not a legal
+    /// position in `mode`.
+    pub fn into_position(self, mode: CastlingMode) -> Result<Position, FenError> {
+        Position::from_setup(self.setup, mode).map_err(FenError::Position)
+    }
+
+    /// Writes the FEN in the given style. [`Display`](fmt::Display) on
+    /// `Fen` itself is `display(FenStyle::Standard)`.
+    ///
+    /// ```
+    /// use notation::fen::{Fen, FenStyle};
+    ///
+    /// let fen = Fen::default();
+    /// assert_eq!(
+    ///     fen.display(FenStyle::Shredder).to_string(),
+    ///     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+    /// );
+    /// ```
+    #[must_use]
+    pub const fn display(&self, style: FenStyle) -> FenDisplay<'_> {
+        FenDisplay { fen: self, style }
+    }
+}
+
+impl FromStr for Fen {
+    type Err = ParseFenError;
+
+    /// Strict: see [`Fen::from_ascii`].
+    fn from_str(text: &str) -> Result<Fen, ParseFenError> {
+        Fen::from_ascii(text.as_bytes())
+    }
+}
+
+impl fmt::Display for Fen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.display(FenStyle::Standard).fmt(f)
+    }
+}
+
+/// How castling rights are written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum FenStyle {
+    /// Standard FEN, extended as X-FEN for Chess960: `K`/`Q` (`k`/`q`) for
+    /// the outermost rook on each side of the king, the file letter for an
+    /// inner rook. Standard positions always come out as `KQkq`.
+    #[default]
+    Standard,
+    /// Shredder-FEN: always the rook's file letter (`HAha`).
+    Shredder,
+}
+
+/// Which en-passant square [`Fen::from_position_with`] writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum EpMode {
+    /// The square the position stores: set after every double pawn push
+    /// (standard FEN and PGN).
+    #[default]
+    Always,
+    /// Only if an en-passant capture is legal (X-FEN, and what Polyglot and
+    /// repetition detection care about).
+    Legal,
+}
+
+/// A [`Fen`] written in a chosen [`FenStyle`]; from [`Fen::display`].
+#[derive(Copy, Clone, Debug)]
+pub struct FenDisplay<'a> {
+    fen: &'a Fen,
+    style: FenStyle,
+}
+
+impl fmt::Display for FenDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let setup = &self.fen.setup;
+        write_board(f, &setup.board)?;
+        write!(f, " {} ", setup.turn.char())?;
+        write_castling(f, setup, self.style)?;
+        match setup.ep_square {
+            Some(sq) => write!(f, " {sq}")?,
+            None => f.write_str(" -")?,
+        }
+        write!(f, " {} {}", setup.halfmoves, setup.fullmoves)
+    }
+}
+
+fn write_board(f: &mut fmt::Formatter<'_>, board: &Board) -> fmt::Result {
+    for rank in Rank::ALL.iter().rev() {
+        let mut n_empty = 0;
+        for file in File::ALL {
+            match board.piece_at(Square::from_coords(file, *rank)) {
+                Some(piece) => {
+                    if n_empty > 0 {
+                        write!(f, "{n_empty}")?;
+                        n_empty = 0;
+                    }
+                    write!(f, "{}", piece.char())?;
+                }
+                None => n_empty += 1,
+            }
+        }
+        if n_empty > 0 {
+            write!(f, "{n_empty}")?;
+        }
+        if *rank != Rank::First {
+            f.write_str("/")?;
+        }
+    }
+    Ok(())
+}
+
+/// Rights on the back ranks only (others cannot be written), White first,
+/// h-most first: the canonical order the strict reader wants.
+fn write_castling(f: &mut fmt::Formatter<'_>, setup: &Setup, style: FenStyle) -> fmt::Result {
+    let mut any = false;
+    for color in Color::ALL {
+        let mut rights = setup.castling_rights & Bitboard::from_rank(color.backrank());
+        while let Some(rook) = rights.last() {
+            rights = rights.without(rook);
+            let letter = match style {
+                FenStyle::Standard
+                    if x_fen_rook(&setup.board, color, CastlingSide::KingSide) == Some(rook) =>
+                {
+                    'k'
+                }
+                FenStyle::Standard
+                    if x_fen_rook(&setup.board, color, CastlingSide::QueenSide) == Some(rook) =>
+                {
+                    'q'
+                }
+                _ => rook.file().char(),
+            };
+            let letter = match color {
+                Color::White => letter.to_ascii_uppercase(),
+                Color::Black => letter,
+            };
+            write!(f, "{letter}")?;
+            any = true;
+        }
+    }
+    if !any {
+        f.write_str("-")?;
+    }
+    Ok(())
+}
+
+/// The rook that `K` (king side) or `Q` (queen side) names: the outermost
+/// rook of `color` on its back rank on that side of the king; with no
+/// single king on the back rank, the outermost rook of the back rank.
+fn x_fen_rook(board: &Board, color: Color, side: CastlingSide) -> Option<Square> {
+    let backrank = Bitboard::from_rank(color.backrank());
+    let rooks = board.by_piece(Piece {
+        color,
+        role: Role::Rook,
+    }) & backrank;
+    let king = (board.by_piece(Piece {
+        color,
+        role: Role::King,
+    }) & backrank)
+        .single_square();
+    match (side, king) {
+        (CastlingSide::KingSide, Some(king)) => {
+            rooks.into_iter().filter(|sq| sq.file() > king.file()).max()
+        }
+        (CastlingSide::QueenSide, Some(king)) => {
+            rooks.into_iter().filter(|sq| sq.file() < king.file()).min()
+        }
+        (CastlingSide::KingSide, None) => rooks.last(),
+        (CastlingSide::QueenSide, None) => rooks.first(),
+    }
+}
+
+/// The parser behind both readers; `warnings` is `Some` in lenient mode.
+fn parse(text: &[u8], mut warnings: Option<&mut Vec<FenWarning>>) -> Result<Fen, ParseFenError> {
+    let lenient = warnings.is_some();
+    let mut warn = |warning: FenWarning| {
+        if let Some(warnings) = warnings.as_deref_mut() {
+            warnings.push(warning);
+        }
+    };
+
+    // Fields.
+    let single_spaced = !text.is_empty()
+        && text.first() != Some(&b' ')
+        && text.last() != Some(&b' ')
+        && !text.windows(2).any(|pair| pair == b"  ")
+        && !text
+            .iter()
+            .any(|byte| byte.is_ascii_whitespace() && *byte != b' ');
+    if !single_spaced && !text.is_empty() {
+        if !lenient {
+            return Err(ParseFenError::Whitespace);
+        }
+        if text.iter().any(|byte| !byte.is_ascii_whitespace()) {
+            warn(FenWarning::ExtraWhitespace);
+        }
+    }
+    let mut fields: [&[u8]; 6] = [b""; 6];
+    let mut n_fields = 0;
+    for field in text
+        .split(u8::is_ascii_whitespace)
+        .filter(|field| !field.is_empty())
+    {
+        if n_fields < fields.len() {
+            fields[n_fields] = field;
+        }
+        n_fields += 1;
+    }
+    let min_fields = if lenient { 2 } else { 6 };
+    if !(min_fields..=6).contains(&n_fields) {
+        return Err(ParseFenError::FieldCount { found: n_fields });
+    }
+    if n_fields < 6 {
+        warn(FenWarning::MissingFields { found: n_fields });
+    }
+    let [board_field, turn_field, castling_field, ep_field, halfmoves_field, fullmoves_field] =
+        fields;
+
+    let board = parse_board(board_field)?;
+
+    let turn = match turn_field {
+        b"w" => Color::White,
+        b"b" => Color::Black,
+        _ => {
+            return Err(ParseFenError::InvalidTurn {
+                field: lossy(turn_field),
+            })
+        }
+    };
+
+    let (castling_rights, used_file_letters) = if n_fields > 2 {
+        parse_castling(&board, castling_field, lenient, &mut warn)?
+    } else {
+        (Bitboard::EMPTY, false)
+    };
+
+    let ep_square = match ep_field {
+        b"" | b"-" => None,
+        _ => {
+            let ep_rank = match turn {
+                Color::White => Rank::Sixth,
+                Color::Black => Rank::Third,
+            };
+            match Square::from_ascii(ep_field) {
+                Some(sq) if sq.rank() == ep_rank => Some(sq),
+                _ => {
+                    return Err(ParseFenError::InvalidEpSquare {
+                        field: lossy(ep_field),
+                    })
+                }
+            }
+        }
+    };
+
+    let halfmoves = match halfmoves_field {
+        b"" => 0,
+        b"-" if lenient => {
+            warn(FenWarning::DashHalfmoves);
+            0
+        }
+        _ => parse_number(halfmoves_field).ok_or_else(|| ParseFenError::InvalidHalfmoves {
+            field: lossy(halfmoves_field),
+        })?,
+    };
+
+    let fullmoves = match fullmoves_field {
+        b"" => 1,
+        b"-" if lenient => {
+            warn(FenWarning::DashFullmoves);
+            1
+        }
+        _ => match parse_number(fullmoves_field) {
+            Some(0) if lenient => {
+                warn(FenWarning::ZeroFullmoves);
+                1
+            }
+            Some(n) if n > 0 => n,
+            _ => {
+                return Err(ParseFenError::InvalidFullmoves {
+                    field: lossy(fullmoves_field),
+                })
+            }
+        },
+    };
+
+    Ok(Fen {
+        setup: Setup {
+            board,
+            turn,
+            castling_rights,
+            ep_square,
+            halfmoves,
+            fullmoves,
+        },
+        chess960: used_file_letters,
+    })
+}
+
+fn parse_board(field: &[u8]) -> Result<Board, ParseFenError> {
+    let n_ranks = field.split(|byte| *byte == b'/').count();
+    if n_ranks != 8 {
+        return Err(ParseFenError::RankCount { found: n_ranks });
+    }
+    let mut board = Board::empty();
+    for (rank, rank_text) in Rank::ALL
+        .iter()
+        .rev()
+        .zip(field.split(|byte| *byte == b'/'))
+    {
+        let rank = *rank;
+        let mut n_squares: u32 = 0;
+        let mut after_digit = false;
+        for &byte in rank_text {
+            match byte {
+                b'1'..=b'9' if !after_digit => {
+                    n_squares = n_squares.saturating_add(u32::from(byte - b'0'));
+                    after_digit = true;
+                }
+                b'0'..=b'9' => return Err(ParseFenError::InvalidDigits { rank }),
+                _ => {
+                    let piece = Some(byte)
+                        .filter(u8::is_ascii_alphabetic)
+                        .and_then(|byte| Piece::from_char(char::from(byte)))
+                        .ok_or(ParseFenError::InvalidPiece { rank, byte })?;
+                    if let Ok(file_idx) = usize::try_from(n_squares) {
+                        if file_idx < 8 {
+                            board.set_piece_at(
+                                Square::from_coords(File::new(file_idx), rank),
+                                piece,
+                            );
+                        }
+                    }
+                    n_squares = n_squares.saturating_add(1);
+                    after_digit = false;
+                }
+            }
+        }
+        if n_squares != 8 {
+            return Err(ParseFenError::RankLength {
+                rank,
+                squares: n_squares,
+            });
+        }
+    }
+    Ok(board)
+}
+
+/// Castling rights (rook squares) and whether file letters were used.
+fn parse_castling(
+    board: &Board,
+    field: &[u8],
+    lenient: bool,
+    warn: &mut impl FnMut(FenWarning),
+) -> Result<(Bitboard, bool), ParseFenError> {
+    if field == b"-" {
+        return Ok((Bitboard::EMPTY, false));
+    }
+    let error = |problem| ParseFenError::InvalidCastling {
+        field: lossy(field),
+        problem,
+    };
+    let mut rights = Bitboard::EMPTY;
+    let mut used_file_letters = false;
+    let mut canonical = true;
+    // (colour, files from the h-file): must increase strictly.
+    let mut last_key: Option<(usize, usize)> = None;
+    for &byte in field {
+        let color = if byte.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rook = match byte.to_ascii_lowercase() {
+            b'k' => x_fen_rook(board, color, CastlingSide::KingSide),
+            b'q' => x_fen_rook(board, color, CastlingSide::QueenSide),
+            letter @ b'a'..=b'h' => {
+                used_file_letters = true;
+                let file = File::new(usize::from(letter - b'a'));
+                let sq = Square::from_coords(file, color.backrank());
+                board
+                    .by_piece(Piece {
+                        color,
+                        role: Role::Rook,
+                    })
+                    .contains(sq)
+                    .then_some(sq)
+            }
+            _ => return Err(error(CastlingProblem::InvalidCharacter(byte))),
+        };
+        let letter = char::from(byte);
+        let rook = rook.ok_or_else(|| error(CastlingProblem::NoRook(letter)))?;
+        if rights.contains(rook) {
+            if !lenient {
+                return Err(error(CastlingProblem::Repeated(letter)));
+            }
+            canonical = false;
+            continue;
+        }
+        let key = (color.index(), 7 - rook.file().index());
+        if last_key.is_some_and(|last| key <= last) {
+            if !lenient {
+                return Err(error(CastlingProblem::Order));
+            }
+            canonical = false;
+        }
+        last_key = Some(key);
+        rights = rights.with(rook);
+    }
+    if !canonical {
+        warn(FenWarning::CastlingNotCanonical {
+            field: lossy(field),
+        });
+    }
+    Ok((rights, used_file_letters))
+}
+
+/// A non-negative decimal number: digits only (no sign), fits in `u32`.
+fn parse_number(field: &[u8]) -> Option<u32> {
+    if field.is_empty() || !field.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    core::str::from_utf8(field).ok()?.parse().ok()
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Writes a byte for an error message: `'x'` if printable ASCII, else its
+/// hex value.
+struct ShowByte(u8);
+
+impl fmt::Display for ShowByte {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_ascii_graphic() {
+            write!(f, "'{}'", char::from(self.0))
+        } else {
+            write!(f, "byte 0x{:02x}", self.0)
+        }
+    }
+}
+
+/// Malformed FEN text: the first problem found.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ParseFenError {
+    /// Not six fields (strict), or fewer than two or more than six
+    /// (lenient).
+    FieldCount {
+        /// How many fields there were.
+        found: usize,
+    },
+    /// Strict mode: whitespace other than single spaces between fields.
+    Whitespace,
+    /// The placement does not have eight ranks.
+    RankCount {
+        /// How many ranks there were.
+        found: usize,
+    },
+    /// A rank does not add up to eight squares.
+    RankLength {
+        /// The rank.
+        rank: Rank,
+        /// How many squares it describes.
+        squares: u32,
+    },
+    /// A `0` or two digits in a row in a rank.
+    InvalidDigits {
+        /// The rank.
+        rank: Rank,
+    },
+    /// A character that is neither a piece letter nor a digit in a rank.
+    InvalidPiece {
+        /// The rank.
+        rank: Rank,
+        /// The offending byte.
+        byte: u8,
+    },
+    /// The side-to-move field is not `w` or `b`.
+    InvalidTurn {
+        /// The field.
+        field: String,
+    },
+    /// A bad castling field.
+    InvalidCastling {
+        /// The field.
+        field: String,
+        /// What is wrong with it.
+        problem: CastlingProblem,
+    },
+    /// The en-passant field is not `-` or a square on the sixth rank
+    /// (White to move) or the third (Black to move).
+    InvalidEpSquare {
+        /// The field.
+        field: String,
+    },
+    /// The halfmove clock is not a non-negative number.
+    InvalidHalfmoves {
+        /// The field.
+        field: String,
+    },
+    /// The move number is not a positive number.
+    InvalidFullmoves {
+        /// The field.
+        field: String,
+    },
+}
+
+/// What is wrong with a castling field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CastlingProblem {
+    /// A byte that is not `KQkq`, `A`–`H`, `a`–`h` or a lone `-`.
+    InvalidCharacter(u8),
+    /// A letter that names no rook on the board.
+    NoRook(char),
+    /// A letter that names a rook already named (strict mode).
+    Repeated(char),
+    /// Rights out of canonical order (strict mode).
+    Order,
+}
+
+impl fmt::Display for CastlingProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CastlingProblem::InvalidCharacter(byte) => {
+                write!(f, "{} is not a castling letter", ShowByte(*byte))
+            }
+            CastlingProblem::NoRook(letter) => write!(f, "no rook for '{letter}'"),
+            CastlingProblem::Repeated(letter) => {
+                write!(f, "'{letter}' names a rook already named")
+            }
+            CastlingProblem::Order => {
+                f.write_str("rights not in canonical order (white first, h-side first)")
+            }
+        }
+    }
+}
+
+impl fmt::Display for ParseFenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid fen: ")?;
+        match self {
+            ParseFenError::FieldCount { found } => {
+                let plural = if *found == 1 { "" } else { "s" };
+                write!(f, "{found} field{plural}, expected 6")
+            }
+            ParseFenError::Whitespace => f.write_str("fields must be separated by single spaces"),
+            ParseFenError::RankCount { found } => {
+                let plural = if *found == 1 { "" } else { "s" };
+                write!(f, "{found} rank{plural}, expected 8")
+            }
+            ParseFenError::RankLength { rank, squares } => {
+                let plural = if *squares == 1 { "" } else { "s" };
+                write!(f, "{squares} square{plural} in rank {rank}")
+            }
+            ParseFenError::InvalidDigits { rank } => {
+                write!(f, "0 or two digits in a row in rank {rank}")
+            }
+            ParseFenError::InvalidPiece { rank, byte } => {
+                write!(f, "invalid piece letter {} in rank {rank}", ShowByte(*byte))
+            }
+            ParseFenError::InvalidTurn { field } => write!(f, "invalid side to move '{field}'"),
+            ParseFenError::InvalidCastling { field, problem } => {
+                write!(f, "invalid castling field '{field}': {problem}")
+            }
+            ParseFenError::InvalidEpSquare { field } => {
+                write!(f, "invalid en-passant square '{field}'")
+            }
+            ParseFenError::InvalidHalfmoves { field } => {
+                write!(f, "invalid halfmove clock '{field}'")
+            }
+            ParseFenError::InvalidFullmoves { field } => {
+                write!(f, "invalid move number '{field}'")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseFenError {}
+
+/// Something [`Fen::from_ascii_lenient`] accepted that the standard does
+/// not allow.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FenWarning {
+    /// Leading, trailing or repeated whitespace, or tabs or line ends.
+    ExtraWhitespace,
+    /// Only `found` of the six fields; the missing ones (from the end)
+    /// were read as `- - 0 1`.
+    MissingFields {
+        /// How many fields there were (2 to 5).
+        found: usize,
+    },
+    /// `-` for the halfmove clock, read as 0.
+    DashHalfmoves,
+    /// `-` for the move number, read as 1.
+    DashFullmoves,
+    /// Move number 0, read as 1.
+    ZeroFullmoves,
+    /// Castling rights out of canonical order or repeated.
+    CastlingNotCanonical {
+        /// The field.
+        field: String,
+    },
+}
+
+impl fmt::Display for FenWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenWarning::ExtraWhitespace => f.write_str("fen has extra whitespace"),
+            FenWarning::MissingFields { found } => {
+                const DEFAULTS: [&str; 4] = ["-", "-", "0", "1"];
+                let n_missing = 6usize.saturating_sub(*found).min(4);
+                write!(
+                    f,
+                    "fen has {found} of 6 fields, the missing ones read as {}",
+                    DEFAULTS[4 - n_missing..].join(" ")
+                )
+            }
+            FenWarning::DashHalfmoves => f.write_str("halfmove clock '-' read as 0"),
+            FenWarning::DashFullmoves => f.write_str("move number '-' read as 1"),
+            FenWarning::ZeroFullmoves => f.write_str("move number 0 read as 1"),
+            FenWarning::CastlingNotCanonical { field } => {
+                write!(f, "castling field '{field}' out of order or repeated")
+            }
+        }
+    }
+}
+
+/// A FEN that is malformed or does not describe a legal position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// Malformed text.
+    Parse(ParseFenError),
+    /// Well-formed text, but not a legal position.
+    Position(PositionError),
+}
+
+impl From<ParseFenError> for FenError {
+    fn from(error: ParseFenError) -> FenError {
+        FenError::Parse(error)
+    }
+}
+
+impl From<PositionError> for FenError {
+    fn from(error: PositionError) -> FenError {
+        FenError::Position(error)
+    }
+}
+
+impl fmt::Display for FenError {
+    /// `invalid fen: …` or `illegal position: …`. The inner error's text is
+    /// included, so [`std::error::Error::source`] is `None`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Parse(error) => error.fmt(f),
+            FenError::Position(error) => write!(f, "illegal position: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// Reads a FEN strictly and makes it a position, in `mode`, or in the mode
+/// [`Fen::castling_mode`] detects if `mode` is `None`.
+///
+/// ```
+/// use movegen::CastlingMode;
+/// use notation::fen::parse_position;
+///
+/// let pos = parse_position("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", None)?;
+/// assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+/// # Ok::<(), notation::fen::FenError>(())
+/// ```
+///
+/// # Errors
+/// [`FenError::Parse`] for malformed text, [`FenError::Position`] for a
+/// setup that is not a legal position.
+pub fn parse_position(text: &str, mode: Option<CastlingMode>) -> Result<Position, FenError> {
+    let fen = Fen::from_ascii(text.as_bytes())?;
+    let mode = mode.unwrap_or_else(|| fen.castling_mode());
+    fen.into_position(mode)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    /// Strict parse of `text` gives the error whose Display is `expected`.
+    #[track_caller]
+    fn check_error(text: &str, expected: &str) {
+        match Fen::from_ascii(text.as_bytes()) {
+            Ok(fen) => panic!("{text:?}: expected error {expected:?}, got {fen}"),
+            Err(error) => assert_eq!(error.to_string(), expected, "{text:?}"),
+        }
+    }
+
+    /// Strict parse and standard write give `text` back.
+    #[track_caller]
+    fn check_round_trip(text: &str, style: FenStyle) {
+        let fen = Fen::from_ascii(text.as_bytes()).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(fen.display(style).to_string(), text);
+        let again: Fen = fen.display(style).to_string().parse().unwrap();
+        assert_eq!(again.setup(), fen.setup());
+    }
+
+    /// Lenient parse gives `expected` (strict FEN) and these warnings.
+    #[track_caller]
+    fn check_lenient(text: &str, expected: &str, expected_warnings: &[FenWarning]) {
+        let (fen, warnings) =
+            Fen::from_ascii_lenient(text.as_bytes()).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(fen.to_string(), expected, "{text:?}");
+        assert_eq!(warnings, expected_warnings, "{text:?}");
+    }
+
+    #[test]
+    fn start_position() {
+        let fen: Fen = START.parse().unwrap();
+        assert_eq!(fen.setup(), &Setup::standard());
+        assert_eq!(fen.castling_mode(), CastlingMode::Standard);
+        assert_eq!(fen.to_string(), START);
+        assert_eq!(Fen::default(), fen);
+    }
+
+    #[test]
+    fn round_trips() {
+        for text in [
+            START,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 49 120",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 4294967295 4294967295",
+            // Chess960, X-FEN: the outermost rooks are K and Q.
+            "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1",
+            // X-FEN inner rook: a1 is outermost on the a-side, b1 has the right.
+            "4k3/8/8/8/8/8/8/RR1K4 w B - 0 1",
+            // X-FEN inner rook on the h-side, and an outer one.
+            "rk3rr1/8/8/8/8/8/8/RK3RR1 w FQfq - 0 1",
+        ] {
+            check_round_trip(text, FenStyle::Standard);
+        }
+        for text in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "4k3/8/8/8/8/8/8/RR1K4 w B - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        ] {
+            check_round_trip(text, FenStyle::Shredder);
+        }
+    }
+
+    #[test]
+    fn castling_letters_map_to_rooks() {
+        let fen: Fen = "rk3rr1/8/8/8/8/8/8/RK3RR1 w FAfa - 0 1".parse().unwrap();
+        assert_eq!(
+            fen.setup().castling_rights,
+            Bitboard::from_iter([Square::A1, Square::F1, Square::A8, Square::F8])
+        );
+        // f1 and f8 are inner rooks (file letters), a1 and a8 outermost (Q, q).
+        assert_eq!(fen.to_string(), "rk3rr1/8/8/8/8/8/8/RK3RR1 w FQfq - 0 1");
+        // K is the outermost rook on the h-side: h1, not f1.
+        let fen: Fen = "4k3/8/8/8/8/8/8/4KR1R w K - 0 1".parse().unwrap();
+        assert_eq!(
+            fen.setup().castling_rights,
+            Bitboard::from_square(Square::H1)
+        );
+        let fen: Fen = "4k3/8/8/8/8/8/8/4KR1R w F - 0 1".parse().unwrap();
+        assert_eq!(
+            fen.setup().castling_rights,
+            Bitboard::from_square(Square::F1)
+        );
+        assert_eq!(fen.to_string(), "4k3/8/8/8/8/8/8/4KR1R w F - 0 1");
+        // Without a king on the back rank, K is the h-most rook.
+        let fen: Fen = "4k3/8/8/8/8/8/4K3/R6R w KQ - 0 1".parse().unwrap();
+        assert_eq!(
+            fen.setup().castling_rights,
+            Bitboard::from_iter([Square::A1, Square::H1])
+        );
+        assert_eq!(fen.to_string(), "4k3/8/8/8/8/8/4K3/R6R w KQ - 0 1");
+    }
+
+    #[test]
+    fn castling_mode_detection() {
+        for (text, expected) in [
+            (START, CastlingMode::Standard),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1", CastlingMode::Standard),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", CastlingMode::Standard),
+            // No rights: nothing says Chess960, wherever the king stands.
+            ("3k4/8/8/8/8/8/8/1K6 w - - 0 1", CastlingMode::Standard),
+            // Shredder letters.
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+                CastlingMode::Chess960,
+            ),
+            // KQkq with the king off the e-file (python-chess tricky perft).
+            (
+                "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1",
+                CastlingMode::Chess960,
+            ),
+            // Q naming a rook on the c-file.
+            (
+                "8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q - 0 1",
+                CastlingMode::Chess960,
+            ),
+            // K with the king on d1 and the rook on e1.
+            ("2r5/8/8/8/8/8/6PP/k2KR3 w K - 0 1", CastlingMode::Chess960),
+        ] {
+            let fen: Fen = text.parse().unwrap();
+            assert_eq!(fen.castling_mode(), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn error_kinds() {
+        for (text, expected) in [
+            // Field count and whitespace.
+            ("", "invalid fen: 0 fields, expected 6"),
+            ("8/8/8/8/8/8/8/8", "invalid fen: 1 field, expected 6"),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRw KQkq - 0 1",
+                "invalid fen: 5 fields, expected 6",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1 bm",
+                "invalid fen: 7 fields, expected 6",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 ",
+                "invalid fen: fields must be separated by single spaces",
+            ),
+            (
+                " 4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+                "invalid fen: fields must be separated by single spaces",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w -  - 0 1",
+                "invalid fen: fields must be separated by single spaces",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3\tw - - 0 1",
+                "invalid fen: fields must be separated by single spaces",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n",
+                "invalid fen: fields must be separated by single spaces",
+            ),
+            // Ranks.
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+                "invalid fen: 7 ranks, expected 8",
+            ),
+            (
+                "8/8/8/8/8/8/8/8/8 w - - 0 1",
+                "invalid fen: 9 ranks, expected 8",
+            ),
+            (
+                "9/8/8/8/8/8/8/8 w - - 0 1",
+                "invalid fen: 9 squares in rank 8",
+            ),
+            (
+                "rnbqkbnr/p1p1p1p1p/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "invalid fen: 9 squares in rank 7",
+            ),
+            (
+                "rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "invalid fen: 7 squares in rank 6",
+            ),
+            (
+                "8/8/8/8/8/8/8/ w - - 0 1",
+                "invalid fen: 0 squares in rank 1",
+            ),
+            (
+                "rnbqkbnr/pppppppp/17/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "invalid fen: 0 or two digits in a row in rank 6",
+            ),
+            (
+                "8/8/08/8/8/8/8/8 w - - 0 1",
+                "invalid fen: 0 or two digits in a row in rank 6",
+            ),
+            (
+                "rnbqk?nr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "invalid fen: invalid piece letter '?' in rank 8",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNx w KQkq - 0 1",
+                "invalid fen: invalid piece letter 'x' in rank 1",
+            ),
+            (
+                "8/8/8/8/8/8/8/7\u{e9} w - - 0 1",
+                "invalid fen: invalid piece letter byte 0xc3 in rank 1",
+            ),
+            // Side to move.
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR ? KQkq - 0 1",
+                "invalid fen: invalid side to move '?'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR W KQkq - 0 1",
+                "invalid fen: invalid side to move 'W'",
+            ),
+            // Castling.
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxkq - 0 1",
+                "invalid fen: invalid castling field 'KQxkq': 'x' is not a castling letter",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -K - 0 1",
+                "invalid fen: invalid castling field '-K': '-' is not a castling letter",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w K - 0 1",
+                "invalid fen: invalid castling field 'K': no rook for 'K'",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w B - 0 1",
+                "invalid fen: invalid castling field 'B': no rook for 'B'",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w a - 0 1",
+                "invalid fen: invalid castling field 'a': no rook for 'a'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKQkq - 0 1",
+                "invalid fen: invalid castling field 'KKQkq': 'K' names a rook already named",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KHQkq - 0 1",
+                "invalid fen: invalid castling field 'KHQkq': 'H' names a rook already named",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w kqKQ - 0 1",
+                "invalid fen: invalid castling field 'kqKQ': \
+                 rights not in canonical order (white first, h-side first)",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w QKkq - 0 1",
+                "invalid fen: invalid castling field 'QKkq': \
+                 rights not in canonical order (white first, h-side first)",
+            ),
+            // En passant.
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e2 0 1",
+                "invalid fen: invalid en-passant square 'e2'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
+                "invalid fen: invalid en-passant square 'e3'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e6 0 1",
+                "invalid fen: invalid en-passant square 'e6'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq x 0 1",
+                "invalid fen: invalid en-passant square 'x'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e66 0 1",
+                "invalid fen: invalid en-passant square 'e66'",
+            ),
+            // Clocks.
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+                "invalid fen: invalid halfmove clock 'x'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1",
+                "invalid fen: invalid halfmove clock '-1'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - +1 1",
+                "invalid fen: invalid halfmove clock '+1'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - - 1",
+                "invalid fen: invalid halfmove clock '-'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4294967296 1",
+                "invalid fen: invalid halfmove clock '4294967296'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+                "invalid fen: invalid move number '0'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1",
+                "invalid fen: invalid move number '-1'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x",
+                "invalid fen: invalid move number 'x'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -",
+                "invalid fen: invalid move number '-'",
+            ),
+        ] {
+            check_error(text, expected);
+        }
+    }
+
+    #[test]
+    fn error_values() {
+        assert_eq!(
+            Fen::from_ascii(b"8/8/8/8/8/8/8/8 w KQ - 0 1"),
+            Err(ParseFenError::InvalidCastling {
+                field: "KQ".to_owned(),
+                problem: CastlingProblem::NoRook('K'),
+            })
+        );
+        assert_eq!(
+            Fen::from_ascii(b"8/8/8/8/8/8/8/7 w - - 0 1"),
+            Err(ParseFenError::RankLength {
+                rank: Rank::First,
+                squares: 7,
+            })
+        );
+    }
+
+    #[test]
+    fn lenient() {
+        use FenWarning::*;
+        let start = START;
+        check_lenient(START, START, &[]);
+        check_lenient(&format!("  {START}\r\n"), START, &[ExtraWhitespace]);
+        check_lenient(&START.replace(' ', "\t"), START, &[ExtraWhitespace]);
+        check_lenient(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+            start,
+            &[MissingFields { found: 5 }],
+        );
+        check_lenient(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+            start,
+            &[MissingFields { found: 4 }],
+        );
+        check_lenient(
+            "4k3/8/8/8/8/8/8/4K3 b",
+            "4k3/8/8/8/8/8/8/4K3 b - - 0 1",
+            &[MissingFields { found: 2 }],
+        );
+        check_lenient(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - - -",
+            start,
+            &[DashHalfmoves, DashFullmoves],
+        );
+        check_lenient(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 0",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 1",
+            &[ZeroFullmoves],
+        );
+        check_lenient(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w kqKQ - 0 1",
+            start,
+            &[CastlingNotCanonical {
+                field: "kqKQ".to_owned(),
+            }],
+        );
+        check_lenient(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKQkqq - 0 1",
+            start,
+            &[CastlingNotCanonical {
+                field: "KKQkqq".to_owned(),
+            }],
+        );
+        check_lenient(
+            " rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR  w KQkq  ",
+            start,
+            &[ExtraWhitespace, MissingFields { found: 3 }],
+        );
+
+        // Still errors in lenient mode.
+        for (text, expected) in [
+            ("", "invalid fen: 0 fields, expected 6"),
+            (" \n", "invalid fen: 0 fields, expected 6"),
+            ("8/8/8/8/8/8/8/8", "invalid fen: 1 field, expected 6"),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1 x",
+                "invalid fen: 7 fields, expected 6",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - -1 1",
+                "invalid fen: invalid halfmove clock '-1'",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 -1",
+                "invalid fen: invalid move number '-1'",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w KQ - 0 1",
+                "invalid fen: invalid castling field 'KQ': no rook for 'K'",
+            ),
+        ] {
+            match Fen::from_ascii_lenient(text.as_bytes()) {
+                Ok((fen, _)) => panic!("{text:?}: expected {expected:?}, got {fen}"),
+                Err(error) => assert_eq!(error.to_string(), expected, "{text:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn warning_messages() {
+        for (warning, expected) in [
+            (FenWarning::ExtraWhitespace, "fen has extra whitespace"),
+            (
+                FenWarning::MissingFields { found: 2 },
+                "fen has 2 of 6 fields, the missing ones read as - - 0 1",
+            ),
+            (
+                FenWarning::MissingFields { found: 4 },
+                "fen has 4 of 6 fields, the missing ones read as 0 1",
+            ),
+            (
+                FenWarning::MissingFields { found: 5 },
+                "fen has 5 of 6 fields, the missing ones read as 1",
+            ),
+            (FenWarning::ZeroFullmoves, "move number 0 read as 1"),
+        ] {
+            assert_eq!(warning.to_string(), expected);
+        }
+    }
+
+    #[test]
+    fn from_position_and_ep_modes() {
+        use movegen::Move;
+        let mut pos = Position::new();
+        pos.play_unchecked(Move::normal(Square::E2, Square::E4));
+        // Standard FEN: the square after every double push.
+        assert_eq!(
+            Fen::from_position(&pos).to_string(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+        );
+        // X-FEN convention: only if a capture there is legal.
+        assert_eq!(
+            Fen::from_position_with(&pos, EpMode::Legal).to_string(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+        let pos = parse_position(
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            Fen::from_position_with(&pos, EpMode::Legal)
+                .setup()
+                .ep_square,
+            Some(Square::F6)
+        );
+        assert_eq!(
+            Fen::from_position(&pos).into_position(CastlingMode::Standard),
+            Ok(pos)
+        );
+
+        // A Chess960 position keeps its mode through Fen, even when the
+        // arrangement looks standard.
+        let pos = parse_position(START, Some(CastlingMode::Chess960)).unwrap();
+        let fen = Fen::from_position(&pos);
+        assert_eq!(fen.to_string(), START);
+        assert_eq!(fen.castling_mode(), CastlingMode::Chess960);
+    }
+
+    #[test]
+    fn fen_errors() {
+        assert_eq!(
+            parse_position("4k3/8/8/8/8/8/8/8 w - - 0 1", None),
+            Err(FenError::Position(PositionError::MissingKing(Color::White)))
+        );
+        assert_eq!(
+            parse_position("4k3/8/8/8/8/8/8/8 w - - 0 1", None)
+                .unwrap_err()
+                .to_string(),
+            "illegal position: white has no king"
+        );
+        assert_eq!(
+            parse_position("4k3/8/8/8/8/8/8/4K3 w - - 0", None)
+                .unwrap_err()
+                .to_string(),
+            "invalid fen: 5 fields, expected 6"
+        );
+        // KQkq with the king off the e-file: fine in the detected mode
+        // (Chess960), an error when standard chess is forced.
+        let text = "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1";
+        assert!(parse_position(text, None).is_ok());
+        assert!(matches!(
+            parse_position(text, Some(CastlingMode::Standard)),
+            Err(FenError::Position(PositionError::InvalidCastlingRights(_)))
+        ));
+        assert_eq!(
+            FenError::from(ParseFenError::Whitespace),
+            FenError::Parse(ParseFenError::Whitespace)
+        );
+    }
+
+    #[test]
+    fn writes_garbage_setups_without_panicking() {
+        // A right on a square without a rook, and one off the back ranks.
+        let mut setup = Setup::empty();
+        setup.castling_rights = Bitboard::from_iter([Square::C1, Square::E4]);
+        assert_eq!(
+            Fen::from_setup(setup).to_string(),
+            "8/8/8/8/8/8/8/8 w C - 0 1"
+        );
+    }
+}
