@@ -1,7 +1,7 @@
 //! Attack tables, all computed at compile time by `const fn`.
 //!
 //! Sliders use fancy magic bitboards: for each square a relevant-occupancy
-//! mask, a multiplier from [`crate::magics`] and an offset into one shared
+//! mask, a multiplier (from `magics.rs`) and an offset into one shared
 //! table. The builder checks every entry, so a wrong magic is a compile
 //! error, not a wrong move.
 

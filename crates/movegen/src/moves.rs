@@ -7,8 +7,9 @@ use board::{Bitboard, Role, Square};
 /// A move: from, to, and what kind. 16 bits, `Copy`.
 ///
 /// Castling is stored as *king takes own rook* (`from` = king square, `to`
-/// = rook square), which covers Chess960; [`crate::Position::uci`] writes
-/// it in the form the position's [`crate::CastlingMode`] asks for.
+/// = rook square), which covers Chess960; UCI writers (the `notation`
+/// crate) turn it into the form the position's [`crate::CastlingMode`]
+/// asks for.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(u16);
 

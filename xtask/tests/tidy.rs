@@ -1,0 +1,214 @@
+//! House rules, enforced as ordinary tests (the rust-analyzer "tidy"
+//! habit): the crate graph has only the allowed edges, every Rust file
+//! opens with a `//!` doc, `anyhow` stays out of the libraries, `unsafe`
+//! stays in board and movegen, and every crate takes the workspace lints.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The dependencies listed in one section of a Cargo.toml (`[dependencies]`
+/// etc.), by name. Good enough for our own manifests, which use
+/// `name.workspace = true` or `name = …` one per line.
+fn deps(manifest: &str, section: &str) -> Vec<String> {
+    let mut in_section = false;
+    let mut out = Vec::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_section = line == format!("[{section}]");
+            continue;
+        }
+        if !in_section || line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some((key, _)) = line.split_once('=') {
+            let name = key.trim().trim_end_matches(".workspace").trim();
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+fn crates() -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(root().join("crates")).expect("crates/") {
+        let dir = entry.expect("dir entry").path();
+        let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("Cargo.toml");
+        out.insert(
+            dir.file_name().unwrap().to_string_lossy().into_owned(),
+            manifest,
+        );
+    }
+    out
+}
+
+#[test]
+fn crate_graph_has_only_allowed_edges() {
+    let workspace = ["board", "movegen", "notation", "adjudication", "chesstool"];
+    // Normal dependencies each crate may have. Outside crates are owned by
+    // one crate each: pgn-reader by notation; CLI, threads, progress and
+    // reports by the binary.
+    let allowed: BTreeMap<&str, &[&str]> = BTreeMap::from([
+        ("board", &[][..]),
+        ("movegen", &["board"][..]),
+        ("notation", &["board", "movegen", "pgn-reader"][..]),
+        ("adjudication", &["board", "movegen"][..]),
+        (
+            "chesstool",
+            &[
+                "board",
+                "movegen",
+                "notation",
+                "adjudication",
+                "anyhow",
+                "clap",
+                "rayon",
+                "indicatif",
+                "csv",
+                "zstd",
+                "flate2",
+                "bzip2",
+                "serde",
+                "serde_json",
+                "ctrlc",
+            ][..],
+        ),
+    ]);
+    let crates = crates();
+    assert_eq!(
+        crates.keys().map(String::as_str).collect::<Vec<_>>().len(),
+        workspace.len()
+    );
+    let mut problems = Vec::new();
+    for (name, manifest) in &crates {
+        let Some(ok) = allowed.get(name.as_str()) else {
+            problems.push(format!(
+                "crates/{name} is not in the crate graph of STYLE.md"
+            ));
+            continue;
+        };
+        for dep in deps(manifest, "dependencies") {
+            if !ok.contains(&dep.as_str()) {
+                problems.push(format!(
+                    "crates/{name} depends on {dep}, which the graph does not allow"
+                ));
+            }
+        }
+        // Dev-dependencies may add test oracles, never an edge against the graph.
+        for dep in deps(manifest, "dev-dependencies") {
+            if workspace.contains(&dep.as_str()) && !ok.contains(&dep.as_str()) {
+                problems.push(format!(
+                    "crates/{name} dev-depends on {dep} against the graph"
+                ));
+            }
+        }
+        if !deps(manifest, "build-dependencies").is_empty() {
+            problems.push(format!(
+                "crates/{name} has a build script dependency; tables are const fn"
+            ));
+        }
+        if !manifest.contains("[lints]\nworkspace = true") {
+            problems.push(format!("crates/{name} does not take the workspace lints"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read dir") {
+        let path = entry.expect("dir entry").path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n == "target") {
+                continue;
+            }
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_rust_file_starts_with_a_module_doc() {
+    let mut files = Vec::new();
+    rust_files(&root().join("crates"), &mut files);
+    rust_files(&root().join("xtask"), &mut files);
+    let missing: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            !std::fs::read_to_string(f)
+                .expect("read")
+                .trim_start()
+                .starts_with("//!")
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(files.len() > 10);
+    assert!(
+        missing.is_empty(),
+        "files without a leading //! doc:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn libraries_use_no_anyhow_and_unsafe_stays_in_the_engine() {
+    let mut problems = Vec::new();
+    for lib in ["board", "movegen", "notation", "adjudication"] {
+        let mut files = Vec::new();
+        rust_files(&root().join("crates").join(lib).join("src"), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("read");
+            // Doc examples (comment lines) may use whatever reads best.
+            let code: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect();
+            if code.iter().any(|l| l.contains("anyhow")) {
+                problems.push(format!("{}: anyhow in a library", file.display()));
+            }
+            if code
+                .iter()
+                .any(|l| l.contains("Box<dyn Error") || l.contains("Box<dyn std::error::Error"))
+            {
+                problems.push(format!("{}: boxed error in a library", file.display()));
+            }
+            let has_unsafe = text.lines().any(|l| {
+                let l = l.trim_start();
+                !l.starts_with("//") && (l.contains("unsafe {") || l.contains("unsafe fn"))
+            });
+            if has_unsafe && !matches!(lib, "board" | "movegen") {
+                problems.push(format!(
+                    "{}: unsafe outside board and movegen",
+                    file.display()
+                ));
+            }
+            if has_unsafe && !text.contains("// SAFETY:") {
+                problems.push(format!(
+                    "{}: unsafe without a // SAFETY: comment",
+                    file.display()
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn no_shakmaty_type_in_public_library_signatures() {
+    // shakmaty enters through pgn-reader and as a test oracle only.
+    for lib in ["board", "movegen", "notation", "adjudication"] {
+        let mut files = Vec::new();
+        rust_files(&root().join("crates").join(lib).join("src"), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("read");
+            for line in text.lines().filter(|l| l.trim_start().starts_with("pub ")) {
+                assert!(!line.contains("shakmaty"), "{}: {line}", file.display());
+            }
+        }
+    }
+}
