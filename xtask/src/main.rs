@@ -31,7 +31,7 @@ commands:
   ci                                 fmt check, clippy -D warnings, tests, docs -D warnings, benches built
   bench perft [--runs N] [--positions a,b,..] [--quick]
                                      ours vs shakmaty vs cozy-chess, single-threaded, no hashing
-  suites [--full | --max-nodes N] [--threads N]
+  suites [--full | --max-nodes N] [--threads N] [--dir DIR]
                                      perft suites of ../shared/data/perft through the release chesstool
   magics                             print the magic-bitboard multipliers";
 

@@ -5,10 +5,12 @@
 //! By default entries with more than 10 million expected nodes are skipped;
 //! `--full` runs every depth (the deep run the test suite leaves out).
 //! chesstool's CSV output is read line by line so failures show as they
-//! happen; its exit status decides whether a suite passed.
+//! happen; its exit status decides whether a suite passed. `--dir` points
+//! at another folder holding suites of the same names; `--threads` is
+//! passed on to chesstool.
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -40,7 +42,7 @@ struct Tally {
     skipped: u64,
 }
 
-/// Runs `suites [--full | --max-nodes N] [--threads N]`.
+/// Runs `suites [--full | --max-nodes N] [--threads N] [--dir DIR]`.
 ///
 /// # Errors
 /// Usage and build errors, and [`Failed`] when any suite entry fails.
@@ -48,6 +50,10 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     let full = args.flag("--full");
     let max_nodes = args.parsed::<u64>("--max-nodes")?;
     let threads = args.parsed::<u32>("--threads")?;
+    let dir = match args.value("--dir")? {
+        Some(dir) => PathBuf::from(dir),
+        None => project_root().join(SUITE_DIR),
+    };
     args.finish()?;
     let max_nodes = match (full, max_nodes) {
         (true, Some(_)) => bail!("--full and --max-nodes exclude each other"),
@@ -55,11 +61,11 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         (false, cap) => Some(cap.unwrap_or(DEFAULT_MAX_NODES)),
     };
 
-    let dir = project_root().join(SUITE_DIR);
     if !dir.is_dir() {
         println!("no perft suites at {}; nothing to do", dir.display());
         return Ok(());
     }
+    let dir = dir.canonicalize().unwrap_or(dir);
     let chesstool = build_release_binary("chesstool", "chesstool")?;
     match max_nodes {
         Some(cap) => println!("suites with --max-nodes {cap} (entries above it are skipped)"),
