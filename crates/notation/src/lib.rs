@@ -41,3 +41,8 @@ pub mod uci;
 
 pub use fen::{Fen, FenError, ParseFenError};
 pub use uci::{ParseUciError, UciError, UciMove};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
