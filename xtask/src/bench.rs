@@ -17,7 +17,7 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context};
 
 use crate::args::Args;
-use crate::{build_release_binary, project_root, Failed};
+use crate::{project_root, rerun_in_release, Failed};
 
 /// A benchmark position with its published perft counts.
 #[derive(Debug)]
@@ -225,10 +225,6 @@ impl Options {
     }
 }
 
-/// Set in the environment of the release xtask that the dev xtask starts,
-/// so a release profile with debug assertions cannot make it loop.
-const REEXEC_ENV: &str = "XTASK_BENCH_RELEASE";
-
 /// Runs `bench <what> [options]`.
 ///
 /// # Errors
@@ -243,28 +239,9 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     args.finish()?;
 
     if cfg!(debug_assertions) {
-        if std::env::var_os(REEXEC_ENV).is_some() {
-            bail!("the release xtask was built with debug assertions; benchmark numbers would be meaningless");
-        }
-        return rerun_in_release(&options);
+        return rerun_in_release(&options.to_args(), "the benchmark");
     }
     bench_perft(&options)
-}
-
-/// Builds xtask in release and runs the benchmark there.
-fn rerun_in_release(options: &Options) -> anyhow::Result<()> {
-    let exe = build_release_binary("xtask", "xtask")?;
-    let status = std::process::Command::new(&exe)
-        .args(options.to_args())
-        .current_dir(project_root())
-        .env(REEXEC_ENV, "1")
-        .status()
-        .with_context(|| format!("cannot run {}", exe.display()))?;
-    match status.code() {
-        Some(0) => Ok(()),
-        Some(1) => Err(Failed("benchmark failed (see above)".to_owned()).into()),
-        _ => bail!("release xtask exited with {status}"),
-    }
 }
 
 /// The measurements of one position.

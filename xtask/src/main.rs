@@ -5,6 +5,8 @@
 //! - `cargo xtask bench perft`: our perft against shakmaty and cozy-chess.
 //! - `cargo xtask suites`: the perft suites of `../shared/data/perft/`
 //!   through the release `chesstool` binary.
+//! - `cargo xtask gen-corpus`: a deterministic Lichess-style PGN corpus
+//!   (and its `.zst`) for the validate benchmark.
 //! - `cargo xtask magics`: regenerates the magic-bitboard multipliers.
 //!
 //! Exit codes follow the binary's: 0 all good, 1 a check failed (a CI step,
@@ -13,6 +15,7 @@
 mod args;
 mod bench;
 mod ci;
+mod corpus;
 mod magics;
 mod suites;
 
@@ -33,6 +36,10 @@ commands:
                                      ours vs shakmaty vs cozy-chess, single-threaded, no hashing
   suites [--full | --max-nodes N] [--threads N] [--dir DIR]
                                      perft suites of ../shared/data/perft through the release chesstool
+  gen-corpus [--out FILE] [--size-mb N] [--seed N] [--zst]
+                                     a deterministic Lichess-style PGN corpus (default
+                                     target/corpus/lichess-like.pgn, 200 MB, seed 1);
+                                     --zst also writes FILE.zst
   magics                             print the magic-bitboard multipliers";
 
 fn main() -> ExitCode {
@@ -59,6 +66,7 @@ fn run(args: Vec<String>) -> anyhow::Result<()> {
         Some("ci") => ci::run(args),
         Some("bench") => bench::run(args),
         Some("suites") => suites::run(args),
+        Some("gen-corpus") => corpus::run(args),
         Some("magics") => {
             args.finish()?;
             magics::run();
@@ -125,9 +133,40 @@ pub fn build_release_binary(package: &str, bin: &str) -> anyhow::Result<PathBuf>
     Ok(path)
 }
 
+/// Set in the environment of the release xtask that a dev xtask starts, so
+/// a release profile with debug assertions cannot make it loop.
+const REEXEC_ENV: &str = "XTASK_RELEASE";
+
+/// `cargo xtask` runs xtask in the dev profile; commands that need
+/// optimised code (benchmarks, corpus generation) call this from a debug
+/// build: it builds xtask in release and runs `args` (the command's own
+/// arguments, reproducing the options) there. `what` names the command in
+/// messages.
+///
+/// # Errors
+/// Build failures; [`Failed`] when the release run exits with 1; any other
+/// failure of the release run.
+pub fn rerun_in_release(args: &[String], what: &str) -> anyhow::Result<()> {
+    if std::env::var_os(REEXEC_ENV).is_some() {
+        bail!("the release xtask was built with debug assertions; {what} needs optimised code");
+    }
+    let exe = build_release_binary("xtask", "xtask")?;
+    let status = Command::new(&exe)
+        .args(args)
+        .current_dir(project_root())
+        .env(REEXEC_ENV, "1")
+        .status()
+        .with_context(|| format!("cannot run {}", exe.display()))?;
+    match status.code() {
+        Some(0) => Ok(()),
+        Some(1) => Err(Failed(format!("{what} failed (see above)")).into()),
+        _ => bail!("release xtask exited with {status}"),
+    }
+}
+
 /// Cargo's target directory: `$CARGO_TARGET_DIR` (or
 /// `$CARGO_BUILD_TARGET_DIR`) if set, else `target/` in the workspace root.
-fn target_dir() -> PathBuf {
+pub fn target_dir() -> PathBuf {
     ["CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR"]
         .iter()
         .find_map(std::env::var_os)

@@ -55,7 +55,10 @@ fn crate_graph_has_only_allowed_edges() {
     let allowed: BTreeMap<&str, &[&str]> = BTreeMap::from([
         ("board", &[][..]),
         ("movegen", &["board"][..]),
-        ("notation", &["board", "movegen", "pgn-reader"][..]),
+        (
+            "notation",
+            &["board", "movegen", "pgn-reader", "shakmaty", "memchr"][..],
+        ),
         ("adjudication", &["board", "movegen"][..]),
         (
             "chesstool",

@@ -6,7 +6,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+// input, output and progress are not used until `validate` lands (issue 4);
+// the allows go with it.
+#[allow(dead_code)]
+mod input;
+#[allow(dead_code)]
+mod output;
 mod perft;
+#[allow(dead_code)]
+mod progress;
 
 /// Reads, checks and rules on chess games.
 #[derive(Debug, Parser)]

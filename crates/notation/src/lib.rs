@@ -3,9 +3,10 @@
 //! - [`fen`]: FEN, X-FEN and Shredder-FEN, strict and lenient reading with
 //!   a typed error per problem, writing in either castling style, Chess960
 //!   detection.
+//! - [`san`]: Standard Algebraic Notation, strict and lenient reading with
+//!   typed warnings, resolving against a position (illegal vs ambiguous),
+//!   canonical writing.
 //! - [`uci`]: UCI long algebraic moves, Chess960-aware.
-//!
-//! SAN and PGN come later.
 //!
 //! ```
 //! use movegen::CastlingMode;
@@ -37,9 +38,12 @@
 #![deny(missing_docs)]
 
 pub mod fen;
+pub mod pgn;
+pub mod san;
 pub mod uci;
 
 pub use fen::{Fen, FenError, ParseFenError};
+pub use san::{ParseSanError, San, SanError, SanPlus};
 pub use uci::{ParseUciError, UciError, UciMove};
 
 /// The README's examples, compiled and run as doctests.

@@ -1,0 +1,654 @@
+//! Opening inputs: a path or `-` (stdin), decompressed on the fly when the
+//! first bytes say so.
+//!
+//! Compression is detected by magic bytes, never by file name, so a `.pgn`
+//! that is really gzip works and a `.zst` that is really plain text too:
+//!
+//! | format | magic                                                        |
+//! |--------|--------------------------------------------------------------|
+//! | zstd   | `28 B5 2F FD`, or a skippable frame `5? 2A 4D 18` (Lichess)  |
+//! | gzip   | `1F 8B`                                                      |
+//! | bzip2  | `42 5A 68` (`BZh`)                                           |
+//!
+//! Concatenated streams are read to the end in every format: zstd frames
+//! natively, gzip members with `MultiGzDecoder`, bzip2 streams with
+//! `MultiBzDecoder` (what `cat a.gz b.gz` and parallel compressors such as
+//! pigz and pbzip2 produce).
+//!
+//! Why these crates:
+//! - `zstd` (0.14, bindings to the reference libzstd 1.5, compiled from the
+//!   vendored C source by the `cc` crate, so it needs a C compiler but no
+//!   system library): the reference decoder is the fastest there is, and
+//!   `.zst` input must run at close to the speed of plain text. It skips
+//!   skippable frames and reads multi-frame files natively. Default features
+//!   are off: the legacy (pre-1.0) format and the dictionary builder would
+//!   only add C to compile. (zstd-sys also offers a pure-Rust
+//!   `rust-backend`, should a C compiler ever be unavailable.)
+//! - `flate2` (1, default `miniz_oxide` backend): pure Rust, no C, the
+//!   ecosystem's standard gzip crate; gzip is rare for PGN dumps, so its
+//!   speed matters less than a build without C.
+//! - `bzip2` (0.6): since 0.6 its default backend is `libbz2-rs-sys`, a
+//!   pure-Rust port of libbzip2, so it builds from the registry alone with
+//!   no C; bzip2 is the format of older archives (TWIC mirrors, KingBase).
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufReader, Cursor, Read};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use anyhow::Context;
+
+/// The buffer between the file and the decompressor.
+const BUFFER_SIZE: usize = 128 * 1024;
+
+/// How an input is compressed, as told by its first bytes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// Plain bytes, passed through unchanged.
+    None,
+    /// Zstandard (RFC 8878), possibly beginning with skippable frames.
+    Zstd,
+    /// gzip (RFC 1952), possibly several members.
+    Gzip,
+    /// bzip2, possibly several streams.
+    Bzip2,
+}
+
+impl Compression {
+    /// Recognises the format from the first bytes of an input (up to four;
+    /// fewer only at the end of the input).
+    #[must_use]
+    pub fn detect(magic: &[u8]) -> Compression {
+        match magic {
+            [0x28, 0xB5, 0x2F, 0xFD, ..] => Compression::Zstd,
+            [0x50..=0x5F, 0x2A, 0x4D, 0x18, ..] => Compression::Zstd,
+            [0x1F, 0x8B, ..] => Compression::Gzip,
+            [b'B', b'Z', b'h', ..] => Compression::Bzip2,
+            _ => Compression::None,
+        }
+    }
+
+    /// The format's name in messages: `zstd`, `gzip`, `bzip2` or `none`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::None => "none",
+            Compression::Zstd => "zstd",
+            Compression::Gzip => "gzip",
+            Compression::Bzip2 => "bzip2",
+        }
+    }
+}
+
+impl fmt::Display for Compression {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An opened input: decompressed bytes, and what progress needs to know.
+pub struct Input {
+    /// The name for messages: the path as given, or `<stdin>`.
+    pub name: String,
+    /// The decompressed bytes.
+    pub reader: Box<dyn Read + Send>,
+    /// The size on disk (compressed) when known: regular files, and stdin
+    /// redirected from a regular file. `None` for pipes.
+    pub size: Option<u64>,
+    /// The format detected.
+    pub compression: Compression,
+    /// Bytes read from disk so far (compressed bytes, comparable with
+    /// `size`), shared with the progress bar. Counts ahead of the
+    /// decompressed bytes by at most one buffer.
+    pub bytes_read: Arc<AtomicU64>,
+}
+
+impl fmt::Debug for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Input")
+            .field("name", &self.name)
+            .field("size", &self.size)
+            .field("compression", &self.compression)
+            .field("bytes_read", &self.bytes_read.load(Ordering::Relaxed))
+            .finish_non_exhaustive()
+    }
+}
+
+/// Opens `path` (`-` for stdin) and detects its compression.
+///
+/// # Errors
+/// When the file cannot be opened, is a directory, or its first bytes
+/// cannot be read; the message names the file
+/// (`cannot open games.pgn: No such file or directory (os error 2)`).
+pub fn open(path: &Path) -> anyhow::Result<Input> {
+    if is_stdin(path) {
+        return from_reader(STDIN_NAME.to_owned(), io::stdin(), stdin_size());
+    }
+    let name = path.display().to_string();
+    let file = File::open(path).with_context(|| format!("cannot open {name}"))?;
+    let metadata = file
+        .metadata()
+        .with_context(|| format!("cannot open {name}"))?;
+    if metadata.is_dir() {
+        anyhow::bail!("cannot open {name}: is a directory");
+    }
+    let size = metadata.is_file().then_some(metadata.len());
+    from_reader(name, file, size)
+}
+
+/// The display name of standard input.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Whether `path` is the stdin marker `-` (a file named `-` can still be
+/// read as `./-`).
+#[must_use]
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// The size of stdin when it is redirected from a regular file
+/// (`chesstool validate - < games.pgn`), so progress can show an ETA.
+#[cfg(unix)]
+fn stdin_size() -> Option<u64> {
+    use std::os::fd::AsFd;
+    let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let metadata = File::from(fd).metadata().ok()?;
+    metadata.is_file().then_some(metadata.len())
+}
+
+#[cfg(not(unix))]
+fn stdin_size() -> Option<u64> {
+    None
+}
+
+/// Wraps an already open byte source: counts it, peeks at its first bytes
+/// and puts the matching decoder on top.
+///
+/// # Errors
+/// When the first bytes cannot be read.
+pub fn from_reader<R>(name: String, source: R, size: Option<u64>) -> anyhow::Result<Input>
+where
+    R: Read + Send + 'static,
+{
+    let bytes_read = Arc::new(AtomicU64::new(0));
+    let counted = CountingReader::new(source, Arc::clone(&bytes_read));
+    let mut buffered = BufReader::with_capacity(BUFFER_SIZE, counted);
+    // Read the magic bytes out and put them back in front with `chain`, so
+    // nothing is lost. `fill_buf` alone can hand out fewer than four bytes
+    // from a pipe even when more are coming.
+    let magic = read_prefix(&mut buffered, 4).with_context(|| format!("cannot read {name}"))?;
+    let compression = Compression::detect(&magic);
+    let stream = Cursor::new(magic).chain(buffered);
+    let reader: Box<dyn Read + Send> = match compression {
+        Compression::None => Box::new(stream),
+        Compression::Zstd => {
+            let decoder = zstd::Decoder::with_buffer(stream)
+                .with_context(|| format!("cannot start zstd decoder for {name}"))?;
+            Box::new(Decoded::new(decoder, Compression::Zstd))
+        }
+        Compression::Gzip => Box::new(Decoded::new(
+            flate2::bufread::MultiGzDecoder::new(stream),
+            Compression::Gzip,
+        )),
+        Compression::Bzip2 => Box::new(Decoded::new(
+            bzip2::bufread::MultiBzDecoder::new(stream),
+            Compression::Bzip2,
+        )),
+    };
+    Ok(Input {
+        name,
+        reader,
+        size,
+        compression,
+        bytes_read,
+    })
+}
+
+/// Reads up to `len` bytes, fewer only at end of input.
+fn read_prefix(reader: &mut impl Read, len: usize) -> io::Result<Vec<u8>> {
+    let mut prefix = Vec::with_capacity(len);
+    reader.take(len as u64).read_to_end(&mut prefix)?;
+    Ok(prefix)
+}
+
+/// Counts the bytes that pass through into a shared counter.
+#[derive(Debug)]
+pub struct CountingReader<R> {
+    inner: R,
+    counter: Arc<AtomicU64>,
+}
+
+impl<R> CountingReader<R> {
+    /// Counts what is read from `inner` into `counter`.
+    pub fn new(inner: R, counter: Arc<AtomicU64>) -> Self {
+        CountingReader { inner, counter }
+    }
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.inner.read(buf) {
+            Ok(n) => {
+                self.counter.fetch_add(n as u64, Ordering::Relaxed);
+                Ok(n)
+            }
+            // Marked so that a decoder above does not pass a disk error off
+            // as corrupt data.
+            Err(err) => Err(io::Error::new(err.kind(), SourceError(err))),
+        }
+    }
+}
+
+/// An I/O error of the underlying file or pipe, passed up through a decoder.
+#[derive(Debug)]
+struct SourceError(io::Error);
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for SourceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+/// A decoder whose own errors are marked with the format, so that
+/// [`describe_io_error`] can say `corrupt zstd stream`.
+struct Decoded<R> {
+    decoder: R,
+    compression: Compression,
+}
+
+impl<R> Decoded<R> {
+    fn new(decoder: R, compression: Compression) -> Self {
+        Decoded {
+            decoder,
+            compression,
+        }
+    }
+}
+
+impl<R: Read> Read for Decoded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.decoder.read(buf).map_err(|err| {
+            if is_marked::<SourceError>(&err) {
+                err
+            } else {
+                io::Error::new(
+                    err.kind(),
+                    DecodeError {
+                        compression: self.compression,
+                        source: err,
+                    },
+                )
+            }
+        })
+    }
+}
+
+/// A decompressor's complaint about its input.
+#[derive(Debug)]
+struct DecodeError {
+    compression: Compression,
+    source: io::Error,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = if self.source.kind() == io::ErrorKind::UnexpectedEof {
+            "truncated"
+        } else {
+            "corrupt"
+        };
+        let prefix = format!("{what} {} stream", self.compression);
+        let detail = lower_case_first(&self.source.to_string());
+        // flate2 already says "corrupt gzip stream does not have …".
+        if detail.starts_with(&prefix) {
+            f.write_str(&detail)
+        } else {
+            write!(f, "{prefix}: {detail}")
+        }
+    }
+}
+
+/// `Data corruption detected` → `data corruption detected`, leaving
+/// acronyms (`CRC mismatch`) alone.
+fn lower_case_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(first), Some(second)) if first.is_uppercase() && !second.is_uppercase() => first
+            .to_lowercase()
+            .chain(text[first.len_utf8()..].chars())
+            .collect(),
+        _ => text.to_owned(),
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+fn is_marked<E: std::error::Error + 'static>(err: &io::Error) -> bool {
+    err.get_ref().is_some_and(|inner| inner.is::<E>())
+}
+
+/// One line, lower case, naming the file, for an error met while reading
+/// `name`: `games.pgn.zst: corrupt zstd stream: Unknown frame descriptor`,
+/// `games.pgn.gz: truncated gzip stream: …`, or for errors of the file
+/// itself `cannot read games.pgn: Input/output error (os error 5)`.
+#[must_use]
+pub fn describe_io_error(name: &str, err: &io::Error) -> String {
+    match err.get_ref() {
+        Some(inner) if inner.is::<DecodeError>() => format!("{name}: {inner}"),
+        _ => format!("cannot read {name}: {err}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    const PGN: &[u8] = b"[Event \"Rated Blitz game\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+
+    /// A few hundred kilobytes of PGN that do not compress to nothing (clock
+    /// comments from a small LCG), spanning several decoder buffers.
+    fn sample() -> Vec<u8> {
+        let mut state = 1u64;
+        let mut out = Vec::new();
+        for game_idx in 0..2000 {
+            out.extend_from_slice(PGN);
+            for _ in 0..8 {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let seconds = (state >> 33) % 180;
+                out.extend_from_slice(
+                    format!("{{ [%clk 0:{:02}:{:02}] }} ", seconds / 60, seconds % 60).as_bytes(),
+                );
+            }
+            out.extend_from_slice(format!("{game_idx}\n\n").as_bytes());
+        }
+        out
+    }
+
+    fn open_bytes(bytes: Vec<u8>) -> Input {
+        let size = Some(bytes.len() as u64);
+        from_reader("test.pgn".to_owned(), Cursor::new(bytes), size).unwrap()
+    }
+
+    /// Opens `bytes`, checks the detected format, and returns everything
+    /// read and the counted compressed bytes.
+    fn read_all(bytes: Vec<u8>, expected: Compression) -> io::Result<Vec<u8>> {
+        let len = bytes.len() as u64;
+        let mut input = open_bytes(bytes);
+        assert_eq!(input.compression, expected);
+        let mut out = Vec::new();
+        input.reader.read_to_end(&mut out)?;
+        assert_eq!(input.bytes_read.load(Ordering::Relaxed), len);
+        Ok(out)
+    }
+
+    fn zstd_bytes(data: &[u8]) -> Vec<u8> {
+        zstd::encode_all(data, 3).unwrap()
+    }
+
+    fn gzip_bytes(data: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(data).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    fn bzip2_bytes(data: &[u8]) -> Vec<u8> {
+        let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+        encoder.write_all(data).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    /// A zstd skippable frame, as Lichess puts at the start of its exports.
+    fn skippable_frame(magic_low: u8, payload: &[u8]) -> Vec<u8> {
+        let mut frame = vec![magic_low, 0x2A, 0x4D, 0x18];
+        frame.extend_from_slice(&u32::try_from(payload.len()).unwrap().to_le_bytes());
+        frame.extend_from_slice(payload);
+        frame
+    }
+
+    fn read_error(bytes: Vec<u8>, expected: Compression) -> String {
+        let err = read_all(bytes, expected).expect_err("reading should fail");
+        describe_io_error("games.pgn.x", &err)
+    }
+
+    #[test]
+    fn detect_by_magic() {
+        assert_eq!(Compression::detect(b"\x28\xB5\x2F\xFD"), Compression::Zstd);
+        assert_eq!(Compression::detect(b"\x50\x2A\x4D\x18"), Compression::Zstd);
+        assert_eq!(Compression::detect(b"\x5F\x2A\x4D\x18"), Compression::Zstd);
+        assert_eq!(Compression::detect(b"\x60\x2A\x4D\x18"), Compression::None);
+        assert_eq!(Compression::detect(b"\x1F\x8B\x08\x00"), Compression::Gzip);
+        assert_eq!(Compression::detect(b"BZh9"), Compression::Bzip2);
+        assert_eq!(Compression::detect(b"[Eve"), Compression::None);
+        assert_eq!(Compression::detect(b"\x28\xB5"), Compression::None);
+        assert_eq!(Compression::detect(b""), Compression::None);
+    }
+
+    #[test]
+    fn zstd_round_trip() {
+        let data = sample();
+        assert_eq!(
+            read_all(zstd_bytes(&data), Compression::Zstd).unwrap(),
+            data
+        );
+    }
+
+    #[test]
+    fn zstd_multi_frame_and_skippable_frames() {
+        let data = sample();
+        let (first, second) = data.split_at(data.len() / 3);
+        let mut bytes = skippable_frame(0x50, b"lichess seekable index");
+        bytes.extend(zstd_bytes(first));
+        bytes.extend(skippable_frame(0x5E, &[0; 100]));
+        bytes.extend(zstd_bytes(second));
+        bytes.extend(skippable_frame(0x5F, b""));
+        assert_eq!(read_all(bytes, Compression::Zstd).unwrap(), data);
+    }
+
+    #[test]
+    fn gzip_round_trip_multi_member() {
+        let data = sample();
+        assert_eq!(
+            read_all(gzip_bytes(&data), Compression::Gzip).unwrap(),
+            data
+        );
+        let (first, second) = data.split_at(1000);
+        let mut bytes = gzip_bytes(first);
+        bytes.extend(gzip_bytes(second));
+        assert_eq!(read_all(bytes, Compression::Gzip).unwrap(), data);
+    }
+
+    #[test]
+    fn bzip2_round_trip_multi_stream() {
+        let data = sample();
+        assert_eq!(
+            read_all(bzip2_bytes(&data), Compression::Bzip2).unwrap(),
+            data
+        );
+        let (first, second) = data.split_at(1000);
+        let mut bytes = bzip2_bytes(first);
+        bytes.extend(bzip2_bytes(second));
+        assert_eq!(read_all(bytes, Compression::Bzip2).unwrap(), data);
+    }
+
+    #[test]
+    fn unknown_data_passes_through_unchanged() {
+        let data = sample();
+        assert_eq!(read_all(data.clone(), Compression::None).unwrap(), data);
+        // Binary junk, and inputs shorter than the longest magic.
+        let junk: Vec<u8> = (0..=255).cycle().take(5000).collect();
+        assert_eq!(read_all(junk.clone(), Compression::None).unwrap(), junk);
+        for short in [&b"["[..], b"[E", b"\x28\xB5\x2F", b"\x1F"] {
+            assert_eq!(read_all(short.to_vec(), Compression::None).unwrap(), short);
+        }
+    }
+
+    #[test]
+    fn empty_input() {
+        assert_eq!(read_all(Vec::new(), Compression::None).unwrap(), b"");
+    }
+
+    /// A pipe may deliver the magic one byte at a time; none may be lost.
+    #[test]
+    fn magic_split_across_reads() {
+        struct Trickle(Cursor<Vec<u8>>);
+        impl Read for Trickle {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let len = buf.len().min(1);
+                self.0.read(&mut buf[..len])
+            }
+        }
+        let data = sample();
+        let source = Trickle(Cursor::new(zstd_bytes(&data)));
+        let mut input = from_reader("<stdin>".to_owned(), source, None).unwrap();
+        assert_eq!(input.compression, Compression::Zstd);
+        let mut out = Vec::new();
+        input.reader.read_to_end(&mut out).unwrap();
+        assert_eq!(out, data);
+    }
+
+    #[test]
+    fn truncated_streams_are_errors() {
+        let data = sample();
+        let mut zst = zstd_bytes(&data);
+        zst.truncate(zst.len() / 2);
+        let message = read_error(zst, Compression::Zstd);
+        assert!(
+            message.starts_with("games.pgn.x: truncated zstd stream: "),
+            "{message}"
+        );
+
+        let mut gz = gzip_bytes(&data);
+        gz.truncate(gz.len() / 2);
+        let message = read_error(gz, Compression::Gzip);
+        assert!(
+            message.starts_with("games.pgn.x: truncated gzip stream: "),
+            "{message}"
+        );
+
+        let mut bz = bzip2_bytes(&data);
+        bz.truncate(bz.len() / 2);
+        let message = read_error(bz, Compression::Bzip2);
+        assert!(
+            message.starts_with("games.pgn.x: truncated bzip2 stream: "),
+            "{message}"
+        );
+    }
+
+    /// Cut off inside the frame header and right after the magic, too.
+    #[test]
+    fn zstd_cut_short_is_an_error() {
+        let zst = zstd_bytes(&sample());
+        for len in [4, 5, 8, 12] {
+            let err = read_all(zst[..len].to_vec(), Compression::Zstd).expect_err("must fail");
+            let message = describe_io_error("games.pgn.zst", &err);
+            assert!(message.starts_with("games.pgn.zst: "), "{message}");
+            assert!(message.contains("zstd stream"), "{message}");
+        }
+    }
+
+    #[test]
+    fn corrupt_streams_are_errors() {
+        let data = sample();
+        let mut zst = zstd_bytes(&data);
+        let middle = zst.len() / 2;
+        for byte in &mut zst[middle..middle + 64] {
+            *byte ^= 0x55;
+        }
+        let message = read_error(zst, Compression::Zstd);
+        assert_eq!(
+            message,
+            "games.pgn.x: corrupt zstd stream: data corruption detected"
+        );
+
+        let mut gz = gzip_bytes(&data);
+        let middle = gz.len() / 2;
+        for byte in &mut gz[middle..middle + 64] {
+            *byte ^= 0x55;
+        }
+        let message = read_error(gz, Compression::Gzip);
+        assert!(
+            message.starts_with("games.pgn.x: corrupt gzip stream"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn lower_case_first_keeps_acronyms() {
+        assert_eq!(lower_case_first("Data corruption"), "data corruption");
+        assert_eq!(lower_case_first("CRC mismatch"), "CRC mismatch");
+        assert_eq!(lower_case_first("incomplete frame"), "incomplete frame");
+        assert_eq!(lower_case_first(""), "");
+    }
+
+    #[test]
+    fn source_errors_are_not_blamed_on_the_decoder() {
+        /// The first bytes of a zstd stream, then a disk error.
+        struct FailAfter(Cursor<Vec<u8>>);
+        impl Read for FailAfter {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                match self.0.read(buf)? {
+                    0 => Err(io::Error::from_raw_os_error(5)),
+                    n => Ok(n),
+                }
+            }
+        }
+        let head = zstd_bytes(&sample())[..20].to_vec();
+        let source = FailAfter(Cursor::new(head));
+        let mut input = from_reader("games.pgn.zst".to_owned(), source, None).unwrap();
+        assert_eq!(input.compression, Compression::Zstd);
+        let err = input.reader.read_to_end(&mut Vec::new()).unwrap_err();
+        assert_eq!(
+            describe_io_error("games.pgn.zst", &err),
+            "cannot read games.pgn.zst: Input/output error (os error 5)"
+        );
+    }
+
+    #[test]
+    fn open_names_the_file() {
+        let err = open(Path::new("no/such/games.pgn")).unwrap_err();
+        assert_eq!(
+            format!("{err:#}"),
+            "cannot open no/such/games.pgn: No such file or directory (os error 2)"
+        );
+        let err = open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_err();
+        assert!(format!("{err:#}").ends_with(": is a directory"), "{err:#}");
+    }
+
+    #[test]
+    fn open_file_knows_its_size() {
+        let dir = std::env::temp_dir().join(format!("chesstool-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.pgn.zst");
+        let zst = zstd_bytes(PGN);
+        std::fs::write(&path, &zst).unwrap();
+        let mut input = open(&path).unwrap();
+        assert_eq!(input.name, path.display().to_string());
+        assert_eq!(input.size, Some(zst.len() as u64));
+        assert_eq!(input.compression, Compression::Zstd);
+        let mut out = Vec::new();
+        input.reader.read_to_end(&mut out).unwrap();
+        assert_eq!(out, PGN);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Opening stdin would block on a terminal, so only the marker is
+    /// checked here; the integration tests pipe real input.
+    #[test]
+    fn stdin_marker() {
+        assert!(is_stdin(Path::new("-")));
+        assert!(!is_stdin(Path::new("./-")));
+        assert!(!is_stdin(Path::new("games.pgn")));
+    }
+}

@@ -1,0 +1,275 @@
+//! Where reports go: stdout, or `-o FILE` written atomically.
+//!
+//! A file is written to a temporary sibling `.FILE.tmp-<pid>` (same
+//! directory, so the rename stays on one file system) and renamed over
+//! `FILE` only by [`Output::commit`]. An `Output` dropped without a commit
+//! (an error, a panic) removes the temporary file, so `FILE` is either the
+//! complete new output or whatever was there before, never half of it.
+//!
+//! Rust ignores `SIGPIPE`, so a closed stdout (`chesstool … | head`)
+//! surfaces as an [`io::ErrorKind::BrokenPipe`] error from `write` or
+//! `commit`; `main` turns that into exit code 0.
+
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Stdout, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+/// Large enough that CSV rows go out in few system calls.
+const BUFFER_SIZE: usize = 256 * 1024;
+
+/// A buffered report destination; see the module docs.
+pub struct Output {
+    sink: Sink,
+}
+
+enum Sink {
+    Stdout(BufWriter<Stdout>),
+    File {
+        /// `None` once committed or discarded.
+        writer: Option<BufWriter<File>>,
+        temp: PathBuf,
+        dest: PathBuf,
+    },
+}
+
+impl fmt::Debug for Output {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.sink {
+            Sink::Stdout(_) => f.write_str("Output(<stdout>)"),
+            Sink::File { temp, dest, .. } => f
+                .debug_struct("Output")
+                .field("dest", dest)
+                .field("temp", temp)
+                .finish(),
+        }
+    }
+}
+
+impl Output {
+    /// Standard output, buffered.
+    #[must_use]
+    pub fn stdout() -> Output {
+        Output {
+            sink: Sink::Stdout(BufWriter::with_capacity(BUFFER_SIZE, io::stdout())),
+        }
+    }
+
+    /// `-o FILE` when given, else stdout (`-o -` is stdout too).
+    ///
+    /// # Errors
+    /// As [`Output::create`].
+    pub fn new(path: Option<&Path>) -> anyhow::Result<Output> {
+        match path {
+            Some(path) if path.as_os_str() != "-" => Output::create(path),
+            _ => Ok(Output::stdout()),
+        }
+    }
+
+    /// Starts writing `path` atomically: the bytes go to a temporary file
+    /// beside it until [`Output::commit`].
+    ///
+    /// # Errors
+    /// When the temporary file cannot be created (a missing directory, no
+    /// permission); the message names `path`.
+    pub fn create(path: &Path) -> anyhow::Result<Output> {
+        let temp = temp_path(path)
+            .with_context(|| format!("cannot create {}: not a file name", path.display()))?;
+        let file =
+            File::create(&temp).with_context(|| format!("cannot create {}", path.display()))?;
+        Ok(Output {
+            sink: Sink::File {
+                writer: Some(BufWriter::with_capacity(BUFFER_SIZE, file)),
+                temp,
+                dest: path.to_path_buf(),
+            },
+        })
+    }
+
+    /// The name for messages: the destination path, or `<stdout>`.
+    #[must_use]
+    pub fn name(&self) -> String {
+        match &self.sink {
+            Sink::Stdout(_) => "<stdout>".to_owned(),
+            Sink::File { dest, .. } => dest.display().to_string(),
+        }
+    }
+
+    /// Flushes everything; for a file, syncs it to disk and renames it over
+    /// the destination.
+    ///
+    /// # Errors
+    /// When flushing, syncing or renaming fails (the temporary file is then
+    /// removed). A closed stdout gives an error of kind
+    /// [`io::ErrorKind::BrokenPipe`] in the chain.
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        let name = self.name();
+        match &mut self.sink {
+            Sink::Stdout(writer) => writer.flush().context("cannot write to stdout"),
+            Sink::File { writer, temp, dest } => {
+                let Some(writer) = writer.take() else {
+                    return Ok(());
+                };
+                let result = (|| -> io::Result<()> {
+                    let file = writer
+                        .into_inner()
+                        .map_err(io::IntoInnerError::into_error)?;
+                    file.sync_all()?;
+                    fs::rename(&*temp, &*dest)
+                })();
+                if result.is_err() {
+                    let _ = fs::remove_file(&*temp);
+                }
+                result.with_context(|| format!("cannot write {name}"))
+            }
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.sink {
+            Sink::Stdout(writer) => writer.write(buf),
+            Sink::File { writer, .. } => writer.as_mut().ok_or_else(finished)?.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Stdout(writer) => writer.write_all(buf),
+            Sink::File { writer, .. } => writer.as_mut().ok_or_else(finished)?.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Stdout(writer) => writer.flush(),
+            Sink::File { writer, .. } => writer.as_mut().ok_or_else(finished)?.flush(),
+        }
+    }
+}
+
+fn finished() -> io::Error {
+    io::Error::other("output already committed")
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if let Sink::File { writer, temp, .. } = &mut self.sink {
+            if let Some(writer) = writer.take() {
+                // Discard the buffer instead of flushing it into a file
+                // that is about to go.
+                let (file, _unwritten) = writer.into_parts();
+                drop(file);
+                let _ = fs::remove_file(&*temp);
+            }
+        }
+        // Stdout: BufWriter's own drop flushes what is left.
+    }
+}
+
+/// `dir/FILE` → `dir/.FILE.tmp-<pid>`; `None` for paths without a file
+/// name (`/`, `..`).
+fn temp_path(path: &Path) -> Option<PathBuf> {
+    let file_name = path.file_name()?;
+    let mut temp_name = std::ffi::OsString::from(".");
+    temp_name.push(file_name);
+    temp_name.push(format!(".tmp-{}", std::process::id()));
+    Some(path.with_file_name(temp_name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh, empty directory per test.
+    fn temp_dir(test: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("chesstool-output-{test}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn temp_file_is_a_hidden_sibling() {
+        let pid = std::process::id();
+        assert_eq!(
+            temp_path(Path::new("out/games.csv")).unwrap(),
+            PathBuf::from(format!("out/.games.csv.tmp-{pid}"))
+        );
+        assert_eq!(
+            temp_path(Path::new("games.csv")).unwrap(),
+            PathBuf::from(format!(".games.csv.tmp-{pid}"))
+        );
+        assert_eq!(temp_path(Path::new("/")), None);
+    }
+
+    #[test]
+    fn commit_replaces_the_file() {
+        let dir = temp_dir("commit");
+        let path = dir.join("report.csv");
+        fs::write(&path, "old contents\n").unwrap();
+
+        let mut output = Output::create(&path).unwrap();
+        output.write_all(b"file,game\n").unwrap();
+        writeln!(output, "a.pgn,1").unwrap();
+        // Nothing visible before the commit: the old file is intact.
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old contents\n");
+        assert_eq!(entries(&dir).len(), 2, "{:?}", entries(&dir));
+        output.commit().unwrap();
+
+        assert_eq!(fs::read_to_string(&path).unwrap(), "file,game\na.pgn,1\n");
+        assert_eq!(entries(&dir), ["report.csv"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn drop_without_commit_leaves_nothing() {
+        let dir = temp_dir("drop");
+        let path = dir.join("report.csv");
+        let mut output = Output::create(&path).unwrap();
+        // More than the buffer, so some of it reached the temporary file.
+        output.write_all(&vec![b'x'; 3 * BUFFER_SIZE]).unwrap();
+        drop(output);
+        assert_eq!(entries(&dir), Vec::<String>::new());
+
+        // An existing file survives an abandoned run untouched.
+        fs::write(&path, "old contents\n").unwrap();
+        let mut output = Output::create(&path).unwrap();
+        output.write_all(b"new").unwrap();
+        drop(output);
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old contents\n");
+        assert_eq!(entries(&dir), ["report.csv"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn create_in_a_missing_directory_names_the_file() {
+        let err = Output::create(Path::new("no/such/dir/report.csv")).unwrap_err();
+        assert_eq!(
+            format!("{err:#}"),
+            "cannot create no/such/dir/report.csv: No such file or directory (os error 2)"
+        );
+    }
+
+    #[test]
+    fn dash_and_none_mean_stdout() {
+        assert_eq!(Output::new(None).unwrap().name(), "<stdout>");
+        assert_eq!(
+            Output::new(Some(Path::new("-"))).unwrap().name(),
+            "<stdout>"
+        );
+    }
+}

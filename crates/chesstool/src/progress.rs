@@ -1,0 +1,236 @@
+//! The progress bar on stderr (indicatif), shown only to a person watching:
+//! stderr must be a terminal and `--quiet` absent. Otherwise nothing at all
+//! is drawn and every method is a no-op, so scripts and CI logs see only
+//! errors on stderr.
+//!
+//! The bar counts bytes read from disk (compressed bytes for `.zst`, which
+//! is what the input's size is known in) and games done, and shows games/s,
+//! MB/s and, when the total size is known, an ETA. It is cheap to call from
+//! worker threads: both counters are atomics, and indicatif redraws at most
+//! ten times a second. Colour follows `NO_COLOR` (<https://no-color.org>).
+
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+
+/// Redraws per second, at most.
+const REFRESH_HZ: u8 = 10;
+
+/// Progress of one run; see the module docs.
+#[derive(Debug)]
+pub struct Progress {
+    /// `None` when hidden.
+    shown: Option<Shown>,
+}
+
+#[derive(Debug)]
+struct Shown {
+    bar: ProgressBar,
+    games: Arc<AtomicU64>,
+}
+
+impl Progress {
+    /// A bar over `total_bytes` (when known), drawn only if `enabled` (not
+    /// `--quiet`) and stderr is a terminal.
+    #[must_use]
+    pub fn new(total_bytes: Option<u64>, enabled: bool) -> Progress {
+        if !enabled || !std::io::stderr().is_terminal() {
+            return Progress::hidden();
+        }
+        Progress::with_target(total_bytes, ProgressDrawTarget::stderr_with_hz(REFRESH_HZ))
+    }
+
+    /// A shown progress drawing to `target`.
+    fn with_target(total_bytes: Option<u64>, target: ProgressDrawTarget) -> Progress {
+        let games = Arc::new(AtomicU64::new(0));
+        let bar = ProgressBar::with_draw_target(total_bytes, target).with_style(style(
+            total_bytes.is_some(),
+            color_allowed(),
+            &games,
+        ));
+        // Keeps the clock and the spinner moving while input stalls (a slow
+        // pipe); it only redraws, the counters stay with the workers.
+        bar.enable_steady_tick(Duration::from_millis(250));
+        Progress {
+            shown: Some(Shown { bar, games }),
+        }
+    }
+
+    /// A progress that draws nothing.
+    #[must_use]
+    pub fn hidden() -> Progress {
+        Progress { shown: None }
+    }
+
+    /// Whether anything is drawn.
+    #[must_use]
+    pub fn is_hidden(&self) -> bool {
+        self.shown.is_none()
+    }
+
+    /// Adds `bytes` read from disk.
+    pub fn inc_bytes(&self, bytes: u64) {
+        if let Some(shown) = &self.shown {
+            shown.bar.inc(bytes);
+        }
+    }
+
+    /// Adds `games` done.
+    pub fn inc_games(&self, games: u64) {
+        if let Some(shown) = &self.shown {
+            shown.games.fetch_add(games, Ordering::Relaxed);
+        }
+    }
+
+    /// Hides the bar while `f` writes to the terminal (a per-game error
+    /// line), so the two do not garble each other.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.shown {
+            Some(shown) => shown.bar.suspend(f),
+            None => f(),
+        }
+    }
+
+    /// Removes the bar from the terminal, leaving the line free for the
+    /// summary. Calling it again, or dropping the progress, does nothing
+    /// more.
+    pub fn finish(&self) {
+        if let Some(shown) = &self.shown {
+            if !shown.bar.is_finished() {
+                shown.bar.finish_and_clear();
+            }
+        }
+    }
+}
+
+impl Drop for Progress {
+    /// An error exit must not leave a half-drawn bar above its message.
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+/// `NO_COLOR` set to anything but the empty string turns colour off.
+fn color_allowed() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
+}
+
+/// `  3s [=====>     ] 30.00 MB / 80.00 MB  90,000 games  27,636 games/s  12.9 MB/s  ETA 4s`,
+/// or without a known total a spinner and no bar or ETA.
+fn style(total_known: bool, color: bool, games: &Arc<AtomicU64>) -> ProgressStyle {
+    let bar = if color {
+        "{bar:30.cyan/blue}"
+    } else {
+        "{bar:30}"
+    };
+    let template = if total_known {
+        format!(
+            "{{elapsed:>4}} {bar} {{decimal_bytes}} / {{decimal_total_bytes}}  \
+             {{games}} games  {{games_per_sec}} games/s  {{mb_per_sec}} MB/s  ETA {{eta}}"
+        )
+    } else {
+        "{spinner} {elapsed:>4} {decimal_bytes}  {games} games  {games_per_sec} games/s  \
+         {mb_per_sec} MB/s"
+            .to_owned()
+    };
+    let games_total = Arc::clone(games);
+    let games_rate = Arc::clone(games);
+    ProgressStyle::with_template(&template)
+        .expect("progress template is valid")
+        .progress_chars("=> ")
+        .with_key(
+            "games",
+            move |_: &ProgressState, out: &mut dyn std::fmt::Write| {
+                let _ = write!(out, "{}", HumanCount(games_total.load(Ordering::Relaxed)));
+            },
+        )
+        .with_key(
+            "games_per_sec",
+            move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                let games = games_rate.load(Ordering::Relaxed) as f64;
+                let rate = per_second(games, state);
+                let _ = write!(out, "{}", HumanCount(rate as u64));
+            },
+        )
+        .with_key(
+            "mb_per_sec",
+            |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                let rate = per_second(state.pos() as f64 / 1e6, state);
+                let _ = write!(out, "{rate:.1}");
+            },
+        )
+}
+
+/// The average rate since the start, like the final summary's (indicatif's
+/// own `per_sec` keys are a recent-window estimate, which would disagree
+/// with the games/s beside it).
+fn per_second(amount: f64, state: &ProgressState) -> f64 {
+    let seconds = state.elapsed().as_secs_f64();
+    if seconds > 0.0 {
+        amount / seconds
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_template_parses() {
+        let games = Arc::new(AtomicU64::new(0));
+        for total_known in [false, true] {
+            for color in [false, true] {
+                // `with_template` panics through the `expect` on a bad one.
+                let _ = style(total_known, color, &games);
+            }
+        }
+    }
+
+    #[test]
+    fn disabled_draws_nothing_and_counts_nothing() {
+        let progress = Progress::new(Some(1000), false);
+        assert!(progress.is_hidden());
+        progress.inc_bytes(10);
+        progress.inc_games(1);
+        assert_eq!(progress.suspend(|| 42), 42);
+        progress.finish();
+        progress.finish();
+    }
+
+    #[test]
+    fn shown_counts_bytes_and_games() {
+        let progress = Progress::with_target(Some(1000), ProgressDrawTarget::hidden());
+        assert!(!progress.is_hidden());
+        progress.inc_bytes(300);
+        progress.inc_games(2);
+        progress.inc_games(3);
+        let shown = progress.shown.as_ref().unwrap();
+        assert_eq!(shown.bar.position(), 300);
+        assert_eq!(shown.games.load(Ordering::Relaxed), 5);
+        progress.finish();
+        assert!(shown.bar.is_finished());
+    }
+
+    #[test]
+    fn shared_between_threads() {
+        let progress = Progress::with_target(None, ProgressDrawTarget::hidden());
+        std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| {
+                    for _ in 0..1000 {
+                        progress.inc_bytes(100);
+                        progress.inc_games(1);
+                    }
+                });
+            }
+        });
+        let shown = progress.shown.as_ref().unwrap();
+        assert_eq!(shown.bar.position(), 200_000);
+        assert_eq!(shown.games.load(Ordering::Relaxed), 2000);
+    }
+}

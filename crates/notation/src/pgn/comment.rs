@@ -1,0 +1,1040 @@
+//! Typed annotations inside PGN comments: `[%clk …]`, `[%emt …]` and
+//! `[%eval …]`.
+//!
+//! Lichess, chess.com and most GUIs embed commands in comments:
+//! `{ [%eval 0.17] [%clk 0:00:30] }`. [`parse_comment`] pulls the clock,
+//! elapsed move time and evaluation out of a comment's raw bytes (the
+//! text between the braces) into typed values and keeps everything else
+//! as text: the words around the commands, and unknown commands such as
+//! `[%cal Ge2e4]` or `[%csl Rd4]`, verbatim.
+//!
+//! It is called for every comment of a database dump, so it is built to
+//! be cheap: one pass over the bytes (memchr finds the `[` of each
+//! command), and the returned [`Comment`]
+//! borrows its text from the input whenever the remaining text is one
+//! contiguous piece of valid UTF-8 (always, when the comment holds only
+//! commands or only text). It allocates only to join text from both sides
+//! of a removed command, to decode non-UTF-8 bytes, or to report a
+//! warning.
+//!
+//! Durations are [`Millis`] (whole milliseconds, which holds every
+//! precision seen in real files: lichess writes seconds, chess.com
+//! tenths); evaluations are [`Eval`] (centipawns or mate distance).
+//!
+//! ```
+//! use notation::pgn::comment::{parse_comment, Eval, Millis};
+//!
+//! let comment = parse_comment(b" [%eval 0.17] [%clk 0:00:30] ");
+//! assert_eq!(comment.eval, Some(Eval::Centipawns(17)));
+//! assert_eq!(comment.clock, Some(Millis(30_000)));
+//! assert_eq!(comment.text, "");
+//!
+//! let comment = parse_comment(b"Better is Nf3. [%clk 0:09:59.9] [%cal Ge2e4]");
+//! assert_eq!(comment.clock_secs(), Some(599.9));
+//! assert_eq!(comment.text, "Better is Nf3. [%cal Ge2e4]");
+//!
+//! let comment = parse_comment(b"[%eval #-3,23]");
+//! assert_eq!(comment.eval, Some(Eval::Mate(-3)));
+//! assert_eq!(comment.eval_depth, Some(23));
+//! assert_eq!(comment.eval.unwrap().to_string(), "#-3");
+//!
+//! // A malformed command stays in the text and is reported.
+//! let comment = parse_comment(b"[%clk soon]");
+//! assert_eq!(comment.clock, None);
+//! assert_eq!(comment.text, "[%clk soon]");
+//! assert_eq!(comment.warnings.len(), 1);
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Range;
+
+use crate::pgn::tags::{windows_1252_char, TagDecoding};
+
+/// A duration in whole milliseconds: a clock reading or a move time.
+///
+/// Displays as `H:MM:SS`, with a fraction of a second only when there is
+/// one (`0:09:59.9`, `0:00:00.25`), the form `[%clk]` uses.
+///
+/// ```
+/// use notation::pgn::comment::Millis;
+///
+/// assert_eq!(Millis(5_025_000).to_string(), "1:23:45");
+/// assert_eq!(Millis(599_900).to_string(), "0:09:59.9");
+/// assert_eq!(Millis(1_500).as_secs_f64(), 1.5);
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Millis(pub u64);
+
+impl Millis {
+    /// The duration in seconds.
+    #[must_use]
+    #[allow(clippy::cast_precision_loss)] // exact below 2^53 ms, 285 millennia
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / 1000.0
+    }
+}
+
+impl fmt::Display for Millis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let millis = self.0 % 1000;
+        let secs = self.0 / 1000;
+        write!(f, "{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)?;
+        if millis != 0 {
+            let fraction = format!("{millis:03}");
+            write!(f, ".{}", fraction.trim_end_matches('0'))?;
+        }
+        Ok(())
+    }
+}
+
+/// An engine evaluation, from White's point of view as `[%eval]` writes it.
+///
+/// Displays as `[%eval]` writes it: pawns with two decimals (`0.17`,
+/// `-1.50`) or `#` and the signed mate distance (`#4`, `#-3`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Eval {
+    /// An advantage in hundredths of a pawn: `0.17` is `Centipawns(17)`.
+    Centipawns(i32),
+    /// Mate in this many moves; negative when Black mates.
+    Mate(i32),
+}
+
+impl Eval {
+    /// The evaluation in pawns, for centipawn evaluations.
+    #[must_use]
+    pub fn pawns(self) -> Option<f64> {
+        match self {
+            Eval::Centipawns(centipawns) => Some(f64::from(centipawns) / 100.0),
+            Eval::Mate(_) => None,
+        }
+    }
+
+    /// The evaluation as text with an explicit sign, the way analysis
+    /// panes show it: `+0.17`, `-1.50`, `0.00`, `#+4`, `#-3`. (Display
+    /// gives the `[%eval]` form, `0.17` and `#4`.)
+    ///
+    /// ```
+    /// use notation::pgn::comment::Eval;
+    ///
+    /// assert_eq!(Eval::Centipawns(17).as_pawns_string(), "+0.17");
+    /// assert_eq!(Eval::Centipawns(-150).as_pawns_string(), "-1.50");
+    /// assert_eq!(Eval::Centipawns(0).as_pawns_string(), "0.00");
+    /// assert_eq!(Eval::Mate(4).as_pawns_string(), "#+4");
+    /// assert_eq!(Eval::Mate(-3).as_pawns_string(), "#-3");
+    /// ```
+    #[must_use]
+    pub fn as_pawns_string(self) -> String {
+        match self {
+            Eval::Centipawns(centipawns) if centipawns > 0 => format!("+{self}"),
+            Eval::Mate(moves) if moves >= 0 => format!("#+{moves}"),
+            _ => self.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Eval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Eval::Centipawns(centipawns) => {
+                let sign = if centipawns < 0 { "-" } else { "" };
+                let magnitude = centipawns.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", magnitude / 100, magnitude % 100)
+            }
+            Eval::Mate(moves) => write!(f, "#{moves}"),
+        }
+    }
+}
+
+/// The commands [`parse_comment`] turns into typed values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CommandKind {
+    /// `[%clk H:MM:SS]`: the mover's clock after the move.
+    Clock,
+    /// `[%emt H:MM:SS]`: the time the move took.
+    Emt,
+    /// `[%eval 0.17]`, `[%eval #-3]`, optionally with `,depth`.
+    Eval,
+}
+
+impl CommandKind {
+    /// The command name as written after `%`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            CommandKind::Clock => "clk",
+            CommandKind::Emt => "emt",
+            CommandKind::Eval => "eval",
+        }
+    }
+
+    fn from_name(name: &[u8]) -> Option<CommandKind> {
+        if name.eq_ignore_ascii_case(b"clk") {
+            Some(CommandKind::Clock)
+        } else if name.eq_ignore_ascii_case(b"emt") {
+            Some(CommandKind::Emt)
+        } else if name.eq_ignore_ascii_case(b"eval") {
+            Some(CommandKind::Eval)
+        } else {
+            None
+        }
+    }
+}
+
+/// Something in a comment that [`parse_comment`] kept as text instead of
+/// reading it. Spans are byte ranges in the raw comment.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CommentWarning {
+    /// A known command whose value could not be read, such as
+    /// `[%clk soon]` or `[%eval]`.
+    Malformed {
+        /// Which command.
+        command: CommandKind,
+        /// The command, `[` to `]`.
+        span: Range<usize>,
+    },
+    /// A known command given a second time in one comment; the first one
+    /// counts.
+    Duplicate {
+        /// Which command.
+        command: CommandKind,
+        /// The repeated command, `[` to `]`.
+        span: Range<usize>,
+    },
+    /// `[%` with no `]` before the end of the comment or the next `[`.
+    Unterminated {
+        /// From the `[` to where the command would have had to end.
+        span: Range<usize>,
+    },
+}
+
+impl fmt::Display for CommentWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommentWarning::Malformed { command, span } => write!(
+                f,
+                "malformed [%{}] command at bytes {}..{} of the comment",
+                command.name(),
+                span.start,
+                span.end
+            ),
+            CommentWarning::Duplicate { command, span } => write!(
+                f,
+                "repeated [%{}] command at bytes {}..{} of the comment",
+                command.name(),
+                span.start,
+                span.end
+            ),
+            CommentWarning::Unterminated { span } => write!(
+                f,
+                "unterminated [% command at byte {} of the comment",
+                span.start
+            ),
+        }
+    }
+}
+
+/// A comment with its typed commands taken out. See the [module
+/// documentation](self).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Comment<'a> {
+    /// `[%clk …]`: the mover's remaining time.
+    pub clock: Option<Millis>,
+    /// `[%emt …]`: the time the move took.
+    pub emt: Option<Millis>,
+    /// `[%eval …]`: the evaluation.
+    pub eval: Option<Eval>,
+    /// The search depth lichess appends to an evaluation (`[%eval 0.17,23]`).
+    pub eval_depth: Option<u32>,
+    /// The rest of the comment: trimmed, with the recognised commands
+    /// removed and the whitespace around each removed command collapsed to
+    /// one space; unknown commands and malformed ones stay verbatim.
+    /// Borrowed from the raw comment when possible.
+    pub text: Cow<'a, str>,
+    /// How the bytes were decoded: not UTF-8 means Windows-1252 was
+    /// assumed, which is worth a warning.
+    pub decoding: TagDecoding,
+    /// What was kept as text instead of being read. Empty (and not
+    /// allocated) for a well-formed comment.
+    pub warnings: Vec<CommentWarning>,
+}
+
+impl Comment<'_> {
+    /// The clock in seconds.
+    #[must_use]
+    pub fn clock_secs(&self) -> Option<f64> {
+        self.clock.map(Millis::as_secs_f64)
+    }
+
+    /// The elapsed move time in seconds.
+    #[must_use]
+    pub fn emt_secs(&self) -> Option<f64> {
+        self.emt.map(Millis::as_secs_f64)
+    }
+
+    /// Whether the comment held nothing: no command and no text.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.clock.is_none() && self.emt.is_none() && self.eval.is_none() && self.text.is_empty()
+    }
+
+    /// The comment with its text owned, for keeping beyond the input.
+    #[must_use]
+    pub fn into_owned(self) -> Comment<'static> {
+        Comment {
+            clock: self.clock,
+            emt: self.emt,
+            eval: self.eval,
+            eval_depth: self.eval_depth,
+            text: Cow::Owned(self.text.into_owned()),
+            decoding: self.decoding,
+            warnings: self.warnings,
+        }
+    }
+}
+
+/// Writes the comment back in the lichess order: `[%eval …]`,
+/// `[%clk …]`, `[%emt …]`, then the text, separated by single spaces.
+/// [`parse_comment`] of the output gives the same values and text.
+impl fmt::Display for Comment<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut separator = "";
+        if let Some(eval) = self.eval {
+            write!(f, "[%eval {eval}")?;
+            if let Some(depth) = self.eval_depth {
+                write!(f, ",{depth}")?;
+            }
+            f.write_str("]")?;
+            separator = " ";
+        }
+        if let Some(clock) = self.clock {
+            write!(f, "{separator}[%clk {clock}]")?;
+            separator = " ";
+        }
+        if let Some(emt) = self.emt {
+            write!(f, "{separator}[%emt {emt}]")?;
+            separator = " ";
+        }
+        if !self.text.is_empty() {
+            write!(f, "{separator}{}", self.text)?;
+        }
+        Ok(())
+    }
+}
+
+/// One `[%name args]` command in a comment, as [`commands`] finds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawCommand<'a> {
+    /// The name after `%`, e.g. `clk` or `cal`.
+    pub name: &'a [u8],
+    /// The arguments, with surrounding whitespace trimmed.
+    pub args: &'a [u8],
+    /// The whole command, `[` to `]` inclusive, as a byte range of the
+    /// comment.
+    pub span: Range<usize>,
+}
+
+/// An item of [`commands`]: a command, or an opening `[%` that is never
+/// closed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandItem<'a> {
+    /// A complete `[%name args]`.
+    Command(RawCommand<'a>),
+    /// `[%` with no `]` before the end of the comment or the next `[`;
+    /// the span runs from the `[` to that point.
+    Unterminated(Range<usize>),
+}
+
+/// The `[%name args]` commands of a raw comment, known or not, in order.
+/// Whitespace is tolerated after `[`, around `%` and before `]`.
+///
+/// ```
+/// use notation::pgn::comment::{commands, CommandItem};
+///
+/// let names: Vec<_> = commands(b"[%cal Ge2e4,Gd2d4] text [ %csl Rd4 ]")
+///     .filter_map(|item| match item {
+///         CommandItem::Command(command) => Some((command.name, command.args)),
+///         CommandItem::Unterminated(_) => None,
+///     })
+///     .collect();
+/// assert_eq!(names, [(&b"cal"[..], &b"Ge2e4,Gd2d4"[..]), (b"csl", b"Rd4")]);
+/// ```
+#[must_use]
+pub fn commands(raw: &[u8]) -> Commands<'_> {
+    Commands { raw, pos: 0 }
+}
+
+/// Iterator returned by [`commands`].
+#[derive(Clone, Debug)]
+pub struct Commands<'a> {
+    raw: &'a [u8],
+    pos: usize,
+}
+
+fn skip_whitespace(raw: &[u8], mut index: usize) -> usize {
+    while raw.get(index).is_some_and(u8::is_ascii_whitespace) {
+        index += 1;
+    }
+    index
+}
+
+impl<'a> Iterator for Commands<'a> {
+    type Item = CommandItem<'a>;
+
+    fn next(&mut self) -> Option<CommandItem<'a>> {
+        let raw = self.raw;
+        loop {
+            let open = self.pos + memchr::memchr(b'[', raw.get(self.pos..)?)?;
+            let percent = skip_whitespace(raw, open + 1);
+            if raw.get(percent) != Some(&b'%') {
+                self.pos = open + 1;
+                continue;
+            }
+            let name_start = skip_whitespace(raw, percent + 1);
+            let name_end = name_start
+                + raw[name_start..]
+                    .iter()
+                    .position(|&b| b.is_ascii_whitespace() || b == b']' || b == b'[')
+                    .unwrap_or(raw.len() - name_start);
+            let Some(close) = memchr::memchr2(b']', b'[', &raw[name_end..])
+                .map(|delta| name_end + delta)
+                .filter(|&close| raw[close] == b']')
+            else {
+                let end = memchr::memchr(b'[', &raw[name_end..])
+                    .map_or(raw.len(), |delta| name_end + delta);
+                self.pos = end;
+                return Some(CommandItem::Unterminated(open..end));
+            };
+            self.pos = close + 1;
+            return Some(CommandItem::Command(RawCommand {
+                name: &raw[name_start..name_end],
+                args: raw[name_end..close].trim_ascii(),
+                span: open..close + 1,
+            }));
+        }
+    }
+}
+
+/// Reads a comment's raw bytes (between the braces): the `[%clk]`,
+/// `[%emt]` and `[%eval]` commands become typed values, the rest stays as
+/// text. Command names are matched case-insensitively.
+///
+/// Clock and move times: `H:MM:SS` or `MM:SS` (minutes unbounded in that
+/// form), each with an optional fraction of a second (`0:09:59.9`);
+/// digits past milliseconds are truncated. Evaluations: pawns with an
+/// optional sign and decimals (`0.17`, `-1.5`, `+3`), rounded to the
+/// nearest centipawn, or `#` and a signed mate distance (`#4`, `#-3`);
+/// either optionally followed by `,depth`.
+///
+/// Never fails: a malformed or repeated command, or a `[%` that is never
+/// closed, is kept in [`Comment::text`] verbatim and reported in
+/// [`Comment::warnings`]. Bytes that are not UTF-8 are decoded as
+/// Windows-1252 ([`Comment::decoding`] says so).
+#[must_use]
+pub fn parse_comment(raw: &[u8]) -> Comment<'_> {
+    let mut comment = Comment::default();
+    // The text pieces between removed commands: the first non-empty one,
+    // and whether there are more (then the text is joined into a String).
+    let mut removed_upto = 0;
+    let mut pieces = Pieces::default();
+    for item in commands(raw) {
+        let command = match item {
+            CommandItem::Command(command) => command,
+            CommandItem::Unterminated(span) => {
+                comment.warnings.push(CommentWarning::Unterminated { span });
+                continue;
+            }
+        };
+        let Some(kind) = CommandKind::from_name(command.name) else {
+            continue;
+        };
+        let already = match kind {
+            CommandKind::Clock => comment.clock.is_some(),
+            CommandKind::Emt => comment.emt.is_some(),
+            CommandKind::Eval => comment.eval.is_some(),
+        };
+        if already {
+            comment.warnings.push(CommentWarning::Duplicate {
+                command: kind,
+                span: command.span,
+            });
+            continue;
+        }
+        let read = match kind {
+            CommandKind::Clock => {
+                parse_duration(command.args).map(|clock| comment.clock = Some(clock))
+            }
+            CommandKind::Emt => parse_duration(command.args).map(|emt| comment.emt = Some(emt)),
+            CommandKind::Eval => parse_eval(command.args).map(|(eval, depth)| {
+                comment.eval = Some(eval);
+                comment.eval_depth = depth;
+            }),
+        };
+        if read.is_none() {
+            comment.warnings.push(CommentWarning::Malformed {
+                command: kind,
+                span: command.span,
+            });
+            continue;
+        }
+        pieces.push(raw, removed_upto..command.span.start);
+        removed_upto = command.span.end;
+    }
+    pieces.push(raw, removed_upto..raw.len());
+    (comment.text, comment.decoding) = pieces.text(raw);
+    comment
+}
+
+/// The text pieces of a comment: byte ranges, trimmed, non-empty.
+#[derive(Default)]
+struct Pieces {
+    first: Option<Range<usize>>,
+    /// Pieces after the first; only allocated when a command sits between
+    /// two pieces of text.
+    rest: Vec<Range<usize>>,
+}
+
+impl Pieces {
+    fn push(&mut self, raw: &[u8], range: Range<usize>) {
+        let piece = &raw[range.clone()];
+        let Some(start) = piece.iter().position(|b| !b.is_ascii_whitespace()) else {
+            return;
+        };
+        let end = piece
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+            .unwrap_or(start)
+            + 1;
+        let trimmed = range.start + start..range.start + end;
+        if self.first.is_none() {
+            self.first = Some(trimmed);
+        } else {
+            self.rest.push(trimmed);
+        }
+    }
+
+    fn text(self, raw: &[u8]) -> (Cow<'_, str>, TagDecoding) {
+        let Some(first) = self.first else {
+            return (Cow::Borrowed(""), TagDecoding::Utf8);
+        };
+        // Pieces start and end at ASCII bytes, so UTF-8 validity of the
+        // whole comment makes each piece a valid `str`.
+        if let Ok(text) = std::str::from_utf8(raw) {
+            if self.rest.is_empty() {
+                return (Cow::Borrowed(&text[first]), TagDecoding::Utf8);
+            }
+            let mut out = String::from(&text[first]);
+            for piece in self.rest {
+                out.push(' ');
+                out.push_str(&text[piece]);
+            }
+            return (Cow::Owned(out), TagDecoding::Utf8);
+        }
+        let mut out = String::with_capacity(raw.len() + raw.len() / 2);
+        for (index, piece) in std::iter::once(first).chain(self.rest).enumerate() {
+            if index > 0 {
+                out.push(' ');
+            }
+            out.extend(raw[piece].iter().map(|&byte| windows_1252_char(byte)));
+        }
+        (Cow::Owned(out), TagDecoding::Windows1252Fallback)
+    }
+}
+
+/// Up to `max` ASCII digits as a number, `None` if empty, too long or not
+/// all digits.
+fn digits(text: &[u8], max: usize) -> Option<u64> {
+    if text.is_empty() || text.len() > max || !text.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(
+        text.iter()
+            .fold(0, |acc, &d| acc * 10 + u64::from(d - b'0')),
+    )
+}
+
+/// `H:MM:SS(.f)` or `MM:SS(.f)`.
+fn parse_duration(text: &[u8]) -> Option<Millis> {
+    let (whole, fraction) = match text.iter().position(|&b| b == b'.') {
+        Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
+        None => (text, None),
+    };
+    let millis = match fraction {
+        None => 0,
+        Some(fraction) => {
+            // Any number of digits; the first three count.
+            digits(fraction, usize::MAX)?;
+            let mut padded = [b'0'; 3];
+            for (slot, &digit) in padded.iter_mut().zip(fraction) {
+                *slot = digit;
+            }
+            digits(&padded, 3)?
+        }
+    };
+    let mut fields = whole.split(|&b| b == b':');
+    let first = fields.next()?;
+    let second = fields.next()?;
+    let third = fields.next();
+    if fields.next().is_some() {
+        return None;
+    }
+    let secs = match third {
+        Some(third) => {
+            let hours = digits(first, 9)?;
+            let minutes = digits(second, 2).filter(|&m| m < 60)?;
+            let seconds = digits(third, 2).filter(|&s| s < 60)?;
+            hours * 3600 + minutes * 60 + seconds
+        }
+        None => {
+            let minutes = digits(first, 9)?;
+            let seconds = digits(second, 2).filter(|&s| s < 60)?;
+            minutes * 60 + seconds
+        }
+    };
+    Some(Millis(secs * 1000 + millis))
+}
+
+/// `0.17`, `-1.50`, `+3`, `.5`, `#4`, `#-3`, each with an optional
+/// `,depth`.
+fn parse_eval(text: &[u8]) -> Option<(Eval, Option<u32>)> {
+    let (value, depth) = match text.iter().position(|&b| b == b',') {
+        Some(comma) => {
+            let depth = digits(text[comma + 1..].trim_ascii(), 9)?;
+            (text[..comma].trim_ascii(), Some(u32::try_from(depth).ok()?))
+        }
+        None => (text, None),
+    };
+    let (mate, value) = match value {
+        [b'#', rest @ ..] => (true, rest),
+        _ => (false, value),
+    };
+    let (negative, magnitude) = match value {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, value),
+    };
+    let signed = |magnitude: u64| {
+        let magnitude = i64::try_from(magnitude).ok()?;
+        i32::try_from(if negative { -magnitude } else { magnitude }).ok()
+    };
+    if mate {
+        let moves = signed(digits(magnitude, 9)?)?;
+        return Some((Eval::Mate(moves), depth));
+    }
+    let (pawns, fraction) = match magnitude.iter().position(|&b| b == b'.') {
+        Some(dot) => (&magnitude[..dot], &magnitude[dot + 1..]),
+        None => (magnitude, &b""[..]),
+    };
+    if pawns.is_empty() && fraction.is_empty() {
+        return None;
+    }
+    let pawns = if pawns.is_empty() {
+        0
+    } else {
+        digits(pawns, 7)?
+    };
+    if !fraction.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    // Centipawns from the first two decimals, rounded by the third.
+    let decimal = |index: usize| fraction.get(index).map_or(0, |&d| u64::from(d - b'0'));
+    let mut centipawns = pawns * 100 + decimal(0) * 10 + decimal(1);
+    if decimal(2) >= 5 {
+        centipawns += 1;
+    }
+    Some((Eval::Centipawns(signed(centipawns)?), depth))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses `raw` and checks the typed values and the text.
+    fn check<'a>(
+        raw: &'a str,
+        clock: Option<u64>,
+        emt: Option<u64>,
+        eval: Option<Eval>,
+        text: &str,
+    ) -> Comment<'a> {
+        let comment = parse_comment(raw.as_bytes());
+        assert_eq!(
+            (
+                comment.clock,
+                comment.emt,
+                comment.eval,
+                comment.text.as_ref()
+            ),
+            (clock.map(Millis), emt.map(Millis), eval, text),
+            "comment: {raw:?}"
+        );
+        comment
+    }
+
+    #[test]
+    fn lichess_comments() {
+        let comment = check(
+            " [%eval 0.17] [%clk 0:00:30] ",
+            Some(30_000),
+            None,
+            Some(Eval::Centipawns(17)),
+            "",
+        );
+        assert!(comment.warnings.is_empty());
+        assert!(matches!(comment.text, Cow::Borrowed("")));
+        check(" [%clk 0:03:00] ", Some(180_000), None, None, "");
+        check(
+            "[%eval -1.50] [%clk 1:23:45]",
+            Some(5_025_000),
+            None,
+            Some(Eval::Centipawns(-150)),
+            "",
+        );
+        check(
+            " [%eval #-3] [%clk 0:00:07] ",
+            Some(7_000),
+            None,
+            Some(Eval::Mate(-3)),
+            "",
+        );
+        let comment = check("[%eval #4,23]", None, None, Some(Eval::Mate(4)), "");
+        assert_eq!(comment.eval_depth, Some(23));
+        let comment = check(
+            "[%eval 0.17,23]",
+            None,
+            None,
+            Some(Eval::Centipawns(17)),
+            "",
+        );
+        assert_eq!(comment.eval_depth, Some(23));
+        // Lichess study comments: text and commands mixed.
+        check(
+            "Inaccuracy. Nf3 was best. [%eval 0.5] [%clk 0:01:02]",
+            Some(62_000),
+            None,
+            Some(Eval::Centipawns(50)),
+            "Inaccuracy. Nf3 was best.",
+        );
+        check(
+            "[%csl Gd4][%cal Ge2e4] [%clk 0:00:10]",
+            Some(10_000),
+            None,
+            None,
+            "[%csl Gd4][%cal Ge2e4]",
+        );
+    }
+
+    #[test]
+    fn chess_com_and_other_clocks() {
+        check("[%clk 0:09:59.9]", Some(599_900), None, None, "");
+        check("[%clk 0:00:07.3]", Some(7_300), None, None, "");
+        check("[%clk 0:00:00.25]", Some(250), None, None, "");
+        check("[%clk 0:00:01.2345]", Some(1_234), None, None, "");
+        check("[%clk 12:34]", Some(754_000), None, None, "");
+        check("[%clk 90:00]", Some(5_400_000), None, None, "");
+        check("[%clk 1:2:3]", Some(3_723_000), None, None, "");
+        check("[%clk 100:00:00]", Some(360_000_000), None, None, "");
+        check("[%emt 0:00:01]", None, Some(1_000), None, "");
+        check(
+            "[%emt 0:00:03] [%clk 1:59:57]",
+            Some(7_197_000),
+            Some(3_000),
+            None,
+            "",
+        );
+        // Whitespace inside the brackets, upper-case names.
+        check("[ %clk  0:00:30 ]", Some(30_000), None, None, "");
+        check("[% clk 0:00:30]", Some(30_000), None, None, "");
+        check("[%CLK 0:00:30]", Some(30_000), None, None, "");
+        check("[%clk\t0:00:30\n]", Some(30_000), None, None, "");
+    }
+
+    #[test]
+    fn evals() {
+        for (text, eval, depth) in [
+            ("0.17", Eval::Centipawns(17), None),
+            ("-1.50", Eval::Centipawns(-150), None),
+            ("+3", Eval::Centipawns(300), None),
+            ("-0.3", Eval::Centipawns(-30), None),
+            (".5", Eval::Centipawns(50), None),
+            ("-.05", Eval::Centipawns(-5), None),
+            ("2.", Eval::Centipawns(200), None),
+            ("0.125", Eval::Centipawns(13), None),
+            ("0.124", Eval::Centipawns(12), None),
+            ("-0.125", Eval::Centipawns(-13), None),
+            ("0", Eval::Centipawns(0), None),
+            ("#0", Eval::Mate(0), None),
+            ("#+2", Eval::Mate(2), None),
+            ("#-12", Eval::Mate(-12), None),
+            ("1.2, 30", Eval::Centipawns(120), Some(30)),
+            ("#-1,0", Eval::Mate(-1), Some(0)),
+        ] {
+            assert_eq!(parse_eval(text.as_bytes()), Some((eval, depth)), "{text}");
+        }
+        for text in [
+            "",
+            "-",
+            "+",
+            ".",
+            "#",
+            "#-",
+            "1e3",
+            "nan",
+            "1.2.3",
+            "0.1x",
+            "# 3",
+            "--1",
+            "1,",
+            "1,x",
+            "1,2,3",
+            "99999999",
+            "#9999999999",
+            "0.17 23",
+        ] {
+            assert_eq!(parse_eval(text.as_bytes()), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn durations() {
+        for text in [
+            "",
+            ":",
+            "1",
+            "1:",
+            ":30",
+            "0:60",
+            "0:00:60",
+            "0:60:00",
+            "0:00:7.",
+            "0:00:07.x",
+            "a:00",
+            "0:00:00:00",
+            "-0:00:01",
+            "0:000:01",
+            "0:00:1 0",
+            "1234567890:00:00",
+        ] {
+            assert_eq!(parse_duration(text.as_bytes()), None, "{text}");
+        }
+        assert_eq!(parse_duration(b"0:00"), Some(Millis(0)));
+    }
+
+    #[test]
+    fn text_is_kept_and_borrowed_when_contiguous() {
+        let comment = check("  Good move!  ", None, None, None, "Good move!");
+        assert!(matches!(comment.text, Cow::Borrowed(_)));
+        let comment = check(
+            "Good move! [%clk 0:00:30]",
+            Some(30_000),
+            None,
+            None,
+            "Good move!",
+        );
+        assert!(matches!(comment.text, Cow::Borrowed(_)));
+        let comment = check(
+            "[%clk 0:00:30]\n  Good\n\nmove!  ",
+            Some(30_000),
+            None,
+            None,
+            "Good\n\nmove!",
+        );
+        assert!(matches!(comment.text, Cow::Borrowed(_)));
+        // Text on both sides of a removed command is joined with one space.
+        let comment = check("a  [%clk 0:00:30]\n b", Some(30_000), None, None, "a b");
+        assert!(matches!(comment.text, Cow::Owned(_)));
+        check(
+            "a [%eval 1] b [%clk 0:00:01] c",
+            Some(1_000),
+            None,
+            Some(Eval::Centipawns(100)),
+            "a b c",
+        );
+        check("x[%clk 0:00:01]y", Some(1_000), None, None, "x y");
+        check("", None, None, None, "");
+        check("   \n ", None, None, None, "");
+        // Square brackets that are not commands are text.
+        check(
+            "[Event \"x\"] [1] [ ] [%",
+            None,
+            None,
+            None,
+            "[Event \"x\"] [1] [ ] [%",
+        );
+    }
+
+    #[test]
+    fn malformed_commands_stay_as_text() {
+        let comment = check("[%clk soon] ok", None, None, None, "[%clk soon] ok");
+        assert_eq!(
+            comment.warnings,
+            [CommentWarning::Malformed {
+                command: CommandKind::Clock,
+                span: 0..11
+            }]
+        );
+        assert_eq!(
+            comment.warnings[0].to_string(),
+            "malformed [%clk] command at bytes 0..11 of the comment"
+        );
+        let comment = check(
+            "[%eval] [%emt 1:99]",
+            None,
+            None,
+            None,
+            "[%eval] [%emt 1:99]",
+        );
+        assert_eq!(
+            comment.warnings,
+            [
+                CommentWarning::Malformed {
+                    command: CommandKind::Eval,
+                    span: 0..7
+                },
+                CommentWarning::Malformed {
+                    command: CommandKind::Emt,
+                    span: 8..19
+                },
+            ]
+        );
+        // A malformed command does not block a later good one.
+        let comment = check(
+            "[%clk x] [%clk 0:00:05]",
+            Some(5_000),
+            None,
+            None,
+            "[%clk x]",
+        );
+        assert_eq!(comment.warnings.len(), 1);
+    }
+
+    #[test]
+    fn repeated_commands_keep_the_first() {
+        let comment = check(
+            "[%clk 0:00:05] [%clk 0:00:06]",
+            Some(5_000),
+            None,
+            None,
+            "[%clk 0:00:06]",
+        );
+        assert_eq!(
+            comment.warnings,
+            [CommentWarning::Duplicate {
+                command: CommandKind::Clock,
+                span: 15..29
+            }]
+        );
+    }
+
+    #[test]
+    fn unterminated_commands() {
+        let comment = check("[%clk 0:00:05", None, None, None, "[%clk 0:00:05");
+        assert_eq!(
+            comment.warnings,
+            [CommentWarning::Unterminated { span: 0..13 }]
+        );
+        // An unclosed command before a good one.
+        let comment = check(
+            "[%clk 0:00:05 [%eval 0.3]",
+            None,
+            None,
+            Some(Eval::Centipawns(30)),
+            "[%clk 0:00:05",
+        );
+        assert_eq!(
+            comment.warnings,
+            [CommentWarning::Unterminated { span: 0..14 }]
+        );
+        assert_eq!(
+            comment.warnings[0].to_string(),
+            "unterminated [% command at byte 0 of the comment"
+        );
+    }
+
+    #[test]
+    fn windows_1252_text() {
+        let comment = parse_comment(b"Sch\xf6n! [%clk 0:00:05] \x93Zug\x94");
+        assert_eq!(comment.text, "Schön! “Zug”");
+        assert_eq!(comment.decoding, TagDecoding::Windows1252Fallback);
+        assert_eq!(comment.clock, Some(Millis(5_000)));
+        let comment = parse_comment(b"\xe9");
+        assert_eq!(comment.text, "é");
+        let comment = parse_comment("Schön".as_bytes());
+        assert_eq!(comment.decoding, TagDecoding::Utf8);
+        assert!(matches!(comment.text, Cow::Borrowed("Schön")));
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for raw in [
+            " [%eval 0.17] [%clk 0:00:30] ",
+            "[%clk 0:09:59.9] [%emt 0:00:01] Only move.",
+            "[%eval #-3,23]",
+            "[%eval -0.05]",
+            "text only [%cal Ge2e4]",
+            "",
+        ] {
+            let comment = parse_comment(raw.as_bytes());
+            let written = comment.to_string();
+            let again = parse_comment(written.as_bytes());
+            assert_eq!(again, comment, "{raw:?} -> {written:?}");
+        }
+        assert_eq!(
+            parse_comment(b"hi [%clk 0:00:30] [%eval 0.2]").to_string(),
+            "[%eval 0.20] [%clk 0:00:30] hi"
+        );
+    }
+
+    #[test]
+    fn display_of_values() {
+        assert_eq!(Millis(0).to_string(), "0:00:00");
+        assert_eq!(Millis(250).to_string(), "0:00:00.25");
+        assert_eq!(Millis(1).to_string(), "0:00:00.001");
+        assert_eq!(Millis(360_000_000).to_string(), "100:00:00");
+        assert_eq!(Eval::Centipawns(-5).to_string(), "-0.05");
+        assert_eq!(Eval::Centipawns(1234).to_string(), "12.34");
+        assert_eq!(Eval::Mate(-3).to_string(), "#-3");
+        assert_eq!(Eval::Centipawns(i32::MIN).to_string(), "-21474836.48");
+        assert_eq!(Eval::Centipawns(-150).pawns(), Some(-1.5));
+        assert_eq!(Eval::Mate(1).pawns(), None);
+    }
+
+    #[test]
+    fn helpers() {
+        let comment = parse_comment(b"[%clk 0:00:01.5] [%emt 0:00:02]");
+        assert_eq!(comment.clock_secs(), Some(1.5));
+        assert_eq!(comment.emt_secs(), Some(2.0));
+        assert!(!comment.is_empty());
+        assert!(parse_comment(b"  ").is_empty());
+        let owned: Comment<'static> = parse_comment(b"x").into_owned();
+        assert_eq!(owned.text, "x");
+    }
+
+    #[test]
+    fn command_iterator() {
+        let items: Vec<_> = commands(b"[%a] [%b x y ] [% c] [%d").collect();
+        assert_eq!(
+            items,
+            [
+                CommandItem::Command(RawCommand {
+                    name: b"a",
+                    args: b"",
+                    span: 0..4
+                }),
+                CommandItem::Command(RawCommand {
+                    name: b"b",
+                    args: b"x y",
+                    span: 5..14
+                }),
+                CommandItem::Command(RawCommand {
+                    name: b"c",
+                    args: b"",
+                    span: 15..20
+                }),
+                CommandItem::Unterminated(21..24),
+            ]
+        );
+        assert_eq!(commands(b"no commands [x]").count(), 0);
+    }
+}

@@ -1,0 +1,627 @@
+//! Replaying a game read by [`crate::pgn::read`]: the start position from
+//! the `FEN`/`SetUp`/`Variant` tags, every mainline and variation move
+//! checked for legality from its own position, and the recorded result
+//! checked against the movetext terminator and the final position.
+//!
+//! ```
+//! use notation::pgn::read::GameReader;
+//! use notation::pgn::replay::{replay, NoVisitor, ReplayOptions};
+//!
+//! let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+//! GameReader::new().read_chunk(pgn, 0, 1, |game| {
+//!     let replayed = replay(game, &ReplayOptions::default(), &mut NoVisitor);
+//!     assert!(replayed.error.is_none());
+//!     assert_eq!(replayed.plies, 7);
+//! });
+//! ```
+
+use core::fmt;
+
+use board::Color;
+use movegen::{CastlingMode, Move, Position};
+
+use crate::fen::{Fen, ParseFenError};
+use crate::pgn::model::GameResult;
+use crate::pgn::read::{Event, RawGame, UnreadableReason};
+use crate::san::{resolve_lenient, SanError, SanPlus, SanWarning, SanWarnings, Suffix};
+
+/// How strictly to read.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayOptions {
+    /// Treat every lenient normalisation (spelling, wrong check suffix, …)
+    /// as an error.
+    pub strict: bool,
+}
+
+/// What kind of problem makes a game invalid.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The bytes could not be read (unterminated comment, malformed tag).
+    Syntax,
+    /// The `FEN`/`SetUp`/`Variant` tags do not give a legal start position.
+    StartPosition,
+    /// A token that is not a move in any spelling.
+    Unreadable,
+    /// A move that no piece can make.
+    IllegalMove,
+    /// A move that more than one piece can make.
+    AmbiguousMove,
+    /// A null move (`--`), which is not a move of chess.
+    NullMove,
+    /// A non-standard spelling, in strict mode.
+    Spelling,
+    /// A move after checkmate or stalemate.
+    MoveAfterEnd,
+    /// Unbalanced or misplaced variation brackets.
+    Variation,
+    /// The `Result` tag, the movetext terminator and the position disagree.
+    Result,
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ErrorKind::Syntax => "syntax error",
+            ErrorKind::StartPosition => "bad start position",
+            ErrorKind::Unreadable => "unreadable move",
+            ErrorKind::IllegalMove => "illegal move",
+            ErrorKind::AmbiguousMove => "ambiguous move",
+            ErrorKind::NullMove => "null move",
+            ErrorKind::Spelling => "non-standard notation",
+            ErrorKind::MoveAfterEnd => "move after the game ended",
+            ErrorKind::Variation => "bad variation",
+            ErrorKind::Result => "result mismatch",
+        })
+    }
+}
+
+/// The first problem that makes a game invalid, located.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameError {
+    /// What kind of problem.
+    pub kind: ErrorKind,
+    /// The ply of the offending move (1 = White's first move of the game,
+    /// counted along the line it is in), if a move is at fault.
+    pub ply: Option<u32>,
+    /// The move as written with its number, e.g. `23...Nxe5`.
+    pub move_text: Option<String>,
+    /// The offending token, as written.
+    pub token: Option<String>,
+    /// Line of the token (or of the game, or the tag).
+    pub line: u64,
+    /// Column of the token (1-based, characters), if a token is at fault.
+    pub column: Option<u64>,
+    /// The detail, lower case: `no knight can reach e5`.
+    pub message: String,
+}
+
+impl fmt::Display for GameError {
+    /// `ply 46 "23...Nxe5": illegal move: no knight can reach e5`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(ply) = self.ply {
+            write!(f, "ply {ply} ")?;
+        }
+        if let Some(m) = &self.move_text {
+            write!(f, "{m:?}: ")?;
+        } else if let Some(t) = &self.token {
+            write!(f, "{t:?}: ")?;
+        }
+        write!(f, "{}: {}", self.kind, self.message)
+    }
+}
+
+/// A lenient normalisation, located (counted as a warning).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameWarning {
+    /// Line.
+    pub line: u64,
+    /// What was normalised, lower case.
+    pub message: String,
+}
+
+/// One mainline move as replayed.
+#[derive(Debug)]
+pub struct Ply<'a> {
+    /// 1-based ply number.
+    pub ply: u32,
+    /// The position before the move.
+    pub before: &'a Position,
+    /// The move.
+    pub mv: Move,
+    /// The position after it.
+    pub after: &'a Position,
+}
+
+/// What a caller wants to see while a game is replayed.
+pub trait ReplayVisitor {
+    /// Called for each mainline move, in order.
+    fn mainline_move(&mut self, ply: &Ply<'_>) {
+        let _ = ply;
+    }
+    /// Called for each comment of the mainline (not inside variations),
+    /// after the move it follows (or before the first move).
+    fn mainline_comment(&mut self, text: &[u8]) {
+        let _ = text;
+    }
+}
+
+/// A visitor that looks at nothing: for plain validation.
+#[derive(Debug, Default)]
+pub struct NoVisitor;
+
+impl ReplayVisitor for NoVisitor {}
+
+/// The outcome of replaying one game.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    /// Mainline plies replayed (up to the first error).
+    pub plies: u32,
+    /// The first error; `None` if the game is valid.
+    pub error: Option<GameError>,
+    /// Lenient normalisations and other remarks.
+    pub warnings: Vec<GameWarning>,
+    /// The start position (from the tags), if legal.
+    pub start: Option<Position>,
+    /// The position after the last mainline move replayed.
+    pub final_position: Option<Position>,
+    /// The `Result` tag, if present and well formed.
+    pub result_tag: Option<GameResult>,
+    /// The movetext termination marker, if present.
+    pub terminator: Option<GameResult>,
+}
+
+/// One line of play being replayed: the mainline or a variation.
+#[derive(Clone)]
+struct Frame {
+    /// Position before the last move of this line (where a variation
+    /// starting here branches off).
+    before_last: Option<Position>,
+    current: Position,
+    /// Ply number of `current` (0 = start position).
+    ply: u32,
+    ply_before_last: u32,
+}
+
+/// Replays `game`. Never panics on bad input: every problem is reported in
+/// [`Replayed::error`] or [`Replayed::warnings`].
+pub fn replay(
+    game: &RawGame<'_>,
+    options: &ReplayOptions,
+    visitor: &mut impl ReplayVisitor,
+) -> Replayed {
+    let mut out = Replayed {
+        plies: 0,
+        error: None,
+        warnings: Vec::new(),
+        start: None,
+        final_position: None,
+        result_tag: None,
+        terminator: None,
+    };
+    if let Some(err) = game.read_errors().first() {
+        out.error = Some(GameError {
+            kind: ErrorKind::Syntax,
+            ply: None,
+            move_text: None,
+            token: None,
+            line: err.line,
+            column: None,
+            message: err.message.clone(),
+        });
+        return out;
+    }
+    let game_error = |kind, message: String| GameError {
+        kind,
+        ply: None,
+        move_text: None,
+        token: None,
+        line: game.line,
+        column: None,
+        message,
+    };
+
+    for w in game.read_warnings() {
+        out.warnings.push(GameWarning {
+            line: w.line,
+            message: w.message.clone(),
+        });
+    }
+    out.result_tag = game
+        .tag(b"Result")
+        .and_then(|r| GameResult::from_ascii(r).ok());
+    let start = match start_position(game, &mut out.warnings) {
+        Ok(pos) => pos,
+        Err(message) => {
+            out.error = Some(game_error(ErrorKind::StartPosition, message));
+            return out;
+        }
+    };
+    out.start = Some(start.clone());
+
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut frame = Frame {
+        before_last: None,
+        current: start,
+        ply: 0,
+        ply_before_last: 0,
+    };
+    let located =
+        |token: u32, kind, ply: Option<u32>, move_text: Option<String>, message: String| {
+            let (line, column) = game.token_location(token);
+            GameError {
+                kind,
+                ply,
+                move_text,
+                token: Some(String::from_utf8_lossy(game.token_bytes(token)).into_owned()),
+                line,
+                column: Some(column),
+                message,
+            }
+        };
+
+    for event in game.events() {
+        match event {
+            Event::San {
+                san,
+                token,
+                lenient,
+            } => {
+                let pos = &frame.current;
+                let ply = frame.ply + 1;
+                let move_text = || numbered(pos, game.token_bytes(*token));
+                let mut resolved = match lenient {
+                    Some(lenient) => resolve_lenient(pos, lenient),
+                    None => match san.san.to_move(pos) {
+                        Ok(mv) => Ok((mv, SanWarnings::new())),
+                        Err(SanError::Nonstandard { mv, warning, .. }) => {
+                            let mut warnings = SanWarnings::new();
+                            warnings.push(warning);
+                            Ok((mv, warnings))
+                        }
+                        Err(err) => Err(err),
+                    },
+                };
+                if lenient.is_none() && matches!(resolved, Err(SanError::Illegal { .. })) {
+                    // pgn-reader read the token as standard SAN but it names
+                    // no move (`g1f3` read as a pawn move): try our lenient
+                    // reading of the same token before calling it illegal.
+                    if let Ok(again) = SanPlus::from_ascii_lenient(game.token_bytes(*token)) {
+                        if let Ok(ok) = resolve_lenient(pos, &again) {
+                            resolved = Ok(ok);
+                        }
+                    }
+                }
+                if matches!(resolved, Err(SanError::Null)) && !options.strict {
+                    // A null move (`--`, `Z0`), as analysis software writes:
+                    // pass the turn, with a warning.
+                    let mut after = pos.clone();
+                    if after.play_null() {
+                        let (line, _) = game.token_location(*token);
+                        out.warnings.push(GameWarning {
+                            line,
+                            message: format!("{}: null move", move_text()),
+                        });
+                        if stack.is_empty() {
+                            out.plies = ply;
+                        }
+                        frame.before_last = Some(std::mem::replace(&mut frame.current, after));
+                        frame.ply_before_last = frame.ply;
+                        frame.ply = ply;
+                        continue;
+                    }
+                }
+                let (mv, mut warnings) = match resolved {
+                    Ok(ok) => ok,
+                    Err(err) => {
+                        // After mate or stalemate every move is illegal:
+                        // say why.
+                        let (kind, message) = if !pos.has_legal_moves() {
+                            let what = if pos.is_check() {
+                                "checkmate"
+                            } else {
+                                "stalemate"
+                            };
+                            (
+                                ErrorKind::MoveAfterEnd,
+                                format!("the game already ended in {what}"),
+                            )
+                        } else if matches!(err, SanError::Null) {
+                            (
+                                ErrorKind::NullMove,
+                                "null moves are not chess moves".to_string(),
+                            )
+                        } else if err.is_ambiguous() {
+                            (ErrorKind::AmbiguousMove, err.to_string())
+                        } else {
+                            (ErrorKind::IllegalMove, err.to_string())
+                        };
+                        out.error =
+                            Some(located(*token, kind, Some(ply), Some(move_text()), message));
+                        break;
+                    }
+                };
+                let mut after = pos.clone();
+                after.play_unchecked(mv);
+                if lenient.is_none() {
+                    let actual = Suffix::from_position(&after);
+                    if actual != san.suffix {
+                        warnings.push(SanWarning::WrongSuffix {
+                            written: san.suffix,
+                            actual,
+                        });
+                    }
+                }
+                if let Some(first) = warnings.first() {
+                    if options.strict {
+                        out.error = Some(located(
+                            *token,
+                            ErrorKind::Spelling,
+                            Some(ply),
+                            Some(move_text()),
+                            first.to_string(),
+                        ));
+                        break;
+                    }
+                    let (line, _) = game.token_location(*token);
+                    for w in warnings.as_slice() {
+                        out.warnings.push(GameWarning {
+                            line,
+                            message: format!("{}: {w}", move_text()),
+                        });
+                    }
+                }
+                if stack.is_empty() {
+                    visitor.mainline_move(&Ply {
+                        ply,
+                        before: pos,
+                        mv,
+                        after: &after,
+                    });
+                    out.plies = ply;
+                }
+                frame.before_last = Some(std::mem::replace(&mut frame.current, after));
+                frame.ply_before_last = frame.ply;
+                frame.ply = ply;
+            }
+            Event::BeginVariation => {
+                let Some(before) = frame.before_last.clone() else {
+                    out.error = Some(game_error(
+                        ErrorKind::Variation,
+                        "variation before any move".to_string(),
+                    ));
+                    break;
+                };
+                let parent_ply = frame.ply_before_last;
+                stack.push(frame);
+                frame = Frame {
+                    before_last: None,
+                    current: before,
+                    ply: parent_ply,
+                    ply_before_last: parent_ply,
+                };
+            }
+            Event::EndVariation => match stack.pop() {
+                Some(parent) => frame = parent,
+                None => {
+                    out.error = Some(game_error(
+                        ErrorKind::Variation,
+                        "`)` without `(`".to_string(),
+                    ));
+                    break;
+                }
+            },
+            Event::Comment(range) => {
+                if stack.is_empty() {
+                    visitor.mainline_comment(game.comment_text(range));
+                }
+            }
+            Event::Nag(_) => {}
+            Event::Result(r) => {
+                if stack.is_empty() {
+                    out.terminator = Some(*r);
+                }
+            }
+            Event::Unreadable { token, reason } => {
+                let message = match reason {
+                    UnreadableReason::NotAMove(m) => m.clone(),
+                    UnreadableReason::BadNag => "bad numeric annotation glyph".to_string(),
+                };
+                let pos = &frame.current;
+                let ply = frame.ply + 1;
+                out.error = Some(located(
+                    *token,
+                    ErrorKind::Unreadable,
+                    Some(ply),
+                    Some(numbered(pos, game.token_bytes(*token))),
+                    message,
+                ));
+                break;
+            }
+        }
+    }
+    if out.error.is_none() && !stack.is_empty() {
+        out.error = Some(game_error(
+            ErrorKind::Variation,
+            "variation not closed: `(` without `)`".to_string(),
+        ));
+    }
+    // The mainline's final position is the outermost frame's.
+    let mainline = stack.into_iter().next().unwrap_or(frame);
+    let final_position = mainline.current;
+    if out.error.is_none() {
+        out.error = check_result(&out, &final_position).map(|m| game_error(ErrorKind::Result, m));
+    }
+    if out.error.is_none() && out.result_tag.is_none() {
+        match game.tag(b"Result") {
+            None => out.warnings.push(GameWarning {
+                line: game.line,
+                message: "no Result tag".to_string(),
+            }),
+            Some(raw) if raw.trim_ascii().is_empty() || raw.trim_ascii() == b"?" => {
+                out.warnings.push(GameWarning {
+                    line: game.line,
+                    message: "empty Result tag".to_string(),
+                });
+            }
+            Some(raw) => {
+                out.error = Some(game_error(
+                    ErrorKind::Result,
+                    format!(
+                        "Result tag {:?} is not 1-0, 0-1, 1/2-1/2 or *",
+                        String::from_utf8_lossy(raw)
+                    ),
+                ));
+            }
+        }
+    }
+    if out.error.is_none() && out.terminator.is_none() {
+        out.warnings.push(GameWarning {
+            line: game.line,
+            message: "movetext has no result".to_string(),
+        });
+    }
+    out.final_position = Some(final_position);
+    out
+}
+
+/// `23...Nxe5` / `24.e4`: the token with its move number as it stands in
+/// the position before it.
+fn numbered(pos: &Position, token: &[u8]) -> String {
+    let token = String::from_utf8_lossy(token);
+    match pos.turn() {
+        Color::White => format!("{}.{token}", pos.fullmoves()),
+        Color::Black => format!("{}...{token}", pos.fullmoves()),
+    }
+}
+
+/// The start position given by the tags.
+fn start_position(
+    game: &RawGame<'_>,
+    warnings: &mut Vec<crate::pgn::replay::GameWarning>,
+) -> Result<Position, String> {
+    let variant = game
+        .tag(b"Variant")
+        .map(|v| String::from_utf8_lossy(v).to_ascii_lowercase());
+    let chess960 = match variant.as_deref().map(str::trim) {
+        None | Some("" | "standard" | "chess" | "normal" | "from position" | "fromposition") => {
+            false
+        }
+        Some(
+            "chess960" | "chess 960" | "fischerandom" | "fischerrandom" | "fischer random" | "960",
+        ) => true,
+        Some(other) => return Err(format!("unsupported variant {other:?}")),
+    };
+    let setup = game.tag(b"SetUp");
+    let Some(fen) = game.tag(b"FEN") else {
+        if setup.is_some_and(|s| s == b"1") {
+            warnings.push(GameWarning {
+                line: game.line,
+                message: "SetUp \"1\" without a FEN tag: starting from the standard position"
+                    .to_string(),
+            });
+        }
+        return Ok(Position::new());
+    };
+    if setup.is_some_and(|s| s == b"0") {
+        warnings.push(GameWarning {
+            line: game.line,
+            message: "FEN tag with SetUp \"0\"".to_string(),
+        });
+    }
+    let text = fen.trim_ascii();
+    if text.is_empty() {
+        warnings.push(GameWarning {
+            line: game.line,
+            message: "empty FEN tag: starting from the standard position".to_string(),
+        });
+        return Ok(Position::new());
+    }
+    let (fen, fen_warnings) = match Fen::from_ascii_lenient(text) {
+        Ok(ok) => ok,
+        Err(ParseFenError::InvalidCastling { .. }) => {
+            // Castling letters naming rooks that are not there: read the
+            // rest, drop the rights, and say so.
+            let fields: Vec<&[u8]> = text
+                .split(|b| b.is_ascii_whitespace())
+                .filter(|f| !f.is_empty())
+                .collect();
+            let mut fixed = Vec::new();
+            for (i, field) in fields.iter().enumerate() {
+                if i > 0 {
+                    fixed.push(b' ');
+                }
+                fixed.extend_from_slice(if i == 2 { b"-" } else { field });
+            }
+            warnings.push(GameWarning {
+                line: game.line,
+                message: "FEN tag: castling rights without king and rook in place dropped"
+                    .to_string(),
+            });
+            Fen::from_ascii_lenient(&fixed).map_err(|e| e.to_string())?
+        }
+        Err(err) => return Err(err.to_string()),
+    };
+    for w in fen_warnings {
+        warnings.push(GameWarning {
+            line: game.line,
+            message: format!("FEN tag: {w}"),
+        });
+    }
+    let mode = if chess960 {
+        CastlingMode::Chess960
+    } else {
+        fen.castling_mode()
+    };
+    let (pos, repairs) = Position::from_setup_repaired(fen.into_setup(), mode)
+        .map_err(|e| format!("illegal position: {e}"))?;
+    if repairs.impossible_check {
+        return Err(
+            "illegal position: the side to move is in a check no legal move could have given"
+                .to_string(),
+        );
+    }
+    if !repairs.castling_rights.is_empty() || repairs.ep_square.is_some() {
+        warnings.push(GameWarning {
+            line: game.line,
+            message: "FEN tag: impossible castling rights or en-passant square dropped".to_string(),
+        });
+    }
+    Ok(pos)
+}
+
+/// Does the recorded result fit the movetext and the final position?
+fn check_result(out: &Replayed, final_position: &Position) -> Option<String> {
+    if let (Some(tag), Some(term)) = (out.result_tag, out.terminator) {
+        if tag != term {
+            return Some(format!(
+                "Result tag {} but the movetext ends with {}",
+                tag.as_str(),
+                term.as_str()
+            ));
+        }
+    }
+    let recorded = out.terminator.or(out.result_tag)?;
+    if final_position.is_checkmate() {
+        let winner = final_position.turn().other();
+        let right = match winner {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        };
+        if recorded != right && recorded != GameResult::Unknown {
+            return Some(format!(
+                "{} is checkmated but the result is {}",
+                final_position.turn(),
+                recorded.as_str()
+            ));
+        }
+    } else if final_position.is_stalemate()
+        && matches!(recorded, GameResult::WhiteWins | GameResult::BlackWins)
+    {
+        return Some(format!(
+            "the game ends in stalemate but the result is {}",
+            recorded.as_str()
+        ));
+    }
+    None
+}

@@ -1,0 +1,339 @@
+//! Tag values: unescaping, text decoding, escaping, and the Seven Tag
+//! Roster.
+//!
+//! A PGN tag value arrives as the raw bytes between its quotes, with `\"`
+//! and `\\` still escaped. [`decode_tag_value`] undoes the escapes and
+//! decodes the bytes as UTF-8; real files also hold Latin-1 or
+//! Windows-1252 text (old ChessBase and club files), so when the bytes are
+//! not valid UTF-8 they are decoded as Windows-1252 instead and the
+//! returned [`TagDecoding`] says so, for the caller to report. Nothing is
+//! ever replaced by `U+FFFD`: every byte sequence decodes to some text.
+//!
+//! ```
+//! use std::borrow::Cow;
+//! use notation::pgn::tags::{decode_tag_value, escape_tag_value, missing_roster_tags, TagDecoding};
+//!
+//! // Valid UTF-8 without escapes is borrowed, not copied.
+//! let (value, decoding) = decode_tag_value("Müller".as_bytes());
+//! assert!(matches!(value, Cow::Borrowed("Müller")));
+//! assert_eq!(decoding, TagDecoding::Utf8);
+//!
+//! // Escapes are undone; Latin-1 bytes fall back to Windows-1252.
+//! let (value, decoding) = decode_tag_value(b"M\xfcller \\\"the \\\\ hammer\\\"");
+//! assert_eq!(value, "Müller \"the \\ hammer\"");
+//! assert_eq!(decoding, TagDecoding::Windows1252Fallback);
+//!
+//! // Writing escapes them again.
+//! assert_eq!(escape_tag_value("say \"hi\""), "say \\\"hi\\\"");
+//!
+//! let names = ["Event", "White", "Black", "Result"];
+//! assert_eq!(missing_roster_tags(names.into_iter()), ["Site", "Date", "Round"]);
+//! ```
+
+use std::borrow::Cow;
+
+/// How a tag value's (or a comment's) bytes were turned into text.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TagDecoding {
+    /// The bytes were valid UTF-8 (which includes plain ASCII).
+    #[default]
+    Utf8,
+    /// The bytes were not valid UTF-8 and were decoded as Windows-1252
+    /// (a superset of the printable Latin-1 range). Worth a warning: the
+    /// file is not standard PGN, and the guess may be wrong for text in
+    /// other legacy code pages.
+    Windows1252Fallback,
+}
+
+/// The Seven Tag Roster, in the order the PGN export format writes it
+/// (PGN standard, section 8.1.1).
+pub const SEVEN_TAG_ROSTER: [&str; 7] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// The value the PGN standard gives a roster tag whose real value is
+/// unknown (section 8.1.1): `?` for most, `????.??.??` for `Date`, `*`
+/// for `Result`. Same order as [`SEVEN_TAG_ROSTER`].
+pub const SEVEN_TAG_ROSTER_UNKNOWN: [&str; 7] = ["?", "?", "????.??.??", "?", "?", "?", "*"];
+
+/// The position of `name` in the [`SEVEN_TAG_ROSTER`], if it is a roster
+/// tag. Tag names are case-sensitive, as the standard says.
+///
+/// ```
+/// use notation::pgn::tags::roster_index;
+///
+/// assert_eq!(roster_index("Event"), Some(0));
+/// assert_eq!(roster_index("Result"), Some(6));
+/// assert_eq!(roster_index("event"), None);
+/// assert_eq!(roster_index("WhiteElo"), None);
+/// ```
+#[must_use]
+pub fn roster_index(name: &str) -> Option<usize> {
+    SEVEN_TAG_ROSTER.iter().position(|&roster| roster == name)
+}
+
+/// The roster tags that do not occur among `names`, in roster order.
+/// Allocates nothing when none is missing.
+///
+/// ```
+/// use notation::pgn::tags::missing_roster_tags;
+///
+/// assert_eq!(missing_roster_tags(["White", "Black"].into_iter()).len(), 5);
+/// assert!(missing_roster_tags(
+///     ["Event", "Site", "Date", "Round", "White", "Black", "Result"].into_iter()
+/// )
+/// .is_empty());
+/// ```
+#[must_use]
+pub fn missing_roster_tags<'n>(names: impl Iterator<Item = &'n str>) -> Vec<&'static str> {
+    let mut seen = [false; 7];
+    for name in names {
+        if let Some(index) = roster_index(name) {
+            seen[index] = true;
+        }
+    }
+    SEVEN_TAG_ROSTER
+        .iter()
+        .zip(seen)
+        .filter(|&(_, seen)| !seen)
+        .map(|(&name, _)| name)
+        .collect()
+}
+
+/// Undoes the PGN escapes `\"` and `\\` of a raw tag value (the bytes
+/// between its quotes) and decodes it as text: UTF-8 when valid, otherwise
+/// Windows-1252 (see [`decode_text`]). A backslash before any other
+/// character is kept as it is, like pgn-reader's `RawTag::decode`.
+///
+/// Borrows from `raw` (no allocation) when the value has no escapes and is
+/// valid UTF-8, as nearly every value is.
+///
+/// ```
+/// use notation::pgn::tags::{decode_tag_value, TagDecoding};
+///
+/// assert_eq!(decode_tag_value(b"a\\\\b\\\"c\\d").0, "a\\b\"c\\d");
+/// assert_eq!(decode_tag_value(b"Caf\xe9 \x93Kiebitz\x94"), ("Café “Kiebitz”".into(), TagDecoding::Windows1252Fallback));
+/// ```
+#[must_use]
+pub fn decode_tag_value(raw: &[u8]) -> (Cow<'_, str>, TagDecoding) {
+    match unescape(raw) {
+        Cow::Borrowed(bytes) => decode_text(bytes),
+        Cow::Owned(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => (Cow::Owned(text), TagDecoding::Utf8),
+            Err(error) => (
+                Cow::Owned(windows_1252_to_string(error.as_bytes())),
+                TagDecoding::Windows1252Fallback,
+            ),
+        },
+    }
+}
+
+/// Removes the backslash of each `\"` and `\\`.
+fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
+    let Some(first) = memchr::memchr(b'\\', raw) else {
+        return Cow::Borrowed(raw);
+    };
+    let mut out = Vec::with_capacity(raw.len());
+    out.extend_from_slice(&raw[..first]);
+    let mut index = first;
+    let mut changed = false;
+    while index < raw.len() {
+        let byte = raw[index];
+        if byte == b'\\' && matches!(raw.get(index + 1), Some(b'\\' | b'"')) {
+            out.push(raw[index + 1]);
+            index += 2;
+            changed = true;
+        } else {
+            out.push(byte);
+            index += 1;
+        }
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(raw)
+    }
+}
+
+/// Decodes bytes as UTF-8 when valid (borrowing them), otherwise as
+/// Windows-1252: 0x80–0x9F by the Windows-1252 table (the five bytes that
+/// table leaves undefined become the C1 control characters of the same
+/// value, as the WHATWG encoding standard does), 0xA0–0xFF as Latin-1.
+/// Used for tag values and comments; it undoes no escapes.
+///
+/// ```
+/// use notation::pgn::tags::{decode_text, TagDecoding};
+///
+/// assert_eq!(decode_text(b"1. e4").1, TagDecoding::Utf8);
+/// assert_eq!(decode_text(b"\x80 5 \x96 \xbd"), ("€ 5 – ½".into(), TagDecoding::Windows1252Fallback));
+/// ```
+#[must_use]
+pub fn decode_text(raw: &[u8]) -> (Cow<'_, str>, TagDecoding) {
+    match std::str::from_utf8(raw) {
+        Ok(text) => (Cow::Borrowed(text), TagDecoding::Utf8),
+        Err(_) => (
+            Cow::Owned(windows_1252_to_string(raw)),
+            TagDecoding::Windows1252Fallback,
+        ),
+    }
+}
+
+/// The Windows-1252 characters of bytes 0x80–0x9F; the undefined ones map
+/// to the C1 control of the same value.
+const WINDOWS_1252_HIGH: [char; 32] = [
+    '\u{20AC}', '\u{0081}', '\u{201A}', '\u{0192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{02C6}', '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{008D}', '\u{017D}', '\u{008F}',
+    '\u{0090}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{02DC}', '\u{2122}', '\u{0161}', '\u{203A}', '\u{0153}', '\u{009D}', '\u{017E}', '\u{0178}',
+];
+
+/// One Windows-1252 byte as a character.
+#[must_use]
+pub const fn windows_1252_char(byte: u8) -> char {
+    if byte >= 0x80 && byte < 0xA0 {
+        WINDOWS_1252_HIGH[(byte - 0x80) as usize]
+    } else {
+        byte as char
+    }
+}
+
+fn windows_1252_to_string(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 2);
+    out.extend(bytes.iter().map(|&byte| windows_1252_char(byte)));
+    out
+}
+
+/// Escapes a tag value for writing between quotes: `\` becomes `\\` and
+/// `"` becomes `\"`. Borrows when there is nothing to escape.
+///
+/// ```
+/// use notation::pgn::tags::escape_tag_value;
+///
+/// assert_eq!(escape_tag_value("plain"), "plain");
+/// assert_eq!(escape_tag_value(r#"C:\pgn "x""#), r#"C:\\pgn \"x\""#);
+/// ```
+#[must_use]
+pub fn escape_tag_value(value: &str) -> Cow<'_, str> {
+    if !value.contains(['\\', '"']) {
+        return Cow::Borrowed(value);
+    }
+    let mut out = String::with_capacity(value.len() + 4);
+    for ch in value.chars() {
+        if ch == '\\' || ch == '"' {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(raw: &[u8], expected: &str, decoding: TagDecoding) {
+        let (value, got_decoding) = decode_tag_value(raw);
+        assert_eq!(
+            (value.as_ref(), got_decoding),
+            (expected, decoding),
+            "raw: {:?}",
+            String::from_utf8_lossy(raw)
+        );
+    }
+
+    #[test]
+    fn plain_values_are_borrowed() {
+        for raw in [
+            &b""[..],
+            b"Casual game",
+            b"2024.01.31",
+            "Ding Liren – 丁立人".as_bytes(),
+        ] {
+            let (value, decoding) = decode_tag_value(raw);
+            assert!(matches!(value, Cow::Borrowed(_)), "{value}");
+            assert_eq!(value.as_bytes(), raw);
+            assert_eq!(decoding, TagDecoding::Utf8);
+        }
+    }
+
+    #[test]
+    fn escapes() {
+        use TagDecoding::Utf8;
+        check(br#"\""#, "\"", Utf8);
+        check(br"\\", "\\", Utf8);
+        check(br#"a \"b\" c"#, "a \"b\" c", Utf8);
+        check(br#"\\\""#, "\\\"", Utf8);
+        check(br"C:\\dir\\file.pgn", "C:\\dir\\file.pgn", Utf8);
+        // A backslash before anything else stays.
+        check(br"a\b", "a\\b", Utf8);
+        check(br"trailing\", "trailing\\", Utf8);
+        // `\\` then `"`: the backslash pair is one escape, the quote is bare.
+        check(br#"\\""#, "\\\"", Utf8);
+        // Brackets are ordinary characters in a value.
+        check(b"[Event \\\"x\\\"]", "[Event \"x\"]", Utf8);
+    }
+
+    #[test]
+    fn a_value_with_only_unknown_escapes_is_borrowed() {
+        let (value, _) = decode_tag_value(br"a\nb");
+        assert!(matches!(value, Cow::Borrowed(r"a\nb")));
+    }
+
+    #[test]
+    fn windows_1252_fallback() {
+        use TagDecoding::Windows1252Fallback as W;
+        check(b"M\xfcller", "Müller", W);
+        check(b"Andr\xe9s \xc1lvarez", "Andrés Álvarez", W);
+        check(b"\x80", "€", W);
+        check(b"\x8a\x8c\x8e\x9a\x9c\x9e\x9f", "ŠŒŽšœžŸ", W);
+        check(b"\x91a\x92 \x93b\x94", "‘a’ “b”", W);
+        check(b"\x85\x86\x87\x89\x95\x96\x97\x99", "…†‡‰•–—™", W);
+        check(b"\x82\x83\x84\x88\x8b\x98\x9b", "‚ƒ„ˆ‹˜›", W);
+        // Undefined in Windows-1252: the C1 control of the same value.
+        check(b"\x81\x8d\x8f\x90\x9d", "\u{81}\u{8d}\u{8f}\u{90}\u{9d}", W);
+        check(b"\xa0\xbd\xff", "\u{a0}½ÿ", W);
+        // Escapes and fallback together.
+        check(b"\\\"G\xf6teborg\\\"", "\"Göteborg\"", W);
+        // A truncated UTF-8 sequence is not UTF-8.
+        check(b"\xc3", "Ã", W);
+    }
+
+    #[test]
+    fn windows_1252_table_matches_the_code_page() {
+        // Every byte maps to one character, and ASCII and 0xA0..=0xFF are
+        // the identity.
+        for byte in 0..=255u8 {
+            let ch = windows_1252_char(byte);
+            if !(0x80..0xA0).contains(&byte) {
+                assert_eq!(ch as u32, u32::from(byte));
+            } else {
+                assert!(ch as u32 >= 0x80, "{byte:#x}");
+            }
+        }
+        assert_eq!(windows_1252_char(0x80), '€');
+        assert_eq!(windows_1252_char(0x9f), 'Ÿ');
+    }
+
+    #[test]
+    fn escape_round_trips() {
+        for value in ["", "plain", "\"", "\\", "a\\\"b", "\\\\\"\"", "Müller"] {
+            let escaped = escape_tag_value(value);
+            assert_eq!(decode_tag_value(escaped.as_bytes()).0, value);
+        }
+        assert!(matches!(escape_tag_value("x"), Cow::Borrowed("x")));
+    }
+
+    #[test]
+    fn roster() {
+        assert_eq!(SEVEN_TAG_ROSTER.len(), SEVEN_TAG_ROSTER_UNKNOWN.len());
+        assert_eq!(
+            missing_roster_tags(std::iter::empty()),
+            SEVEN_TAG_ROSTER.to_vec()
+        );
+        assert_eq!(
+            missing_roster_tags(["WhiteElo", "Result", "result", "Event", "Event"].into_iter()),
+            ["Site", "Date", "Round", "White", "Black"]
+        );
+        assert_eq!(roster_index("Date"), Some(2));
+        assert_eq!(roster_index("FEN"), None);
+    }
+}

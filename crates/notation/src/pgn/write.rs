@@ -1,0 +1,314 @@
+//! PGN export format (PGN standard, section 8): a [`Game`] as text.
+//!
+//! - Tag pairs: the Seven Tag Roster first, in roster order, each written
+//!   even when the game lacks it (with the standard's unknown value: `?`,
+//!   `????.??.??` for `Date`, and for `Result` the movetext result or
+//!   `*`); then every other tag in the game's order, including any second
+//!   occurrence of a roster tag. Values are escaped (`\\`, `\"`); a line
+//!   break in a value (which a tag line cannot hold) is written as a
+//!   space. Then one empty line.
+//! - Movetext: tokens separated by single spaces on lines of fewer than
+//!   80 characters ([`MAX_LINE_CHARS`]), broken only between tokens. A
+//!   move number stays with its move (`12. Nf3`, `12... Nf6`); a White
+//!   move always has its number, a Black move has `N...` at the start of
+//!   the game or a variation and after a comment, NAG or variation. NAGs
+//!   are written `$n`. Variations are `(…)` with the parentheses against
+//!   their first and last token, as lichess and ChessBase write them.
+//!   The game ends with the result: [`Game::result`], else the `Result`
+//!   tag, else `*` (see [`Game::effective_result`]); then one empty line.
+//! - Comments are `{ text }`. Their whitespace is normalised (runs of
+//!   spaces and line breaks become single spaces), so a long comment can
+//!   be broken across lines at its spaces; a single word longer than a
+//!   line is the only thing that makes a line longer than the limit. A `}`
+//!   cannot appear inside a PGN comment, so it is written as `)`. No line
+//!   starts with `%` (the escape mechanism would hide it from readers):
+//!   a comment word starting with `%` stays on the line of the word before
+//!   it. An empty comment is written `{ }`.
+//! - Move numbers come from the `FEN` tag when it holds a readable FEN
+//!   (side to move and move number); otherwise the game starts at `1.`.
+//!
+//! The moves are written as their [`SanPlus`](crate::san::SanPlus)
+//! displays them.
+//!
+//! ```
+//! use notation::pgn::model::{Game, GameResult, Line, MoveNode};
+//! use notation::pgn::write::to_pgn_string;
+//!
+//! let mut game = Game::default();
+//! game.set_tag("White", "Anderssen, Adolf");
+//! game.set_tag("Annotator", "me");
+//! let mut e4 = MoveNode::new("e4".parse()?);
+//! e4.nags.push(1);
+//! game.moves.push(e4);
+//! let mut e5 = MoveNode::new("e5".parse()?);
+//! e5.comments.push("The classical reply.".to_owned());
+//! e5.variations.push(Line(vec![MoveNode::new("c5".parse()?)]));
+//! game.moves.push(e5);
+//! game.moves.push(MoveNode::new("Nf3".parse()?));
+//! game.result = Some(GameResult::WhiteWins);
+//!
+//! assert_eq!(
+//!     to_pgn_string(&game),
+//!     r#"[Event "?"]
+//! [Site "?"]
+//! [Date "????.??.??"]
+//! [Round "?"]
+//! [White "Anderssen, Adolf"]
+//! [Black "?"]
+//! [Result "1-0"]
+//! [Annotator "me"]
+//!
+//! 1. e4 $1 1... e5 { The classical reply. } (1... c5) 2. Nf3 1-0
+//!
+//! "#
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt::{self, Write as _};
+
+use board::Color;
+
+use crate::fen::Fen;
+use crate::pgn::model::{Game, Line};
+use crate::pgn::tags::{escape_tag_value, SEVEN_TAG_ROSTER, SEVEN_TAG_ROSTER_UNKNOWN};
+
+/// The longest movetext line written, in characters (Unicode scalar
+/// values): the standard asks for fewer than 80. Only a single token
+/// longer than this (a long word in a comment) makes a longer line.
+pub const MAX_LINE_CHARS: usize = 79;
+
+/// Writes `game` in PGN export format, ending with an empty line, so games
+/// written one after another form a valid PGN file. See the [module
+/// documentation](self) for the rules.
+///
+/// # Errors
+/// Only those of `out`; writing into a `String` cannot fail.
+pub fn write_game<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
+    write_tags(game, out)?;
+    out.write_char('\n')?;
+
+    let mut movetext = Movetext {
+        out,
+        column: 0,
+        held: String::new(),
+        open_parens: 0,
+    };
+    for comment in &game.comments_before {
+        movetext.comment(comment)?;
+    }
+    movetext.line(&game.moves, starting_ply(game), true)?;
+    let result = game.effective_result();
+    movetext.begin_token()?.push_str(result.as_str());
+    movetext.finish()?;
+    out.write_char('\n')
+}
+
+/// The game in PGN export format, as [`write_game`] writes it.
+#[must_use]
+pub fn to_pgn_string(game: &Game) -> String {
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = write_game(game, &mut out);
+    out
+}
+
+/// Displays as [`write_game`] writes, so `game.to_string()` is its PGN.
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_game(self, f)
+    }
+}
+
+fn write_tags<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
+    // The index in `game.tags` of each roster tag's first occurrence,
+    // which goes into the roster; later occurrences are written with the
+    // other tags so nothing is lost.
+    let mut roster_at = [None; 7];
+    for (index, (name, _)) in game.tags.iter().enumerate() {
+        if let Some(slot) = SEVEN_TAG_ROSTER.iter().position(|&roster| roster == name) {
+            roster_at[slot].get_or_insert(index);
+        }
+    }
+    for (slot, &name) in SEVEN_TAG_ROSTER.iter().enumerate() {
+        let value = match roster_at[slot] {
+            Some(index) => game.tags[index].1.as_str(),
+            None if name == "Result" => game.result.map_or("*", |result| result.as_str()),
+            None => SEVEN_TAG_ROSTER_UNKNOWN[slot],
+        };
+        write_tag(out, name, value)?;
+    }
+    for (index, (name, value)) in game.tags.iter().enumerate() {
+        if !roster_at.contains(&Some(index)) {
+            write_tag(out, name, value)?;
+        }
+    }
+    Ok(())
+}
+
+fn write_tag<W: fmt::Write + ?Sized>(out: &mut W, name: &str, value: &str) -> fmt::Result {
+    let escaped = escape_tag_value(value);
+    if escaped.contains(['\n', '\r']) {
+        let one_line = escaped.replace("\r\n", " ").replace(['\n', '\r'], " ");
+        writeln!(out, "[{name} \"{one_line}\"]")
+    } else {
+        writeln!(out, "[{name} \"{escaped}\"]")
+    }
+}
+
+/// The ply of the first move: from the `FEN` tag when it reads (leniently)
+/// as a FEN, else 0 (White's first move).
+fn starting_ply(game: &Game) -> u64 {
+    let Some(fen) = game.tag("FEN") else {
+        return 0;
+    };
+    match Fen::from_ascii_lenient(fen.as_bytes()) {
+        Ok((fen, _)) => {
+            let setup = fen.setup();
+            let fullmoves = u64::from(setup.fullmoves.max(1));
+            (fullmoves - 1) * 2 + u64::from(setup.turn == Color::Black)
+        }
+        Err(_) => 0,
+    }
+}
+
+/// Lays out movetext tokens on lines of at most [`MAX_LINE_CHARS`].
+///
+/// The last token is held back until the next one starts, so a closing
+/// parenthesis can still be glued to it; opening parentheses wait in
+/// `open_parens` and are glued to the next token.
+struct Movetext<'w, W: ?Sized> {
+    out: &'w mut W,
+    /// Characters on the current output line.
+    column: usize,
+    /// The token not yet placed (empty when there is none).
+    held: String,
+    /// `(` to put before the next token.
+    open_parens: usize,
+}
+
+impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
+    /// Places the held token and returns the buffer for the next one,
+    /// already holding any pending `(`.
+    fn begin_token(&mut self) -> Result<&mut String, fmt::Error> {
+        self.place_held()?;
+        for _ in 0..self.open_parens {
+            self.held.push('(');
+        }
+        self.open_parens = 0;
+        Ok(&mut self.held)
+    }
+
+    fn place_held(&mut self) -> fmt::Result {
+        if self.held.is_empty() {
+            return Ok(());
+        }
+        let width = self.held.chars().count();
+        if self.column == 0 {
+            self.column = width;
+        } else if self.column + 1 + width <= MAX_LINE_CHARS {
+            self.out.write_char(' ')?;
+            self.column += 1 + width;
+        } else {
+            self.out.write_char('\n')?;
+            self.column = width;
+        }
+        self.out.write_str(&self.held)?;
+        self.held.clear();
+        Ok(())
+    }
+
+    fn open_variation(&mut self) {
+        self.open_parens += 1;
+    }
+
+    fn close_variation(&mut self) -> fmt::Result {
+        if self.open_parens > 0 {
+            // An empty variation.
+            self.open_parens -= 1;
+            self.begin_token()?.push_str("()");
+        } else {
+            self.held.push(')');
+        }
+        Ok(())
+    }
+
+    /// `{ text }`, broken into tokens at whitespace; a word starting with
+    /// `%` is kept with the word before it, so no line starts with `%`.
+    fn comment(&mut self, text: &str) -> fmt::Result {
+        let mut words = text.split_whitespace().peekable();
+        let buffer = self.begin_token()?;
+        buffer.push('{');
+        if words.peek().is_none() {
+            buffer.push_str(" }");
+            return Ok(());
+        }
+        let mut first = true;
+        while let Some(word) = words.next() {
+            if !first && !word.starts_with('%') {
+                self.begin_token()?;
+            }
+            let buffer = &mut self.held;
+            if !buffer.is_empty() {
+                buffer.push(' ');
+            }
+            push_comment_word(buffer, word);
+            if words.peek().is_none() {
+                buffer.push_str(" }");
+            }
+            first = false;
+        }
+        Ok(())
+    }
+
+    /// A line of moves whose first move is at `ply`; `need_number` asks
+    /// for `N...` before a first move by Black.
+    fn line(&mut self, line: &Line, ply: u64, mut need_number: bool) -> fmt::Result {
+        for (offset, node) in line.iter().enumerate() {
+            let ply = ply + offset as u64;
+            for comment in &node.comments_before {
+                self.comment(comment)?;
+                need_number = true;
+            }
+            let number = ply / 2 + 1;
+            let token = self.begin_token()?;
+            if ply.is_multiple_of(2) {
+                write!(token, "{number}. ")?;
+            } else if need_number {
+                write!(token, "{number}... ")?;
+            }
+            write!(token, "{}", node.san)?;
+            need_number = false;
+            for nag in &node.nags {
+                write!(self.begin_token()?, "${nag}")?;
+                need_number = true;
+            }
+            for comment in &node.comments {
+                self.comment(comment)?;
+                need_number = true;
+            }
+            for variation in &node.variations {
+                self.open_variation();
+                self.line(variation, ply, true)?;
+                self.close_variation()?;
+                need_number = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Places the last token and ends the line.
+    fn finish(&mut self) -> fmt::Result {
+        self.place_held()?;
+        self.out.write_char('\n')
+    }
+}
+
+/// A comment word with `}` (which would end the comment) written as `)`.
+fn push_comment_word(buffer: &mut String, word: &str) {
+    if word.contains('}') {
+        buffer.extend(word.chars().map(|ch| if ch == '}' { ')' } else { ch }));
+    } else {
+        buffer.push_str(word);
+    }
+}

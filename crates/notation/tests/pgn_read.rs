@@ -1,0 +1,153 @@
+//! The PGN reader on real and torture files from `../shared/data/pgn/`
+//! (skipped with a message when absent): no panics, every game
+//! accounted for, chunked reading equal to whole-file reading.
+
+use std::path::{Path, PathBuf};
+
+use notation::pgn::read::{GameReader, RawGame};
+use notation::pgn::replay::{replay, NoVisitor, ReplayOptions};
+use notation::pgn::scan::{split_candidate, GameEnd, Scanner};
+
+fn shared_pgn() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn");
+    if dir.exists() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "skipping: {} not found (shared test data is not in this checkout)",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            pgn_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "pgn") {
+            out.push(path);
+        }
+    }
+}
+
+/// (offset, line, plies, error) per game.
+fn summarize(data: &[u8], offset: u64, line: u64) -> Vec<(u64, u64, u32, Option<String>)> {
+    let mut out = Vec::new();
+    GameReader::new().read_chunk(data, offset, line, |game: &RawGame<'_>| {
+        let r = replay(game, &ReplayOptions::default(), &mut NoVisitor);
+        out.push((
+            game.offset,
+            game.line,
+            r.plies,
+            r.error.map(|e| e.to_string()),
+        ));
+    });
+    out
+}
+
+#[test]
+fn every_shared_file_reads_without_panic() {
+    let Some(dir) = shared_pgn() else { return };
+    let mut files = Vec::new();
+    pgn_files(&dir, &mut files);
+    assert!(files.len() > 50, "{} files", files.len());
+    let mut total = 0;
+    for file in &files {
+        let data = std::fs::read(file).unwrap();
+        let games = summarize(&data, 0, 1);
+        let invalid = games.iter().filter(|g| g.3.is_some()).count();
+        eprintln!(
+            "{}: {} games, {} invalid",
+            file.strip_prefix(&dir).unwrap().display(),
+            games.len(),
+            invalid
+        );
+        for g in games.iter().filter(|g| g.3.is_some()).take(3) {
+            eprintln!("    line {}: {}", g.1, g.3.as_deref().unwrap_or(""));
+        }
+        total += games.len();
+    }
+    assert!(total > 1000);
+}
+
+/// Cuts `data` into chunks of about `size` bytes at split candidates,
+/// re-cutting further on when a cut lands inside a comment, exactly as the
+/// parallel reader does; returns the games found.
+fn chunked(data: &[u8], size: usize) -> Vec<(u64, u64, u32, Option<String>)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut line = 1u64;
+    while start < data.len() {
+        let mut window = size;
+        let end = loop {
+            let end = (start + window).min(data.len());
+            if end == data.len() {
+                break end;
+            }
+            match split_candidate(&data[start..end]) {
+                Some(cut) if cut > 0 => {
+                    // Verify: the chunk's last game must not end inside a comment.
+                    let mut scanner = Scanner::new(&data[start..start + cut], line);
+                    let mut tokens = Vec::new();
+                    let mut last = None;
+                    while let Some(span) = scanner.next_game(&mut tokens) {
+                        last = Some(span.ended_by);
+                    }
+                    if last != Some(GameEnd::UnterminatedComment) {
+                        break start + cut;
+                    }
+                    window *= 2;
+                }
+                _ => window *= 2,
+            }
+        };
+        out.extend(summarize(&data[start..end], start as u64, line));
+        line += memchr_count(&data[start..end]);
+        start = end;
+    }
+    out
+}
+
+fn memchr_count(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|&&b| b == b'\n').count() as u64
+}
+
+#[test]
+fn chunked_reading_equals_whole_file_reading() {
+    let Some(dir) = shared_pgn() else { return };
+    let mut files = Vec::new();
+    pgn_files(&dir, &mut files);
+    for file in &files {
+        let data = std::fs::read(file).unwrap();
+        let whole = summarize(&data, 0, 1);
+        for size in [997, 8 << 10, 100 << 10] {
+            let parts = chunked(&data, size);
+            assert_eq!(
+                parts,
+                whole,
+                "{} with chunks of {size} bytes",
+                file.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn adversarial_comments_do_not_split_games() {
+    let mut data = Vec::new();
+    for i in 0..50 {
+        data.extend_from_slice(format!("[Event \"{i}\"]\n\n1. e4 {{ a comment\n\n[Event \"fake {i}\"]\n\n1. d4 }} e5 *\n\n").as_bytes());
+    }
+    let whole = summarize(&data, 0, 1);
+    assert_eq!(whole.len(), 50);
+    assert!(whole.iter().all(|g| g.3.is_none() && g.2 == 2), "{whole:?}");
+    for size in [10, 50, 77, 200, 1000] {
+        assert_eq!(chunked(&data, size), whole, "chunks of {size}");
+    }
+}
