@@ -1,6 +1,8 @@
 //! `cargo xtask ci`: every check CI runs, in order, stopping at the first
 //! failure: formatting, clippy with warnings denied, the whole workspace's
-//! tests, the docs with warnings denied, and the benchmarks compiled (when
+//! tests, the docs with warnings denied, the fuzz targets compiled (a plain
+//! build of the separate `fuzz/` workspace: no nightly, no sanitizer; the
+//! fuzzing itself is `cargo xtask fuzz`), and the benchmarks compiled (when
 //! the workspace has any). `.ci/run` is exactly this command.
 
 use std::time::{Duration, Instant};
@@ -44,6 +46,11 @@ const STEPS: &[Step] = &[
         name: "doc",
         args: &["doc", "--workspace", "--no-deps"],
         env: &[("RUSTDOCFLAGS", "-D warnings")],
+    },
+    Step {
+        name: "fuzz (build only)",
+        args: &["build", "--manifest-path", "fuzz/Cargo.toml"],
+        env: &[],
     },
     Step {
         name: "bench (build only)",

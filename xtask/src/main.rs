@@ -3,6 +3,10 @@
 //!
 //! - `cargo xtask ci`: everything CI checks (fmt, clippy, tests, docs, benches).
 //! - `cargo xtask bench perft`: our perft against shakmaty and cozy-chess.
+//! - `cargo xtask bench notation`: our PGN reader against pgn-reader's bare
+//!   visitor (and both with move validation), on the same files.
+//! - `cargo xtask fuzz`: the cargo-fuzz targets (FEN, SAN, PGN) for a while
+//!   each, and their seed corpora.
 //! - `cargo xtask suites`: the perft suites of `../shared/data/perft/`
 //!   through the release `chesstool` binary.
 //! - `cargo xtask gen-corpus`: a deterministic Lichess-style PGN corpus
@@ -16,6 +20,7 @@ mod args;
 mod bench;
 mod ci;
 mod corpus;
+mod fuzz;
 mod magics;
 mod suites;
 
@@ -34,6 +39,14 @@ commands:
   ci                                 fmt check, clippy -D warnings, tests, docs -D warnings, benches built
   bench perft [--runs N] [--positions a,b,..] [--quick]
                                      ours vs shakmaty vs cozy-chess, single-threaded, no hashing
+  bench notation [--runs N] [--quick]
+                                     our PGN reader vs pgn-reader's bare visitor (and both
+                                     with move validation) on ../shared/data/pgn/real and
+                                     target/corpus/lichess-like.pgn; --quick: first 20 MB of each
+  fuzz [--minutes N] [--target fen|san|pgn|all] [--seed]
+                                     run each fuzz target N minutes (default 1; needs
+                                     `cargo install cargo-fuzz --version 0.13.2 --locked`);
+                                     --seed only copies the seeds into fuzz/corpus/
   suites [--full | --max-nodes N] [--threads N] [--dir DIR]
                                      perft suites of ../shared/data/perft through the release chesstool
   gen-corpus [--out FILE] [--size-mb N] [--seed N] [--zst]
@@ -67,6 +80,7 @@ fn run(args: Vec<String>) -> anyhow::Result<()> {
         Some("bench") => bench::run(args),
         Some("suites") => suites::run(args),
         Some("gen-corpus") => corpus::run(args),
+        Some("fuzz") => fuzz::run(args),
         Some("magics") => {
             args.finish()?;
             magics::run();

@@ -78,6 +78,7 @@ fn crate_graph_has_only_allowed_edges() {
                 "serde",
                 "serde_json",
                 "ctrlc",
+                "memchr",
             ][..],
         ),
     ]);

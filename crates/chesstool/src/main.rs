@@ -6,15 +6,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-// input, output and progress are not used until `validate` lands (issue 4);
-// the allows go with it.
-#[allow(dead_code)]
+mod cli;
 mod input;
-#[allow(dead_code)]
+mod json;
 mod output;
 mod perft;
-#[allow(dead_code)]
+mod pipeline;
 mod progress;
+mod replay;
+mod validate;
 
 /// Reads, checks and rules on chess games.
 #[derive(Debug, Parser)]
@@ -29,6 +29,12 @@ enum Command {
     /// Count the leaves of the legal move tree (perft), or run a perft suite.
     #[command(after_help = perft::EXAMPLES)]
     Perft(perft::PerftArgs),
+    /// Check every game of PGN files: legal moves, start positions, tags, results.
+    #[command(after_help = validate::EXAMPLES)]
+    Validate(validate::ValidateArgs),
+    /// Replay games into positions and moves: FEN, SAN, UCI, CSV/JSONL per ply, PGN.
+    #[command(after_help = replay::EXAMPLES)]
+    Replay(replay::ReplayArgs),
 }
 
 /// Exit codes, as documented in the README.
@@ -38,6 +44,8 @@ pub enum Outcome {
     Ok,
     /// Some check failed (a perft count, an invalid game).
     Failed,
+    /// An input could not be opened or read (reported; the others ran).
+    IoError,
 }
 
 fn main() -> ExitCode {
@@ -56,10 +64,13 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
+        Command::Validate(args) => validate::run(&args),
+        Command::Replay(args) => replay::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::Failed) => ExitCode::from(1),
+        Ok(Outcome::IoError) => ExitCode::from(2),
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             let _ = writeln!(std::io::stderr(), "chesstool: {err:#}");

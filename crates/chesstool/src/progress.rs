@@ -33,6 +33,13 @@ struct Shown {
 }
 
 impl Progress {
+    /// Whether anything is drawn.
+    #[cfg(test)]
+    #[must_use]
+    pub fn is_hidden(&self) -> bool {
+        self.shown.is_none()
+    }
+
     /// A bar over `total_bytes` (when known), drawn only if `enabled` (not
     /// `--quiet`) and stderr is a terminal.
     #[must_use]
@@ -63,12 +70,6 @@ impl Progress {
     #[must_use]
     pub fn hidden() -> Progress {
         Progress { shown: None }
-    }
-
-    /// Whether anything is drawn.
-    #[must_use]
-    pub fn is_hidden(&self) -> bool {
-        self.shown.is_none()
     }
 
     /// Adds `bytes` read from disk.

@@ -10,6 +10,7 @@
 //! - [`read`]: the reader on pgn-reader.
 //! - [`scan`]: game boundaries, for reading chunks in parallel.
 //! - [`replay`]: every move checked from its own position, results checked.
+//! - [`build`]: a game as read, replayed, into a [`Game`] tree.
 //!
 //! ```
 //! use notation::pgn::{comment::parse_comment, to_pgn_string, Game, GameResult, MoveNode};
@@ -24,6 +25,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod build;
 pub mod comment;
 pub mod model;
 pub mod read;
@@ -32,6 +34,7 @@ pub mod scan;
 pub mod tags;
 pub mod write;
 
+pub use build::{build_game, BuildOptions};
 pub use model::{Game, GameResult, Line, MoveNode, ParseGameResultError};
 pub use tags::TagDecoding;
 pub use write::{to_pgn_string, write_game};

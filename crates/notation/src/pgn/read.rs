@@ -10,7 +10,8 @@
 //! (it silently drops tokens it cannot parse, and a SAN with stray
 //! characters after it), the movetext of that game is rebuilt from our
 //! tokens, with each oddity reported as a warning or an error at its
-//! line and column.
+//! line and column. `;` comments, which pgn-reader skips, are put among
+//! its events as comments.
 //!
 //! ```
 //! use notation::pgn::read::{Event, GameReader};
@@ -55,7 +56,8 @@ pub enum Event {
     },
     /// A numeric annotation glyph (`$n`, or `!`, `?`, … as 1–6).
     Nag(u8),
-    /// A comment; the range indexes [`RawGame::text`] (braces removed).
+    /// A comment; the range indexes [`RawGame::text`] (braces removed; for
+    /// a `;` comment, the rest of its line).
     Comment(Range<u32>),
     /// `(`.
     BeginVariation,
@@ -176,6 +178,19 @@ impl<'a> RawGame<'a> {
     #[must_use]
     pub fn was_rebuilt(&self) -> bool {
         self.rebuilt
+    }
+
+    /// How the game's bytes ended; [`GameEnd::UnterminatedComment`] on the
+    /// last game of a chunk means the chunk was cut inside a comment.
+    #[must_use]
+    pub fn ended_by(&self) -> GameEnd {
+        self.span.ended_by
+    }
+
+    /// Offset of the game's first byte within the chunk.
+    #[must_use]
+    pub fn start_in_chunk(&self) -> usize {
+        self.span.start
     }
 
     /// Number of tag lines.
@@ -528,6 +543,7 @@ impl GameReader {
         }
         let (mut n_san, mut n_nag, mut n_comment, mut n_open, mut n_close, mut n_result) =
             (0, 0, 0, 0, 0, 0);
+        let mut n_line_comments = 0;
         for t in tokens {
             match t.kind {
                 TokenKind::San => n_san += 1,
@@ -536,7 +552,8 @@ impl GameReader {
                 TokenKind::OpenVariation => n_open += 1,
                 TokenKind::CloseVariation => n_close += 1,
                 TokenKind::Result(_) => n_result += 1,
-                TokenKind::MoveNumber | TokenKind::LineComment => {}
+                TokenKind::LineComment => n_line_comments += 1,
+                TokenKind::MoveNumber => {}
             }
         }
         if (n_san, n_nag, n_comment, n_open, n_close, n_result)
@@ -570,7 +587,30 @@ impl GameReader {
                 *token = idx as u32;
             }
         }
+        if n_line_comments > 0 {
+            self.insert_line_comments(game, tokens);
+        }
         true
+    }
+
+    /// pgn-reader skips `;` comments: puts them among its events, which
+    /// (the audit found) match the other tokens one to one, in order.
+    fn insert_line_comments(&mut self, game: &[u8], tokens: &[Token]) {
+        let rec = &mut self.recorder;
+        let mut events = std::mem::take(&mut rec.events).into_iter();
+        let mut merged = Vec::with_capacity(tokens.len());
+        for t in tokens {
+            match t.kind {
+                TokenKind::MoveNumber => {}
+                TokenKind::LineComment => {
+                    let r = rec.store(line_comment_text(t.bytes(game)));
+                    merged.push(Event::Comment(r));
+                }
+                _ => merged.extend(events.next()),
+            }
+        }
+        merged.extend(events);
+        rec.events = merged;
     }
 
     /// Rebuilds the movetext events from the scanner's tokens: the slow
@@ -582,7 +622,11 @@ impl GameReader {
             let bytes = t.bytes(game);
             let token = idx as u32;
             match t.kind {
-                TokenKind::MoveNumber | TokenKind::LineComment => {}
+                TokenKind::MoveNumber => {}
+                TokenKind::LineComment => {
+                    let r = rec.store(line_comment_text(bytes));
+                    rec.events.push(Event::Comment(r));
+                }
                 TokenKind::OpenVariation => rec.events.push(Event::BeginVariation),
                 TokenKind::CloseVariation => rec.events.push(Event::EndVariation),
                 TokenKind::Result(r) => rec.events.push(Event::Result(r)),
@@ -747,6 +791,12 @@ fn check_tag_line(line: &[u8]) -> TagLine {
         rest = after;
         seen = true;
     }
+}
+
+/// The text of a `;` comment: after the `;`, without a carriage return.
+fn line_comment_text(token: &[u8]) -> &[u8] {
+    let text = token.strip_prefix(b";").unwrap_or(token);
+    text.strip_suffix(b"\r").unwrap_or(text)
 }
 
 /// `e.p.`, `e.p`, `ep` (any case) standing alone.

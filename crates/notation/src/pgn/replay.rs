@@ -23,6 +23,7 @@ use movegen::{CastlingMode, Move, Position};
 use crate::fen::{Fen, ParseFenError};
 use crate::pgn::model::GameResult;
 use crate::pgn::read::{Event, RawGame, UnreadableReason};
+use crate::pgn::scan::TokenKind;
 use crate::san::{resolve_lenient, SanError, SanPlus, SanWarning, SanWarnings, Suffix};
 
 /// How strictly to read.
@@ -37,7 +38,8 @@ pub struct ReplayOptions {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// The bytes could not be read (unterminated comment, malformed tag).
+    /// The bytes could not be read (unterminated comment, malformed tag), or
+    /// the movetext ends with a move number and no move (`1. e4 2. *`).
     Syntax,
     /// The `FEN`/`SetUp`/`Variant` tags do not give a legal start position.
     StartPosition,
@@ -53,6 +55,9 @@ pub enum ErrorKind {
     Spelling,
     /// A move after checkmate or stalemate.
     MoveAfterEnd,
+    /// Something other than a comment after the mainline's termination
+    /// marker (a second game run into the first, a stray token).
+    AfterResult,
     /// Unbalanced or misplaced variation brackets.
     Variation,
     /// The `Result` tag, the movetext terminator and the position disagree.
@@ -70,6 +75,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::NullMove => "null move",
             ErrorKind::Spelling => "non-standard notation",
             ErrorKind::MoveAfterEnd => "move after the game ended",
+            ErrorKind::AfterResult => "movetext after the result",
             ErrorKind::Variation => "bad variation",
             ErrorKind::Result => "result mismatch",
         })
@@ -120,10 +126,10 @@ pub struct GameWarning {
     pub message: String,
 }
 
-/// One mainline move as replayed.
+/// One move as replayed (of the mainline or of a variation).
 #[derive(Debug)]
 pub struct Ply<'a> {
-    /// 1-based ply number.
+    /// 1-based ply number, counted along the line the move is in.
     pub ply: u32,
     /// The position before the move.
     pub before: &'a Position,
@@ -131,18 +137,63 @@ pub struct Ply<'a> {
     pub mv: Move,
     /// The position after it.
     pub after: &'a Position,
+    /// The move exactly as written, when the token was standard SAN
+    /// syntax naming this move (perhaps not canonically: `Ng1f3`, a wrong
+    /// check suffix); `None` when it took the lenient reader (`0-0`,
+    /// `e8Q`, `g1f3`, `Nf3!?`, …).
+    pub written: Option<SanPlus>,
 }
 
-/// What a caller wants to see while a game is replayed.
+/// What a caller wants to see while a game is replayed. Every method has
+/// a default that does nothing; events come in file order, and only up to
+/// the first error.
+///
+/// `depth` is 0 in the mainline, 1 inside a variation of the mainline, 2
+/// inside a variation of that variation, and so on.
 pub trait ReplayVisitor {
-    /// Called for each mainline move, in order.
+    /// Called for each mainline move, in order (after
+    /// [`ReplayVisitor::move_played`]).
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         let _ = ply;
     }
     /// Called for each comment of the mainline (not inside variations),
-    /// after the move it follows (or before the first move).
+    /// after the move it follows (or before the first move), after
+    /// [`ReplayVisitor::comment`].
     fn mainline_comment(&mut self, text: &[u8]) {
         let _ = text;
+    }
+    /// Called for each legal move, of the mainline and of variations.
+    fn move_played(&mut self, depth: u32, ply: &Ply<'_>) {
+        let _ = (depth, ply);
+    }
+    /// Called for each null move (`--`, `Z0`) accepted in lenient mode:
+    /// the side to move passes. `ply` is its ply number, `before` the
+    /// position it was played in.
+    fn null_move(&mut self, depth: u32, ply: u32, before: &Position) {
+        let _ = (depth, ply, before);
+    }
+    /// Called at `(`; `depth` is the depth of the variation it opens (1
+    /// or more). The variation is an alternative to the last move played
+    /// at `depth - 1`.
+    fn begin_variation(&mut self, depth: u32) {
+        let _ = depth;
+    }
+    /// Called at `)`; `depth` is the depth of the variation it closes.
+    fn end_variation(&mut self, depth: u32) {
+        let _ = depth;
+    }
+    /// Called for each comment (raw bytes between the braces), at any
+    /// depth.
+    fn comment(&mut self, depth: u32, text: &[u8]) {
+        let _ = (depth, text);
+    }
+    /// Called for each NAG (`$n`, or a glyph such as `!?` as its number).
+    fn nag(&mut self, depth: u32, nag: u8) {
+        let _ = (depth, nag);
+    }
+    /// Called for each game termination marker, at any depth.
+    fn result(&mut self, depth: u32, result: GameResult) {
+        let _ = (depth, result);
     }
 }
 
@@ -261,6 +312,29 @@ pub fn replay(
         };
 
     for event in game.events() {
+        if let (Some(result), true) = (out.terminator, stack.is_empty()) {
+            // Only comments may follow the mainline's result; an
+            // unreadable token is reported as such below.
+            let what = match event {
+                Event::Comment(_) | Event::Unreadable { .. } => None,
+                Event::San { token, .. } => Some(Some(*token)),
+                _ => Some(None),
+            };
+            if let Some(token) = what {
+                let message = format!("the game already ended with {}", result.as_str());
+                out.error = Some(match token {
+                    Some(token) => located(
+                        token,
+                        ErrorKind::AfterResult,
+                        Some(frame.ply + 1),
+                        Some(numbered(&frame.current, game.token_bytes(token))),
+                        message,
+                    ),
+                    None => game_error(ErrorKind::AfterResult, message),
+                });
+                break;
+            }
+        }
         match event {
             Event::San {
                 san,
@@ -270,6 +344,16 @@ pub fn replay(
                 let pos = &frame.current;
                 let ply = frame.ply + 1;
                 let move_text = || numbered(pos, game.token_bytes(*token));
+                // Standard SAN as written (read by pgn-reader, or by our
+                // reader without any normalisation): the move as written.
+                let mut written = match lenient {
+                    None => Some(*san),
+                    Some(l) => (l.warnings.is_empty()
+                        && l.nag.is_none()
+                        && l.lowercase_piece.is_none()
+                        && !l.piece_from_board)
+                        .then_some(l.san),
+                };
                 let mut resolved = match lenient {
                     Some(lenient) => resolve_lenient(pos, lenient),
                     None => match san.san.to_move(pos) {
@@ -289,6 +373,7 @@ pub fn replay(
                     if let Ok(again) = SanPlus::from_ascii_lenient(game.token_bytes(*token)) {
                         if let Ok(ok) = resolve_lenient(pos, &again) {
                             resolved = Ok(ok);
+                            written = None;
                         }
                     }
                 }
@@ -302,6 +387,7 @@ pub fn replay(
                             line,
                             message: format!("{}: null move", move_text()),
                         });
+                        visitor.null_move(stack.len() as u32, ply, pos);
                         if stack.is_empty() {
                             out.plies = ply;
                         }
@@ -332,9 +418,9 @@ pub fn replay(
                                 "null moves are not chess moves".to_string(),
                             )
                         } else if err.is_ambiguous() {
-                            (ErrorKind::AmbiguousMove, err.to_string())
+                            (ErrorKind::AmbiguousMove, without_kind(err.to_string()))
                         } else {
-                            (ErrorKind::IllegalMove, err.to_string())
+                            (ErrorKind::IllegalMove, without_kind(err.to_string()))
                         };
                         out.error =
                             Some(located(*token, kind, Some(ply), Some(move_text()), message));
@@ -371,13 +457,16 @@ pub fn replay(
                         });
                     }
                 }
+                let played = Ply {
+                    ply,
+                    before: pos,
+                    mv,
+                    after: &after,
+                    written,
+                };
+                visitor.move_played(stack.len() as u32, &played);
                 if stack.is_empty() {
-                    visitor.mainline_move(&Ply {
-                        ply,
-                        before: pos,
-                        mv,
-                        after: &after,
-                    });
+                    visitor.mainline_move(&played);
                     out.plies = ply;
                 }
                 frame.before_last = Some(std::mem::replace(&mut frame.current, after));
@@ -400,9 +489,13 @@ pub fn replay(
                     ply: parent_ply,
                     ply_before_last: parent_ply,
                 };
+                visitor.begin_variation(stack.len() as u32);
             }
             Event::EndVariation => match stack.pop() {
-                Some(parent) => frame = parent,
+                Some(parent) => {
+                    visitor.end_variation(stack.len() as u32 + 1);
+                    frame = parent;
+                }
                 None => {
                     out.error = Some(game_error(
                         ErrorKind::Variation,
@@ -412,12 +505,15 @@ pub fn replay(
                 }
             },
             Event::Comment(range) => {
+                let text = game.comment_text(range);
+                visitor.comment(stack.len() as u32, text);
                 if stack.is_empty() {
-                    visitor.mainline_comment(game.comment_text(range));
+                    visitor.mainline_comment(text);
                 }
             }
-            Event::Nag(_) => {}
+            Event::Nag(nag) => visitor.nag(stack.len() as u32, *nag),
             Event::Result(r) => {
+                visitor.result(stack.len() as u32, *r);
                 if stack.is_empty() {
                     out.terminator = Some(*r);
                 }
@@ -445,6 +541,18 @@ pub fn replay(
             ErrorKind::Variation,
             "variation not closed: `(` without `)`".to_string(),
         ));
+    }
+    if out.error.is_none() {
+        if let Some(token) = dangling_move_number(game) {
+            let text = String::from_utf8_lossy(game.token_bytes(token)).into_owned();
+            out.error = Some(located(
+                token,
+                ErrorKind::Syntax,
+                Some(out.plies + 1),
+                None,
+                format!("move number {text} without a move: the movetext is cut short"),
+            ));
+        }
     }
     // The mainline's final position is the outermost frame's.
     let mainline = stack.into_iter().next().unwrap_or(frame);
@@ -483,6 +591,30 @@ pub fn replay(
     }
     out.final_position = Some(final_position);
     out
+}
+
+/// The message of a SAN error without its leading kind (`illegal move: `),
+/// which [`GameError`]'s `Display` adds.
+fn without_kind(message: String) -> String {
+    for kind in ["illegal move: ", "ambiguous move: "] {
+        if let Some(rest) = message.strip_prefix(kind) {
+            return rest.to_string();
+        }
+    }
+    message
+}
+
+/// The index of a move number that ends the movetext (before the result
+/// and comments, if any): `1. e4 2. *` lost a move.
+fn dangling_move_number(game: &RawGame<'_>) -> Option<u32> {
+    let tokens = game.tokens();
+    let last = tokens.iter().rposition(|t| {
+        !matches!(
+            t.kind,
+            TokenKind::Comment | TokenKind::LineComment | TokenKind::Result(_)
+        )
+    })?;
+    (tokens[last].kind == TokenKind::MoveNumber).then_some(last as u32)
 }
 
 /// `23...Nxe5` / `24.e4`: the token with its move number as it stands in

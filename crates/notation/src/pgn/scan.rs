@@ -10,8 +10,10 @@
 //! A game starts at its first tag line, or at its first movetext token if
 //! it has no tags. It ends before the next tag line that starts a line
 //! outside any comment, or after the line holding its termination marker
-//! (`1-0`, `0-1`, `1/2-1/2`, `*`) at variation depth 0, or at the end of
-//! the buffer. A blank line inside movetext does not end a game.
+//! (`1-0`, `0-1`, `1/2-1/2`, `*`) at variation depth 0 and any `;`
+//! comment lines right after it, or at the end of the buffer. A blank line
+//! inside movetext does not end a game, nor does a blank line inside the
+//! tags unless the tag after it repeats one before it.
 //!
 //! ```
 //! use notation::pgn::scan::Scanner;
@@ -112,7 +114,10 @@ pub struct Scanner<'a> {
     pos: usize,
     /// Length of a byte order mark at the start (0 or 3).
     bom: usize,
+    /// Line number at `counted`: lines are counted per game, in one pass
+    /// over the bytes between game starts, not byte by byte.
     line: u64,
+    counted: usize,
 }
 
 /// pgn-reader's token delimiters: a SAN token ends at any of these.
@@ -187,6 +192,7 @@ impl<'a> Scanner<'a> {
             pos: bom,
             bom,
             line: first_line,
+            counted: 0,
         }
     }
 
@@ -198,7 +204,15 @@ impl<'a> Scanner<'a> {
 
     /// Line number of the next unscanned byte.
     #[must_use]
-    pub fn line(&self) -> u64 {
+    pub fn line(&mut self) -> u64 {
+        self.line_at(self.pos)
+    }
+
+    /// Line number of `pos`, which must not be before the last position
+    /// asked about.
+    fn line_at(&mut self, pos: usize) -> u64 {
+        self.line += count_newlines(&self.buf[self.counted..pos]);
+        self.counted = pos;
         self.line
     }
 
@@ -217,10 +231,7 @@ impl<'a> Scanner<'a> {
     #[inline]
     fn skip_line(&mut self) {
         match memchr::memchr(b'\n', &self.buf[self.pos..]) {
-            Some(i) => {
-                self.pos += i + 1;
-                self.line += 1;
-            }
+            Some(i) => self.pos += i + 1,
             None => self.pos = self.buf.len(),
         }
     }
@@ -233,7 +244,6 @@ impl<'a> Scanner<'a> {
             match b {
                 b'\n' => {
                     self.pos += 1;
-                    self.line += 1;
                     at_line_start = true;
                 }
                 b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b' => self.pos += 1,
@@ -254,7 +264,7 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let start = self.pos;
-        let line = self.line;
+        let line = self.line_at(start);
 
         // Tag section: lines starting with `[`, possibly with blank lines
         // between them but not a blank line followed by a new tag section
@@ -269,13 +279,19 @@ impl<'a> Scanner<'a> {
             }
             self.skip_line();
             // Whitespace and escape lines between tag lines.
-            let save = (self.pos, self.line);
+            let save = self.pos;
             if !self.skip_between_games() {
                 break;
             }
-            if self.peek() == Some(b'[') && self.blank_line_between(save.0, self.pos) {
-                // A blank line and another tag section: this game has tags
-                // only, and the next game starts here.
+            if self.peek() == Some(b'[')
+                && self.blank_line_between(save, self.pos)
+                && self.repeats_a_tag(start, save)
+            {
+                // A blank line and another tag section that repeats a tag
+                // (its `[Event`): this game has tags only, and the next
+                // game starts here. A new tag name after a blank line is
+                // the same game's (ChessBase writes a blank line after
+                // `[Event …]`).
                 return Some(GameSpan {
                     start,
                     end: self.pos,
@@ -338,6 +354,28 @@ impl<'a> Scanner<'a> {
         (i < line_end && buf[i] != b'[' && buf[i] != b'\r').then_some(i)
     }
 
+    /// `true` if the tag at `self.pos` has a name that a tag line of
+    /// `buf[from..to]` already has (or no readable name). Only called at a
+    /// blank line inside a tag section, which is rare.
+    fn repeats_a_tag(&self, from: usize, to: usize) -> bool {
+        let name_len = |line: &[u8]| -> Option<usize> {
+            let len = line
+                .iter()
+                .skip(1)
+                .take_while(|b| !b.is_ascii_whitespace() && !matches!(b, b'"' | b']'))
+                .count();
+            (line.first() == Some(&b'[') && len > 0).then_some(len)
+        };
+        let next = &self.buf[self.pos..];
+        let Some(len) = name_len(next) else {
+            return true;
+        };
+        let name = &next[1..=len];
+        self.buf[from..to]
+            .split(|&b| b == b'\n')
+            .any(|line| name_len(line) == Some(len) && &line[1..=len] == name)
+    }
+
     /// `true` if `buf[from..to]` (whitespace only) holds an empty line.
     fn blank_line_between(&self, from: usize, to: usize) -> bool {
         // `from` is a line start; any further newline before `to` means a
@@ -376,7 +414,9 @@ impl<'a> Scanner<'a> {
                         at_line_start = true;
                         continue;
                     }
-                    _ if finished && !matches!(b, b'\n' | b'\r' | b' ' | b'\t') => {
+                    // `;` lines after the result stay with the game (engine
+                    // GUIs append `; GameDuration …` remarks there).
+                    _ if finished && !matches!(b, b'\n' | b'\r' | b' ' | b'\t' | b';') => {
                         return GameEnd::Result
                     }
                     _ => {}
@@ -386,19 +426,16 @@ impl<'a> Scanner<'a> {
             match b {
                 b'\n' => {
                     self.pos += 1;
-                    self.line += 1;
                     at_line_start = true;
                 }
                 b' ' | b'\t' | b'\r' | b'.' | b'\x0c' | b'\x0b' => self.pos += 1,
                 b'{' => match memchr::memchr(b'}', &buf[start + 1..]) {
                     Some(i) => {
                         let end = start + 1 + i + 1;
-                        self.line += memchr::memchr_iter(b'\n', &buf[start..end]).count() as u64;
                         self.pos = end;
                         Self::push(tokens, game_start, start, end, TokenKind::Comment);
                     }
                     None => {
-                        self.line += memchr::memchr_iter(b'\n', &buf[start..]).count() as u64;
                         self.pos = buf.len();
                         Self::push(tokens, game_start, start, buf.len(), TokenKind::Comment);
                         return GameEnd::UnterminatedComment;
@@ -520,10 +557,34 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// The number of `\n` in `bytes`.
+#[inline]
+#[must_use]
+pub fn count_newlines(bytes: &[u8]) -> u64 {
+    // Eight bytes at a time: a byte of `x` is 0 where the input has `\n`,
+    // and the usual zero-byte trick (exact, no borrows across bytes) marks
+    // each such byte with its high bit.
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut n = 0u64;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let x = word ^ 0x0a0a_0a0a_0a0a_0a0a;
+        let zero = !(((x & LOW7) + LOW7) | x | LOW7);
+        n += u64::from(zero.count_ones());
+    }
+    n + chunks
+        .remainder()
+        .iter()
+        .map(|&b| u64::from(b == b'\n'))
+        .sum::<u64>()
+}
+
 /// A likely game boundary near the end of `buf`, for cutting a stream
 /// into chunks that can be read in parallel: the start of the last line
-/// that begins with `[` and follows a line that is blank or is not a tag
-/// line (so a game's tags are never cut apart). Returns `None` if there is
+/// that begins with `[` and whose last non-blank line before it is not a
+/// tag line (so a game's tags are never cut apart, not even at a blank
+/// line inside them, which ChessBase writes). Returns `None` if there is
 /// none after the first byte.
 ///
 /// The guess is cheap and can be wrong only inside a `{` comment that
@@ -535,13 +596,18 @@ pub fn split_candidate(buf: &[u8]) -> Option<usize> {
     let mut end = buf.len();
     while let Some(i) = memchr::memrchr(b'[', &buf[..end]) {
         if i > 0 && buf[i - 1] == b'\n' {
-            let before = &buf[..i - 1];
-            let prev_line = &before[memchr::memrchr(b'\n', before).map_or(0, |j| j + 1)..];
-            let prev_line = prev_line.trim_ascii();
-            let prev_line = prev_line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(prev_line);
-            if prev_line.is_empty()
-                || (!prev_line.starts_with(b"[") && !prev_line.starts_with(b"%"))
-            {
+            // The last non-blank line before (or nothing).
+            let mut before = &buf[..i - 1];
+            let prev_line = loop {
+                let line_start = memchr::memrchr(b'\n', before).map_or(0, |j| j + 1);
+                let line = before[line_start..].trim_ascii();
+                let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
+                if !line.is_empty() || line_start == 0 {
+                    break line;
+                }
+                before = &before[..line_start - 1];
+            };
+            if !prev_line.starts_with(b"[") && !prev_line.starts_with(b"%") {
                 return Some(i);
             }
         }
@@ -578,6 +644,17 @@ mod tests {
     }
 
     #[test]
+    fn newline_count_is_exact() {
+        let text = b"\n\na\n\x0a\x8a\x0b\x09\n\n\n\n\n\n\n\nabc\n\xff\n";
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let slow = text[start..end].iter().filter(|&&b| b == b'\n').count() as u64;
+                assert_eq!(count_newlines(&text[start..end]), slow, "{start}..{end}");
+            }
+        }
+    }
+
+    #[test]
     fn splits_at_tags_and_results() {
         let pgn = b"[Event \"1\"]\n[Site \"x\"]\n\n1. e4 e5 1-0\n\n[Event \"2\"]\n1. d4 d5 *\n[Event \"3\"]\n\n1. c4 1/2-1/2";
         let g = games(pgn);
@@ -608,6 +685,18 @@ mod tests {
     fn blank_line_inside_movetext_does_not_split() {
         let pgn = b"[Event \"1\"]\n\n1. e4 e5\n\n2. Nf3 Nc6 1-0\n";
         assert_eq!(games(pgn).len(), 1);
+    }
+
+    #[test]
+    fn chessbase_blank_line_after_event_tag_is_one_game() {
+        let pgn = b"[Event \"A\"]\n\n[Date \"2017.12.04\"]\n[Result \"*\"]\n\n1. e4 *\n";
+        let g = games(pgn);
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].0.tag_lines, 3);
+        // No split point inside those tags either.
+        assert_eq!(split_candidate(pgn), None);
+        let two = b"1. d4 *\n\n[Event \"A\"]\n\n[Date \"?\"]\n\n1. e4 *\n";
+        assert_eq!(split_candidate(two), Some(9));
     }
 
     #[test]
@@ -689,6 +778,18 @@ mod tests {
                 .filter(|t| matches!(t.kind, TokenKind::Result(_)))
                 .count(),
             2
+        );
+    }
+
+    #[test]
+    fn semicolon_lines_after_the_result_stay_with_the_game() {
+        let pgn = b"1. e4 e5 1-0\n; { Game Nr. 1 : adjudicated\n; Duration 1:00 }\n1. d4 *\n";
+        let g = kinds(pgn);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].len(), 6);
+        assert_eq!(
+            g[0][5],
+            ("; Duration 1:00 }".to_string(), TokenKind::LineComment)
         );
     }
 

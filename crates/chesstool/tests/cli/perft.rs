@@ -1,60 +1,6 @@
-//! Integration tests through the real `chesstool` binary: each test runs
-//! the executable in its own temporary folder and compares its output.
+//! `chesstool perft` through the binary.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// A fresh folder for one test, under Cargo's per-target temp dir.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir
-}
-
-fn chesstool(dir: &Path, args: &[&str]) -> Run {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = Command::new(env!("CARGO_BIN_EXE_chesstool"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run chesstool");
-    Run {
-        code: status.code().unwrap_or(-1),
-        stdout: String::from_utf8(stdout).expect("utf-8 stdout"),
-        stderr: String::from_utf8(stderr).expect("utf-8 stderr"),
-    }
-}
-
-#[track_caller]
-fn assert_output(run: &Run, code: i32, stdout: &str) {
-    assert!(
-        run.code == code && run.stdout == stdout,
-        "\n--- expected (exit {code})\n{stdout}\n--- got (exit {})\n{}\n--- stderr\n{}",
-        run.code,
-        run.stdout,
-        run.stderr
-    );
-}
-
-fn repo_file(rel: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(rel)
-        .display()
-        .to_string()
-}
+use crate::util::*;
 
 #[test]
 fn perft_start_position() {

@@ -1,0 +1,549 @@
+//! `chesstool replay`: turns games into positions and moves for the next
+//! script: FEN per ply, SAN or UCI per game, a CSV/JSONL row per ply with
+//! clocks and evals from the comments, canonical PGN, or a readable listing
+//! with the final board.
+
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use board::{Color, File, Rank, Square};
+use clap::{Args, ValueEnum};
+use movegen::Position;
+use notation::fen::Fen;
+use notation::pgn::comment::parse_comment;
+use notation::pgn::read::RawGame;
+use notation::pgn::replay::{replay, GameError, Ply, ReplayOptions, ReplayVisitor};
+use notation::pgn::tags::decode_tag_value;
+use notation::san::SanPlus;
+use notation::uci::write_uci;
+
+use crate::cli::{open_inputs, thread_pool, CommonArgs};
+use crate::output::Output;
+use crate::pipeline::{self, Located, Task};
+use crate::progress::Progress;
+use crate::{json, Outcome};
+
+pub const EXAMPLES: &str = "\
+Examples:
+  chesstool replay games.pgn
+  chesstool replay games.pgn --format fen --final
+  chesstool replay games.pgn.zst --format csv -o plies.csv
+  chesstool replay games.pgn --format pgn -o normalised.pgn
+  chesstool replay games.pgn --games 10..20 --format uci";
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// PGN files (plain, .zst, .gz or .bz2); `-` or none for stdin.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Only game N of each file (1-based).
+    #[arg(long, value_name = "N", conflicts_with = "games")]
+    game: Option<u64>,
+    /// Only games A to B of each file, inclusive (`10..20`, `10..`, `..20`).
+    #[arg(long, value_name = "A..B")]
+    games: Option<String>,
+    /// Only the position after ply N (0 = the start position).
+    #[arg(long, value_name = "N", conflicts_with = "final_position")]
+    ply: Option<u32>,
+    /// Only the final position.
+    #[arg(long = "final")]
+    final_position: bool,
+    /// Treat lenient normalisations as errors.
+    #[arg(long)]
+    strict: bool,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// A readable listing per game with a diagram of the final position.
+    Text,
+    /// One FEN per position.
+    Fen,
+    /// One line of SAN moves per game.
+    San,
+    /// One line of UCI moves per game.
+    Uci,
+    /// One CSV row per ply.
+    Csv,
+    /// One JSON object per ply.
+    Jsonl,
+    /// The games again in PGN export format with canonical SAN.
+    Pgn,
+}
+
+const COLUMNS: [&str; 11] = [
+    "file",
+    "game",
+    "ply",
+    "move_number",
+    "side",
+    "san",
+    "uci",
+    "fen",
+    "clock",
+    "emt",
+    "eval",
+];
+
+/// One mainline ply as replayed.
+#[derive(Debug, Clone)]
+struct Row {
+    ply: u32,
+    move_number: u32,
+    side: Color,
+    san: String,
+    uci: String,
+    fen: String,
+    clock: Option<f64>,
+    emt: Option<f64>,
+    eval: Option<String>,
+}
+
+/// A replayed game, or why it could not be replayed.
+struct Replayed {
+    white: String,
+    black: String,
+    start_fen: String,
+    rows: Vec<Row>,
+    final_board: Option<Position>,
+    pgn: Option<String>,
+    error: Option<GameError>,
+}
+
+struct Collect<'f> {
+    rows: Vec<Row>,
+    want_fen: bool,
+    fen_only_at: Option<u32>,
+    format: &'f Format,
+}
+
+impl ReplayVisitor for Collect<'_> {
+    fn mainline_move(&mut self, ply: &Ply<'_>) {
+        let fen = match (self.want_fen, self.fen_only_at) {
+            (false, _) => String::new(),
+            (true, Some(at)) if at != ply.ply => String::new(),
+            (true, _) => Fen::from_position(ply.after).to_string(),
+        };
+        let (san, uci) = if *self.format == Format::Fen {
+            (String::new(), String::new())
+        } else {
+            (
+                SanPlus::from_move(ply.before, ply.mv).to_string(),
+                write_uci(ply.before, ply.mv).to_string(),
+            )
+        };
+        self.rows.push(Row {
+            ply: ply.ply,
+            move_number: ply.before.fullmoves(),
+            side: ply.before.turn(),
+            san,
+            uci,
+            fen,
+            clock: None,
+            emt: None,
+            eval: None,
+        });
+    }
+
+    fn null_move(&mut self, depth: u32, ply: u32, before: &Position) {
+        if depth > 0 {
+            return;
+        }
+        let mut after = before.clone();
+        after.play_null();
+        let fen = match (self.want_fen, self.fen_only_at) {
+            (true, None) => Fen::from_position(&after).to_string(),
+            (true, Some(at)) if at == ply => Fen::from_position(&after).to_string(),
+            _ => String::new(),
+        };
+        self.rows.push(Row {
+            ply,
+            move_number: before.fullmoves(),
+            side: before.turn(),
+            san: "--".to_string(),
+            uci: "0000".to_string(),
+            fen,
+            clock: None,
+            emt: None,
+            eval: None,
+        });
+    }
+
+    fn mainline_comment(&mut self, text: &[u8]) {
+        if let Some(row) = self.rows.last_mut() {
+            let comment = parse_comment(text);
+            row.clock = row.clock.or(comment.clock_secs());
+            row.emt = row.emt.or(comment.emt_secs());
+            if row.eval.is_none() {
+                row.eval = comment.eval.map(|e| e.to_string());
+            }
+        }
+    }
+}
+
+struct ReplayTask {
+    format: Format,
+    options: ReplayOptions,
+    /// Only this ply's FEN is needed (`--ply`).
+    fen_only_at: Option<u32>,
+    final_only: bool,
+}
+
+fn tag(game: &RawGame<'_>, name: &[u8]) -> String {
+    game.tag(name)
+        .map(|v| decode_tag_value(v).0.into_owned())
+        .unwrap_or_default()
+}
+
+impl Task for ReplayTask {
+    type Record = Replayed;
+
+    fn game(&self, game: &RawGame<'_>) -> Replayed {
+        let want_fen =
+            matches!(self.format, Format::Fen | Format::Csv | Format::Jsonl) && !self.final_only;
+        let mut collect = Collect {
+            rows: Vec::new(),
+            want_fen,
+            fen_only_at: self.fen_only_at,
+            format: &self.format,
+        };
+        let replayed = replay(game, &self.options, &mut collect);
+        let pgn = match (&replayed.error, self.format) {
+            (None, Format::Pgn) => notation::pgn::build::build_game(
+                game,
+                &notation::pgn::build::BuildOptions {
+                    canonical_san: true,
+                },
+            )
+            .ok()
+            .map(|g| notation::pgn::to_pgn_string(&g)),
+            _ => None,
+        };
+        Replayed {
+            white: tag(game, b"White"),
+            black: tag(game, b"Black"),
+            start_fen: replayed
+                .start
+                .as_ref()
+                .map(|p| Fen::from_position(p).to_string())
+                .unwrap_or_default(),
+            rows: collect.rows,
+            final_board: replayed.final_position,
+            pgn,
+            error: replayed.error,
+        }
+    }
+}
+
+/// `10..20`, `10..`, `..20`, `7` → inclusive range.
+fn parse_range(text: &str) -> Result<(u64, u64)> {
+    let parse = |s: &str, default: u64| -> Result<u64> {
+        if s.is_empty() {
+            Ok(default)
+        } else {
+            s.parse::<u64>()
+                .map_err(|_| anyhow::anyhow!("invalid game range {text:?}: {s:?} is not a number"))
+        }
+    };
+    match text.split_once("..") {
+        Some((a, b)) => {
+            let (a, b) = (parse(a, 1)?, parse(b.trim_start_matches('='), u64::MAX)?);
+            if a == 0 || a > b {
+                bail!("invalid game range {text:?}: games count from 1 and A must not exceed B");
+            }
+            Ok((a, b))
+        }
+        None => {
+            let n = parse(text, 1)?;
+            Ok((n, n))
+        }
+    }
+}
+
+pub fn run(args: &ReplayArgs) -> Result<Outcome> {
+    let range = match (&args.games, args.game) {
+        (Some(r), _) => parse_range(r)?,
+        (None, Some(0)) => bail!("--game counts from 1"),
+        (None, Some(n)) => (n, n),
+        (None, None) => (1, u64::MAX),
+    };
+    let pool = thread_pool(args.common.threads)?;
+    let task = ReplayTask {
+        format: args.format,
+        options: ReplayOptions {
+            strict: args.strict,
+        },
+        fen_only_at: args.ply,
+        final_only: args.final_position,
+    };
+    let mut out = Output::new(args.common.output.as_deref())?;
+    if matches!(args.format, Format::Csv) {
+        writeln!(out, "{}", COLUMNS.join(","))?;
+    }
+    let (mut games, mut invalid, mut io_failed) = (0u64, 0u64, false);
+    for input in open_inputs(&args.files) {
+        let mut input = match input {
+            Ok(input) => input,
+            Err(err) => {
+                eprintln!("chesstool: {err:#}");
+                io_failed = true;
+                continue;
+            }
+        };
+        let name = input.name.clone();
+        let progress = Progress::new(input.size, !args.common.quiet);
+        let bytes_read = input.bytes_read.clone();
+        let last = std::cell::Cell::new(0u64);
+        let tick = || {
+            let now = bytes_read.load(std::sync::atomic::Ordering::Relaxed);
+            progress.inc_bytes(now.saturating_sub(last.replace(now)));
+        };
+        let mut write_error = None;
+        let settings = pipeline::Settings {
+            chunk_size: args.common.chunk_size,
+        };
+        let result = pipeline::run(
+            &mut input.reader,
+            &task,
+            settings,
+            pool.as_ref(),
+            &tick,
+            |located: Located<Replayed>| {
+                progress.inc_games(1);
+                if located.game < range.0 || located.game > range.1 {
+                    return if located.game > range.1 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    };
+                }
+                games += 1;
+                if let Some(err) = &located.record.error {
+                    invalid += 1;
+                    let line = located.line_base + err.line;
+                    progress.suspend(|| eprintln!("{name}:{line}: game {}: {err}", located.game));
+                    return ControlFlow::Continue(());
+                }
+                if let Err(err) = write_game(&mut out, args, &name, &located) {
+                    write_error = Some(err);
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        progress.finish();
+        if let Some(err) = write_error {
+            return Err(err);
+        }
+        if let Err(err) = result {
+            eprintln!(
+                "chesstool: {}",
+                crate::input::describe_io_error(&name, &err)
+            );
+            io_failed = true;
+        }
+    }
+    out.commit()?;
+    if invalid > 0 {
+        eprintln!("{games} games replayed, {invalid} invalid (reported above)");
+    }
+    Ok(if io_failed {
+        Outcome::IoError
+    } else if invalid > 0 {
+        Outcome::Failed
+    } else {
+        Outcome::Ok
+    })
+}
+
+/// The rows to print: all, one ply (`--ply`), or the last (`--final`).
+fn selected<'r>(args: &ReplayArgs, r: &'r Replayed) -> Vec<&'r Row> {
+    match (args.ply, args.final_position) {
+        (Some(n), _) => r.rows.iter().filter(|row| row.ply == n).collect(),
+        (None, true) => r.rows.last().into_iter().collect(),
+        (None, false) => r.rows.iter().collect(),
+    }
+}
+
+fn write_game(
+    out: &mut Output,
+    args: &ReplayArgs,
+    name: &str,
+    located: &Located<Replayed>,
+) -> Result<()> {
+    let r = &located.record;
+    match args.format {
+        Format::Fen => {
+            let final_fen = || {
+                r.final_board
+                    .as_ref()
+                    .map(|p| Fen::from_position(p).to_string())
+                    .unwrap_or_default()
+            };
+            if args.final_position {
+                writeln!(out, "{}", final_fen())?;
+            } else if args.ply == Some(0) {
+                writeln!(out, "{}", r.start_fen)?;
+            } else {
+                if args.ply.is_none() {
+                    writeln!(out, "{}", r.start_fen)?;
+                }
+                for row in selected(args, r) {
+                    writeln!(out, "{}", row.fen)?;
+                }
+            }
+        }
+        Format::San | Format::Uci => {
+            let moves: Vec<&str> = r
+                .rows
+                .iter()
+                .map(|row| {
+                    if args.format == Format::San {
+                        row.san.as_str()
+                    } else {
+                        row.uci.as_str()
+                    }
+                })
+                .collect();
+            writeln!(out, "{}", moves.join(" "))?;
+        }
+        Format::Csv => {
+            for row in selected(args, r) {
+                let fields = row_fields(name, located.game, row, r, args);
+                let mut line = String::new();
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        line.push(',');
+                    }
+                    if f.contains([',', '"', '\n', '\r']) {
+                        line.push('"');
+                        line.push_str(&f.replace('"', "\"\""));
+                        line.push('"');
+                    } else {
+                        line.push_str(f);
+                    }
+                }
+                writeln!(out, "{line}")?;
+            }
+        }
+        Format::Jsonl => {
+            for row in selected(args, r) {
+                let fields = row_fields(name, located.game, row, r, args);
+                let mut line = String::from("{");
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        line.push(',');
+                    }
+                    json::push_str(&mut line, COLUMNS[i]);
+                    line.push(':');
+                    match COLUMNS[i] {
+                        "game" | "ply" | "move_number" => line.push_str(f),
+                        "clock" | "emt" if f.is_empty() => line.push_str("null"),
+                        "clock" | "emt" => line.push_str(f),
+                        "eval" if f.is_empty() => line.push_str("null"),
+                        _ => json::push_str(&mut line, f),
+                    }
+                }
+                line.push('}');
+                writeln!(out, "{line}")?;
+            }
+        }
+        Format::Pgn => {
+            if let Some(pgn) = &r.pgn {
+                out.write_all(pgn.as_bytes())?;
+            }
+        }
+        Format::Text => {
+            writeln!(
+                out,
+                "Game {} of {name}: {} – {}",
+                located.game,
+                or_unknown(&r.white),
+                or_unknown(&r.black)
+            )?;
+            let mut line = String::new();
+            for row in &r.rows {
+                if row.side == Color::White {
+                    line.push_str(&format!("{}. ", row.move_number));
+                } else if row.ply == 1 || line.is_empty() {
+                    line.push_str(&format!("{}... ", row.move_number));
+                }
+                line.push_str(&row.san);
+                line.push(' ');
+                if line.len() > 72 {
+                    writeln!(out, "  {}", line.trim_end())?;
+                    line.clear();
+                }
+            }
+            if !line.is_empty() {
+                writeln!(out, "  {}", line.trim_end())?;
+            }
+            if let Some(board) = &r.final_board {
+                writeln!(out)?;
+                write!(out, "{}", diagram(board))?;
+                writeln!(out, "  {}", Fen::from_position(board))?;
+            }
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+fn row_fields(name: &str, game: u64, row: &Row, r: &Replayed, args: &ReplayArgs) -> [String; 11] {
+    let fen = if row.fen.is_empty() && args.final_position {
+        r.final_board
+            .as_ref()
+            .map(|p| Fen::from_position(p).to_string())
+            .unwrap_or_default()
+    } else {
+        row.fen.clone()
+    };
+    let seconds = |s: Option<f64>| s.map(|v| format!("{v}")).unwrap_or_default();
+    [
+        name.to_string(),
+        game.to_string(),
+        row.ply.to_string(),
+        row.move_number.to_string(),
+        row.side.fold("white", "black").to_string(),
+        row.san.clone(),
+        row.uci.clone(),
+        fen,
+        seconds(row.clock),
+        seconds(row.emt),
+        row.eval.clone().unwrap_or_default(),
+    ]
+}
+
+fn or_unknown(name: &str) -> &str {
+    if name.is_empty() {
+        "?"
+    } else {
+        name
+    }
+}
+
+/// An 8×8 board, rank 8 on top, with coordinates.
+fn diagram(pos: &Position) -> String {
+    let mut s = String::new();
+    for rank in Rank::ALL.iter().rev() {
+        s.push_str(&format!("  {} ", rank.char()));
+        for file in File::ALL {
+            let c = pos
+                .board()
+                .piece_at(Square::from_coords(file, *rank))
+                .map_or('.', |p| p.char());
+            s.push(' ');
+            s.push(c);
+        }
+        s.push('\n');
+    }
+    s.push_str("     a b c d e f g h\n");
+    s
+}

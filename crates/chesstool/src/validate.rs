@@ -1,0 +1,354 @@
+//! `chesstool validate`: checks every game of every input and reports the
+//! invalid ones, one line (or record) each, with counts that reconcile.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use notation::pgn::read::RawGame;
+use notation::pgn::replay::{replay, GameError, NoVisitor, ReplayOptions};
+use notation::pgn::tags::decode_tag_value;
+
+use crate::cli::{open_inputs, thread_pool, CommonArgs};
+use crate::output::Output;
+use crate::pipeline::{self, Located, Task};
+use crate::progress::Progress;
+use crate::{json, Outcome};
+
+pub const EXAMPLES: &str = "\
+Examples:
+  chesstool validate games.pgn
+  chesstool validate lichess_db_standard_rated_2024-01.pgn.zst --format csv -o report.csv
+  zstdcat big.pgn.zst | chesstool validate - --threads 2 --format jsonl
+  chesstool validate --strict --max-errors 10 club/*.pgn";
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// PGN files (plain, .zst, .gz or .bz2, detected from the bytes); `-` or none for stdin.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Treat every lenient normalisation (spelling, check suffix, …) as an error.
+    #[arg(long)]
+    strict: bool,
+    /// Stop after N invalid games.
+    #[arg(long, value_name = "N")]
+    max_errors: Option<u64>,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// One line per invalid game, then a summary.
+    Text,
+    /// One CSV record per game.
+    Csv,
+    /// One JSON object per line per game.
+    Jsonl,
+}
+
+/// The CSV header, also the JSONL field names.
+const COLUMNS: [&str; 14] = [
+    "file",
+    "game",
+    "offset",
+    "line",
+    "white",
+    "black",
+    "result",
+    "plies",
+    "status",
+    "warnings",
+    "error_ply",
+    "error_move",
+    "error_line",
+    "error",
+];
+
+struct Validate {
+    options: ReplayOptions,
+}
+
+/// What validation found in one game.
+struct Report {
+    white: String,
+    black: String,
+    result: String,
+    plies: u32,
+    warnings: usize,
+    error: Option<GameError>,
+}
+
+fn tag(game: &RawGame<'_>, name: &[u8]) -> String {
+    game.tag(name)
+        .map(|v| decode_tag_value(v).0.into_owned())
+        .unwrap_or_default()
+}
+
+impl Task for Validate {
+    type Record = Report;
+
+    fn game(&self, game: &RawGame<'_>) -> Report {
+        let replayed = replay(game, &self.options, &mut NoVisitor);
+        Report {
+            white: tag(game, b"White"),
+            black: tag(game, b"Black"),
+            result: tag(game, b"Result"),
+            plies: replayed.plies,
+            warnings: replayed.warnings.len(),
+            error: replayed.error,
+        }
+    }
+}
+
+#[derive(Default)]
+struct Counts {
+    games: u64,
+    invalid: u64,
+    with_warnings: u64,
+    bytes: u64,
+}
+
+pub fn run(args: &ValidateArgs) -> Result<Outcome> {
+    let pool = thread_pool(args.common.threads)?;
+    let task = Validate {
+        options: ReplayOptions {
+            strict: args.strict,
+        },
+    };
+    let mut out = Output::new(args.common.output.as_deref())?;
+    let mut csv: Option<CsvOut> = (args.format == Format::Csv).then(|| {
+        let buf = SharedBuf::default();
+        (csv::WriterBuilder::new().from_writer(buf.clone()), buf)
+    });
+    if let Some(csv) = &mut csv {
+        csv.0.write_record(COLUMNS)?;
+        flush_csv(csv, &mut out)?;
+    }
+    let started = Instant::now();
+    let mut counts = Counts::default();
+    let mut io_failed = false;
+    let mut stopped = false;
+    for input in open_inputs(&args.files) {
+        let mut input = match input {
+            Ok(input) => input,
+            Err(err) => {
+                eprintln!("chesstool: {err:#}");
+                io_failed = true;
+                continue;
+            }
+        };
+        let name = input.name.clone();
+        let progress = Progress::new(input.size, !args.common.quiet);
+        let bytes_read = input.bytes_read.clone();
+        let last = std::cell::Cell::new(0u64);
+        let tick = || {
+            let now = bytes_read.load(std::sync::atomic::Ordering::Relaxed);
+            progress.inc_bytes(now.saturating_sub(last.replace(now)));
+        };
+        let mut write_error = None;
+        let result = pipeline::run(
+            &mut input.reader,
+            &task,
+            pipeline::Settings {
+                chunk_size: args.common.chunk_size,
+            },
+            pool.as_ref(),
+            &tick,
+            |located: Located<Report>| {
+                progress.inc_games(1);
+                counts.games += 1;
+                let report = &located.record;
+                if report.error.is_some() {
+                    counts.invalid += 1;
+                }
+                if report.warnings > 0 {
+                    counts.with_warnings += 1;
+                }
+                let written = match (&mut csv, args.format) {
+                    (Some(csv), _) => {
+                        csv_record(csv, &name, &located).and_then(|()| flush_csv(csv, &mut out))
+                    }
+                    (None, Format::Jsonl) => jsonl_record(&mut out, &name, &located),
+                    _ => match &report.error {
+                        Some(err) => progress.suspend(|| text_line(&mut out, &name, &located, err)),
+                        None => Ok(()),
+                    },
+                };
+                if let Err(err) = written {
+                    write_error = Some(err);
+                    return ControlFlow::Break(());
+                }
+                if args.max_errors.is_some_and(|max| counts.invalid >= max) {
+                    stopped = true;
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        progress.finish();
+        if let Some(err) = write_error {
+            return Err(err);
+        }
+        match result {
+            Ok(totals) => counts.bytes += totals.bytes,
+            Err(err) => {
+                eprintln!(
+                    "chesstool: {}",
+                    crate::input::describe_io_error(&name, &err)
+                );
+                io_failed = true;
+            }
+        }
+        if stopped {
+            break;
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let mb = counts.bytes as f64 / 1e6;
+    let summary = format!(
+        "{} games: {} valid, {} invalid, {} with warnings ({mb:.1} MB in {seconds:.2} s, {:.1} MB/s){}",
+        counts.games,
+        counts.games - counts.invalid,
+        counts.invalid,
+        counts.with_warnings,
+        mb / seconds.max(1e-9),
+        if stopped { ", stopped after --max-errors" } else { "" }
+    );
+    if args.format == Format::Text {
+        writeln!(out, "{summary}")?;
+    } else {
+        eprintln!("{summary}");
+    }
+    out.commit()?;
+    Ok(if io_failed {
+        Outcome::IoError
+    } else if counts.invalid > 0 {
+        Outcome::Failed
+    } else {
+        Outcome::Ok
+    })
+}
+
+/// A byte buffer the CSV writer fills and [`flush_csv`] drains into the
+/// output, so CSV and the other formats share one [`Output`].
+#[derive(Clone, Default)]
+struct SharedBuf(Rc<RefCell<Vec<u8>>>);
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+type CsvOut = (csv::Writer<SharedBuf>, SharedBuf);
+
+fn flush_csv(csv: &mut CsvOut, out: &mut Output) -> Result<()> {
+    csv.0.flush()?;
+    let mut bytes = csv.1 .0.borrow_mut();
+    out.write_all(&bytes)?;
+    bytes.clear();
+    Ok(())
+}
+
+/// `FILE:LINE: game N (White – Black): ply P "23...Nxe5": illegal move: …`
+fn text_line(
+    out: &mut Output,
+    name: &str,
+    located: &Located<Report>,
+    err: &GameError,
+) -> Result<()> {
+    let r = &located.record;
+    let line = located.line_base + err.line;
+    writeln!(
+        out,
+        "{name}:{line}: game {} ({} – {}): {err}",
+        located.game,
+        or_unknown(&r.white),
+        or_unknown(&r.black)
+    )?;
+    Ok(())
+}
+
+fn or_unknown(name: &str) -> &str {
+    if name.is_empty() {
+        "?"
+    } else {
+        name
+    }
+}
+
+fn fields(name: &str, located: &Located<Report>) -> [String; 14] {
+    let r = &located.record;
+    let e = r.error.as_ref();
+    [
+        name.to_string(),
+        located.game.to_string(),
+        located.offset.to_string(),
+        located.line.to_string(),
+        r.white.clone(),
+        r.black.clone(),
+        r.result.clone(),
+        r.plies.to_string(),
+        if e.is_some() { "invalid" } else { "valid" }.to_string(),
+        r.warnings.to_string(),
+        e.and_then(|e| e.ply)
+            .map(|p| p.to_string())
+            .unwrap_or_default(),
+        e.and_then(|e| e.move_text.clone()).unwrap_or_default(),
+        e.map(|e| (located.line_base + e.line).to_string())
+            .unwrap_or_default(),
+        e.map(|e| format!("{}: {}", e.kind, e.message))
+            .unwrap_or_default(),
+    ]
+}
+
+fn csv_record(csv: &mut CsvOut, name: &str, located: &Located<Report>) -> Result<()> {
+    csv.0.write_record(fields(name, located))?;
+    Ok(())
+}
+
+fn jsonl_record(out: &mut Output, name: &str, located: &Located<Report>) -> Result<()> {
+    let values = fields(name, located);
+    let numeric = |i: usize| {
+        matches!(
+            COLUMNS[i],
+            "game" | "offset" | "line" | "plies" | "warnings" | "error_ply" | "error_line"
+        )
+    };
+    let mut line = String::with_capacity(256);
+    line.push('{');
+    for (i, value) in values.iter().enumerate() {
+        if i > 0 {
+            line.push(',');
+        }
+        json::push_str(&mut line, COLUMNS[i]);
+        line.push(':');
+        if numeric(i) {
+            if value.is_empty() {
+                line.push_str("null");
+            } else {
+                line.push_str(value);
+            }
+        } else if value.is_empty() && COLUMNS[i].starts_with("error") {
+            line.push_str("null");
+        } else {
+            json::push_str(&mut line, value);
+        }
+    }
+    line.push_str("}\n");
+    out.write_all(line.as_bytes())?;
+    Ok(())
+}

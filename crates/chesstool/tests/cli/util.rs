@@ -1,0 +1,101 @@
+//! Helpers: a temp folder per test, running the binary, readable diffs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// A fresh folder for one test, under Cargo's per-target temp dir.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    dir
+}
+
+pub fn chesstool(dir: &Path, args: &[&str]) -> Run {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new(env!("CARGO_BIN_EXE_chesstool"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run chesstool");
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8(stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(stderr).expect("utf-8 stderr"),
+    }
+}
+
+#[track_caller]
+pub fn assert_output(run: &Run, code: i32, stdout: &str) {
+    assert!(
+        run.code == code && run.stdout == stdout,
+        "\n--- expected (exit {code})\n{stdout}\n--- got (exit {})\n{}\n--- stderr\n{}",
+        run.code,
+        run.stdout,
+        run.stderr
+    );
+}
+
+pub fn repo_file(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+/// Runs the binary with `stdin` as its standard input.
+pub fn chesstool_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chesstool"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run chesstool");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("write stdin");
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = child.wait_with_output().expect("wait");
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8(stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(stderr).expect("utf-8 stderr"),
+    }
+}
+
+/// `../shared/data/<rel>`, or `None` (with a message) when absent.
+pub fn shared_data(rel: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(rel);
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!(
+            "skipping: {} not found (shared test data is not in this checkout)",
+            path.display()
+        );
+        None
+    }
+}

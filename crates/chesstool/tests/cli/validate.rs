@@ -1,0 +1,311 @@
+//! `chesstool validate` through the binary: exit codes, formats, stdin,
+//! compressed inputs, determinism across thread counts, bad games among
+//! good ones, unreadable files among readable ones.
+
+use std::io::Write;
+
+use crate::util::*;
+
+const GOOD: &str = "[Event \"a\"]\n[White \"Alice\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+const GOOD2: &str = "[Event \"b\"]\n[White \"Carol\"]\n[Black \"Dan\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 2. c4 {a comment} e6 1/2-1/2\n\n";
+const BAD: &str = "[Event \"c\"]\n[White \"Eve\"]\n[Black \"Frank\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n4. Bxc6 dxc6 5. Nxe5 Nxe5 *\n\n";
+
+fn three_games() -> String {
+    format!("{GOOD}{BAD}{GOOD2}")
+}
+
+#[test]
+fn validate_all_valid_exits_0() {
+    let dir = temp_dir("validate_valid");
+    std::fs::write(dir.join("ok.pgn"), format!("{GOOD}{GOOD2}")).unwrap();
+    let run = chesstool(&dir, &["validate", "ok.pgn", "--threads", "1"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("2 games: 2 valid, 0 invalid, 0 with warnings ("),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.stdout.lines().count(), 1);
+}
+
+#[test]
+fn validate_reports_a_bad_game_among_good_ones() {
+    let dir = temp_dir("validate_bad");
+    std::fs::write(dir.join("games.pgn"), three_games()).unwrap();
+    let run = chesstool(&dir, &["validate", "games.pgn"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    // Game 2 starts on line 8; its movetext's second line is line 14.
+    assert_eq!(
+        lines[0],
+        "games.pgn:14: game 2 (Eve – Frank): ply 10 \"5...Nxe5\": illegal move: no knight can reach e5"
+    );
+    assert!(
+        lines[1].starts_with("3 games: 2 valid, 1 invalid, 0 with warnings"),
+        "{}",
+        lines[1]
+    );
+}
+
+#[test]
+fn validate_csv_schema_and_rows() {
+    let dir = temp_dir("validate_csv");
+    std::fs::write(dir.join("games.pgn"), three_games()).unwrap();
+    let run = chesstool(&dir, &["validate", "games.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 1);
+    let rows: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(rows[0], "file,game,offset,line,white,black,result,plies,status,warnings,error_ply,error_move,error_line,error");
+    assert_eq!(rows[1], "games.pgn,1,0,1,Alice,Bob,1-0,7,valid,0,,,,");
+    let bad_offset = GOOD.len();
+    assert_eq!(
+        rows[2],
+        format!("games.pgn,2,{bad_offset},8,Eve,Frank,*,9,invalid,0,10,5...Nxe5,14,illegal move: no knight can reach e5")
+    );
+    assert!(
+        rows[3].starts_with(&format!(
+            "games.pgn,3,{},16,Carol,Dan,1/2-1/2,4,valid,0",
+            GOOD.len() + BAD.len()
+        )),
+        "{}",
+        rows[3]
+    );
+    assert_eq!(rows.len(), 4);
+    assert!(
+        run.stderr.contains("3 games: 2 valid, 1 invalid"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn validate_jsonl_uses_the_csv_names() {
+    let dir = temp_dir("validate_jsonl");
+    std::fs::write(dir.join("games.pgn"), three_games()).unwrap();
+    let run = chesstool(&dir, &["validate", "games.pgn", "--format", "jsonl"]);
+    assert_eq!(run.code, 1);
+    let rows: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(
+        rows[0],
+        "{\"file\":\"games.pgn\",\"game\":1,\"offset\":0,\"line\":1,\"white\":\"Alice\",\"black\":\"Bob\",\"result\":\"1-0\",\"plies\":7,\"status\":\"valid\",\"warnings\":0,\"error_ply\":null,\"error_move\":null,\"error_line\":null,\"error\":null}"
+    );
+    assert!(rows[1].contains("\"error_ply\":10,\"error_move\":\"5...Nxe5\",\"error_line\":14,\"error\":\"illegal move: no knight can reach e5\""), "{}", rows[1]);
+}
+
+#[test]
+fn validate_reads_stdin() {
+    let dir = temp_dir("validate_stdin");
+    for args in [&["validate"][..], &["validate", "-"][..]] {
+        let run = chesstool_stdin(&dir, args, three_games().as_bytes());
+        assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stdout.starts_with("<stdin>:14: game 2 (Eve – Frank)"),
+            "{}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn validate_reads_compressed_inputs_by_their_bytes() {
+    let dir = temp_dir("validate_compressed");
+    let data = three_games().repeat(50);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(data.as_bytes()).unwrap();
+    std::fs::write(dir.join("games.gz.weird-name"), gz.finish().unwrap()).unwrap();
+    std::fs::write(
+        dir.join("games.zst"),
+        zstd::encode_all(data.as_bytes(), 3).unwrap(),
+    )
+    .unwrap();
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    bz.write_all(data.as_bytes()).unwrap();
+    std::fs::write(dir.join("games.bz2"), bz.finish().unwrap()).unwrap();
+    std::fs::write(dir.join("games.pgn"), &data).unwrap();
+    let plain = chesstool(&dir, &["validate", "games.pgn", "--format", "csv"]);
+    for name in ["games.gz.weird-name", "games.zst", "games.bz2"] {
+        let run = chesstool(&dir, &["validate", name, "--format", "csv"]);
+        assert_eq!(run.code, 1, "{name}: {}", run.stderr);
+        assert_eq!(
+            run.stdout.replace(name, "games.pgn"),
+            plain.stdout,
+            "{name}"
+        );
+    }
+    assert_eq!(plain.stdout.lines().count(), 151);
+}
+
+#[test]
+fn validate_truncated_zst_keeps_earlier_results_and_exits_2() {
+    let dir = temp_dir("validate_truncated");
+    // Varied enough that zstd emits several blocks before the cut.
+    let data: String = (0..4000)
+        .map(|i| three_games().replace("[Event \"", &format!("[Event \"{i} {}", i * 7919 % 1000)))
+        .collect();
+    let compressed = zstd::encode_all(data.as_bytes(), 3).unwrap();
+    std::fs::write(dir.join("cut.zst"), &compressed[..compressed.len() / 2]).unwrap();
+    let run = chesstool(&dir, &["validate", "cut.zst", "--format", "csv"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("cut.zst"), "{}", run.stderr);
+    assert!(
+        run.stdout.lines().count() > 100,
+        "earlier games still reported"
+    );
+}
+
+#[test]
+fn validate_unreadable_file_among_readable_ones() {
+    let dir = temp_dir("validate_missing");
+    std::fs::write(dir.join("a.pgn"), GOOD).unwrap();
+    std::fs::write(dir.join("b.pgn"), GOOD2).unwrap();
+    let run = chesstool(&dir, &["validate", "a.pgn", "missing.pgn", "b.pgn"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("cannot open missing.pgn"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.starts_with("2 games: 2 valid, 0 invalid"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn validate_output_file_is_written_atomically() {
+    let dir = temp_dir("validate_output");
+    std::fs::write(dir.join("games.pgn"), three_games()).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "games.pgn",
+            "--format",
+            "csv",
+            "-o",
+            "report.csv",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.is_empty());
+    let report = std::fs::read_to_string(dir.join("report.csv")).unwrap();
+    assert_eq!(report.lines().count(), 4);
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn validate_max_errors_and_strict() {
+    let dir = temp_dir("validate_max_errors");
+    std::fs::write(dir.join("games.pgn"), format!("{BAD}{BAD}{GOOD}")).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "games.pgn",
+            "--max-errors",
+            "1",
+            "--threads",
+            "1",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout.lines().count(), 2, "{}", run.stdout);
+    assert!(run.stdout.contains("stopped after --max-errors"));
+
+    let lenient = "[Result \"*\"]\n\n1. e4 e5 2. Ng1f3 0-0 *\n";
+    std::fs::write(dir.join("lenient.pgn"), lenient).unwrap();
+    let run = chesstool(&dir, &["validate", "lenient.pgn"]);
+    assert_eq!(run.code, 1, "0-0 is not legal here: {}", run.stdout);
+    let ok = "[Result \"*\"]\n\n1. e4 e5 2. Ng1f3 Nc6 3. Bc4 Nf6 4. 0-0 *\n";
+    std::fs::write(dir.join("lenient.pgn"), ok).unwrap();
+    let run = chesstool(&dir, &["validate", "lenient.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(run.stdout.contains("1 with warnings"), "{}", run.stdout);
+    let run = chesstool(&dir, &["validate", "lenient.pgn", "--strict"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .contains("ply 3 \"2.Ng1f3\": non-standard notation"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn validate_adversarial_comments_with_tiny_chunks() {
+    let dir = temp_dir("validate_chunks");
+    let mut data = String::new();
+    for i in 0..40 {
+        data.push_str(&format!("[Event \"{i}\"]\n[Result \"*\"]\n\n1. e4 {{ note\n\n[Event \"fake {i}\"]\n\n}} e5 *\n\n"));
+    }
+    std::fs::write(dir.join("games.pgn"), &data).unwrap();
+    let whole = chesstool(
+        &dir,
+        &["validate", "games.pgn", "--format", "csv", "--threads", "1"],
+    );
+    assert_eq!(whole.code, 0, "{}{}", whole.stdout, whole.stderr);
+    assert_eq!(whole.stdout.lines().count(), 41);
+    for chunk in ["1024", "1500", "4096"] {
+        for threads in ["1", "2", "4"] {
+            let run = chesstool(
+                &dir,
+                &[
+                    "validate",
+                    "games.pgn",
+                    "--format",
+                    "csv",
+                    "--threads",
+                    threads,
+                    "--chunk-size",
+                    chunk,
+                ],
+            );
+            assert_output(&run, 0, &whole.stdout);
+        }
+    }
+}
+
+#[test]
+fn validate_is_byte_identical_for_any_thread_count_on_shared_files() {
+    let Some(root) = shared_data("pgn") else {
+        return;
+    };
+    let dir = temp_dir("validate_determinism");
+    let mut files = Vec::new();
+    let mut stack = vec![root];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "pgn") {
+                files.push(path.display().to_string());
+            }
+        }
+    }
+    files.sort();
+    let mut args = vec![
+        "validate",
+        "--format",
+        "csv",
+        "--chunk-size",
+        "65536",
+        "--threads",
+        "1",
+    ];
+    args.extend(files.iter().map(String::as_str));
+    let one = chesstool(&dir, &args);
+    assert!(one.code == 1 || one.code == 0, "{}", one.stderr);
+    args[6] = "4";
+    let four = chesstool(&dir, &args);
+    assert_output(&four, one.code, &one.stdout);
+    assert!(one.stdout.lines().count() > 5000);
+}

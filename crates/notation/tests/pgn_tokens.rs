@@ -1,0 +1,438 @@
+//! Nothing silently lost: a bad token at every position that matters
+//! (first move, last move, inside a variation, before and after the
+//! result, glued to a move, stray punctuation and glyphs, a move number
+//! with no move) makes the game invalid, and the error names the ply, the
+//! move as written (`3...Nxe5`), the token, its line and its column. The
+//! spellings the reader accepts on purpose (`0-0`, `e8Q`, `g1f3`,
+//! `exd6 e.p.`, …) give a valid game with a warning instead.
+//!
+//! For each bad token, pgn-reader on its own (a bare visitor) is run too:
+//! where it skips the token without a word, our reader must not call the
+//! game valid.
+
+use std::ops::ControlFlow;
+
+use notation::pgn::build::{build_game, BuildOptions};
+use notation::pgn::read::GameReader;
+use notation::pgn::replay::{replay, ErrorKind, NoVisitor, ReplayOptions, Replayed};
+
+/// Replays the only game in `pgn`.
+fn replay_one(pgn: &str) -> Replayed {
+    let mut out = Vec::new();
+    GameReader::new().read_chunk(pgn.as_bytes(), 0, 1, |raw| {
+        out.push(replay(raw, &ReplayOptions::default(), &mut NoVisitor));
+    });
+    assert_eq!(out.len(), 1, "expected one game in {pgn:?}");
+    out.pop().unwrap()
+}
+
+/// What pgn-reader alone makes of the first game: mainline SANs seen, or
+/// its error.
+fn bare_pgn_reader(pgn: &str) -> Result<usize, String> {
+    struct Count;
+    impl pgn_reader::Visitor for Count {
+        type Tags = ();
+        type Movetext = usize;
+        type Output = usize;
+        fn begin_tags(&mut self) -> ControlFlow<usize> {
+            ControlFlow::Continue(())
+        }
+        fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<usize, usize> {
+            ControlFlow::Continue(0)
+        }
+        fn san(&mut self, n: &mut usize, _san: pgn_reader::SanPlus) -> ControlFlow<usize> {
+            *n += 1;
+            ControlFlow::Continue(())
+        }
+        fn end_game(&mut self, n: usize) -> usize {
+            n
+        }
+    }
+    let mut reader = pgn_reader::Reader::new(pgn.as_bytes());
+    match reader.read_game(&mut Count) {
+        Ok(Some(n)) => Ok(n),
+        Ok(None) => Ok(0),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+/// The error a bad token must produce.
+struct Expect {
+    kind: ErrorKind,
+    ply: u32,
+    move_text: Option<&'static str>,
+    token: &'static str,
+    line: u64,
+    column: u64,
+}
+
+/// `pgn` is invalid with exactly the `expect`ed error; and if pgn-reader
+/// alone reads it without an error, it saw fewer moves than there are
+/// plies up to and including the bad token (it lost something).
+fn check_invalid(pgn: &str, expect: &Expect) {
+    let replayed = replay_one(pgn);
+    let Some(error) = replayed.error else {
+        panic!(
+            "{pgn:?}: valid with {} plies, but it holds the bad token {:?}",
+            replayed.plies, expect.token
+        );
+    };
+    let want = (
+        expect.kind,
+        Some(expect.ply),
+        expect.move_text,
+        Some(expect.token),
+        expect.line,
+        Some(expect.column),
+    );
+    let got = (
+        error.kind,
+        error.ply,
+        error.move_text.as_deref(),
+        error.token.as_deref(),
+        error.line,
+        error.column,
+    );
+    assert_eq!(
+        got, want,
+        "\n{pgn:?}\n(kind, ply, move, token, line, column)\nerror: {error}"
+    );
+}
+
+/// `pgn` is invalid, and pgn-reader alone reads it as a valid-looking game
+/// (no error) with `bare_sans` mainline moves: the hole this reader closes.
+fn check_pgn_reader_drops(pgn: &str, bare_sans: usize) {
+    assert_eq!(
+        bare_pgn_reader(pgn),
+        Ok(bare_sans),
+        "{pgn:?}: pgn-reader alone"
+    );
+    assert!(replay_one(pgn).error.is_some(), "{pgn:?}: must be invalid");
+}
+
+/// `pgn` is valid, replays `plies` plies, and has a warning containing
+/// `warning`.
+fn check_lenient(pgn: &str, plies: u32, warning: &str) {
+    let replayed = replay_one(pgn);
+    assert!(
+        replayed.error.is_none(),
+        "{pgn:?}: {:?}",
+        replayed.error.map(|e| e.to_string())
+    );
+    assert_eq!(replayed.plies, plies, "{pgn:?}");
+    assert!(
+        replayed
+            .warnings
+            .iter()
+            .any(|w| w.message.contains(warning)),
+        "{pgn:?}: no warning with {warning:?} in {:?}",
+        replayed
+            .warnings
+            .iter()
+            .map(|w| &w.message)
+            .collect::<Vec<_>>()
+    );
+}
+
+const TAGS: &str = "[Event \"t\"]\n[Result \"*\"]\n\n";
+
+#[test]
+fn bad_first_move() {
+    check_invalid(
+        &format!("{TAGS}1. Xe4 e5 2. Nf3 *\n"),
+        &Expect {
+            kind: ErrorKind::Unreadable,
+            ply: 1,
+            move_text: Some("1.Xe4"),
+            token: "Xe4",
+            line: 4,
+            column: 4,
+        },
+    );
+}
+
+#[test]
+fn bad_last_move() {
+    check_invalid(
+        &format!("{TAGS}1. e4 e5 2. Nf3 Nc6\n3. Bb5 Qq6 *\n"),
+        &Expect {
+            kind: ErrorKind::Unreadable,
+            ply: 6,
+            move_text: Some("3...Qq6"),
+            token: "Qq6",
+            line: 5,
+            column: 8,
+        },
+    );
+}
+
+#[test]
+fn bad_move_inside_a_variation() {
+    // Plies count along the variation: 1.e4 e5 2.Nf3, then the variation
+    // replaces 2...Nc6 with 2...Nf6 3.Zz5.
+    check_invalid(
+        &format!("{TAGS}1. e4 e5 2. Nf3 Nc6 (2... Nf6\n3. Zz5) 3. Bb5 *\n"),
+        &Expect {
+            kind: ErrorKind::Unreadable,
+            ply: 5,
+            move_text: Some("3.Zz5"),
+            token: "Zz5",
+            line: 5,
+            column: 4,
+        },
+    );
+}
+
+#[test]
+fn illegal_move_inside_a_nested_variation() {
+    check_invalid(
+        &format!("{TAGS}1. e4 e5 (1... c5 2. Nf3 (2. c3 Nxe5)) 2. Nf3 *\n"),
+        &Expect {
+            kind: ErrorKind::IllegalMove,
+            ply: 4,
+            move_text: Some("2...Nxe5"),
+            token: "Nxe5",
+            line: 4,
+            column: 33,
+        },
+    );
+}
+
+#[test]
+fn bad_token_just_before_the_result() {
+    check_invalid(
+        &format!("{TAGS}1. e4 e5 2. Nf3 junk *\n"),
+        &Expect {
+            kind: ErrorKind::Unreadable,
+            ply: 4,
+            move_text: Some("2...junk"),
+            token: "junk",
+            line: 4,
+            column: 17,
+        },
+    );
+}
+
+#[test]
+fn bad_token_after_the_result_on_the_same_line() {
+    check_invalid(
+        &format!("{TAGS}1. e4 e5 * junk\n"),
+        &Expect {
+            kind: ErrorKind::Unreadable,
+            ply: 3,
+            move_text: Some("2.junk"),
+            token: "junk",
+            line: 4,
+            column: 12,
+        },
+    );
+}
+
+#[test]
+fn move_after_the_result_on_the_same_line() {
+    // Two tagless games run together on one line must not pass as one.
+    check_invalid(
+        "1. e4 e5 1-0 1. d4 d5 0-1\n",
+        &Expect {
+            kind: ErrorKind::AfterResult,
+            ply: 3,
+            move_text: Some("2.d4"),
+            token: "d4",
+            line: 1,
+            column: 17,
+        },
+    );
+    // A comment after the result is fine.
+    assert!(replay_one(&format!("{TAGS}1. e4 e5 * {{done}}\n"))
+        .error
+        .is_none());
+}
+
+#[test]
+fn token_glued_to_a_move() {
+    check_invalid(
+        &format!("{TAGS}1. e4 e5 2. Nf3x Nc6 *\n"),
+        &Expect {
+            kind: ErrorKind::Unreadable,
+            ply: 3,
+            move_text: Some("2.Nf3x"),
+            token: "Nf3x",
+            line: 4,
+            column: 13,
+        },
+    );
+    // Two moves without a space: read as one move from e4 to e5 (UCI
+    // style), which no piece can make.
+    check_invalid(
+        &format!("{TAGS}1. e4e5 *\n"),
+        &Expect {
+            kind: ErrorKind::IllegalMove,
+            ply: 1,
+            move_text: Some("1.e4e5"),
+            token: "e4e5",
+            line: 4,
+            column: 4,
+        },
+    );
+}
+
+#[test]
+fn lone_closing_brace() {
+    check_invalid(
+        &format!("{TAGS}1. e4 e5 2. Nf3 }} Nc6 *\n"),
+        &Expect {
+            kind: ErrorKind::Unreadable,
+            ply: 4,
+            move_text: Some("2...}"),
+            token: "}",
+            line: 4,
+            column: 17,
+        },
+    );
+}
+
+#[test]
+fn bad_nags() {
+    check_invalid(
+        &format!("{TAGS}1. e4 $abc e5 *\n"),
+        &Expect {
+            kind: ErrorKind::Unreadable,
+            ply: 2,
+            move_text: Some("1...$abc"),
+            token: "$abc",
+            line: 4,
+            column: 7,
+        },
+    );
+    check_invalid(
+        &format!("{TAGS}1. e4 e5 $256 *\n"),
+        &Expect {
+            kind: ErrorKind::Unreadable,
+            ply: 3,
+            move_text: Some("2.$256"),
+            token: "$256",
+            line: 4,
+            column: 10,
+        },
+    );
+}
+
+#[test]
+fn unknown_unicode_glyph() {
+    // Columns count characters, not bytes.
+    check_invalid(
+        &format!("{TAGS}1. e4 ⁉ e5 ☺ *\n"),
+        &Expect {
+            kind: ErrorKind::Unreadable,
+            ply: 2,
+            move_text: Some("1...⁉"),
+            token: "⁉",
+            line: 4,
+            column: 7,
+        },
+    );
+    check_invalid(
+        &format!("{TAGS}1. e4 {{é}} ∞ e5 ☺ *\n"),
+        &Expect {
+            kind: ErrorKind::Unreadable,
+            ply: 3,
+            move_text: Some("2.☺"),
+            token: "☺",
+            line: 4,
+            column: 16,
+        },
+    );
+}
+
+#[test]
+fn move_number_without_its_move() {
+    for pgn in ["1.e4 2. ", "1.e4 2. *", "1.e4 2. {cut} *\n"] {
+        check_invalid(
+            pgn,
+            &Expect {
+                kind: ErrorKind::Syntax,
+                ply: 2,
+                move_text: None,
+                token: "2.",
+                line: 1,
+                column: 6,
+            },
+        );
+    }
+}
+
+#[test]
+fn pgn_reader_alone_drops_these_tokens() {
+    // Each of these reads without an error and with fewer moves in
+    // pgn-reader alone; ours says invalid.
+    for (pgn, bare_sans) in [
+        ("1. Xe4 e5 *", 1),
+        ("1. e4 e5 2. Nf3 Qq6 *", 3),
+        ("1. e4 e5 junk *", 2),
+        ("1. e4 } e5 *", 2),
+        ("1. e4 $abc e5 *", 2),
+        ("1. e4 ⁉ e5 *", 2),
+        // The whole move is dropped, not just the `x`.
+        ("1. e4 e5 2. Nf3x Nc6 *", 3),
+        ("1. e4 e5 * junk", 2),
+    ] {
+        check_pgn_reader_drops(pgn, bare_sans);
+    }
+}
+
+#[test]
+fn known_leniencies_are_warnings() {
+    check_lenient(
+        "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. 0-0 *",
+        7,
+        "castling written with zeros",
+    );
+    check_lenient(
+        "[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. a8Q+ *",
+        1,
+        "promotion without '='",
+    );
+    check_lenient("1. g1f3 d5 *", 2, "uci notation");
+    check_lenient("1. e4 d5 2. e5 f5 3. exf6 e.p. *", 5, "en-passant marker");
+    check_lenient(
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. o-o *",
+        9,
+        "lower-case o",
+    );
+    check_lenient("1. e4 -- 2. d4 *", 3, "null move");
+}
+
+#[test]
+fn attached_glyph_is_kept_as_a_nag() {
+    // `Nf3!?` is import format (a suffix annotation on the move): valid,
+    // no warning needed, and the glyph is kept.
+    let pgn = "1. Nf3!? d5?! *";
+    let replayed = replay_one(pgn);
+    assert!(replayed.error.is_none());
+    assert_eq!(replayed.plies, 2);
+    GameReader::new().read_chunk(pgn.as_bytes(), 0, 1, |raw| {
+        let game = build_game(raw, &BuildOptions::default()).unwrap();
+        assert_eq!(game.moves[0].nags, [5]);
+        assert_eq!(game.moves[1].nags, [6]);
+    });
+}
+
+#[test]
+fn semicolon_comments_are_kept() {
+    // pgn-reader skips `;` comments; they are comments, so they stay.
+    let pgn = "1. e4 ; best by test\ne5 1-0\n; { GameDuration 1:00 }\n";
+    GameReader::new().read_chunk(pgn.as_bytes(), 0, 1, |raw| {
+        let game = build_game(raw, &BuildOptions::default()).unwrap();
+        assert_eq!(game.moves[0].comments, [" best by test"]);
+        assert_eq!(game.moves[1].comments, [" { GameDuration 1:00 }"]);
+        assert!(!raw.was_rebuilt());
+    });
+    // The same where the movetext is rebuilt from our tokens (`0-0`).
+    let pgn = "1. e4 ; a\r\ne5 2. Nf3 Nc6 3. Bc4 Nf6 4. 0-0 ; castled\n*\n";
+    GameReader::new().read_chunk(pgn.as_bytes(), 0, 1, |raw| {
+        assert!(raw.was_rebuilt());
+        let game = build_game(raw, &BuildOptions::default()).unwrap();
+        assert_eq!(game.moves[0].comments, [" a"]);
+        assert_eq!(game.moves[6].comments, [" castled"]);
+    });
+}
