@@ -4,9 +4,13 @@
 //! - `cargo xtask fuzz [--minutes N] [--target fen|san|pgn|all]` runs each
 //!   target for N minutes (default 1), seeding its corpus first if it is
 //!   empty, and reports executions, executions per second and any crash.
-//!   Crash files land in `fuzz/artifacts/<target>/`; inputs that once
-//!   crashed are kept in `fuzz/regressions/<target>/` and replayed at the
-//!   start of every run.
+//!   Crash files land in `fuzz/artifacts/<target>/` (with the whole log in
+//!   `fuzz/artifacts/<target>.log`); inputs that once crashed are kept in
+//!   `fuzz/regressions/<target>/` and replayed at the start of every run,
+//!   so a bug that is not fixed yet ends the run at once.
+//! - `--keep-going` runs libFuzzer in fork mode (`-fork=1
+//!   -ignore_crashes=1`): it goes on past crashes, the known ones included,
+//!   and collects every crashing input; a little slower.
 //! - `cargo xtask fuzz --seed [--target …]` (re)copies the seeds into
 //!   `fuzz/corpus/<target>/` and stops: FENs from `testdata/*.epd` and
 //!   `fuzz/seeds/fen.txt`, SAN from `fuzz/seeds/san.txt` and the moves of
@@ -37,7 +41,8 @@ use crate::{cargo, project_root, Failed};
 /// The cargo-fuzz release this command is tested with (builds on Rust 1.95).
 pub const CARGO_FUZZ_VERSION: &str = "0.13.2";
 
-const USAGE: &str = "usage: cargo xtask fuzz [--minutes N] [--target fen|san|pgn|all] [--seed]";
+const USAGE: &str =
+    "usage: cargo xtask fuzz [--minutes N] [--target fen|san|pgn|all] [--keep-going] [--seed]";
 
 /// One fuzz target of `fuzz/Cargo.toml`.
 #[derive(Debug)]
@@ -68,6 +73,9 @@ struct Options {
     minutes: f64,
     targets: Vec<&'static Target>,
     seed_only: bool,
+    /// libFuzzer's fork mode: go on after a crash (a known, unfixed bug
+    /// would otherwise end every run at once), collecting every crash.
+    keep_going: bool,
 }
 
 impl Options {
@@ -84,10 +92,12 @@ impl Options {
             },
         };
         let seed_only = args.flag("--seed");
+        let keep_going = args.flag("--keep-going");
         Ok(Options {
             minutes,
             targets,
             seed_only,
+            keep_going,
         })
     }
 }
@@ -114,7 +124,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         if empty {
             seed(target)?;
         }
-        outcomes.push(fuzz_target(target, options.minutes)?);
+        outcomes.push(fuzz_target(target, options.minutes, options.keep_going)?);
     }
     println!();
     println!(
@@ -203,8 +213,9 @@ struct Outcome {
     ok: bool,
     /// Crash, timeout, leak or OOM files written during the run.
     artifacts: Vec<PathBuf>,
-    /// The first line that says what went wrong.
-    problem: Option<String>,
+    /// What went wrong, each distinct problem once: a panic's location
+    /// and message, or libFuzzer's error line.
+    problems: Vec<String>,
 }
 
 impl Outcome {
@@ -213,8 +224,14 @@ impl Outcome {
             "no crash".to_owned()
         } else {
             format!(
-                "CRASH: {}",
-                self.problem.as_deref().unwrap_or("see the log above")
+                "CRASH ({} input{}): {}",
+                self.artifacts.len(),
+                if self.artifacts.len() == 1 { "" } else { "s" },
+                if self.problems.is_empty() {
+                    "see the log above".to_owned()
+                } else {
+                    self.problems.join("; ")
+                }
             )
         }
     }
@@ -223,7 +240,7 @@ impl Outcome {
 /// Builds and runs one target for `minutes`, echoing libFuzzer's progress
 /// (without its per-input `NEW`/`REDUCE` lines, which go to the log file
 /// `fuzz/artifacts/<target>.log` with everything else).
-fn fuzz_target(target: &Target, minutes: f64) -> anyhow::Result<Outcome> {
+fn fuzz_target(target: &Target, minutes: f64, keep_going: bool) -> anyhow::Result<Outcome> {
     let root = fuzz_root();
     let artifacts_dir = root.join("artifacts").join(target.name);
     fs::create_dir_all(&artifacts_dir)
@@ -247,6 +264,17 @@ fn fuzz_target(target: &Target, minutes: f64) -> anyhow::Result<Outcome> {
     ];
     if dict.is_file() {
         libfuzzer_args.push(format!("-dict={}", dict.display()));
+    }
+    if keep_going {
+        libfuzzer_args.extend(
+            [
+                "-fork=1",
+                "-ignore_crashes=1",
+                "-ignore_timeouts=1",
+                "-ignore_ooms=1",
+            ]
+            .map(str::to_owned),
+        );
     }
     println!(
         "==> fuzz {}: {seconds} s, -max_len={} (RUSTC_BOOTSTRAP=1 cargo fuzz run -s none -a {} fuzz/corpus/{} fuzz/regressions/{} -- {})",
@@ -280,7 +308,9 @@ fn fuzz_target(target: &Target, minutes: f64) -> anyhow::Result<Outcome> {
     });
     let stderr = child.stderr.take().context("no stderr")?;
     let mut execs = None;
-    let mut problem = None;
+    let mut problems: Vec<String> = Vec::new();
+    // A panic's message is on the line after its location.
+    let mut panic_location: Option<String> = None;
     // When libFuzzer itself started (after the build), for executions per
     // second also when it stops early at a crash.
     let mut fuzzer_started = None;
@@ -298,20 +328,24 @@ fn fuzz_target(target: &Target, minutes: f64) -> anyhow::Result<Outcome> {
         } else if let Some(n) = line
             .strip_prefix('#')
             .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|n| n.parse::<u64>().ok())
+            .and_then(|n| n.trim_end_matches(':').parse::<u64>().ok())
         {
-            // `#1234\tpulse …`: executions so far.
+            // `#1234\tpulse …` (fork mode: `#1234: cov: …`): executions so far.
             execs = Some(n);
             fuzzer_seconds = fuzzer_started.map(|started: Instant| started.elapsed().as_secs_f64());
         }
-        if problem.is_none()
-            && (line.contains("panicked at")
-                || line.contains("==ERROR:")
-                || line.contains("deadly signal")
-                || line.contains("out-of-memory")
-                || line.contains("ERROR: libFuzzer: timeout"))
-        {
-            problem = Some(line.trim().to_owned());
+        if let Some(location) = panic_location.take() {
+            let problem = format!("{location} {}", line.trim());
+            if !problems.contains(&problem) {
+                problems.push(problem);
+            }
+        } else if let Some((_, location)) = line.split_once("panicked at ") {
+            panic_location = Some(format!("panic at {}", location.trim()));
+        } else if line.contains("out-of-memory") || line.contains("ERROR: libFuzzer: timeout") {
+            let problem = line.trim().to_owned();
+            if !problems.contains(&problem) {
+                problems.push(problem);
+            }
         }
         // `#1234\tNEW    cov: …`: one line per input added to the corpus.
         let noisy = line.starts_with('#')
@@ -335,7 +369,16 @@ fn fuzz_target(target: &Target, minutes: f64) -> anyhow::Result<Outcome> {
         .cloned()
         .collect();
     let ok = status.success() && artifacts.is_empty();
-    if !ok && problem.is_none() && artifacts.is_empty() {
+    // In fork mode (--keep-going) the panics stay in the jobs' logs: ask
+    // each new input what it does.
+    for artifact in &artifacts {
+        if let Some(problem) = replay_artifact(target, artifact) {
+            if !problems.contains(&problem) {
+                problems.push(problem);
+            }
+        }
+    }
+    if !ok && artifacts.is_empty() {
         bail!(
             "cargo fuzz run {} failed ({status}); see {}",
             target.name,
@@ -349,8 +392,28 @@ fn fuzz_target(target: &Target, minutes: f64) -> anyhow::Result<Outcome> {
         execs,
         ok,
         artifacts,
-        problem,
+        problems,
     })
+}
+
+/// Runs the built target on one input and returns the panic it causes
+/// (location and first line of the message), if any.
+fn replay_artifact(target: &Target, input: &Path) -> Option<String> {
+    let built = fs::read_dir(fuzz_root().join("target"))
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path().join("release").join(target.name))
+        .find(|path| path.is_file())?;
+    let output = std::process::Command::new(built).arg(input).output().ok()?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let mut lines = stderr.lines();
+    lines
+        .find(|line| line.contains("panicked at "))
+        .map(|line| {
+            let location = line.split_once("panicked at ").map_or(line, |(_, at)| at);
+            let message: String = lines.next().unwrap_or("").chars().take(200).collect();
+            format!("panic at {} {}", location.trim(), message.trim())
+        })
 }
 
 fn list_files(dir: &Path) -> BTreeSet<PathBuf> {

@@ -1,7 +1,8 @@
 //! `cargo xtask`: the project's chores, written in Rust so they run wherever
 //! cargo does (the rust-analyzer convention).
 //!
-//! - `cargo xtask ci`: everything CI checks (fmt, clippy, tests, docs, benches).
+//! - `cargo xtask ci`: everything CI checks (fmt, clippy, tests, docs, fuzz
+//!   targets and benches built).
 //! - `cargo xtask bench perft`: our perft against shakmaty and cozy-chess.
 //! - `cargo xtask bench notation`: our PGN reader against pgn-reader's bare
 //!   visitor (and both with move validation), on the same files.
@@ -36,16 +37,18 @@ const USAGE: &str = "\
 usage: cargo xtask <command> [options]
 
 commands:
-  ci                                 fmt check, clippy -D warnings, tests, docs -D warnings, benches built
+  ci                                 fmt check, clippy -D warnings, tests, docs -D warnings,
+                                     fuzz targets built, benches built
   bench perft [--runs N] [--positions a,b,..] [--quick]
                                      ours vs shakmaty vs cozy-chess, single-threaded, no hashing
   bench notation [--runs N] [--quick]
                                      our PGN reader vs pgn-reader's bare visitor (and both
                                      with move validation) on ../shared/data/pgn/real and
                                      target/corpus/lichess-like.pgn; --quick: first 20 MB of each
-  fuzz [--minutes N] [--target fen|san|pgn|all] [--seed]
+  fuzz [--minutes N] [--target fen|san|pgn|all] [--keep-going] [--seed]
                                      run each fuzz target N minutes (default 1; needs
                                      `cargo install cargo-fuzz --version 0.13.2 --locked`);
+                                     --keep-going: libFuzzer fork mode, go on past crashes;
                                      --seed only copies the seeds into fuzz/corpus/
   suites [--full | --max-nodes N] [--threads N] [--dir DIR]
                                      perft suites of ../shared/data/perft through the release chesstool

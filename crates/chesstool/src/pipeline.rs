@@ -29,6 +29,12 @@ pub trait Task: Sync {
     /// Processes one game. Line numbers in the game (and so in the record)
     /// are relative to the chunk: add [`Located::line_base`].
     fn game(&self, game: &RawGame<'_>) -> Self::Record;
+
+    /// Does the task read comment text? (Not reading it saves a copy of
+    /// every comment.)
+    fn needs_comment_text(&self) -> bool {
+        true
+    }
 }
 
 /// A record with its place in the file.
@@ -100,6 +106,7 @@ fn process<T: Task>(
 ) -> (Records<T::Record>, CutInComment) {
     let mut records = Vec::new();
     let mut last = None;
+    reader.keep_comment_text(task.needs_comment_text());
     reader.read_chunk(data, offset, 0, |game| {
         last = (game.ended_by() == GameEnd::UnterminatedComment)
             .then_some((game.start_in_chunk(), game.line));
@@ -234,17 +241,12 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
             let mut want = chunk_size;
             while !emitter.stopped {
                 while buf.len() < want && !eof {
-                    let len = buf.len();
-                    buf.resize(want.max(len + 4096), 0);
-                    match reader.read(&mut buf[len..]) {
-                        Ok(0) => {
-                            buf.truncate(len);
-                            eof = true;
-                        }
-                        Ok(n) => buf.truncate(len + n),
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(len),
+                    // Reads into spare capacity (no zero-filling) and keeps
+                    // what was read before an error.
+                    let need = (want - buf.len()) as u64;
+                    match Read::take(&mut *reader, need).read_to_end(&mut buf) {
+                        Ok(n) => eof = (n as u64) < need,
                         Err(e) => {
-                            buf.truncate(len);
                             // Everything read so far is still worth checking.
                             if !buf.is_empty() {
                                 totals.bytes += buf.len() as u64;

@@ -96,6 +96,10 @@ fn tag(game: &RawGame<'_>, name: &[u8]) -> String {
 impl Task for Validate {
     type Record = Report;
 
+    fn needs_comment_text(&self) -> bool {
+        false
+    }
+
     fn game(&self, game: &RawGame<'_>) -> Report {
         let replayed = replay(game, &self.options, &mut NoVisitor);
         Report {

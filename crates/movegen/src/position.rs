@@ -151,10 +151,15 @@ impl Position {
     /// The standard starting position.
     #[must_use]
     pub fn new() -> Position {
-        match Position::from_setup(Setup::standard(), CastlingMode::Standard) {
-            Ok(pos) => pos,
-            Err(_) => unreachable!("the starting position is legal"),
-        }
+        // Built and checked once; every game that starts from the standard
+        // position clones it.
+        static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        START
+            .get_or_init(|| match Position::from_setup(Setup::standard(), CastlingMode::Standard) {
+                Ok(pos) => pos,
+                Err(_) => unreachable!("the starting position is legal"),
+            })
+            .clone()
     }
 
     /// Checks `setup` and makes it a position.

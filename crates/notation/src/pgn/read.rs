@@ -51,8 +51,9 @@ pub enum Event {
         san: SanPlus,
         /// Index of its token.
         token: u32,
-        /// The lenient reading, with what was normalised.
-        lenient: Option<LenientSan>,
+        /// The lenient reading, with what was normalised (boxed: rare, and
+        /// it keeps events small on the hot path).
+        lenient: Option<Box<LenientSan>>,
     },
     /// A numeric annotation glyph (`$n`, or `!`, `?`, … as 1–6).
     Nag(u8),
@@ -270,6 +271,8 @@ struct Recorder {
     n_result: u32,
     /// pgn-reader met something it cannot represent (a piece drop).
     foreign: bool,
+    /// Skip copying comment text (callers that only validate).
+    skip_comment_text: bool,
 }
 
 impl Recorder {
@@ -380,9 +383,10 @@ impl Visitor for Recorder {
     }
 
     fn partial_comment(&mut self, _movetext: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
-        let start = *self.partial_comment.get_or_insert(self.text.len() as u32);
-        let _ = start;
-        self.text.extend_from_slice(comment.as_bytes());
+        self.partial_comment.get_or_insert(self.text.len() as u32);
+        if !self.skip_comment_text {
+            self.text.extend_from_slice(comment.as_bytes());
+        }
         ControlFlow::Continue(())
     }
 
@@ -391,7 +395,9 @@ impl Visitor for Recorder {
             .partial_comment
             .take()
             .unwrap_or(self.text.len() as u32);
-        self.text.extend_from_slice(comment.as_bytes());
+        if !self.skip_comment_text {
+            self.text.extend_from_slice(comment.as_bytes());
+        }
         self.events
             .push(Event::Comment(start..self.text.len() as u32));
         self.n_comment += 1;
@@ -450,6 +456,13 @@ impl GameReader {
     #[must_use]
     pub fn new() -> GameReader {
         GameReader::default()
+    }
+
+    /// Whether to keep the text of comments (the default). Without it,
+    /// comment events are still there, with empty text: callers that only
+    /// check moves save copying every comment.
+    pub fn keep_comment_text(&mut self, keep: bool) {
+        self.recorder.skip_comment_text = !keep;
     }
 
     /// Reads every game in `chunk`, which must start at a game boundary
@@ -513,6 +526,8 @@ impl GameReader {
                     message: "unterminated comment: `{` without `}`".to_string(),
                 });
             }
+            // pgn-reader skips malformed tag lines and junk after a tag
+            // silently: check every tag line.
             self.check_tags(bytes, &span);
             let game = RawGame {
                 index_in_chunk: index,
@@ -653,7 +668,7 @@ impl GameReader {
                     // `exd6 e.p.`: the marker belongs to the move before.
                     match rec.events.last_mut() {
                         Some(Event::San { san, lenient, .. }) => {
-                            let mut l = lenient.unwrap_or(LenientSan {
+                            let mut l = lenient.as_deref().copied().unwrap_or(LenientSan {
                                 san: *san,
                                 nag: None,
                                 lowercase_piece: None,
@@ -661,7 +676,7 @@ impl GameReader {
                                 warnings: SanWarnings::new(),
                             });
                             l.warnings.push(SanWarning::EnPassantSuffix);
-                            *lenient = Some(l);
+                            *lenient = Some(Box::new(l));
                         }
                         _ => rec.events.push(Event::Unreadable {
                             token,
@@ -690,7 +705,7 @@ impl GameReader {
                         rec.events.push(Event::San {
                             san: lenient.san,
                             token,
-                            lenient: Some(lenient),
+                            lenient: Some(Box::new(lenient)),
                         });
                         if let Some(nag) = lenient.nag {
                             rec.events.push(Event::Nag(nag));

@@ -230,7 +230,7 @@ impl<'a> Scanner<'a> {
     /// Moves to just past the next newline (or to the end), counting it.
     #[inline]
     fn skip_line(&mut self) {
-        match memchr::memchr(b'\n', &self.buf[self.pos..]) {
+        match find_byte(b'\n', &self.buf[self.pos..]) {
             Some(i) => self.pos += i + 1,
             None => self.pos = self.buf.len(),
         }
@@ -318,7 +318,7 @@ impl<'a> Scanner<'a> {
     /// that is not a tag, the offset where that something starts.
     fn tags_then_movetext(&self) -> Option<usize> {
         let buf = self.buf;
-        let line_end = memchr::memchr(b'\n', &buf[self.pos..]).map_or(buf.len(), |i| self.pos + i);
+        let line_end = find_byte(b'\n', &buf[self.pos..]).map_or(buf.len(), |i| self.pos + i);
         let mut i = self.pos;
         while i < line_end && buf[i] == b'[' {
             // A tag: to its closing quote (escapes skipped), then `]`.
@@ -429,7 +429,7 @@ impl<'a> Scanner<'a> {
                     at_line_start = true;
                 }
                 b' ' | b'\t' | b'\r' | b'.' | b'\x0c' | b'\x0b' => self.pos += 1,
-                b'{' => match memchr::memchr(b'}', &buf[start + 1..]) {
+                b'{' => match find_byte(b'}', &buf[start + 1..]) {
                     Some(i) => {
                         let end = start + 1 + i + 1;
                         self.pos = end;
@@ -554,6 +554,17 @@ impl<'a> Scanner<'a> {
             }
         }
         end
+    }
+}
+
+/// The first `needle` in `haystack`. Comments and tag lines are short:
+/// a plain loop over the first bytes beats memchr's start-up cost there.
+#[inline(always)]
+fn find_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
+    let head = haystack.len().min(48);
+    match haystack[..head].iter().position(|&b| b == needle) {
+        Some(i) => Some(i),
+        None => memchr::memchr(needle, &haystack[head..]).map(|i| head + i),
     }
 }
 

@@ -1,0 +1,3 @@
+//! What the `Termination` and `Result` tags say about how a game ended,
+//! and the result of an event recorded outside the moves (work in
+//! progress).
