@@ -233,55 +233,54 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
     let chunk_size = settings.chunk_size.max(1 << 10);
     let max_in_flight = pool.map_or(0, |p| 2 * p.current_num_threads() + 1);
 
-    let mut read_all =
-        |send: &mut Dispatch<'_, T, E>| -> io::Result<()> {
-            let mut buf: Vec<u8> = Vec::with_capacity(chunk_size + (chunk_size >> 2));
-            let mut offset = 0u64;
-            let mut eof = false;
-            let mut want = chunk_size;
-            while !emitter.stopped {
-                while buf.len() < want && !eof {
-                    // Reads into spare capacity (no zero-filling) and keeps
-                    // what was read before an error.
-                    let need = (want - buf.len()) as u64;
-                    match Read::take(&mut *reader, need).read_to_end(&mut buf) {
-                        Ok(n) => eof = (n as u64) < need,
-                        Err(e) => {
-                            // Everything read so far is still worth checking.
-                            if !buf.is_empty() {
-                                totals.bytes += buf.len() as u64;
-                                send(std::mem::take(&mut buf), offset, true, &mut emitter);
-                            }
-                            return Err(e);
+    let mut read_all = |send: &mut Dispatch<'_, T, E>| -> io::Result<()> {
+        let mut buf: Vec<u8> = Vec::with_capacity(chunk_size + (chunk_size >> 2));
+        let mut offset = 0u64;
+        let mut eof = false;
+        let mut want = chunk_size;
+        while !emitter.stopped {
+            while buf.len() < want && !eof {
+                // Reads into spare capacity (no zero-filling) and keeps
+                // what was read before an error.
+                let need = (want - buf.len()) as u64;
+                match Read::take(&mut *reader, need).read_to_end(&mut buf) {
+                    Ok(n) => eof = (n as u64) < need,
+                    Err(e) => {
+                        // Everything read so far is still worth checking.
+                        if !buf.is_empty() {
+                            totals.bytes += buf.len() as u64;
+                            send(std::mem::take(&mut buf), offset, true, &mut emitter);
                         }
+                        return Err(e);
                     }
                 }
-                if buf.is_empty() {
-                    break;
-                }
-                let cut = if eof {
-                    buf.len()
-                } else {
-                    match split_candidate(&buf) {
-                        Some(cut) if cut > 0 => cut,
-                        _ => {
-                            // No game starts in this block: read on.
-                            want = buf.len() + chunk_size;
-                            continue;
-                        }
-                    }
-                };
-                want = chunk_size;
-                let tail = buf[cut..].to_vec();
-                buf.truncate(cut);
-                let chunk = std::mem::replace(&mut buf, tail);
-                let is_last = eof && buf.is_empty();
-                totals.bytes += chunk.len() as u64;
-                send(chunk, offset, is_last, &mut emitter);
-                offset += cut as u64;
             }
-            Ok(())
-        };
+            if buf.is_empty() {
+                break;
+            }
+            let cut = if eof {
+                buf.len()
+            } else {
+                match split_candidate(&buf) {
+                    Some(cut) if cut > 0 => cut,
+                    _ => {
+                        // No game starts in this block: read on.
+                        want = buf.len() + chunk_size;
+                        continue;
+                    }
+                }
+            };
+            want = chunk_size;
+            let tail = buf[cut..].to_vec();
+            buf.truncate(cut);
+            let chunk = std::mem::replace(&mut buf, tail);
+            let is_last = eof && buf.is_empty();
+            totals.bytes += chunk.len() as u64;
+            send(chunk, offset, is_last, &mut emitter);
+            offset += cut as u64;
+        }
+        Ok(())
+    };
 
     let mut seq = 0u64;
     let result = match pool {

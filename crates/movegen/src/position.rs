@@ -155,10 +155,12 @@ impl Position {
         // position clones it.
         static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
         START
-            .get_or_init(|| match Position::from_setup(Setup::standard(), CastlingMode::Standard) {
-                Ok(pos) => pos,
-                Err(_) => unreachable!("the starting position is legal"),
-            })
+            .get_or_init(
+                || match Position::from_setup(Setup::standard(), CastlingMode::Standard) {
+                    Ok(pos) => pos,
+                    Err(_) => unreachable!("the starting position is legal"),
+                },
+            )
             .clone()
     }
 
