@@ -38,7 +38,9 @@ fuzz_target!(|data: &[u8]| {
         for style in [FenStyle::Standard, FenStyle::Shredder] {
             let text = fen.display(style).to_string();
             match Fen::from_ascii(text.as_bytes()) {
-                Ok(again) => assert_eq!(again.setup(), fen.setup(), "setup changed through {text:?}"),
+                Ok(again) => {
+                    assert_eq!(again.setup(), fen.setup(), "setup changed through {text:?}")
+                }
                 Err(err) => panic!("cannot read back {text:?} ({style:?}): {err}"),
             }
         }

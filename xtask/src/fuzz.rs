@@ -151,6 +151,15 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         for outcome in outcomes.iter().filter(|o| !o.ok) {
             for artifact in &outcome.artifacts {
                 let shown = artifact.strip_prefix(project_root()).unwrap_or(artifact);
+                if let Some(known) = known_regression(outcome.name, artifact) {
+                    println!(
+                        "\n{}: {} is the known, not yet fixed regression fuzz/regressions/{}/{known}",
+                        outcome.name,
+                        shown.display(),
+                        outcome.name,
+                    );
+                    continue;
+                }
                 println!(
                     "\n{}: {}\n  reproduce: RUSTC_BOOTSTRAP=1 cargo fuzz run -s none -a {} {}\n  minimize:  RUSTC_BOOTSTRAP=1 cargo fuzz tmin -s none -a {} {}\n  then keep the minimized input in fuzz/regressions/{}/",
                     outcome.name,
@@ -165,6 +174,19 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         }
         Err(Failed(format!("fuzz target(s) crashed: {}", failed.join(", "))).into())
     }
+}
+
+/// The name of the file in `fuzz/regressions/<target>/` with the same
+/// bytes as `artifact`, if any.
+fn known_regression(target: &str, artifact: &Path) -> Option<String> {
+    let bytes = fs::read(artifact).ok()?;
+    list_files(&fuzz_root().join("regressions").join(target))
+        .into_iter()
+        .find(|path| fs::read(path).is_ok_and(|known| known == bytes))
+        .and_then(|path| {
+            path.file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+        })
 }
 
 fn fuzz_root() -> PathBuf {

@@ -319,6 +319,10 @@ impl<'a> Scanner<'a> {
     fn tags_then_movetext(&self) -> Option<usize> {
         let buf = self.buf;
         let line_end = find_byte(b'\n', &buf[self.pos..]).map_or(buf.len(), |i| self.pos + i);
+        // The usual tag line ends with `]`: nothing can follow it.
+        if buf[self.pos..line_end].trim_ascii_end().ends_with(b"]") {
+            return None;
+        }
         let mut i = self.pos;
         while i < line_end && buf[i] == b'[' {
             // A tag: to its closing quote (escapes skipped), then `]`.
@@ -494,7 +498,8 @@ impl<'a> Scanner<'a> {
                     Self::push(tokens, game_start, start, self.pos, TokenKind::Glyph);
                 }
                 _ => {
-                    if let Some((result, len)) = result_at(&buf[start..]) {
+                    let maybe_result = matches!(b, b'0' | b'1' | b'*' | 0xc2);
+                    if let Some((result, len)) = maybe_result.then(|| result_at(&buf[start..])).flatten() {
                         self.pos = start + len;
                         Self::push(
                             tokens,
@@ -604,6 +609,15 @@ pub fn count_newlines(bytes: &[u8]) -> u64 {
 /// before trusting the cut.
 #[must_use]
 pub fn split_candidate(buf: &[u8]) -> Option<usize> {
+    /// The blank bytes the scanner skips (vertical tab and form feed
+    /// included, which `trim_ascii` keeps).
+    fn trim_blank(line: &[u8]) -> &[u8] {
+        let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c');
+        let start = line.iter().position(|b| !blank(b)).unwrap_or(line.len());
+        let end = line.iter().rposition(|b| !blank(b)).map_or(start, |i| i + 1);
+        &line[start..end]
+    }
+
     let mut end = buf.len();
     while let Some(i) = memchr::memrchr(b'[', &buf[..end]) {
         if i > 0 && buf[i - 1] == b'\n' {
@@ -611,8 +625,8 @@ pub fn split_candidate(buf: &[u8]) -> Option<usize> {
             let mut before = &buf[..i - 1];
             let prev_line = loop {
                 let line_start = memchr::memrchr(b'\n', before).map_or(0, |j| j + 1);
-                let line = before[line_start..].trim_ascii();
-                let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
+                let line = trim_blank(&before[line_start..]);
+                let line = trim_blank(line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line));
                 if !line.is_empty() || line_start == 0 {
                     break line;
                 }
@@ -652,6 +666,18 @@ mod tests {
                     .collect()
             })
             .collect()
+    }
+
+    /// Found by the `pgn` fuzz target: a tag line starting with a vertical
+    /// tab was not seen as a tag line, and a cut split the tags.
+    #[test]
+    fn split_candidate_sees_tag_lines_after_a_vertical_tab() {
+        let pgn = b"[Event \"a\"]\n\x0b[Site \"b\"]\n[Result \"*\"]\n\n1. e4 *\n";
+        for end in 1..=pgn.len() {
+            if let Some(cut) = split_candidate(&pgn[..end]) {
+                assert!(cut >= pgn.len() || cut == 0, "cut at {cut} inside the only game");
+            }
+        }
     }
 
     #[test]
