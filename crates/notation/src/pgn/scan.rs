@@ -499,7 +499,9 @@ impl<'a> Scanner<'a> {
                 }
                 _ => {
                     let maybe_result = matches!(b, b'0' | b'1' | b'*' | 0xc2);
-                    if let Some((result, len)) = maybe_result.then(|| result_at(&buf[start..])).flatten() {
+                    if let Some((result, len)) =
+                        maybe_result.then(|| result_at(&buf[start..])).flatten()
+                    {
                         self.pos = start + len;
                         Self::push(
                             tokens,
@@ -614,7 +616,10 @@ pub fn split_candidate(buf: &[u8]) -> Option<usize> {
     fn trim_blank(line: &[u8]) -> &[u8] {
         let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c');
         let start = line.iter().position(|b| !blank(b)).unwrap_or(line.len());
-        let end = line.iter().rposition(|b| !blank(b)).map_or(start, |i| i + 1);
+        let end = line
+            .iter()
+            .rposition(|b| !blank(b))
+            .map_or(start, |i| i + 1);
         &line[start..end]
     }
 
@@ -675,7 +680,10 @@ mod tests {
         let pgn = b"[Event \"a\"]\n\x0b[Site \"b\"]\n[Result \"*\"]\n\n1. e4 *\n";
         for end in 1..=pgn.len() {
             if let Some(cut) = split_candidate(&pgn[..end]) {
-                assert!(cut >= pgn.len() || cut == 0, "cut at {cut} inside the only game");
+                assert!(
+                    cut >= pgn.len() || cut == 0,
+                    "cut at {cut} inside the only game"
+                );
             }
         }
     }
