@@ -151,3 +151,84 @@ fn adversarial_comments_do_not_split_games() {
         assert_eq!(chunked(&data, size), whole, "chunks of {size}");
     }
 }
+
+/// Every valid game in the shared files, replayed a second time by
+/// shakmaty (the oracle, a dev-dependency): the final position of our
+/// replay equals shakmaty's after the same SAN tokens.
+#[test]
+fn final_positions_agree_with_shakmaty() {
+    use notation::fen::Fen;
+    use shakmaty::{
+        fen::Fen as SkFen, san::San as SkSan, CastlingMode, Chess, EnPassantMode, Position,
+    };
+
+    let Some(dir) = shared_pgn() else { return };
+    let mut files = Vec::new();
+    pgn_files(&dir, &mut files);
+    let mut compared = 0;
+    for file in &files {
+        let data = std::fs::read(file).unwrap();
+        GameReader::new().read_chunk(&data, 0, 1, |game| {
+            let ours = replay(game, &ReplayOptions::default(), &mut NoVisitor);
+            // Games read leniently (`Bc6` for `Bxc6`, …) are spelled in ways
+            // shakmaty rejects: compare the strictly standard ones.
+            if ours.error.is_some() || game.was_rebuilt() || !ours.warnings.is_empty() {
+                return;
+            }
+            let Some(start) = &ours.start else { return };
+            let start_fen = Fen::from_position(start).to_string();
+            let mode = if start.castling_mode().is_chess960() {
+                CastlingMode::Chess960
+            } else {
+                CastlingMode::Standard
+            };
+            let mut pos: Chess = start_fen
+                .parse::<SkFen>()
+                .unwrap()
+                .into_position(mode)
+                .unwrap_or_else(|e| {
+                    panic!("{}: shakmaty rejects {start_fen}: {e}", file.display())
+                });
+            let mut depth = 0;
+            let mut mainline_tokens = Vec::new();
+            for event in game.events() {
+                match event {
+                    notation::pgn::read::Event::BeginVariation => depth += 1,
+                    notation::pgn::read::Event::EndVariation => depth -= 1,
+                    notation::pgn::read::Event::San { token, .. } if depth == 0 => {
+                        mainline_tokens.push(game.token_bytes(*token).to_vec())
+                    }
+                    _ => {}
+                }
+            }
+            for (ply, token) in mainline_tokens.iter().enumerate() {
+                let san: SkSan = match SkSan::from_ascii(token) {
+                    Ok(san) => san,
+                    Err(_) => return, // null moves and such: not comparable
+                };
+                let m = san.to_move(&pos).unwrap_or_else(|e| {
+                    panic!(
+                        "{} line {}: shakmaty rejects ply {} {:?}: {e}",
+                        file.display(),
+                        game.line,
+                        ply + 1,
+                        String::from_utf8_lossy(token)
+                    )
+                });
+                pos.play_unchecked(m);
+            }
+            let theirs = SkFen::from_position(&pos, EnPassantMode::Always).to_string();
+            let final_fen = Fen::from_position(ours.final_position.as_ref().unwrap()).to_string();
+            assert_eq!(
+                final_fen,
+                theirs,
+                "{} game at line {}",
+                file.display(),
+                game.line
+            );
+            compared += 1;
+        });
+    }
+    assert!(compared > 5000, "compared {compared}");
+    eprintln!("{compared} final positions agree with shakmaty");
+}

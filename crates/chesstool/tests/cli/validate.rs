@@ -6,9 +6,9 @@ use std::io::Write;
 
 use crate::util::*;
 
-const GOOD: &str = "[Event \"a\"]\n[White \"Alice\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
-const GOOD2: &str = "[Event \"b\"]\n[White \"Carol\"]\n[Black \"Dan\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 2. c4 {a comment} e6 1/2-1/2\n\n";
-const BAD: &str = "[Event \"c\"]\n[White \"Eve\"]\n[Black \"Frank\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n4. Bxc6 dxc6 5. Nxe5 Nxe5 *\n\n";
+const GOOD: &str = "[Event \"a\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"Alice\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+const GOOD2: &str = "[Event \"b\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"Carol\"]\n[Black \"Dan\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 2. c4 {a comment} e6 1/2-1/2\n\n";
+const BAD: &str = "[Event \"c\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"Eve\"]\n[Black \"Frank\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n4. Bxc6 dxc6 5. Nxe5 Nxe5 *\n\n";
 
 fn three_games() -> String {
     format!("{GOOD}{BAD}{GOOD2}")
@@ -37,15 +37,47 @@ fn validate_reports_a_bad_game_among_good_ones() {
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{}", run.stdout);
-    // Game 2 starts on line 8; its movetext's second line is line 14.
+    // Game 2 starts on line 11; its movetext's second line is line 20.
     assert_eq!(
         lines[0],
-        "games.pgn:14: game 2 (Eve – Frank): ply 10 \"5...Nxe5\": illegal move: no knight can reach e5"
+        "games.pgn:20: game 2 (Eve – Frank): ply 10 \"5...Nxe5\": illegal move: no knight can reach e5"
     );
     assert!(
         lines[1].starts_with("3 games: 2 valid, 1 invalid, 0 with warnings"),
         "{}",
         lines[1]
+    );
+}
+
+#[test]
+fn validate_reports_missing_roster_tags_as_warnings() {
+    let dir = temp_dir("validate_roster");
+    std::fs::write(
+        dir.join("bare.pgn"),
+        "[White \"A\"]\n\n1. e4 e5 *\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "bare.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rows: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(rows.len(), 3);
+    assert!(
+        rows[1].starts_with("bare.pgn,1,0,1,A,,,2,valid,1,"),
+        "{}",
+        rows[1]
+    );
+    assert!(rows[2].starts_with("bare.pgn,2,"), "{}", rows[2]);
+    assert!(
+        run.stderr
+            .contains("2 games: 2 valid, 0 invalid, 2 with warnings"),
+        "{}",
+        run.stderr
+    );
+    let strict = chesstool(&dir, &["validate", "bare.pgn", "--strict"]);
+    assert_eq!(
+        strict.code, 0,
+        "missing tags are tolerated even in strict mode: {}",
+        strict.stdout
     );
 }
 
@@ -61,11 +93,11 @@ fn validate_csv_schema_and_rows() {
     let bad_offset = GOOD.len();
     assert_eq!(
         rows[2],
-        format!("games.pgn,2,{bad_offset},8,Eve,Frank,*,9,invalid,0,10,5...Nxe5,14,illegal move: no knight can reach e5")
+        format!("games.pgn,2,{bad_offset},11,Eve,Frank,*,9,invalid,0,10,5...Nxe5,20,illegal move: no knight can reach e5")
     );
     assert!(
         rows[3].starts_with(&format!(
-            "games.pgn,3,{},16,Carol,Dan,1/2-1/2,4,valid,0",
+            "games.pgn,3,{},22,Carol,Dan,1/2-1/2,4,valid,0",
             GOOD.len() + BAD.len()
         )),
         "{}",
@@ -91,7 +123,7 @@ fn validate_jsonl_uses_the_csv_names() {
         rows[0],
         "{\"file\":\"games.pgn\",\"game\":1,\"offset\":0,\"line\":1,\"white\":\"Alice\",\"black\":\"Bob\",\"result\":\"1-0\",\"plies\":7,\"status\":\"valid\",\"warnings\":0,\"error_ply\":null,\"error_move\":null,\"error_line\":null,\"error\":null}"
     );
-    assert!(rows[1].contains("\"error_ply\":10,\"error_move\":\"5...Nxe5\",\"error_line\":14,\"error\":\"illegal move: no knight can reach e5\""), "{}", rows[1]);
+    assert!(rows[1].contains("\"error_ply\":10,\"error_move\":\"5...Nxe5\",\"error_line\":20,\"error\":\"illegal move: no knight can reach e5\""), "{}", rows[1]);
 }
 
 #[test]
@@ -101,7 +133,7 @@ fn validate_reads_stdin() {
         let run = chesstool_stdin(&dir, args, three_games().as_bytes());
         assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
         assert!(
-            run.stdout.starts_with("<stdin>:14: game 2 (Eve – Frank)"),
+            run.stdout.starts_with("<stdin>:20: game 2 (Eve – Frank)"),
             "{}",
             run.stdout
         );

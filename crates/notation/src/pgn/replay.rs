@@ -272,6 +272,29 @@ pub fn replay(
         message,
     };
 
+    // Tags: missing Seven Tag Roster tags are tolerated and reported, and
+    // so are values that are not UTF-8 (read as Windows-1252).
+    let missing = crate::pgn::tags::missing_roster_tags(
+        game.tags()
+            .map(|(name, _)| std::str::from_utf8(name).unwrap_or("")),
+    );
+    if !missing.is_empty() {
+        out.warnings.push(GameWarning {
+            line: game.line,
+            message: format!("missing tags: {}", missing.join(", ")),
+        });
+    }
+    for (name, value) in game.tags() {
+        if !value.is_ascii() && std::str::from_utf8(value).is_err() {
+            out.warnings.push(GameWarning {
+                line: game.line,
+                message: format!(
+                    "tag {} is not UTF-8; read as Windows-1252",
+                    String::from_utf8_lossy(name)
+                ),
+            });
+        }
+    }
     for w in game.read_warnings() {
         out.warnings.push(GameWarning {
             line: w.line,
@@ -562,10 +585,8 @@ pub fn replay(
     }
     if out.error.is_none() && out.result_tag.is_none() {
         match game.tag(b"Result") {
-            None => out.warnings.push(GameWarning {
-                line: game.line,
-                message: "no Result tag".to_string(),
-            }),
+            // Reported with the other missing roster tags.
+            None => {}
             Some(raw) if raw.trim_ascii().is_empty() || raw.trim_ascii() == b"?" => {
                 out.warnings.push(GameWarning {
                     line: game.line,
