@@ -235,6 +235,9 @@ impl SanPlus {
     /// lenient reader accepts give [`ParseSanErrorKind::Nonstandard`] with
     /// the warning the lenient reader would report.
     pub fn from_ascii(text: &[u8]) -> Result<SanPlus, ParseSanError> {
+        if let Some(san) = parse_standard(text) {
+            return Ok(san);
+        }
         let lenient = SanPlus::from_ascii_lenient(text)?;
         match lenient.warnings.first() {
             None => Ok(lenient.san),
@@ -1875,8 +1878,149 @@ fn diagnose(pos: &Position, role: Role, mask: Bitboard, to: Square) -> IllegalRe
     }
 }
 
+/// The fast path of [`SanPlus::from_ascii`]: plain standard SAN as nearly
+/// every file writes it (`e4`, `exd5`, `Nbd7`, `R1e2`, `Qh4xe1`, `e8=Q+`,
+/// `O-O-O#`). `None` for anything else, which the full reader then
+/// handles; everything this accepts, the full reader accepts with no
+/// warning and reads the same (a unit test checks that on random input).
+#[inline]
+pub(crate) fn parse_standard(text: &[u8]) -> Option<SanPlus> {
+    let (body, suffix) = match text.split_last()? {
+        (b'+', body) => (body, Some(Suffix::Check)),
+        (b'#', body) => (body, Some(Suffix::Checkmate)),
+        _ => (text, None),
+    };
+    let san = match body {
+        b"O-O" => San::Castle(CastlingSide::KingSide),
+        b"O-O-O" => San::Castle(CastlingSide::QueenSide),
+        _ => {
+            let (role, rest) = match body.first()? {
+                b'N' => (Role::Knight, &body[1..]),
+                b'B' => (Role::Bishop, &body[1..]),
+                b'R' => (Role::Rook, &body[1..]),
+                b'Q' => (Role::Queen, &body[1..]),
+                b'K' => (Role::King, &body[1..]),
+                b'a'..=b'h' => (Role::Pawn, body),
+                _ => return None,
+            };
+            let (rest, promotion) = match rest {
+                [head @ .., b'=', p] if role == Role::Pawn => (
+                    head,
+                    Some(match p {
+                        b'N' => Role::Knight,
+                        b'B' => Role::Bishop,
+                        b'R' => Role::Rook,
+                        b'Q' => Role::Queen,
+                        _ => return None,
+                    }),
+                ),
+                _ => (rest, None),
+            };
+            let [middle @ .., f, r] = rest else {
+                return None;
+            };
+            let to =
+                Square::from_coords(File::from_char(*f as char)?, Rank::from_char(*r as char)?);
+            let (middle, capture) = match middle.split_last() {
+                Some((b'x', m)) => (m, true),
+                _ => (middle, false),
+            };
+            let file_of = |b: u8| {
+                if (b'a'..=b'h').contains(&b) {
+                    File::from_char(b as char)
+                } else {
+                    None
+                }
+            };
+            let rank_of = |b: u8| {
+                if (b'1'..=b'8').contains(&b) {
+                    Rank::from_char(b as char)
+                } else {
+                    None
+                }
+            };
+            let (file, rank) = match (role, middle) {
+                (_, []) => (None, None),
+                // Pawns name their file when they capture, nothing else.
+                (Role::Pawn, [f]) if capture => (Some(file_of(*f)?), None),
+                (Role::Pawn | Role::King, _) => return None,
+                (_, [b]) => match (file_of(*b), rank_of(*b)) {
+                    (Some(f), _) => (Some(f), None),
+                    (None, Some(r)) => (None, Some(r)),
+                    (None, None) => return None,
+                },
+                (_, [f, r]) => (Some(file_of(*f)?), Some(rank_of(*r)?)),
+                _ => return None,
+            };
+            let last_rank = matches!(to.rank(), Rank::First | Rank::Eighth);
+            if role == Role::Pawn && promotion.is_none() == last_rank {
+                // `e8` without a promotion piece, or `e4=Q`: let the full
+                // reader say what is wrong.
+                return None;
+            }
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            }
+        }
+    };
+    Some(SanPlus { san, suffix })
+}
+
 #[cfg(test)]
 mod tests {
+    /// The fast path never accepts what the full reader would not accept
+    /// as standard, and reads what it accepts the same way.
+    #[test]
+    fn fast_standard_parse_agrees_with_the_full_reader() {
+        let alphabet = b"NBRQKPOoabcdefgh12345678x=+#-Z0 .:";
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut accepted = 0;
+        for _ in 0..400_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = 1 + (x % 8) as usize;
+            let token: Vec<u8> = (0..len)
+                .map(|i| alphabet[((x >> (8 * i)) % alphabet.len() as u64) as usize])
+                .collect();
+            if let Some(fast) = super::parse_standard(&token) {
+                accepted += 1;
+                let full = SanPlus::from_ascii_lenient(&token).unwrap_or_else(|e| {
+                    panic!(
+                        "{:?}: fast {fast}, full {e}",
+                        String::from_utf8_lossy(&token)
+                    )
+                });
+                assert!(
+                    full.warnings.is_empty(),
+                    "{:?}: {:?}",
+                    String::from_utf8_lossy(&token),
+                    full.warnings
+                );
+                assert_eq!(full.san, fast, "{:?}", String::from_utf8_lossy(&token));
+                assert_eq!(full.nag, None);
+                // (`bxc3` also reads as a bishop move leniently; strictly,
+                // as here, it is the pawn move.)
+                assert!(!full.piece_from_board);
+                assert_eq!(SanPlus::from_ascii(&token).ok(), Some(fast));
+            }
+        }
+        for token in [
+            "e4", "exd5", "Nbd7", "R1e2", "Qh4xe1", "e8=Q+", "O-O-O#", "Kxf2", "bxc8=N#",
+        ] {
+            assert!(super::parse_standard(token.as_bytes()).is_some(), "{token}");
+        }
+        assert!(
+            accepted > 1000,
+            "only {accepted} random tokens were standard"
+        );
+    }
+
     use super::*;
     use crate::fen::parse_position;
 
