@@ -1,3 +1,1015 @@
-//! Time controls and clocks: the PGN `TimeControl` tag, and what the
-//! `[%clk]` / `[%emt]` comments of a game say about flag falls (work in
-//! progress).
+//! Time controls and clocks: the PGN `TimeControl` tag, and what a game's
+//! `[%clk]` / `[%emt]` readings say about flag falls (FIDE Article 6.9)
+//! and about inconsistent clocks.
+//!
+//! # Time controls
+//!
+//! [`TimeControl`] reads every form of the PGN standard (section 9.6.1)
+//! and of common practice, and writes it back unchanged:
+//!
+//! | tag value             | meaning                                              |
+//! |-----------------------|------------------------------------------------------|
+//! | `?`                   | unknown                                              |
+//! | `-`                   | no time control                                      |
+//! | `300`                 | sudden death: 300 s for the whole game               |
+//! | `180+2`               | 180 s, 2 s added after each move (fractions allowed: `10+0.05`) |
+//! | `40/7200`             | 40 moves in 7200 s, the period repeating             |
+//! | `40/5400+30:1800+30`  | periods separated by `:`, the last one repeating if it counts moves |
+//! | `*180`                | sandclock (hourglass) holding 180 s                  |
+//! | `1/30`                | each move within 30 s (the platform's per-move clock) |
+//!
+//! ```
+//! use adjudication::clock::{Millis, Period, TimeControl};
+//!
+//! let tc: TimeControl = "40/5400+30:1800+30".parse().unwrap();
+//! assert_eq!(tc.periods()[0], Period {
+//!     moves: Some(40),
+//!     time: Millis::from_secs(5400),
+//!     increment: Some(Millis::from_secs(30)),
+//! });
+//! // After the 40th move: the 30 s increment and the next period's 30 minutes.
+//! assert_eq!(tc.added_after_move(40), Millis::from_secs(30 + 1800));
+//! assert_eq!(tc.to_string(), "40/5400+30:1800+30");
+//! assert_eq!("1/30".parse::<TimeControl>().unwrap().per_move_limit(), Some(Millis::from_secs(30)));
+//! ```
+//!
+//! # Clock analysis
+//!
+//! [`analyze_clocks`] walks a game's per-ply readings ([`PlyClock`]: the
+//! mover's clock after the move, as `[%clk]` records it, and the time the
+//! move took, as `[%emt]` records it) and reports the first flag fall the
+//! readings prove, and warnings where the clock is inconsistent with the
+//! time control.
+//!
+//! The rules, and why:
+//! - **Displayed readings are rounded.** Lichess writes whole seconds,
+//!   chess.com tenths. A reading `D` is taken to stand for a true value in
+//!   `[D, D + r)` where `r` is the reading's resolution (1 s for whole
+//!   seconds, 0.1 s with tenths, …), and a flag or a warning is reported
+//!   only when it holds for every true value the reading allows. Nothing
+//!   is guessed.
+//! - **A clock shown as 0 is not a flag fall.** 0:00:00 after a move means
+//!   less than one displayed unit was left *after completing the move in
+//!   time*. In every Lichess "Time forfeit" game with clocks in the shared
+//!   corpus (46 games) the flagged player's last move shows 0:00:00, the
+//!   opponent then moves, and the flag falls during the next ply, which no
+//!   reading records: the binary takes that flag from the `Termination`
+//!   tag, not from the clocks.
+//! - **Running out during a move** shows in two ways: the move's `%emt`
+//!   is more than the time the player had left before it (their previous
+//!   reading, or the time control's allotment), or, where time is added
+//!   after the move, the reading is below what was added (the clock must
+//!   have been negative before the addition). Either ends the game at that
+//!   ply ([`FlagReason::RanOut`]).
+//! - **Per-move controls** (`1/S`): a move whose `%emt` exceeds `S` flags
+//!   ([`FlagReason::PerMoveExceeded`]). Clock readings are not used to
+//!   infer time per move there: platforms disagree on what they show
+//!   (chess.com daily games record the time the move took, per-move
+//!   servers the time that was left), so only a reading above `S`, which
+//!   neither allows, is reported, as a warning.
+//! - **First moves are free.** Lichess starts neither clock before each
+//!   side has moved once, and other servers give the first move extra
+//!   time, so nothing is flagged on a player's first move of the game.
+//! - **Rising clocks.** Between two readings of the same player the clock
+//!   may rise by at most what the time control added in between
+//!   (increments, and a new period's time at a period boundary); more is a
+//!   [`ClockWarning::ClockRose`] (Lichess's "give time" button, a
+//!   mislabelled time control, edited clocks). A first reading above the
+//!   allotment is a [`ClockWarning::AboveAllotment`].
+//! - **Missing readings are fine**: comparisons skip over plies without
+//!   `%clk`, adding up what the time control added over the gap.
+//! - **Unknown (`?`), unlimited (`-`) and sandclock (`*S`) controls** are
+//!   not checked: without a known allotment (a `?` tag may hide a delay
+//!   clock, on which a move may take longer than the time left) no reading
+//!   proves a flag fall.
+//!
+//! ```
+//! use adjudication::clock::{analyze_clocks, FlagReason, Millis, PlyClock, TimeControl};
+//! use board::Color;
+//!
+//! let tc: TimeControl = "180+2".parse().unwrap();
+//! let clk = |secs| PlyClock { clock_after: Some(Millis::from_secs(secs)), emt: None };
+//! // White's third reading (ply 5) shows 1 s although 2 s were added after
+//! // the move: White's clock was below zero before the increment.
+//! let plies = [clk(180), clk(180), clk(3), clk(170), clk(1)];
+//! let verdict = analyze_clocks(&tc, Color::White, &plies);
+//! let flag = verdict.flag_fall.unwrap();
+//! assert_eq!((flag.color, flag.ply, flag.reason), (Color::White, 5, FlagReason::RanOut));
+//! ```
+
+use core::fmt;
+use core::str::FromStr;
+
+use board::Color;
+
+/// A duration in milliseconds: a clock reading, a move time or a time
+/// control's allotment.
+///
+/// Displays as `[%clk]` writes it: `H:MM:SS`, with a fraction of a second
+/// only when there is one.
+///
+/// ```
+/// use adjudication::clock::Millis;
+///
+/// assert_eq!(Millis::from_secs(5025).to_string(), "1:23:45");
+/// assert_eq!(Millis(599_900).to_string(), "0:09:59.9");
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Millis(pub u64);
+
+impl Millis {
+    /// No time at all.
+    pub const ZERO: Millis = Millis(0);
+
+    /// `secs` whole seconds (saturating at `u64::MAX` milliseconds).
+    #[must_use]
+    pub const fn from_secs(secs: u64) -> Millis {
+        Millis(secs.saturating_mul(1000))
+    }
+
+    /// The duration in milliseconds.
+    #[must_use]
+    pub const fn as_millis(self) -> u64 {
+        self.0
+    }
+
+    /// The smallest unit the value is written in: 1000 for whole seconds,
+    /// 100 for tenths, 10 for hundredths, else 1. A displayed reading
+    /// stands for a true value somewhere in `[self, self + resolution)`.
+    #[must_use]
+    pub const fn resolution(self) -> u64 {
+        if self.0.is_multiple_of(1000) {
+            1000
+        } else if self.0.is_multiple_of(100) {
+            100
+        } else if self.0.is_multiple_of(10) {
+            10
+        } else {
+            1
+        }
+    }
+}
+
+impl fmt::Display for Millis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = self.0 / 1000;
+        write!(f, "{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)?;
+        write_fraction(f, self.0 % 1000)
+    }
+}
+
+/// `.5`, `.05`, `.125` for a non-zero number of milliseconds, else nothing.
+fn write_fraction(f: &mut fmt::Formatter<'_>, millis: u64) -> fmt::Result {
+    if millis == 0 {
+        return Ok(());
+    }
+    let digits = format!("{millis:03}");
+    write!(f, ".{}", digits.trim_end_matches('0'))
+}
+
+/// A duration written as seconds, the way `TimeControl` writes it: `300`,
+/// `0.05`.
+struct Seconds(Millis);
+
+impl fmt::Display for Seconds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0 .0 / 1000)?;
+        write_fraction(f, self.0 .0 % 1000)
+    }
+}
+
+/// One period of a time control: `moves` moves (or the rest of the game)
+/// in `time`, with `increment` added after each move.
+///
+/// Displays as the tag writes it: `40/7200`, `1800+30`, `300`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Period {
+    /// The number of moves to make in this period; `None` for the rest
+    /// of the game (sudden death).
+    pub moves: Option<u32>,
+    /// The time given at the start of the period.
+    pub time: Millis,
+    /// The time added after each move of the period, as written: `None`
+    /// when the tag has no `+`, `Some(Millis::ZERO)` for `+0`.
+    pub increment: Option<Millis>,
+}
+
+impl Period {
+    /// The increment, zero when none is written.
+    #[must_use]
+    pub const fn increment_or_zero(&self) -> Millis {
+        match self.increment {
+            Some(increment) => increment,
+            None => Millis::ZERO,
+        }
+    }
+}
+
+impl fmt::Display for Period {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(moves) = self.moves {
+            write!(f, "{moves}/")?;
+        }
+        write!(f, "{}", Seconds(self.time))?;
+        if let Some(increment) = self.increment {
+            write!(f, "+{}", Seconds(increment))?;
+        }
+        Ok(())
+    }
+}
+
+/// The PGN `TimeControl` tag.
+///
+/// Parsing and [`Display`](fmt::Display) round-trip: writing a parsed
+/// value gives back the tag (up to the spelling of numbers: `10.50` is
+/// written `10.5`).
+///
+/// ```
+/// use adjudication::clock::{Millis, TimeControl};
+///
+/// for tag in ["?", "-", "300", "180+2", "10+0.05", "40/7200:3600", "*180", "1/30"] {
+///     assert_eq!(tag.parse::<TimeControl>().unwrap().to_string(), tag);
+/// }
+/// assert_eq!("*180".parse::<TimeControl>(), Ok(TimeControl::Sandclock(Millis::from_secs(180))));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TimeControl {
+    /// `?`: the time control is not known.
+    Unknown,
+    /// `-`: the game was played without a clock.
+    Unlimited,
+    /// One or more periods separated by `:`. When the last period counts
+    /// moves (`40/7200`), it repeats for the rest of the game, as
+    /// cutechess and the tournament convention read it.
+    Periods(Vec<Period>),
+    /// `*S`: a sandclock (hourglass) holding `S`.
+    Sandclock(Millis),
+}
+
+/// How the platform's server clock runs, under its house rules (issue 5):
+/// for the whole game (`S` or `S+I`) or per move (`1/S`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ServerClock {
+    /// `base` for the whole game, `increment` added after each move.
+    WholeGame {
+        /// The time each player starts with.
+        base: Millis,
+        /// The time added after each move (zero when none is written).
+        increment: Millis,
+    },
+    /// Each move within `limit`; unused time is not carried over.
+    PerMove {
+        /// The time allowed for each move.
+        limit: Millis,
+    },
+}
+
+impl ServerClock {
+    /// The increments the platform offers for whole-game clocks: 1 to 10 s.
+    pub const HOUSE_INCREMENTS: core::ops::RangeInclusive<Millis> =
+        Millis::from_secs(1)..=Millis::from_secs(10);
+
+    /// `true` for a per-move clock, or a whole-game clock whose increment
+    /// is one the platform offers ([`Self::HOUSE_INCREMENTS`]).
+    #[must_use]
+    pub fn within_house_rules(&self) -> bool {
+        match *self {
+            ServerClock::WholeGame { increment, .. } => Self::HOUSE_INCREMENTS.contains(&increment),
+            ServerClock::PerMove { .. } => true,
+        }
+    }
+}
+
+impl TimeControl {
+    /// Reads a `TimeControl` tag value. Surrounding ASCII whitespace is
+    /// ignored; seconds may have up to three decimals.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseTimeControlError`] when the value is empty or not one of the
+    /// forms above: a malformed number, a period of zero moves, a
+    /// sudden-death period followed by another, a fraction finer than a
+    /// millisecond, or a number too large.
+    pub fn from_ascii(text: &[u8]) -> Result<TimeControl, ParseTimeControlError> {
+        let text = text.trim_ascii();
+        match text {
+            b"" => return Err(ParseTimeControlError::new(ErrorKind::Empty, text)),
+            b"?" => return Ok(TimeControl::Unknown),
+            b"-" => return Ok(TimeControl::Unlimited),
+            _ => {}
+        }
+        if let Some(rest) = text.strip_prefix(b"*") {
+            return parse_seconds(rest).map(TimeControl::Sandclock);
+        }
+        let mut periods = Vec::new();
+        let mut fields = text.split(|&b| b == b':').peekable();
+        while let Some(field) = fields.next() {
+            let period = parse_period(field)?;
+            if period.moves.is_none() && fields.peek().is_some() {
+                return Err(ParseTimeControlError::new(
+                    ErrorKind::SuddenDeathNotLast,
+                    field,
+                ));
+            }
+            periods.push(period);
+        }
+        Ok(TimeControl::Periods(periods))
+    }
+
+    /// The periods, in order; empty for `?`, `-` and sandclocks.
+    #[must_use]
+    pub fn periods(&self) -> &[Period] {
+        match self {
+            TimeControl::Periods(periods) => periods,
+            _ => &[],
+        }
+    }
+
+    /// The time each player starts with: the first period's, or the
+    /// sandclock's; `None` for `?` and `-`.
+    #[must_use]
+    pub fn initial_time(&self) -> Option<Millis> {
+        match self {
+            TimeControl::Periods(periods) => periods.first().map(|period| period.time),
+            TimeControl::Sandclock(time) => Some(*time),
+            TimeControl::Unknown | TimeControl::Unlimited => None,
+        }
+    }
+
+    /// `Some(S)` for the per-move form `1/S` (one period of one move,
+    /// without increment): each move within `S`, unused time not carried
+    /// over, as the platform's per-move server clock runs.
+    #[must_use]
+    pub fn per_move_limit(&self) -> Option<Millis> {
+        match self.periods() {
+            [Period {
+                moves: Some(1),
+                time,
+                increment: None | Some(Millis::ZERO),
+            }] => Some(*time),
+            _ => None,
+        }
+    }
+
+    /// The platform's server clock this control describes: per move for
+    /// `1/S`, whole game for `S` and `S+I`; `None` for anything else
+    /// (multi-period tournament controls, sandclocks, `?`, `-`).
+    ///
+    /// ```
+    /// use adjudication::clock::{Millis, ServerClock, TimeControl};
+    ///
+    /// let blitz: TimeControl = "300+3".parse().unwrap();
+    /// let clock = blitz.server_clock().unwrap();
+    /// assert_eq!(clock, ServerClock::WholeGame { base: Millis::from_secs(300), increment: Millis::from_secs(3) });
+    /// assert!(clock.within_house_rules());
+    /// assert!("40/7200".parse::<TimeControl>().unwrap().server_clock().is_none());
+    /// ```
+    #[must_use]
+    pub fn server_clock(&self) -> Option<ServerClock> {
+        if let Some(limit) = self.per_move_limit() {
+            return Some(ServerClock::PerMove { limit });
+        }
+        match self.periods() {
+            [period @ Period { moves: None, .. }] => Some(ServerClock::WholeGame {
+                base: period.time,
+                increment: period.increment_or_zero(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The time added to a player's clock when they complete their
+    /// `move_number`-th move (counted from 1, from the start of the
+    /// recorded game): the increment of the period that move belongs to,
+    /// plus the next period's time when the move completes a period. Zero
+    /// for move 0 and for controls without periods.
+    ///
+    /// ```
+    /// use adjudication::clock::{Millis, TimeControl};
+    ///
+    /// let tc: TimeControl = "40/7200:20/3600:900+30".parse().unwrap();
+    /// assert_eq!(tc.added_after_move(39), Millis::ZERO);
+    /// assert_eq!(tc.added_after_move(40), Millis::from_secs(3600));
+    /// assert_eq!(tc.added_after_move(60), Millis::from_secs(900));
+    /// assert_eq!(tc.added_after_move(61), Millis::from_secs(30));
+    /// // A last period that counts moves repeats.
+    /// let repeating: TimeControl = "40/7200".parse().unwrap();
+    /// assert_eq!(repeating.added_after_move(80), Millis::from_secs(7200));
+    /// ```
+    #[must_use]
+    pub fn added_after_move(&self, move_number: u32) -> Millis {
+        let periods = self.periods();
+        let Some((index, completes)) = period_of_move(periods, move_number) else {
+            return Millis::ZERO;
+        };
+        let mut added = periods[index].increment_or_zero().0;
+        if completes {
+            // The next period, or the repeating last one itself.
+            let next = periods.get(index + 1).unwrap_or(&periods[index]);
+            added = added.saturating_add(next.time.0);
+        }
+        Millis(added)
+    }
+}
+
+/// The index of the period that `move_number` (from 1) belongs to, and
+/// whether that move completes the period.
+fn period_of_move(periods: &[Period], move_number: u32) -> Option<(usize, bool)> {
+    if move_number == 0 {
+        return None;
+    }
+    let move_number = u64::from(move_number);
+    let mut before = 0u64; // moves in the periods before this one
+    for (index, period) in periods.iter().enumerate() {
+        match period.moves {
+            None => return Some((index, false)),
+            Some(moves) => {
+                let end = before + u64::from(moves);
+                if move_number <= end {
+                    return Some((index, move_number == end));
+                }
+                before = end;
+            }
+        }
+    }
+    // Past the end: every period counted moves, and the last one repeats.
+    let last = periods.len().checked_sub(1)?;
+    let moves = u64::from(periods[last].moves?).max(1); // parsing rejects 0
+    let start_of_last = before.saturating_sub(moves);
+    let offset = (move_number - start_of_last - 1) % moves;
+    Some((last, offset == moves - 1))
+}
+
+impl FromStr for TimeControl {
+    type Err = ParseTimeControlError;
+
+    fn from_str(text: &str) -> Result<TimeControl, ParseTimeControlError> {
+        TimeControl::from_ascii(text.as_bytes())
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::Unknown => f.write_str("?"),
+            TimeControl::Unlimited => f.write_str("-"),
+            TimeControl::Sandclock(time) => write!(f, "*{}", Seconds(*time)),
+            TimeControl::Periods(periods) => {
+                for (index, period) in periods.iter().enumerate() {
+                    if index > 0 {
+                        f.write_str(":")?;
+                    }
+                    write!(f, "{period}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `[M/]S[+I]`.
+fn parse_period(field: &[u8]) -> Result<Period, ParseTimeControlError> {
+    let (moves, rest) = match field.iter().position(|&b| b == b'/') {
+        Some(slash) => {
+            let moves = parse_moves(&field[..slash])?;
+            (Some(moves), &field[slash + 1..])
+        }
+        None => (None, field),
+    };
+    let (time, increment) = match rest.iter().position(|&b| b == b'+') {
+        Some(plus) => (&rest[..plus], Some(&rest[plus + 1..])),
+        None => (rest, None),
+    };
+    Ok(Period {
+        moves,
+        time: parse_seconds(time)?,
+        increment: increment.map(parse_seconds).transpose()?,
+    })
+}
+
+fn parse_moves(text: &[u8]) -> Result<u32, ParseTimeControlError> {
+    if text.is_empty() || !text.iter().all(u8::is_ascii_digit) {
+        return Err(ParseTimeControlError::new(ErrorKind::InvalidMoves, text));
+    }
+    let mut moves: u32 = 0;
+    for &digit in text {
+        moves = moves
+            .checked_mul(10)
+            .and_then(|moves| moves.checked_add(u32::from(digit - b'0')))
+            .ok_or_else(|| ParseTimeControlError::new(ErrorKind::TooLarge, text))?;
+    }
+    if moves == 0 {
+        return Err(ParseTimeControlError::new(ErrorKind::ZeroMoves, text));
+    }
+    Ok(moves)
+}
+
+/// Seconds with up to three decimals: `300`, `0.05`, `3.375`.
+fn parse_seconds(text: &[u8]) -> Result<Millis, ParseTimeControlError> {
+    let (whole, fraction) = match text.iter().position(|&b| b == b'.') {
+        Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
+        None => (text, None),
+    };
+    let digits = |part: &[u8]| !part.is_empty() && part.iter().all(u8::is_ascii_digit);
+    if !digits(whole) || fraction.is_some_and(|fraction| !digits(fraction)) {
+        return Err(ParseTimeControlError::new(ErrorKind::InvalidSeconds, text));
+    }
+    let fraction = fraction.unwrap_or_default();
+    // Trailing zeros never make a value too precise: `0.0500` is 50 ms.
+    let significant = fraction.len() - fraction.iter().rev().take_while(|&&b| b == b'0').count();
+    if significant > 3 {
+        return Err(ParseTimeControlError::new(ErrorKind::TooPrecise, text));
+    }
+    let too_large = || ParseTimeControlError::new(ErrorKind::TooLarge, text);
+    let mut millis: u64 = 0;
+    for &digit in whole {
+        millis = millis
+            .checked_mul(10)
+            .and_then(|value| value.checked_add(u64::from(digit - b'0')))
+            .ok_or_else(too_large)?;
+    }
+    millis = millis.checked_mul(1000).ok_or_else(too_large)?;
+    let mut scale = 100;
+    for &digit in &fraction[..significant] {
+        millis += u64::from(digit - b'0') * scale;
+        scale /= 10;
+    }
+    Ok(Millis(millis))
+}
+
+/// What is wrong with a `TimeControl` value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The value is empty.
+    Empty,
+    /// A number of seconds is missing or not a decimal number.
+    InvalidSeconds,
+    /// The move count before `/` is missing or not a whole number.
+    InvalidMoves,
+    /// A period of zero moves (`0/300`).
+    ZeroMoves,
+    /// A sudden-death period (no move count) followed by another period.
+    SuddenDeathNotLast,
+    /// A fraction of a second finer than a millisecond.
+    TooPrecise,
+    /// A number too large to represent.
+    TooLarge,
+}
+
+/// A `TimeControl` value that is not one of the PGN forms.
+///
+/// ```
+/// use adjudication::clock::{ErrorKind, TimeControl};
+///
+/// let error = "40/".parse::<TimeControl>().unwrap_err();
+/// assert_eq!(error.kind(), ErrorKind::InvalidSeconds);
+/// assert_eq!(error.to_string(), "invalid time control: `` is not a number of seconds");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ParseTimeControlError {
+    kind: ErrorKind,
+    field: String,
+}
+
+impl ParseTimeControlError {
+    fn new(kind: ErrorKind, field: &[u8]) -> ParseTimeControlError {
+        ParseTimeControlError {
+            kind,
+            field: String::from_utf8_lossy(field).into_owned(),
+        }
+    }
+
+    /// What is wrong.
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The offending part of the value (the whole value for
+    /// [`ErrorKind::Empty`]).
+    #[must_use]
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+}
+
+impl fmt::Display for ParseTimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let field = &self.field;
+        match self.kind {
+            ErrorKind::Empty => f.write_str("empty time control"),
+            ErrorKind::InvalidSeconds => {
+                write!(
+                    f,
+                    "invalid time control: `{field}` is not a number of seconds"
+                )
+            }
+            ErrorKind::InvalidMoves => {
+                write!(
+                    f,
+                    "invalid time control: `{field}` is not a number of moves"
+                )
+            }
+            ErrorKind::ZeroMoves => f.write_str("invalid time control: a period of zero moves"),
+            ErrorKind::SuddenDeathNotLast => write!(
+                f,
+                "invalid time control: sudden-death period `{field}` is followed by another period"
+            ),
+            ErrorKind::TooPrecise => write!(
+                f,
+                "invalid time control: `{field}` is finer than a millisecond"
+            ),
+            ErrorKind::TooLarge => write!(f, "invalid time control: `{field}` is too large"),
+        }
+    }
+}
+
+impl std::error::Error for ParseTimeControlError {}
+
+/// The clock data recorded for one ply.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PlyClock {
+    /// `[%clk]`: the mover's remaining time after the move (including any
+    /// time added after it).
+    pub clock_after: Option<Millis>,
+    /// `[%emt]`: the time the move took.
+    pub emt: Option<Millis>,
+}
+
+/// Why a flag fell.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FlagReason {
+    /// The player's time ran out before the move was completed (FIDE 6.9).
+    RanOut,
+    /// The move took longer than the per-move limit allows.
+    PerMoveExceeded {
+        /// The time allowed for each move.
+        limit: Millis,
+        /// The time the move took (`[%emt]`).
+        used: Millis,
+    },
+}
+
+/// A flag fall the clock readings prove.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FlagFall {
+    /// The player whose time ran out: the player to move at that point.
+    pub color: Color,
+    /// The ply during which time ran out, counted from 1: the move
+    /// recorded at this ply came too late, so `ply - 1` plies were played
+    /// in time.
+    pub ply: usize,
+    /// How the readings show it.
+    pub reason: FlagReason,
+}
+
+impl fmt::Display for FlagFall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = color_name(self.color);
+        match self.reason {
+            FlagReason::RanOut => write!(f, "{who} ran out of time at ply {}", self.ply),
+            FlagReason::PerMoveExceeded { limit, used } => write!(
+                f,
+                "{who} took {used} at ply {}, more than the {limit} allowed per move",
+                self.ply
+            ),
+        }
+    }
+}
+
+/// An inconsistency between the clock readings and the time control. It
+/// does not end the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ClockWarning {
+    /// The clock rose by more than the time control added since the same
+    /// player's previous reading.
+    ClockRose {
+        /// The ply of the later reading, counted from 1.
+        ply: usize,
+        /// The player whose clock rose.
+        color: Color,
+        /// The previous reading.
+        previous: Millis,
+        /// This reading.
+        current: Millis,
+        /// What the time control added in between (increments, new
+        /// periods).
+        allowed: Millis,
+    },
+    /// The player's first reading is above everything the time control
+    /// gave them up to that move.
+    AboveAllotment {
+        /// The ply of the reading, counted from 1.
+        ply: usize,
+        /// The player.
+        color: Color,
+        /// The reading.
+        clock: Millis,
+        /// The initial time plus everything added up to this move.
+        allotment: Millis,
+    },
+    /// Under a per-move control, a reading above the per-move limit.
+    AbovePerMoveLimit {
+        /// The ply of the reading, counted from 1.
+        ply: usize,
+        /// The player.
+        color: Color,
+        /// The reading.
+        clock: Millis,
+        /// The time allowed for each move.
+        limit: Millis,
+    },
+}
+
+impl ClockWarning {
+    /// The ply the warning is about, counted from 1.
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        match *self {
+            ClockWarning::ClockRose { ply, .. }
+            | ClockWarning::AboveAllotment { ply, .. }
+            | ClockWarning::AbovePerMoveLimit { ply, .. } => ply,
+        }
+    }
+}
+
+impl fmt::Display for ClockWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ClockWarning::ClockRose {
+                ply,
+                color,
+                previous,
+                current,
+                allowed,
+            } => write!(
+                f,
+                "{}'s clock rose from {previous} to {current} at ply {ply}, more than the {allowed} added",
+                color_name(color)
+            ),
+            ClockWarning::AboveAllotment {
+                ply,
+                color,
+                clock,
+                allotment,
+            } => write!(
+                f,
+                "{}'s clock shows {clock} at ply {ply}, more than the {allotment} allotted",
+                color_name(color)
+            ),
+            ClockWarning::AbovePerMoveLimit {
+                ply,
+                color,
+                clock,
+                limit,
+            } => write!(
+                f,
+                "{}'s clock shows {clock} at ply {ply}, more than the {limit} allowed per move",
+                color_name(color)
+            ),
+        }
+    }
+}
+
+/// What the clock readings of a game show.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ClockVerdict {
+    /// The first flag fall the readings prove, if any. Readings after it
+    /// are not examined: the game ended there.
+    pub flag_fall: Option<FlagFall>,
+    /// Inconsistencies found before the flag fall (or in the whole game),
+    /// in ply order.
+    pub warnings: Vec<ClockWarning>,
+}
+
+/// `White` or `Black`, for sentences.
+fn color_name(color: Color) -> &'static str {
+    color.fold("White", "Black")
+}
+
+/// Reads the clocks of a game: `plies[i]` is ply `i + 1`, played by
+/// `first_mover` for even `i`. See the [module documentation](self) for
+/// the rules.
+///
+/// ```
+/// use adjudication::clock::{analyze_clocks, FlagReason, Millis, PlyClock, TimeControl};
+/// use board::Color;
+///
+/// // Per-move control: the fourth move took 31 s of the 30 allowed.
+/// let tc: TimeControl = "1/30".parse().unwrap();
+/// let emt = |secs| PlyClock { clock_after: None, emt: Some(Millis::from_secs(secs)) };
+/// let verdict = analyze_clocks(&tc, Color::White, &[emt(5), emt(30), emt(12), emt(31)]);
+/// let flag = verdict.flag_fall.unwrap();
+/// assert_eq!(flag.color, Color::Black);
+/// assert_eq!(flag.ply, 4);
+/// assert_eq!(
+///     flag.reason,
+///     FlagReason::PerMoveExceeded { limit: Millis::from_secs(30), used: Millis::from_secs(31) }
+/// );
+/// ```
+#[must_use]
+pub fn analyze_clocks(
+    time_control: &TimeControl,
+    first_mover: Color,
+    plies: &[PlyClock],
+) -> ClockVerdict {
+    if let Some(limit) = time_control.per_move_limit() {
+        per_move(limit, first_mover, plies)
+    } else if !time_control.periods().is_empty() {
+        whole_game(time_control, first_mover, plies)
+    } else {
+        ClockVerdict::default()
+    }
+}
+
+fn per_move(limit: Millis, first_mover: Color, plies: &[PlyClock]) -> ClockVerdict {
+    let mut verdict = ClockVerdict::default();
+    let mut color = first_mover;
+    for (index, ply_clock) in plies.iter().enumerate() {
+        let ply = index + 1;
+        if let Some(clock) = ply_clock.clock_after {
+            // The true value is at least the reading.
+            if clock > limit {
+                verdict.warnings.push(ClockWarning::AbovePerMoveLimit {
+                    ply,
+                    color,
+                    clock,
+                    limit,
+                });
+            }
+        }
+        if let Some(used) = ply_clock.emt {
+            // A recorded move time is at most the true one, so `used >
+            // limit` proves the limit was exceeded.
+            if used > limit {
+                verdict.flag_fall = Some(FlagFall {
+                    color,
+                    ply,
+                    reason: FlagReason::PerMoveExceeded { limit, used },
+                });
+                return verdict;
+            }
+        }
+        color = color.other();
+    }
+    verdict
+}
+
+/// A player's clock as far as the readings tell.
+struct SideClock {
+    /// Moves this player has made.
+    moves: u32,
+    /// An upper bound on the true time left after the player's latest
+    /// move, in milliseconds; `None` once nothing bounds it.
+    upper_bound: Option<i128>,
+    /// The latest reading (value, resolution), or `None` before the
+    /// first one (the reference is then the initial time).
+    last_reading: Option<(Millis, u64)>,
+    /// What the time control added since `last_reading` (or since the
+    /// start).
+    added_since: u64,
+}
+
+fn whole_game(time_control: &TimeControl, first_mover: Color, plies: &[PlyClock]) -> ClockVerdict {
+    let initial = time_control.initial_time().unwrap_or(Millis::ZERO);
+    let new_side = || SideClock {
+        moves: 0,
+        upper_bound: Some(i128::from(initial.0)),
+        last_reading: None,
+        added_since: 0,
+    };
+    let mut sides = [new_side(), new_side()];
+    let mut verdict = ClockVerdict::default();
+    let mut color = first_mover;
+    for (index, ply_clock) in plies.iter().enumerate() {
+        let ply = index + 1;
+        let side = &mut sides[color.index()];
+        side.moves = side.moves.saturating_add(1);
+        let first_move = side.moves == 1;
+        let added = time_control.added_after_move(side.moves).0;
+        side.added_since = side.added_since.saturating_add(added);
+        let ran_out = Some(FlagFall {
+            color,
+            ply,
+            reason: FlagReason::RanOut,
+        });
+
+        // The move took longer than the time left before it.
+        if let (Some(used), Some(bound), false) = (ply_clock.emt, side.upper_bound, first_move) {
+            if bound - i128::from(used.0) < 0 {
+                verdict.flag_fall = ran_out;
+                return verdict;
+            }
+        }
+
+        match ply_clock.clock_after {
+            Some(clock) => {
+                let resolution = clock.resolution();
+                // The true value is below `clock + resolution`; if even
+                // that is no more than what was added after the move, the
+                // clock was negative before the addition.
+                if !first_move && u128::from(clock.0) + u128::from(resolution) <= u128::from(added)
+                {
+                    verdict.flag_fall = ran_out;
+                    return verdict;
+                }
+                let allowed = side.added_since;
+                match side.last_reading {
+                    Some((previous, previous_resolution)) => {
+                        let tolerance = resolution.max(previous_resolution);
+                        if u128::from(clock.0)
+                            >= u128::from(previous.0) + u128::from(allowed) + u128::from(tolerance)
+                        {
+                            verdict.warnings.push(ClockWarning::ClockRose {
+                                ply,
+                                color,
+                                previous,
+                                current: clock,
+                                allowed: Millis(allowed),
+                            });
+                        }
+                    }
+                    None => {
+                        let allotment = u128::from(initial.0) + u128::from(allowed);
+                        if u128::from(clock.0) >= allotment + u128::from(resolution) {
+                            verdict.warnings.push(ClockWarning::AboveAllotment {
+                                ply,
+                                color,
+                                clock,
+                                allotment: Millis(u64::try_from(allotment).unwrap_or(u64::MAX)),
+                            });
+                        }
+                    }
+                }
+                side.last_reading = Some((clock, resolution));
+                side.added_since = 0;
+                side.upper_bound = Some(i128::from(clock.0) + i128::from(resolution) - 1);
+            }
+            None => {
+                // Time used is at least the recorded move time (and at
+                // least zero); a first move may not have run the clock.
+                let used = match (first_move, ply_clock.emt) {
+                    (false, Some(used)) => i128::from(used.0),
+                    _ => 0,
+                };
+                side.upper_bound = side
+                    .upper_bound
+                    .map(|bound| bound - used + i128::from(added));
+            }
+        }
+        color = color.other();
+    }
+    verdict
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_are_written_without_needless_fractions() {
+        assert_eq!(Seconds(Millis(300_000)).to_string(), "300");
+        assert_eq!(Seconds(Millis(50)).to_string(), "0.05");
+        assert_eq!(Seconds(Millis(3_370)).to_string(), "3.37");
+        assert_eq!(Seconds(Millis(1)).to_string(), "0.001");
+    }
+
+    #[test]
+    fn period_lookup() {
+        let tc: TimeControl = "40/7200:20/3600:900+30".parse().unwrap();
+        let periods = tc.periods();
+        assert_eq!(period_of_move(periods, 0), None);
+        assert_eq!(period_of_move(periods, 1), Some((0, false)));
+        assert_eq!(period_of_move(periods, 40), Some((0, true)));
+        assert_eq!(period_of_move(periods, 41), Some((1, false)));
+        assert_eq!(period_of_move(periods, 60), Some((1, true)));
+        assert_eq!(period_of_move(periods, 61), Some((2, false)));
+        assert_eq!(period_of_move(periods, 500), Some((2, false)));
+        // Built by hand (parsing rejects it): a period of zero moves must
+        // not panic.
+        let zero = [Period {
+            moves: Some(0),
+            time: Millis::from_secs(60),
+            increment: None,
+        }];
+        assert_eq!(period_of_move(&zero, 3), Some((0, true)));
+        let repeating: TimeControl = "40/7200:20/3600".parse().unwrap();
+        let periods = repeating.periods();
+        assert_eq!(period_of_move(periods, 60), Some((1, true)));
+        assert_eq!(period_of_move(periods, 61), Some((1, false)));
+        assert_eq!(period_of_move(periods, 80), Some((1, true)));
+        assert_eq!(period_of_move(periods, 100), Some((1, true)));
+        assert_eq!(period_of_move(periods, 99), Some((1, false)));
+    }
+
+    #[test]
+    fn resolution_of_readings() {
+        assert_eq!(Millis(180_000).resolution(), 1000);
+        assert_eq!(Millis(179_900).resolution(), 100);
+        assert_eq!(Millis(179_950).resolution(), 10);
+        assert_eq!(Millis(179_951).resolution(), 1);
+        assert_eq!(Millis::ZERO.resolution(), 1000);
+    }
+}

@@ -1,25 +1,69 @@
-//! The rules that end a chess game under the FIDE Laws of Chess.
+//! The rules that end a chess game under the FIDE Laws of Chess (2023).
 //!
-//! So far: what a single position decides by itself — checkmate (Article
-//! 5.1.1), stalemate (5.2.1) and the material-only dead positions of
-//! Article 5.2.2 (no sequence of legal moves can lead to mate because
-//! neither side has the material). Repetition, the 50/75-move rules, flag
-//! fall and the wider dead-position search build on this.
+//! - [`Game`] plays a game move by move and ends it at the first rule
+//!   that ends it by itself: checkmate (Article 5.1.1), stalemate
+//!   (5.2.1), dead position (5.2.2), fivefold repetition (9.6.1), the
+//!   75-move rule (9.6.2). A move after the end is an error.
+//!   [`Game::claimable`] lists the draws the side to move could claim
+//!   (threefold repetition 9.2, 50 moves 9.3).
+//! - [`RepetitionKey`] is "the same position" of 9.2.3: placement, side to
+//!   move, castling rights, and an en-passant square only when the
+//!   capture is legal.
+//! - [`dead_position`] proves positions dead (material, locked pawns, every
+//!   move leading to a dead position), soundly: never a live one.
+//! - [`can_mate`] answers the question of a flag fall (6.9) or a
+//!   resignation (5.1.2): can the opponent mate by *any* series of legal
+//!   moves? Material rules first, then a bounded helpmate search that
+//!   says [`Answer::Unknown`] rather than guess.
+//! - [`clock`] and [`termination`]: time controls and clocks, and what the
+//!   `Termination` and `Result` tags say about events outside the moves.
 //!
 //! ```
-//! use adjudication::{position_status, Status};
-//! use movegen::Position;
+//! use adjudication::{can_mate, position_status, Answer, Ending, Game, Status};
+//! use board::{Color, Square};
+//! use movegen::{Move, Position};
 //!
 //! assert_eq!(position_status(&Position::new()), Status::Ongoing);
+//!
+//! // Knights out and back, twice: the start position for the fifth time
+//! // after 16 plies ends the game (9.6.1).
+//! let mut game = Game::new(Position::new());
+//! let shuffle = [(Square::G1, Square::F3), (Square::G8, Square::F6),
+//!                (Square::F3, Square::G1), (Square::F6, Square::G8)];
+//! for _ in 0..4 {
+//!     for (from, to) in shuffle {
+//!         game.push(Move::normal(from, to)).unwrap();
+//!     }
+//! }
+//! assert_eq!(game.ending(), Some(Ending::FivefoldRepetition));
+//! assert_eq!(game.ending_ply(), Some(16));
+//! // The position itself still allows mates; the finished game does not.
+//! assert_eq!(can_mate(game.position(), Color::White, 10_000), Answer::Yes);
+//! assert_eq!(game.can_mate(Color::White, 10_000), Answer::No);
 //! ```
 
 #![deny(missing_docs)]
 
-use board::{Bitboard, Board, Color, Role};
+pub mod clock;
+mod dead;
+mod game;
+mod helpmate;
+mod repetition;
+pub mod termination;
+
+use board::Color;
 use movegen::Position;
 
+pub use dead::{
+    dead_position, has_bare_king, has_insufficient_material, is_insufficient_material, DeadReason,
+};
+pub use game::{Ending, Game, GameError};
+pub use helpmate::{can_mate, helpmate, Answer, Helpmate, Proof, DEFAULT_BUDGET};
+pub use repetition::{claims, is_irreversible, Claims, RepetitionKey, Repetitions};
+
 /// What a position decides by itself, before any claim, clock or
-/// agreement is considered.
+/// agreement is considered (and without the history that repetition
+/// needs: see [`Game`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Status {
@@ -35,10 +79,17 @@ pub enum Status {
     /// Neither side has the material to mate by any sequence of legal
     /// moves (K v K, K+minor v K, only bishops all on one square colour).
     InsufficientMaterial,
+    /// Neither side can mate by any sequence of legal moves, for a reason
+    /// other than material alone ([`DeadReason`]).
+    DeadPosition,
+    /// 75 moves by each side without pawn move or capture (9.6.2), by the
+    /// halfmove clock.
+    SeventyFiveMoves,
 }
 
 /// The status of `pos`: checkmate and stalemate first (a mate made with
-/// the last piece still counts), then insufficient material.
+/// the last piece still counts, as does a mate on the 150th quiet ply),
+/// then dead positions, then the 75-move rule.
 #[must_use]
 pub fn position_status(pos: &Position) -> Status {
     if !pos.has_legal_moves() {
@@ -50,58 +101,18 @@ pub fn position_status(pos: &Position) -> Status {
             Status::Stalemate
         };
     }
-    if is_insufficient_material(pos.board()) {
-        Status::InsufficientMaterial
-    } else {
-        Status::Ongoing
+    match dead_position(pos) {
+        Some(DeadReason::InsufficientMaterial) => Status::InsufficientMaterial,
+        Some(_) => Status::DeadPosition,
+        None if pos.halfmoves() >= 150 => Status::SeventyFiveMoves,
+        None => Status::Ongoing,
     }
-}
-
-/// `true` if neither side can ever mate for lack of material: no pawns,
-/// rooks or queens, and either at most one minor piece in all or only
-/// bishops, all on squares of one colour.
-///
-/// ```
-/// use adjudication::is_insufficient_material;
-/// use board::{Board, Color, Piece, Role, Square};
-///
-/// let mut board = Board::empty();
-/// board.set_piece_at(Square::E1, Piece { color: Color::White, role: Role::King });
-/// board.set_piece_at(Square::E8, Piece { color: Color::Black, role: Role::King });
-/// assert!(is_insufficient_material(&board));
-/// board.set_piece_at(Square::C1, Piece { color: Color::White, role: Role::Bishop });
-/// assert!(is_insufficient_material(&board));
-/// board.set_piece_at(Square::B8, Piece { color: Color::Black, role: Role::Knight });
-/// assert!(!is_insufficient_material(&board)); // K+B v K+N: a helpmate exists
-/// ```
-#[must_use]
-pub fn is_insufficient_material(board: &Board) -> bool {
-    if (board.pawns() | board.rooks_and_queens()).any() {
-        return false;
-    }
-    let minors = board.knights() | board.bishops();
-    if minors.count() <= 1 {
-        return true;
-    }
-    // Several minors: dead only if they are all bishops on one colour.
-    board.knights().is_empty()
-        && (board.bishops() & Bitboard::DARK_SQUARES == board.bishops()
-            || board.bishops() & Bitboard::LIGHT_SQUARES == board.bishops())
-}
-
-/// `true` if `color` alone lacks the material to ever give mate, whatever
-/// the opponent has: a bare king. (A single minor piece can mate when the
-/// opponent's own pieces block its king; deciding that needs the search
-/// that flag-fall adjudication adds.)
-#[must_use]
-pub fn has_bare_king(board: &Board, color: Color) -> bool {
-    (board.by_color(color) & !board.by_role(Role::King)).is_empty()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use board::{Piece, Square};
+    use board::{Board, Piece, Role, Square};
     use movegen::{CastlingMode, Move, Setup};
 
     fn board_of(pieces: &[(Square, Color, Role)]) -> Board {

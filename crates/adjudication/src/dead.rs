@@ -1,0 +1,335 @@
+//! Dead positions (FIDE Article 5.2.2): neither player can checkmate by
+//! any series of legal moves.
+//!
+//! The test is *sound*: it never calls a position dead that is not, and
+//! says "not proven" when unsure. It knows three kinds of dead position:
+//!
+//! - [`DeadReason::InsufficientMaterial`]: the material alone rules mate
+//!   out: K v K, K+minor v K, and any number of bishops (either side) all
+//!   on squares of one colour.
+//! - [`DeadReason::LockedPawns`]: only kings and pawns, every pawn blocked
+//!   by a pawn, no pawn able to capture, and neither king able to reach an
+//!   enemy pawn it could take. Nothing but the kings can ever move, and
+//!   kings never give check.
+//! - [`DeadReason::Forced`]: every legal move leads to a position that is
+//!   dead (or stalemate): the only move captures the last piece, say.
+//!
+//! Most positions are settled by a few bitboard operations; the pawn-wall
+//! flood fill and the look one move ahead run only in positions whose
+//! material makes them possible.
+
+use board::{Bitboard, Board, Color, File};
+use movegen::Position;
+
+/// Why a position is dead (Article 5.2.2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DeadReason {
+    /// Neither side has the material to mate: K v K, K+minor v K, only
+    /// bishops all on squares of one colour.
+    InsufficientMaterial,
+    /// Kings and pawns only, every pawn blocked for good, and neither king
+    /// can reach an enemy pawn it could capture.
+    LockedPawns,
+    /// Every legal move leads to a dead position or to stalemate.
+    Forced,
+}
+
+impl core::fmt::Display for DeadReason {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            DeadReason::InsufficientMaterial => "insufficient material",
+            DeadReason::LockedPawns => "locked pawns",
+            DeadReason::Forced => "every legal move leads to a dead position",
+        })
+    }
+}
+
+/// `Some(reason)` if `pos` is dead (Article 5.2.2), `None` if no mate is
+/// ruled out (the position may still be dead in a way this test does not
+/// know). Never calls a checkmate dead. Meant for positions with legal
+/// moves: mate and stalemate end the game first (see
+/// [`crate::position_status`]).
+///
+/// ```
+/// use adjudication::{dead_position, DeadReason};
+/// use board::{Board, Color, Piece, Role, Square};
+/// use movegen::{CastlingMode, Position, Setup};
+///
+/// let mut board = Board::empty();
+/// let mut put = |sq, color, role| board.set_piece_at(sq, Piece { color, role });
+/// put(Square::A1, Color::White, Role::King);
+/// put(Square::A8, Color::Black, Role::King);
+/// // A locked pawn wall: no king can get at an enemy pawn.
+/// for (white, black) in [(Square::A4, Square::A5), (Square::B3, Square::B4),
+///                        (Square::C4, Square::C5), (Square::D3, Square::D4),
+///                        (Square::E4, Square::E5), (Square::F3, Square::F4),
+///                        (Square::G4, Square::G5), (Square::H3, Square::H4)] {
+///     put(white, Color::White, Role::Pawn);
+///     put(black, Color::Black, Role::Pawn);
+/// }
+/// let setup = Setup { board, ..Setup::empty() };
+/// let pos = Position::from_setup(setup, CastlingMode::Standard).unwrap();
+/// assert_eq!(dead_position(&pos), Some(DeadReason::LockedPawns));
+/// assert_eq!(dead_position(&Position::new()), None);
+/// ```
+#[must_use]
+pub fn dead_position(pos: &Position) -> Option<DeadReason> {
+    if is_insufficient_material(pos.board()) {
+        Some(DeadReason::InsufficientMaterial)
+    } else if locked_pawns(pos) {
+        Some(DeadReason::LockedPawns)
+    } else if forced_dead(pos) {
+        Some(DeadReason::Forced)
+    } else {
+        None
+    }
+}
+
+/// `true` if neither side can ever mate for lack of material: no pawns,
+/// rooks or queens, and either at most one minor piece in all or only
+/// bishops, all on squares of one colour. (This is python-chess's
+/// `is_insufficient_material`.)
+///
+/// ```
+/// use adjudication::is_insufficient_material;
+/// use board::{Board, Color, Piece, Role, Square};
+///
+/// let mut board = Board::empty();
+/// board.set_piece_at(Square::E1, Piece { color: Color::White, role: Role::King });
+/// board.set_piece_at(Square::E8, Piece { color: Color::Black, role: Role::King });
+/// assert!(is_insufficient_material(&board));
+/// board.set_piece_at(Square::C1, Piece { color: Color::White, role: Role::Bishop });
+/// assert!(is_insufficient_material(&board));
+/// board.set_piece_at(Square::B8, Piece { color: Color::Black, role: Role::Knight });
+/// assert!(!is_insufficient_material(&board)); // K+B v K+N: a helpmate exists
+/// ```
+#[must_use]
+pub fn is_insufficient_material(board: &Board) -> bool {
+    if (board.pawns() | board.rooks_and_queens()).any() {
+        return false;
+    }
+    let minors = board.knights() | board.bishops();
+    if minors.count() <= 1 {
+        return true;
+    }
+    // Several minors: dead only if they are all bishops on one colour.
+    board.knights().is_empty() && bishops_on_one_colour(board)
+}
+
+/// `true` if `color` can never give mate, whatever the opponent does,
+/// for lack of material. Sound, and the same rule as python-chess's
+/// `has_insufficient_material(color)` (a mate already on the board aside:
+/// a FEN may show a double check by two bishops, which no move of this
+/// material can give; callers look for mate first):
+///
+/// - a bare king never gives check;
+/// - K+N alone cannot mate a king whose side has nothing but queens (and
+///   no pawns to promote): with the knight on (1,2) from the king, the
+///   king's neighbours (0,1) and (1,1) touch the knight, so no queen may
+///   stand there and the mating king must cover both from (0,2); then
+///   (±1,0) are both uncovered, on the board, and a queen on either sees
+///   the knight through the empty (0,1) or (1,1);
+/// - bishops alone (any number) cannot mate if every bishop on the board
+///   stands on one colour and there are no pawns or knights: a bishop
+///   checking along (dx,dy) leaves the king's neighbours (dx,0) and
+///   (0,dy), of the other colour; a rook or queen there captures or
+///   blocks on (dx,dy), nothing else of the defender fits there, and one
+///   king cannot cover both. Two bishops cannot check at once: a bishop
+///   stepping off one diagonal through the king cannot land on the other.
+///
+/// ```
+/// use adjudication::has_insufficient_material;
+/// use board::{Board, Color, Piece, Role, Square};
+///
+/// let mut board = Board::empty();
+/// let mut put = |sq, color, role| board.set_piece_at(sq, Piece { color, role });
+/// put(Square::E1, Color::White, Role::King);
+/// put(Square::B1, Color::White, Role::Knight);
+/// put(Square::E8, Color::Black, Role::King);
+/// put(Square::D8, Color::Black, Role::Queen);
+/// // K+N cannot mate K+Q, ...
+/// assert!(has_insufficient_material(&board, Color::White));
+/// // ... but it can mate K+R (the rook blocks its own king's flight).
+/// board.set_piece_at(Square::D8, Piece { color: Color::Black, role: Role::Rook });
+/// assert!(!has_insufficient_material(&board, Color::White));
+/// ```
+#[must_use]
+pub fn has_insufficient_material(board: &Board, color: Color) -> bool {
+    let ours = board.by_color(color);
+    let theirs = board.by_color(color.other());
+    if (ours & (board.pawns() | board.rooks_and_queens())).any() {
+        return false;
+    }
+    if (ours & board.knights()).any() {
+        return ours.count() <= 2 && (theirs & !board.kings() & !board.queens()).is_empty();
+    }
+    if (ours & board.bishops()).any() {
+        return bishops_on_one_colour(board) && (board.pawns() | board.knights()).is_empty();
+    }
+    true
+}
+
+/// `true` if `color` has nothing but its king.
+#[must_use]
+pub fn has_bare_king(board: &Board, color: Color) -> bool {
+    (board.by_color(color) & !board.kings()).is_empty()
+}
+
+fn bishops_on_one_colour(board: &Board) -> bool {
+    let bishops = board.bishops();
+    (bishops & Bitboard::DARK_SQUARES).is_empty() || (bishops & Bitboard::LIGHT_SQUARES).is_empty()
+}
+
+const NOT_FILE_A: u64 = !Bitboard::from_file(File::A).0;
+const NOT_FILE_H: u64 = !Bitboard::from_file(File::H).0;
+
+/// The squares the pawns `pawns` of `color` attack.
+fn pawn_attack_set(color: Color, pawns: Bitboard) -> Bitboard {
+    let bb = pawns.0;
+    Bitboard(match color {
+        Color::White => ((bb & NOT_FILE_A) << 7) | ((bb & NOT_FILE_H) << 9),
+        Color::Black => ((bb & NOT_FILE_A) >> 9) | ((bb & NOT_FILE_H) >> 7),
+    })
+}
+
+/// The squares one king step from any square of `bb`.
+fn king_step(bb: Bitboard) -> Bitboard {
+    let bb = bb.0;
+    let sideways = ((bb & NOT_FILE_A) >> 1) | ((bb & NOT_FILE_H) << 1);
+    let row = bb | sideways;
+    Bitboard(sideways | (row << 8) | (row >> 8))
+}
+
+/// Pawns whose square in front is free of pawns: those that may move one
+/// day (a king standing in front steps away).
+fn unblocked_pawns(board: &Board) -> Bitboard {
+    let pawns = board.pawns();
+    let white = pawns & board.by_color(Color::White);
+    let black = pawns & board.by_color(Color::Black);
+    Bitboard((white.0 & !(pawns.0 >> 8)) | (black.0 & !(pawns.0 << 8)))
+}
+
+/// Kings and pawns only, every pawn blocked by a pawn, no pawn can take
+/// a pawn, no en-passant capture, nobody in check, and neither king can
+/// reach (flood fill, ignoring the other king, which can only make the
+/// reachable set smaller) a square next to an enemy pawn that no enemy
+/// pawn defends. Then only the kings ever move: no capture, no check, no
+/// mate.
+pub(crate) fn locked_pawns(pos: &Position) -> bool {
+    let board = pos.board();
+    let pawns = board.pawns();
+    if pawns.is_empty() || (board.occupied() & !pawns & !board.kings()).any() {
+        return false;
+    }
+    if unblocked_pawns(board).any() || pos.is_check() {
+        return false;
+    }
+    let white = pawns & board.by_color(Color::White);
+    let black = pawns & board.by_color(Color::Black);
+    let white_attacks = pawn_attack_set(Color::White, white);
+    let black_attacks = pawn_attack_set(Color::Black, black);
+    if white_attacks.intersects(black) || black_attacks.intersects(white) {
+        return false;
+    }
+    if pos.legal_ep_square().is_some() {
+        return false;
+    }
+    for (color, own, enemy, enemy_attacks) in [
+        (Color::White, white, black, black_attacks),
+        (Color::Black, black, white, white_attacks),
+    ] {
+        let Some(king) = board.king_of(color) else {
+            return false;
+        };
+        let passable = !(own | enemy | enemy_attacks);
+        let mut region = Bitboard::from_square(king);
+        loop {
+            let grown = region | (king_step(region) & passable);
+            if grown == region {
+                break;
+            }
+            region = grown;
+        }
+        if (king_step(region) & enemy & !enemy_attacks).any() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The most legal moves [`forced_dead`] looks at; positions with more are
+/// not examined (dead ones have very few).
+const FORCED_MAX_MOVES: usize = 16;
+
+/// Every legal move (there is at least one) leads to stalemate or to a
+/// position that is dead by material or locked pawns.
+fn forced_dead(pos: &Position) -> bool {
+    if !could_die_in_one_move(pos) {
+        return false;
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() || moves.len() > FORCED_MAX_MOVES {
+        return false;
+    }
+    moves.iter().all(|&mv| {
+        let mut after = pos.clone();
+        after.play_unchecked(mv);
+        if !after.has_legal_moves() {
+            return !after.is_check();
+        }
+        is_insufficient_material(after.board()) || locked_pawns(&after)
+    })
+}
+
+/// A cheap filter for [`forced_dead`]: could one move make the position
+/// dead by material or locked pawns? One move removes at most one enemy
+/// piece, and locks at most a couple of pawns.
+fn could_die_in_one_move(pos: &Position) -> bool {
+    let board = pos.board();
+    let others = board.occupied() & !board.kings();
+    if (others & !board.pawns()).is_empty() {
+        return others.any() && unblocked_pawns(board).count() <= 2;
+    }
+    let theirs = board.by_color(pos.turn().other()) & others;
+    if theirs.count() > 4 {
+        return false;
+    }
+    theirs.into_iter().any(|sq| {
+        let mut after = *board;
+        after.discard_piece_at(sq);
+        is_insufficient_material(&after)
+            || (after.occupied() & !after.kings() & !after.pawns()).is_empty()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::{attacks, Square};
+
+    #[test]
+    fn king_steps_stay_on_the_board() {
+        assert_eq!(king_step(Bitboard::from_square(Square::A1)).count(), 3);
+        assert_eq!(king_step(Bitboard::from_square(Square::H8)).count(), 3);
+        assert_eq!(king_step(Bitboard::from_square(Square::E4)).count(), 8);
+        for sq in Square::all() {
+            assert_eq!(
+                king_step(Bitboard::from_square(sq)),
+                attacks::king_attacks(sq)
+            );
+        }
+    }
+
+    #[test]
+    fn pawn_attack_sets_match_the_tables() {
+        for sq in Square::all() {
+            for color in Color::ALL {
+                assert_eq!(
+                    pawn_attack_set(color, Bitboard::from_square(sq)),
+                    attacks::pawn_attacks(color, sq)
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,364 @@
+//! [`Game`]: a game move by move, ended by the first rule that ends it.
+//!
+//! After every move the game checks, in this order:
+//!
+//! 1. checkmate (Article 5.1.1; it takes precedence over the 75-move and
+//!    fivefold rules, 9.6) and stalemate (5.2.1);
+//! 2. dead position (5.2.2): [`Ending::InsufficientMaterial`] when the
+//!    material alone rules mate out, [`Ending::DeadPosition`] for the
+//!    other proven cases (see [`crate::dead_position`]);
+//! 3. the 75-move rule (9.6.2: 150 plies without a pawn move or capture,
+//!    counted from the position's halfmove clock);
+//! 4. fivefold repetition (9.6.1: the same position, in the sense of
+//!    9.2.3, for the fifth time; not necessarily on consecutive moves).
+//!
+//! All of these end the game at once; a move after the end is an error.
+//! Claims (threefold repetition, 50 moves) do not end it: see
+//! [`Game::claimable`].
+
+use core::fmt;
+
+use board::Color;
+use movegen::{Move, Position};
+
+use crate::dead::{dead_position, DeadReason};
+use crate::helpmate::{self, Answer, Helpmate};
+use crate::repetition::{self, is_irreversible, Claims, RepetitionKey, Repetitions};
+
+/// How a game ended by a rule of the game itself (not a clock, a
+/// resignation or an agreement).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Ending {
+    /// Checkmate (5.1.1).
+    Checkmate {
+        /// The side that gave mate.
+        winner: Color,
+    },
+    /// Stalemate (5.2.1).
+    Stalemate,
+    /// Dead position by material alone (5.2.2): K v K, K+minor v K,
+    /// bishops all on one colour.
+    InsufficientMaterial,
+    /// Any other proven dead position (5.2.2): locked pawns, or every move
+    /// leading to a dead position.
+    DeadPosition,
+    /// The same position for the fifth time (9.6.1).
+    FivefoldRepetition,
+    /// 75 moves by each side without pawn move or capture (9.6.2).
+    SeventyFiveMoves,
+}
+
+impl Ending {
+    /// The winner, for checkmate; `None` for the draws.
+    #[must_use]
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            Ending::Checkmate { winner } => Some(winner),
+            _ => None,
+        }
+    }
+
+    /// `true` for every ending but checkmate.
+    #[must_use]
+    pub const fn is_draw(self) -> bool {
+        self.winner().is_none()
+    }
+
+    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    #[must_use]
+    pub const fn result(self) -> &'static str {
+        match self.winner() {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// The reason as a word of the `adjudicate` report: `checkmate`,
+    /// `stalemate`, `insufficient_material`, `dead_position`,
+    /// `fivefold_repetition` or `seventyfive_moves`.
+    #[must_use]
+    pub const fn reason(self) -> &'static str {
+        match self {
+            Ending::Checkmate { .. } => "checkmate",
+            Ending::Stalemate => "stalemate",
+            Ending::InsufficientMaterial => "insufficient_material",
+            Ending::DeadPosition => "dead_position",
+            Ending::FivefoldRepetition => "fivefold_repetition",
+            Ending::SeventyFiveMoves => "seventyfive_moves",
+        }
+    }
+}
+
+impl fmt::Display for Ending {
+    /// A short human phrase: `checkmate`, `75-move rule`, ...
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ending::Checkmate { .. } => "checkmate",
+            Ending::Stalemate => "stalemate",
+            Ending::InsufficientMaterial => "insufficient material",
+            Ending::DeadPosition => "dead position",
+            Ending::FivefoldRepetition => "fivefold repetition",
+            Ending::SeventyFiveMoves => "75-move rule",
+        })
+    }
+}
+
+/// A move [`Game::push`] refused.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GameError {
+    /// The game had already ended.
+    MoveAfterEnd {
+        /// How it ended.
+        ending: Ending,
+        /// The ply at which it ended (0: in the starting position).
+        ply: u32,
+        /// The refused move.
+        mv: Move,
+    },
+    /// The move is not legal in the current position.
+    IllegalMove {
+        /// The refused move.
+        mv: Move,
+        /// The ply the move would have been (1 for the first move).
+        ply: u32,
+    },
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::MoveAfterEnd { ending, ply, mv } => {
+                write!(
+                    f,
+                    "move {mv:?} after the game ended by {ending} at ply {ply}"
+                )
+            }
+            GameError::IllegalMove { mv, ply } => write!(f, "illegal move {mv:?} at ply {ply}"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// A game from a starting position, move by move, that knows when a rule
+/// ended it and what could be claimed.
+///
+/// ```
+/// use adjudication::{Ending, Game, GameError};
+/// use board::{Color, Square};
+/// use movegen::{Move, Position};
+///
+/// let mut game = Game::new(Position::new());
+/// let fools_mate = [
+///     (Square::F2, Square::F3),
+///     (Square::E7, Square::E5),
+///     (Square::G2, Square::G4),
+///     (Square::D8, Square::H4),
+/// ];
+/// for (from, to) in fools_mate {
+///     game.push(Move::normal(from, to))?;
+/// }
+/// assert_eq!(game.ending(), Some(Ending::Checkmate { winner: Color::Black }));
+/// assert_eq!(game.ending_ply(), Some(4));
+/// // Nothing may follow a mate.
+/// let err = game.push(Move::normal(Square::A2, Square::A3)).unwrap_err();
+/// assert!(matches!(err, GameError::MoveAfterEnd { ply: 4, .. }));
+/// # Ok::<(), GameError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    pos: Position,
+    ply: u32,
+    reps: Repetitions,
+    ending: Option<(Ending, u32)>,
+}
+
+impl Game {
+    /// A game starting at `start`, which may already be over (a mate, a
+    /// dead position, or a halfmove clock of 150 or more in a FEN); it
+    /// then ends at ply 0.
+    #[must_use]
+    pub fn new(start: Position) -> Game {
+        let reps = Repetitions::new(&start);
+        let ending = detect(&start, 1).map(|ending| (ending, 0));
+        Game {
+            pos: start.clone(),
+            start,
+            ply: 0,
+            reps,
+            ending,
+        }
+    }
+
+    /// Plays `mv` and returns the ending it caused, if any.
+    ///
+    /// # Errors
+    /// [`GameError::MoveAfterEnd`] if the game has already ended,
+    /// [`GameError::IllegalMove`] if `mv` is not legal here. The game is
+    /// unchanged either way.
+    pub fn push(&mut self, mv: Move) -> Result<Option<Ending>, GameError> {
+        if let Some((ending, ply)) = self.ending {
+            return Err(GameError::MoveAfterEnd { ending, ply, mv });
+        }
+        if !self.pos.is_legal(mv) {
+            return Err(GameError::IllegalMove {
+                mv,
+                ply: self.ply.saturating_add(1),
+            });
+        }
+        let irreversible = is_irreversible(&self.pos, mv);
+        self.pos.play_unchecked(mv);
+        self.ply = self.ply.saturating_add(1);
+        let count = self.reps.push(&self.pos, irreversible);
+        self.ending = detect(&self.pos, count).map(|ending| (ending, self.ply));
+        Ok(self.ending.map(|(ending, _)| ending))
+    }
+
+    /// The starting position.
+    #[must_use]
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Plies played.
+    #[must_use]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// How the game ended, if a rule ended it.
+    #[must_use]
+    pub fn ending(&self) -> Option<Ending> {
+        self.ending.map(|(ending, _)| ending)
+    }
+
+    /// The ply at which the game ended (0: before any move).
+    #[must_use]
+    pub fn ending_ply(&self) -> Option<u32> {
+        self.ending.map(|(_, ply)| ply)
+    }
+
+    /// Why the current position is dead, when it is (the detail behind
+    /// [`Ending::InsufficientMaterial`] and [`Ending::DeadPosition`]).
+    #[must_use]
+    pub fn dead_reason(&self) -> Option<DeadReason> {
+        match self.ending() {
+            Some(Ending::InsufficientMaterial | Ending::DeadPosition) => dead_position(&self.pos),
+            _ => None,
+        }
+    }
+
+    /// How often the current position has occurred (9.2.3), this time
+    /// included, since the last irreversible move.
+    #[must_use]
+    pub fn repetition_count(&self) -> u32 {
+        self.reps.current_count()
+    }
+
+    /// The positions that can still repeat (since the last irreversible
+    /// move), current last.
+    #[must_use]
+    pub fn repetitions(&self) -> &Repetitions {
+        &self.reps
+    }
+
+    /// The draws the side to move could claim now (9.2, 9.3); nothing once
+    /// a rule has ended the game.
+    ///
+    /// ```
+    /// use adjudication::Game;
+    /// use board::Square;
+    /// use movegen::{Move, Position};
+    ///
+    /// let mut game = Game::new(Position::new());
+    /// let shuffle = [
+    ///     (Square::G1, Square::F3),
+    ///     (Square::G8, Square::F6),
+    ///     (Square::F3, Square::G1),
+    ///     (Square::F6, Square::G8),
+    /// ];
+    /// for (from, to) in shuffle.iter().chain(&shuffle[..3]) {
+    ///     game.push(Move::normal(*from, *to)).unwrap();
+    /// }
+    /// // Black may claim: ...Ng8 would bring the start position a third time.
+    /// assert!(game.claimable().threefold);
+    /// assert!(!game.claimable().fifty);
+    /// ```
+    #[must_use]
+    pub fn claimable(&self) -> Claims {
+        if self.ending.is_some() {
+            return Claims::NONE;
+        }
+        repetition::claims(&self.pos, &self.reps)
+    }
+
+    /// Can `color` checkmate from here by some series of legal moves (the
+    /// question of a flag fall, 6.9, or a resignation, 5.1.2)? As
+    /// [`crate::can_mate`], but the search also stops at a position's
+    /// fifth occurrence in this game. Once the game has ended: yes only if
+    /// `color` gave mate.
+    #[must_use]
+    pub fn can_mate(&self, color: Color, budget: u64) -> Answer {
+        self.helpmate(color, budget).answer
+    }
+
+    /// [`Game::can_mate`] with the proof, the line and the node count.
+    #[must_use]
+    pub fn helpmate(&self, color: Color, budget: u64) -> Helpmate {
+        if let Some(ending) = self.ending() {
+            let answer = if ending.winner() == Some(color) {
+                Answer::Yes
+            } else {
+                Answer::No
+            };
+            return Helpmate {
+                answer,
+                proof: helpmate::Proof::Position,
+                line: Vec::new(),
+                nodes: 0,
+            };
+        }
+        let mut banned: Vec<RepetitionKey> = Vec::new();
+        for key in self.reps.window() {
+            if self.reps.count(key) >= 4 && !banned.contains(key) {
+                banned.push(*key);
+            }
+        }
+        helpmate::search(&self.pos, color, budget, &banned)
+    }
+}
+
+/// The rule that ends the game in `pos`, which has occurred `count` times.
+fn detect(pos: &Position, count: u32) -> Option<Ending> {
+    if !pos.has_legal_moves() {
+        return Some(if pos.is_check() {
+            Ending::Checkmate {
+                winner: pos.turn().other(),
+            }
+        } else {
+            Ending::Stalemate
+        });
+    }
+    match dead_position(pos) {
+        Some(DeadReason::InsufficientMaterial) => return Some(Ending::InsufficientMaterial),
+        Some(_) => return Some(Ending::DeadPosition),
+        None => {}
+    }
+    if pos.halfmoves() >= 150 {
+        return Some(Ending::SeventyFiveMoves);
+    }
+    if count >= 5 {
+        return Some(Ending::FivefoldRepetition);
+    }
+    None
+}

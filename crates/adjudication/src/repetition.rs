@@ -1,0 +1,306 @@
+//! Repetition of positions (FIDE Articles 9.2 and 9.6.1): what makes two
+//! positions "the same" ([`RepetitionKey`]), the positions a game can
+//! still repeat ([`Repetitions`]), and the draws the side to move could
+//! claim ([`claims`]).
+//!
+//! Two positions are the same (Article 9.2.3) when the same player has the
+//! move, the same pieces stand on the same squares and the possible moves
+//! are the same: so the castling *rights* count (a right lost by moving
+//! king or rook makes a new position, even where castling was impossible
+//! at the moment), and an en-passant square counts only when an
+//! en-passant capture is legal.
+
+use board::{zobrist, Bitboard, Board, Color, Role, Square};
+use movegen::{Move, Position};
+
+/// A position as Article 9.2.3 compares positions: placement, side to
+/// move, castling rights and the en-passant square if (and only if) an
+/// en-passant capture is legal.
+///
+/// Equality compares all of these, not only the 64-bit hash, so two
+/// different positions are never taken for one. The hash is a Zobrist key
+/// (Polyglot numbers, en-passant file only when the capture is legal) and
+/// is what [`Hash`] uses.
+///
+/// ```
+/// use adjudication::RepetitionKey;
+/// use board::Square;
+/// use movegen::{Move, Position};
+///
+/// let mut pos = Position::new();
+/// let start = RepetitionKey::of(&pos);
+/// for (from, to) in [
+///     (Square::G1, Square::F3),
+///     (Square::G8, Square::F6),
+///     (Square::F3, Square::G1),
+///     (Square::F6, Square::G8),
+/// ] {
+///     pos.play(Move::normal(from, to)).unwrap();
+/// }
+/// assert_eq!(RepetitionKey::of(&pos), start);
+///
+/// // 1. e4: the en-passant square e3 is recorded, but no black pawn can
+/// // take, so it does not make a different position.
+/// let mut pos = Position::new();
+/// pos.play(Move::normal(Square::E2, Square::E4)).unwrap();
+/// assert_eq!(pos.ep_square(), Some(Square::E3));
+/// assert_eq!(RepetitionKey::of(&pos).ep_square(), None);
+/// ```
+#[derive(Copy, Clone, Debug, Eq)]
+pub struct RepetitionKey {
+    hash: u64,
+    board: Board,
+    turn: Color,
+    castling_rights: Bitboard,
+    ep_square: Option<Square>,
+}
+
+impl PartialEq for RepetitionKey {
+    #[inline]
+    fn eq(&self, other: &RepetitionKey) -> bool {
+        // The hash first: it settles almost every comparison.
+        self.hash == other.hash
+            && self.turn == other.turn
+            && self.board == other.board
+            && self.castling_rights == other.castling_rights
+            && self.ep_square == other.ep_square
+    }
+}
+
+impl core::hash::Hash for RepetitionKey {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl RepetitionKey {
+    /// The key of `pos`.
+    #[must_use]
+    pub fn of(pos: &Position) -> RepetitionKey {
+        let ep_square = pos.legal_ep_square();
+        let mut hash = pos.zobrist_without_ep();
+        if let Some(ep) = ep_square {
+            hash ^= zobrist::en_passant(ep.file());
+        }
+        RepetitionKey {
+            hash,
+            board: *pos.board(),
+            turn: pos.turn(),
+            castling_rights: pos.castling_rights(),
+            ep_square,
+        }
+    }
+
+    /// The 64-bit Zobrist key (Polyglot numbers; the en-passant file only
+    /// when an en-passant capture is legal).
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The piece placement.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The squares of the rooks that keep castling rights.
+    #[must_use]
+    pub fn castling_rights(&self) -> Bitboard {
+        self.castling_rights
+    }
+
+    /// The en-passant square, only if an en-passant capture is legal.
+    #[must_use]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+}
+
+/// `true` if playing `mv` in `before` makes every earlier position
+/// unrepeatable: a capture, a pawn move, or a move that changes castling
+/// rights (castling, a king or rook leaving its square, a rook captured).
+///
+/// `mv` must be legal in `before`.
+#[must_use]
+pub fn is_irreversible(before: &Position, mv: Move) -> bool {
+    if before.is_capture(mv) || mv.is_castle() {
+        return true;
+    }
+    match before.moving_role(mv) {
+        Some(Role::Pawn) | None => true,
+        Some(Role::King) => {
+            let us = before.turn();
+            (before.castling_rights() & before.board().by_color(us)).any()
+        }
+        Some(_) => before.castling_rights().contains(mv.from()),
+    }
+}
+
+/// The positions of a game since its last irreversible move (see
+/// [`is_irreversible`]), oldest first, with the current position last:
+/// the only ones the current position or a later one can repeat. Feed it
+/// one position per move played.
+///
+/// ```
+/// use adjudication::Repetitions;
+/// use board::Square;
+/// use movegen::{Move, Position};
+///
+/// let mut pos = Position::new();
+/// let mut reps = Repetitions::new(&pos);
+/// for _ in 0..2 {
+///     for (from, to) in [
+///         (Square::G1, Square::F3),
+///         (Square::G8, Square::F6),
+///         (Square::F3, Square::G1),
+///         (Square::F6, Square::G8),
+///     ] {
+///         let mv = Move::normal(from, to);
+///         let irreversible = adjudication::is_irreversible(&pos, mv);
+///         pos.play(mv).unwrap();
+///         reps.push(&pos, irreversible);
+///     }
+/// }
+/// // The starting position, twice repeated: its third occurrence.
+/// assert_eq!(reps.current_count(), 3);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Repetitions {
+    window: Vec<RepetitionKey>,
+}
+
+impl Repetitions {
+    /// A window holding only `start`.
+    #[must_use]
+    pub fn new(start: &Position) -> Repetitions {
+        let mut reps = Repetitions {
+            window: Vec::with_capacity(64),
+        };
+        reps.reset(start);
+        reps
+    }
+
+    /// Starts again from `start` (keeps the buffer).
+    pub fn reset(&mut self, start: &Position) {
+        self.window.clear();
+        self.window.push(RepetitionKey::of(start));
+    }
+
+    /// Records `after`, the position after a move; `irreversible` (from
+    /// [`is_irreversible`], asked before the move) empties the window
+    /// first. Returns how often `after` has now occurred, this time
+    /// included.
+    pub fn push(&mut self, after: &Position, irreversible: bool) -> u32 {
+        if irreversible {
+            self.window.clear();
+        }
+        let key = RepetitionKey::of(after);
+        self.window.push(key);
+        self.count(&key)
+    }
+
+    /// How often `key` occurs in the window.
+    #[must_use]
+    pub fn count(&self, key: &RepetitionKey) -> u32 {
+        self.window.iter().filter(|k| *k == key).count() as u32
+    }
+
+    /// How often the current (last) position has occurred, this time
+    /// included (at least 1).
+    #[must_use]
+    pub fn current_count(&self) -> u32 {
+        match self.window.last() {
+            Some(key) => self.count(key),
+            None => 0,
+        }
+    }
+
+    /// The positions since the last irreversible move, current last.
+    #[must_use]
+    pub fn window(&self) -> &[RepetitionKey] {
+        &self.window
+    }
+}
+
+/// Draws that can be claimed (FIDE Articles 9.2 and 9.3). Claims do not
+/// end a game by themselves; they explain a draw that was recorded.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Claims {
+    /// Threefold repetition (9.2): the current position has occurred at
+    /// least three times, or a legal move of the side to move would make
+    /// a position appear for the third time (9.2.1.1).
+    pub threefold: bool,
+    /// The 50-move rule (9.3): the last 50 moves of each player were made
+    /// without a pawn move or a capture, or a legal move of the side to
+    /// move would complete them (9.3.1).
+    pub fifty: bool,
+}
+
+impl Claims {
+    /// Nothing to claim.
+    pub const NONE: Claims = Claims {
+        threefold: false,
+        fifty: false,
+    };
+
+    /// `true` if no draw can be claimed.
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        !self.threefold && !self.fifty
+    }
+}
+
+impl core::fmt::Display for Claims {
+    /// `threefold_repetition;fifty_moves`, one of them, or nothing.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match (self.threefold, self.fifty) {
+            (true, true) => f.write_str("threefold_repetition;fifty_moves"),
+            (true, false) => f.write_str("threefold_repetition"),
+            (false, true) => f.write_str("fifty_moves"),
+            (false, false) => Ok(()),
+        }
+    }
+}
+
+/// The draws the side to move could claim in `pos`, the last position of
+/// `reps`, whether or not a rule has already ended the game (callers that
+/// track the game, such as [`crate::Game::claimable`], ask that first). A
+/// position without legal moves (mate or stalemate) allows no claim.
+///
+/// - Threefold (9.2.1): `pos` has occurred three times, or a legal move
+///   leads to a position that has occurred twice before.
+/// - Fifty moves (9.3): the halfmove clock is at least 100, or it is 99
+///   and a legal move is neither a capture nor a pawn move.
+#[must_use]
+pub fn claims(pos: &Position, reps: &Repetitions) -> Claims {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return Claims::NONE;
+    }
+    let fifty = pos.halfmoves() >= 100
+        || (pos.halfmoves() == 99
+            && moves
+                .iter()
+                .any(|&mv| !pos.is_capture(mv) && pos.moving_role(mv) != Some(Role::Pawn)));
+    let threefold = reps.current_count() >= 3
+        // A position that occurred twice can only be reached again by a
+        // reversible move, and the window must hold two earlier positions
+        // with the other side to move.
+        || (reps.window().len() >= 4
+            && moves.iter().any(|&mv| {
+                if is_irreversible(pos, mv) {
+                    return false;
+                }
+                let mut after = pos.clone();
+                after.play_unchecked(mv);
+                reps.count(&RepetitionKey::of(&after)) >= 2
+            }));
+    Claims { threefold, fifty }
+}
