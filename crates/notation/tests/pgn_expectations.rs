@@ -9,42 +9,17 @@
 //! rows as they are now, ready to paste once the new outcome is judged
 //! right.
 
+mod common;
+
+use common::{pgn_files, shared_pgn};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use notation::pgn::read::GameReader;
 use notation::pgn::replay::{replay, NoVisitor, ReplayOptions};
 
-fn shared_pgn() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn");
-    if dir.exists() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipping: {} not found (shared test data is not in this checkout)",
-            dir.display()
-        );
-        None
-    }
-}
-
 fn table_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/pgn_expectations.tsv")
-}
-
-fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            pgn_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "pgn") {
-            out.push(path);
-        }
-    }
 }
 
 /// `games<TAB>invalid<TAB>kinds` for one file's bytes: kinds are the

@@ -2,39 +2,13 @@
 //! (skipped with a message when absent): no panics, every game
 //! accounted for, chunked reading equal to whole-file reading.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{pgn_files, shared_pgn};
 
 use notation::pgn::read::{GameReader, RawGame};
 use notation::pgn::replay::{replay, NoVisitor, ReplayOptions};
 use notation::pgn::scan::{split_candidate, GameEnd, Scanner};
-
-fn shared_pgn() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn");
-    if dir.exists() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipping: {} not found (shared test data is not in this checkout)",
-            dir.display()
-        );
-        None
-    }
-}
-
-fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            pgn_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "pgn") {
-            out.push(path);
-        }
-    }
-}
 
 /// (offset, line, plies, error) per game.
 fn summarize(data: &[u8], offset: u64, line: u64) -> Vec<(u64, u64, u32, Option<String>)> {

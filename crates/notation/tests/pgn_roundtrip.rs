@@ -6,7 +6,9 @@
 //! written game keeps its movetext lines within [`MAX_LINE_CHARS`] unless
 //! a line is one unbreakable token.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{pgn_files, shared_pgn};
 
 use notation::pgn::build::{build_game, BuildOptions};
 use notation::pgn::model::{Game, Line};
@@ -17,34 +19,6 @@ use notation::pgn::write::{to_pgn_string, MAX_LINE_CHARS};
 const CANONICAL: BuildOptions = BuildOptions {
     canonical_san: true,
 };
-
-fn shared_pgn() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn");
-    if dir.exists() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipping: {} not found (shared test data is not in this checkout)",
-            dir.display()
-        );
-        None
-    }
-}
-
-fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            pgn_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "pgn") {
-            out.push(path);
-        }
-    }
-}
 
 /// The games of `pgn`, built: `Ok` for valid games, `Err` with the error
 /// text for invalid ones.
