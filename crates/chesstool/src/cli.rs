@@ -59,3 +59,110 @@ pub fn open_inputs(files: &[PathBuf]) -> impl Iterator<Item = Result<Input>> + '
     };
     list.map(input::open)
 }
+
+/// What the per-game callback of [`run_inputs`] wants next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on with the next game.
+    Continue,
+    /// Stop reading this input; go on with the next one.
+    NextInput,
+    /// Stop everything (e.g. `--max-errors` reached).
+    Stop,
+}
+
+/// What [`run_inputs`] saw.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct InputsRun {
+    /// Decompressed bytes read, all inputs together.
+    pub bytes: u64,
+    /// An input could not be opened or read (reported on stderr).
+    pub io_failed: bool,
+    /// The callback stopped the run.
+    pub stopped: bool,
+}
+
+/// Runs `task` over every game of every input in `files` (stdin for `-`
+/// or none), in input order, with a progress bar per input. An input that
+/// cannot be opened or read is reported on stderr and the others still
+/// run. `on_game` gets the input's name, the progress bar (to print around
+/// it) and each game's record.
+///
+/// # Errors
+/// Only what `on_game` returns (writing the report) or a failure to start
+/// the worker threads.
+pub fn run_inputs<T: crate::pipeline::Task>(
+    files: &[PathBuf],
+    common: &CommonArgs,
+    task: &T,
+    mut on_game: impl FnMut(
+        &str,
+        &crate::progress::Progress,
+        crate::pipeline::Located<T::Record>,
+    ) -> Result<Flow>,
+) -> Result<InputsRun> {
+    use std::ops::ControlFlow;
+    use std::sync::atomic::Ordering;
+
+    let pool = thread_pool(common.threads)?;
+    let settings = crate::pipeline::Settings {
+        chunk_size: common.chunk_size,
+    };
+    let mut run = InputsRun::default();
+    for input in open_inputs(files) {
+        let mut input = match input {
+            Ok(input) => input,
+            Err(err) => {
+                eprintln!("chesstool: {err:#}");
+                run.io_failed = true;
+                continue;
+            }
+        };
+        let name = input.name.clone();
+        let progress = crate::progress::Progress::new(input.size, !common.quiet);
+        let bytes_read = input.bytes_read.clone();
+        let last = std::cell::Cell::new(0u64);
+        let tick = || {
+            let now = bytes_read.load(Ordering::Relaxed);
+            progress.inc_bytes(now.saturating_sub(last.replace(now)));
+        };
+        let mut failure = None;
+        let result = crate::pipeline::run(
+            &mut input.reader,
+            task,
+            settings,
+            pool.as_ref(),
+            &tick,
+            |located| {
+                progress.inc_games(1);
+                match on_game(&name, &progress, located) {
+                    Ok(Flow::Continue) => ControlFlow::Continue(()),
+                    Ok(Flow::NextInput) => ControlFlow::Break(()),
+                    Ok(Flow::Stop) => {
+                        run.stopped = true;
+                        ControlFlow::Break(())
+                    }
+                    Err(err) => {
+                        failure = Some(err);
+                        ControlFlow::Break(())
+                    }
+                }
+            },
+        );
+        progress.finish();
+        if let Some(err) = failure {
+            return Err(err);
+        }
+        match result {
+            Ok(totals) => run.bytes += totals.bytes,
+            Err(err) => {
+                eprintln!("chesstool: {}", input::describe_io_error(&name, &err));
+                run.io_failed = true;
+            }
+        }
+        if run.stopped {
+            break;
+        }
+    }
+    Ok(run)
+}

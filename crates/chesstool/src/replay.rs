@@ -4,7 +4,6 @@
 //! with the final board.
 
 use std::io::Write;
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
@@ -19,10 +18,9 @@ use notation::pgn::tags::decode_tag_value;
 use notation::san::SanPlus;
 use notation::uci::write_uci;
 
-use crate::cli::{open_inputs, thread_pool, CommonArgs};
+use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
-use crate::pipeline::{self, Located, Task};
-use crate::progress::Progress;
+use crate::pipeline::{Located, Task};
 use crate::{json, Outcome};
 
 pub const EXAMPLES: &str = "\
@@ -274,7 +272,6 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         (None, Some(n)) => (n, n),
         (None, None) => (1, u64::MAX),
     };
-    let pool = thread_pool(args.common.threads)?;
     let task = ReplayTask {
         format: args.format,
         options: ReplayOptions {
@@ -287,69 +284,30 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     if matches!(args.format, Format::Csv) {
         writeln!(out, "{}", COLUMNS.join(","))?;
     }
-    let (mut games, mut invalid, mut io_failed) = (0u64, 0u64, false);
-    for input in open_inputs(&args.files) {
-        let mut input = match input {
-            Ok(input) => input,
-            Err(err) => {
-                eprintln!("chesstool: {err:#}");
-                io_failed = true;
-                continue;
+    let (mut games, mut invalid) = (0u64, 0u64);
+    let run = run_inputs(
+        &args.files,
+        &args.common,
+        &task,
+        |name, progress, located: Located<Replayed>| {
+            if located.game < range.0 {
+                return Ok(Flow::Continue);
             }
-        };
-        let name = input.name.clone();
-        let progress = Progress::new(input.size, !args.common.quiet);
-        let bytes_read = input.bytes_read.clone();
-        let last = std::cell::Cell::new(0u64);
-        let tick = || {
-            let now = bytes_read.load(std::sync::atomic::Ordering::Relaxed);
-            progress.inc_bytes(now.saturating_sub(last.replace(now)));
-        };
-        let mut write_error = None;
-        let settings = pipeline::Settings {
-            chunk_size: args.common.chunk_size,
-        };
-        let result = pipeline::run(
-            &mut input.reader,
-            &task,
-            settings,
-            pool.as_ref(),
-            &tick,
-            |located: Located<Replayed>| {
-                progress.inc_games(1);
-                if located.game < range.0 || located.game > range.1 {
-                    return if located.game > range.1 {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    };
-                }
-                games += 1;
-                if let Some(err) = &located.record.error {
-                    invalid += 1;
-                    let line = located.line_base + err.line;
-                    progress.suspend(|| eprintln!("{name}:{line}: game {}: {err}", located.game));
-                    return ControlFlow::Continue(());
-                }
-                if let Err(err) = write_game(&mut out, args, &name, &located) {
-                    write_error = Some(err);
-                    return ControlFlow::Break(());
-                }
-                ControlFlow::Continue(())
-            },
-        );
-        progress.finish();
-        if let Some(err) = write_error {
-            return Err(err);
-        }
-        if let Err(err) = result {
-            eprintln!(
-                "chesstool: {}",
-                crate::input::describe_io_error(&name, &err)
-            );
-            io_failed = true;
-        }
-    }
+            if located.game > range.1 {
+                return Ok(Flow::NextInput);
+            }
+            games += 1;
+            if let Some(err) = &located.record.error {
+                invalid += 1;
+                let line = located.line_base + err.line;
+                progress.suspend(|| eprintln!("{name}:{line}: game {}: {err}", located.game));
+                return Ok(Flow::Continue);
+            }
+            write_game(&mut out, args, name, &located)?;
+            Ok(Flow::Continue)
+        },
+    )?;
+    let io_failed = run.io_failed;
     out.commit()?;
     if invalid > 0 {
         eprintln!("{games} games replayed, {invalid} invalid (reported above)");

@@ -3,7 +3,6 @@
 
 use std::cell::RefCell;
 use std::io::Write;
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::Instant;
@@ -14,10 +13,9 @@ use notation::pgn::read::RawGame;
 use notation::pgn::replay::{replay, GameError, NoVisitor, ReplayOptions};
 use notation::pgn::tags::decode_tag_value;
 
-use crate::cli::{open_inputs, thread_pool, CommonArgs};
+use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
-use crate::pipeline::{self, Located, Task};
-use crate::progress::Progress;
+use crate::pipeline::{Located, Task};
 use crate::{json, Outcome};
 
 pub const EXAMPLES: &str = "\
@@ -122,7 +120,6 @@ struct Counts {
 }
 
 pub fn run(args: &ValidateArgs) -> Result<Outcome> {
-    let pool = thread_pool(args.common.threads)?;
     let task = Validate {
         options: ReplayOptions {
             strict: args.strict,
@@ -139,83 +136,41 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     }
     let started = Instant::now();
     let mut counts = Counts::default();
-    let mut io_failed = false;
-    let mut stopped = false;
-    for input in open_inputs(&args.files) {
-        let mut input = match input {
-            Ok(input) => input,
-            Err(err) => {
-                eprintln!("chesstool: {err:#}");
-                io_failed = true;
-                continue;
+    let run = run_inputs(
+        &args.files,
+        &args.common,
+        &task,
+        |name, progress, located: Located<Report>| {
+            counts.games += 1;
+            let report = &located.record;
+            if report.error.is_some() {
+                counts.invalid += 1;
             }
-        };
-        let name = input.name.clone();
-        let progress = Progress::new(input.size, !args.common.quiet);
-        let bytes_read = input.bytes_read.clone();
-        let last = std::cell::Cell::new(0u64);
-        let tick = || {
-            let now = bytes_read.load(std::sync::atomic::Ordering::Relaxed);
-            progress.inc_bytes(now.saturating_sub(last.replace(now)));
-        };
-        let mut write_error = None;
-        let result = pipeline::run(
-            &mut input.reader,
-            &task,
-            pipeline::Settings {
-                chunk_size: args.common.chunk_size,
-            },
-            pool.as_ref(),
-            &tick,
-            |located: Located<Report>| {
-                progress.inc_games(1);
-                counts.games += 1;
-                let report = &located.record;
-                if report.error.is_some() {
-                    counts.invalid += 1;
+            if report.warnings > 0 {
+                counts.with_warnings += 1;
+            }
+            match (&mut csv, args.format) {
+                (Some(csv), _) => {
+                    csv_record(csv, name, &located).and_then(|()| flush_csv(csv, &mut out))?
                 }
-                if report.warnings > 0 {
-                    counts.with_warnings += 1;
-                }
-                let written = match (&mut csv, args.format) {
-                    (Some(csv), _) => {
-                        csv_record(csv, &name, &located).and_then(|()| flush_csv(csv, &mut out))
+                (None, Format::Jsonl) => jsonl_record(&mut out, name, &located)?,
+                _ => {
+                    if let Some(err) = &report.error {
+                        progress.suspend(|| text_line(&mut out, name, &located, err))?;
                     }
-                    (None, Format::Jsonl) => jsonl_record(&mut out, &name, &located),
-                    _ => match &report.error {
-                        Some(err) => progress.suspend(|| text_line(&mut out, &name, &located, err)),
-                        None => Ok(()),
-                    },
-                };
-                if let Err(err) = written {
-                    write_error = Some(err);
-                    return ControlFlow::Break(());
                 }
-                if args.max_errors.is_some_and(|max| counts.invalid >= max) {
-                    stopped = true;
-                    return ControlFlow::Break(());
-                }
-                ControlFlow::Continue(())
-            },
-        );
-        progress.finish();
-        if let Some(err) = write_error {
-            return Err(err);
-        }
-        match result {
-            Ok(totals) => counts.bytes += totals.bytes,
-            Err(err) => {
-                eprintln!(
-                    "chesstool: {}",
-                    crate::input::describe_io_error(&name, &err)
-                );
-                io_failed = true;
             }
-        }
-        if stopped {
-            break;
-        }
-    }
+            Ok(
+                if args.max_errors.is_some_and(|max| counts.invalid >= max) {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                },
+            )
+        },
+    )?;
+    counts.bytes = run.bytes;
+    let (io_failed, stopped) = (run.io_failed, run.stopped);
     let seconds = started.elapsed().as_secs_f64();
     let mb = counts.bytes as f64 / 1e6;
     let summary = format!(
