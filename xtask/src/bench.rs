@@ -2,6 +2,8 @@
 //! in one run, on the same positions, single-threaded and without hashing.
 //! `cargo xtask bench notation`: our PGN reader against pgn-reader's bare
 //! visitor, on the same bytes (see [`notation_bench`] below).
+//! `cargo xtask bench validate`: the release `chesstool validate` binary
+//! against pgn-reader + shakmaty on the same files (see [`validate_bench`]).
 //!
 //! The three libraries are compiled into one release xtask binary, so they
 //! share every build flag (profile, LTO, codegen units, target features).
@@ -230,7 +232,8 @@ impl Options {
 /// Usage of `bench`, for errors.
 const USAGE: &str =
     "usage: cargo xtask bench perft [--runs N] [--positions a,b,..] [--quick]\n       \
-                     cargo xtask bench notation [--runs N] [--quick]";
+                     cargo xtask bench notation [--runs N] [--quick]\n       \
+                     cargo xtask bench validate [--runs N] [--quick]";
 
 /// Runs `bench <what> [options]`.
 ///
@@ -241,7 +244,10 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     match args.positional().as_deref() {
         Some("perft") => {}
         Some("notation") => return notation_bench::run(args),
-        Some(other) => bail!("unknown benchmark {other:?}; available: perft, notation\n{USAGE}"),
+        Some("validate") => return validate_bench::run(args),
+        Some(other) => {
+            bail!("unknown benchmark {other:?}; available: perft, notation, validate\n{USAGE}")
+        }
         None => bail!("{USAGE}"),
     }
     let options = Options::parse(&mut args)?;
@@ -618,8 +624,8 @@ mod notation_bench {
 
     /// What a reader counted; fields a reader does not look at stay 0.
     #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-    struct Counts {
-        games: u64,
+    pub(super) struct Counts {
+        pub(super) games: u64,
         tags: u64,
         sans: u64,
         nags: u64,
@@ -627,11 +633,11 @@ mod notation_bench {
         /// (b), (c): tokens that are no move, NAG, comment or bracket.
         unreadable: u64,
         /// (c), (d): games found valid.
-        valid: u64,
+        pub(super) valid: u64,
         /// (c), (d): mainline plies replayed.
-        plies: u64,
+        pub(super) plies: u64,
         /// (a), (d): pgn-reader gave up with an error (reading stops there).
-        read_error: bool,
+        pub(super) read_error: bool,
     }
 
     /// (a): counts what pgn-reader hands out; reads variations (as ours
@@ -785,8 +791,11 @@ mod notation_bench {
         }
     }
 
-    fn read_validate(buf: &[u8]) -> Counts {
-        let mut reader = pgn_reader::Reader::new(buf);
+    ///
+    /// Generic over the source so that `bench validate` can time it reading
+    /// a file (plain or through a zstd decoder), as the example does.
+    pub(super) fn read_validate<R: std::io::Read>(input: R) -> Counts {
+        let mut reader = pgn_reader::Reader::new(input);
         let mut visitor = ValidateVisitor::default();
         loop {
             match reader.read_game(&mut visitor) {
@@ -813,12 +822,12 @@ mod notation_bench {
         files: Vec<(String, Range<usize>)>,
     }
 
-    fn shared_real() -> Option<PathBuf> {
+    pub(super) fn shared_real() -> Option<PathBuf> {
         let dir = project_root().join("../shared/data/pgn/real");
         dir.is_dir().then_some(dir)
     }
 
-    fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    pub(super) fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
         let entries =
             fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
         for entry in entries {
@@ -1053,7 +1062,7 @@ mod notation_bench {
         parts.join(", ")
     }
 
-    fn mbps(bytes: usize, seconds: f64) -> f64 {
+    pub(super) fn mbps(bytes: usize, seconds: f64) -> f64 {
         bytes as f64 / seconds.max(1e-9) / 1e6
     }
 
@@ -1232,6 +1241,672 @@ mod notation_bench {
             let mut again = Args::new(options.to_args().into_iter().skip(2).collect());
             let reparsed = Options::parse(&mut again).unwrap();
             assert_eq!((reparsed.runs, reparsed.quick), (3, true));
+        }
+    }
+}
+
+/// `cargo xtask bench validate` (issue 4): the release `chesstool validate`
+/// binary with one and two threads against pgn-reader + shakmaty (the
+/// reader (d) of `bench notation`, pgn-reader's `examples/validate.rs`),
+/// on the same files in the same run.
+///
+/// Inputs: every `.pgn` under `../shared/data/pgn/real` (passed to the
+/// binary as arguments in one run; skipped with a message when absent), the
+/// generated corpus `target/corpus/lichess-like.pgn` and its `.zst` copy
+/// (both generated as `cargo xtask gen-corpus --zst` would when one is
+/// missing).
+///
+/// Per input, runs are interleaved (ours `--threads 1`, ours `--threads 2`,
+/// baseline, repeat) and each gets its median wall-clock time. Ours runs as
+/// a child process (`validate --threads N -q`), timed from spawn to exit,
+/// with its peak RSS taken from `/usr/bin/time -f %M` when that exists. The
+/// baseline runs in-process, single-threaded, reading each file through
+/// `std::fs::File` (and `zstd::Decoder` for `.zst`), so the file read is in
+/// its time as it is in ours. Throughput is always in uncompressed MB.
+///
+/// It is a measurement: it exits 0 whether the issue's targets are met or
+/// not, and says plainly which are missed.
+mod validate_bench {
+    use std::fs;
+    use std::path::{Path, PathBuf};
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+
+    use anyhow::{bail, Context};
+
+    use super::notation_bench::{mbps, pgn_files, read_validate, shared_real, Counts};
+    use super::{compiled_features, cpu_description, locked_version, median, spread};
+    use crate::args::Args;
+    use crate::{build_release_binary, rerun_in_release, target_dir};
+
+    /// Single-thread validate over the baseline.
+    const TARGET_T1_OVER_BASE: f64 = 1.3;
+    /// Two threads over one.
+    const TARGET_T2_OVER_T1: f64 = 1.8;
+    /// `.zst` over plain, two threads.
+    const TARGET_ZST_OVER_PLAIN: f64 = 0.8;
+    /// Peak RSS, KiB (64 MiB).
+    const TARGET_RSS_KIB: u64 = 64 * 1024;
+
+    /// GNU time, for the child's peak RSS.
+    const TIME_BIN: &str = "/usr/bin/time";
+
+    /// What `bench validate` was asked to do.
+    #[derive(Debug)]
+    struct Options {
+        runs: usize,
+        quick: bool,
+    }
+
+    impl Options {
+        fn parse(args: &mut Args) -> anyhow::Result<Options> {
+            let quick = args.flag("--quick");
+            let runs = args
+                .parsed::<usize>("--runs")?
+                .unwrap_or(if quick { 1 } else { 5 });
+            if runs == 0 {
+                bail!("--runs must be at least 1");
+            }
+            Ok(Options { runs, quick })
+        }
+
+        fn to_args(&self) -> Vec<String> {
+            let mut args = vec![
+                "bench".to_owned(),
+                "validate".to_owned(),
+                "--runs".to_owned(),
+                self.runs.to_string(),
+            ];
+            if self.quick {
+                args.push("--quick".to_owned());
+            }
+            args
+        }
+    }
+
+    /// Runs `bench validate [options]`.
+    pub(super) fn run(mut args: Args) -> anyhow::Result<()> {
+        let options = Options::parse(&mut args)?;
+        args.finish()?;
+        if cfg!(debug_assertions) {
+            return rerun_in_release(&options.to_args(), "the benchmark");
+        }
+        bench_validate(&options)
+    }
+
+    /// One input: the files handed to the binary in one run.
+    #[derive(Debug)]
+    struct Input {
+        name: String,
+        what: String,
+        files: Vec<PathBuf>,
+        /// Uncompressed bytes (what MB/s is counted in).
+        bytes: u64,
+        /// Bytes on disk.
+        stored: u64,
+        zst: bool,
+    }
+
+    fn file_size(path: &Path) -> anyhow::Result<u64> {
+        Ok(fs::metadata(path)
+            .with_context(|| format!("cannot read {}", path.display()))?
+            .len())
+    }
+
+    fn load_inputs() -> anyhow::Result<Vec<Input>> {
+        let mut inputs = Vec::new();
+        match shared_real() {
+            Some(dir) => {
+                let mut files = Vec::new();
+                pgn_files(&dir, &mut files)?;
+                files.sort();
+                let mut bytes = 0;
+                for file in &files {
+                    bytes += file_size(file)?;
+                }
+                inputs.push(Input {
+                    name: "real".to_owned(),
+                    what: format!(
+                        "{} .pgn files of ../shared/data/pgn/real, all on one command line",
+                        files.len()
+                    ),
+                    files,
+                    bytes,
+                    stored: bytes,
+                    zst: false,
+                });
+            }
+            None => eprintln!(
+                "skipping the real files: ../shared/data/pgn/real not found \
+                 (shared test data is not in this checkout)"
+            ),
+        }
+        let corpus = target_dir().join("corpus").join("lichess-like.pgn");
+        let mut zst_name = corpus.clone().into_os_string();
+        zst_name.push(".zst");
+        let zst = PathBuf::from(zst_name);
+        if !corpus.is_file() || !zst.is_file() {
+            eprintln!(
+                "{} or its .zst is missing: generating both \
+                 (cargo xtask gen-corpus --zst: seed 1, 200 MB) ...",
+                corpus.display()
+            );
+            crate::corpus::run(Args::new(vec!["--zst".to_owned()]))?;
+        }
+        let plain_bytes = file_size(&corpus)?;
+        inputs.push(Input {
+            name: "lichess-like".to_owned(),
+            what: format!("{} (cargo xtask gen-corpus)", corpus.display()),
+            files: vec![corpus],
+            bytes: plain_bytes,
+            stored: plain_bytes,
+            zst: false,
+        });
+        inputs.push(Input {
+            name: "lichess-like.zst".to_owned(),
+            what: format!("{} (the same bytes, zstd level 3)", zst.display()),
+            stored: file_size(&zst)?,
+            files: vec![zst],
+            bytes: plain_bytes,
+            zst: true,
+        });
+        Ok(inputs)
+    }
+
+    /// What one run of the binary reported.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    struct OursCounts {
+        games: u64,
+        valid: u64,
+        invalid: u64,
+    }
+
+    /// One run of the binary.
+    #[derive(Debug)]
+    struct ChildRun {
+        seconds: f64,
+        /// Peak RSS in KiB, when `/usr/bin/time` is there.
+        rss_kib: Option<u64>,
+        counts: Option<OursCounts>,
+        exit: Option<i32>,
+    }
+
+    /// Runs `chesstool validate --threads N -q FILES…` (under
+    /// `/usr/bin/time -f %M` when `rss_file` is given).
+    fn run_ours(
+        bin: &Path,
+        input: &Input,
+        threads: usize,
+        rss_file: Option<&Path>,
+    ) -> anyhow::Result<ChildRun> {
+        let mut cmd = match rss_file {
+            Some(rss_file) => {
+                let mut cmd = Command::new(TIME_BIN);
+                cmd.args(["-f", "%M", "-o"]).arg(rss_file).arg(bin);
+                cmd
+            }
+            None => Command::new(bin),
+        };
+        cmd.args(["validate", "--threads", &threads.to_string(), "-q"])
+            .args(&input.files)
+            .stdin(Stdio::null());
+        let started = Instant::now();
+        let output = cmd
+            .output()
+            .with_context(|| format!("cannot run {}", bin.display()))?;
+        let seconds = started.elapsed().as_secs_f64();
+        let exit = output.status.code();
+        match exit {
+            Some(0 | 1) => {}
+            Some(2) => eprintln!(
+                "warning: chesstool validate exited with 2 (usage or I/O error) on {}: {}",
+                input.name,
+                String::from_utf8_lossy(&output.stderr).trim()
+            ),
+            _ => bail!(
+                "chesstool validate --threads {threads} on {} ended with {}: {}",
+                input.name,
+                output.status,
+                String::from_utf8_lossy(&output.stderr).trim()
+            ),
+        }
+        let rss_kib = rss_file.and_then(|path| {
+            let text = fs::read_to_string(path).ok()?;
+            text.lines()
+                .rev()
+                .find_map(|line| line.trim().parse::<u64>().ok())
+        });
+        Ok(ChildRun {
+            seconds,
+            rss_kib,
+            counts: parse_summary(&String::from_utf8_lossy(&output.stdout)),
+            exit,
+        })
+    }
+
+    /// The summary line `G games: V valid, I invalid, …` (the last one).
+    fn parse_summary(stdout: &str) -> Option<OursCounts> {
+        stdout.lines().rev().find_map(|line| {
+            let (games, rest) = line.split_once(" games: ")?;
+            let (valid, rest) = rest.split_once(" valid, ")?;
+            let (invalid, _) = rest.split_once(" invalid")?;
+            Some(OursCounts {
+                games: games.trim().parse().ok()?,
+                valid: valid.trim().parse().ok()?,
+                invalid: invalid.trim().parse().ok()?,
+            })
+        })
+    }
+
+    /// The baseline over every file of `input`, each read from disk.
+    fn run_baseline(input: &Input) -> anyhow::Result<Counts> {
+        let mut total = Counts::default();
+        for path in &input.files {
+            let file =
+                fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+            let counts = if input.zst {
+                let decoder = zstd::Decoder::new(file)
+                    .with_context(|| format!("cannot start zstd on {}", path.display()))?;
+                read_validate(decoder)
+            } else {
+                read_validate(file)
+            };
+            total.games += counts.games;
+            total.valid += counts.valid;
+            total.plies += counts.plies;
+            total.read_error |= counts.read_error;
+        }
+        Ok(total)
+    }
+
+    /// The measurements of one input.
+    #[derive(Debug)]
+    struct Row {
+        name: String,
+        zst: bool,
+        megabytes: f64,
+        stored_megabytes: f64,
+        /// Median MB/s: ours t1, ours t2, baseline.
+        mbps: [f64; 3],
+        /// (max - min) / median of the run times: ours t1, ours t2, baseline.
+        spread: [f64; 3],
+        /// Highest peak RSS over the runs, KiB: ours t1, ours t2.
+        rss_kib: [Option<u64>; 2],
+        ours: [Option<OursCounts>; 2],
+        baseline: Counts,
+        /// Some run's counts differed from another's, or the binary
+        /// exited with 2.
+        unstable: Vec<String>,
+    }
+
+    fn bench_validate(options: &Options) -> anyhow::Result<()> {
+        let bin = build_release_binary("chesstool", "chesstool")?;
+        let inputs = load_inputs()?;
+        let rss_file = Path::new(TIME_BIN)
+            .is_file()
+            .then(|| target_dir().join("bench-validate-rss.txt"));
+        print_header(options, &bin, &inputs, rss_file.is_some());
+        let mut rows = Vec::new();
+        for input in &inputs {
+            let mut seconds: [Vec<f64>; 3] = Default::default();
+            let mut rss_kib: [Option<u64>; 2] = [None; 2];
+            let mut ours: [Option<OursCounts>; 2] = [None; 2];
+            let mut baseline = Counts::default();
+            let mut unstable = Vec::new();
+            for run_idx in 0..options.runs {
+                for (idx, threads) in [1, 2].into_iter().enumerate() {
+                    let run = run_ours(&bin, input, threads, rss_file.as_deref())?;
+                    seconds[idx].push(run.seconds);
+                    rss_kib[idx] = rss_kib[idx].max(run.rss_kib);
+                    if run.exit == Some(2) {
+                        unstable.push(format!("t{threads} exited with 2"));
+                    }
+                    if run_idx > 0 && run.counts != ours[idx] {
+                        unstable.push(format!(
+                            "t{threads} counted {:?} in run {} but {:?} before",
+                            run.counts,
+                            run_idx + 1,
+                            ours[idx]
+                        ));
+                    }
+                    ours[idx] = run.counts;
+                }
+                let started = Instant::now();
+                let counts = run_baseline(input)?;
+                seconds[2].push(started.elapsed().as_secs_f64());
+                if run_idx > 0 && counts != baseline {
+                    unstable.push(format!(
+                        "baseline counted differently in run {}",
+                        run_idx + 1
+                    ));
+                }
+                baseline = counts;
+                let bytes = input.bytes as usize;
+                eprintln!(
+                    "{} run {}/{}: t1 {:.0}, t2 {:.0}, baseline {:.0} MB/s",
+                    input.name,
+                    run_idx + 1,
+                    options.runs,
+                    mbps(bytes, seconds[0][run_idx]),
+                    mbps(bytes, seconds[1][run_idx]),
+                    mbps(bytes, seconds[2][run_idx]),
+                );
+            }
+            unstable.dedup();
+            rows.push(Row {
+                name: input.name.clone(),
+                zst: input.zst,
+                megabytes: input.bytes as f64 / 1e6,
+                stored_megabytes: input.stored as f64 / 1e6,
+                mbps: std::array::from_fn(|idx| mbps(input.bytes as usize, median(&seconds[idx]))),
+                spread: std::array::from_fn(|idx| spread(&seconds[idx])),
+                rss_kib,
+                ours,
+                baseline,
+                unstable,
+            });
+        }
+        print_results(&rows, options.runs);
+        for (row, input) in rows.iter().zip(&inputs) {
+            let ours = row.ours[0].map(|counts| counts.games);
+            if input.files.len() > 1 && ours != Some(row.baseline.games) {
+                print_file_differences(&bin, input)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Which files of `input` ours and the baseline count a different
+    /// number of games in (one more untimed pass of each, file by file).
+    fn print_file_differences(bin: &Path, input: &Input) -> anyhow::Result<()> {
+        println!();
+        println!(
+            "{}: files where ours (t1) and the baseline count different games",
+            input.name
+        );
+        let mut any = false;
+        for file in &input.files {
+            let single = Input {
+                name: file.display().to_string(),
+                what: String::new(),
+                files: vec![file.clone()],
+                bytes: 0,
+                stored: 0,
+                zst: input.zst,
+            };
+            let ours = run_ours(bin, &single, 1, None)?.counts;
+            let base = run_baseline(&single)?;
+            if ours.map(|counts| counts.games) != Some(base.games) || base.read_error {
+                any = true;
+                let shown = shared_real()
+                    .and_then(|dir| file.strip_prefix(dir).ok().map(Path::to_path_buf))
+                    .unwrap_or_else(|| file.clone());
+                println!(
+                    "  {}: ours {} games ({} valid), baseline {} games ({} valid){}",
+                    shown.display(),
+                    ours.map_or_else(|| "?".to_owned(), |counts| counts.games.to_string()),
+                    ours.map_or_else(|| "?".to_owned(), |counts| counts.valid.to_string()),
+                    base.games,
+                    base.valid,
+                    if base.read_error {
+                        ", pgn-reader stopped with an error"
+                    } else {
+                        ""
+                    }
+                );
+            }
+        }
+        if !any {
+            println!("  none: file by file they agree");
+        }
+        Ok(())
+    }
+
+    fn print_header(options: &Options, bin: &Path, inputs: &[Input], rss: bool) {
+        println!(
+            "chesstool validate vs pgn-reader + shakmaty; median wall-clock of {} interleaved run{} \
+             (ours t1, ours t2, baseline){}",
+            options.runs,
+            if options.runs == 1 { "" } else { "s" },
+            if options.quick { " (--quick)" } else { "" },
+        );
+        println!(
+            "ours: {} validate --threads N -q, a child process, from spawn to exit",
+            bin.display()
+        );
+        println!(
+            "baseline: pgn-reader {} + shakmaty {} (pgn-reader's examples/validate.rs), \
+             in the release xtask, one thread, reading the files from disk",
+            locked_version("pgn-reader"),
+            locked_version("shakmaty"),
+        );
+        println!(
+            "peak RSS: {}",
+            if rss {
+                "/usr/bin/time -f %M (highest over the runs)"
+            } else {
+                "n/a (no /usr/bin/time)"
+            }
+        );
+        println!("xtask target features: {}", compiled_features());
+        println!("cpu: {}", cpu_description());
+        for input in inputs {
+            println!(
+                "input {}: {:.1} MB{}, {}",
+                input.name,
+                input.bytes as f64 / 1e6,
+                if input.zst {
+                    format!(" ({:.1} MB compressed)", input.stored as f64 / 1e6)
+                } else {
+                    String::new()
+                },
+                input.what
+            );
+        }
+        println!();
+    }
+
+    fn met(ok: bool) -> &'static str {
+        if ok {
+            "met"
+        } else {
+            "MISSED"
+        }
+    }
+
+    fn show_rss(kib: Option<u64>) -> String {
+        kib.map_or_else(
+            || "n/a".to_owned(),
+            |kib| format!("{:.1}", kib as f64 / 1024.0),
+        )
+    }
+
+    fn print_results(rows: &[Row], runs: usize) {
+        let mut missed = Vec::new();
+        let mut checks = Vec::new();
+        println!();
+        println!(
+            "{:<17} {:>7} {:>8} {:>8} {:>9} {:>8} {:>7} {:>9} {:>10} {:>10}",
+            "input",
+            "MB",
+            "t1 MB/s",
+            "t2 MB/s",
+            "base MB/s",
+            "t1/base",
+            "t2/t1",
+            "zst/plain",
+            "RSS t1 MiB",
+            "RSS t2 MiB"
+        );
+        for row in rows {
+            let [t1, t2, base] = row.mbps;
+            let plain = row
+                .zst
+                .then(|| {
+                    let plain_name = row.name.strip_suffix(".zst")?;
+                    rows.iter().find(|other| other.name == plain_name)
+                })
+                .flatten();
+            let zst_ratio = plain.map(|plain| t2 / plain.mbps[1]);
+            println!(
+                "{:<17} {:>7.1} {:>8.1} {:>8.1} {:>9.1} {:>7.2}x {:>6.2}x {:>9} {:>10} {:>10}",
+                row.name,
+                row.megabytes,
+                t1,
+                t2,
+                base,
+                t1 / base,
+                t2 / t1,
+                zst_ratio.map_or_else(|| "-".to_owned(), |ratio| format!("{ratio:.2}x")),
+                show_rss(row.rss_kib[0]),
+                show_rss(row.rss_kib[1]),
+            );
+
+            let mut check = |what: String, ok: bool| {
+                checks.push(format!("  {:<6} {what}", met(ok)));
+                if !ok {
+                    missed.push(what);
+                }
+            };
+            check(
+                format!(
+                    "{}: t1/baseline {:.2}x >= {TARGET_T1_OVER_BASE}x",
+                    row.name,
+                    t1 / base
+                ),
+                t1 / base >= TARGET_T1_OVER_BASE,
+            );
+            check(
+                format!(
+                    "{}: t2/t1 {:.2}x >= {TARGET_T2_OVER_T1}x",
+                    row.name,
+                    t2 / t1
+                ),
+                t2 / t1 >= TARGET_T2_OVER_T1,
+            );
+            if let Some(ratio) = zst_ratio {
+                check(
+                    format!(
+                        "{}: zst/plain (t2) {ratio:.2}x >= {TARGET_ZST_OVER_PLAIN}x",
+                        row.name
+                    ),
+                    ratio >= TARGET_ZST_OVER_PLAIN,
+                );
+            }
+            for (idx, kib) in row.rss_kib.iter().enumerate() {
+                if let Some(kib) = *kib {
+                    check(
+                        format!(
+                            "{}: peak RSS t{} {:.1} MiB < 64 MiB",
+                            row.name,
+                            idx + 1,
+                            kib as f64 / 1024.0
+                        ),
+                        kib < TARGET_RSS_KIB,
+                    );
+                }
+            }
+        }
+        println!(
+            "MB/s in uncompressed MB; t1/base target >= {TARGET_T1_OVER_BASE}x, t2/t1 >= \
+             {TARGET_T2_OVER_T1}x, zst/plain (t2) >= {TARGET_ZST_OVER_PLAIN}x, peak RSS < 64 MiB"
+        );
+        for row in rows.iter().filter(|_| runs > 1) {
+            println!(
+                "{}: run-to-run spread (max - min) / median: t1 {:.0}%, t2 {:.0}%, baseline {:.0}%",
+                row.name,
+                row.spread[0] * 100.0,
+                row.spread[1] * 100.0,
+                row.spread[2] * 100.0
+            );
+        }
+        for row in rows.iter().filter(|row| row.zst) {
+            println!("{}: {:.1} MB on disk", row.name, row.stored_megabytes);
+        }
+
+        println!();
+        println!(
+            "{:<17} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  game counts",
+            "input", "t1 games", "t2 games", "base games", "t1 valid", "t1 invalid", "base valid",
+        );
+        for row in rows {
+            let show = |counts: Option<OursCounts>, pick: fn(&OursCounts) -> u64| {
+                counts.map_or_else(|| "?".to_owned(), |counts| pick(&counts).to_string())
+            };
+            let ours_games: Vec<_> = row.ours.iter().map(|c| c.map(|c| c.games)).collect();
+            let verdict = if ours_games.iter().any(Option::is_none) {
+                "no summary line from ours".to_owned()
+            } else if ours_games[0] != ours_games[1] {
+                "t1 and t2 DIFFER".to_owned()
+            } else if row.baseline.read_error {
+                "not comparable: pgn-reader stopped with an error".to_owned()
+            } else if ours_games[0] == Some(row.baseline.games) {
+                "agree".to_owned()
+            } else {
+                format!(
+                    "DIFFER ({:+})",
+                    ours_games[0].unwrap_or(0) as i64 - row.baseline.games as i64
+                )
+            };
+            println!(
+                "{:<17} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {verdict}",
+                row.name,
+                show(row.ours[0], |c| c.games),
+                show(row.ours[1], |c| c.games),
+                row.baseline.games,
+                show(row.ours[0], |c| c.valid),
+                show(row.ours[0], |c| c.invalid),
+                row.baseline.valid,
+            );
+            for note in &row.unstable {
+                println!("{:<17} note: {note}", row.name);
+            }
+        }
+        println!(
+            "valid: ours checks every rule of issue 4 (variations, tags, results); the baseline \
+             only that each mainline move is legal"
+        );
+
+        println!();
+        println!("targets:");
+        for line in &checks {
+            println!("{line}");
+        }
+        println!();
+        if missed.is_empty() {
+            println!("all targets met");
+        } else {
+            println!("targets missed: {}", missed.join("; "));
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn summary_line_is_parsed() {
+            let out = "x.pgn:3: game 1 (a – b): ply 1 \"1. Ke2\": illegal move\n\
+                       12 games: 11 valid, 1 invalid, 0 with warnings (0.1 MB in 0.01 s, 9.9 MB/s)\n";
+            assert_eq!(
+                parse_summary(out),
+                Some(OursCounts {
+                    games: 12,
+                    valid: 11,
+                    invalid: 1
+                })
+            );
+            assert_eq!(parse_summary("nothing here\n"), None);
+        }
+
+        #[test]
+        fn options_round_trip() {
+            let mut args = Args::new(vec!["--quick".into()]);
+            let options = Options::parse(&mut args).unwrap();
+            args.finish().unwrap();
+            let mut again = Args::new(options.to_args().into_iter().skip(2).collect());
+            let reparsed = Options::parse(&mut again).unwrap();
+            assert_eq!((reparsed.runs, reparsed.quick), (1, true));
         }
     }
 }

@@ -6,6 +6,8 @@
 //! - `cargo xtask bench perft`: our perft against shakmaty and cozy-chess.
 //! - `cargo xtask bench notation`: our PGN reader against pgn-reader's bare
 //!   visitor (and both with move validation), on the same files.
+//! - `cargo xtask bench validate`: the release `chesstool validate` with 1
+//!   and 2 threads against pgn-reader + shakmaty, with peak RSS.
 //! - `cargo xtask fuzz`: the cargo-fuzz targets (FEN, SAN, PGN) for a while
 //!   each, and their seed corpora.
 //! - `cargo xtask suites`: the perft suites of `../shared/data/perft/`
@@ -45,6 +47,11 @@ commands:
                                      our PGN reader vs pgn-reader's bare visitor (and both
                                      with move validation) on ../shared/data/pgn/real and
                                      target/corpus/lichess-like.pgn; --quick: first 20 MB of each
+  bench validate [--runs N] [--quick]
+                                     release `chesstool validate --threads 1|2` vs pgn-reader +
+                                     shakmaty on ../shared/data/pgn/real and the generated corpus
+                                     (plain and .zst): MB/s, ratios, peak RSS, targets met/missed;
+                                     --quick: 1 run instead of 5
   fuzz [--minutes N] [--target fen|san|pgn|all] [--keep-going] [--seed]
                                      run each fuzz target N minutes (default 1; needs
                                      `cargo install cargo-fuzz --version 0.13.2 --locked`);

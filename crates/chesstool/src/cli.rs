@@ -105,9 +105,9 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     use std::sync::atomic::Ordering;
 
     let pool = thread_pool(common.threads)?;
-    let settings = crate::pipeline::Settings {
-        chunk_size: common.chunk_size,
-    };
+    let threads = pool
+        .as_ref()
+        .map_or(1, rayon::ThreadPool::current_num_threads);
     let mut run = InputsRun::default();
     for input in open_inputs(files) {
         let mut input = match input {
@@ -119,6 +119,16 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             }
         };
         let name = input.name.clone();
+        // Small inputs get smaller chunks, so that every worker has some:
+        // about four chunks per thread, but no chunk under 64 KiB.
+        let chunk_size = match input.size {
+            Some(size) if threads > 1 => {
+                let per = usize::try_from(size / (4 * threads as u64)).unwrap_or(usize::MAX);
+                common.chunk_size.min(per.max(64 << 10))
+            }
+            _ => common.chunk_size,
+        };
+        let settings = crate::pipeline::Settings { chunk_size };
         let progress = crate::progress::Progress::new(input.size, !common.quiet);
         let bytes_read = input.bytes_read.clone();
         let last = std::cell::Cell::new(0u64);

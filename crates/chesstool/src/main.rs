@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod adjudicate;
 mod cli;
 mod input;
 mod json;
@@ -35,6 +36,9 @@ enum Command {
     /// Replay games into positions and moves: FEN, SAN, UCI, CSV/JSONL per ply, PGN.
     #[command(after_help = replay::EXAMPLES)]
     Replay(replay::ReplayArgs),
+    /// Rule on every game: the result the Laws give, why and at which ply, beside the recorded one.
+    #[command(after_help = adjudicate::EXAMPLES)]
+    Adjudicate(adjudicate::AdjudicateArgs),
 }
 
 /// Exit codes, as documented in the README.
@@ -66,6 +70,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Adjudicate(args) => adjudicate::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

@@ -1,6 +1,7 @@
 //! Integration tests through the real `chesstool` binary: each test runs
 //! the executable in its own temporary folder and compares its output.
 
+mod adjudicate;
 mod perft;
 mod replay;
 mod util;

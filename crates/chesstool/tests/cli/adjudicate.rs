@@ -1,0 +1,551 @@
+//! `chesstool adjudicate` through the binary: each rule on a small inline
+//! game, the CSV header, exit codes, Lichess rules, determinism.
+
+use crate::util::*;
+
+/// A game with `tags` (besides White/Black/Result), starting from `fen`
+/// when given.
+fn game(result: &str, fen: Option<&str>, tags: &str, moves: &str) -> String {
+    let setup = fen
+        .map(|f| format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n"))
+        .unwrap_or_default();
+    format!(
+        "[Event \"t\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"{result}\"]\n{setup}{tags}\n{moves} {result}\n\n"
+    )
+}
+
+/// Runs `adjudicate --format csv` on `pgn` and returns the exit code and
+/// the rows as (recorded, result, reason, decided_at_ply, claimable,
+/// agrees, detail).
+fn adjudicate(name: &str, pgn: &str, extra: &[&str]) -> (i32, Vec<Vec<String>>) {
+    let dir = temp_dir(name);
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    let mut args = vec!["adjudicate", "g.pgn", "--format", "csv", "-q"];
+    args.extend_from_slice(extra);
+    let run = chesstool(&dir, &args);
+    let mut lines = run.stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some("file,game,offset,line,white,black,recorded_result,result,reason,decided_at_ply,claimable,agrees,detail"),
+        "stderr: {}",
+        run.stderr
+    );
+    let rows = lines
+        .map(|line| {
+            let mut fields = split_csv(line);
+            fields.drain(..6);
+            fields
+        })
+        .collect();
+    (run.code, rows)
+}
+
+/// Splits one CSV record (quoted fields allowed).
+fn split_csv(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                fields.last_mut().unwrap().push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(String::new()),
+            (c, _) => fields.last_mut().unwrap().push(c),
+        }
+    }
+    fields
+}
+
+#[track_caller]
+fn check(
+    name: &str,
+    pgn: &str,
+    extra: &[&str],
+    expected: (&str, &str, &str, &str, &str, &str),
+    detail_has: &str,
+) {
+    let (code, rows) = adjudicate(name, pgn, extra);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let r = &rows[0];
+    let got = (
+        r[0].as_str(),
+        r[1].as_str(),
+        r[2].as_str(),
+        r[3].as_str(),
+        r[4].as_str(),
+        r[5].as_str(),
+    );
+    assert_eq!(got, expected, "detail: {}", r[6]);
+    assert!(
+        r[6].contains(detail_has),
+        "detail {:?} lacks {detail_has:?}",
+        r[6]
+    );
+    let want_code = if expected.5 == "true" { 0 } else { 1 };
+    assert_eq!(code, want_code, "{rows:?}");
+}
+
+#[test]
+fn adjudicate_checkmate_agrees() {
+    let pgn = game("1-0", None, "", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#");
+    check(
+        "adj_mate",
+        &pgn,
+        &[],
+        ("1-0", "1-0", "checkmate", "7", "", "true"),
+        "Black is checkmated",
+    );
+}
+
+#[test]
+fn adjudicate_mate_by_black_recorded_as_white_win() {
+    let pgn = game("1-0", None, "", "1. f3 e5 2. g4 Qh4#");
+    check(
+        "adj_wrong_mate",
+        &pgn,
+        &[],
+        ("1-0", "0-1", "checkmate", "4", "", "false"),
+        "White is checkmated",
+    );
+}
+
+#[test]
+fn adjudicate_moves_after_mate_are_noted() {
+    let pgn = game("0-1", None, "", "1. f3 e5 2. g4 Qh4# 3. a3 Nc6");
+    check(
+        "adj_after_mate",
+        &pgn,
+        &[],
+        ("0-1", "0-1", "checkmate", "4", "", "true"),
+        "2 moves played after the game ended",
+    );
+}
+
+#[test]
+fn adjudicate_stalemate_recorded_as_win() {
+    let pgn = game("1-0", Some("7k/4Q3/6K1/8/8/8/8/8 w - - 0 1"), "", "1. Qf7");
+    check(
+        "adj_stalemate",
+        &pgn,
+        &[],
+        ("1-0", "1/2-1/2", "stalemate", "1", "", "false"),
+        "Black is stalemated",
+    );
+}
+
+#[test]
+fn adjudicate_insufficient_material() {
+    let pgn = game(
+        "1/2-1/2",
+        Some("8/8/8/4k3/8/8/3r4/3K4 w - - 0 1"),
+        "",
+        "1. Kxd2",
+    );
+    check(
+        "adj_insufficient",
+        &pgn,
+        &[],
+        (
+            "1/2-1/2",
+            "1/2-1/2",
+            "insufficient_material",
+            "1",
+            "",
+            "true",
+        ),
+        "insufficient material",
+    );
+}
+
+#[test]
+fn adjudicate_flag_fall_knight_cannot_mate_queen() {
+    // Black flags with K+Q against K+N: no series of legal moves lets the
+    // knight mate (6.9), so the game is drawn.
+    let pgn = game(
+        "1-0",
+        Some("3qk3/8/8/8/8/8/8/N3K3 w - - 0 1"),
+        "[Termination \"Time forfeit\"]\n",
+        "1. Nb3 Qd7 2. Nc5",
+    );
+    check(
+        "adj_flag_kn_kq",
+        &pgn,
+        &[],
+        ("1-0", "1/2-1/2", "time_forfeit", "3", "", "false"),
+        "Black flagged; White (K+N) cannot mate K+Q",
+    );
+}
+
+#[test]
+fn adjudicate_flag_fall_knight_can_mate_pawn() {
+    // Against K+P the knight can mate (after an underpromotion): a loss.
+    let pgn = game(
+        "1-0",
+        Some("4k3/4p3/8/8/8/8/8/N3K3 w - - 0 1"),
+        "[Termination \"Time forfeit\"]\n",
+        "1. Nb3 Kd7 2. Nc5+",
+    );
+    check(
+        "adj_flag_kn_kp",
+        &pgn,
+        &[],
+        ("1-0", "1-0", "time_forfeit", "3", "", "true"),
+        "Black flagged; White (K+N) can mate K+P",
+    );
+}
+
+#[test]
+fn adjudicate_flag_fall_from_clocks() {
+    // One move in 30 s: Black's first move took 31 s.
+    let pgn = game(
+        "1-0",
+        None,
+        "[TimeControl \"1/30\"]\n",
+        "1. e4 { [%emt 0:00:05] } e5 { [%emt 0:00:31] } 2. Nf3 { [%emt 0:00:02] }",
+    );
+    check(
+        "adj_clock_flag",
+        &pgn,
+        &[],
+        ("1-0", "1-0", "time_forfeit", "1", "", "true"),
+        "2 moves played after the game ended",
+    );
+}
+
+#[test]
+fn adjudicate_resignation() {
+    let pgn = game(
+        "0-1",
+        None,
+        "[Termination \"Normal\"]\n",
+        "1. e4 e5 2. Nf3 Nc6",
+    );
+    check(
+        "adj_resign",
+        &pgn,
+        &[],
+        ("0-1", "0-1", "resignation", "4", "", "true"),
+        "White resigned",
+    );
+}
+
+#[test]
+fn adjudicate_resignation_against_bare_king_is_a_draw_under_fide_not_lichess() {
+    let pgn = game(
+        "0-1",
+        Some("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1"),
+        "[Termination \"Normal\"]\n",
+        "1. Qa2 Kd7",
+    );
+    check(
+        "adj_resign_bare_fide",
+        &pgn,
+        &[],
+        ("0-1", "1/2-1/2", "resignation", "2", "", "false"),
+        "White resigned; Black (K) cannot mate K+Q",
+    );
+    check(
+        "adj_resign_bare_lichess",
+        &pgn,
+        &["--rules", "lichess"],
+        ("0-1", "0-1", "resignation", "2", "", "true"),
+        "always a loss on Lichess",
+    );
+}
+
+#[test]
+fn adjudicate_recorded_draw_with_threefold_claimable() {
+    let pgn = game(
+        "1/2-1/2",
+        None,
+        "",
+        "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8",
+    );
+    check(
+        "adj_threefold",
+        &pgn,
+        &[],
+        (
+            "1/2-1/2",
+            "1/2-1/2",
+            "threefold_repetition",
+            "8",
+            "threefold_repetition",
+            "true",
+        ),
+        "threefold",
+    );
+}
+
+#[test]
+fn adjudicate_recorded_draw_without_claim_is_agreement() {
+    let pgn = game("1/2-1/2", None, "", "1. e4 e5");
+    check(
+        "adj_agreement",
+        &pgn,
+        &[],
+        ("1/2-1/2", "1/2-1/2", "agreement", "2", "", "true"),
+        "agreed",
+    );
+}
+
+#[test]
+fn adjudicate_unterminated() {
+    let pgn = game("*", None, "", "1. d4 d5");
+    check(
+        "adj_unterminated",
+        &pgn,
+        &[],
+        ("*", "*", "unterminated", "2", "", "true"),
+        "not finished",
+    );
+}
+
+#[test]
+fn adjudicate_fifty_moves_automatic_on_lichess_only() {
+    let pgn = game(
+        "*",
+        Some("4k3/8/8/8/8/8/8/R3K3 w - - 99 80"),
+        "",
+        "80. Ra2 Kd7",
+    );
+    check(
+        "adj_fifty_fide",
+        &pgn,
+        &[],
+        ("*", "*", "unterminated", "2", "fifty_moves", "true"),
+        "not finished",
+    );
+    check(
+        "adj_fifty_lichess",
+        &pgn,
+        &["--rules", "lichess"],
+        ("*", "1/2-1/2", "fifty_moves", "1", "", "false"),
+        "1 move played after the game ended",
+    );
+}
+
+#[test]
+fn adjudicate_invalid_game() {
+    let pgn = game("*", None, "", "1. e4 e5 2. Ke3");
+    let (code, rows) = adjudicate("adj_invalid", &pgn, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(rows[0][..6], ["*", "*", "invalid", "", "", ""]);
+    assert!(rows[0][6].contains("illegal move"), "{rows:?}");
+}
+
+#[test]
+fn adjudicate_text_reports_disagreements_and_summary() {
+    let pgn = [
+        game("1-0", None, "", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"),
+        game("1-0", None, "", "1. f3 e5 2. g4 Qh4#"),
+        game("*", None, "", "1. e4 e5 2. Ke3"),
+    ]
+    .concat();
+    let dir = temp_dir("adj_text");
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    let run = chesstool(&dir, &["adjudicate", "g.pgn"]);
+    assert_output(
+        &run,
+        1,
+        "g.pgn:8: game 2 (W – B): recorded 1-0, should be 0-1 (checkmate at ply 4): White is checkmated\n\
+         g.pgn:20: game 3 (W – B): invalid: ply 3 \"2.Ke3\": illegal move: no king can reach e3\n",
+    );
+    assert!(
+        run.stderr.starts_with(
+            "3 games: 1 recorded results agree, 1 disagree, 1 invalid\n  checkmate                    2\n"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn adjudicate_jsonl_types() {
+    let pgn = game("1-0", None, "", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#");
+    let dir = temp_dir("adj_jsonl");
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    let run = chesstool(&dir, &["adjudicate", "g.pgn", "--format", "jsonl"]);
+    assert_output(
+        &run,
+        0,
+        "{\"file\":\"g.pgn\",\"game\":1,\"offset\":0,\"line\":1,\"white\":\"W\",\"black\":\"B\",\
+         \"recorded_result\":\"1-0\",\"result\":\"1-0\",\"reason\":\"checkmate\",\"decided_at_ply\":7,\
+         \"claimable\":\"\",\"agrees\":true,\"detail\":\"Black is checkmated\"}\n",
+    );
+}
+
+#[test]
+fn adjudicate_missing_file_exits_2() {
+    let dir = temp_dir("adj_missing");
+    let run = chesstool(&dir, &["adjudicate", "nope.pgn", "-q"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}
+
+#[test]
+fn adjudicate_threads_give_identical_output() {
+    let Some(real) = shared_data("pgn/real") else {
+        return;
+    };
+    let mut files: Vec<String> = std::fs::read_dir(real.join("carlsen-online"))
+        .unwrap()
+        .chain(std::fs::read_dir(real.join("mliebelt-pgn-viewer")).unwrap())
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| p.ends_with(".pgn"))
+        .collect();
+    files.sort();
+    let dir = temp_dir("adj_threads");
+    let run_with = |threads: &str| {
+        let mut args = vec![
+            "adjudicate",
+            "--format",
+            "csv",
+            "-q",
+            "--chunk-size",
+            "20000",
+            "--threads",
+            threads,
+        ];
+        args.extend(files.iter().map(String::as_str));
+        chesstool(&dir, &args)
+    };
+    let one = run_with("1");
+    let three = run_with("3");
+    assert!(one.stdout.lines().count() > 100, "{}", one.stderr);
+    assert_eq!(one.code, three.code);
+    assert!(one.stdout == three.stdout, "outputs differ");
+    assert_eq!(one.stderr, three.stderr);
+}
+
+/// Every row of the TCEC sample (a start FEN, UCI moves and the rule that
+/// holds at the end), written as a PGN game and adjudicated by the binary.
+#[test]
+fn adjudicate_tcec_rule_terminations() {
+    use movegen::CastlingMode;
+    use notation::fen::Fen;
+    use notation::san::SanPlus;
+    use notation::uci::parse_uci;
+
+    let Some(path) = shared_data("adjudication/tcec_rule_terminations.public_sample.txt") else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut pgn = String::new();
+    let mut expected = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let cols: Vec<&str> = line.split(';').collect();
+        let (id, fen, moves, property, agrees, variant) =
+            (cols[0], cols[1], cols[2], cols[3], cols[4], cols[5]);
+        let mode = if variant == "chess960" {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        let mut pos = Fen::from_ascii(fen.as_bytes())
+            .unwrap_or_else(|e| panic!("{id}: {e}"))
+            .into_position(mode)
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        let mut movetext = String::new();
+        for (i, uci) in moves.split_whitespace().enumerate() {
+            let mv = parse_uci(&pos, uci.as_bytes()).unwrap_or_else(|e| panic!("{id}: {uci}: {e}"));
+            if i == 0 || pos.turn() == board::Color::White {
+                let dots = pos.turn().fold(".", "...");
+                movetext.push_str(&format!("{}{dots} ", pos.fullmoves()));
+            }
+            let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv);
+            movetext.push_str(&format!("{san} "));
+        }
+        let result = if pos.is_checkmate() {
+            pos.turn().fold("0-1", "1-0")
+        } else {
+            "1/2-1/2"
+        };
+        let variant_tag = if variant == "chess960" {
+            "[Variant \"Chess960\"]\n"
+        } else {
+            ""
+        };
+        pgn.push_str(&format!(
+            "[Event \"{id}\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"{result}\"]\n{variant_tag}[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n{movetext}{result}\n\n"
+        ));
+        let reasons: &[&str] = match (property, agrees) {
+            (_, "false") => &["agreement"],
+            ("checkmate", _) => &["checkmate"],
+            ("stalemate", _) => &["stalemate"],
+            ("insufficient_material", _) => &["insufficient_material"],
+            ("threefold_repetition", _) => &["threefold_repetition", "fivefold_repetition"],
+            ("fifty_moves", _) => &["fifty_moves", "seventyfive_moves"],
+            other => panic!("{id}: unexpected property {other:?}"),
+        };
+        expected.push((id.to_string(), reasons));
+    }
+    let (code, rows) = adjudicate("adj_tcec", &pgn, &[]);
+    assert_eq!(rows.len(), expected.len());
+    let mut failures = Vec::new();
+    for ((id, reasons), row) in expected.iter().zip(&rows) {
+        // The property holds at the end, but a draw can come first: a
+        // position proven dead earlier than python-chess's material test
+        // sees it (locked pawns, every move leading to a dead position),
+        // or a claim listed first (threefold before fifty).
+        let draw_first = row[1] == "1/2-1/2"
+            && (row[2] == "dead_position"
+                || reasons
+                    .iter()
+                    .any(|r| row[4].split(';').any(|claim| claim == *r)));
+        if !(reasons.contains(&row[2].as_str()) || draw_first) || row[5] != "true" {
+            failures.push(format!("{id}: expected {reasons:?}, got {row:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn adjudicate_fix_results_writes_corrected_games() {
+    let agreeing = game("1-0", None, "", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#");
+    let pgn = [
+        game("1-0", None, "", "1. f3 e5 2. g4 Qh4#"),
+        game(
+            "0-1",
+            Some("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1"),
+            "[Termination \"Normal\"]\n",
+            "1. Qa2 {x} Kd7",
+        ),
+        agreeing.clone(),
+    ]
+    .concat();
+    let dir = temp_dir("adj_fix");
+    std::fs::write(dir.join("g.pgn"), &pgn).unwrap();
+    let run = chesstool(
+        &dir,
+        &["adjudicate", "g.pgn", "--fix-results", "-o", "fixed.pgn"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 2, "the report goes to stdout");
+    let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
+    let expected = "[Event \"t\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"0-1\"]\n[Termination \"Black mates\"]\n\n\
+1. f3 e5 2. g4 Qh4# {chesstool adjudicate: 1-0 corrected to 0-1: checkmate at ply 4: White is checkmated} 0-1\n\n\
+[Event \"t\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/Q3K3 w - - 0 1\"]\n[Termination \"White resigned\"]\n\n\
+1. Qa2 {x} Kd7 {chesstool adjudicate: 0-1 corrected to 1/2-1/2: resignation at ply 2: White resigned; Black (K) cannot mate K+Q} 1/2-1/2\n\n";
+    assert_eq!(&fixed[..expected.len()], expected, "{fixed}");
+    assert_eq!(
+        &fixed[expected.len()..],
+        agreeing,
+        "the agreeing game is unchanged"
+    );
+    // The corrected file agrees with itself.
+    let again = chesstool(&dir, &["adjudicate", "fixed.pgn"]);
+    assert_output(&again, 0, "");
+    // --fix-results needs -o FILE, not stdout.
+    let run = chesstool(&dir, &["adjudicate", "g.pgn", "--fix-results"]);
+    assert_eq!(run.code, 2);
+    let run = chesstool(&dir, &["adjudicate", "g.pgn", "--fix-results", "-o", "-"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
