@@ -177,3 +177,37 @@ fn replay_rejects_bad_ranges() {
         assert!(run.stdout.is_empty());
     }
 }
+
+#[test]
+fn replay_into_a_closed_pipe_exits_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = temp_dir("replay_broken_pipe");
+    // About 4 MB of CSV, far more than a pipe holds.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chesstool"))
+        .args([
+            "replay",
+            &repo_file("testdata/sample.pgn"),
+            "--format",
+            "csv",
+            "-q",
+        ])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run chesstool");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("read");
+    assert!(first.starts_with("file,game,ply"));
+    // The reader is dropped here: the pipe closes under the writer.
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
