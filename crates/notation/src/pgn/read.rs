@@ -725,7 +725,11 @@ impl GameReader {
     /// pgn-reader reads up to the end of the line) as a warning.
     fn check_tags(&mut self, game: &[u8], span: &GameSpan) {
         let tag_bytes = &game[..span.movetext_start - span.start];
-        for (i, line) in tag_bytes.split(|&b| b == b'\n').enumerate() {
+        let ends = memchr::memchr_iter(b'\n', tag_bytes).chain(std::iter::once(tag_bytes.len()));
+        let mut line_start = 0;
+        for (i, line_end) in ends.enumerate() {
+            let line = &tag_bytes[line_start..line_end];
+            line_start = (line_end + 1).min(tag_bytes.len());
             let line = line.strip_suffix(b"\r").unwrap_or(line).trim_ascii();
             if !line.starts_with(b"[") {
                 continue;
