@@ -17,7 +17,7 @@ fn game(result: &str, fen: Option<&str>, tags: &str, moves: &str) -> String {
 /// Runs `adjudicate --format csv` on `pgn` and returns the exit code and
 /// the rows as (recorded, result, reason, decided_at_ply, claimable,
 /// agrees, detail).
-fn adjudicate(name: &str, pgn: &str, extra: &[&str]) -> (i32, Vec<Vec<String>>) {
+pub(crate) fn adjudicate(name: &str, pgn: &str, extra: &[&str]) -> (i32, Vec<Vec<String>>) {
     let dir = temp_dir(name);
     std::fs::write(dir.join("g.pgn"), pgn).unwrap();
     let mut args = vec!["adjudicate", "g.pgn", "--format", "csv", "-q"];

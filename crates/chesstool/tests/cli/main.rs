@@ -2,6 +2,8 @@
 //! the executable in its own temporary folder and compares its output.
 
 mod adjudicate;
+mod adjudicate_cases;
+mod adjudicate_fide;
 mod perft;
 mod replay;
 mod util;

@@ -1,0 +1,108 @@
+//! The FIDE corner cases of `testdata/adjudication/fide_corner_cases.pgn`
+//! through the binary: each game names its case in `Event` and carries
+//! what the adjudication must say in `Expected` ("result reason ply"),
+//! `ExpectedClaimable` and `ExpectedDetail`.
+
+use crate::adjudicate::adjudicate;
+use crate::util::*;
+
+/// The cases the adjudication issue names: each must be the start of an
+/// `Event` in the fixture.
+const NAMED_CASES: &[&str] = &[
+    "en passant square set but the capture illegal: pinned pawn",
+    "en passant square set but the capture illegal: own king in check",
+    "en passant square set but the capture illegal: own king exposed on the rank",
+    "castling rights lost between occurrences",
+    "checkmate on the 150th quiet ply",
+    "stalemate on the 150th quiet ply",
+    "fivefold repetition, not consecutive",
+    "moves after mate",
+    "K+N v K+Q flag: the queen side flags",
+    "K+N v K+Q flag: the knight side flags",
+    "K+B v K+R flag: the rook side flags",
+    "K+B v K+R flag: the bishop side flags",
+    "K+N+N v K: not dead",
+    "same-colour bishops: dead",
+    "opposite-colour bishops: not dead",
+    "locked pawn wall with kings only: dead",
+    "the only legal move leads to K v K: dead",
+    "flag where the forced reply completes the 75-move rule",
+];
+
+/// One game's expectations, read from its tags.
+#[derive(Debug, Default)]
+struct Expected {
+    event: String,
+    result: String,
+    reason: String,
+    ply: String,
+    claimable: String,
+    detail: String,
+}
+
+/// The value of each `[Name "value"]` tag line, game by game (a game
+/// starts at its `Event` tag).
+fn expectations(pgn: &str) -> Vec<Expected> {
+    let mut games: Vec<Expected> = Vec::new();
+    for line in pgn.lines() {
+        let Some(rest) = line.strip_prefix('[') else {
+            continue;
+        };
+        let (name, value) = rest.split_once(' ').expect("a tag");
+        let value = value.trim_end_matches(']').trim_matches('"').to_string();
+        if name == "Event" {
+            games.push(Expected {
+                event: value,
+                ..Expected::default()
+            });
+            continue;
+        }
+        let game = games.last_mut().expect("Event first");
+        match name {
+            "Expected" => {
+                let parts: Vec<&str> = value.split(' ').collect();
+                assert_eq!(parts.len(), 3, "{}: {value}", game.event);
+                game.result = parts[0].to_string();
+                game.reason = parts[1].to_string();
+                game.ply = parts[2].to_string();
+            }
+            "ExpectedClaimable" => game.claimable = value,
+            "ExpectedDetail" => game.detail = value,
+            _ => {}
+        }
+    }
+    games
+}
+
+#[test]
+fn adjudicate_fide_corner_cases() {
+    let pgn = std::fs::read_to_string(repo_file("testdata/adjudication/fide_corner_cases.pgn"))
+        .expect("read the fixture");
+    let expected = expectations(&pgn);
+    for case in NAMED_CASES {
+        assert!(
+            expected.iter().any(|e| e.event.starts_with(case)),
+            "no game for {case:?}"
+        );
+    }
+    let (code, rows) = adjudicate("adj_fide_corner_cases", &pgn, &[]);
+    assert_eq!(rows.len(), expected.len());
+    let mut failures = Vec::new();
+    for (want, row) in expected.iter().zip(&rows) {
+        assert!(!want.reason.is_empty(), "{}: no Expected tag", want.event);
+        let got = (&row[1], &row[2], &row[3], &row[4]);
+        let agrees = (row[0] == row[1]).to_string();
+        if got != (&want.result, &want.reason, &want.ply, &want.claimable)
+            || !row[6].contains(&want.detail)
+            || row[5] != agrees
+        {
+            failures.push(format!(
+                "{}:\n  expected {} {} at ply {}, claimable {:?}, detail with {:?}\n  got      {row:?}",
+                want.event, want.result, want.reason, want.ply, want.claimable, want.detail
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Three recorded results are corrected (the flag falls drawn by 6.9).
+    assert_eq!(code, 1);
+}
