@@ -32,7 +32,8 @@ use notation::pgn::tags::decode_tag_value;
 use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
 use crate::pipeline::{Located, Task};
-use crate::{json, Outcome};
+use crate::report::{csv_line, jsonl_line, or_unknown, tag, JsonKind};
+use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -178,12 +179,6 @@ impl ReplayVisitor for Mainline {
 struct Adjudicate {
     rules: Rules,
     fix_results: bool,
-}
-
-fn tag(game: &RawGame<'_>, name: &[u8]) -> String {
-    game.tag(name)
-        .map(|v| decode_tag_value(v).0.into_owned())
-        .unwrap_or_default()
 }
 
 /// Mainline moves as written (moves after the end included: the replay
@@ -574,7 +569,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<Outcome> {
             }
             match args.format {
                 Format::Csv => write_line(&mut out, &csv_line(&fields(name, &located)))?,
-                Format::Jsonl => write_line(&mut out, &jsonl_line(&fields(name, &located)))?,
+                Format::Jsonl => write_line(&mut out, &jsonl_fields(&fields(name, &located)))?,
                 Format::Text if verdict.agrees != Some(true) => {
                     progress.suspend(|| write_line(&mut out, &text_line(name, &located)))?;
                 }
@@ -619,14 +614,6 @@ fn write_line(out: &mut Output, line: &str) -> Result<()> {
     out.write_all(line.as_bytes())?;
     out.write_all(b"\n")?;
     Ok(())
-}
-
-fn or_unknown(name: &str) -> &str {
-    if name.is_empty() {
-        "?"
-    } else {
-        name
-    }
 }
 
 /// `FILE:LINE: game N (White – Black): recorded 1-0, should be 0-1
@@ -677,43 +664,11 @@ fn fields(name: &str, located: &Located<Verdict>) -> [String; 13] {
     ]
 }
 
-/// One CSV record, quoted where needed (as the `csv` crate quotes).
-fn csv_line(fields: &[String]) -> String {
-    let mut line = String::with_capacity(160);
-    for (i, field) in fields.iter().enumerate() {
-        if i > 0 {
-            line.push(',');
-        }
-        if field.contains([',', '"', '\n', '\r']) {
-            line.push('"');
-            line.push_str(&field.replace('"', "\"\""));
-            line.push('"');
-        } else {
-            line.push_str(field);
-        }
-    }
-    line
-}
-
-fn jsonl_line(fields: &[String]) -> String {
-    let mut line = String::with_capacity(256);
-    line.push('{');
-    for (i, value) in fields.iter().enumerate() {
-        if i > 0 {
-            line.push(',');
-        }
-        json::push_str(&mut line, COLUMNS[i]);
-        line.push(':');
-        match COLUMNS[i] {
-            "game" | "offset" | "line" | "decided_at_ply" | "agrees" if value.is_empty() => {
-                line.push_str("null");
-            }
-            "game" | "offset" | "line" | "decided_at_ply" | "agrees" => line.push_str(value),
-            _ => json::push_str(&mut line, value),
-        }
-    }
-    line.push('}');
-    line
+fn jsonl_fields(fields: &[String]) -> String {
+    jsonl_line(&COLUMNS, fields, |column| match column {
+        "game" | "offset" | "line" | "decided_at_ply" | "agrees" => JsonKind::Raw,
+        _ => JsonKind::Str,
+    })
 }
 
 /// The `Termination` tag `--fix-results` writes for a changed result:

@@ -15,6 +15,7 @@ mod perft;
 mod pipeline;
 mod progress;
 mod replay;
+mod report;
 mod validate;
 
 /// Reads, checks and rules on chess games.

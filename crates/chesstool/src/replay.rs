@@ -14,14 +14,14 @@ use notation::fen::Fen;
 use notation::pgn::comment::parse_comment;
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{replay, GameError, Ply, ReplayOptions, ReplayVisitor};
-use notation::pgn::tags::decode_tag_value;
 use notation::san::SanPlus;
 use notation::uci::write_uci;
 
 use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
 use crate::pipeline::{Located, Task};
-use crate::{json, Outcome};
+use crate::report::{csv_line, jsonl_line, or_unknown, tag, JsonKind};
+use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -192,12 +192,6 @@ struct ReplayTask {
     /// Only this ply's FEN is needed (`--ply`).
     fen_only_at: Option<u32>,
     final_only: bool,
-}
-
-fn tag(game: &RawGame<'_>, name: &[u8]) -> String {
-    game.tag(name)
-        .map(|v| decode_tag_value(v).0.into_owned())
-        .unwrap_or_default()
 }
 
 impl Task for ReplayTask {
@@ -374,42 +368,21 @@ fn write_game(
         }
         Format::Csv => {
             for row in selected(args, r) {
-                let fields = row_fields(name, located.game, row, r, args);
-                let mut line = String::new();
-                for (i, f) in fields.iter().enumerate() {
-                    if i > 0 {
-                        line.push(',');
-                    }
-                    if f.contains([',', '"', '\n', '\r']) {
-                        line.push('"');
-                        line.push_str(&f.replace('"', "\"\""));
-                        line.push('"');
-                    } else {
-                        line.push_str(f);
-                    }
-                }
-                writeln!(out, "{line}")?;
+                writeln!(
+                    out,
+                    "{}",
+                    csv_line(&row_fields(name, located.game, row, r, args))
+                )?;
             }
         }
         Format::Jsonl => {
             for row in selected(args, r) {
                 let fields = row_fields(name, located.game, row, r, args);
-                let mut line = String::from("{");
-                for (i, f) in fields.iter().enumerate() {
-                    if i > 0 {
-                        line.push(',');
-                    }
-                    json::push_str(&mut line, COLUMNS[i]);
-                    line.push(':');
-                    match COLUMNS[i] {
-                        "game" | "ply" | "move_number" => line.push_str(f),
-                        "clock" | "emt" if f.is_empty() => line.push_str("null"),
-                        "clock" | "emt" => line.push_str(f),
-                        "eval" if f.is_empty() => line.push_str("null"),
-                        _ => json::push_str(&mut line, f),
-                    }
-                }
-                line.push('}');
+                let line = jsonl_line(&COLUMNS, &fields, |column| match column {
+                    "game" | "ply" | "move_number" | "clock" | "emt" => JsonKind::Raw,
+                    "eval" => JsonKind::StrOrNull,
+                    _ => JsonKind::Str,
+                });
                 writeln!(out, "{line}")?;
             }
         }
@@ -477,14 +450,6 @@ fn row_fields(name: &str, game: u64, row: &Row, r: &Replayed, args: &ReplayArgs)
         seconds(row.emt),
         row.eval.clone().unwrap_or_default(),
     ]
-}
-
-fn or_unknown(name: &str) -> &str {
-    if name.is_empty() {
-        "?"
-    } else {
-        name
-    }
 }
 
 /// An 8×8 board, rank 8 on top, with coordinates.

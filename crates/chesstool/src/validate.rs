@@ -1,22 +1,20 @@
 //! `chesstool validate`: checks every game of every input and reports the
 //! invalid ones, one line (or record) each, with counts that reconcile.
 
-use std::cell::RefCell;
 use std::io::Write;
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::time::Instant;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{replay, GameError, NoVisitor, ReplayOptions};
-use notation::pgn::tags::decode_tag_value;
 
 use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
 use crate::pipeline::{Located, Task};
-use crate::{json, Outcome};
+use crate::report::{csv_line, jsonl_line, or_unknown, tag, JsonKind};
+use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -85,12 +83,6 @@ struct Report {
     error: Option<GameError>,
 }
 
-fn tag(game: &RawGame<'_>, name: &[u8]) -> String {
-    game.tag(name)
-        .map(|v| decode_tag_value(v).0.into_owned())
-        .unwrap_or_default()
-}
-
 impl Task for Validate {
     type Record = Report;
 
@@ -126,13 +118,8 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         },
     };
     let mut out = Output::new(args.common.output.as_deref())?;
-    let mut csv: Option<CsvOut> = (args.format == Format::Csv).then(|| {
-        let buf = SharedBuf::default();
-        (csv::WriterBuilder::new().from_writer(buf.clone()), buf)
-    });
-    if let Some(csv) = &mut csv {
-        csv.0.write_record(COLUMNS)?;
-        flush_csv(csv, &mut out)?;
+    if args.format == Format::Csv {
+        writeln!(out, "{}", COLUMNS.join(","))?;
     }
     let started = Instant::now();
     let mut counts = Counts::default();
@@ -149,12 +136,10 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
             if report.warnings > 0 {
                 counts.with_warnings += 1;
             }
-            match (&mut csv, args.format) {
-                (Some(csv), _) => {
-                    csv_record(csv, name, &located).and_then(|()| flush_csv(csv, &mut out))?
-                }
-                (None, Format::Jsonl) => jsonl_record(&mut out, name, &located)?,
-                _ => {
+            match args.format {
+                Format::Csv => writeln!(out, "{}", csv_line(&fields(name, &located)))?,
+                Format::Jsonl => jsonl_record(&mut out, name, &located)?,
+                Format::Text => {
                     if let Some(err) = &report.error {
                         progress.suspend(|| text_line(&mut out, name, &located, err))?;
                     }
@@ -197,31 +182,6 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     })
 }
 
-/// A byte buffer the CSV writer fills and [`flush_csv`] drains into the
-/// output, so CSV and the other formats share one [`Output`].
-#[derive(Clone, Default)]
-struct SharedBuf(Rc<RefCell<Vec<u8>>>);
-
-impl Write for SharedBuf {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-type CsvOut = (csv::Writer<SharedBuf>, SharedBuf);
-
-fn flush_csv(csv: &mut CsvOut, out: &mut Output) -> Result<()> {
-    csv.0.flush()?;
-    let mut bytes = csv.1 .0.borrow_mut();
-    out.write_all(&bytes)?;
-    bytes.clear();
-    Ok(())
-}
-
 /// `FILE:LINE: game N (White – Black): ply P "23...Nxe5": illegal move: …`
 fn text_line(
     out: &mut Output,
@@ -239,14 +199,6 @@ fn text_line(
         or_unknown(&r.black)
     )?;
     Ok(())
-}
-
-fn or_unknown(name: &str) -> &str {
-    if name.is_empty() {
-        "?"
-    } else {
-        name
-    }
 }
 
 fn fields(name: &str, located: &Located<Report>) -> [String; 14] {
@@ -274,40 +226,14 @@ fn fields(name: &str, located: &Located<Report>) -> [String; 14] {
     ]
 }
 
-fn csv_record(csv: &mut CsvOut, name: &str, located: &Located<Report>) -> Result<()> {
-    csv.0.write_record(fields(name, located))?;
-    Ok(())
-}
-
 fn jsonl_record(out: &mut Output, name: &str, located: &Located<Report>) -> Result<()> {
-    let values = fields(name, located);
-    let numeric = |i: usize| {
-        matches!(
-            COLUMNS[i],
-            "game" | "offset" | "line" | "plies" | "warnings" | "error_ply" | "error_line"
-        )
-    };
-    let mut line = String::with_capacity(256);
-    line.push('{');
-    for (i, value) in values.iter().enumerate() {
-        if i > 0 {
-            line.push(',');
+    let line = jsonl_line(&COLUMNS, &fields(name, located), |column| match column {
+        "game" | "offset" | "line" | "plies" | "warnings" | "error_ply" | "error_line" => {
+            JsonKind::Raw
         }
-        json::push_str(&mut line, COLUMNS[i]);
-        line.push(':');
-        if numeric(i) {
-            if value.is_empty() {
-                line.push_str("null");
-            } else {
-                line.push_str(value);
-            }
-        } else if value.is_empty() && COLUMNS[i].starts_with("error") {
-            line.push_str("null");
-        } else {
-            json::push_str(&mut line, value);
-        }
-    }
-    line.push_str("}\n");
-    out.write_all(line.as_bytes())?;
+        "error_move" | "error" => JsonKind::StrOrNull,
+        _ => JsonKind::Str,
+    });
+    writeln!(out, "{line}")?;
     Ok(())
 }

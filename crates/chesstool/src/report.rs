@@ -1,0 +1,99 @@
+//! What the report-writing subcommands share: tag values for report
+//! columns, and CSV and JSONL lines.
+
+use notation::pgn::read::RawGame;
+use notation::pgn::tags::decode_tag_value;
+
+use crate::json;
+
+/// The decoded value of tag `name`, or empty.
+pub fn tag(game: &RawGame<'_>, name: &[u8]) -> String {
+    game.tag(name)
+        .map(|v| decode_tag_value(v).0.into_owned())
+        .unwrap_or_default()
+}
+
+/// `?` for an empty player name in text output.
+pub fn or_unknown(name: &str) -> &str {
+    if name.is_empty() {
+        "?"
+    } else {
+        name
+    }
+}
+
+/// One CSV record (no line end), quoted by the `csv` crate's rules.
+pub fn csv_line(fields: &[String]) -> String {
+    let mut writer = csv::WriterBuilder::new()
+        .buffer_capacity(256)
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::with_capacity(160));
+    // Writing to a Vec cannot fail.
+    let _ = writer.write_record(fields);
+    let mut bytes = writer.into_inner().unwrap_or_default();
+    bytes.pop();
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// How a JSONL field is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonKind {
+    /// A string, `""` when empty.
+    Str,
+    /// A string, `null` when empty.
+    StrOrNull,
+    /// A number or boolean as written, `null` when empty.
+    Raw,
+}
+
+/// One JSON object (no line end) with `columns` as keys.
+pub fn jsonl_line(columns: &[&str], fields: &[String], kind: impl Fn(&str) -> JsonKind) -> String {
+    let mut line = String::with_capacity(256);
+    line.push('{');
+    for (i, (column, value)) in columns.iter().zip(fields).enumerate() {
+        if i > 0 {
+            line.push(',');
+        }
+        json::push_str(&mut line, column);
+        line.push(':');
+        match kind(column) {
+            JsonKind::StrOrNull | JsonKind::Raw if value.is_empty() => line.push_str("null"),
+            JsonKind::Raw => line.push_str(value),
+            JsonKind::Str | JsonKind::StrOrNull => json::push_str(&mut line, value),
+        }
+    }
+    line.push('}');
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quotes_like_the_csv_crate() {
+        let fields = [
+            "a".to_string(),
+            "b,c".to_string(),
+            "d\"e".to_string(),
+            String::new(),
+        ];
+        assert_eq!(csv_line(&fields), "a,\"b,c\",\"d\"\"e\",");
+    }
+
+    #[test]
+    fn jsonl_kinds() {
+        let fields = [
+            "x".to_string(),
+            String::new(),
+            "3".to_string(),
+            String::new(),
+        ];
+        let line = jsonl_line(&["s", "n", "r", "e"], &fields, |c| match c {
+            "n" => JsonKind::StrOrNull,
+            "r" | "e" => JsonKind::Raw,
+            _ => JsonKind::Str,
+        });
+        assert_eq!(line, "{\"s\":\"x\",\"n\":null,\"r\":3,\"e\":null}");
+    }
+}
