@@ -4,6 +4,8 @@
 //! visitor, on the same bytes (see [`notation_bench`] below).
 //! `cargo xtask bench validate`: the release `chesstool validate` binary
 //! against pgn-reader + shakmaty on the same files (see [`validate_bench`]).
+//! `cargo xtask bench adjudicate`: the release `chesstool adjudicate` beside
+//! `chesstool validate` on the same files (see [`adjudicate_bench`]).
 //!
 //! The three libraries are compiled into one release xtask binary, so they
 //! share every build flag (profile, LTO, codegen units, target features).
@@ -233,7 +235,8 @@ impl Options {
 const USAGE: &str =
     "usage: cargo xtask bench perft [--runs N] [--positions a,b,..] [--quick]\n       \
                      cargo xtask bench notation [--runs N] [--quick]\n       \
-                     cargo xtask bench validate [--runs N] [--quick]";
+                     cargo xtask bench validate [--runs N] [--quick]\n       \
+                     cargo xtask bench adjudicate [--runs N] [--quick]";
 
 /// Runs `bench <what> [options]`.
 ///
@@ -245,9 +248,10 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         Some("perft") => {}
         Some("notation") => return notation_bench::run(args),
         Some("validate") => return validate_bench::run(args),
-        Some(other) => {
-            bail!("unknown benchmark {other:?}; available: perft, notation, validate\n{USAGE}")
-        }
+        Some("adjudicate") => return adjudicate_bench::run(args),
+        Some(other) => bail!(
+            "unknown benchmark {other:?}; available: perft, notation, validate, adjudicate\n{USAGE}"
+        ),
         None => bail!("{USAGE}"),
     }
     let options = Options::parse(&mut args)?;
@@ -1291,15 +1295,16 @@ mod validate_bench {
     /// GNU time, for the child's peak RSS.
     const TIME_BIN: &str = "/usr/bin/time";
 
-    /// What `bench validate` was asked to do.
+    /// What `bench validate` (or `bench adjudicate`) was asked to do.
     #[derive(Debug)]
-    struct Options {
-        runs: usize,
-        quick: bool,
+    pub(super) struct Options {
+        pub(super) runs: usize,
+        pub(super) quick: bool,
     }
 
     impl Options {
-        fn parse(args: &mut Args) -> anyhow::Result<Options> {
+        /// `[--runs N] [--quick]`; `--quick` means one run instead of five.
+        pub(super) fn parse(args: &mut Args) -> anyhow::Result<Options> {
             let quick = args.flag("--quick");
             let runs = args
                 .parsed::<usize>("--runs")?
@@ -1310,10 +1315,11 @@ mod validate_bench {
             Ok(Options { runs, quick })
         }
 
-        fn to_args(&self) -> Vec<String> {
+        /// The arguments of `bench <bench>` that reproduce these options.
+        pub(super) fn to_args(&self, bench: &str) -> Vec<String> {
             let mut args = vec![
                 "bench".to_owned(),
-                "validate".to_owned(),
+                bench.to_owned(),
                 "--runs".to_owned(),
                 self.runs.to_string(),
             ];
@@ -1329,22 +1335,22 @@ mod validate_bench {
         let options = Options::parse(&mut args)?;
         args.finish()?;
         if cfg!(debug_assertions) {
-            return rerun_in_release(&options.to_args(), "the benchmark");
+            return rerun_in_release(&options.to_args("validate"), "the benchmark");
         }
         bench_validate(&options)
     }
 
     /// One input: the files handed to the binary in one run.
     #[derive(Debug)]
-    struct Input {
-        name: String,
-        what: String,
-        files: Vec<PathBuf>,
+    pub(super) struct Input {
+        pub(super) name: String,
+        pub(super) what: String,
+        pub(super) files: Vec<PathBuf>,
         /// Uncompressed bytes (what MB/s is counted in).
-        bytes: u64,
+        pub(super) bytes: u64,
         /// Bytes on disk.
-        stored: u64,
-        zst: bool,
+        pub(super) stored: u64,
+        pub(super) zst: bool,
     }
 
     fn file_size(path: &Path) -> anyhow::Result<u64> {
@@ -1353,8 +1359,9 @@ mod validate_bench {
             .len())
     }
 
-    fn load_inputs() -> anyhow::Result<Vec<Input>> {
-        let mut inputs = Vec::new();
+    /// Every `.pgn` under `../shared/data/pgn/real` as one input, or `None`
+    /// (with a message) when that directory is absent.
+    pub(super) fn real_input() -> anyhow::Result<Option<Input>> {
         match shared_real() {
             Some(dir) => {
                 let mut files = Vec::new();
@@ -1364,7 +1371,7 @@ mod validate_bench {
                 for file in &files {
                     bytes += file_size(file)?;
                 }
-                inputs.push(Input {
+                Ok(Some(Input {
                     name: "real".to_owned(),
                     what: format!(
                         "{} .pgn files of ../shared/data/pgn/real, all on one command line",
@@ -1374,14 +1381,39 @@ mod validate_bench {
                     bytes,
                     stored: bytes,
                     zst: false,
-                });
+                }))
             }
-            None => eprintln!(
-                "skipping the real files: ../shared/data/pgn/real not found \
-                 (shared test data is not in this checkout)"
-            ),
+            None => {
+                eprintln!(
+                    "skipping the real files: ../shared/data/pgn/real not found \
+                     (shared test data is not in this checkout)"
+                );
+                Ok(None)
+            }
         }
-        let corpus = target_dir().join("corpus").join("lichess-like.pgn");
+    }
+
+    /// The generated corpus `target/corpus/lichess-like.pgn`.
+    pub(super) fn corpus_path() -> PathBuf {
+        target_dir().join("corpus").join("lichess-like.pgn")
+    }
+
+    /// The generated corpus (which must exist) as an input.
+    pub(super) fn corpus_input(corpus: PathBuf) -> anyhow::Result<Input> {
+        let bytes = file_size(&corpus)?;
+        Ok(Input {
+            name: "lichess-like".to_owned(),
+            what: format!("{} (cargo xtask gen-corpus)", corpus.display()),
+            files: vec![corpus],
+            bytes,
+            stored: bytes,
+            zst: false,
+        })
+    }
+
+    fn load_inputs() -> anyhow::Result<Vec<Input>> {
+        let mut inputs: Vec<Input> = real_input()?.into_iter().collect();
+        let corpus = corpus_path();
         let mut zst_name = corpus.clone().into_os_string();
         zst_name.push(".zst");
         let zst = PathBuf::from(zst_name);
@@ -1393,15 +1425,9 @@ mod validate_bench {
             );
             crate::corpus::run(Args::new(vec!["--zst".to_owned()]))?;
         }
-        let plain_bytes = file_size(&corpus)?;
-        inputs.push(Input {
-            name: "lichess-like".to_owned(),
-            what: format!("{} (cargo xtask gen-corpus)", corpus.display()),
-            files: vec![corpus],
-            bytes: plain_bytes,
-            stored: plain_bytes,
-            zst: false,
-        });
+        let plain = corpus_input(corpus)?;
+        let plain_bytes = plain.bytes;
+        inputs.push(plain);
         inputs.push(Input {
             name: "lichess-like.zst".to_owned(),
             what: format!("{} (the same bytes, zstd level 3)", zst.display()),
@@ -1415,30 +1441,44 @@ mod validate_bench {
 
     /// What one run of the binary reported.
     #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-    struct OursCounts {
-        games: u64,
-        valid: u64,
-        invalid: u64,
+    pub(super) struct OursCounts {
+        pub(super) games: u64,
+        pub(super) valid: u64,
+        pub(super) invalid: u64,
     }
 
-    /// One run of the binary.
+    /// One run of the binary, as [`run_child`] saw it.
     #[derive(Debug)]
-    struct ChildRun {
-        seconds: f64,
+    pub(super) struct ChildOutput {
+        pub(super) seconds: f64,
         /// Peak RSS in KiB, when `/usr/bin/time` is there.
-        rss_kib: Option<u64>,
-        counts: Option<OursCounts>,
-        exit: Option<i32>,
+        pub(super) rss_kib: Option<u64>,
+        /// Its stdout, or empty when it was discarded.
+        pub(super) stdout: String,
+        pub(super) stderr: String,
+        pub(super) exit: Option<i32>,
     }
 
-    /// Runs `chesstool validate --threads N -q FILES…` (under
-    /// `/usr/bin/time -f %M` when `rss_file` is given).
-    fn run_ours(
+    /// Where peak RSS goes (`name` under the target directory), or `None`
+    /// when there is no `/usr/bin/time`.
+    pub(super) fn rss_file(name: &str) -> Option<PathBuf> {
+        Path::new(TIME_BIN)
+            .is_file()
+            .then(|| target_dir().join(name))
+    }
+
+    /// Runs `BIN ARGS… FILES…` (the files of `input`), timed from spawn to
+    /// exit, under `/usr/bin/time -f %M` when `rss_file` is given. Its
+    /// stdout is kept when `keep_stdout`, else sent to /dev/null. Exit 0
+    /// and 1 are results, 2 is a warning (usage or I/O error), anything
+    /// else an error.
+    pub(super) fn run_child(
         bin: &Path,
+        args: &[&str],
         input: &Input,
-        threads: usize,
         rss_file: Option<&Path>,
-    ) -> anyhow::Result<ChildRun> {
+        keep_stdout: bool,
+    ) -> anyhow::Result<ChildOutput> {
         let mut cmd = match rss_file {
             Some(rss_file) => {
                 let mut cmd = Command::new(TIME_BIN);
@@ -1447,27 +1487,36 @@ mod validate_bench {
             }
             None => Command::new(bin),
         };
-        cmd.args(["validate", "--threads", &threads.to_string(), "-q"])
+        cmd.args(args)
             .args(&input.files)
-            .stdin(Stdio::null());
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .stdout(if keep_stdout {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            });
+        let what = format!("chesstool {}", args.join(" "));
         let started = Instant::now();
         let output = cmd
-            .output()
+            .spawn()
+            .and_then(std::process::Child::wait_with_output)
             .with_context(|| format!("cannot run {}", bin.display()))?;
         let seconds = started.elapsed().as_secs_f64();
         let exit = output.status.code();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         match exit {
             Some(0 | 1) => {}
             Some(2) => eprintln!(
-                "warning: chesstool validate exited with 2 (usage or I/O error) on {}: {}",
+                "warning: {what} exited with 2 (usage or I/O error) on {}: {}",
                 input.name,
-                String::from_utf8_lossy(&output.stderr).trim()
+                stderr.trim()
             ),
             _ => bail!(
-                "chesstool validate --threads {threads} on {} ended with {}: {}",
+                "{what} on {} ended with {}: {}",
                 input.name,
                 output.status,
-                String::from_utf8_lossy(&output.stderr).trim()
+                stderr.trim()
             ),
         }
         let rss_kib = rss_file.and_then(|path| {
@@ -1476,11 +1525,46 @@ mod validate_bench {
                 .rev()
                 .find_map(|line| line.trim().parse::<u64>().ok())
         });
-        Ok(ChildRun {
+        Ok(ChildOutput {
             seconds,
             rss_kib,
-            counts: parse_summary(&String::from_utf8_lossy(&output.stdout)),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr,
             exit,
+        })
+    }
+
+    /// One run of `chesstool validate`.
+    #[derive(Debug)]
+    pub(super) struct ChildRun {
+        pub(super) seconds: f64,
+        /// Peak RSS in KiB, when `/usr/bin/time` is there.
+        pub(super) rss_kib: Option<u64>,
+        pub(super) counts: Option<OursCounts>,
+        pub(super) exit: Option<i32>,
+    }
+
+    /// Runs `chesstool validate --threads N -q FILES…` (under
+    /// `/usr/bin/time -f %M` when `rss_file` is given).
+    pub(super) fn run_ours(
+        bin: &Path,
+        input: &Input,
+        threads: usize,
+        rss_file: Option<&Path>,
+    ) -> anyhow::Result<ChildRun> {
+        let threads = threads.to_string();
+        let output = run_child(
+            bin,
+            &["validate", "--threads", &threads, "-q"],
+            input,
+            rss_file,
+            true,
+        )?;
+        Ok(ChildRun {
+            seconds: output.seconds,
+            rss_kib: output.rss_kib,
+            counts: parse_summary(&output.stdout),
+            exit: output.exit,
         })
     }
 
@@ -1542,9 +1626,7 @@ mod validate_bench {
     fn bench_validate(options: &Options) -> anyhow::Result<()> {
         let bin = build_release_binary("chesstool", "chesstool")?;
         let inputs = load_inputs()?;
-        let rss_file = Path::new(TIME_BIN)
-            .is_file()
-            .then(|| target_dir().join("bench-validate-rss.txt"));
+        let rss_file = rss_file("bench-validate-rss.txt");
         print_header(options, &bin, &inputs, rss_file.is_some());
         let mut rows = Vec::new();
         for input in &inputs {
@@ -1680,6 +1762,12 @@ mod validate_bench {
             locked_version("pgn-reader"),
             locked_version("shakmaty"),
         );
+        print_environment(inputs, rss);
+    }
+
+    /// The header lines every child-process benchmark shares: how RSS is
+    /// measured, the machine, and the inputs; then a blank line.
+    pub(super) fn print_environment(inputs: &[Input], rss: bool) {
         println!(
             "peak RSS: {}",
             if rss {
@@ -1706,7 +1794,7 @@ mod validate_bench {
         println!();
     }
 
-    fn met(ok: bool) -> &'static str {
+    pub(super) fn met(ok: bool) -> &'static str {
         if ok {
             "met"
         } else {
@@ -1714,7 +1802,7 @@ mod validate_bench {
         }
     }
 
-    fn show_rss(kib: Option<u64>) -> String {
+    pub(super) fn show_rss(kib: Option<u64>) -> String {
         kib.map_or_else(
             || "n/a".to_owned(),
             |kib| format!("{:.1}", kib as f64 / 1024.0),
@@ -1904,9 +1992,414 @@ mod validate_bench {
             let mut args = Args::new(vec!["--quick".into()]);
             let options = Options::parse(&mut args).unwrap();
             args.finish().unwrap();
-            let mut again = Args::new(options.to_args().into_iter().skip(2).collect());
+            let mut again = Args::new(options.to_args("validate").into_iter().skip(2).collect());
             let reparsed = Options::parse(&mut again).unwrap();
             assert_eq!((reparsed.runs, reparsed.quick), (1, true));
+        }
+    }
+}
+
+/// `cargo xtask bench adjudicate` (issue 5, "Speed"): the release
+/// `chesstool adjudicate` beside `chesstool validate` on the same files in
+/// the same run, with one and two threads; the target is adjudicate at
+/// least 0.8 times validate's throughput.
+///
+/// Inputs: every `.pgn` under `../shared/data/pgn/real` (skipped with a
+/// message when absent) and the generated corpus
+/// `target/corpus/lichess-like.pgn` (generated as `cargo xtask gen-corpus`
+/// would when missing).
+///
+/// Per input, runs are interleaved (validate t1, adjudicate t1, validate
+/// t2, adjudicate t2, repeat), each a child process timed from spawn to exit
+/// with the machinery of `bench validate` (peak RSS from `/usr/bin/time`),
+/// and each gets its median. Adjudicate writes CSV to /dev/null; its stderr
+/// summary (games, agreement, counts per reason) is read back.
+///
+/// It is a measurement: it exits 0 whether the target is met or not.
+mod adjudicate_bench {
+    use std::path::Path;
+
+    use super::notation_bench::mbps;
+    use super::validate_bench::{
+        corpus_input, corpus_path, met, print_environment, real_input, rss_file, run_child,
+        run_ours, show_rss, Input, Options, OursCounts,
+    };
+    use super::{median, spread};
+    use crate::args::Args;
+    use crate::{build_release_binary, rerun_in_release};
+
+    /// Adjudicate over validate, at each thread count.
+    const TARGET_ADJ_OVER_VALIDATE: f64 = 0.8;
+
+    /// The thread counts measured.
+    const THREADS: [usize; 2] = [1, 2];
+
+    /// Runs `bench adjudicate [options]`.
+    pub(super) fn run(mut args: Args) -> anyhow::Result<()> {
+        let options = Options::parse(&mut args)?;
+        args.finish()?;
+        if cfg!(debug_assertions) {
+            return rerun_in_release(&options.to_args("adjudicate"), "the benchmark");
+        }
+        bench_adjudicate(&options)
+    }
+
+    fn load_inputs() -> anyhow::Result<Vec<Input>> {
+        let mut inputs: Vec<Input> = real_input()?.into_iter().collect();
+        let corpus = corpus_path();
+        if !corpus.is_file() {
+            eprintln!(
+                "{} is missing: generating it (cargo xtask gen-corpus: seed 1, 200 MB) ...",
+                corpus.display()
+            );
+            crate::corpus::run(Args::new(Vec::new()))?;
+        }
+        inputs.push(corpus_input(corpus)?);
+        Ok(inputs)
+    }
+
+    /// Adjudicate's stderr summary: `N games: A recorded results agree, D
+    /// disagree, I invalid`, then `  reason  count` lines.
+    #[derive(Debug, Clone, Default, PartialEq, Eq)]
+    struct Summary {
+        games: u64,
+        agree: u64,
+        disagree: u64,
+        invalid: u64,
+        reasons: Vec<(String, u64)>,
+    }
+
+    /// The last summary in `stderr`, if any.
+    fn parse_summary(stderr: &str) -> Option<Summary> {
+        let lines: Vec<&str> = stderr.lines().collect();
+        let (start, head) = lines.iter().enumerate().rev().find_map(|(idx, line)| {
+            let (games, rest) = line.split_once(" games: ")?;
+            let (agree, rest) = rest.split_once(" recorded results agree, ")?;
+            let (disagree, rest) = rest.split_once(" disagree, ")?;
+            let (invalid, _) = rest.split_once(" invalid")?;
+            let games = games.rsplit(|c: char| !c.is_ascii_digit()).next()?;
+            Some((
+                idx,
+                Summary {
+                    games: games.parse().ok()?,
+                    agree: agree.trim().parse().ok()?,
+                    disagree: disagree.trim().parse().ok()?,
+                    invalid: invalid.trim().parse().ok()?,
+                    reasons: Vec::new(),
+                },
+            ))
+        })?;
+        let mut summary = head;
+        for line in &lines[start + 1..] {
+            let mut words = line.split_whitespace();
+            match (words.next(), words.next(), words.next()) {
+                (Some(reason), Some(count), None) if line.starts_with(' ') => match count.parse() {
+                    Ok(count) => summary.reasons.push((reason.to_owned(), count)),
+                    Err(_) => break,
+                },
+                _ => break,
+            }
+        }
+        Some(summary)
+    }
+
+    /// The measurements of one input.
+    #[derive(Debug)]
+    struct Row {
+        name: String,
+        megabytes: f64,
+        /// Median MB/s: validate t1, adjudicate t1, validate t2, adjudicate t2.
+        mbps: [f64; 4],
+        spread: [f64; 4],
+        /// Highest peak RSS over the runs, KiB, in the same order.
+        rss_kib: [Option<u64>; 4],
+        validate: [Option<OursCounts>; 2],
+        adjudicate: [Option<Summary>; 2],
+        /// Runs whose counts changed, exits with 2.
+        notes: Vec<String>,
+    }
+
+    fn bench_adjudicate(options: &Options) -> anyhow::Result<()> {
+        let bin = build_release_binary("chesstool", "chesstool")?;
+        let inputs = load_inputs()?;
+        let rss_file = rss_file("bench-adjudicate-rss.txt");
+        print_header(options, &bin, &inputs, rss_file.is_some());
+        let mut rows = Vec::new();
+        for input in &inputs {
+            rows.push(bench_input(options, &bin, input, rss_file.as_deref())?);
+        }
+        print_results(&rows, options.runs);
+        Ok(())
+    }
+
+    fn bench_input(
+        options: &Options,
+        bin: &Path,
+        input: &Input,
+        rss_file: Option<&Path>,
+    ) -> anyhow::Result<Row> {
+        let mut seconds: [Vec<f64>; 4] = Default::default();
+        let mut rss_kib: [Option<u64>; 4] = [None; 4];
+        let mut validate: [Option<OursCounts>; 2] = [None; 2];
+        let mut adjudicate: [Option<Summary>; 2] = [None, None];
+        let mut notes = Vec::new();
+        for run_idx in 0..options.runs {
+            for (t_idx, threads) in THREADS.into_iter().enumerate() {
+                let idx = 2 * t_idx;
+                let run = run_ours(bin, input, threads, rss_file)?;
+                seconds[idx].push(run.seconds);
+                rss_kib[idx] = rss_kib[idx].max(run.rss_kib);
+                if run.exit == Some(2) {
+                    notes.push(format!("validate t{threads} exited with 2"));
+                }
+                if run_idx > 0 && run.counts != validate[t_idx] {
+                    notes.push(format!(
+                        "validate t{threads} counted differently in run {}",
+                        run_idx + 1
+                    ));
+                }
+                validate[t_idx] = run.counts;
+
+                let threads_arg = threads.to_string();
+                let run = run_child(
+                    bin,
+                    &[
+                        "adjudicate",
+                        "--threads",
+                        &threads_arg,
+                        "-q",
+                        "--format",
+                        "csv",
+                    ],
+                    input,
+                    rss_file,
+                    false,
+                )?;
+                seconds[idx + 1].push(run.seconds);
+                rss_kib[idx + 1] = rss_kib[idx + 1].max(run.rss_kib);
+                if run.exit == Some(2) {
+                    notes.push(format!("adjudicate t{threads} exited with 2"));
+                }
+                let summary = parse_summary(&run.stderr);
+                if run_idx > 0 && summary != adjudicate[t_idx] {
+                    notes.push(format!(
+                        "adjudicate t{threads} counted differently in run {}",
+                        run_idx + 1
+                    ));
+                }
+                adjudicate[t_idx] = summary;
+            }
+            let bytes = input.bytes as usize;
+            let speed = |idx: usize| mbps(bytes, seconds[idx][run_idx]);
+            eprintln!(
+                "{} run {}/{}: t1 validate {:.0}, adjudicate {:.0}; t2 validate {:.0}, \
+                 adjudicate {:.0} MB/s",
+                input.name,
+                run_idx + 1,
+                options.runs,
+                speed(0),
+                speed(1),
+                speed(2),
+                speed(3),
+            );
+        }
+        notes.dedup();
+        Ok(Row {
+            name: input.name.clone(),
+            megabytes: input.bytes as f64 / 1e6,
+            mbps: std::array::from_fn(|idx| mbps(input.bytes as usize, median(&seconds[idx]))),
+            spread: std::array::from_fn(|idx| spread(&seconds[idx])),
+            rss_kib,
+            validate,
+            adjudicate,
+            notes,
+        })
+    }
+
+    fn print_header(options: &Options, bin: &Path, inputs: &[Input], rss: bool) {
+        println!(
+            "chesstool adjudicate vs chesstool validate; median wall-clock of {} interleaved run{} \
+             (validate t1, adjudicate t1, validate t2, adjudicate t2){}",
+            options.runs,
+            if options.runs == 1 { "" } else { "s" },
+            if options.quick { " (--quick)" } else { "" },
+        );
+        println!(
+            "validate: {} validate --threads N -q FILES; adjudicate: {} adjudicate --threads N \
+             -q --format csv FILES > /dev/null; child processes, from spawn to exit",
+            bin.display(),
+            bin.display()
+        );
+        print_environment(inputs, rss);
+    }
+
+    fn print_results(rows: &[Row], runs: usize) {
+        let mut checks = Vec::new();
+        let mut missed = Vec::new();
+        println!();
+        println!(
+            "{:<13} {:>7} {:>9} {:>9} {:>8} {:>9} {:>9} {:>8}",
+            "input", "MB", "val t1", "adj t1", "adj/val", "val t2", "adj t2", "adj/val",
+        );
+        for row in rows {
+            let ratio = |t_idx: usize| row.mbps[2 * t_idx + 1] / row.mbps[2 * t_idx];
+            println!(
+                "{:<13} {:>7.1} {:>9.1} {:>9.1} {:>7.2}x {:>9.1} {:>9.1} {:>7.2}x",
+                row.name,
+                row.megabytes,
+                row.mbps[0],
+                row.mbps[1],
+                ratio(0),
+                row.mbps[2],
+                row.mbps[3],
+                ratio(1),
+            );
+            for (t_idx, threads) in THREADS.into_iter().enumerate() {
+                let what = format!(
+                    "{}: adjudicate/validate t{threads} {:.2}x >= {TARGET_ADJ_OVER_VALIDATE}x",
+                    row.name,
+                    ratio(t_idx)
+                );
+                let ok = ratio(t_idx) >= TARGET_ADJ_OVER_VALIDATE;
+                checks.push(format!("  {:<6} {what}", met(ok)));
+                if !ok {
+                    missed.push(what);
+                }
+            }
+        }
+        println!("MB/s (median); target adjudicate/validate >= {TARGET_ADJ_OVER_VALIDATE}x");
+        for row in rows.iter().filter(|_| runs > 1) {
+            let spreads: Vec<_> = row
+                .spread
+                .iter()
+                .map(|s| format!("{:.0}%", s * 100.0))
+                .collect();
+            println!(
+                "{}: run-to-run spread (max - min) / median: val t1 {}, adj t1 {}, val t2 {}, \
+                 adj t2 {}",
+                row.name, spreads[0], spreads[1], spreads[2], spreads[3]
+            );
+        }
+
+        println!();
+        println!(
+            "{:<13} {:>11} {:>11} {:>11} {:>11}",
+            "peak RSS MiB", "val t1", "adj t1", "val t2", "adj t2"
+        );
+        for row in rows {
+            println!(
+                "{:<13} {:>11} {:>11} {:>11} {:>11}",
+                row.name,
+                show_rss(row.rss_kib[0]),
+                show_rss(row.rss_kib[1]),
+                show_rss(row.rss_kib[2]),
+                show_rss(row.rss_kib[3]),
+            );
+        }
+
+        for row in rows {
+            println!();
+            print_counts(row);
+        }
+
+        println!();
+        println!("targets:");
+        for line in &checks {
+            println!("{line}");
+        }
+        println!();
+        if missed.is_empty() {
+            println!("all targets met");
+        } else {
+            println!("targets missed: {}", missed.join("; "));
+        }
+    }
+
+    /// Games per command and adjudicate's counts per reason for one input.
+    fn print_counts(row: &Row) {
+        let games = |counts: Option<OursCounts>| {
+            counts.map_or_else(|| "?".to_owned(), |c| c.games.to_string())
+        };
+        println!(
+            "{}: validate t1 {} games, t2 {} games",
+            row.name,
+            games(row.validate[0]),
+            games(row.validate[1]),
+        );
+        let Some(summary) = &row.adjudicate[0] else {
+            println!("{}: no summary on adjudicate's stderr", row.name);
+            return;
+        };
+        println!(
+            "{}: adjudicate {} games: {} recorded results agree, {} disagree, {} invalid{}",
+            row.name,
+            summary.games,
+            summary.agree,
+            summary.disagree,
+            summary.invalid,
+            match &row.adjudicate[1] {
+                Some(t2) if t2 == summary => " (t1 and t2 agree)".to_owned(),
+                Some(_) => " (t1 and t2 DIFFER)".to_owned(),
+                None => " (no summary from t2)".to_owned(),
+            }
+        );
+        if row.validate[0].map(|c| c.games) != Some(summary.games) {
+            println!(
+                "{}: note: validate and adjudicate count different games",
+                row.name
+            );
+        }
+        println!("  {:<22} {:>9} {:>7}", "reason", "games", "share");
+        for (reason, count) in &summary.reasons {
+            println!(
+                "  {reason:<22} {count:>9} {:>6.1}%",
+                *count as f64 * 100.0 / summary.games.max(1) as f64
+            );
+        }
+        for note in &row.notes {
+            println!("{}: note: {note}", row.name);
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn summary_is_parsed() {
+            let err = "x.pgn:3: something\n\
+                       129 games: 128 recorded results agree, 0 disagree, 1 invalid\n\
+                       \x20 checkmate                   24\n\
+                       \x20 time_forfeit                37\n\
+                       \x20 invalid                      1\n";
+            let summary = parse_summary(err).unwrap();
+            assert_eq!(
+                (
+                    summary.games,
+                    summary.agree,
+                    summary.disagree,
+                    summary.invalid
+                ),
+                (129, 128, 0, 1)
+            );
+            assert_eq!(
+                summary.reasons,
+                vec![
+                    ("checkmate".to_owned(), 24),
+                    ("time_forfeit".to_owned(), 37),
+                    ("invalid".to_owned(), 1)
+                ]
+            );
+            assert_eq!(parse_summary("nothing\n"), None);
+        }
+
+        #[test]
+        fn summary_after_validate_output_on_the_same_line() {
+            let err = "(0.3 MB/s)7 games: 7 recorded results agree, 0 disagree, 0 invalid\n  \
+                       resignation 7\n";
+            let summary = parse_summary(err).unwrap();
+            assert_eq!(summary.games, 7);
+            assert_eq!(summary.reasons, vec![("resignation".to_owned(), 7)]);
         }
     }
 }

@@ -8,6 +8,8 @@
 //!   visitor (and both with move validation), on the same files.
 //! - `cargo xtask bench validate`: the release `chesstool validate` with 1
 //!   and 2 threads against pgn-reader + shakmaty, with peak RSS.
+//! - `cargo xtask bench adjudicate`: the release `chesstool adjudicate`
+//!   beside `chesstool validate`, 1 and 2 threads, with peak RSS.
 //! - `cargo xtask fuzz`: the cargo-fuzz targets (FEN, SAN, PGN) for a while
 //!   each, and their seed corpora.
 //! - `cargo xtask suites`: the perft suites of `../shared/data/perft/`
@@ -52,6 +54,11 @@ commands:
                                      shakmaty on ../shared/data/pgn/real and the generated corpus
                                      (plain and .zst): MB/s, ratios, peak RSS, targets met/missed;
                                      --quick: 1 run instead of 5
+  bench adjudicate [--runs N] [--quick]
+                                     release `chesstool adjudicate --threads 1|2 --format csv`
+                                     beside `chesstool validate` on ../shared/data/pgn/real and
+                                     the generated corpus: MB/s, adjudicate/validate (target
+                                     >= 0.8x), peak RSS, counts per reason; --quick: 1 run
   fuzz [--minutes N] [--target fen|san|pgn|all] [--keep-going] [--seed]
                                      run each fuzz target N minutes (default 1; needs
                                      `cargo install cargo-fuzz --version 0.13.2 --locked`);
