@@ -210,12 +210,32 @@ impl Game {
                 ply: self.ply.saturating_add(1),
             });
         }
+        Ok(self.play_legal(mv))
+    }
+
+    /// Like [`Game::push`] for a move already known to be legal in the
+    /// current position (say, one a replay of the game has just played),
+    /// without checking it again.
+    ///
+    /// # Errors
+    /// [`GameError::MoveAfterEnd`] if a rule has already ended the game.
+    /// An illegal `mv` leaves the game in an unspecified (memory-safe)
+    /// state; debug builds assert legality.
+    pub fn push_legal(&mut self, mv: Move) -> Result<Option<Ending>, GameError> {
+        if let Some((ending, ply)) = self.ending {
+            return Err(GameError::MoveAfterEnd { ending, ply, mv });
+        }
+        debug_assert!(self.pos.is_legal(mv), "push_legal with an illegal move");
+        Ok(self.play_legal(mv))
+    }
+
+    fn play_legal(&mut self, mv: Move) -> Option<Ending> {
         let irreversible = is_irreversible(&self.pos, mv);
         self.pos.play_unchecked(mv);
         self.ply = self.ply.saturating_add(1);
         let count = self.reps.push(&self.pos, irreversible);
         self.ending = detect(&self.pos, count).map(|ending| (ending, self.ply));
-        Ok(self.ending.map(|(ending, _)| ending))
+        self.ending.map(|(ending, _)| ending)
     }
 
     /// The starting position.

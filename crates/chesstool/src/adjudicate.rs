@@ -213,8 +213,9 @@ fn after_end_note(written: u32, decided_at: u32) -> String {
 /// A game fed move by move, up to `plies` moves.
 fn game_after(start: &Position, moves: &[Move], plies: usize) -> Game {
     let mut game = Game::new(start.clone());
+    // The moves come from a replay that checked each one.
     for &mv in &moves[..plies.min(moves.len())] {
-        if game.push(mv).is_err() {
+        if game.push_legal(mv).is_err() {
             break;
         }
     }
@@ -355,8 +356,9 @@ impl Adjudicate {
         if game.ending().is_none() && fifty(&game) {
             lichess_fifty = true;
         } else if game.ending().is_none() {
+            // The mainline moves were checked by the replay.
             for &mv in &mainline.moves {
-                match game.push(mv) {
+                match game.push_legal(mv) {
                     Ok(Some(_)) => break,
                     Ok(None) if fifty(&game) => {
                         lichess_fifty = true;
