@@ -79,6 +79,7 @@ fn crate_graph_has_only_allowed_edges() {
                 "serde_json",
                 "ctrlc",
                 "memchr",
+                "clap_complete",
             ][..],
         ),
     ]);

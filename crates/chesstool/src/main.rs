@@ -34,6 +34,14 @@ enum Command {
     /// Check every game of PGN files: legal moves, start positions, tags, results.
     #[command(after_help = validate::EXAMPLES)]
     Validate(validate::ValidateArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(
+        after_help = "Example:\n  chesstool completions bash > ~/.local/share/bash-completion/completions/chesstool"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
     /// Replay games into positions and moves: FEN, SAN, UCI, CSV/JSONL per ply, PGN.
     #[command(after_help = replay::EXAMPLES)]
     Replay(replay::ReplayArgs),
@@ -71,6 +79,12 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "chesstool", &mut std::io::stdout());
+            Ok(Outcome::Ok)
+        }
         Command::Adjudicate(args) => adjudicate::run(&args),
     };
     match result {

@@ -4,6 +4,7 @@
 mod adjudicate;
 mod adjudicate_cases;
 mod adjudicate_fide;
+mod completions;
 mod perft;
 mod replay;
 mod util;
