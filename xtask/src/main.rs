@@ -16,6 +16,8 @@
 //!   through the release `chesstool` binary.
 //! - `cargo xtask gen-corpus`: a deterministic Lichess-style PGN corpus
 //!   (and its `.zst`) for the validate benchmark.
+//! - `cargo xtask man`: man pages for chesstool and its subcommands, from
+//!   the clap definitions, into `target/man/`.
 //! - `cargo xtask magics`: regenerates the magic-bitboard multipliers.
 //!
 //! Exit codes follow the binary's: 0 all good, 1 a check failed (a CI step,
@@ -70,6 +72,7 @@ commands:
                                      a deterministic Lichess-style PGN corpus (default
                                      target/corpus/lichess-like.pgn, 200 MB, seed 1);
                                      --zst also writes FILE.zst
+  man [--out DIR]                    man pages from the clap definitions (default target/man)
   magics                             print the magic-bitboard multipliers";
 
 fn main() -> ExitCode {
@@ -98,6 +101,22 @@ fn run(args: Vec<String>) -> anyhow::Result<()> {
         Some("suites") => suites::run(args),
         Some("gen-corpus") => corpus::run(args),
         Some("fuzz") => fuzz::run(args),
+        Some("man") => {
+            let out = args
+                .value("--out")?
+                .map_or_else(|| project_root().join("target/man"), PathBuf::from);
+            args.finish()?;
+            let status = cargo()
+                .args(["run", "--quiet", "-p", "chesstool", "--", "manpages"])
+                .arg(&out)
+                .status()
+                .context("cannot run cargo")?;
+            if !status.success() {
+                bail!("chesstool manpages failed: {status}");
+            }
+            println!("man pages written to {}", out.display());
+            Ok(())
+        }
         Some("magics") => {
             args.finish()?;
             magics::run();

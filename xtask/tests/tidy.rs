@@ -80,6 +80,7 @@ fn crate_graph_has_only_allowed_edges() {
                 "ctrlc",
                 "memchr",
                 "clap_complete",
+                "clap_mangen",
             ][..],
         ),
     ]);

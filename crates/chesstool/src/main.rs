@@ -42,6 +42,13 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
+    /// Write man pages (roff) for chesstool and each subcommand into DIR
+    /// (used by `cargo xtask man`).
+    #[command(hide = true)]
+    Manpages {
+        /// Output folder.
+        dir: std::path::PathBuf,
+    },
     /// Replay games into positions and moves: FEN, SAN, UCI, CSV/JSONL per ply, PGN.
     #[command(after_help = replay::EXAMPLES)]
     Replay(replay::ReplayArgs),
@@ -79,6 +86,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Manpages { dir } => write_manpages(&dir).map(|()| Outcome::Ok),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut command = Cli::command();
@@ -97,6 +105,26 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `chesstool.1` and `chesstool-<subcommand>.1` in `dir`.
+fn write_manpages(dir: &std::path::Path) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use clap::CommandFactory;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let command = Cli::command();
+    let mut pages = vec![(String::from("chesstool"), command.clone())];
+    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let name = format!("chesstool-{}", sub.get_name());
+        pages.push((name.clone(), sub.clone().name(name)));
+    }
+    for (name, page) in pages {
+        let path = dir.join(format!("{name}.1"));
+        let mut roff = Vec::new();
+        clap_mangen::Man::new(page).render(&mut roff)?;
+        std::fs::write(&path, roff).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// A closed stdout (`chesstool … | head`) ends the run quietly.

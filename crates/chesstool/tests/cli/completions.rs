@@ -1,4 +1,4 @@
-//! `chesstool completions` through the binary.
+//! `chesstool completions` and the man pages through the binary.
 
 use crate::util::*;
 
@@ -24,4 +24,23 @@ fn completions_for_each_shell() {
     }
     let bad = chesstool(&dir, &["completions", "tcsh"]);
     assert_eq!(bad.code, 2);
+}
+
+#[test]
+fn man_pages_for_every_subcommand() {
+    let dir = temp_dir("manpages");
+    let run = chesstool(&dir, &["manpages", "man"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for page in [
+        "chesstool",
+        "chesstool-perft",
+        "chesstool-validate",
+        "chesstool-replay",
+        "chesstool-adjudicate",
+    ] {
+        let text = std::fs::read_to_string(dir.join("man").join(format!("{page}.1"))).unwrap();
+        assert!(text.contains(".TH") && text.contains(".SH NAME"), "{page}");
+    }
+    let validate = std::fs::read_to_string(dir.join("man/chesstool-validate.1")).unwrap();
+    assert!(validate.contains("max\\-errors"), "options are documented");
 }
