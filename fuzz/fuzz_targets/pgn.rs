@@ -2,7 +2,7 @@
 //!
 //! - `GameReader::read_chunk` and `replay` (every game, mainline and
 //!   variations) never panic.
-//! - Reading the buffer in chunks cut at `scan::split_candidate` points
+//! - Reading the buffer in chunks cut at `scan::split_points`
 //!   (re-cutting further on when a cut lands inside a comment, as the
 //!   parallel reader does; the procedure of `chunked` in
 //!   `crates/notation/tests/pgn_read.rs`) finds the same games as reading
@@ -14,7 +14,7 @@
 use libfuzzer_sys::fuzz_target;
 use notation::pgn::read::{GameReader, RawGame};
 use notation::pgn::replay::{replay, NoVisitor, ReplayOptions};
-use notation::pgn::scan::{split_candidate, GameEnd, Scanner};
+use notation::pgn::scan::split_points;
 
 /// (offset, line, plies, error) of one game.
 type Summary = (u64, u64, u32, Option<String>);
@@ -56,31 +56,8 @@ fn summarize(data: &[u8], offset: u64, line: u64) -> Vec<Summary> {
 /// cut would leave the chunk's last game inside a comment.
 fn chunked(data: &[u8], size: usize) -> Vec<Summary> {
     let mut out = Vec::new();
-    let mut start = 0;
-    let mut line = 1u64;
-    while start < data.len() {
-        let mut window = size;
-        let end = loop {
-            let end = (start + window).min(data.len());
-            if end == data.len() {
-                break end;
-            }
-            match split_candidate(&data[start..end]) {
-                Some(cut) if cut > 0 => {
-                    let mut scanner = Scanner::new(&data[start..start + cut], line);
-                    let mut tokens = Vec::new();
-                    let mut last = None;
-                    while let Some(span) = scanner.next_game(&mut tokens) {
-                        last = Some(span.ended_by);
-                    }
-                    if last != Some(GameEnd::UnterminatedComment) {
-                        break start + cut;
-                    }
-                    window *= 2;
-                }
-                _ => window *= 2,
-            }
-        };
+    let (mut start, mut line) = (0, 1u64);
+    for end in split_points(data, size) {
         out.extend(summarize(&data[start..end], start as u64, line));
         line += data[start..end].iter().filter(|&&b| b == b'\n').count() as u64;
         start = end;

@@ -8,7 +8,7 @@ use common::{pgn_files, shared_pgn};
 
 use notation::pgn::read::{GameReader, RawGame};
 use notation::pgn::replay::{replay, NoVisitor, ReplayOptions};
-use notation::pgn::scan::{split_candidate, GameEnd, Scanner};
+use notation::pgn::scan::split_points;
 
 /// (offset, line, plies, error) per game.
 fn summarize(data: &[u8], offset: u64, line: u64) -> Vec<(u64, u64, u32, Option<String>)> {
@@ -55,32 +55,8 @@ fn every_shared_file_reads_without_panic() {
 /// parallel reader does; returns the games found.
 fn chunked(data: &[u8], size: usize) -> Vec<(u64, u64, u32, Option<String>)> {
     let mut out = Vec::new();
-    let mut start = 0;
-    let mut line = 1u64;
-    while start < data.len() {
-        let mut window = size;
-        let end = loop {
-            let end = (start + window).min(data.len());
-            if end == data.len() {
-                break end;
-            }
-            match split_candidate(&data[start..end]) {
-                Some(cut) if cut > 0 => {
-                    // Verify: the chunk's last game must not end inside a comment.
-                    let mut scanner = Scanner::new(&data[start..start + cut], line);
-                    let mut tokens = Vec::new();
-                    let mut last = None;
-                    while let Some(span) = scanner.next_game(&mut tokens) {
-                        last = Some(span.ended_by);
-                    }
-                    if last != Some(GameEnd::UnterminatedComment) {
-                        break start + cut;
-                    }
-                    window *= 2;
-                }
-                _ => window *= 2,
-            }
-        };
+    let (mut start, mut line) = (0, 1u64);
+    for end in split_points(data, size) {
         out.extend(summarize(&data[start..end], start as u64, line));
         line += memchr_count(&data[start..end]);
         start = end;

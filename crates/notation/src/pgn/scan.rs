@@ -646,6 +646,61 @@ pub fn split_candidate(buf: &[u8]) -> Option<usize> {
     None
 }
 
+/// Cuts `buf`, which starts at a game boundary, into game-aligned chunks
+/// of about `target` bytes: the end offset of each chunk, the last being
+/// `buf.len()`. Each cut is a [`split_candidate`], checked by scanning the
+/// chunk; a cut that would leave the chunk's last game inside a `{`
+/// comment is not taken, and the window doubles until a safe cut is found.
+/// Reading the chunks one after the other gives exactly the games of
+/// reading `buf` whole (the parallel reader in the binary does the same,
+/// streaming).
+///
+/// ```
+/// use notation::pgn::scan::split_points;
+///
+/// let mut pgn = b"[Event \"1\"]\n\n1. e4 { a\n\n[Event \"fake\"]\n} e5 *\n\n".to_vec();
+/// for _ in 0..3 {
+///     pgn.extend_from_slice(b"[Event \"2\"]\n\n1. d4 *\n\n");
+/// }
+/// let cuts = split_points(&pgn, 16);
+/// assert_eq!(cuts.last(), Some(&pgn.len()));
+/// // Never inside the first game's comment, however small the target.
+/// for &cut in &cuts[..cuts.len() - 1] {
+///     assert!(pgn[cut..].starts_with(b"[Event \"2\"]"));
+/// }
+/// assert!(cuts.len() > 1);
+/// ```
+#[must_use]
+pub fn split_points(buf: &[u8], target: usize) -> Vec<usize> {
+    let target = target.max(1);
+    let mut ends = Vec::new();
+    let mut tokens = Vec::new();
+    let mut start = 0;
+    while start < buf.len() {
+        let mut window = target;
+        let end = loop {
+            let end = start.saturating_add(window).min(buf.len());
+            if end == buf.len() {
+                break end;
+            }
+            if let Some(cut) = split_candidate(&buf[start..end]).filter(|&cut| cut > 0) {
+                let mut scanner = Scanner::new(&buf[start..start + cut], 1);
+                let mut last = None;
+                while let Some(span) = scanner.next_game(&mut tokens) {
+                    last = Some(span.ended_by);
+                }
+                if last != Some(GameEnd::UnterminatedComment) {
+                    break start + cut;
+                }
+            }
+            window = window.saturating_mul(2);
+        };
+        ends.push(end);
+        start = end;
+    }
+    ends
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
