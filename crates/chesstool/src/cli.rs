@@ -19,10 +19,77 @@ pub struct CommonArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Only the games that start in the K-th of N equal byte ranges of
+    /// each input (K from 1 to N): N runs with 1/N … N/N together give
+    /// exactly the output of one run, game numbers and lines included.
+    /// Plain files only (their size must be known).
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with = "byte_range")]
+    pub shard: Option<Shard>,
+    /// Only the games whose first byte lies in A..B (offsets in the
+    /// decompressed stream; `A..` and `..B` leave an end open), for
+    /// runners that split inputs by bytes themselves.
+    #[arg(long, value_name = "A..B", value_parser = parse_byte_range)]
+    pub byte_range: Option<ByteRange>,
     /// Bytes per chunk of work (tests use tiny chunks to exercise the
     /// splitting).
     #[arg(long, hide = true, default_value_t = 1 << 20)]
     pub chunk_size: usize,
+}
+
+/// `--shard K/N`: the K-th (1-based) of N byte ranges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub k: u64,
+    pub n: u64,
+}
+
+impl Shard {
+    /// The byte range of this shard of an input of `size` bytes. The last
+    /// shard is open-ended.
+    pub fn range(self, size: u64) -> (u64, u64) {
+        let at = |k: u64| (u128::from(size) * u128::from(k) / u128::from(self.n)) as u64;
+        let end = if self.k == self.n {
+            u64::MAX
+        } else {
+            at(self.k)
+        };
+        (at(self.k - 1), end)
+    }
+}
+
+/// `--byte-range A..B`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteRange {
+    pub start: u64,
+    pub end: u64,
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("expected K/N with 1 <= K <= N (say 3/8), got `{text}`");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: u64 = k.trim().parse().map_err(|_| bad())?;
+    let n: u64 = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok(Shard { k, n })
+}
+
+fn parse_byte_range(text: &str) -> Result<ByteRange, String> {
+    let bad = || format!("expected A..B with A <= B (byte offsets; `A..` or `..B`), got `{text}`");
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let start = match a.trim() {
+        "" => 0,
+        a => a.parse().map_err(|_| bad())?,
+    };
+    let end = match b.trim() {
+        "" => u64::MAX,
+        b => b.parse().map_err(|_| bad())?,
+    };
+    if start > end {
+        return Err(bad());
+    }
+    Ok(ByteRange { start, end })
 }
 
 /// The worker pool: `None` for one thread (work runs on the caller's).
@@ -128,7 +195,22 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             }
             _ => common.chunk_size,
         };
-        let settings = crate::pipeline::Settings { chunk_size };
+        let range = match (common.shard, common.byte_range) {
+            (Some(shard), _) => match (input.size, input.compression) {
+                (Some(size), input::Compression::None) => Some(shard.range(size)),
+                _ => {
+                    eprintln!(
+                        "chesstool: {name}: --shard needs a plain file of known size \
+                         (for compressed input or a pipe, use --byte-range on the decompressed stream)"
+                    );
+                    run.io_failed = true;
+                    continue;
+                }
+            },
+            (None, Some(range)) => Some((range.start, range.end)),
+            (None, None) => None,
+        };
+        let settings = crate::pipeline::Settings { chunk_size, range };
         let progress = crate::progress::Progress::new(input.size, !common.quiet);
         let bytes_read = input.bytes_read.clone();
         let last = std::cell::Cell::new(0u64);

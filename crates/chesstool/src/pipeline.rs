@@ -12,6 +12,13 @@
 //! `[`. The worker then sees its last game end inside an unterminated
 //! comment; that game and the next chunk are read again, joined, on the
 //! main thread, so the result is the same as reading the file in one piece.
+//!
+//! With a byte range ([`Settings::range`], from `--shard`/`--byte-range`),
+//! only the games whose first byte lies in the range are checked and
+//! emitted. The bytes before it are still read, but only scanned for game
+//! boundaries (the same [`Scanner`] the reader uses, so game numbers and
+//! lines are those of a whole-file run), and reading stops at the first
+//! game that starts past the range.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -20,7 +27,7 @@ use std::ops::ControlFlow;
 use std::sync::mpsc;
 
 use notation::pgn::read::{GameReader, RawGame};
-use notation::pgn::scan::{split_candidate, GameEnd};
+use notation::pgn::scan::{split_candidate, GameEnd, Scanner};
 
 /// Per-game work, run on worker threads.
 pub trait Task: Sync {
@@ -57,12 +64,16 @@ pub struct Located<R> {
 pub struct Settings {
     /// Bytes per chunk (a chunk grows past this only to end at a game).
     pub chunk_size: usize,
+    /// Only the games whose first byte's offset (in the decompressed
+    /// stream) lies in `start..end`; `None` for all of them.
+    pub range: Option<(u64, u64)>,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
             chunk_size: 1 << 20,
+            range: None,
         }
     }
 }
@@ -86,6 +97,9 @@ struct ChunkOut<R> {
     /// inside an unterminated comment.
     cut_in_comment: CutInComment,
     newlines: u64,
+    /// For a chunk that was only scanned (it lies before the range): the
+    /// games found, none of them in `records`.
+    scanned: u64,
 }
 
 thread_local! {
@@ -115,15 +129,36 @@ fn process<T: Task>(
     (records, last)
 }
 
+/// Counts the games of `data` without reading them: the same game
+/// boundaries as [`process`] finds (both walk the chunk with a
+/// [`Scanner`]), at a fraction of the cost.
+fn scan_only(data: &[u8]) -> (u64, CutInComment) {
+    let mut scanner = Scanner::new(data, 0);
+    let mut tokens = Vec::new();
+    let mut games = 0;
+    let mut last = None;
+    while let Some(span) = scanner.next_game(&mut tokens) {
+        games += 1;
+        last = (span.ended_by == GameEnd::UnterminatedComment).then_some((span.start, span.line));
+    }
+    (games, last)
+}
+
 fn run_chunk<T: Task>(
     task: &T,
     seq: u64,
     data: Vec<u8>,
     offset: u64,
     is_last: bool,
+    scan: bool,
 ) -> ChunkOut<T::Record> {
-    let (records, cut_in_comment) =
-        READER.with(|r| process(&mut r.borrow_mut(), task, &data, offset));
+    let (records, cut_in_comment, scanned) = if scan {
+        let (games, cut) = scan_only(&data);
+        (Vec::new(), cut, games)
+    } else {
+        let (records, cut) = READER.with(|r| process(&mut r.borrow_mut(), task, &data, offset));
+        (records, cut, 0)
+    };
     let newlines = memchr::memchr_iter(b'\n', &data).count() as u64;
     ChunkOut {
         seq,
@@ -133,6 +168,7 @@ fn run_chunk<T: Task>(
         records,
         cut_in_comment,
         newlines,
+        scanned,
     }
 }
 
@@ -145,7 +181,12 @@ struct Emitter<'t, T: Task, E> {
     pending: BTreeMap<u64, ChunkOut<T::Record>>,
     /// Line of the next byte to be emitted.
     line_base: u64,
+    /// Games seen (emitted or, outside the range, skipped).
     games: u64,
+    /// Games emitted.
+    emitted: u64,
+    /// Only games starting in this byte range are emitted.
+    range: (u64, u64),
     /// The start of a game cut inside a comment, waiting for the next chunk.
     carry: Option<(Vec<u8>, u64)>,
     stopped: bool,
@@ -173,16 +214,35 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
             out.cut_in_comment = cut_in_comment;
             out.data = bytes;
             out.offset = offset;
+            out.scanned = 0;
+        } else if out.offset >= self.range.1 {
+            // Every game of this chunk starts past the range.
+            self.stopped = true;
+            return;
         }
         let mut keep_until = out.records.len();
+        let mut scanned = out.scanned;
         let mut newlines = out.newlines;
         if let (Some((start, _)), false) = (out.cut_in_comment, out.is_last) {
-            keep_until -= 1;
+            if scanned > 0 {
+                scanned -= 1;
+            } else {
+                keep_until -= 1;
+            }
             newlines = memchr::memchr_iter(b'\n', &out.data[..start]).count() as u64;
             self.carry = Some((out.data[start..].to_vec(), out.offset + start as u64));
         }
+        self.games += scanned;
         for (offset, line, record) in out.records.into_iter().take(keep_until) {
             self.games += 1;
+            if offset < self.range.0 {
+                continue;
+            }
+            if offset >= self.range.1 {
+                self.stopped = true;
+                return;
+            }
+            self.emitted += 1;
             let located = Located {
                 game: self.games,
                 offset,
@@ -199,8 +259,9 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
     }
 }
 
-/// Hands a chunk (bytes, offset, is it the last) to the workers.
-type Dispatch<'s, T, E> = dyn FnMut(Vec<u8>, u64, bool, &mut Emitter<'_, T, E>) + 's;
+/// Hands a chunk (bytes, offset, is it the last, scan it only) to the
+/// workers.
+type Dispatch<'s, T, E> = dyn FnMut(Vec<u8>, u64, bool, bool, &mut Emitter<'_, T, E>) + 's;
 
 /// Reads `reader` to the end and runs `task` on every game, calling
 /// `emit` in input order. With `pool`, chunks are read on its threads;
@@ -226,6 +287,8 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
         pending: BTreeMap::new(),
         line_base: 1,
         games: 0,
+        emitted: 0,
+        range: settings.range.unwrap_or((0, u64::MAX)),
         carry: None,
         stopped: false,
     };
@@ -233,6 +296,7 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
     let chunk_size = settings.chunk_size.max(1 << 10);
     let max_in_flight = pool.map_or(0, |p| 2 * p.current_num_threads() + 1);
 
+    let range = emitter.range;
     let mut read_all = |send: &mut Dispatch<'_, T, E>| -> io::Result<()> {
         let mut buf: Vec<u8> = Vec::with_capacity(chunk_size + (chunk_size >> 2));
         let mut offset = 0u64;
@@ -249,7 +313,8 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
                         // Everything read so far is still worth checking.
                         if !buf.is_empty() {
                             totals.bytes += buf.len() as u64;
-                            send(std::mem::take(&mut buf), offset, true, &mut emitter);
+                            let scan = outside(range, offset, buf.len());
+                            send(std::mem::take(&mut buf), offset, true, scan, &mut emitter);
                         }
                         return Err(e);
                     }
@@ -276,7 +341,8 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
             let chunk = std::mem::replace(&mut buf, tail);
             let is_last = eof && buf.is_empty();
             totals.bytes += chunk.len() as u64;
-            send(chunk, offset, is_last, &mut emitter);
+            let scan = outside(range, offset, chunk.len());
+            send(chunk, offset, is_last, scan, &mut emitter);
             offset += cut as u64;
         }
         Ok(())
@@ -284,9 +350,9 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
 
     let mut seq = 0u64;
     let result = match pool {
-        None => read_all(&mut |chunk, offset, is_last, emitter| {
+        None => read_all(&mut |chunk, offset, is_last, scan, emitter| {
             tick();
-            let out = run_chunk(task, seq, chunk, offset, is_last);
+            let out = run_chunk(task, seq, chunk, offset, is_last, scan);
             seq += 1;
             emitter.accept(out);
         }),
@@ -294,7 +360,7 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
             let (tx, rx) = mpsc::channel::<ChunkOut<T::Record>>();
             let mut in_flight = 0usize;
             let result = pool.in_place_scope(|scope| {
-                read_all(&mut |chunk, offset, is_last, emitter| {
+                read_all(&mut |chunk, offset, is_last, scan, emitter| {
                     tick();
                     while in_flight >= max_in_flight {
                         match rx.recv() {
@@ -310,7 +376,7 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
                     seq += 1;
                     in_flight += 1;
                     scope.spawn(move |_| {
-                        let _ = tx.send(run_chunk(task, this_seq, chunk, offset, is_last));
+                        let _ = tx.send(run_chunk(task, this_seq, chunk, offset, is_last, scan));
                     });
                 })
             });
@@ -321,7 +387,7 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
             result
         }
     };
-    totals.games = emitter.games;
+    totals.games = emitter.emitted;
     // A stream that ended inside a comment: the carried game is still owed.
     if let Some((bytes, offset)) = emitter.carry.take() {
         let (records, _) = process(&mut emitter.reader, task, &bytes, offset);
@@ -333,9 +399,19 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
             records,
             cut_in_comment: None,
             newlines: 0,
+            scanned: 0,
         };
         emitter.handle(out);
-        totals.games = emitter.games;
+        totals.games = emitter.emitted;
     }
     result.map(|()| totals)
+}
+
+/// Is the chunk at `offset` of `len` bytes wholly outside `range`, so
+/// that scanning it for game boundaries is enough? Before the range, no
+/// game of it is emitted; past it, none is either (the emitter stops at
+/// the first). A game that starts inside the range and was cut inside a
+/// comment is read again, joined with the next chunk, whatever that is.
+fn outside(range: (u64, u64), offset: u64, len: usize) -> bool {
+    offset.saturating_add(len as u64) <= range.0 || offset >= range.1
 }

@@ -7,5 +7,6 @@ mod adjudicate_fide;
 mod completions;
 mod perft;
 mod replay;
+mod shard;
 mod util;
 mod validate;
