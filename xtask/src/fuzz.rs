@@ -1,7 +1,8 @@
 //! `cargo xtask fuzz`: runs the cargo-fuzz targets of `fuzz/` (FEN, SAN and
-//! PGN reading) for a while each, and seeds their corpora.
+//! PGN reading, and the adjudicate path) for a while each, and seeds their
+//! corpora.
 //!
-//! - `cargo xtask fuzz [--minutes N] [--target fen|san|pgn|all]` runs each
+//! - `cargo xtask fuzz [--minutes N] [--target fen|san|pgn|adjudicate|all]` runs each
 //!   target for N minutes (default 1), seeding its corpus first if it is
 //!   empty, and reports executions, executions per second and any crash.
 //!   Crash files land in `fuzz/artifacts/<target>/` (with the whole log in
@@ -42,7 +43,7 @@ use crate::{cargo, project_root, Failed};
 pub const CARGO_FUZZ_VERSION: &str = "0.13.2";
 
 const USAGE: &str =
-    "usage: cargo xtask fuzz [--minutes N] [--target fen|san|pgn|all] [--keep-going] [--seed]";
+    "usage: cargo xtask fuzz [--minutes N] [--target fen|san|pgn|adjudicate|all] [--keep-going] [--seed]";
 
 /// One fuzz target of `fuzz/Cargo.toml`.
 #[derive(Debug)]
@@ -52,7 +53,7 @@ struct Target {
     max_len: usize,
 }
 
-const TARGETS: [Target; 3] = [
+const TARGETS: [Target; 4] = [
     Target {
         name: "fen",
         max_len: 256,
@@ -63,6 +64,10 @@ const TARGETS: [Target; 3] = [
     },
     Target {
         name: "pgn",
+        max_len: 4096,
+    },
+    Target {
+        name: "adjudicate",
         max_len: 4096,
     },
 ];
@@ -456,7 +461,7 @@ fn seed(target: &Target) -> anyhow::Result<()> {
     let seeds = match target.name {
         "fen" => fen_seeds()?,
         "san" => san_seeds()?,
-        "pgn" => pgn_seeds(target.max_len)?,
+        "pgn" | "adjudicate" => pgn_seeds(target.max_len)?,
         other => bail!("no seeds for {other}"),
     };
     let dir = corpus_dir(target);

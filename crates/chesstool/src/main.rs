@@ -16,6 +16,7 @@ mod pipeline;
 mod progress;
 mod replay;
 mod report;
+mod signals;
 mod validate;
 
 /// Reads, checks and rules on chess games.
@@ -82,6 +83,13 @@ fn main() -> ExitCode {
             };
         }
     };
+    if matches!(
+        cli.command,
+        Command::Validate(_) | Command::Replay(_) | Command::Adjudicate(_)
+    ) {
+        // Before any output file is created.
+        signals::install();
+    }
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Validate(args) => validate::run(&args),

@@ -6,6 +6,8 @@
 //! (an error, a panic) removes the temporary file, so `FILE` is either the
 //! complete new output or whatever was there before, never half of it.
 //!
+//! Ctrl-C and SIGTERM remove the temporary file too ([`crate::signals`]).
+//!
 //! Rust ignores `SIGPIPE`, so a closed stdout (`chesstool … | head`)
 //! surfaces as an [`io::ErrorKind::BrokenPipe`] error from `write` or
 //! `commit`; `main` turns that into exit code 0.
@@ -77,8 +79,16 @@ impl Output {
     pub fn create(path: &Path) -> anyhow::Result<Output> {
         let temp = temp_path(path)
             .with_context(|| format!("cannot create {}: not a file name", path.display()))?;
-        let file =
-            File::create(&temp).with_context(|| format!("cannot create {}", path.display()))?;
+        // Registered first: an interruption right after the file appears
+        // still finds it ([`crate::signals`]).
+        crate::signals::register_temp(&temp);
+        let file = match File::create(&temp) {
+            Ok(file) => file,
+            Err(err) => {
+                crate::signals::settle_temp(&temp, || ());
+                return Err(err).with_context(|| format!("cannot create {}", path.display()));
+            }
+        };
         Ok(Output {
             sink: Sink::File {
                 writer: Some(BufWriter::with_capacity(BUFFER_SIZE, file)),
@@ -117,10 +127,11 @@ impl Output {
                         .into_inner()
                         .map_err(io::IntoInnerError::into_error)?;
                     file.sync_all()?;
-                    fs::rename(&*temp, &*dest)
+                    // Renamed whole, or removed by an interruption first.
+                    crate::signals::settle_temp(temp, || fs::rename(&*temp, &*dest))
                 })();
                 if result.is_err() {
-                    let _ = fs::remove_file(&*temp);
+                    crate::signals::settle_temp(temp, || fs::remove_file(&*temp).ok());
                 }
                 result.with_context(|| format!("cannot write {name}"))
             }
@@ -163,7 +174,7 @@ impl Drop for Output {
                 // that is about to go.
                 let (file, _unwritten) = writer.into_parts();
                 drop(file);
-                let _ = fs::remove_file(&*temp);
+                crate::signals::settle_temp(temp, || fs::remove_file(&*temp).ok());
             }
         }
         // Stdout: BufWriter's own drop flushes what is left.

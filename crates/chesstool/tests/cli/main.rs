@@ -8,5 +8,6 @@ mod completions;
 mod perft;
 mod replay;
 mod shard;
+mod signals;
 mod util;
 mod validate;
