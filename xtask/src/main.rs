@@ -12,6 +12,9 @@
 //!   beside `chesstool validate`, 1 and 2 threads, with peak RSS.
 //! - `cargo xtask fuzz`: the cargo-fuzz targets (FEN, SAN, PGN) for a while
 //!   each, and their seed corpora.
+//! - `cargo xtask stress`: hostile inputs (huge comments, tags and lines,
+//!   deep variations, NUL bytes, invalid UTF-8, damaged `.zst`) through the
+//!   release binary: located errors, counts, peak RSS, linear time.
 //! - `cargo xtask suites`: the perft suites of `../shared/data/perft/`
 //!   through the release `chesstool` binary.
 //! - `cargo xtask gen-corpus`: a deterministic Lichess-style PGN corpus
@@ -29,6 +32,7 @@ mod ci;
 mod corpus;
 mod fuzz;
 mod magics;
+mod stress;
 mod suites;
 
 use std::fmt;
@@ -61,11 +65,16 @@ commands:
                                      beside `chesstool validate` on ../shared/data/pgn/real and
                                      the generated corpus: MB/s, adjudicate/validate (target
                                      >= 0.8x), peak RSS, counts per reason; --quick: 1 run
-  fuzz [--minutes N] [--target fen|san|pgn|all] [--keep-going] [--seed]
+  fuzz [--minutes N] [--target fen|san|pgn|adjudicate|all] [--keep-going] [--seed]
                                      run each fuzz target N minutes (default 1; needs
                                      `cargo install cargo-fuzz --version 0.13.2 --locked`);
                                      --keep-going: libFuzzer fork mode, go on past crashes;
                                      --seed only copies the seeds into fuzz/corpus/
+  stress [--size-mb N] [--case NAME]
+                                     hostile inputs streamed into the release chesstool (1 GiB
+                                     comment, tag value and line; 100,000-deep variations and
+                                     plies; NUL bytes; invalid UTF-8; damaged .zst): located
+                                     errors, counts, peak RSS < 64 MiB, linear time
   suites [--full | --max-nodes N] [--threads N] [--dir DIR]
                                      perft suites of ../shared/data/perft through the release chesstool
   gen-corpus [--out FILE] [--size-mb N] [--seed N] [--zst]
@@ -101,6 +110,7 @@ fn run(args: Vec<String>) -> anyhow::Result<()> {
         Some("suites") => suites::run(args),
         Some("gen-corpus") => corpus::run(args),
         Some("fuzz") => fuzz::run(args),
+        Some("stress") => stress::run(args),
         Some("man") => {
             let out = args
                 .value("--out")?

@@ -30,6 +30,11 @@ pub struct CommonArgs {
     /// runners that split inputs by bytes themselves.
     #[arg(long, value_name = "A..B", value_parser = parse_byte_range)]
     pub byte_range: Option<ByteRange>,
+    /// Games longer than SIZE bytes (suffixes K, M, G: binary) are reported
+    /// invalid, "too large", from their first 64 KiB, and the rest of them
+    /// is skipped: memory stays bounded whatever the input holds.
+    #[arg(long, value_name = "SIZE", default_value = "4M", value_parser = parse_size)]
+    pub max_game_size: usize,
     /// Bytes per chunk of work (tests use tiny chunks to exercise the
     /// splitting).
     #[arg(long, hide = true, default_value_t = 1 << 20)]
@@ -62,6 +67,22 @@ impl Shard {
 pub struct ByteRange {
     pub start: u64,
     pub end: u64,
+}
+
+fn parse_size(text: &str) -> Result<usize, String> {
+    let bad =
+        || format!("expected a size in bytes, with K, M or G (binary) if you like, got `{text}`");
+    let t = text.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 10),
+        Some((i, 'm' | 'M')) => (&t[..i], 20),
+        Some((i, 'g' | 'G')) => (&t[..i], 30),
+        _ => (t, 0),
+    };
+    let n: usize = digits.trim().parse().map_err(|_| bad())?;
+    n.checked_mul(1usize << shift)
+        .filter(|&n| n > 0)
+        .ok_or_else(bad)
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
@@ -194,7 +215,8 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 common.chunk_size.min(per.max(64 << 10))
             }
             _ => common.chunk_size,
-        };
+        }
+        .min(task.max_chunk_size());
         let range = match (common.shard, common.byte_range) {
             (Some(shard), _) => match (input.size, input.compression) {
                 (Some(size), input::Compression::None) => Some(shard.range(size)),
@@ -210,7 +232,11 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             (None, Some(range)) => Some((range.start, range.end)),
             (None, None) => None,
         };
-        let settings = crate::pipeline::Settings { chunk_size, range };
+        let settings = crate::pipeline::Settings {
+            chunk_size,
+            range,
+            max_game_size: common.max_game_size,
+        };
         let progress = crate::progress::Progress::new(input.size, !common.quiet);
         let bytes_read = input.bytes_read.clone();
         let last = std::cell::Cell::new(0u64);

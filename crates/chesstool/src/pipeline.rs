@@ -19,6 +19,13 @@
 //! boundaries (the same [`Scanner`] the reader uses, so game numbers and
 //! lines are those of a whole-file run), and reading stops at the first
 //! game that starts past the range.
+//!
+//! A game longer than [`Settings::max_game_size`] is not held in memory:
+//! its first [`OVERSIZED_HEAD`] bytes are read for the report (tags, first
+//! moves) and it is reported invalid, "too large"; the rest of it is read
+//! through in blocks by a [`GameSkipper`] up to the next game, which is
+//! read as usual. So memory stays bounded by the chunk and game sizes,
+//! whatever the input holds (a 1 GB comment, tag value or line).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -27,7 +34,7 @@ use std::ops::ControlFlow;
 use std::sync::mpsc;
 
 use notation::pgn::read::{GameReader, RawGame};
-use notation::pgn::scan::{split_candidate, GameEnd, Scanner};
+use notation::pgn::scan::{count_newlines, split_candidate, GameEnd, GameSkipper, Scanner};
 
 /// Per-game work, run on worker threads.
 pub trait Task: Sync {
@@ -41,6 +48,12 @@ pub trait Task: Sync {
     /// every comment.)
     fn needs_comment_text(&self) -> bool {
         true
+    }
+
+    /// The largest chunk worth handing a worker: tasks whose records are
+    /// much larger than the games they come from ask for smaller chunks.
+    fn max_chunk_size(&self) -> usize {
+        usize::MAX
     }
 }
 
@@ -67,15 +80,42 @@ pub struct Settings {
     /// Only the games whose first byte's offset (in the decompressed
     /// stream) lies in `start..end`; `None` for all of them.
     pub range: Option<(u64, u64)>,
+    /// Games longer than this are reported as too large and skipped.
+    pub max_game_size: usize,
 }
+
+/// The default of [`Settings::max_game_size`]: 4 MiB, hundreds of times
+/// the longest games of real collections, small enough that the work on
+/// one (its tokens and events take several times its size) stays within
+/// the memory bound with a game on every thread.
+pub const DEFAULT_MAX_GAME_SIZE: usize = 4 << 20;
+
+/// Bytes of an oversized game read for its report.
+pub const OVERSIZED_HEAD: usize = 64 << 10;
 
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
             chunk_size: 1 << 20,
             range: None,
+            max_game_size: DEFAULT_MAX_GAME_SIZE,
         }
     }
+}
+
+/// What a worker does with a chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Work {
+    /// Read and check every game.
+    Read,
+    /// Count the games only (the chunk is outside the range).
+    Scan,
+    /// The chunk is the head of one game of `len` bytes holding
+    /// `newlines` newlines, too large to read.
+    Oversized { len: u64, newlines: u64 },
+    /// Nothing: the chunk is likely inside an oversized game being
+    /// skipped (the emitter reads it after all if it is not).
+    Skip,
 }
 
 /// Totals for one input.
@@ -100,6 +140,10 @@ struct ChunkOut<R> {
     /// For a chunk that was only scanned (it lies before the range): the
     /// games found, none of them in `records`.
     scanned: u64,
+    /// For the head of an oversized game: the game's length.
+    oversized: Option<u64>,
+    /// Not read ([`Work::Skip`]).
+    unread: bool,
 }
 
 thread_local! {
@@ -144,22 +188,59 @@ fn scan_only(data: &[u8]) -> (u64, CutInComment) {
     (games, last)
 }
 
+/// The report of a game too large to read: its head read, with the
+/// error first.
+fn oversized<T: Task>(
+    reader: &mut GameReader,
+    task: &T,
+    head: &[u8],
+    offset: u64,
+    len: Option<u64>,
+    limit: usize,
+) -> Records<T::Record> {
+    let size = len.map_or(String::new(), |len| format!("{len} bytes, "));
+    let message = format!(
+        "game too large: {size}more than the limit of {limit} bytes (--max-game-size); \
+         only its first {} bytes were read, the rest was skipped up to the next game",
+        head.len()
+    );
+    let mut records = Vec::new();
+    reader.read_oversized(head, offset, 0, &message, |game| {
+        records.push((game.offset, game.line, task.game(game)));
+    });
+    records
+}
+
+#[allow(clippy::too_many_arguments)]
 fn run_chunk<T: Task>(
     task: &T,
     seq: u64,
     data: Vec<u8>,
     offset: u64,
     is_last: bool,
-    scan: bool,
+    work: Work,
+    limit: usize,
 ) -> ChunkOut<T::Record> {
-    let (records, cut_in_comment, scanned) = if scan {
-        let (games, cut) = scan_only(&data);
-        (Vec::new(), cut, games)
-    } else {
-        let (records, cut) = READER.with(|r| process(&mut r.borrow_mut(), task, &data, offset));
-        (records, cut, 0)
+    let (records, cut_in_comment, scanned) = match work {
+        Work::Scan => {
+            let (games, cut) = scan_only(&data);
+            (Vec::new(), cut, games)
+        }
+        Work::Skip => (Vec::new(), None, 0),
+        Work::Read => {
+            let (records, cut) = READER.with(|r| process(&mut r.borrow_mut(), task, &data, offset));
+            (records, cut, 0)
+        }
+        Work::Oversized { len, .. } => {
+            let records = READER
+                .with(|r| oversized(&mut r.borrow_mut(), task, &data, offset, Some(len), limit));
+            (records, None, 0)
+        }
     };
-    let newlines = memchr::memchr_iter(b'\n', &data).count() as u64;
+    let newlines = match work {
+        Work::Oversized { newlines, .. } => newlines,
+        _ => count_newlines(&data),
+    };
     ChunkOut {
         seq,
         data,
@@ -169,6 +250,11 @@ fn run_chunk<T: Task>(
         cut_in_comment,
         newlines,
         scanned,
+        oversized: match work {
+            Work::Oversized { len, .. } => Some(len),
+            _ => None,
+        },
+        unread: work == Work::Skip,
     }
 }
 
@@ -187,8 +273,13 @@ struct Emitter<'t, T: Task, E> {
     emitted: u64,
     /// Only games starting in this byte range are emitted.
     range: (u64, u64),
+    /// [`Settings::max_game_size`].
+    max_game_size: usize,
     /// The start of a game cut inside a comment, waiting for the next chunk.
     carry: Option<(Vec<u8>, u64)>,
+    /// Inside a game too large to read, found so in the carry: its end is
+    /// still to come.
+    skipping: Option<GameSkipper>,
     stopped: bool,
 }
 
@@ -204,21 +295,85 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
     }
 
     fn handle(&mut self, mut out: ChunkOut<T::Record>) {
-        if let Some((mut bytes, offset)) = self.carry.take() {
-            // The previous cut was inside a comment: this chunk was read
-            // from the wrong place. Read the joined bytes again.
-            bytes.extend_from_slice(&out.data);
-            let (records, cut_in_comment) = process(&mut self.reader, self.task, &bytes, offset);
-            out.newlines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
-            out.records = records;
-            out.cut_in_comment = cut_in_comment;
-            out.data = bytes;
-            out.offset = offset;
-            out.scanned = 0;
+        if let Some(mut skipper) = self.skipping.take() {
+            // Inside a game too large to read: on to its end.
+            let found = match out.oversized {
+                Some(_) => None,
+                None => skipper.feed(&out.data),
+            };
+            let Some(i) = found else {
+                self.line_base += out.newlines;
+                self.skipping = Some(skipper);
+                return;
+            };
+            self.line_base += count_newlines(&out.data[..i]);
+            let tail = out.data.split_off(i);
+            let offset = out.offset + i as u64;
+            self.reread(&mut out, tail, offset);
+        } else if let Some((mut bytes, offset)) = self.carry.take() {
+            if let Some(len) = out.oversized {
+                // The previous cut was inside a comment, and what followed
+                // was too large: the carried game is the oversized one.
+                let carried = bytes.len() as u64;
+                let newlines = count_newlines(&bytes) + out.newlines;
+                bytes.extend_from_slice(&out.data);
+                bytes.truncate(OVERSIZED_HEAD);
+                out.records = oversized(
+                    &mut self.reader,
+                    self.task,
+                    &bytes,
+                    offset,
+                    Some(carried + len),
+                    self.max_game_size,
+                );
+                out.newlines = newlines;
+                out.cut_in_comment = None;
+                out.data = bytes;
+                out.offset = offset;
+            } else {
+                // The previous cut was inside a comment: this chunk was
+                // read from the wrong place. Read the joined bytes again,
+                // unless the carried game is still in its comment past the
+                // size limit: then it is too large, and skipped.
+                bytes.extend_from_slice(&out.data);
+                if !out.is_last
+                    && bytes.len() > self.max_game_size
+                    && first_game_unterminated(&bytes)
+                {
+                    let head = &bytes[..bytes.len().min(OVERSIZED_HEAD)];
+                    let records = oversized(
+                        &mut self.reader,
+                        self.task,
+                        head,
+                        offset,
+                        None,
+                        self.max_game_size,
+                    );
+                    if !self.emit_all(records, 0) {
+                        return;
+                    }
+                    let mut skipper = GameSkipper::new();
+                    let Some(i) = skipper.feed(&bytes) else {
+                        self.line_base += count_newlines(&bytes);
+                        self.skipping = Some(skipper);
+                        return;
+                    };
+                    self.line_base += count_newlines(&bytes[..i]);
+                    let tail = bytes.split_off(i);
+                    self.reread(&mut out, tail, offset + i as u64);
+                } else {
+                    self.reread(&mut out, bytes, offset);
+                }
+            }
         } else if out.offset >= self.range.1 {
             // Every game of this chunk starts past the range.
             self.stopped = true;
             return;
+        } else if out.unread {
+            // Sent to be skipped, but the oversized game ended before.
+            let data = std::mem::take(&mut out.data);
+            let offset = out.offset;
+            self.reread(&mut out, data, offset);
         }
         let mut keep_until = out.records.len();
         let mut scanned = out.scanned;
@@ -229,18 +384,42 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
             } else {
                 keep_until -= 1;
             }
-            newlines = memchr::memchr_iter(b'\n', &out.data[..start]).count() as u64;
+            newlines = count_newlines(&out.data[..start]);
             self.carry = Some((out.data[start..].to_vec(), out.offset + start as u64));
         }
+        out.records.truncate(keep_until);
+        if !self.emit_all(out.records, scanned) {
+            return;
+        }
+        self.line_base += newlines;
+    }
+
+    /// Replaces what `out` holds by a reading of `data` (at `offset`) on
+    /// this thread.
+    fn reread(&mut self, out: &mut ChunkOut<T::Record>, data: Vec<u8>, offset: u64) {
+        let (records, cut_in_comment) = process(&mut self.reader, self.task, &data, offset);
+        out.newlines = count_newlines(&data);
+        out.records = records;
+        out.cut_in_comment = cut_in_comment;
+        out.data = data;
+        out.offset = offset;
+        out.scanned = 0;
+        out.oversized = None;
+        out.unread = false;
+    }
+
+    /// Counts `scanned` games, then emits `records` (those in the range);
+    /// `false` once the run is stopped.
+    fn emit_all(&mut self, records: Records<T::Record>, scanned: u64) -> bool {
         self.games += scanned;
-        for (offset, line, record) in out.records.into_iter().take(keep_until) {
+        for (offset, line, record) in records {
             self.games += 1;
             if offset < self.range.0 {
                 continue;
             }
             if offset >= self.range.1 {
                 self.stopped = true;
-                return;
+                return false;
             }
             self.emitted += 1;
             let located = Located {
@@ -252,16 +431,24 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
             };
             if (self.emit)(located).is_break() {
                 self.stopped = true;
-                return;
+                return false;
             }
         }
-        self.line_base += newlines;
+        true
     }
 }
 
-/// Hands a chunk (bytes, offset, is it the last, scan it only) to the
+/// Does the first game of `bytes` (which starts at a game) end inside a
+/// comment that never closes?
+fn first_game_unterminated(bytes: &[u8]) -> bool {
+    Scanner::new(bytes, 0)
+        .next_game(&mut Vec::new())
+        .is_some_and(|span| span.ended_by == GameEnd::UnterminatedComment)
+}
+
+/// Hands a chunk (bytes, offset, is it the last, what to do) to the
 /// workers.
-type Dispatch<'s, T, E> = dyn FnMut(Vec<u8>, u64, bool, bool, &mut Emitter<'_, T, E>) + 's;
+type Dispatch<'s, T, E> = dyn FnMut(Vec<u8>, u64, bool, Work, &mut Emitter<'_, T, E>) + 's;
 
 /// Reads `reader` to the end and runs `task` on every game, calling
 /// `emit` in input order. With `pool`, chunks are read on its threads;
@@ -289,7 +476,9 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
         games: 0,
         emitted: 0,
         range: settings.range.unwrap_or((0, u64::MAX)),
+        max_game_size: settings.max_game_size.max(settings.chunk_size.max(1 << 10)),
         carry: None,
+        skipping: None,
         stopped: false,
     };
     let mut totals = Totals::default();
@@ -297,6 +486,7 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
     let max_in_flight = pool.map_or(0, |p| 2 * p.current_num_threads() + 1);
 
     let range = emitter.range;
+    let max_game_size = emitter.max_game_size;
     let mut read_all = |send: &mut Dispatch<'_, T, E>| -> io::Result<()> {
         let mut buf: Vec<u8> = Vec::with_capacity(chunk_size + (chunk_size >> 2));
         let mut offset = 0u64;
@@ -313,8 +503,8 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
                         // Everything read so far is still worth checking.
                         if !buf.is_empty() {
                             totals.bytes += buf.len() as u64;
-                            let scan = outside(range, offset, buf.len());
-                            send(std::mem::take(&mut buf), offset, true, scan, &mut emitter);
+                            let work = work_for(range, offset, buf.len());
+                            send(std::mem::take(&mut buf), offset, true, work, &mut emitter);
                         }
                         return Err(e);
                     }
@@ -328,11 +518,58 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
             } else {
                 match split_candidate(&buf) {
                     Some(cut) if cut > 0 => cut,
-                    _ => {
+                    _ if buf.len() < max_game_size => {
                         // No game starts in this block: read on.
                         want = buf.len() + chunk_size;
                         continue;
                     }
+                    _ => match cut_by_scanning(&buf) {
+                        Some(cut) => cut,
+                        None => {
+                            // One game fills the buffer: too large.
+                            let head_len = buf.len().min(OVERSIZED_HEAD);
+                            let head = buf[..head_len].to_vec();
+                            let mut skipper = GameSkipper::new();
+                            let (mut len, mut newlines) = (0u64, 0u64);
+                            let mut failed = None;
+                            let next = loop {
+                                if let Some(i) = skipper.feed(&buf) {
+                                    break Some(i);
+                                }
+                                len += buf.len() as u64;
+                                newlines += count_newlines(&buf);
+                                buf.clear();
+                                if eof {
+                                    break None;
+                                }
+                                let need = chunk_size as u64;
+                                match Read::take(&mut *reader, need).read_to_end(&mut buf) {
+                                    Ok(n) => eof = (n as u64) < need,
+                                    Err(e) => {
+                                        failed = Some(e);
+                                        break None;
+                                    }
+                                }
+                            };
+                            if let Some(i) = next {
+                                len += i as u64;
+                                newlines += count_newlines(&buf[..i]);
+                                buf.drain(..i);
+                            }
+                            totals.bytes += len;
+                            // Outside the range too: reading the head is
+                            // cheap, and the emitter skips the record.
+                            let work = Work::Oversized { len, newlines };
+                            let is_last = (eof && buf.is_empty()) || failed.is_some();
+                            send(head, offset, is_last, work, &mut emitter);
+                            offset += len;
+                            if let Some(e) = failed {
+                                return Err(e);
+                            }
+                            want = chunk_size;
+                            continue;
+                        }
+                    },
                 }
             };
             want = chunk_size;
@@ -341,8 +578,12 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
             let chunk = std::mem::replace(&mut buf, tail);
             let is_last = eof && buf.is_empty();
             totals.bytes += chunk.len() as u64;
-            let scan = outside(range, offset, chunk.len());
-            send(chunk, offset, is_last, scan, &mut emitter);
+            let work = if emitter.skipping.is_some() {
+                Work::Skip
+            } else {
+                work_for(range, offset, chunk.len())
+            };
+            send(chunk, offset, is_last, work, &mut emitter);
             offset += cut as u64;
         }
         Ok(())
@@ -350,9 +591,9 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
 
     let mut seq = 0u64;
     let result = match pool {
-        None => read_all(&mut |chunk, offset, is_last, scan, emitter| {
+        None => read_all(&mut |chunk, offset, is_last, work, emitter| {
             tick();
-            let out = run_chunk(task, seq, chunk, offset, is_last, scan);
+            let out = run_chunk(task, seq, chunk, offset, is_last, work, max_game_size);
             seq += 1;
             emitter.accept(out);
         }),
@@ -360,7 +601,7 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
             let (tx, rx) = mpsc::channel::<ChunkOut<T::Record>>();
             let mut in_flight = 0usize;
             let result = pool.in_place_scope(|scope| {
-                read_all(&mut |chunk, offset, is_last, scan, emitter| {
+                read_all(&mut |chunk, offset, is_last, work, emitter| {
                     tick();
                     while in_flight >= max_in_flight {
                         match rx.recv() {
@@ -376,7 +617,15 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
                     seq += 1;
                     in_flight += 1;
                     scope.spawn(move |_| {
-                        let _ = tx.send(run_chunk(task, this_seq, chunk, offset, is_last, scan));
+                        let _ = tx.send(run_chunk(
+                            task,
+                            this_seq,
+                            chunk,
+                            offset,
+                            is_last,
+                            work,
+                            max_game_size,
+                        ));
                     });
                 })
             });
@@ -400,6 +649,8 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
             cut_in_comment: None,
             newlines: 0,
             scanned: 0,
+            oversized: None,
+            unread: false,
         };
         emitter.handle(out);
         totals.games = emitter.emitted;
@@ -407,11 +658,35 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
     result.map(|()| totals)
 }
 
-/// Is the chunk at `offset` of `len` bytes wholly outside `range`, so
-/// that scanning it for game boundaries is enough? Before the range, no
-/// game of it is emitted; past it, none is either (the emitter stops at
-/// the first). A game that starts inside the range and was cut inside a
-/// comment is read again, joined with the next chunk, whatever that is.
-fn outside(range: (u64, u64), offset: u64, len: usize) -> bool {
-    offset.saturating_add(len as u64) <= range.0 || offset >= range.1
+/// What to do with the chunk at `offset` of `len` bytes: when it lies
+/// wholly outside `range`, scanning it for game boundaries is enough.
+/// Before the range, no game of it is emitted; past it, none is either
+/// (the emitter stops at the first). A game that starts inside the range
+/// and was cut inside a comment is read again, joined with the next
+/// chunk, whatever that is.
+fn work_for(range: (u64, u64), offset: u64, len: usize) -> Work {
+    if offset.saturating_add(len as u64) <= range.0 || offset >= range.1 {
+        Work::Scan
+    } else {
+        Work::Read
+    }
+}
+
+/// A cut for a buffer of at least the maximum game size in which
+/// [`split_candidate`] found none: the start of the last game the scanner
+/// finds (what comes before it is whole games), the whole buffer if it
+/// holds no game (blank lines, escape lines), or `None` if it is all one
+/// game, too large.
+fn cut_by_scanning(buf: &[u8]) -> Option<usize> {
+    let mut scanner = Scanner::new(buf, 0);
+    let mut tokens = Vec::new();
+    let mut last = None;
+    while let Some(span) = scanner.next_game(&mut tokens) {
+        last = Some(span.start);
+    }
+    match last {
+        None => Some(buf.len()),
+        Some(0) => None,
+        Some(start) => Some(start),
+    }
 }

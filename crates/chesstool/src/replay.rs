@@ -197,6 +197,13 @@ struct ReplayTask {
 impl Task for ReplayTask {
     type Record = Replayed;
 
+    fn max_chunk_size(&self) -> usize {
+        // A game's rows (a FEN per ply) take ten times its bytes and more:
+        // smaller chunks keep the records in flight within the memory
+        // bound.
+        128 << 10
+    }
+
     fn game(&self, game: &RawGame<'_>) -> Replayed {
         let want_fen =
             matches!(self.format, Format::Fen | Format::Csv | Format::Jsonl) && !self.final_only;
@@ -305,6 +312,8 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     out.commit()?;
     if invalid > 0 {
         eprintln!("{games} games replayed, {invalid} invalid (reported above)");
+    } else {
+        eprintln!("{games} games replayed, 0 invalid");
     }
     Ok(if io_failed {
         Outcome::IoError

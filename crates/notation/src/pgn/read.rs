@@ -252,6 +252,8 @@ pub struct GameReader {
     tokens: Vec<Token>,
     errors: Vec<ReadError>,
     warnings: Vec<ReadError>,
+    /// An error to report first for the next game ([`GameReader::read_oversized`]).
+    oversized: Option<String>,
 }
 
 /// pgn-reader's visitor: records tags and events into reused buffers.
@@ -529,6 +531,15 @@ impl GameReader {
             // pgn-reader skips malformed tag lines and junk after a tag
             // silently: check every tag line.
             self.check_tags(bytes, &span);
+            if let Some(message) = self.oversized.take() {
+                self.errors.insert(
+                    0,
+                    ReadError {
+                        line: span.line,
+                        message,
+                    },
+                );
+            }
             let game = RawGame {
                 index_in_chunk: index,
                 offset: offset + span.start as u64,
@@ -547,6 +558,41 @@ impl GameReader {
             index += 1;
         }
         self.tokens = tokens;
+    }
+
+    /// Reads `head`, the first bytes of a game too large to read whole, as
+    /// one game whose first error is `message` (at the game's first line):
+    /// its tags and first moves are there for the report, and it is
+    /// invalid. Only the first game found in `head` is passed to
+    /// `on_game`; `head` must start at that game.
+    ///
+    /// ```
+    /// use notation::pgn::read::GameReader;
+    ///
+    /// let head = b"[Event \"big\"]\n[White \"a\"]\n\n1. e4 { a comment that goes on";
+    /// let mut reader = GameReader::new();
+    /// let mut seen = Vec::new();
+    /// reader.read_oversized(head, 1000, 7, "game too large", |game| {
+    ///     seen.push((game.offset, game.line, game.read_errors()[0].message.clone()));
+    /// });
+    /// assert_eq!(seen, [(1000, 7, "game too large".to_string())]);
+    /// ```
+    pub fn read_oversized(
+        &mut self,
+        head: &[u8],
+        offset: u64,
+        line: u64,
+        message: &str,
+        mut on_game: impl FnMut(&RawGame<'_>),
+    ) {
+        self.oversized = Some(message.to_string());
+        let mut first = true;
+        self.read_chunk(head, offset, line, |game| {
+            if std::mem::take(&mut first) {
+                on_game(game);
+            }
+        });
+        self.oversized = None;
     }
 
     /// Do pgn-reader's events account for every token? If so, fills in

@@ -575,6 +575,114 @@ fn find_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
     }
 }
 
+/// Finds the end of a game too large to hold in memory, from its first
+/// byte on, in pieces: each [`GameSkipper::feed`] takes the next bytes of
+/// the stream and returns where in them the next game starts, if it does.
+///
+/// It follows the [`Scanner`]'s rules closely enough for a game nobody
+/// will read in full: the tag lines first (a tag value may hold anything
+/// but a newline), then movetext, where `{` comments (blank lines and
+/// `[` lines inside them included), `;` comments and `%` escape lines are
+/// passed over, and the game ends before the next line that starts with
+/// `[` outside a comment. Unlike the scanner it does not end a game after
+/// its termination marker; anything between the marker and the next tag
+/// line goes with the skipped game.
+///
+/// ```
+/// use notation::pgn::scan::GameSkipper;
+///
+/// let mut skipper = GameSkipper::new();
+/// assert_eq!(skipper.feed(b"[Event \"x\"]\n\n1. e4 { a long\n\n[Event"), None);
+/// assert_eq!(skipper.feed(b" \"fake\"]\n} e5 *\n\n[Event \"next\"]"), Some(17));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct GameSkipper {
+    /// In the movetext (the tag lines are behind).
+    movetext: bool,
+    /// Inside a `{` comment.
+    in_comment: bool,
+    /// Inside a line that ends at its newline whatever it holds: a tag
+    /// line, a `;` comment or a `%` escape line.
+    in_line: bool,
+    /// At the start of a line (the next byte is its first).
+    at_line_start: bool,
+}
+
+impl GameSkipper {
+    /// A skipper at the first byte of a game.
+    #[must_use]
+    pub fn new() -> GameSkipper {
+        GameSkipper {
+            at_line_start: true,
+            ..GameSkipper::default()
+        }
+    }
+
+    /// Reads the next `bytes` of the game; returns the offset in `bytes`
+    /// where the next game starts, or `None` if this game goes on past
+    /// them.
+    pub fn feed(&mut self, bytes: &[u8]) -> Option<usize> {
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.in_comment {
+                match memchr::memchr(b'}', &bytes[i..]) {
+                    Some(j) => {
+                        self.in_comment = false;
+                        i += j + 1;
+                    }
+                    None => return None,
+                }
+                continue;
+            }
+            if self.in_line {
+                match memchr::memchr(b'\n', &bytes[i..]) {
+                    Some(j) => {
+                        self.in_line = false;
+                        self.at_line_start = true;
+                        i += j + 1;
+                    }
+                    None => return None,
+                }
+                continue;
+            }
+            if self.at_line_start {
+                self.at_line_start = false;
+                match bytes[i] {
+                    b'[' if self.movetext => return Some(i),
+                    b'[' | b'%' => {
+                        self.in_line = true;
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            match bytes[i] {
+                b'\n' => self.at_line_start = true,
+                b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => {}
+                b'{' => {
+                    self.movetext = true;
+                    self.in_comment = true;
+                }
+                b';' => {
+                    self.movetext = true;
+                    self.in_line = true;
+                }
+                _ => {
+                    self.movetext = true;
+                    // Up to the next byte that matters.
+                    match memchr::memchr3(b'\n', b'{', b';', &bytes[i..]) {
+                        Some(j) => i += j,
+                        None => return None,
+                    }
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        None
+    }
+}
+
 /// The number of `\n` in `bytes`.
 #[inline]
 #[must_use]
@@ -704,6 +812,47 @@ pub fn split_points(buf: &[u8], target: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The skipper, fed in pieces of every size from 1 byte up, finds
+    /// the next game where the scanner does, for games that end before a
+    /// tag line (comments with blank lines and fake tags, `;` comments
+    /// holding braces, `%` lines, a tag value with braces, no tags).
+    #[test]
+    fn skipper_agrees_with_the_scanner() {
+        let pgn: &[u8] = b"[Event \"a {not a comment\"]\n[Site \"x\"]\n\n1. e4 { c\n\n[Event \"fake\"]\n} e5 ; { not open\n%[Event \"escaped\"]\n2. Nf3 (2. Nc3 {v}) Nc6 1-0\n\n\
+[Event \"b\"]\n\n1. d4 d5 *\n\
+[Event \"c\"]\n[Result \"*\"]\n\n\n1. c4 {\n[x]\n} *\n\n\
+1. e4 e5 *\n\
+[Event \"d\"]\n\n1. f4 *\n";
+        let spans: Vec<usize> = games(pgn).iter().map(|(span, _)| span.start).collect();
+        assert_eq!(spans.len(), 5);
+        for pair in spans.windows(2) {
+            let (start, next) = (pair[0], pair[1]);
+            if pgn[next] != b'[' {
+                // The game without tags starts after a result: the
+                // skipper (by design) runs on to the next tag line.
+                continue;
+            }
+            for piece in 1..=pgn.len() {
+                let mut skipper = GameSkipper::new();
+                let mut at = start;
+                let found = loop {
+                    let end = (at + piece).min(pgn.len());
+                    if let Some(i) = skipper.feed(&pgn[at..end]) {
+                        break Some(at + i);
+                    }
+                    if end == pgn.len() {
+                        break None;
+                    }
+                    at = end;
+                };
+                assert_eq!(found, Some(next), "game at {start}, pieces of {piece}");
+            }
+        }
+        // The last game runs to the end.
+        let last = *spans.last().unwrap();
+        assert_eq!(GameSkipper::new().feed(&pgn[last..]), None);
+    }
 
     fn games(pgn: &[u8]) -> Vec<(GameSpan, Vec<Token>)> {
         let mut scanner = Scanner::new(pgn, 1);

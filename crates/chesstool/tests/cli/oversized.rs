@@ -1,0 +1,126 @@
+//! Games larger than `--max-game-size`: reported invalid from their first
+//! bytes, the rest skipped, every other game as in a run without the
+//! limit (same numbers and lines), for any thread count. `cargo xtask
+//! stress` runs the same at 1 GiB with peak RSS measured.
+
+use crate::util::{chesstool, temp_dir};
+
+const GOOD: &str = "[Event \"good\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n\
+                    1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+
+/// Three good games, `big`, three good games.
+fn around(big: &str) -> String {
+    format!("{}{big}{}", GOOD.repeat(3), GOOD.repeat(3))
+}
+
+fn cases() -> Vec<(&'static str, String)> {
+    let size = 1 << 20;
+    let comment = "lorem ipsum\n\n[Event \"not a tag\"]\n".repeat(size / 32);
+    let tag = "x".repeat(size);
+    let line = "$1 $2 ".repeat(size / 6);
+    vec![
+        (
+            "comment",
+            around(&format!(
+                "[Event \"big\"]\n[White \"c\"]\n[Black \"d\"]\n[Result \"*\"]\n\n1. e4 {{ {comment} }} e5 *\n\n"
+            )),
+        ),
+        (
+            "tag",
+            around(&format!(
+                "[Event \"{tag}\"]\n[White \"c\"]\n[Black \"d\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n"
+            )),
+        ),
+        (
+            "line",
+            around(&format!(
+                "[Event \"big\"]\n[White \"c\"]\n[Black \"d\"]\n[Result \"*\"]\n\n1. e4 {line}e5 *\n\n"
+            )),
+        ),
+    ]
+}
+
+#[test]
+fn oversized_games_are_reported_and_skipped() {
+    let dir = temp_dir("oversized");
+    for (name, data) in cases() {
+        let file = format!("{name}.pgn");
+        std::fs::write(dir.join(&file), &data).unwrap();
+        let unlimited = chesstool(
+            &dir,
+            &[
+                "validate",
+                &file,
+                "-q",
+                "--format",
+                "csv",
+                "--max-game-size",
+                "1G",
+            ],
+        );
+        assert!(unlimited.code <= 1, "{name}: {}", unlimited.stderr);
+        let expected: Vec<&str> = unlimited.stdout.lines().collect();
+        assert_eq!(expected.len(), 8, "{name}");
+        for threads in ["1", "2", "3"] {
+            for chunk in ["4096", "65536"] {
+                let run = chesstool(
+                    &dir,
+                    &[
+                        "validate",
+                        &file,
+                        "-q",
+                        "--format",
+                        "csv",
+                        "--max-game-size",
+                        "64K",
+                        "--chunk-size",
+                        chunk,
+                        "--threads",
+                        threads,
+                    ],
+                );
+                assert_eq!(run.code, 1, "{name}: {}", run.stderr);
+                let got: Vec<&str> = run.stdout.lines().collect();
+                assert_eq!(
+                    got.len(),
+                    8,
+                    "{name} -t{threads} chunks {chunk}:\n{}",
+                    run.stdout
+                );
+                for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+                    if i == 4 {
+                        // file,game,offset,line as before; then invalid.
+                        let head: Vec<&str> = g.splitn(5, ',').take(4).collect();
+                        let want: Vec<&str> = e.splitn(5, ',').take(4).collect();
+                        assert_eq!(head, want, "{name}");
+                        assert!(g.contains(",invalid,"), "{name}: {g}");
+                        assert!(g.contains("game too large"), "{name}: {g}");
+                        assert!(g.contains("(--max-game-size)"), "{name}: {g}");
+                    } else {
+                        assert_eq!(g, e, "{name} -t{threads} chunks {chunk}, row {i}");
+                    }
+                }
+            }
+        }
+        // The text report names the file, the line and the game (and the
+        // players, when the tags fit in the part read).
+        let run = chesstool(&dir, &["validate", &file, "--max-game-size", "64K"]);
+        let players = if name == "tag" { "? – ?" } else { "c – d" };
+        assert!(
+            run.stdout.contains(&format!(
+                "{file}:22: game 4 ({players}): syntax error: game too large"
+            )),
+            "{}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn max_game_size_rejects_nonsense() {
+    let dir = temp_dir("oversized_args");
+    for bad in ["0", "-1", "4X", "", "99999999999999999999G"] {
+        let run = chesstool(&dir, &["validate", "x.pgn", "--max-game-size", bad]);
+        assert_eq!(run.code, 2, "{bad}: {}", run.stderr);
+    }
+}
