@@ -229,9 +229,52 @@ impl Game {
         Ok(self.play_legal(mv))
     }
 
+    /// Like [`Game::push_legal`], with the position after the move
+    /// already computed (by a replay of the game that has just played it):
+    /// the move is not played again. `after` must be the current position
+    /// with `mv` played; debug builds check it.
+    ///
+    /// # Errors
+    /// [`GameError::MoveAfterEnd`] if a rule has already ended the game.
+    ///
+    /// ```
+    /// use adjudication::Game;
+    /// use board::Square;
+    /// use movegen::{Move, Position};
+    ///
+    /// let mut game = Game::new(Position::new());
+    /// let mv = Move::normal(Square::E2, Square::E4);
+    /// let mut after = Position::new();
+    /// after.play(mv)?;
+    /// game.push_played(mv, &after).unwrap();
+    /// assert_eq!(game.position(), &after);
+    /// # Ok::<(), movegen::IllegalMoveError>(())
+    /// ```
+    pub fn push_played(&mut self, mv: Move, after: &Position) -> Result<Option<Ending>, GameError> {
+        if let Some((ending, ply)) = self.ending {
+            return Err(GameError::MoveAfterEnd { ending, ply, mv });
+        }
+        debug_assert!(
+            {
+                let mut played = self.pos.clone();
+                played.play_unchecked(mv);
+                &played == after
+            },
+            "push_played with a position that does not follow"
+        );
+        let irreversible = is_irreversible(&self.pos, mv);
+        self.pos.clone_from(after);
+        Ok(self.after_move(irreversible))
+    }
+
     fn play_legal(&mut self, mv: Move) -> Option<Ending> {
         let irreversible = is_irreversible(&self.pos, mv);
         self.pos.play_unchecked(mv);
+        self.after_move(irreversible)
+    }
+
+    /// Bookkeeping once the move is on the board.
+    fn after_move(&mut self, irreversible: bool) -> Option<Ending> {
         self.ply = self.ply.saturating_add(1);
         let count = self.reps.push(&self.pos, irreversible);
         self.ending = detect(&self.pos, count).map(|ending| (ending, self.ply));

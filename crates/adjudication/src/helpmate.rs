@@ -338,8 +338,11 @@ struct Search<'a> {
 }
 
 /// Weight of the heuristic against the plies already played: the search
-/// is greedy, but not blind to the length of its lines.
-const HEURISTIC_WEIGHT: i32 = 3;
+/// is greedy, but not blind to the length of its lines. On the 6,026
+/// flag falls and resignations of the first 20 MB of the generated corpus,
+/// 5 needed 15% fewer positions than 3 (2.66 M against 3.12 M) and left
+/// one question unanswered instead of three; 2 and 8 did worse.
+const HEURISTIC_WEIGHT: i32 = 5;
 
 impl<'a> Search<'a> {
     fn new(

@@ -401,8 +401,15 @@ fn classify(text: &str, white: &str, black: &str) -> (EndingKind, Option<(Color,
     // ASCII lower-casing keeps byte offsets, so `text[..pos]` is the
     // subject as written.
     let lower = text.to_ascii_lowercase();
-    for &(phrase, kind, role) in SUBJECT_PHRASES {
-        if let Some(pos) = lower.find(phrase).filter(|&pos| pos > 0) {
+    // Every phrase holds a space, and Lichess's texts ("Normal", "Time
+    // forfeit") hold none or one: most texts are settled by the keywords.
+    let phrases = if lower.contains(' ') {
+        SUBJECT_PHRASES
+    } else {
+        &[]
+    };
+    for &(phrase, kind, role) in phrases {
+        if let Some(pos) = find(&lower, phrase).filter(|&pos| pos > 0) {
             let named = side_named(&text[..pos], white, black).map(|color| (color, role));
             return (kind.into_ending(), named);
         }
@@ -410,7 +417,7 @@ fn classify(text: &str, white: &str, black: &str) -> (EndingKind, Option<(Color,
     // "<subject> won …" / "<subject> wins …" with an unrecognised reason
     // (chess.com variants: "X won by king of the hill"), or nothing more.
     for verb in [" won", " wins"] {
-        if let Some(pos) = lower.find(verb).filter(|&pos| pos > 0) {
+        if let Some(pos) = find(&lower, verb).filter(|&pos| pos > 0) {
             let rest = &lower[pos + verb.len()..];
             if rest.is_empty() || rest.starts_with(' ') {
                 let named = side_named(&text[..pos], white, black);
@@ -426,6 +433,16 @@ fn classify(text: &str, white: &str, black: &str) -> (EndingKind, Option<(Color,
         }
     }
     (keyword_kind(text, &lower), None)
+}
+
+/// The first occurrence of `needle` in `haystack`. Termination texts and
+/// needles are a few words long: a plain scan beats setting up `str::find`'s
+/// two-way searcher, which dominated the cost of [`RecordedEnding::parse`].
+fn find(haystack: &str, needle: &str) -> Option<usize> {
+    let (hay, needle) = (haystack.as_bytes(), needle.as_bytes());
+    let first = *needle.first()?;
+    (0..=hay.len().checked_sub(needle.len())?)
+        .find(|&i| hay[i] == first && hay[i..].starts_with(needle))
 }
 
 /// The side `subject` names: a player's name (ASCII case ignored) or the
@@ -455,12 +472,12 @@ fn side_named(subject: &str, white: &str, black: &str) -> Option<Color> {
 /// "stalemate" is not a mate, "Draw by adjudication: SyzygyTB" is an
 /// adjudication.
 fn keyword_kind(text: &str, lower: &str) -> EndingKind {
-    let has = |needle: &str| lower.contains(needle);
-    let words: Vec<&str> = lower
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .collect();
-    let word = |needle: &str| words.contains(&needle);
+    let has = |needle: &str| find(lower, needle).is_some();
+    let word = |needle: &str| {
+        lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|word| word == needle)
+    };
 
     let kind = if matches!(lower, "" | "normal" | "draw" | "drawn game" | "game drawn") {
         Kind::Normal

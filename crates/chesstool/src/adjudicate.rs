@@ -23,7 +23,7 @@ use anyhow::{bail, Result};
 use board::Color;
 use clap::{Args, ValueEnum};
 use movegen::{Move, Position};
-use notation::pgn::comment::parse_comment;
+use notation::pgn::comment::clock_and_emt;
 use notation::pgn::read::{Event, RawGame};
 use notation::pgn::replay::{replay, ErrorKind, Ply, ReplayOptions, ReplayVisitor};
 use notation::pgn::scan::TokenKind;
@@ -40,7 +40,8 @@ Examples:
   chesstool adjudicate games.pgn
   chesstool adjudicate games.pgn --fix-results -o fixed.pgn
   chesstool adjudicate lichess_db_standard_rated_2024-01.pgn.zst --rules lichess --format csv -o verdicts.csv
-  zstdcat big.pgn.zst | chesstool adjudicate - --threads 2 --format jsonl";
+  zstdcat big.pgn.zst | chesstool adjudicate - --threads 2 --format jsonl
+  parallel -k chesstool adjudicate -q --format csv --shard {}/4 huge.pgn ::: 1 2 3 4";
 
 #[derive(Debug, Args)]
 pub struct AdjudicateArgs {
@@ -60,6 +61,12 @@ pub struct AdjudicateArgs {
     /// result says why. The report then goes to stdout.
     #[arg(long, requires = "output")]
     fix_results: bool,
+    /// Positions the helpmate search may visit per question (can the
+    /// side that did not flag or resign still mate?). Past it the answer
+    /// is `unknown` and the recorded result stands: smaller is faster,
+    /// with more unknowns.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BUDGET)]
+    helpmate_budget: u64,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -150,12 +157,58 @@ struct Mainline {
     /// The ply of the first mainline null move (the game cannot be
     /// adjudicated).
     null_at: Option<u32>,
+    /// The rules of play applied as the replay goes (its positions
+    /// reused, not played again), up to the first automatic ending or,
+    /// under Lichess rules, the 50-move draw.
+    game: Option<Game>,
+    /// Lichess rules: stop at a halfmove clock of 100.
+    lichess: bool,
+    /// The Lichess 50-move draw was reached.
+    lichess_fifty: bool,
+    /// A move could not be pushed (cannot happen: the replay checked it).
+    push_error: Option<String>,
+}
+
+impl Mainline {
+    fn new(lichess: bool) -> Mainline {
+        Mainline {
+            moves: Vec::new(),
+            clocks: Vec::new(),
+            null_at: None,
+            game: None,
+            lichess,
+            lichess_fifty: false,
+            push_error: None,
+        }
+    }
 }
 
 impl ReplayVisitor for Mainline {
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         self.moves.push(ply.mv);
         self.clocks.push(PlyClock::default());
+        if self.null_at.is_some() || self.push_error.is_some() || self.lichess_fifty {
+            return;
+        }
+        let lichess = self.lichess;
+        let game = self
+            .game
+            .get_or_insert_with(|| Game::new(ply.before.clone()));
+        if game.ending().is_some() {
+            return;
+        }
+        if lichess && game.position().halfmoves() >= 100 {
+            self.lichess_fifty = true;
+            return;
+        }
+        match game.push_played(ply.mv, ply.after) {
+            Ok(_) => {
+                if lichess && game.ending().is_none() && game.position().halfmoves() >= 100 {
+                    self.lichess_fifty = true;
+                }
+            }
+            Err(err) => self.push_error = Some(err.to_string()),
+        }
     }
 
     fn null_move(&mut self, depth: u32, ply: u32, _before: &Position) {
@@ -165,13 +218,10 @@ impl ReplayVisitor for Mainline {
     }
 
     fn mainline_comment(&mut self, text: &[u8]) {
-        if memchr::memmem::find(text, b"[%").is_none() {
-            return;
-        }
         if let Some(clock) = self.clocks.last_mut() {
-            let comment = parse_comment(text);
-            clock.clock_after = clock.clock_after.or(comment.clock.map(|m| Millis(m.0)));
-            clock.emt = clock.emt.or(comment.emt.map(|m| Millis(m.0)));
+            let (clock_after, emt) = clock_and_emt(text);
+            clock.clock_after = clock.clock_after.or(clock_after.map(|m| Millis(m.0)));
+            clock.emt = clock.emt.or(emt.map(|m| Millis(m.0)));
         }
     }
 }
@@ -179,6 +229,7 @@ impl ReplayVisitor for Mainline {
 struct Adjudicate {
     rules: Rules,
     fix_results: bool,
+    helpmate_budget: u64,
 }
 
 /// Mainline moves as written (moves after the end included: the replay
@@ -247,7 +298,7 @@ impl Adjudicate {
                     MateAbility::Yes
                 }
             }
-            Rules::Fide => match game.can_mate(color, DEFAULT_BUDGET) {
+            Rules::Fide => match game.can_mate(color, self.helpmate_budget) {
                 Answer::Yes => MateAbility::Yes,
                 Answer::No => MateAbility::No,
                 Answer::Unknown => MateAbility::Unknown,
@@ -296,7 +347,7 @@ impl Task for Adjudicate {
 
 impl Adjudicate {
     fn adjudicate(&self, raw: &RawGame<'_>) -> Verdict {
-        let mut mainline = Mainline::default();
+        let mut mainline = Mainline::new(self.rules == Rules::Lichess);
         let replayed = replay(raw, &ReplayOptions { strict: false }, &mut mainline);
         let recorded_tag = tag(raw, b"Result");
         let recorded_text = if recorded_tag.trim().is_empty() {
@@ -348,29 +399,20 @@ impl Adjudicate {
         }
         let written = written_plies(raw).max(mainline.moves.len() as u32);
 
-        // 1. The rules of play.
-        let mut game = Game::new(start.clone());
-        let mut lichess_fifty = false;
-        let fifty =
-            |game: &Game| self.rules == Rules::Lichess && game.position().halfmoves() >= 100;
-        if game.ending().is_none() && fifty(&game) {
-            lichess_fifty = true;
-        } else if game.ending().is_none() {
-            // The mainline moves were checked by the replay.
-            for &mv in &mainline.moves {
-                match game.push_legal(mv) {
-                    Ok(Some(_)) => break,
-                    Ok(None) if fifty(&game) => {
-                        lichess_fifty = true;
-                        break;
-                    }
-                    Ok(None) => {}
-                    Err(err) => {
-                        return invalid(v, err.to_string(), Some(raw.line));
-                    }
-                }
-            }
+        // 1. The rules of play, applied during the replay (the visitor).
+        if let Some(err) = mainline.push_error.take() {
+            return invalid(v, err, Some(raw.line));
         }
+        let lichess_fifty = mainline.lichess_fifty;
+        let game = match mainline.game.take() {
+            Some(game) => game,
+            None => Game::new(start.clone()),
+        };
+        let lichess_fifty = lichess_fifty
+            || (self.rules == Rules::Lichess
+                && game.ending().is_none()
+                && game.ply() == 0
+                && game.position().halfmoves() >= 100);
         let finish = |mut v: Verdict, result: RecordedResult, reason, ply: u32, detail: String| {
             v.result = result.as_str();
             v.reason = reason;
@@ -537,6 +579,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<Outcome> {
     let task = Adjudicate {
         rules: args.rules,
         fix_results: args.fix_results,
+        helpmate_budget: args.helpmate_budget,
     };
     // With --fix-results, -o gets the games and the report goes to stdout.
     let (mut out, mut fixed) = if args.fix_results {

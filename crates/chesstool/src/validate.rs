@@ -21,7 +21,8 @@ Examples:
   chesstool validate games.pgn
   chesstool validate lichess_db_standard_rated_2024-01.pgn.zst --format csv -o report.csv
   zstdcat big.pgn.zst | chesstool validate - --threads 2 --format jsonl
-  chesstool validate --strict --max-errors 10 club/*.pgn";
+  chesstool validate --strict --max-errors 10 club/*.pgn
+  chesstool validate huge.pgn --shard 3/8 --format csv -o part3.csv   # one of 8 machines";
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {

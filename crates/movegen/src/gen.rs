@@ -250,8 +250,32 @@ impl Position {
     }
 
     /// `true` if the side to move has at least one legal move.
+    ///
+    /// Out of check, any move of a piece that is not pinned is legal: a
+    /// free knight square or pawn push of such a piece answers at once,
+    /// which settles nearly every position without the king-safety work
+    /// of full generation.
     #[must_use]
     pub fn has_legal_moves(&self) -> bool {
+        if self.checkers.is_empty() {
+            let board = &self.board;
+            let ours = board.by_color(self.turn);
+            let free = ours & !self.pinned;
+            for from in board.knights() & free {
+                if (attacks::knight_attacks(from) & !ours).any() {
+                    return true;
+                }
+            }
+            let pawns = (board.pawns() & free).0;
+            let empty = !board.occupied().0;
+            let pushes = match self.turn {
+                Color::White => (pawns << 8) & empty,
+                Color::Black => (pawns >> 8) & empty,
+            };
+            if pushes != 0 {
+                return true;
+            }
+        }
         self.generate_moves(|moves| moves.to.any())
     }
 

@@ -34,6 +34,11 @@ fn playouts(start_fen: &str, chess960: bool, seed: u64, games: usize, max_plies:
                 ours_moves.len(),
                 "count_legal_moves differs from the list in {fen}"
             );
+            assert_eq!(
+                ours.has_legal_moves(),
+                !ours_moves.is_empty(),
+                "has_legal_moves differs from the list in {fen}"
+            );
             let sk_legal_ep = theirs
                 .ep_square(shakmaty::EnPassantMode::Legal)
                 .map(u32::from);

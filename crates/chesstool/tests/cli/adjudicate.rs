@@ -549,3 +549,31 @@ fn adjudicate_fix_results_writes_corrected_games() {
     assert_eq!(run.code, 2);
     assert!(run.stdout.is_empty(), "{}", run.stdout);
 }
+
+/// `--helpmate-budget`: a search cut short says so and keeps the recorded
+/// result; the default budget answers.
+#[test]
+fn adjudicate_helpmate_budget() {
+    // Black flags with a bare king: can White (K+B+P) mate? Only a search
+    // can say.
+    let pgn = game(
+        "1-0",
+        Some("4k3/8/8/8/8/8/4P3/2B1K3 b - - 0 1"),
+        "[Termination \"Time forfeit\"]\n",
+        "1... Kd7",
+    );
+    check(
+        "adj_budget_default",
+        &pgn,
+        &[],
+        ("1-0", "1-0", "time_forfeit", "1", "", "true"),
+        "",
+    );
+    check(
+        "adj_budget_tiny",
+        &pgn,
+        &["--helpmate-budget", "1"],
+        ("1-0", "1-0", "time_forfeit", "1", "", "true"),
+        "unknown whether White (K+B+P) can mate K; recorded result kept",
+    );
+}

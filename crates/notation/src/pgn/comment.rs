@@ -372,6 +372,17 @@ pub struct Commands<'a> {
     pos: usize,
 }
 
+/// The first `needle` in `haystack`: comments are short, and a plain
+/// loop over their first bytes beats memchr's start-up cost.
+#[inline]
+fn find_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
+    let head = haystack.len().min(64);
+    match haystack[..head].iter().position(|&b| b == needle) {
+        Some(i) => Some(i),
+        None => memchr::memchr(needle, &haystack[head..]).map(|i| head + i),
+    }
+}
+
 fn skip_whitespace(raw: &[u8], mut index: usize) -> usize {
     while raw.get(index).is_some_and(u8::is_ascii_whitespace) {
         index += 1;
@@ -385,7 +396,7 @@ impl<'a> Iterator for Commands<'a> {
     fn next(&mut self) -> Option<CommandItem<'a>> {
         let raw = self.raw;
         loop {
-            let open = self.pos + memchr::memchr(b'[', raw.get(self.pos..)?)?;
+            let open = self.pos + find_byte(b'[', raw.get(self.pos..)?)?;
             let percent = skip_whitespace(raw, open + 1);
             if raw.get(percent) != Some(&b'%') {
                 self.pos = open + 1;
@@ -397,12 +408,14 @@ impl<'a> Iterator for Commands<'a> {
                     .iter()
                     .position(|&b| b.is_ascii_whitespace() || b == b']' || b == b'[')
                     .unwrap_or(raw.len() - name_start);
-            let Some(close) = memchr::memchr2(b']', b'[', &raw[name_end..])
+            let Some(close) = raw[name_end..]
+                .iter()
+                .position(|&b| b == b']' || b == b'[')
                 .map(|delta| name_end + delta)
                 .filter(|&close| raw[close] == b']')
             else {
-                let end = memchr::memchr(b'[', &raw[name_end..])
-                    .map_or(raw.len(), |delta| name_end + delta);
+                let end =
+                    find_byte(b'[', &raw[name_end..]).map_or(raw.len(), |delta| name_end + delta);
                 self.pos = end;
                 return Some(CommandItem::Unterminated(open..end));
             };
@@ -486,6 +499,37 @@ pub fn parse_comment(raw: &[u8]) -> Comment<'_> {
     comment
 }
 
+/// Just the `[%clk]` and `[%emt]` values of a raw comment, as
+/// [`parse_comment`] reads them (the first well-formed one of each), for
+/// callers that need nothing else: no text is decoded or copied.
+///
+/// ```
+/// use notation::pgn::comment::{clock_and_emt, Millis};
+///
+/// let (clock, emt) = clock_and_emt(b" [%emt 0:00:02.5] good move [%clk 1:02:03] ");
+/// assert_eq!(clock, Some(Millis(3_723_000)));
+/// assert_eq!(emt, Some(Millis(2_500)));
+/// assert_eq!(clock_and_emt(b"no commands"), (None, None));
+/// ```
+#[must_use]
+pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
+    let (mut clock, mut emt) = (None, None);
+    if find_byte(b'%', raw).is_none() {
+        return (clock, emt);
+    }
+    for item in commands(raw) {
+        let CommandItem::Command(command) = item else {
+            continue;
+        };
+        match CommandKind::from_name(command.name) {
+            Some(CommandKind::Clock) if clock.is_none() => clock = parse_duration(command.args),
+            Some(CommandKind::Emt) if emt.is_none() => emt = parse_duration(command.args),
+            _ => {}
+        }
+    }
+    (clock, emt)
+}
+
 /// The text pieces of a comment: byte ranges, trimmed, non-empty.
 #[derive(Default)]
 struct Pieces {
@@ -554,43 +598,63 @@ fn digits(text: &[u8], max: usize) -> Option<u64> {
     )
 }
 
-/// `H:MM:SS(.f)` or `MM:SS(.f)`.
+/// `H:MM:SS(.f)` or `MM:SS(.f)`: hours or minutes of 1 to 9 digits, the
+/// fields after them of 1 or 2 digits below 60, any number of digits of
+/// fraction (the first three count). One pass: it runs once per move of
+/// every clocked game.
 fn parse_duration(text: &[u8]) -> Option<Millis> {
-    let (whole, fraction) = match text.iter().position(|&b| b == b'.') {
-        Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
-        None => (text, None),
-    };
-    let millis = match fraction {
-        None => 0,
-        Some(fraction) => {
-            // Any number of digits; the first three count.
-            digits(fraction, usize::MAX)?;
-            let mut padded = [b'0'; 3];
-            for (slot, &digit) in padded.iter_mut().zip(fraction) {
-                *slot = digit;
-            }
-            digits(&padded, 3)?
+    let mut fields = [0u64; 3];
+    let mut lens = [0usize; 3];
+    let mut n = 0;
+    let mut i = 0;
+    loop {
+        if n == 3 {
+            return None;
         }
-    };
-    let mut fields = whole.split(|&b| b == b':');
-    let first = fields.next()?;
-    let second = fields.next()?;
-    let third = fields.next();
-    if fields.next().is_some() {
+        let start = i;
+        let mut value = 0u64;
+        while let Some(&b) = text.get(i).filter(|b| b.is_ascii_digit()) {
+            if i - start == 9 {
+                return None;
+            }
+            value = value * 10 + u64::from(b - b'0');
+            i += 1;
+        }
+        fields[n] = value;
+        lens[n] = i - start;
+        n += 1;
+        if text.get(i) == Some(&b':') {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let mut millis = 0;
+    if text.get(i) == Some(&b'.') {
+        i += 1;
+        let start = i;
+        while let Some(&b) = text.get(i).filter(|b| b.is_ascii_digit()) {
+            if i - start < 3 {
+                millis = millis * 10 + u64::from(b - b'0');
+            }
+            i += 1;
+        }
+        let len = i - start;
+        if len == 0 {
+            return None;
+        }
+        for _ in len..3 {
+            millis *= 10;
+        }
+    }
+    if i != text.len() {
         return None;
     }
-    let secs = match third {
-        Some(third) => {
-            let hours = digits(first, 9)?;
-            let minutes = digits(second, 2).filter(|&m| m < 60)?;
-            let seconds = digits(third, 2).filter(|&s| s < 60)?;
-            hours * 3600 + minutes * 60 + seconds
-        }
-        None => {
-            let minutes = digits(first, 9)?;
-            let seconds = digits(second, 2).filter(|&s| s < 60)?;
-            minutes * 60 + seconds
-        }
+    let small = |k: usize| (1..=2).contains(&lens[k]) && fields[k] < 60;
+    let secs = match n {
+        3 if lens[0] >= 1 && small(1) && small(2) => fields[0] * 3600 + fields[1] * 60 + fields[2],
+        2 if lens[0] >= 1 && small(1) => fields[0] * 60 + fields[1],
+        _ => return None,
     };
     Some(Millis(secs * 1000 + millis))
 }
@@ -649,6 +713,131 @@ fn parse_eval(text: &[u8]) -> Option<(Eval, Option<u32>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first, obviously right `parse_duration`: the reference.
+    fn parse_duration_reference(text: &[u8]) -> Option<Millis> {
+        let (whole, fraction) = match text.iter().position(|&b| b == b'.') {
+            Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
+            None => (text, None),
+        };
+        let millis = match fraction {
+            None => 0,
+            Some(fraction) => {
+                // Any number of digits; the first three count.
+                digits(fraction, usize::MAX)?;
+                let mut padded = [b'0'; 3];
+                for (slot, &digit) in padded.iter_mut().zip(fraction) {
+                    *slot = digit;
+                }
+                digits(&padded, 3)?
+            }
+        };
+        let mut fields = whole.split(|&b| b == b':');
+        let first = fields.next()?;
+        let second = fields.next()?;
+        let third = fields.next();
+        if fields.next().is_some() {
+            return None;
+        }
+        let secs = match third {
+            Some(third) => {
+                let hours = digits(first, 9)?;
+                let minutes = digits(second, 2).filter(|&m| m < 60)?;
+                let seconds = digits(third, 2).filter(|&s| s < 60)?;
+                hours * 3600 + minutes * 60 + seconds
+            }
+            None => {
+                let minutes = digits(first, 9)?;
+                let seconds = digits(second, 2).filter(|&s| s < 60)?;
+                minutes * 60 + seconds
+            }
+        };
+        Some(Millis(secs * 1000 + millis))
+    }
+
+    #[test]
+    fn parse_duration_agrees_with_the_reference() {
+        let alphabet = b"0123456789:.. x";
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut text = Vec::new();
+        for _ in 0..300_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut x = state;
+            text.clear();
+            for _ in 0..(x % 13) {
+                x /= 13;
+                text.push(alphabet[(x % alphabet.len() as u64) as usize]);
+                x /= alphabet.len() as u64;
+            }
+            assert_eq!(
+                parse_duration(&text),
+                parse_duration_reference(&text),
+                "{}",
+                String::from_utf8_lossy(&text)
+            );
+        }
+        for text in [
+            "0:03:00",
+            "1:02:03.4",
+            "59:59",
+            "123456789:59:59.9999",
+            "0:60:00",
+            "1:2:3",
+            ":1:00",
+            "1:00.",
+        ] {
+            assert_eq!(
+                parse_duration(text.as_bytes()),
+                parse_duration_reference(text.as_bytes()),
+                "{text}"
+            );
+        }
+    }
+
+    /// [`clock_and_emt`] reads what [`parse_comment`] reads, on every
+    /// shape of command (well formed, malformed, repeated, unterminated,
+    /// spaced, upper case) and on random mixes of their pieces.
+    #[test]
+    fn clock_and_emt_agrees_with_parse_comment() {
+        let pieces: [&[u8]; 14] = [
+            b"[%clk 0:01:02]",
+            b"[%clk 1:02:03.4]",
+            b"[%clk x]",
+            b"[%emt 0:00:05]",
+            b"[ % EMT 0:00:01.25 ]",
+            b"[%emt 0:00:0a]",
+            b"[%eval 0.25]",
+            b"[%clk",
+            b"text",
+            b" ",
+            b"]",
+            b"[%",
+            b"[%csl Ra1]",
+            b"[%CLK 0:00:09]",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..20_000 {
+            let mut raw = Vec::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut x = state;
+            for _ in 0..(x % 6) {
+                x /= 6;
+                raw.extend_from_slice(pieces[(x % pieces.len() as u64) as usize]);
+                x /= pieces.len() as u64;
+            }
+            let full = parse_comment(&raw);
+            assert_eq!(
+                clock_and_emt(&raw),
+                (full.clock, full.emt),
+                "{}",
+                String::from_utf8_lossy(&raw)
+            );
+        }
+    }
 
     /// Parses `raw` and checks the typed values and the text.
     fn check<'a>(
