@@ -41,7 +41,7 @@ use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use board::{attacks, zobrist, Color, Role, Square};
+use board::{attacks, zobrist, Bitboard, Color, Role, Square};
 use movegen::{Move, Position};
 
 use crate::dead::{dead_position, has_insufficient_material};
@@ -195,6 +195,18 @@ pub(crate) fn search(
 /// Moves expanded per position by a [`Search`]: (mater, defender).
 type Width = (usize, usize);
 
+/// The most moves a narrow search keeps per position.
+const NARROWEST: usize = 8;
+
+const _: () = {
+    let mut i = 0;
+    while i < NARROW_STAGES.len() {
+        let (mater, defender) = NARROW_STAGES[i].0;
+        assert!(mater <= NARROWEST && defender <= NARROWEST);
+        i += 1;
+    }
+};
+
 /// Every move of every position: the search that can prove "no".
 const FULL_WIDTH: Width = (usize::MAX, usize::MAX);
 
@@ -335,6 +347,8 @@ struct Search<'a> {
     /// of them ([`FULL_WIDTH`]) for a search that can prove "no", the
     /// best few by [`move_score`] for a narrow search.
     width: Width,
+    /// Reused buffer for the moves of a position and their scores.
+    scored: Vec<(i32, u16)>,
 }
 
 /// Weight of the heuristic against the plies already played: the search
@@ -364,6 +378,7 @@ impl<'a> Search<'a> {
             generated: 0,
             line: scratch.line,
             width: FULL_WIDTH,
+            scored: Vec::with_capacity(movegen::MAX_MOVES),
         };
         search.positions.push(root.clone());
         search.nodes.push(Node {
@@ -415,32 +430,39 @@ impl<'a> Search<'a> {
             let parent = index as usize;
             let pos = self.position_of(parent);
             let plies = self.nodes[parent].plies;
-            let mut moves = pos.legal_moves();
+            let moves = pos.legal_moves();
+            // The narrow searches keep a few moves: here, not in another
+            // (large, zero-filled) move list.
+            let mut picked = [Move::normal(Square::A1, Square::A1); NARROWEST];
+            let mut chosen: &[Move] = &moves;
             let width = if pos.turn() == self.color {
                 self.width.0
             } else {
                 self.width.1
             };
             if moves.len() > width {
-                let mut scored: [(i32, u16); 256] = [(0, 0); 256];
-                let n = moves.len().min(scored.len());
-                for (slot, &mv) in scored.iter_mut().zip(moves.iter()) {
-                    *slot = (-move_score(&pos, mv, self.color), mv.to_bits());
-                }
+                let context = ScoreContext::new(&pos, self.color);
+                let scored = &mut self.scored;
+                scored.clear();
+                scored.extend(
+                    moves
+                        .iter()
+                        .map(|&mv| (-context.score(&pos, mv), mv.to_bits())),
+                );
                 // Ordering by (score, bits), unique keys, keeps the search
                 // deterministic.
-                let scored = &mut scored[..n];
                 scored.select_nth_unstable(width - 1);
                 scored[..width].sort_unstable();
-                let mut best = movegen::MoveList::new();
-                for &(_, bits) in scored.iter().take(width) {
+                let mut n = 0;
+                for &(_, bits) in self.scored.iter().take(width.min(NARROWEST)) {
                     if let Some(&mv) = moves.iter().find(|mv| mv.to_bits() == bits) {
-                        best.push(mv);
+                        picked[n] = mv;
+                        n += 1;
                     }
                 }
-                moves = best;
+                chosen = &picked[..n];
             }
-            for &mv in moves.iter() {
+            for &mv in chosen {
                 if self.generated >= self.budget {
                     return self.finish(Answer::Unknown, Proof::Budget, Vec::new());
                 }
@@ -583,10 +605,21 @@ fn heuristic(pos: &Position, mater: Color) -> i32 {
     let mut attacked = attacks::king_attacks(our_king);
     // Bit 0: dark-squared bishops, bit 1: light-squared, bit 2: others.
     let mut checkers = 0u8;
-    for sq in board.by_color(mater) & !board.kings() {
-        let Some(role) = board.role_at(sq) else {
-            continue;
-        };
+    let ours = board.by_color(mater);
+    let by_role = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ]
+    .into_iter()
+    .flat_map(|role| {
+        (board.by_role(role) & ours)
+            .into_iter()
+            .map(move |sq| (sq, role))
+    });
+    for (sq, role) in by_role {
         attacked |= attacks::attacks(sq, board::Piece { color: mater, role }, occupied);
         checkers |= match role {
             Role::Bishop if sq.is_dark() => 1,
@@ -627,6 +660,7 @@ fn heuristic(pos: &Position, mater: Color) -> i32 {
 /// the defending king; for the defender, the king toward the edge and
 /// other pieces toward their own king (to block its flight squares),
 /// captures last.
+#[cfg(test)]
 fn move_score(pos: &Position, mv: Move, mater: Color) -> i32 {
     let board = pos.board();
     let Some(their_king) = board.king_of(mater.other()) else {
@@ -659,10 +693,100 @@ fn move_score(pos: &Position, mv: Move, mater: Color) -> i32 {
     }
 }
 
+/// What [`move_score`] needs of a position, computed once for all its
+/// moves: the same scores at a fraction of the cost.
+struct ScoreContext {
+    /// The defending king (none: every move scores 0).
+    their_king: Option<Square>,
+    mater_to_move: bool,
+    /// Squares seen from the defending king along lines: a piece of the
+    /// mater there may uncover a check by leaving.
+    lines: Bitboard,
+    /// Per role (by index), the squares from which a mater's piece of that
+    /// role attacks the defending king.
+    checks: [Bitboard; 6],
+}
+
+impl ScoreContext {
+    fn new(pos: &Position, mater: Color) -> ScoreContext {
+        let board = pos.board();
+        let their_king = board.king_of(mater.other());
+        let occupied = board.occupied();
+        let mut checks = [Bitboard::EMPTY; 6];
+        let mut lines = Bitboard::EMPTY;
+        if let Some(king) = their_king {
+            lines = attacks::queen_attacks(king, occupied);
+            for role in [
+                Role::Pawn,
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+            ] {
+                let piece = board::Piece {
+                    color: mater.other(),
+                    role,
+                };
+                checks[role as usize] = attacks::attacks(king, piece, occupied);
+            }
+        }
+        ScoreContext {
+            their_king,
+            mater_to_move: pos.turn() == mater,
+            lines,
+            checks,
+        }
+    }
+
+    /// [`move_score`] of `mv` in the position the context was made for.
+    /// [`may_check`] there removes the moving piece from the board first;
+    /// here it does not, which changes nothing: a piece that stood
+    /// between the king and its target square is on a line from the king,
+    /// and counts as a possible discovered check either way.
+    fn score(&self, pos: &Position, mv: Move) -> i32 {
+        let Some(their_king) = self.their_king else {
+            return 0;
+        };
+        let (from, to) = (mv.from(), mv.to());
+        let toward = from.distance(their_king) as i32 - to.distance(their_king) as i32;
+        if self.mater_to_move {
+            let mut score = 2 * toward;
+            let may_check = mv.is_castle()
+                || mv.is_en_passant()
+                || self.lines.contains(from)
+                || match mv.promotion_role().or_else(|| pos.board().role_at(from)) {
+                    Some(Role::King) | None => false,
+                    Some(role) => self.checks[role as usize].contains(to),
+                };
+            if may_check {
+                score += 20;
+            }
+            if mv.promotion_role().is_some() {
+                score += 8;
+            }
+            score
+        } else if from == their_king {
+            let file = to.file() as i32;
+            let rank = to.rank() as i32;
+            -2 * file.min(7 - file).min(rank.min(7 - rank))
+        } else {
+            let mut score = 2 * toward;
+            if to.distance(their_king) <= 1 {
+                score += 4;
+            }
+            if pos.is_capture(mv) {
+                score -= 10;
+            }
+            score
+        }
+    }
+}
+
 /// Can `mv` by `mater` give check to the king on `their_king`? Cheap and
 /// generous: a move that lands on a checking square, or one that leaves a
 /// line through the king (a possible discovered check), castling and en
 /// passant.
+#[cfg(test)]
 fn may_check(board: &board::Board, mv: Move, mater: Color, their_king: Square) -> bool {
     let occupied = board.occupied().without(mv.from());
     if mv.is_castle()
@@ -761,6 +885,35 @@ mod tests {
         }
         assert!(pos.is_checkmate(), "the line ends in mate");
         assert_eq!(pos.turn(), color.other());
+    }
+
+    /// [`ScoreContext::score`] gives [`move_score`]'s scores, move by
+    /// move, along random games (both sides as the mater).
+    #[test]
+    fn score_context_agrees_with_move_score() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut checked = 0;
+        for _ in 0..60 {
+            let mut pos = Position::new();
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for mater in Color::ALL {
+                    let context = ScoreContext::new(&pos, mater);
+                    for &mv in moves.iter() {
+                        assert_eq!(context.score(&pos, mv), move_score(&pos, mv, mater));
+                        checked += 1;
+                    }
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
     }
 
     #[test]
