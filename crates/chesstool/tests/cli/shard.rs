@@ -86,21 +86,7 @@ fn shards_equal_the_single_run_on_the_shared_files() {
         return;
     };
     let dir = temp_dir("shard_shared");
-    let mut files = Vec::new();
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "pgn")
-                && path.metadata().is_ok_and(|m| m.len() > 20_000)
-            {
-                files.push(path.display().to_string());
-            }
-        }
-    }
-    files.sort();
+    let files = crate::util::pgn_files(&root, 20_000);
     assert!(!files.is_empty());
     for file in &files {
         let (code, whole, stderr) = rows(&dir, "validate", file, &["--threads", "1"]);

@@ -99,3 +99,24 @@ pub fn shared_data(rel: &str) -> Option<PathBuf> {
         None
     }
 }
+
+/// The `.pgn` files below `root` (recursively) of at least `min_len`
+/// bytes, sorted.
+pub fn pgn_files(root: &Path, min_len: u64) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "pgn")
+                && path.metadata().is_ok_and(|m| m.len() >= min_len)
+            {
+                files.push(path.display().to_string());
+            }
+        }
+    }
+    files.sort();
+    files
+}

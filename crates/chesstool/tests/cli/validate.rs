@@ -311,19 +311,7 @@ fn validate_is_byte_identical_for_any_thread_count_on_shared_files() {
         return;
     };
     let dir = temp_dir("validate_determinism");
-    let mut files = Vec::new();
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "pgn") {
-                files.push(path.display().to_string());
-            }
-        }
-    }
-    files.sort();
+    let files = pgn_files(&root, 0);
     let mut args = vec![
         "validate",
         "--format",
