@@ -34,12 +34,19 @@ const BUDGET: u64 = 500;
 struct Mainline {
     moves: Vec<Move>,
     clocks: Vec<PlyClock>,
+    /// A null move in the mainline: the binary reports such a game
+    /// invalid, and so does not adjudicate it.
+    null: bool,
 }
 
 impl ReplayVisitor for Mainline {
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         self.moves.push(ply.mv);
         self.clocks.push(PlyClock::default());
+    }
+
+    fn null_move(&mut self, depth: u32, _ply: u32, _before: &movegen::Position) {
+        self.null |= depth == 0;
     }
 
     fn mainline_comment(&mut self, text: &[u8]) {
@@ -67,6 +74,9 @@ fn adjudicate(raw: &RawGame<'_>) {
     let Some(start) = replayed.start else {
         return;
     };
+    if mainline.null {
+        return;
+    }
     let mut game = Game::new(start.clone());
     for &mv in &mainline.moves {
         if game.ending().is_some() {
