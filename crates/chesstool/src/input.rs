@@ -121,16 +121,17 @@ impl fmt::Debug for Input {
 /// # Errors
 /// When the file cannot be opened, is a directory, or its first bytes
 /// cannot be read; the message names the file
-/// (`cannot open games.pgn: No such file or directory (os error 2)`).
+/// (`cannot open games.pgn: no such file or directory`).
 pub fn open(path: &Path) -> anyhow::Result<Input> {
     if is_stdin(path) {
         return from_reader(STDIN_NAME.to_owned(), io::stdin(), stdin_size());
     }
     let name = path.display().to_string();
-    let file = File::open(path).with_context(|| format!("cannot open {name}"))?;
+    let file = File::open(path)
+        .map_err(|err| anyhow::anyhow!("cannot open {name}: {}", os_message(&err)))?;
     let metadata = file
         .metadata()
-        .with_context(|| format!("cannot open {name}"))?;
+        .map_err(|err| anyhow::anyhow!("cannot open {name}: {}", os_message(&err)))?;
     if metadata.is_dir() {
         anyhow::bail!("cannot open {name}: is a directory");
     }
@@ -338,12 +339,29 @@ fn is_marked<E: std::error::Error + 'static>(err: &io::Error) -> bool {
 /// One line, lower case, naming the file, for an error met while reading
 /// `name`: `games.pgn.zst: corrupt zstd stream: Unknown frame descriptor`,
 /// `games.pgn.gz: truncated gzip stream: …`, or for errors of the file
-/// itself `cannot read games.pgn: Input/output error (os error 5)`.
+/// itself `cannot read games.pgn: input/output error`.
 #[must_use]
 pub fn describe_io_error(name: &str, err: &io::Error) -> String {
     match err.get_ref() {
         Some(inner) if inner.is::<DecodeError>() => format!("{name}: {inner}"),
-        _ => format!("cannot read {name}: {err}"),
+        _ => format!("cannot read {name}: {}", os_message(err)),
+    }
+}
+
+/// An I/O error as our messages write them: lower case, without the
+/// `(os error N)` that the standard library appends (`no such file or
+/// directory`, `permission denied`).
+#[must_use]
+pub fn os_message(err: &io::Error) -> String {
+    let text = err.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => &text[..at],
+        _ => text.as_str(),
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
@@ -611,7 +629,7 @@ mod tests {
         let err = input.reader.read_to_end(&mut Vec::new()).unwrap_err();
         assert_eq!(
             describe_io_error("games.pgn.zst", &err),
-            "cannot read games.pgn.zst: Input/output error (os error 5)"
+            "cannot read games.pgn.zst: input/output error"
         );
     }
 
@@ -620,7 +638,7 @@ mod tests {
         let err = open(Path::new("no/such/games.pgn")).unwrap_err();
         assert_eq!(
             format!("{err:#}"),
-            "cannot open no/such/games.pgn: No such file or directory (os error 2)"
+            "cannot open no/such/games.pgn: no such file or directory"
         );
         let err = open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_err();
         assert!(format!("{err:#}").ends_with(": is a directory"), "{err:#}");

@@ -109,10 +109,26 @@ fn main() -> ExitCode {
         Ok(Outcome::IoError) => ExitCode::from(2),
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            let _ = writeln!(std::io::stderr(), "chesstool: {err:#}");
+            let _ = writeln!(std::io::stderr(), "chesstool: {}", one_line(&err));
             ExitCode::from(2)
         }
     }
+}
+
+/// An error and its causes on one line, `: `-separated, I/O errors in
+/// lower case without their `(os error N)`.
+fn one_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for (i, cause) in err.chain().enumerate() {
+        if i > 0 {
+            line.push_str(": ");
+        }
+        match cause.downcast_ref::<std::io::Error>() {
+            Some(io) => line.push_str(&input::os_message(io)),
+            None => line.push_str(&cause.to_string()),
+        }
+    }
+    line
 }
 
 /// `chesstool.1` and `chesstool-<subcommand>.1` in `dir`.

@@ -86,7 +86,11 @@ impl Output {
             Ok(file) => file,
             Err(err) => {
                 crate::signals::settle_temp(&temp, || ());
-                return Err(err).with_context(|| format!("cannot create {}", path.display()));
+                return Err(anyhow::anyhow!(
+                    "cannot create {}: {}",
+                    path.display(),
+                    crate::input::os_message(&err)
+                ));
             }
         };
         Ok(Output {
@@ -271,7 +275,7 @@ mod tests {
         let err = Output::create(Path::new("no/such/dir/report.csv")).unwrap_err();
         assert_eq!(
             format!("{err:#}"),
-            "cannot create no/such/dir/report.csv: No such file or directory (os error 2)"
+            "cannot create no/such/dir/report.csv: no such file or directory"
         );
     }
 
