@@ -195,12 +195,12 @@ fn oversized<T: Task>(
     task: &T,
     head: &[u8],
     offset: u64,
-    len: Option<u64>,
     limit: usize,
 ) -> Records<T::Record> {
-    let size = len.map_or(String::new(), |len| format!("{len} bytes, "));
+    // Not its length: that is known only on some paths, which depend on
+    // the chunk size, and the output must not.
     let message = format!(
-        "game too large: {size}more than the limit of {limit} bytes (--max-game-size); \
+        "game too large: more than {limit} bytes (--max-game-size); \
          only its first {} bytes were read, the rest was skipped up to the next game",
         head.len()
     );
@@ -231,9 +231,9 @@ fn run_chunk<T: Task>(
             let (records, cut) = READER.with(|r| process(&mut r.borrow_mut(), task, &data, offset));
             (records, cut, 0)
         }
-        Work::Oversized { len, .. } => {
-            let records = READER
-                .with(|r| oversized(&mut r.borrow_mut(), task, &data, offset, Some(len), limit));
+        Work::Oversized { .. } => {
+            let records =
+                READER.with(|r| oversized(&mut r.borrow_mut(), task, &data, offset, limit));
             (records, None, 0)
         }
     };
@@ -311,10 +311,9 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
             let offset = out.offset + i as u64;
             self.reread(&mut out, tail, offset);
         } else if let Some((mut bytes, offset)) = self.carry.take() {
-            if let Some(len) = out.oversized {
+            if out.oversized.is_some() {
                 // The previous cut was inside a comment, and what followed
                 // was too large: the carried game is the oversized one.
-                let carried = bytes.len() as u64;
                 let newlines = count_newlines(&bytes) + out.newlines;
                 bytes.extend_from_slice(&out.data);
                 bytes.truncate(OVERSIZED_HEAD);
@@ -323,7 +322,6 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
                     self.task,
                     &bytes,
                     offset,
-                    Some(carried + len),
                     self.max_game_size,
                 );
                 out.newlines = newlines;
@@ -333,27 +331,39 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
             } else {
                 // The previous cut was inside a comment: this chunk was
                 // read from the wrong place. Read the joined bytes again,
-                // unless the carried game is still in its comment past the
-                // size limit: then it is too large, and skipped.
+                // unless the carried game is longer than the size limit
+                // (or still in its comment past it): then it is too
+                // large, and skipped.
                 bytes.extend_from_slice(&out.data);
-                if !out.is_last
-                    && bytes.len() > self.max_game_size
-                    && first_game_unterminated(&bytes)
-                {
+                let first = Scanner::new(&bytes, 0).next_game(&mut Vec::new());
+                let too_large = first.as_ref().is_some_and(|span| {
+                    span.end - span.start > self.max_game_size
+                        || (span.ended_by == GameEnd::UnterminatedComment
+                            && bytes.len() > self.max_game_size)
+                });
+                if too_large && !out.is_last {
                     let head = &bytes[..bytes.len().min(OVERSIZED_HEAD)];
                     let records = oversized(
                         &mut self.reader,
                         self.task,
                         head,
                         offset,
-                        None,
                         self.max_game_size,
                     );
                     if !self.emit_all(records, 0) {
                         return;
                     }
+                    // A game that ends within the bytes ends where the
+                    // scanner says; one that goes on is skipped to the next.
+                    let end = first.filter(|span| {
+                        matches!(span.ended_by, GameEnd::Result | GameEnd::NextGame)
+                    });
                     let mut skipper = GameSkipper::new();
-                    let Some(i) = skipper.feed(&bytes) else {
+                    let found = match end {
+                        Some(span) => Some(span.end),
+                        None => skipper.feed(&bytes),
+                    };
+                    let Some(i) = found else {
                         self.line_base += count_newlines(&bytes);
                         self.skipping = Some(skipper);
                         return;
@@ -438,14 +448,6 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
     }
 }
 
-/// Does the first game of `bytes` (which starts at a game) end inside a
-/// comment that never closes?
-fn first_game_unterminated(bytes: &[u8]) -> bool {
-    Scanner::new(bytes, 0)
-        .next_game(&mut Vec::new())
-        .is_some_and(|span| span.ended_by == GameEnd::UnterminatedComment)
-}
-
 /// Hands a chunk (bytes, offset, is it the last, what to do) to the
 /// workers.
 type Dispatch<'s, T, E> = dyn FnMut(Vec<u8>, u64, bool, Work, &mut Emitter<'_, T, E>) + 's;
@@ -476,13 +478,14 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
         games: 0,
         emitted: 0,
         range: settings.range.unwrap_or((0, u64::MAX)),
-        max_game_size: settings.max_game_size.max(settings.chunk_size.max(1 << 10)),
+        max_game_size: settings.max_game_size.max(1 << 10),
         carry: None,
         skipping: None,
         stopped: false,
     };
     let mut totals = Totals::default();
-    let chunk_size = settings.chunk_size.max(1 << 10);
+    // Chunks never exceed the game size limit (see `want` below).
+    let chunk_size = settings.chunk_size.max(1 << 10).min(emitter.max_game_size);
     let max_in_flight = pool.map_or(0, |p| 2 * p.current_num_threads() + 1);
 
     let range = emitter.range;
@@ -519,8 +522,11 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
                 match split_candidate(&buf) {
                     Some(cut) if cut > 0 => cut,
                     _ if buf.len() < max_game_size => {
-                        // No game starts in this block: read on.
-                        want = buf.len() + chunk_size;
+                        // No game starts in this block: read on, but never
+                        // past the size limit, so that a game is too large
+                        // exactly when it is longer than the limit, for
+                        // any chunk size.
+                        want = (buf.len() + chunk_size).min(max_game_size);
                         continue;
                     }
                     _ => match cut_by_scanning(&buf) {

@@ -61,6 +61,9 @@ fn oversized_games_are_reported_and_skipped() {
         assert!(unlimited.code <= 1, "{name}: {}", unlimited.stderr);
         let expected: Vec<&str> = unlimited.stdout.lines().collect();
         assert_eq!(expected.len(), 8, "{name}");
+        // The oversized game's record is the same whatever the threads
+        // and chunks.
+        let mut oversized_row: Option<String> = None;
         for threads in ["1", "2", "3"] {
             for chunk in ["4096", "65536"] {
                 let run = chesstool(
@@ -96,6 +99,12 @@ fn oversized_games_are_reported_and_skipped() {
                         assert!(g.contains(",invalid,"), "{name}: {g}");
                         assert!(g.contains("game too large"), "{name}: {g}");
                         assert!(g.contains("(--max-game-size)"), "{name}: {g}");
+                        match &oversized_row {
+                            None => oversized_row = Some(g.to_string()),
+                            Some(first) => {
+                                assert_eq!(first, g, "{name} -t{threads} chunks {chunk}")
+                            }
+                        }
                     } else {
                         assert_eq!(g, e, "{name} -t{threads} chunks {chunk}, row {i}");
                     }
@@ -122,5 +131,32 @@ fn max_game_size_rejects_nonsense() {
     for bad in ["0", "-1", "4X", "", "99999999999999999999G"] {
         let run = chesstool(&dir, &["validate", "x.pgn", "--max-game-size", bad]);
         assert_eq!(run.code, 2, "{bad}: {}", run.stderr);
+    }
+}
+
+/// Shards of a file holding oversized games give the single run's output,
+/// also when a shard starts inside one.
+#[test]
+fn oversized_games_and_shards() {
+    let dir = temp_dir("oversized_shards");
+    for (name, data) in cases() {
+        let file = format!("{name}.pgn");
+        std::fs::write(dir.join(&file), &data).unwrap();
+        let args = ["-q", "--format", "csv", "--max-game-size", "64K"];
+        let mut whole_args = vec!["validate", file.as_str()];
+        whole_args.extend(args);
+        let whole = chesstool(&dir, &whole_args);
+        for n in [2, 5] {
+            let mut joined = String::new();
+            for k in 1..=n {
+                let shard = format!("{k}/{n}");
+                let mut shard_args = whole_args.clone();
+                shard_args.extend(["--shard", shard.as_str(), "--chunk-size", "4096"]);
+                let run = chesstool(&dir, &shard_args);
+                joined.push_str(run.stdout.split_once('\n').map_or("", |(_, rows)| rows));
+            }
+            let body = whole.stdout.split_once('\n').map_or("", |(_, rows)| rows);
+            assert_eq!(joined, body, "{name}: {n} shards");
+        }
     }
 }
