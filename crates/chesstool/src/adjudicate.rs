@@ -2,8 +2,9 @@
 //! FIDE Laws (or Lichess's rules), why, and at which ply, beside the
 //! result it records.
 //!
-//! Per game: the moves are replayed (leniently) and fed to
-//! [`adjudication::Game`], whose first automatic ending (checkmate,
+//! Per game: the moves are replayed (leniently), and each position of the
+//! replay is handed to [`adjudication::Game`] as it comes (no move is
+//! played twice), whose first automatic ending (checkmate,
 //! stalemate, dead position, fivefold repetition, 75-move rule) decides.
 //! Otherwise the events outside the moves decide: a flag fall the clocks
 //! prove, then the `Termination` and `Result` tags (flag fall,
