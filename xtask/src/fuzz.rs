@@ -650,7 +650,7 @@ mod tests {
         assert_eq!(options.targets[0].name, "san");
         assert!(!options.seed_only);
         let options = Options::parse(&mut Args::new(vec!["--seed".into()])).unwrap();
-        assert_eq!(options.targets.len(), 3);
+        assert_eq!(options.targets.len(), TARGETS.len());
         assert!(options.seed_only);
         assert!(Options::parse(&mut Args::new(vec!["--target".into(), "uci".into()])).is_err());
         assert!(Options::parse(&mut Args::new(vec!["--minutes".into(), "0".into()])).is_err());
