@@ -425,3 +425,57 @@ fn detect(pos: &Position, count: u32) -> Option<Ending> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Game::push_played`] (the position after each move handed in)
+    /// keeps the same game as [`Game::push_legal`] (each move played):
+    /// endings, plies, repetition counts and claims, along random games
+    /// that shuffle pieces (so repetitions and claims do happen).
+    #[test]
+    fn push_played_keeps_the_same_game_as_push_legal() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let (mut endings, mut claims) = (0, 0);
+        for _ in 0..300 {
+            let mut played = Game::new(Position::new());
+            let mut pushed = Game::new(Position::new());
+            for _ in 0..400 {
+                let moves = played.position().legal_moves();
+                if moves.is_empty() || played.ending().is_some() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Mostly the first few moves (knight and rook shuffles
+                // repeat positions), sometimes any.
+                let pick = if x % 4 == 0 {
+                    (x >> 8) as usize % moves.len()
+                } else {
+                    (x >> 8) as usize % moves.len().min(3)
+                };
+                let mv = moves[pick];
+                let mut after = played.position().clone();
+                after.play_unchecked(mv);
+                let a = played.push_played(mv, &after).unwrap();
+                let b = pushed.push_legal(mv).unwrap();
+                assert_eq!(a, b);
+                assert_eq!(played.position(), pushed.position());
+                assert_eq!(played.ply(), pushed.ply());
+                assert_eq!(played.repetition_count(), pushed.repetition_count());
+                let claimable = played.claimable();
+                assert_eq!(claimable, pushed.claimable());
+                claims += usize::from(claimable.threefold || claimable.fifty);
+            }
+            assert_eq!(played.ending(), pushed.ending());
+            assert_eq!(played.ending_ply(), pushed.ending_ply());
+            endings += usize::from(played.ending().is_some());
+        }
+        assert!(
+            endings > 10 && claims > 10,
+            "{endings} endings, {claims} claims"
+        );
+    }
+}
