@@ -451,7 +451,7 @@ mod tests {
                 x ^= x << 17;
                 // Mostly the first few moves (knight and rook shuffles
                 // repeat positions), sometimes any.
-                let pick = if x % 4 == 0 {
+                let pick = if x.is_multiple_of(4) {
                     (x >> 8) as usize % moves.len()
                 } else {
                     (x >> 8) as usize % moves.len().min(3)
