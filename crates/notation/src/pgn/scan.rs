@@ -272,12 +272,15 @@ impl<'a> Scanner<'a> {
         let mut tag_lines = 0;
         while self.peek() == Some(b'[') {
             tag_lines += 1;
-            if let Some(movetext) = self.tags_then_movetext() {
+            let line_end =
+                find_byte(b'\n', &self.buf[self.pos..]).map_or(self.buf.len(), |i| self.pos + i);
+            if let Some(movetext) = self.tags_then_movetext(line_end) {
                 // Tags and movetext on one line (`[Result "*"] 1. e4 …`).
                 self.pos = movetext;
                 break;
             }
-            self.skip_line();
+            // Past the newline (found once, for both).
+            self.pos = (line_end + 1).min(self.buf.len());
             // Whitespace and escape lines between tag lines.
             let save = self.pos;
             if !self.skip_between_games() {
@@ -314,11 +317,11 @@ impl<'a> Scanner<'a> {
         })
     }
 
-    /// If the line at `self.pos` holds complete tags followed by something
+    /// If the line at `self.pos` (which ends at `line_end`, its newline or
+    /// the end of the buffer) holds complete tags followed by something
     /// that is not a tag, the offset where that something starts.
-    fn tags_then_movetext(&self) -> Option<usize> {
+    fn tags_then_movetext(&self, line_end: usize) -> Option<usize> {
         let buf = self.buf;
-        let line_end = find_byte(b'\n', &buf[self.pos..]).map_or(buf.len(), |i| self.pos + i);
         // The usual tag line ends with `]`: nothing can follow it.
         if buf[self.pos..line_end].trim_ascii_end().ends_with(b"]") {
             return None;
