@@ -20,12 +20,18 @@
 //! lines are those of a whole-file run), and reading stops at the first
 //! game that starts past the range.
 //!
-//! A game longer than [`Settings::max_game_size`] is not held in memory:
-//! its first [`OVERSIZED_HEAD`] bytes are read for the report (tags, first
-//! moves) and it is reported invalid, "too large"; the rest of it is read
-//! through in blocks by a [`GameSkipper`] up to the next game, which is
-//! read as usual. So memory stays bounded by the chunk and game sizes,
-//! whatever the input holds (a 1 GB comment, tag value or line).
+//! A game longer than [`Settings::max_game_size`] is not held in memory.
+//! The main thread never lets a block grow past the limit: where no game
+//! starts in it, it cuts anyway (a forced cut), and the emitter carries the
+//! unfinished game into the next chunk, as for a cut inside a comment. All
+//! decisions on size are taken there, in input order, on bytes that start
+//! at the game, with the scanner: a game whose scanned length passes the
+//! limit is reported invalid, "too large", from its first bytes (tags,
+//! first moves), and the rest of it is read through in blocks by a
+//! [`GameSkipper`] up to the next game, which is read as usual. So memory
+//! stays bounded by the chunk and game sizes whatever the input holds (a
+//! 1 GB comment, tag value or line), and which games are too large depends
+//! on the games alone, not on the thread count or chunk size.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -110,9 +116,6 @@ enum Work {
     Read,
     /// Count the games only (the chunk is outside the range).
     Scan,
-    /// The chunk is the head of one game of `len` bytes holding
-    /// `newlines` newlines, too large to read.
-    Oversized { len: u64, newlines: u64 },
     /// Nothing: the chunk is likely inside an oversized game being
     /// skipped (the emitter reads it after all if it is not).
     Skip,
@@ -140,10 +143,13 @@ struct ChunkOut<R> {
     /// For a chunk that was only scanned (it lies before the range): the
     /// games found, none of them in `records`.
     scanned: u64,
-    /// For the head of an oversized game: the game's length.
-    oversized: Option<u64>,
     /// Not read ([`Work::Skip`]).
     unread: bool,
+    /// Cut where no game starts (a game longer than a chunk may be): its
+    /// last game goes on in the next chunk.
+    forced: bool,
+    /// Start (in `data`) and relative line of the last game.
+    last_game: Option<(usize, u64)>,
 }
 
 thread_local! {
@@ -156,36 +162,43 @@ type Records<R> = Vec<(u64, u64, R)>;
 /// an unterminated comment.
 type CutInComment = Option<(usize, u64)>;
 
+/// Reads and checks the games of `data`: their records, where its last
+/// game starts if it ended inside an unterminated comment, and where its
+/// last game starts.
 fn process<T: Task>(
     reader: &mut GameReader,
     task: &T,
     data: &[u8],
     offset: u64,
-) -> (Records<T::Record>, CutInComment) {
+) -> (Records<T::Record>, CutInComment, Option<(usize, u64)>) {
     let mut records = Vec::new();
+    let mut cut = None;
     let mut last = None;
     reader.keep_comment_text(task.needs_comment_text());
     reader.read_chunk(data, offset, 0, |game| {
-        last = (game.ended_by() == GameEnd::UnterminatedComment)
+        last = Some((game.start_in_chunk(), game.line));
+        cut = (game.ended_by() == GameEnd::UnterminatedComment)
             .then_some((game.start_in_chunk(), game.line));
         records.push((game.offset, game.line, task.game(game)));
     });
-    (records, last)
+    (records, cut, last)
 }
 
 /// Counts the games of `data` without reading them: the same game
 /// boundaries as [`process`] finds (both walk the chunk with a
 /// [`Scanner`]), at a fraction of the cost.
-fn scan_only(data: &[u8]) -> (u64, CutInComment) {
+fn scan_only(data: &[u8]) -> (u64, CutInComment, Option<(usize, u64)>) {
     let mut scanner = Scanner::new(data, 0);
     let mut tokens = Vec::new();
     let mut games = 0;
+    let mut cut = None;
     let mut last = None;
     while let Some(span) = scanner.next_game(&mut tokens) {
         games += 1;
-        last = (span.ended_by == GameEnd::UnterminatedComment).then_some((span.start, span.line));
+        last = Some((span.start, span.line));
+        cut = (span.ended_by == GameEnd::UnterminatedComment).then_some((span.start, span.line));
     }
-    (games, last)
+    (games, cut, last)
 }
 
 /// The report of a game too large to read: its head read, with the
@@ -197,8 +210,6 @@ fn oversized<T: Task>(
     offset: u64,
     limit: usize,
 ) -> Records<T::Record> {
-    // Not its length: that is known only on some paths, which depend on
-    // the chunk size, and the output must not.
     let message = format!(
         "game too large: more than {limit} bytes (--max-game-size); \
          only its first {} bytes were read, the rest was skipped up to the next game",
@@ -219,28 +230,21 @@ fn run_chunk<T: Task>(
     offset: u64,
     is_last: bool,
     work: Work,
-    limit: usize,
+    forced: bool,
 ) -> ChunkOut<T::Record> {
-    let (records, cut_in_comment, scanned) = match work {
+    let (records, cut_in_comment, scanned, last_game) = match work {
         Work::Scan => {
-            let (games, cut) = scan_only(&data);
-            (Vec::new(), cut, games)
+            let (games, cut, last) = scan_only(&data);
+            (Vec::new(), cut, games, last)
         }
-        Work::Skip => (Vec::new(), None, 0),
+        Work::Skip => (Vec::new(), None, 0, None),
         Work::Read => {
-            let (records, cut) = READER.with(|r| process(&mut r.borrow_mut(), task, &data, offset));
-            (records, cut, 0)
-        }
-        Work::Oversized { .. } => {
-            let records =
-                READER.with(|r| oversized(&mut r.borrow_mut(), task, &data, offset, limit));
-            (records, None, 0)
+            let (records, cut, last) =
+                READER.with(|r| process(&mut r.borrow_mut(), task, &data, offset));
+            (records, cut, 0, last)
         }
     };
-    let newlines = match work {
-        Work::Oversized { newlines, .. } => newlines,
-        _ => count_newlines(&data),
-    };
+    let newlines = count_newlines(&data);
     ChunkOut {
         seq,
         data,
@@ -250,11 +254,9 @@ fn run_chunk<T: Task>(
         cut_in_comment,
         newlines,
         scanned,
-        oversized: match work {
-            Work::Oversized { len, .. } => Some(len),
-            _ => None,
-        },
         unread: work == Work::Skip,
+        forced,
+        last_game,
     }
 }
 
@@ -280,6 +282,8 @@ struct Emitter<'t, T: Task, E> {
     /// Inside a game too large to read, found so in the carry: its end is
     /// still to come.
     skipping: Option<GameSkipper>,
+    /// Scratch tokens for the size test of carried games.
+    tokens: Vec<notation::pgn::scan::Token>,
     stopped: bool,
 }
 
@@ -297,11 +301,7 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
     fn handle(&mut self, mut out: ChunkOut<T::Record>) {
         if let Some(mut skipper) = self.skipping.take() {
             // Inside a game too large to read: on to its end.
-            let found = match out.oversized {
-                Some(_) => None,
-                None => skipper.feed(&out.data),
-            };
-            let Some(i) = found else {
+            let Some(i) = skipper.feed(&out.data) else {
                 self.line_base += out.newlines;
                 self.skipping = Some(skipper);
                 return;
@@ -311,73 +311,23 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
             let offset = out.offset + i as u64;
             self.reread(&mut out, tail, offset);
         } else if let Some((mut bytes, offset)) = self.carry.take() {
-            if out.oversized.is_some() {
-                // The previous cut was inside a comment, and what followed
-                // was too large: the carried game is the oversized one.
-                let newlines = count_newlines(&bytes) + out.newlines;
-                bytes.extend_from_slice(&out.data);
-                bytes.truncate(OVERSIZED_HEAD);
-                out.records = oversized(
-                    &mut self.reader,
-                    self.task,
-                    &bytes,
-                    offset,
-                    self.max_game_size,
-                );
-                out.newlines = newlines;
-                out.cut_in_comment = None;
-                out.data = bytes;
-                out.offset = offset;
-            } else {
-                // The previous cut was inside a comment: this chunk was
-                // read from the wrong place. Read the joined bytes again,
-                // unless the carried game is longer than the size limit
-                // (or still in its comment past it): then it is too
-                // large, and skipped.
-                bytes.extend_from_slice(&out.data);
-                let first = Scanner::new(&bytes, 0).next_game(&mut Vec::new());
-                let too_large = first.as_ref().is_some_and(|span| {
-                    span.end - span.start > self.max_game_size
-                        || (span.ended_by == GameEnd::UnterminatedComment
-                            && bytes.len() > self.max_game_size)
-                });
-                if too_large && !out.is_last {
-                    let head = &bytes[..bytes.len().min(OVERSIZED_HEAD)];
-                    let records = oversized(
-                        &mut self.reader,
-                        self.task,
-                        head,
-                        offset,
-                        self.max_game_size,
-                    );
-                    if !self.emit_all(records, 0) {
-                        return;
-                    }
-                    // A game that ends within the bytes ends where the
-                    // scanner says; one that goes on is skipped to the next.
-                    let end = first.filter(|span| {
-                        matches!(span.ended_by, GameEnd::Result | GameEnd::NextGame)
-                    });
-                    let mut skipper = GameSkipper::new();
-                    let found = match end {
-                        Some(span) => Some(span.end),
-                        None => skipper.feed(&bytes),
-                    };
-                    let Some(i) = found else {
-                        self.line_base += count_newlines(&bytes);
-                        self.skipping = Some(skipper);
-                        return;
-                    };
-                    self.line_base += count_newlines(&bytes[..i]);
-                    let tail = bytes.split_off(i);
-                    self.reread(&mut out, tail, offset + i as u64);
-                } else {
-                    self.reread(&mut out, bytes, offset);
-                }
+            // The last game of the previous chunk goes on here (its chunk
+            // was cut inside a comment, or where no game starts): read the
+            // joined bytes again, unless that game is longer than the size
+            // limit. Every decision on size is taken here, on bytes that
+            // start at a game, so it depends on the game alone, not on how
+            // the input was cut.
+            bytes.extend_from_slice(&out.data);
+            if self.oversized_carry(&mut out, bytes, offset) {
+                return;
             }
         } else if out.offset >= self.range.1 {
             // Every game of this chunk starts past the range.
             self.stopped = true;
+            return;
+        } else if out.unread && out.forced && !out.is_last {
+            // Cut where no game starts: all of it waits for what follows.
+            self.carry = Some((std::mem::take(&mut out.data), out.offset));
             return;
         } else if out.unread {
             // Sent to be skipped, but the oversized game ended before.
@@ -388,7 +338,13 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
         let mut keep_until = out.records.len();
         let mut scanned = out.scanned;
         let mut newlines = out.newlines;
-        if let (Some((start, _)), false) = (out.cut_in_comment, out.is_last) {
+        let carried = match (out.cut_in_comment, out.forced) {
+            _ if out.is_last => None,
+            (Some(cut), _) => Some(cut),
+            (None, true) => out.last_game,
+            (None, false) => None,
+        };
+        if let Some((start, _)) = carried {
             if scanned > 0 {
                 scanned -= 1;
             } else {
@@ -404,17 +360,86 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
         self.line_base += newlines;
     }
 
+    /// `bytes` (at `offset`) start at a game that a previous chunk could
+    /// not finish, and hold what followed it. If that game is longer than
+    /// the size limit (it ends past it, or it has not ended and the bytes
+    /// already are), reports it as too large from its first bytes, skips
+    /// it, reads what follows it into `out` and returns `false`; or
+    /// returns `true` when the game goes on past `bytes` (the run is now
+    /// skipping it, or stopped). A game within the limit is read again
+    /// with what follows it, into `out`.
+    fn oversized_carry(
+        &mut self,
+        out: &mut ChunkOut<T::Record>,
+        mut bytes: Vec<u8>,
+        offset: u64,
+    ) -> bool {
+        let limit = self.max_game_size;
+        // Whether the first game ends within the limit can be told from
+        // its first `limit` bytes and a little more: no need to scan (and
+        // list the tokens of) all of it.
+        let window = &bytes[..bytes.len().min(limit.saturating_add(64 << 10))];
+        let first = Scanner::new(window, 0).next_game(&mut self.tokens);
+        self.tokens.clear();
+        let complete = first
+            .as_ref()
+            .filter(|span| matches!(span.ended_by, GameEnd::Result | GameEnd::NextGame));
+        let too_large = match (&first, complete) {
+            (_, Some(span)) => span.end - span.start > limit,
+            (Some(span), None) => window.len() - span.start > limit,
+            (None, None) => false,
+        };
+        if !too_large {
+            self.reread(out, bytes, offset);
+            return false;
+        }
+        let start = first.as_ref().map_or(0, |span| span.start);
+        // Blank space before the game belongs to nothing.
+        self.line_base += count_newlines(&bytes[..start]);
+        let head = &bytes[start..(start + limit.min(OVERSIZED_HEAD)).min(bytes.len())];
+        let records = oversized(
+            &mut self.reader,
+            self.task,
+            head,
+            offset + start as u64,
+            limit,
+        );
+        if !self.emit_all(records, 0) {
+            return true;
+        }
+        // A game that ends within the bytes ends where the scanner says;
+        // one that goes on is skipped to the next.
+        let mut skipper = GameSkipper::new();
+        let found = match complete {
+            Some(span) => Some(span.end),
+            None => skipper.feed(&bytes[start..]).map(|i| start + i),
+        };
+        let Some(i) = found else {
+            self.line_base += count_newlines(&bytes[start..]);
+            if out.is_last {
+                return true;
+            }
+            self.skipping = Some(skipper);
+            return true;
+        };
+        self.line_base += count_newlines(&bytes[start..i]);
+        let tail = bytes.split_off(i);
+        self.reread(out, tail, offset + i as u64);
+        false
+    }
+
     /// Replaces what `out` holds by a reading of `data` (at `offset`) on
     /// this thread.
     fn reread(&mut self, out: &mut ChunkOut<T::Record>, data: Vec<u8>, offset: u64) {
-        let (records, cut_in_comment) = process(&mut self.reader, self.task, &data, offset);
+        let (records, cut_in_comment, last_game) =
+            process(&mut self.reader, self.task, &data, offset);
         out.newlines = count_newlines(&data);
         out.records = records;
         out.cut_in_comment = cut_in_comment;
+        out.last_game = last_game;
         out.data = data;
         out.offset = offset;
         out.scanned = 0;
-        out.oversized = None;
         out.unread = false;
     }
 
@@ -448,9 +473,9 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
     }
 }
 
-/// Hands a chunk (bytes, offset, is it the last, what to do) to the
-/// workers.
-type Dispatch<'s, T, E> = dyn FnMut(Vec<u8>, u64, bool, Work, &mut Emitter<'_, T, E>) + 's;
+/// Hands a chunk (bytes, offset, is it the last, what to do, was it cut
+/// where no game starts) to the workers.
+type Dispatch<'s, T, E> = dyn FnMut(Vec<u8>, u64, bool, Work, bool, &mut Emitter<'_, T, E>) + 's;
 
 /// Reads `reader` to the end and runs `task` on every game, calling
 /// `emit` in input order. With `pool`, chunks are read on its threads;
@@ -481,6 +506,7 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
         max_game_size: settings.max_game_size.max(1 << 10),
         carry: None,
         skipping: None,
+        tokens: Vec::new(),
         stopped: false,
     };
     let mut totals = Totals::default();
@@ -496,6 +522,7 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
         let mut eof = false;
         let mut want = chunk_size;
         while !emitter.stopped {
+            let mut forced = false;
             while buf.len() < want && !eof {
                 // Reads into spare capacity (no zero-filling) and keeps
                 // what was read before an error.
@@ -507,7 +534,14 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
                         if !buf.is_empty() {
                             totals.bytes += buf.len() as u64;
                             let work = work_for(range, offset, buf.len());
-                            send(std::mem::take(&mut buf), offset, true, work, &mut emitter);
+                            send(
+                                std::mem::take(&mut buf),
+                                offset,
+                                true,
+                                work,
+                                false,
+                                &mut emitter,
+                            );
                         }
                         return Err(e);
                     }
@@ -529,53 +563,13 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
                         want = (buf.len() + chunk_size).min(max_game_size);
                         continue;
                     }
-                    _ => match cut_by_scanning(&buf) {
-                        Some(cut) => cut,
-                        None => {
-                            // One game fills the buffer: too large.
-                            let head_len = buf.len().min(OVERSIZED_HEAD);
-                            let head = buf[..head_len].to_vec();
-                            let mut skipper = GameSkipper::new();
-                            let (mut len, mut newlines) = (0u64, 0u64);
-                            let mut failed = None;
-                            let next = loop {
-                                if let Some(i) = skipper.feed(&buf) {
-                                    break Some(i);
-                                }
-                                len += buf.len() as u64;
-                                newlines += count_newlines(&buf);
-                                buf.clear();
-                                if eof {
-                                    break None;
-                                }
-                                let need = chunk_size as u64;
-                                match Read::take(&mut *reader, need).read_to_end(&mut buf) {
-                                    Ok(n) => eof = (n as u64) < need,
-                                    Err(e) => {
-                                        failed = Some(e);
-                                        break None;
-                                    }
-                                }
-                            };
-                            if let Some(i) = next {
-                                len += i as u64;
-                                newlines += count_newlines(&buf[..i]);
-                                buf.drain(..i);
-                            }
-                            totals.bytes += len;
-                            // Outside the range too: reading the head is
-                            // cheap, and the emitter skips the record.
-                            let work = Work::Oversized { len, newlines };
-                            let is_last = (eof && buf.is_empty()) || failed.is_some();
-                            send(head, offset, is_last, work, &mut emitter);
-                            offset += len;
-                            if let Some(e) = failed {
-                                return Err(e);
-                            }
-                            want = chunk_size;
-                            continue;
-                        }
-                    },
+                    // No game starts in the first `max_game_size` bytes:
+                    // cut anyway. The emitter carries the unfinished game
+                    // into the next chunk and decides if it is too large.
+                    _ => {
+                        forced = true;
+                        buf.len()
+                    }
                 }
             };
             want = chunk_size;
@@ -584,12 +578,15 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
             let chunk = std::mem::replace(&mut buf, tail);
             let is_last = eof && buf.is_empty();
             totals.bytes += chunk.len() as u64;
-            let work = if emitter.skipping.is_some() {
+            // A forced cut is not read by a worker: its last game, maybe
+            // all of it, goes on, and the emitter reads it with what
+            // follows (or finds it too large).
+            let work = if emitter.skipping.is_some() || forced {
                 Work::Skip
             } else {
                 work_for(range, offset, chunk.len())
             };
-            send(chunk, offset, is_last, work, &mut emitter);
+            send(chunk, offset, is_last, work, forced, &mut emitter);
             offset += cut as u64;
         }
         Ok(())
@@ -597,9 +594,9 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
 
     let mut seq = 0u64;
     let result = match pool {
-        None => read_all(&mut |chunk, offset, is_last, work, emitter| {
+        None => read_all(&mut |chunk, offset, is_last, work, forced, emitter| {
             tick();
-            let out = run_chunk(task, seq, chunk, offset, is_last, work, max_game_size);
+            let out = run_chunk(task, seq, chunk, offset, is_last, work, forced);
             seq += 1;
             emitter.accept(out);
         }),
@@ -607,7 +604,7 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
             let (tx, rx) = mpsc::channel::<ChunkOut<T::Record>>();
             let mut in_flight = 0usize;
             let result = pool.in_place_scope(|scope| {
-                read_all(&mut |chunk, offset, is_last, work, emitter| {
+                read_all(&mut |chunk, offset, is_last, work, forced, emitter| {
                     tick();
                     while in_flight >= max_in_flight {
                         match rx.recv() {
@@ -624,13 +621,7 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
                     in_flight += 1;
                     scope.spawn(move |_| {
                         let _ = tx.send(run_chunk(
-                            task,
-                            this_seq,
-                            chunk,
-                            offset,
-                            is_last,
-                            work,
-                            max_game_size,
+                            task, this_seq, chunk, offset, is_last, work, forced,
                         ));
                     });
                 })
@@ -643,20 +634,22 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
         }
     };
     totals.games = emitter.emitted;
-    // A stream that ended inside a comment: the carried game is still owed.
-    if let Some((bytes, offset)) = emitter.carry.take() {
-        let (records, _) = process(&mut emitter.reader, task, &bytes, offset);
+    // A stream that ended inside the carried game: it is still owed (unless
+    // the run was stopped), through the same checks as any other.
+    if let (Some((bytes, offset)), false) = (emitter.carry.as_ref(), emitter.stopped) {
+        let end = *offset + bytes.len() as u64;
         let out = ChunkOut {
             seq: emitter.next_seq,
-            data: bytes,
-            offset,
+            data: Vec::new(),
+            offset: end,
             is_last: true,
-            records,
+            records: Vec::new(),
             cut_in_comment: None,
             newlines: 0,
             scanned: 0,
-            oversized: None,
             unread: false,
+            forced: false,
+            last_game: None,
         };
         emitter.handle(out);
         totals.games = emitter.emitted;
@@ -675,24 +668,5 @@ fn work_for(range: (u64, u64), offset: u64, len: usize) -> Work {
         Work::Scan
     } else {
         Work::Read
-    }
-}
-
-/// A cut for a buffer of at least the maximum game size in which
-/// [`split_candidate`] found none: the start of the last game the scanner
-/// finds (what comes before it is whole games), the whole buffer if it
-/// holds no game (blank lines, escape lines), or `None` if it is all one
-/// game, too large.
-fn cut_by_scanning(buf: &[u8]) -> Option<usize> {
-    let mut scanner = Scanner::new(buf, 0);
-    let mut tokens = Vec::new();
-    let mut last = None;
-    while let Some(span) = scanner.next_game(&mut tokens) {
-        last = Some(span.start);
-    }
-    match last {
-        None => Some(buf.len()),
-        Some(0) => None,
-        Some(start) => Some(start),
     }
 }

@@ -160,3 +160,96 @@ fn oversized_games_and_shards() {
         }
     }
 }
+
+/// Inputs where the size limit (2 KiB here) meets comments with fake tags,
+/// games that end just around the limit, a game without tags after an
+/// oversized one, a byte order mark, a tags-only oversized game, tags and
+/// movetext on one line. For each: the output is the same for every
+/// thread count and chunk size, no game is lost or made up (as many
+/// records as without a limit), and every game within the limit comes out
+/// as it does without one.
+#[test]
+fn size_limit_edges_are_independent_of_threads_and_chunks() {
+    let ys = |n: usize| format!("{}\n", "y".repeat(60)).repeat(n);
+    let fakes = |n: usize| "x\n[Event \"fake\"]\n".repeat(n);
+    let exact = |len: usize| {
+        let head = "[Event \"A\"]\n\n1. e4 { ";
+        let tail = " } 1-0\n\n";
+        format!(
+            "{head}{}{tail}[Event \"B\"]\n\n1. d4 *\n",
+            "y".repeat(len - head.len() - tail.len())
+        )
+    };
+    let cases: Vec<(&str, String)> = vec![
+        (
+            "fake tags, then plain text",
+            format!("[Event \"A\"]\n\n1. e4 {{\n{}{}}} 1-0\n\n[Event \"B\"]\n\n1. d4 {{ }} *\n\n[Event \"C\"]\n\n1. c4 *\n", fakes(60), ys(40)),
+        ),
+        (
+            "no tags after",
+            format!("[Event \"A\"]\n\n1. e4 {{\n{}}} 1-0\n1. d4 d5 *\n\n[Event \"C\"]\n\n1. c4 *\n", fakes(200)),
+        ),
+        (
+            "last game",
+            format!("[Event \"A\"]\n\n1. e4 {{\n{}}} 1-0\n", fakes(130)),
+        ),
+        (
+            "byte order mark",
+            format!("[Event \"A\"]\n\n1. e4 {{{}}} 1-0\n\n\u{feff}[Event \"B\"]\n\n1. d4 *\n\n[Event \"C\"]\n\n1. c4 *\n", ys(40)),
+        ),
+        (
+            "tags only",
+            format!("[Event \"A{}\"]\n\n[Event \"B\"]\n\n1. d4 *\n\n[Event \"C\"]\n\n1. c4 *\n", "y".repeat(2500)),
+        ),
+        (
+            "tags and moves on one line",
+            format!("[Event \"A\"] 1. e4 {{\n{}x\n[Event \"fake\"]\nmore text\n}} 1-0\n\n[Event \"B\"]\n\n1. d4 *\n", ys(40)),
+        ),
+        ("2047 bytes", exact(2047)),
+        ("2048 bytes", exact(2048)),
+        ("2049 bytes", exact(2049)),
+        (
+            "short game, long padding",
+            format!("[Event \"A\"]\n\n1. e4 *\n{}[Event \"B\"]\n\n1. d4 *\n", "\n".repeat(3000)),
+        ),
+    ];
+    let dir = temp_dir("oversized_edges");
+    for (name, data) in cases {
+        std::fs::write(dir.join("g.pgn"), &data).unwrap();
+        let csv = |extra: &[&str]| {
+            let mut args = vec!["validate", "g.pgn", "-q", "--format", "csv"];
+            args.extend_from_slice(extra);
+            chesstool(&dir, &args).stdout
+        };
+        let unlimited = csv(&["--max-game-size", "1G", "--threads", "1"]);
+        let first = csv(&[
+            "--max-game-size",
+            "2K",
+            "--threads",
+            "1",
+            "--chunk-size",
+            "1024",
+        ]);
+        for threads in ["1", "3"] {
+            for chunk in ["1024", "1500", "4096", "65536"] {
+                let run = csv(&[
+                    "--max-game-size",
+                    "2K",
+                    "--threads",
+                    threads,
+                    "--chunk-size",
+                    chunk,
+                ]);
+                assert_eq!(run, first, "{name}: -t{threads} chunks {chunk}");
+            }
+        }
+        let (limited, free): (Vec<&str>, Vec<&str>) =
+            (first.lines().collect(), unlimited.lines().collect());
+        assert_eq!(limited.len(), free.len(), "{name}:\n{first}\n{unlimited}");
+        for (row, free_row) in limited.iter().zip(&free) {
+            if !row.contains("game too large") {
+                assert_eq!(row, free_row, "{name}");
+            }
+        }
+    }
+}

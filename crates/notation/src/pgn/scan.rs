@@ -582,14 +582,16 @@ fn find_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
 /// byte on, in pieces: each [`GameSkipper::feed`] takes the next bytes of
 /// the stream and returns where in them the next game starts, if it does.
 ///
-/// It follows the [`Scanner`]'s rules closely enough for a game nobody
-/// will read in full: the tag lines first (a tag value may hold anything
-/// but a newline), then movetext, where `{` comments (blank lines and
-/// `[` lines inside them included), `;` comments and `%` escape lines are
-/// passed over, and the game ends before the next line that starts with
-/// `[` outside a comment. Unlike the scanner it does not end a game after
-/// its termination marker; anything between the marker and the next tag
-/// line goes with the skipped game.
+/// It follows the [`Scanner`]'s rules for the end of a game: the tag
+/// lines first (a tag value may hold anything but a newline), then
+/// movetext, where `{` comments (blank lines and `[` lines inside them
+/// included), `;` comments and `%` escape lines are passed over; the game
+/// ends before the next line that starts with `[` outside a comment, or,
+/// once a termination marker stood outside any variation, before the
+/// next line that starts with anything but blank space or a `;` comment.
+/// Two rarer rules of the scanner are not followed: tags and movetext on
+/// one line are taken for tags, and a tags-only game followed by another
+/// after a blank line runs on into it.
 ///
 /// ```
 /// use notation::pgn::scan::GameSkipper;
@@ -597,6 +599,9 @@ fn find_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
 /// let mut skipper = GameSkipper::new();
 /// assert_eq!(skipper.feed(b"[Event \"x\"]\n\n1. e4 { a long\n\n[Event"), None);
 /// assert_eq!(skipper.feed(b" \"fake\"]\n} e5 *\n\n[Event \"next\"]"), Some(17));
+/// // After the result, a game without tags starts a new game.
+/// let mut skipper = GameSkipper::new();
+/// assert_eq!(skipper.feed(b"1. e4 e5 1-0\n1. d4 *\n"), Some(13));
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct GameSkipper {
@@ -609,6 +614,13 @@ pub struct GameSkipper {
     in_line: bool,
     /// At the start of a line (the next byte is its first).
     at_line_start: bool,
+    /// Variation depth.
+    depth: u32,
+    /// A termination marker stood at depth 0.
+    finished: bool,
+    /// The first bytes of the token being read, and its length.
+    token: [u8; 8],
+    token_len: usize,
 }
 
 impl GameSkipper {
@@ -618,6 +630,18 @@ impl GameSkipper {
         GameSkipper {
             at_line_start: true,
             ..GameSkipper::default()
+        }
+    }
+
+    /// The token being read ends: is it a termination marker at depth 0?
+    fn end_token(&mut self) {
+        let len = self.token_len;
+        self.token_len = 0;
+        if len == 0 || len > self.token.len() || self.depth > 0 {
+            return;
+        }
+        if matches!(result_at(&self.token[..len]), Some((_, n)) if n == len) {
+            self.finished = true;
         }
     }
 
@@ -648,36 +672,63 @@ impl GameSkipper {
                 }
                 continue;
             }
+            let b = bytes[i];
             if self.at_line_start {
                 self.at_line_start = false;
-                match bytes[i] {
+                match b {
                     b'[' if self.movetext => return Some(i),
                     b'[' | b'%' => {
                         self.in_line = true;
                         continue;
                     }
+                    _ if self.finished && !matches!(b, b'\n' | b'\r' | b' ' | b'\t' | b';') => {
+                        return Some(i)
+                    }
                     _ => {}
                 }
             }
-            match bytes[i] {
-                b'\n' => self.at_line_start = true,
-                b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => {}
+            match b {
+                b'\n' => {
+                    self.end_token();
+                    self.at_line_start = true;
+                }
                 b'{' => {
+                    self.end_token();
                     self.movetext = true;
                     self.in_comment = true;
                 }
                 b';' => {
+                    self.end_token();
                     self.movetext = true;
                     self.in_line = true;
                 }
+                b'(' => {
+                    self.end_token();
+                    self.movetext = true;
+                    self.depth += 1;
+                }
+                b')' => {
+                    self.end_token();
+                    self.depth = self.depth.saturating_sub(1);
+                }
+                b'*' => {
+                    self.end_token();
+                    self.movetext = true;
+                    if self.depth == 0 {
+                        self.finished = true;
+                    }
+                }
+                b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => self.end_token(),
+                _ if is_token_end(b) => {
+                    self.end_token();
+                    self.movetext = true;
+                }
                 _ => {
                     self.movetext = true;
-                    // Up to the next byte that matters.
-                    match memchr::memchr3(b'\n', b'{', b';', &bytes[i..]) {
-                        Some(j) => i += j,
-                        None => return None,
+                    if self.token_len < self.token.len() {
+                        self.token[self.token_len] = b;
                     }
-                    continue;
+                    self.token_len += 1;
                 }
             }
             i += 1;
@@ -831,11 +882,6 @@ mod tests {
         assert_eq!(spans.len(), 5);
         for pair in spans.windows(2) {
             let (start, next) = (pair[0], pair[1]);
-            if pgn[next] != b'[' {
-                // The game without tags starts after a result: the
-                // skipper (by design) runs on to the next tag line.
-                continue;
-            }
             for piece in 1..=pgn.len() {
                 let mut skipper = GameSkipper::new();
                 let mut at = start;
