@@ -216,7 +216,11 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             }
             _ => common.chunk_size,
         }
-        .min(task.max_chunk_size());
+        .min(task.max_chunk_size())
+        // Many threads share a memory budget: at most `threads + 1` chunks
+        // are in flight, about 8 MiB of input in all (no chunk under
+        // 64 KiB), so that the records they make stay within the bound.
+        .min(((8 << 20) / (threads + 1)).max(64 << 10));
         let range = match (common.shard, common.byte_range) {
             (Some(shard), _) => match (input.size, input.compression) {
                 (Some(size), input::Compression::None) => Some(shard.range(size)),

@@ -5,7 +5,7 @@
 //! ([`notation::pgn::scan::split_candidate`]); workers of a local rayon pool
 //! each read and check a whole chunk of games; results come back in input
 //! order, so output is the same for any thread count. At most
-//! `2 × threads + 1` chunks are in flight, which bounds memory by the chunk
+//! `threads + 1` chunks are in flight, which bounds memory by the chunk
 //! size, not the file size.
 //!
 //! A cut can land inside a `{` comment that holds a line starting with
@@ -512,7 +512,7 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
     let mut totals = Totals::default();
     // Chunks never exceed the game size limit (see `want` below).
     let chunk_size = settings.chunk_size.max(1 << 10).min(emitter.max_game_size);
-    let max_in_flight = pool.map_or(0, |p| 2 * p.current_num_threads() + 1);
+    let max_in_flight = pool.map_or(0, |p| p.current_num_threads() + 1);
 
     let range = emitter.range;
     let max_game_size = emitter.max_game_size;
