@@ -381,6 +381,10 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
         let window = &bytes[..bytes.len().min(limit.saturating_add(64 << 10))];
         let first = Scanner::new(window, 0).next_game(&mut self.tokens);
         self.tokens.clear();
+        if self.tokens.capacity() > 1 << 16 {
+            // A dense oversized game: do not keep its token list around.
+            self.tokens = Vec::new();
+        }
         let complete = first
             .as_ref()
             .filter(|span| matches!(span.ended_by, GameEnd::Result | GameEnd::NextGame));
