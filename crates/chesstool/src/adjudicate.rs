@@ -171,10 +171,11 @@ struct Mainline {
 }
 
 impl Mainline {
-    fn new(lichess: bool) -> Mainline {
+    /// For a game of at most `plies` mainline moves (its SAN events).
+    fn new(lichess: bool, plies: usize) -> Mainline {
         Mainline {
-            moves: Vec::new(),
-            clocks: Vec::new(),
+            moves: Vec::with_capacity(plies),
+            clocks: Vec::with_capacity(plies),
             null_at: None,
             game: None,
             lichess,
@@ -348,7 +349,14 @@ impl Task for Adjudicate {
 
 impl Adjudicate {
     fn adjudicate(&self, raw: &RawGame<'_>) -> Verdict {
-        let mut mainline = Mainline::new(self.rules == Rules::Lichess);
+        // Every SAN event, variations included: enough room for the
+        // mainline without growing.
+        let sans = raw
+            .events()
+            .iter()
+            .filter(|e| matches!(e, Event::San { .. }))
+            .count();
+        let mut mainline = Mainline::new(self.rules == Rules::Lichess, sans);
         let replayed = replay(raw, &ReplayOptions { strict: false }, &mut mainline);
         let recorded_tag = tag(raw, b"Result");
         let recorded_text = if recorded_tag.trim().is_empty() {
