@@ -513,10 +513,61 @@ pub fn parse_comment(raw: &[u8]) -> Comment<'_> {
 /// ```
 #[must_use]
 pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
-    let (mut clock, mut emt) = (None, None);
     if find_byte(b'%', raw).is_none() {
-        return (clock, emt);
+        return (None, None);
     }
+    canonical_clock_and_emt(raw).unwrap_or_else(|| commands_clock_and_emt(raw))
+}
+
+/// [`clock_and_emt`] for comments whose commands are all written the
+/// usual way, `[%name args]` with a lower-case name and one space (as
+/// Lichess writes them): one pass, no iterator. `None` as soon as anything
+/// else could be a command, for [`commands_clock_and_emt`] to read.
+fn canonical_clock_and_emt(raw: &[u8]) -> Option<(Option<Millis>, Option<Millis>)> {
+    let (mut clock, mut emt) = (None, None);
+    let mut i = 0;
+    while let Some(at) = raw[i..].iter().position(|&b| b == b'[') {
+        let open = i + at;
+        match raw.get(open + 1) {
+            Some(b'%') => {}
+            // Not a command (the general reader skips it too)...
+            Some(b) if !b.is_ascii_whitespace() => {
+                i = open + 1;
+                continue;
+            }
+            // ...unless space could come before the `%`.
+            _ => return None,
+        }
+        let name_start = open + 2;
+        let name_len = raw[name_start..]
+            .iter()
+            .take_while(|b| b.is_ascii_lowercase())
+            .count();
+        let name_end = name_start + name_len;
+        if name_len == 0 || raw.get(name_end) != Some(&b' ') {
+            return None;
+        }
+        let close = name_end
+            + raw[name_end..]
+                .iter()
+                .position(|&b| b == b']' || b == b'[')?;
+        if raw[close] != b']' {
+            return None;
+        }
+        let args = raw[name_end..close].trim_ascii();
+        match &raw[name_start..name_end] {
+            b"clk" if clock.is_none() => clock = parse_duration(args),
+            b"emt" if emt.is_none() => emt = parse_duration(args),
+            _ => {}
+        }
+        i = close + 1;
+    }
+    Some((clock, emt))
+}
+
+/// [`clock_and_emt`] through the general command reader.
+fn commands_clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
+    let (mut clock, mut emt) = (None, None);
     for item in commands(raw) {
         let CommandItem::Command(command) = item else {
             continue;
