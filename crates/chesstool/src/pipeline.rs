@@ -136,9 +136,8 @@ struct ChunkOut<R> {
     offset: u64,
     is_last: bool,
     records: Records<R>,
-    /// Start (in `data`) and relative line of the last game, if it ended
-    /// inside an unterminated comment.
-    cut_in_comment: CutInComment,
+    /// The last game ended inside an unterminated comment.
+    last_unterminated: bool,
     newlines: u64,
     /// For a chunk that was only scanned (it lies before the range): the
     /// games found, none of them in `records`.
@@ -149,7 +148,7 @@ struct ChunkOut<R> {
     /// last game goes on in the next chunk.
     forced: bool,
     /// Start (in `data`) and relative line of the last game.
-    last_game: Option<(usize, u64)>,
+    last_game: LastGame,
 }
 
 thread_local! {
@@ -158,9 +157,8 @@ thread_local! {
 
 /// Records with their absolute offset and chunk-relative line.
 type Records<R> = Vec<(u64, u64, R)>;
-/// Start in the chunk and relative line of a last game that ended inside
-/// an unterminated comment.
-type CutInComment = Option<(usize, u64)>;
+/// Start in the chunk and relative line of the last game, if any.
+type LastGame = Option<(usize, u64)>;
 
 /// Reads and checks the games of `data`: their records, where its last
 /// game starts if it ended inside an unterminated comment, and where its
@@ -170,35 +168,34 @@ fn process<T: Task>(
     task: &T,
     data: &[u8],
     offset: u64,
-) -> (Records<T::Record>, CutInComment, Option<(usize, u64)>) {
+) -> (Records<T::Record>, bool, LastGame) {
     let mut records = Vec::new();
-    let mut cut = None;
+    let mut unterminated = false;
     let mut last = None;
     reader.keep_comment_text(task.needs_comment_text());
     reader.read_chunk(data, offset, 0, |game| {
         last = Some((game.start_in_chunk(), game.line));
-        cut = (game.ended_by() == GameEnd::UnterminatedComment)
-            .then_some((game.start_in_chunk(), game.line));
+        unterminated = game.ended_by() == GameEnd::UnterminatedComment;
         records.push((game.offset, game.line, task.game(game)));
     });
-    (records, cut, last)
+    (records, unterminated, last)
 }
 
 /// Counts the games of `data` without reading them: the same game
 /// boundaries as [`process`] finds (both walk the chunk with a
 /// [`Scanner`]), at a fraction of the cost.
-fn scan_only(data: &[u8]) -> (u64, CutInComment, Option<(usize, u64)>) {
+fn scan_only(data: &[u8]) -> (u64, bool, LastGame) {
     let mut scanner = Scanner::new(data, 0);
     let mut tokens = Vec::new();
     let mut games = 0;
-    let mut cut = None;
+    let mut unterminated = false;
     let mut last = None;
     while let Some(span) = scanner.next_game(&mut tokens) {
         games += 1;
         last = Some((span.start, span.line));
-        cut = (span.ended_by == GameEnd::UnterminatedComment).then_some((span.start, span.line));
+        unterminated = span.ended_by == GameEnd::UnterminatedComment;
     }
-    (games, cut, last)
+    (games, unterminated, last)
 }
 
 /// The report of a game too large to read: its head read, with the
@@ -232,12 +229,12 @@ fn run_chunk<T: Task>(
     work: Work,
     forced: bool,
 ) -> ChunkOut<T::Record> {
-    let (records, cut_in_comment, scanned, last_game) = match work {
+    let (records, last_unterminated, scanned, last_game) = match work {
         Work::Scan => {
             let (games, cut, last) = scan_only(&data);
             (Vec::new(), cut, games, last)
         }
-        Work::Skip => (Vec::new(), None, 0, None),
+        Work::Skip => (Vec::new(), false, 0, None),
         Work::Read => {
             let (records, cut, last) =
                 READER.with(|r| process(&mut r.borrow_mut(), task, &data, offset));
@@ -251,7 +248,7 @@ fn run_chunk<T: Task>(
         offset,
         is_last,
         records,
-        cut_in_comment,
+        last_unterminated,
         newlines,
         scanned,
         unread: work == Work::Skip,
@@ -338,11 +335,12 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
         let mut keep_until = out.records.len();
         let mut scanned = out.scanned;
         let mut newlines = out.newlines;
-        let carried = match (out.cut_in_comment, out.forced) {
-            _ if out.is_last => None,
-            (Some(cut), _) => Some(cut),
-            (None, true) => out.last_game,
-            (None, false) => None,
+        // The last game goes on in the next chunk when this one was cut
+        // inside its comment, or where no game starts.
+        let carried = if (out.last_unterminated || out.forced) && !out.is_last {
+            out.last_game
+        } else {
+            None
         };
         if let Some((start, _)) = carried {
             if scanned > 0 {
@@ -420,9 +418,6 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
         };
         let Some(i) = found else {
             self.line_base += count_newlines(&bytes[start..]);
-            if out.is_last {
-                return true;
-            }
             self.skipping = Some(skipper);
             return true;
         };
@@ -435,11 +430,11 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
     /// Replaces what `out` holds by a reading of `data` (at `offset`) on
     /// this thread.
     fn reread(&mut self, out: &mut ChunkOut<T::Record>, data: Vec<u8>, offset: u64) {
-        let (records, cut_in_comment, last_game) =
+        let (records, last_unterminated, last_game) =
             process(&mut self.reader, self.task, &data, offset);
         out.newlines = count_newlines(&data);
         out.records = records;
-        out.cut_in_comment = cut_in_comment;
+        out.last_unterminated = last_unterminated;
         out.last_game = last_game;
         out.data = data;
         out.offset = offset;
@@ -648,7 +643,7 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
             offset: end,
             is_last: true,
             records: Vec::new(),
-            cut_in_comment: None,
+            last_unterminated: false,
             newlines: 0,
             scanned: 0,
             unread: false,
