@@ -433,11 +433,12 @@ impl<'a> Search<'a> {
     }
 
     fn run(mut self) -> (Helpmate, Scratch) {
+        let mut moves = movegen::MoveList::new();
         while let Some(core::cmp::Reverse((_, index))) = self.open.pop() {
             let parent = index as usize;
             let pos = self.position_of(parent);
             let plies = self.nodes[parent].plies;
-            let moves = pos.legal_moves();
+            pos.legal_moves_into(&mut moves);
             // The narrow searches keep a few moves: here, not in another
             // (large, zero-filled) move list.
             let mut picked = [Move::normal(Square::A1, Square::A1); NARROWEST];
@@ -609,43 +610,38 @@ fn heuristic(pos: &Position, mater: Color) -> i32 {
     // The mater's pieces: worth keeping, better close to the king; pawns
     // better advanced. Their attacks, seen through the defending king.
     let occupied = board.occupied().without(their_king);
-    let mut attacked = attacks::king_attacks(our_king);
-    // Bit 0: dark-squared bishops, bit 1: light-squared, bit 2: others.
-    let mut checkers = 0u8;
     let ours = board.by_color(mater);
-    let by_role = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ]
-    .into_iter()
-    .flat_map(|role| {
-        (board.by_role(role) & ours)
-            .into_iter()
-            .map(move |sq| (sq, role))
-    });
-    for (sq, role) in by_role {
-        attacked |= attacks::attacks(sq, board::Piece { color: mater, role }, occupied);
-        checkers |= match role {
-            Role::Bishop if sq.is_dark() => 1,
-            Role::Bishop => 2,
-            _ => 4,
-        };
-        let near = 2 * sq.distance(their_king) as i32;
-        h += match role {
-            Role::Pawn => -5 - (sq.relative_to(mater).rank() as i32),
-            Role::Knight => -12 + knight_distance(sq, their_king),
-            Role::Bishop => -12 + near,
-            Role::Rook => -16 + near,
-            Role::Queen => -30 + near,
-            Role::King => 0,
-        };
+    let mut attacked = attacks::king_attacks(our_king);
+    for sq in board.pawns() & ours {
+        attacked |= attacks::pawn_attacks(mater, sq);
+        h += -5 - (sq.relative_to(mater).rank() as i32);
     }
-    // Bishops of one colour mate only a king on that colour.
-    if (checkers == 1 && !their_king.is_dark()) || (checkers == 2 && their_king.is_dark()) {
-        h += 6;
+    for sq in board.knights() & ours {
+        attacked |= attacks::knight_attacks(sq);
+        h += -12 + knight_distance(sq, their_king);
+    }
+    let near = |sq: Square| 2 * sq.distance(their_king) as i32;
+    let bishops = board.bishops() & ours;
+    for sq in bishops {
+        attacked |= attacks::bishop_attacks(sq, occupied);
+        h += -12 + near(sq);
+    }
+    for sq in board.rooks() & ours {
+        attacked |= attacks::rook_attacks(sq, occupied);
+        h += -16 + near(sq);
+    }
+    for sq in board.queens() & ours {
+        attacked |= attacks::queen_attacks(sq, occupied);
+        h += -30 + near(sq);
+    }
+    // Bishops of one colour (and nothing else but the king) mate only a
+    // king on that colour.
+    if (ours & !board.kings()) == bishops {
+        let dark = (bishops & Bitboard::DARK_SQUARES).any();
+        let light = (bishops & Bitboard::LIGHT_SQUARES).any();
+        if (dark && !light && !their_king.is_dark()) || (light && !dark && their_king.is_dark()) {
+            h += 6;
+        }
     }
     // The defender's pieces next to their king, where they can block its
     // flight squares (the mates of a lone minor piece need that).

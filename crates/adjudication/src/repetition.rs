@@ -174,6 +174,9 @@ pub fn is_irreversible(before: &Position, mv: Move) -> bool {
 #[derive(Clone, Debug, Default)]
 pub struct Repetitions {
     window: Vec<RepetitionKey>,
+    /// `hashes[i]` is `window[i].hash()`: counting scans this dense
+    /// column and compares whole keys only where the hash matches.
+    hashes: Vec<u64>,
 }
 
 impl Repetitions {
@@ -182,6 +185,7 @@ impl Repetitions {
     pub fn new(start: &Position) -> Repetitions {
         let mut reps = Repetitions {
             window: Vec::with_capacity(64),
+            hashes: Vec::with_capacity(64),
         };
         reps.reset(start);
         reps
@@ -190,7 +194,10 @@ impl Repetitions {
     /// Starts again from `start` (keeps the buffer).
     pub fn reset(&mut self, start: &Position) {
         self.window.clear();
-        self.window.push(RepetitionKey::of(start));
+        self.hashes.clear();
+        let key = RepetitionKey::of(start);
+        self.window.push(key);
+        self.hashes.push(key.hash);
     }
 
     /// Records `after`, the position after a move; `irreversible` (from
@@ -200,16 +207,30 @@ impl Repetitions {
     pub fn push(&mut self, after: &Position, irreversible: bool) -> u32 {
         if irreversible {
             self.window.clear();
+            self.hashes.clear();
+            let key = RepetitionKey::of(after);
+            self.window.push(key);
+            self.hashes.push(key.hash);
+            return 1;
         }
         let key = RepetitionKey::of(after);
         self.window.push(key);
+        self.hashes.push(key.hash);
         self.count(&key)
     }
 
     /// How often `key` occurs in the window.
     #[must_use]
     pub fn count(&self, key: &RepetitionKey) -> u32 {
-        self.window.iter().filter(|k| *k == key).count() as u32
+        let mut count = 0;
+        for (i, &hash) in self.hashes.iter().enumerate() {
+            // Equal hashes are nearly always equal keys; the whole key
+            // decides.
+            if hash == key.hash && self.window[i] == *key {
+                count += 1;
+            }
+        }
+        count
     }
 
     /// How often the current (last) position has occurred, this time

@@ -223,6 +223,24 @@ impl Position {
         list
     }
 
+    /// [`Position::legal_moves`] into a list the caller keeps (cleared
+    /// first): for loops that generate moves many times, it spares
+    /// zeroing and copying a fresh [`MoveList`] each time.
+    ///
+    /// ```
+    /// use movegen::{MoveList, Position};
+    /// let mut list = MoveList::new();
+    /// Position::new().legal_moves_into(&mut list);
+    /// assert_eq!(list.len(), 20);
+    /// ```
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate_moves(|moves| {
+            moves.for_each(|m| list.push(m));
+            false
+        });
+    }
+
     /// The legal moves of the piece on `from`.
     #[must_use]
     pub fn legal_moves_from(&self, from: Square) -> MoveList {

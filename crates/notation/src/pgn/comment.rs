@@ -654,6 +654,17 @@ fn digits(text: &[u8], max: usize) -> Option<u64> {
 /// fraction (the first three count). One pass: it runs once per move of
 /// every clocked game.
 fn parse_duration(text: &[u8]) -> Option<Millis> {
+    // The form nearly every clock takes (`0:03:27`, Lichess and most
+    // GUIs), read at once; anything else goes the general way.
+    if let &[h, b':', m1, m2, b':', s1, s2] = text {
+        let digits = [h, m1, m2, s1, s2];
+        if digits.iter().all(u8::is_ascii_digit) && m1 < b'6' && s1 < b'6' {
+            let [h, m1, m2, s1, s2] = digits.map(|d| u64::from(d - b'0'));
+            return Some(Millis(
+                (h * 3600 + (m1 * 10 + m2) * 60 + s1 * 10 + s2) * 1000,
+            ));
+        }
+    }
     let mut fields = [0u64; 3];
     let mut lens = [0usize; 3];
     let mut n = 0;
@@ -838,12 +849,29 @@ mod tests {
             "1:2:3",
             ":1:00",
             "1:00.",
+            "9:59:59",
+            "0:00:60",
+            "0:5a:00",
+            "0:05:0:",
         ] {
             assert_eq!(
                 parse_duration(text.as_bytes()),
                 parse_duration_reference(text.as_bytes()),
                 "{text}"
             );
+        }
+        // Every `H:MM:SS` shape, the form read at once.
+        for h in 0..10 {
+            for m in 0..100 {
+                for sec in [0, 7, 59, 60, 95] {
+                    let text = format!("{h}:{m:02}:{sec:02}");
+                    assert_eq!(
+                        parse_duration(text.as_bytes()),
+                        parse_duration_reference(text.as_bytes()),
+                        "{text}"
+                    );
+                }
+            }
         }
     }
 
