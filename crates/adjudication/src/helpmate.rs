@@ -354,8 +354,6 @@ struct Search<'a> {
     /// of them ([`FULL_WIDTH`]) for a search that can prove "no", the
     /// best few by [`move_score`] for a narrow search.
     width: Width,
-    /// Reused buffer for the moves of a position and their scores.
-    scored: Vec<(i32, u16)>,
 }
 
 /// Weight of the heuristic against the plies already played: the search
@@ -385,7 +383,6 @@ impl<'a> Search<'a> {
             generated: 0,
             line: scratch.line,
             width: FULL_WIDTH,
-            scored: Vec::with_capacity(movegen::MAX_MOVES),
         };
         search.positions.push(root.clone());
         search.nodes.push(Node {
@@ -438,38 +435,55 @@ impl<'a> Search<'a> {
             let parent = index as usize;
             let pos = self.position_of(parent);
             let plies = self.nodes[parent].plies;
-            pos.legal_moves_into(&mut moves);
-            // The narrow searches keep a few moves: here, not in another
-            // (large, zero-filled) move list.
-            let mut picked = [Move::normal(Square::A1, Square::A1); NARROWEST];
-            let mut chosen: &[Move] = &moves;
             let width = if pos.turn() == self.color {
                 self.width.0
             } else {
                 self.width.1
             };
-            if moves.len() > width {
+            // The narrow searches keep the best few moves by score, ties
+            // to the lower move bits (deterministic), or every move when
+            // there are no more than that, in the order generated.
+            let mut picked = [Move::normal(Square::A1, Square::A1); NARROWEST];
+            let chosen: &[Move] = if width > NARROWEST {
+                pos.legal_moves_into(&mut moves);
+                &moves
+            } else {
                 let context = ScoreContext::new(&pos, self.color);
-                let scored = &mut self.scored;
-                scored.clear();
-                scored.extend(
-                    moves
-                        .iter()
-                        .map(|&mv| (-context.score(&pos, mv), mv.to_bits())),
-                );
-                // Ordering by (score, bits), unique keys, keeps the search
-                // deterministic.
-                scored.select_nth_unstable(width - 1);
-                scored[..width].sort_unstable();
-                let mut n = 0;
-                for &(_, bits) in self.scored.iter().take(width.min(NARROWEST)) {
-                    if let Some(&mv) = moves.iter().find(|mv| mv.to_bits() == bits) {
-                        picked[n] = mv;
-                        n += 1;
+                let mut best = [(i32::MAX, 0u16, Move::normal(Square::A1, Square::A1)); NARROWEST];
+                let mut total = 0usize;
+                pos.generate_moves(|piece_moves| {
+                    piece_moves.for_each(|mv| {
+                        if total < NARROWEST {
+                            picked[total] = mv;
+                        }
+                        total += 1;
+                        let key = (
+                            -context.score_move(&pos, mv, piece_moves.role),
+                            mv.to_bits(),
+                        );
+                        let kept = total.min(width);
+                        if total > width && key >= (best[width - 1].0, best[width - 1].1) {
+                            return;
+                        }
+                        // Insertion into the sorted best `width`.
+                        let mut i = kept - 1;
+                        while i > 0 && key < (best[i - 1].0, best[i - 1].1) {
+                            best[i] = best[i - 1];
+                            i -= 1;
+                        }
+                        best[i] = (key.0, key.1, mv);
+                    });
+                    false
+                });
+                if total > width {
+                    for (slot, &(_, _, mv)) in picked.iter_mut().zip(&best[..width]) {
+                        *slot = mv;
                     }
+                    &picked[..width]
+                } else {
+                    &picked[..total]
                 }
-                chosen = &picked[..n];
-            }
+            };
             for &mv in chosen {
                 if self.generated >= self.budget {
                     return self.finish(Answer::Unknown, Proof::Budget, Vec::new());
@@ -746,7 +760,17 @@ impl ScoreContext {
     /// here it does not, which changes nothing: a piece that stood
     /// between the king and its target square is on a line from the king,
     /// and counts as a possible discovered check either way.
+    #[cfg(test)]
     fn score(&self, pos: &Position, mv: Move) -> i32 {
+        match pos.board().role_at(mv.from()) {
+            Some(role) => self.score_move(pos, mv, role),
+            None => 0,
+        }
+    }
+
+    /// [`ScoreContext::score`] of `mv`, a move of a piece of `role`.
+    #[inline]
+    fn score_move(&self, pos: &Position, mv: Move, role: Role) -> i32 {
         let Some(their_king) = self.their_king else {
             return 0;
         };
@@ -757,9 +781,9 @@ impl ScoreContext {
             let may_check = mv.is_castle()
                 || mv.is_en_passant()
                 || self.lines.contains(from)
-                || match mv.promotion_role().or_else(|| pos.board().role_at(from)) {
-                    Some(Role::King) | None => false,
-                    Some(role) => self.checks[role as usize].contains(to),
+                || match mv.promotion_role().unwrap_or(role) {
+                    Role::King => false,
+                    role => self.checks[role as usize].contains(to),
                 };
             if may_check {
                 score += 20;
