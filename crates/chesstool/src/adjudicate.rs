@@ -250,6 +250,26 @@ fn written_plies(game: &RawGame<'_>) -> u32 {
     plies
 }
 
+/// The line of mainline move `ply` (1-based) as written, if there is one.
+fn mainline_move_line(game: &RawGame<'_>, ply: u32) -> Option<u64> {
+    let mut depth = 0u32;
+    let mut plies = 0u32;
+    for event in game.events() {
+        match event {
+            Event::BeginVariation => depth += 1,
+            Event::EndVariation => depth = depth.saturating_sub(1),
+            Event::San { token, .. } if depth == 0 => {
+                plies += 1;
+                if plies == ply {
+                    return Some(game.token_location(*token).0);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 fn color_name(color: Color) -> &'static str {
     color.fold("White", "Black")
 }
@@ -260,6 +280,36 @@ fn after_end_note(written: u32, decided_at: u32) -> String {
         0 => String::new(),
         1 => "; 1 move played after the game ended".to_string(),
         n => format!("; {n} moves played after the game ended"),
+    }
+}
+
+/// A game that goes on after a rule ended it (checkmate, stalemate, a
+/// dead position, fivefold repetition, the 75-move rule; under Lichess
+/// rules the 50-move draw): the moves after the end are an error, so the
+/// game is invalid, and the detail says how and where it ended.
+fn moves_after_end(
+    v: Verdict,
+    written: u32,
+    ply: u32,
+    result: RecordedResult,
+    reason: &str,
+    detail: &str,
+    line: u64,
+) -> Verdict {
+    let after = written - ply;
+    let moves = if after == 1 { "move was" } else { "moves were" };
+    Verdict {
+        // Where the rule ended it.
+        decided_at_ply: Some(ply),
+        ..invalid(
+            v,
+            format!(
+                "move after the game ended: {reason} at ply {ply} ({detail}; {}), \
+                 and {after} more {moves} played",
+                result.as_str()
+            ),
+            Some(line),
+        )
     }
 }
 
@@ -386,9 +436,11 @@ impl Adjudicate {
         // mate, is what adjudication is for; anything else makes the game
         // unreadable.
         let mut notes = String::new();
+        // Where the first move after a mate or stalemate stands.
+        let mut after_end_line = None;
         if let Some(err) = &replayed.error {
             match err.kind {
-                ErrorKind::MoveAfterEnd => {}
+                ErrorKind::MoveAfterEnd => after_end_line = Some(err.line),
                 ErrorKind::Result if err.message.starts_with("Result tag") => {
                     notes = format!("; {}", err.message);
                 }
@@ -449,17 +501,42 @@ impl Adjudicate {
                 }
                 _ => ending.to_string(),
             };
+            if written > ply {
+                return moves_after_end(
+                    v,
+                    written,
+                    ply,
+                    result,
+                    ending.reason(),
+                    &detail,
+                    after_end_line
+                        .or_else(|| mainline_move_line(raw, ply + 1))
+                        .unwrap_or(raw.line),
+                );
+            }
             return finish(v, result, ending.reason(), ply, detail);
         }
         if lichess_fifty {
             let ply = game.ply();
+            let detail =
+                "50 moves by each side without a capture or pawn move (drawn automatically on Lichess)";
+            if written > ply {
+                return moves_after_end(
+                    v,
+                    written,
+                    ply,
+                    RecordedResult::Draw,
+                    "fifty_moves",
+                    detail,
+                    mainline_move_line(raw, ply + 1).unwrap_or(raw.line),
+                );
+            }
             return finish(
                 v,
                 RecordedResult::Draw,
                 "fifty_moves",
                 ply,
-                "50 moves by each side without a capture or pawn move (drawn automatically on Lichess)"
-                    .to_string(),
+                detail.to_string(),
             );
         }
         let plies = game.ply();
@@ -684,6 +761,7 @@ fn text_line(name: &str, located: &Located<Verdict>) -> String {
         or_unknown(&v.black)
     );
     match v.decided_at_ply {
+        _ if v.reason == "invalid" => format!("{head}: invalid: {}", v.detail),
         None => format!("{head}: invalid: {}", v.detail),
         Some(ply) => format!(
             "{head}: recorded {}, should be {} ({} at ply {ply}): {}",
