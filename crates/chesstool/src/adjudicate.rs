@@ -478,7 +478,8 @@ impl Adjudicate {
             v.result = result.as_str();
             v.reason = reason;
             v.decided_at_ply = Some(ply);
-            v.agrees = Some(result == recorded);
+            // Nothing recorded agrees with no result, not even `*`.
+            v.agrees = Some(result == recorded && !v.recorded.is_empty());
             v.detail = format!("{detail}{}{notes}", after_end_note(written, ply));
             v
         };

@@ -656,3 +656,27 @@ fn adjudicate_helpmate_budget() {
         "unknown whether White (K+B+P) can mate K; recorded result kept",
     );
 }
+
+/// A game that records no result (no `Result` tag, no terminator) does not
+/// agree with any, `*` included: it is reported, and `--fix-results`
+/// gives it one.
+#[test]
+fn adjudicate_nothing_recorded_does_not_agree() {
+    let pgn = "[White \"c\"]\n[Black \"d\"]\n\n1. d4\n";
+    let (code, rows) = adjudicate("adj_nothing_recorded", pgn, &[]);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(&rows[0][..6], ["", "*", "unterminated", "1", "", "false"]);
+    assert_eq!(code, 1);
+    let dir = temp_dir("adj_nothing_recorded_fix");
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    let run = chesstool(
+        &dir,
+        &["adjudicate", "g.pgn", "--fix-results", "-o", "fixed.pgn"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
+    assert!(fixed.contains("[Result \"*\"]"), "{fixed}");
+    assert!(fixed.contains("no result corrected to *"), "{fixed}");
+    let again = chesstool(&dir, &["adjudicate", "fixed.pgn"]);
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+}
