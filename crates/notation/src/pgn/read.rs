@@ -116,6 +116,9 @@ pub struct RawGame<'a> {
     errors: &'a [ReadError],
     warnings: &'a [ReadError],
     rebuilt: bool,
+    /// Two tags may have the same name (a filter on the names said so; see
+    /// [`RawGame::repeated_tags`]).
+    may_repeat_tags: bool,
 }
 
 impl<'a> RawGame<'a> {
@@ -134,6 +137,26 @@ impl<'a> RawGame<'a> {
             .iter()
             .find(|(n, _)| &self.text[range(n)] == name)
             .map(|(_, v)| &self.text[range(v)])
+    }
+
+    /// Tags given again under a name used before: each repeated tag with
+    /// the value of the first one of its name (the game's, as
+    /// [`RawGame::tag`] reads it).
+    pub fn repeated_tags(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8], &'a [u8])> + '_ {
+        let candidates = if self.may_repeat_tags { self.tags } else { &[] };
+        candidates
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, (name, value))| {
+                let len = name.end - name.start;
+                let text = self.text;
+                let name = &text[range(name)];
+                let (_, first) = self.tags[..i].iter().find(|(earlier, _)| {
+                    // Lengths first: most names differ there.
+                    earlier.end - earlier.start == len && &text[range(earlier)] == name
+                })?;
+                Some((name, &text[range(first)], &text[range(value)]))
+            })
     }
 
     /// The movetext events.
@@ -254,6 +277,9 @@ pub struct GameReader {
     warnings: Vec<ReadError>,
     /// An error to report first for the next game ([`GameReader::read_oversized`]).
     oversized: Option<String>,
+    /// The game's tokens hold a glyph (`!?`): see
+    /// [`GameReader::mark_attached_glyphs`].
+    glyphs: bool,
 }
 
 /// pgn-reader's visitor: records tags and events into reused buffers.
@@ -273,6 +299,11 @@ struct Recorder {
     n_result: u32,
     /// pgn-reader met something it cannot represent (a piece drop).
     foreign: bool,
+    /// Length, first and last byte of each tag name so far: a name whose
+    /// key is already there may be a repeat.
+    tag_keys: Vec<u32>,
+    /// Some tag name may have come twice.
+    may_repeat_tags: bool,
     /// Skip copying comment text (callers that only validate).
     skip_comment_text: bool,
 }
@@ -290,6 +321,8 @@ impl Recorder {
         self.n_close = 0;
         self.n_result = 0;
         self.foreign = false;
+        self.tag_keys.clear();
+        self.may_repeat_tags = false;
     }
 
     fn store(&mut self, bytes: &[u8]) -> Range<u32> {
@@ -355,6 +388,25 @@ impl Visitor for Recorder {
     }
 
     fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        // Length and first, middle and last bytes: equal for a repeated
+        // name, and nearly never for two different ones (`UTCDate` and
+        // `UTCTime` differ in the middle).
+        let key = match name {
+            [] => 0,
+            [only] => u32::from(*only) << 24 | 1,
+            [first, .., last] => {
+                u32::from(*first) << 24
+                    | u32::from(name[name.len() / 2]) << 16
+                    | u32::from(*last) << 8
+                    | (name.len() as u32 & 0xff)
+            }
+        };
+        // No early exit: a loop the compiler can vectorise.
+        self.may_repeat_tags |= self
+            .tag_keys
+            .iter()
+            .fold(false, |seen, &k| seen | (k == key));
+        self.tag_keys.push(key);
         let name = self.store(name);
         let value = self.store(value.as_bytes());
         self.tags.push((name, value));
@@ -517,9 +569,14 @@ impl GameReader {
             }
             cell.set(&chunk[..0]);
 
+            self.glyphs = false;
             let rebuilt = !self.audit(bytes, &tokens);
             if rebuilt {
+                self.glyphs = tokens.iter().any(|t| t.kind == TokenKind::Glyph);
                 self.rebuild(bytes, &tokens);
+            }
+            if self.glyphs {
+                self.mark_attached_glyphs(&tokens);
             }
             if span.ended_by == GameEnd::UnterminatedComment {
                 let (l, _) = line_col(bytes, tokens.last().map_or(0, |t| t.start), span.line);
@@ -553,6 +610,7 @@ impl GameReader {
                 errors: &self.errors,
                 warnings: &self.warnings,
                 rebuilt,
+                may_repeat_tags: self.recorder.may_repeat_tags,
             };
             on_game(&game);
             index += 1;
@@ -608,7 +666,11 @@ impl GameReader {
         for t in tokens {
             match t.kind {
                 TokenKind::San => n_san += 1,
-                TokenKind::Nag | TokenKind::Glyph => n_nag += 1,
+                TokenKind::Nag => n_nag += 1,
+                TokenKind::Glyph => {
+                    n_nag += 1;
+                    self.glyphs = true;
+                }
                 TokenKind::Comment => n_comment += 1,
                 TokenKind::OpenVariation => n_open += 1,
                 TokenKind::CloseVariation => n_close += 1,
@@ -652,6 +714,41 @@ impl GameReader {
             self.insert_line_comments(game, tokens);
         }
         true
+    }
+
+    /// A glyph written against its move (`Nf3!?`, no space) is import
+    /// format, not standard SAN: the move gets the lenient warning
+    /// [`SanWarning::AttachedGlyph`] (an error when reading strictly).
+    /// pgn-reader and the scanner both split the glyph off as a NAG, which
+    /// stays.
+    fn mark_attached_glyphs(&mut self, tokens: &[Token]) {
+        for (i, pair) in tokens.windows(2).enumerate() {
+            let (san, glyph) = (&pair[0], &pair[1]);
+            if glyph.kind != TokenKind::Glyph
+                || san.kind != TokenKind::San
+                || san.start + san.len != glyph.start
+            {
+                continue;
+            }
+            let event = self
+                .recorder
+                .events
+                .iter_mut()
+                .find(|e| matches!(e, Event::San { token, .. } if *token as usize == i));
+            if let Some(Event::San { san, lenient, .. }) = event {
+                let mut l = lenient.as_deref().copied().unwrap_or(LenientSan {
+                    san: *san,
+                    nag: None,
+                    lowercase_piece: None,
+                    piece_from_board: false,
+                    warnings: SanWarnings::new(),
+                });
+                if !l.warnings.contains(&SanWarning::AttachedGlyph) {
+                    l.warnings.push(SanWarning::AttachedGlyph);
+                }
+                *lenient = Some(Box::new(l));
+            }
+        }
     }
 
     /// pgn-reader skips `;` comments: puts them among its events, which

@@ -284,6 +284,20 @@ pub fn replay(
             message: format!("missing tags: {}", missing.join(", ")),
         });
     }
+    // A tag given twice: the first value is the game's (as
+    // [`RawGame::tag`] reads it); the later ones are reported, not lost
+    // silently.
+    for (name, first, value) in game.repeated_tags() {
+        out.warnings.push(GameWarning {
+            line: game.line,
+            message: format!(
+                "duplicate tag {}: \"{}\" ignored, the first value \"{}\" kept",
+                String::from_utf8_lossy(name),
+                crate::pgn::tags::decode_tag_value(value).0,
+                crate::pgn::tags::decode_tag_value(first).0,
+            ),
+        });
+    }
     for (name, value) in game.tags() {
         if !value.is_ascii() && std::str::from_utf8(value).is_err() {
             out.warnings.push(GameWarning {
