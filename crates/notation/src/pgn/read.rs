@@ -549,10 +549,15 @@ impl GameReader {
                     Ok(Some(())) => {}
                     Ok(None) => break,
                     Err(err) => {
-                        self.errors.push(ReadError {
-                            line: span.line,
-                            message: format!("unreadable pgn: {err}"),
-                        });
+                        // An unterminated comment (the scanner says so,
+                        // and the replay locates it) is what pgn-reader
+                        // fails on there.
+                        if span.ended_by != GameEnd::UnterminatedComment {
+                            self.errors.push(ReadError {
+                                line: span.line,
+                                message: format!("unreadable pgn: {err}"),
+                            });
+                        }
                         // Start afresh for the next game: the reader's
                         // buffer may hold the rest of this one.
                         reader = pgn_reader::Reader::new(SliceSource(Rc::clone(&cell)));
@@ -578,13 +583,9 @@ impl GameReader {
             if self.glyphs {
                 self.mark_attached_glyphs(&tokens);
             }
-            if span.ended_by == GameEnd::UnterminatedComment {
-                let (l, _) = line_col(bytes, tokens.last().map_or(0, |t| t.start), span.line);
-                self.errors.push(ReadError {
-                    line: l,
-                    message: "unterminated comment: `{` without `}`".to_string(),
-                });
-            }
+            // An unterminated comment is not a read error: the moves
+            // before it are read, and the replay reports it where it
+            // starts ([`RawGame::ended_by`]).
             // pgn-reader skips malformed tag lines and junk after a tag
             // silently: check every tag line.
             self.check_tags(bytes, &span);
@@ -966,15 +967,5 @@ fn is_en_passant_marker(token: &[u8]) -> bool {
     matches!(
         token.to_ascii_lowercase().as_slice(),
         b"e.p." | b"e.p" | b"ep" | b"ep."
-    )
-}
-
-fn line_col(bytes: &[u8], offset: u32, first_line: u64) -> (u64, u64) {
-    let before = &bytes[..(offset as usize).min(bytes.len())];
-    let newlines = memchr::memchr_iter(b'\n', before).count() as u64;
-    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-    (
-        first_line + newlines,
-        (before.len() - line_start) as u64 + 1,
     )
 }

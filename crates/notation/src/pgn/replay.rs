@@ -23,7 +23,7 @@ use movegen::{CastlingMode, Move, Position};
 use crate::fen::{Fen, ParseFenError};
 use crate::pgn::model::GameResult;
 use crate::pgn::read::{Event, RawGame, UnreadableReason};
-use crate::pgn::scan::TokenKind;
+use crate::pgn::scan::{GameEnd, TokenKind};
 use crate::san::{resolve_lenient, SanError, SanPlus, SanWarning, SanWarnings, Suffix};
 
 /// How strictly to read.
@@ -348,6 +348,18 @@ pub fn replay(
             }
         };
 
+    // Ordinals of the `(` and `)` met so far, to find their tokens for an
+    // error: `opened[d]` is the ordinal of the `(` that opened depth d + 1.
+    let (mut n_open, mut n_close) = (0u32, 0u32);
+    let mut opened: Vec<u32> = Vec::new();
+    let variation_token = |kind: TokenKind, ordinal: u32| {
+        game.tokens()
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.kind == kind)
+            .nth(ordinal as usize)
+            .map(|(i, _)| i as u32)
+    };
     for event in game.events() {
         if let (Some(result), true) = (out.terminator, stack.is_empty()) {
             // Only comments may follow the mainline's result; an
@@ -511,13 +523,23 @@ pub fn replay(
                 frame.ply = ply;
             }
             Event::BeginVariation => {
+                let ordinal = n_open;
+                n_open += 1;
                 let Some(before) = frame.before_last.clone() else {
-                    out.error = Some(game_error(
-                        ErrorKind::Variation,
-                        "variation before any move".to_string(),
-                    ));
+                    let message = "variation before any move".to_string();
+                    out.error = Some(match variation_token(TokenKind::OpenVariation, ordinal) {
+                        Some(token) => located(
+                            token,
+                            ErrorKind::Variation,
+                            Some(frame.ply + 1),
+                            Some("(".to_string()),
+                            message,
+                        ),
+                        None => game_error(ErrorKind::Variation, message),
+                    });
                     break;
                 };
+                opened.push(ordinal);
                 let parent_ply = frame.ply_before_last;
                 stack.push(frame);
                 frame = Frame {
@@ -528,19 +550,32 @@ pub fn replay(
                 };
                 visitor.begin_variation(stack.len() as u32);
             }
-            Event::EndVariation => match stack.pop() {
-                Some(parent) => {
-                    visitor.end_variation(stack.len() as u32 + 1);
-                    frame = parent;
+            Event::EndVariation => {
+                let ordinal = n_close;
+                n_close += 1;
+                match stack.pop() {
+                    Some(parent) => {
+                        visitor.end_variation(stack.len() as u32 + 1);
+                        frame = parent;
+                        opened.pop();
+                    }
+                    None => {
+                        let message = "`)` without `(`".to_string();
+                        out.error =
+                            Some(match variation_token(TokenKind::CloseVariation, ordinal) {
+                                Some(token) => located(
+                                    token,
+                                    ErrorKind::Variation,
+                                    Some(frame.ply + 1),
+                                    Some(")".to_string()),
+                                    message,
+                                ),
+                                None => game_error(ErrorKind::Variation, message),
+                            });
+                        break;
+                    }
                 }
-                None => {
-                    out.error = Some(game_error(
-                        ErrorKind::Variation,
-                        "`)` without `(`".to_string(),
-                    ));
-                    break;
-                }
-            },
+            }
             Event::Comment(range) => {
                 let text = game.comment_text(range);
                 visitor.comment(stack.len() as u32, text);
@@ -573,11 +608,41 @@ pub fn replay(
             }
         }
     }
-    if out.error.is_none() && !stack.is_empty() {
-        out.error = Some(game_error(
-            ErrorKind::Variation,
-            "variation not closed: `(` without `)`".to_string(),
+    if out.error.is_none() && game.ended_by() == GameEnd::UnterminatedComment {
+        // The comment runs to the end of the game: everything before it
+        // was read and replayed; the error is at its `{`.
+        let token = game
+            .tokens()
+            .iter()
+            .rposition(|t| t.kind == TokenKind::Comment)
+            .map_or(0, |i| i as u32);
+        out.error = Some(located(
+            token,
+            ErrorKind::Syntax,
+            Some(frame.ply + 1),
+            Some("{".to_string()),
+            "unterminated comment: `{` without `}`".to_string(),
         ));
+    }
+    if out.error.is_none() && !stack.is_empty() {
+        // The outermost variation left open.
+        let message = "variation not closed: `(` without `)`".to_string();
+        let ply = stack[0].ply_before_last;
+        out.error = Some(
+            match opened
+                .first()
+                .and_then(|&o| variation_token(TokenKind::OpenVariation, o))
+            {
+                Some(token) => located(
+                    token,
+                    ErrorKind::Variation,
+                    Some(ply + 1),
+                    Some("(".to_string()),
+                    message,
+                ),
+                None => game_error(ErrorKind::Variation, message),
+            },
+        );
     }
     if out.error.is_none() {
         if let Some(token) = dangling_move_number(game) {
