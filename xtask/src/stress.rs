@@ -627,12 +627,15 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
                     }
                 }
                 _ => {
-                    // Replay: one row per valid game; its summary counts all.
+                    // Replay: one row per valid game. With invalid games a
+                    // summary on stderr counts all; without, there is none
+                    // (stderr is not a terminal) and the rows are all.
                     let summary = run
                         .stderr
                         .lines()
                         .find_map(|l| l.split_once(" games replayed"))
-                        .and_then(|(n, _)| n.trim().parse::<usize>().ok());
+                        .and_then(|(n, _)| n.trim().parse::<usize>().ok())
+                        .or((run.exit == Some(0)).then_some(records));
                     let want = layout.games.len();
                     let ok = match (summary, layout.complete) {
                         (Some(n), None) => n == want,

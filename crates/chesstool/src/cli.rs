@@ -16,7 +16,8 @@ pub struct CommonArgs {
     /// Write the report to FILE (atomically: a temporary file renamed when done).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// No progress bar.
+    /// No progress bar, and no summary on stderr (which gets one only
+    /// when it is a terminal).
     #[arg(long, short = 'q')]
     pub quiet: bool,
     /// Only the games that start in the K-th of N equal byte ranges of
@@ -111,6 +112,16 @@ fn parse_byte_range(text: &str) -> Result<ByteRange, String> {
         return Err(bad());
     }
     Ok(ByteRange { start, end })
+}
+
+impl CommonArgs {
+    /// Whether a summary meant for a person may go to stderr: only to a
+    /// terminal, and not with `--quiet`. (Scripts that read stderr see
+    /// errors and nothing else.)
+    pub fn summary_on_stderr(&self) -> bool {
+        use std::io::IsTerminal;
+        !self.quiet && std::io::stderr().is_terminal()
+    }
 }
 
 /// The worker pool: `None` for one thread (work runs on the caller's).

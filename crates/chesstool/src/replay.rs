@@ -310,9 +310,11 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     )?;
     let io_failed = run.io_failed;
     out.commit()?;
+    // The count of invalid games closes their error reports; a clean run
+    // is summed up only for a person watching.
     if invalid > 0 {
         eprintln!("{games} games replayed, {invalid} invalid (reported above)");
-    } else {
+    } else if args.common.summary_on_stderr() {
         eprintln!("{games} games replayed, 0 invalid");
     }
     Ok(if io_failed {

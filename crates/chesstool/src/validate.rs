@@ -35,8 +35,8 @@ pub struct ValidateArgs {
     /// Treat every lenient normalisation (spelling, check suffix, …) as an error.
     #[arg(long)]
     strict: bool,
-    /// Stop after N invalid games.
-    #[arg(long, value_name = "N")]
+    /// Stop after N invalid games (N at least 1; without it, go on).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_errors: Option<u64>,
     #[command(flatten)]
     common: CommonArgs,
@@ -170,7 +170,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     );
     if args.format == Format::Text {
         writeln!(out, "{summary}")?;
-    } else {
+    } else if args.common.summary_on_stderr() {
         eprintln!("{summary}");
     }
     out.commit()?;

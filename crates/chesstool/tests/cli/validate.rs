@@ -67,11 +67,16 @@ fn validate_reports_missing_roster_tags_as_warnings() {
         rows[1]
     );
     assert!(rows[2].starts_with("bare.pgn,2,"), "{}", rows[2]);
+    assert_eq!(
+        run.stderr, "",
+        "no summary on a stderr that is not a terminal"
+    );
+    let text = chesstool(&dir, &["validate", "bare.pgn"]);
     assert!(
-        run.stderr
+        text.stdout
             .contains("2 games: 2 valid, 0 invalid, 2 with warnings"),
         "{}",
-        run.stderr
+        text.stdout
     );
     let strict = chesstool(&dir, &["validate", "bare.pgn", "--strict"]);
     assert_eq!(
@@ -104,11 +109,9 @@ fn validate_csv_schema_and_rows() {
         rows[3]
     );
     assert_eq!(rows.len(), 4);
-    assert!(
-        run.stderr.contains("3 games: 2 valid, 1 invalid"),
-        "{}",
-        run.stderr
-    );
+    // stderr is not a terminal here: nothing on it but errors (the
+    // summary goes to a terminal only).
+    assert_eq!(run.stderr, "", "{}", run.stderr);
 }
 
 #[test]
@@ -251,6 +254,10 @@ fn validate_max_errors_and_strict() {
     assert_eq!(run.code, 1);
     assert_eq!(run.stdout.lines().count(), 2, "{}", run.stdout);
     assert!(run.stdout.contains("stopped after --max-errors"));
+    // Zero would mean stopping before the first error: a usage error.
+    let run = chesstool(&dir, &["validate", "games.pgn", "--max-errors", "0"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--max-errors"), "{}", run.stderr);
 
     let lenient = "[Result \"*\"]\n\n1. e4 e5 2. Ng1f3 0-0 *\n";
     std::fs::write(dir.join("lenient.pgn"), lenient).unwrap();
