@@ -109,6 +109,9 @@ struct Replayed {
     white: String,
     black: String,
     start_fen: String,
+    /// The start position as a row without a move (ply 0): what `--ply 0`
+    /// selects, and `--final` for a game without moves.
+    start_row: Option<Row>,
     rows: Vec<Row>,
     final_board: Option<Position>,
     pgn: Option<String>,
@@ -225,14 +228,27 @@ impl Task for ReplayTask {
             .map(|g| notation::pgn::to_pgn_string(&g)),
             _ => None,
         };
+        let start_fen = replayed
+            .start
+            .as_ref()
+            .map(|p| Fen::from_position(p).to_string())
+            .unwrap_or_default();
+        let start_row = replayed.start.as_ref().map(|start| Row {
+            ply: 0,
+            move_number: start.fullmoves(),
+            side: start.turn(),
+            san: String::new(),
+            uci: String::new(),
+            fen: start_fen.clone(),
+            clock: None,
+            emt: None,
+            eval: None,
+        });
         Replayed {
             white: tag(game, b"White"),
             black: tag(game, b"Black"),
-            start_fen: replayed
-                .start
-                .as_ref()
-                .map(|p| Fen::from_position(p).to_string())
-                .unwrap_or_default(),
+            start_fen,
+            start_row,
             rows: collect.rows,
             final_board: replayed.final_position,
             pgn,
@@ -329,8 +345,9 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
 /// The rows to print: all, one ply (`--ply`), or the last (`--final`).
 fn selected<'r>(args: &ReplayArgs, r: &'r Replayed) -> Vec<&'r Row> {
     match (args.ply, args.final_position) {
+        (Some(0), _) => r.start_row.iter().collect(),
         (Some(n), _) => r.rows.iter().filter(|row| row.ply == n).collect(),
-        (None, true) => r.rows.last().into_iter().collect(),
+        (None, true) => r.rows.last().or(r.start_row.as_ref()).into_iter().collect(),
         (None, false) => r.rows.iter().collect(),
     }
 }

@@ -82,6 +82,35 @@ fn replay_fen_final_ply_and_jsonl() {
         0,
         "{\"file\":\"g.pgn\",\"game\":1,\"ply\":2,\"move_number\":1,\"side\":\"black\",\"san\":\"e5\",\"uci\":\"e7e5\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\",\"clock\":178.5,\"emt\":null,\"eval\":\"0.25\"}\n",
     );
+    // Ply 0 is the start position in every format: a row without a move
+    // (the side to move, its move number).
+    let run = chesstool(
+        &dir,
+        &[
+            "replay", "g.pgn", "--format", "csv", "--ply", "0", "--game", "3",
+        ],
+    );
+    assert_output(
+        &run,
+        0,
+        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval\n\
+         g.pgn,3,0,1,white,,,rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,,,\n",
+    );
+    // So is the final position of a game without moves.
+    std::fs::write(
+        dir.join("empty.pgn"),
+        "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 3 40\"]\n\n*\n",
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &["replay", "empty.pgn", "--format", "jsonl", "--final"],
+    );
+    assert_output(
+        &run,
+        0,
+        "{\"file\":\"empty.pgn\",\"game\":1,\"ply\":0,\"move_number\":40,\"side\":\"black\",\"san\":\"\",\"uci\":\"\",\"fen\":\"4k3/8/8/8/8/8/8/4K2R b K - 3 40\",\"clock\":null,\"emt\":null,\"eval\":null}\n",
+    );
 }
 
 #[test]
