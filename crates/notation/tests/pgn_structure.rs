@@ -52,3 +52,12 @@ fn an_unterminated_comment_is_located_and_the_moves_before_it_count() {
         (6, ErrorKind::Syntax, Some(7), Some("{"), 11)
     );
 }
+
+#[test]
+fn a_bad_token_is_named_as_written_with_the_glyphs_against_it() {
+    let (_, kind, ply, text, line) = error_of("1. e4 e5 (1... c5 2. Nf3 ??x 2... d6) 2. Nf3 *\n");
+    assert_eq!(
+        (kind, ply, text.as_deref(), line),
+        (ErrorKind::Unreadable, Some(4), Some("2...??x"), 9)
+    );
+}

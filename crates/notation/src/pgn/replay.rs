@@ -597,13 +597,29 @@ pub fn replay(
                 };
                 let pos = &frame.current;
                 let ply = frame.ply + 1;
-                out.error = Some(located(
-                    *token,
+                // Glyphs written against it (`??x`) were split off as
+                // NAGs, like pgn-reader does; the token as written
+                // includes them.
+                let tokens = game.tokens();
+                let mut first = *token as usize;
+                while first > 0
+                    && tokens[first - 1].kind == TokenKind::Glyph
+                    && tokens[first - 1].start + tokens[first - 1].len == tokens[first].start
+                {
+                    first -= 1;
+                }
+                let written: Vec<u8> = (first..=*token as usize)
+                    .flat_map(|i| game.token_bytes(i as u32).iter().copied())
+                    .collect();
+                let mut error = located(
+                    first as u32,
                     ErrorKind::Unreadable,
                     Some(ply),
-                    Some(numbered(pos, game.token_bytes(*token))),
+                    Some(numbered(pos, &written)),
                     message,
-                ));
+                );
+                error.token = Some(String::from_utf8_lossy(&written).into_owned());
+                out.error = Some(error);
                 break;
             }
         }
