@@ -792,8 +792,12 @@ pub fn split_candidate(buf: &[u8]) -> Option<usize> {
             let mut before = &buf[..i - 1];
             let prev_line = loop {
                 let line_start = memchr::memrchr(b'\n', before).map_or(0, |j| j + 1);
-                let line = trim_blank(&before[line_start..]);
-                let line = trim_blank(line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line));
+                // Blanks and byte-order marks, in any number and order,
+                // as the scanner skips them.
+                let mut line = trim_blank(&before[line_start..]);
+                while let Some(rest) = line.strip_prefix(b"\xef\xbb\xbf") {
+                    line = trim_blank(rest);
+                }
                 if !line.is_empty() || line_start == 0 {
                     break line;
                 }
@@ -931,6 +935,27 @@ mod tests {
     #[test]
     fn split_candidate_sees_tag_lines_after_a_vertical_tab() {
         let pgn = b"[Event \"a\"]\n\x0b[Site \"b\"]\n[Result \"*\"]\n\n1. e4 *\n";
+        for end in 1..=pgn.len() {
+            if let Some(cut) = split_candidate(&pgn[..end]) {
+                assert!(
+                    cut >= pgn.len() || cut == 0,
+                    "cut at {cut} inside the only game"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn split_candidate_sees_tag_lines_after_byte_order_marks_and_form_feeds() {
+        let pgn =
+            "[Event \"a\"]\n\x0c\u{feff}\x0c\x0c\u{feff}[Site \"b\"]\n[Result \"*\"]\n\n1. e4 *\n";
+        let pgn = pgn.as_bytes();
+        assert_eq!(
+            Scanner::new(pgn, 1)
+                .next_game(&mut Vec::new())
+                .map(|g| g.end),
+            Some(pgn.len())
+        );
         for end in 1..=pgn.len() {
             if let Some(cut) = split_candidate(&pgn[..end]) {
                 assert!(
