@@ -174,6 +174,31 @@ fn long_game(w: &mut Counted<&mut dyn Write>, _: u64, l: &mut Layout) -> io::Res
     good_games(w, 3, l)
 }
 
+/// One game just under the size limit, dense with what costs per item:
+/// 40,000 tags whose names share length and first, middle and last byte
+/// (the reader's cheap test for repeated names), and 40,000 one-move
+/// variations whose move has a glyph written against it (a warning
+/// each). Anything quadratic in either takes minutes here.
+fn dense_game(w: &mut Counted<&mut dyn Write>, _: u64, l: &mut Layout) -> io::Result<()> {
+    good_games(w, 3, l)?;
+    l.games.push((w.line + 1, Expect::Valid));
+    w.put(b"[Event \"dense\"]\n[White \"c\"]\n[Black \"d\"]\n[Result \"*\"]\n")?;
+    let mut text = String::new();
+    for i in 0..40_000 {
+        text.push_str(&format!("[X{i:06}Y{:06}Z \"v\"]\n", 40_000 - i));
+    }
+    text.push_str("\n1. e4! ");
+    for i in 0..40_000 {
+        text.push_str("(1. d4!) ");
+        if i % 8 == 7 {
+            text.push('\n');
+        }
+    }
+    text.push_str("e5 *\n\n");
+    w.put(text.as_bytes())?;
+    good_games(w, 3, l)
+}
+
 /// Good games with `junk` put in a tag, a comment, between moves and
 /// inside a move, in turn.
 fn junk_games(
@@ -279,7 +304,7 @@ fn zst_corrupt(w: &mut Counted<&mut dyn Write>, size: u64, l: &mut Layout) -> io
     })
 }
 
-const CASES: [Case; 9] = [
+const CASES: [Case; 10] = [
     Case {
         name: "1 GiB comment",
         scales: true,
@@ -309,6 +334,12 @@ const CASES: [Case; 9] = [
         scales: false,
         exit: 0,
         generate: long_game,
+    },
+    Case {
+        name: "dense game (tags, glyphs)",
+        scales: false,
+        exit: 0,
+        generate: dense_game,
     },
     Case {
         name: "NUL bytes",
@@ -589,6 +620,14 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
                 run.peak_rss_kib as f64 / 1024.0,
                 run.exit.map_or("sig".to_string(), |c| c.to_string())
             );
+            // Far below any sane speed: something quadratic.
+            if run.bytes >= 1 << 20 && (run.bytes as f64 / 1e6) / run.seconds.max(1e-3) < 1.0 {
+                problems.push(format!(
+                    "{}: {label}: {:.2} MB/s, pathologically slow",
+                    case.name,
+                    (run.bytes as f64 / 1e6) / run.seconds.max(1e-3)
+                ));
+            }
             if run.peak_rss_kib > RSS_LIMIT_KIB {
                 problems.push(format!(
                     "{}: {label}: peak RSS {:.1} MiB over 64 MiB",

@@ -436,11 +436,11 @@ impl Adjudicate {
         // mate, is what adjudication is for; anything else makes the game
         // unreadable.
         let mut notes = String::new();
-        // Where the first move after a mate or stalemate stands.
+        // The ply and line of the first move after a mate or stalemate.
         let mut after_end_line = None;
         if let Some(err) = &replayed.error {
             match err.kind {
-                ErrorKind::MoveAfterEnd => after_end_line = Some(err.line),
+                ErrorKind::MoveAfterEnd => after_end_line = err.ply.map(|ply| (ply, err.line)),
                 ErrorKind::Result if err.message.starts_with("Result tag") => {
                     notes = format!("; {}", err.message);
                 }
@@ -478,8 +478,11 @@ impl Adjudicate {
             v.result = result.as_str();
             v.reason = reason;
             v.decided_at_ply = Some(ply);
-            // Nothing recorded agrees with no result, not even `*`.
-            v.agrees = Some(result == recorded && !v.recorded.is_empty());
+            // `*` agrees with `*` only: not with nothing recorded, `?` or
+            // anything else that is no result.
+            v.agrees = Some(
+                result == recorded && (recorded != RecordedResult::Unknown || v.recorded == "*"),
+            );
             v.detail = format!("{detail}{}{notes}", after_end_note(written, ply));
             v
         };
@@ -510,7 +513,11 @@ impl Adjudicate {
                     result,
                     ending.reason(),
                     &detail,
+                    // The replay's error names the first move after a mate
+                    // or stalemate; an earlier ending is found in the moves.
                     after_end_line
+                        .filter(|&(error_ply, _)| error_ply == ply + 1)
+                        .map(|(_, line)| line)
                         .or_else(|| mainline_move_line(raw, ply + 1))
                         .unwrap_or(raw.line),
                 );
@@ -842,6 +849,37 @@ fn set_tag(header: &mut Vec<u8>, name: &str, value: &str, after: &str) {
         let value_start = start + key.len();
         if let Some(len) = memchr::memmem::find(&header[value_start..], b"\"]") {
             header.splice(value_start..value_start + len, value.bytes());
+            // Later tags of the same name (ignored when read, reported as
+            // duplicates) go: no reader may take the old value from them.
+            let mut from = value_start + value.len();
+            while let Some(i) = memchr::memmem::find(&header[from..], key.as_bytes()) {
+                let at = from + i;
+                let Some(len) = memchr::memmem::find(&header[at..], b"\"]") else {
+                    break;
+                };
+                let mut end = at + len + 2;
+                let line_start = header[..at]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |j| j + 1);
+                let rest = header[end..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(header.len(), |j| end + j);
+                let (start, stop) = if header[line_start..at].trim_ascii().is_empty()
+                    && header[end..rest].trim_ascii().is_empty()
+                {
+                    // The tag alone on its line: the line goes.
+                    (line_start, (rest + 1).min(header.len()))
+                } else {
+                    while end < header.len() && header[end] == b' ' {
+                        end += 1;
+                    }
+                    (at, end)
+                };
+                header.drain(start..stop);
+                from = start;
+            }
             return;
         }
     }

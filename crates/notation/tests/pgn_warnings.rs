@@ -72,3 +72,33 @@ fn a_glyph_written_against_its_move_is_a_lenient_warning() {
         assert_eq!(warnings(&pgn, true), (vec![], None), "{movetext}");
     }
 }
+
+/// A glyph against a move that only the lenient reader understands (UCI,
+/// a lower-case `b` read as a bishop): the move is still read, with the
+/// glyph's warning added.
+#[test]
+fn a_glyph_against_a_leniently_read_move_keeps_its_reading() {
+    let tags = "[Event \"e\"]\n[Site \"s\"]\n[Date \"d\"]\n[Round \"r\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n";
+    for (setup, movetext) in [
+        ("", "1. e4 e5 2. g1f3! Nc6 *"),
+        ("", "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. e1g1! Be7 *"),
+        (
+            "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/2n5/3B4/4K3 w - - 0 1\"]\n",
+            "1. bxc3! *",
+        ),
+    ] {
+        let pgn = format!("{tags}{setup}\n{movetext}\n");
+        let (messages, error) = warnings(&pgn, false);
+        assert_eq!(error, None, "{movetext}");
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.contains("annotation glyph attached to the move")),
+            "{movetext}: {messages:?}"
+        );
+        assert!(
+            messages.len() >= 2,
+            "{movetext}: the reading's own warning too: {messages:?}"
+        );
+    }
+}

@@ -679,4 +679,52 @@ fn adjudicate_nothing_recorded_does_not_agree() {
     assert!(fixed.contains("no result corrected to *"), "{fixed}");
     let again = chesstool(&dir, &["adjudicate", "fixed.pgn"]);
     assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+    // `?` or junk in the Result tag is no result either.
+    for tag in ["?", "foo"] {
+        let pgn = format!("[White \"c\"]\n[Black \"d\"]\n[Result \"{tag}\"]\n\n1. d4\n");
+        let (code, rows) = adjudicate("adj_junk_recorded", &pgn, &[]);
+        assert_eq!(
+            &rows[0][..6],
+            [tag, "*", "unterminated", "1", "", "false"],
+            "{tag}"
+        );
+        assert_eq!(code, 1);
+    }
+}
+
+/// `--fix-results` corrects the `Result` tag and drops later copies of it
+/// (a reader that takes the last value must not find the old result).
+#[test]
+fn adjudicate_fix_results_drops_repeated_result_tags() {
+    let pgn = "[Event \"x\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[Result \"1-0\"] [Annotator \"z\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n";
+    let dir = temp_dir("adj_fix_repeated");
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    let run = chesstool(
+        &dir,
+        &["adjudicate", "g.pgn", "--fix-results", "-o", "fixed.pgn"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
+    assert!(
+        fixed.starts_with("[Event \"x\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Termination \"Black mates\"]\n[Annotator \"z\"]\n\n"),
+        "{fixed}"
+    );
+    assert_eq!(fixed.matches("[Result").count(), 1, "{fixed}");
+}
+
+/// Playing on past an earlier ending and then past a mate: the line given
+/// is that of the first move after the earlier ending.
+#[test]
+fn adjudicate_moves_after_end_line_is_the_first_move_too_many() {
+    let pgn = "[Event \"x\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n\
+1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8\n5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8\n9. f3\ne5 10. g4 Qh4#\n11. a3\n0-1\n";
+    let dir = temp_dir("adj_after_end_line");
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    let run = chesstool(&dir, &["adjudicate", "g.pgn"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("g.pgn:8: game 1 (a – b): invalid: move after the game ended: fivefold_repetition at ply 16"),
+        "{}",
+        run.stdout
+    );
 }

@@ -240,3 +240,19 @@ fn replay_into_a_closed_pipe_exits_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `--format pgn` keeps the first of two tags with one name (the value the
+/// game has; validate reports the other).
+#[test]
+fn replay_pgn_keeps_the_first_of_repeated_tags() {
+    let dir = temp_dir("replay_repeated_tags");
+    std::fs::write(
+        dir.join("g.pgn"),
+        "[Event \"x\"]\n[White \"a\"]\n[Black \"b\"]\n[White \"c\"]\n[Result \"*\"]\n\n1. e4 *\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["replay", "g.pgn", "--format", "pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("[White \"a\"]"), "{}", run.stdout);
+    assert!(!run.stdout.contains("[White \"c\"]"), "{}", run.stdout);
+}

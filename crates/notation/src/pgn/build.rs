@@ -92,15 +92,15 @@ pub fn build_game(raw: &RawGame<'_>, options: &BuildOptions) -> Result<Game, Gam
     if let Some(error) = replayed.error {
         return Err(error);
     }
-    let tags = raw
-        .tags()
-        .map(|(name, value)| {
-            (
-                String::from_utf8_lossy(name).into_owned(),
-                decode_tag_value(value).0.into_owned(),
-            )
-        })
-        .collect();
+    // A tag given again is reported by the replay and ignored here: the
+    // first value is the game's.
+    let mut tags: Vec<(String, String)> = Vec::new();
+    for (name, value) in raw.tags() {
+        let name = String::from_utf8_lossy(name).into_owned();
+        if tags.iter().all(|(seen, _)| *seen != name) {
+            tags.push((name, decode_tag_value(value).0.into_owned()));
+        }
+    }
     // A valid replay closed every variation: the mainline is left.
     let mainline = builder.lines.swap_remove(0);
     Ok(Game {

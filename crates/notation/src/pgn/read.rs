@@ -142,21 +142,41 @@ impl<'a> RawGame<'a> {
     /// Tags given again under a name used before: each repeated tag with
     /// the value of the first one of its name (the game's, as
     /// [`RawGame::tag`] reads it).
-    pub fn repeated_tags(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8], &'a [u8])> + '_ {
-        let candidates = if self.may_repeat_tags { self.tags } else { &[] };
-        candidates
-            .iter()
-            .enumerate()
-            .filter_map(move |(i, (name, value))| {
+    pub fn repeated_tags(&self) -> Vec<(&'a [u8], &'a [u8], &'a [u8])> {
+        let mut repeated = Vec::new();
+        if !self.may_repeat_tags {
+            return repeated;
+        }
+        let text = self.text;
+        if self.tags.len() <= 64 {
+            for (i, (name, value)) in self.tags.iter().enumerate() {
                 let len = name.end - name.start;
-                let text = self.text;
                 let name = &text[range(name)];
-                let (_, first) = self.tags[..i].iter().find(|(earlier, _)| {
+                let earlier = self.tags[..i].iter().find(|(earlier, _)| {
                     // Lengths first: most names differ there.
                     earlier.end - earlier.start == len && &text[range(earlier)] == name
-                })?;
-                Some((name, &text[range(first)], &text[range(value)]))
-            })
+                });
+                if let Some((_, first)) = earlier {
+                    repeated.push((name, &text[range(first)], &text[range(value)]));
+                }
+            }
+        } else {
+            // Many tags (hostile input): a table, not a quadratic scan.
+            let mut first: std::collections::HashMap<&[u8], &[u8]> =
+                std::collections::HashMap::with_capacity(self.tags.len());
+            for (name, value) in self.tags {
+                let (name, value) = (&text[range(name)], &text[range(value)]);
+                match first.entry(name) {
+                    std::collections::hash_map::Entry::Occupied(entry) => {
+                        repeated.push((name, *entry.get(), value));
+                    }
+                    std::collections::hash_map::Entry::Vacant(entry) => {
+                        entry.insert(value);
+                    }
+                }
+            }
+        }
+        repeated
     }
 
     /// The movetext events.
@@ -401,12 +421,17 @@ impl Visitor for Recorder {
                     | (name.len() as u32 & 0xff)
             }
         };
-        // No early exit: a loop the compiler can vectorise.
-        self.may_repeat_tags |= self
-            .tag_keys
-            .iter()
-            .fold(false, |seen, &k| seen | (k == key));
-        self.tag_keys.push(key);
+        if self.tag_keys.len() >= 64 {
+            // So many tags that the exact check (a table) is cheaper.
+            self.may_repeat_tags = true;
+        } else {
+            // No early exit: a loop the compiler can vectorise.
+            self.may_repeat_tags |= self
+                .tag_keys
+                .iter()
+                .fold(false, |seen, &k| seen | (k == key));
+            self.tag_keys.push(key);
+        }
         let name = self.store(name);
         let value = self.store(value.as_bytes());
         self.tags.push((name, value));
@@ -581,7 +606,7 @@ impl GameReader {
                 self.rebuild(bytes, &tokens);
             }
             if self.glyphs {
-                self.mark_attached_glyphs(&tokens);
+                self.mark_attached_glyphs(bytes, &tokens);
             }
             // An unterminated comment is not a read error: the moves
             // before it are read, and the replay reports it where it
@@ -722,33 +747,52 @@ impl GameReader {
     /// [`SanWarning::AttachedGlyph`] (an error when reading strictly).
     /// pgn-reader and the scanner both split the glyph off as a NAG, which
     /// stays.
-    fn mark_attached_glyphs(&mut self, tokens: &[Token]) {
+    fn mark_attached_glyphs(&mut self, game: &[u8], tokens: &[Token]) {
+        // SAN events come in token order: one pass over both.
+        let events = &mut self.recorder.events;
+        let mut cursor = 0;
         for (i, pair) in tokens.windows(2).enumerate() {
-            let (san, glyph) = (&pair[0], &pair[1]);
+            let (san_token, glyph) = (&pair[0], &pair[1]);
             if glyph.kind != TokenKind::Glyph
-                || san.kind != TokenKind::San
-                || san.start + san.len != glyph.start
+                || san_token.kind != TokenKind::San
+                || san_token.start + san_token.len != glyph.start
             {
                 continue;
             }
-            let event = self
-                .recorder
-                .events
-                .iter_mut()
-                .find(|e| matches!(e, Event::San { token, .. } if *token as usize == i));
-            if let Some(Event::San { san, lenient, .. }) = event {
-                let mut l = lenient.as_deref().copied().unwrap_or(LenientSan {
+            // On to the SAN event of token `i`, if there is one (an
+            // unreadable token or an `e.p.` marker has none).
+            while cursor < events.len()
+                && !matches!(&events[cursor], Event::San { token, .. } if *token as usize >= i)
+            {
+                cursor += 1;
+            }
+            let Some(Event::San {
+                san,
+                lenient,
+                token,
+            }) = events.get_mut(cursor)
+            else {
+                break;
+            };
+            if *token as usize != i {
+                continue;
+            }
+            // Read as any lenient move is (`g1f3!`, `bxc3!` need it), with
+            // this one more warning.
+            let mut l = match lenient.as_deref() {
+                Some(l) => *l,
+                None => SanPlus::from_ascii_lenient(san_token.bytes(game)).unwrap_or(LenientSan {
                     san: *san,
                     nag: None,
                     lowercase_piece: None,
                     piece_from_board: false,
                     warnings: SanWarnings::new(),
-                });
-                if !l.warnings.contains(&SanWarning::AttachedGlyph) {
-                    l.warnings.push(SanWarning::AttachedGlyph);
-                }
-                *lenient = Some(Box::new(l));
+                }),
+            };
+            if !l.warnings.contains(&SanWarning::AttachedGlyph) {
+                l.warnings.push(SanWarning::AttachedGlyph);
             }
+            *lenient = Some(Box::new(l));
         }
     }
 

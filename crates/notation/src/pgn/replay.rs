@@ -360,6 +360,12 @@ pub fn replay(
             .nth(ordinal as usize)
             .map(|(i, _)| i as u32)
     };
+    // Lines of warned tokens, counted on from the last one: a game with a
+    // warning on every move stays linear.
+    let mut lines = LineCursor {
+        offset: 0,
+        line: game.line,
+    };
     for event in game.events() {
         if let (Some(result), true) = (out.terminator, stack.is_empty()) {
             // Only comments may follow the mainline's result; an
@@ -431,7 +437,7 @@ pub fn replay(
                     // pass the turn, with a warning.
                     let mut after = pos.clone();
                     if after.play_null() {
-                        let (line, _) = game.token_location(*token);
+                        let line = lines.line_of(game, *token);
                         out.warnings.push(GameWarning {
                             line,
                             message: format!("{}: null move", move_text()),
@@ -498,7 +504,7 @@ pub fn replay(
                         ));
                         break;
                     }
-                    let (line, _) = game.token_location(*token);
+                    let line = lines.line_of(game, *token);
                     for w in warnings.as_slice() {
                         out.warnings.push(GameWarning {
                             line,
@@ -735,6 +741,31 @@ fn dangling_move_number(game: &RawGame<'_>) -> Option<u32> {
 
 /// `23...Nxe5` / `24.e4`: the token with its move number as it stands in
 /// the position before it.
+/// The line of a token, counted on from the previous one asked (from
+/// the game's start when the token lies before it).
+struct LineCursor {
+    /// Byte offset in the game up to which newlines are counted.
+    offset: usize,
+    /// The line at `offset`.
+    line: u64,
+}
+
+impl LineCursor {
+    fn line_of(&mut self, game: &RawGame<'_>, token: u32) -> u64 {
+        let Some(t) = game.tokens().get(token as usize) else {
+            return game.line;
+        };
+        let start = (t.start as usize).min(game.bytes.len());
+        if start < self.offset {
+            self.offset = 0;
+            self.line = game.line;
+        }
+        self.line += memchr::memchr_iter(b'\n', &game.bytes[self.offset..start]).count() as u64;
+        self.offset = start;
+        self.line
+    }
+}
+
 fn numbered(pos: &Position, token: &[u8]) -> String {
     let token = String::from_utf8_lossy(token);
     match pos.turn() {
