@@ -233,17 +233,23 @@ impl Task for ReplayTask {
             .as_ref()
             .map(|p| Fen::from_position(p).to_string())
             .unwrap_or_default();
-        let start_row = replayed.start.as_ref().map(|start| Row {
-            ply: 0,
-            move_number: start.fullmoves(),
-            side: start.turn(),
-            san: String::new(),
-            uci: String::new(),
-            fen: start_fen.clone(),
-            clock: None,
-            emt: None,
-            eval: None,
-        });
+        // Only `--ply 0` and `--final` (of a game without moves) use it.
+        let wants_start = self.final_only || self.fen_only_at == Some(0);
+        let start_row = replayed
+            .start
+            .as_ref()
+            .filter(|_| wants_start)
+            .map(|start| Row {
+                ply: 0,
+                move_number: start.fullmoves(),
+                side: start.turn(),
+                san: String::new(),
+                uci: String::new(),
+                fen: start_fen.clone(),
+                clock: None,
+                emt: None,
+                eval: None,
+            });
         Replayed {
             white: tag(game, b"White"),
             black: tag(game, b"Black"),
