@@ -97,21 +97,38 @@ pub enum RecordedResult {
 }
 
 impl RecordedResult {
-    /// Reads a `Result` tag value: `1-0`, `0-1`, `1/2-1/2` (also `½-½`);
-    /// anything else, `*` included, is [`RecordedResult::Unknown`].
+    /// Reads a `Result` tag value: `1-0`, `0-1`, `1/2-1/2`, and the
+    /// spellings the PGN reader also takes for them (`½-½`, `1/2`, `½`,
+    /// `0.5-0.5`, Unicode dashes); anything else, `*` included, is
+    /// [`RecordedResult::Unknown`].
     ///
     /// ```
     /// use adjudication::termination::RecordedResult;
     ///
     /// assert_eq!(RecordedResult::from_tag("1/2-1/2"), RecordedResult::Draw);
+    /// assert_eq!(RecordedResult::from_tag("1/2"), RecordedResult::Draw);
+    /// assert_eq!(RecordedResult::from_tag("1–0"), RecordedResult::WhiteWins);
     /// assert_eq!(RecordedResult::from_tag("*"), RecordedResult::Unknown);
+    /// assert_eq!(RecordedResult::from_tag("?"), RecordedResult::Unknown);
     /// ```
     #[must_use]
     pub fn from_tag(value: &str) -> RecordedResult {
-        match value.trim() {
+        let value = value.trim();
+        if value.len() > 24 {
+            return RecordedResult::Unknown;
+        }
+        let mut normal = String::with_capacity(value.len() + 4);
+        for ch in value.chars() {
+            match ch {
+                '\u{2010}' | '\u{2011}' | '\u{2013}' | '\u{2014}' | '\u{2212}' => normal.push('-'),
+                '½' => normal.push_str("1/2"),
+                _ => normal.push(ch),
+            }
+        }
+        match normal.as_str() {
             "1-0" => RecordedResult::WhiteWins,
             "0-1" => RecordedResult::BlackWins,
-            "1/2-1/2" | "½-½" => RecordedResult::Draw,
+            "1/2-1/2" | "1/2" | "0.5-0.5" => RecordedResult::Draw,
             _ => RecordedResult::Unknown,
         }
     }
