@@ -234,40 +234,31 @@ struct Adjudicate {
     helpmate_budget: u64,
 }
 
-/// Mainline moves as written (moves after the end included: the replay
-/// stops at a move after mate or stalemate).
-fn written_plies(game: &RawGame<'_>) -> u32 {
+/// The tokens of the mainline moves as written (moves after the end
+/// included: the replay stops at a move after mate or stalemate).
+fn mainline_move_tokens<'g>(game: &'g RawGame<'_>) -> impl Iterator<Item = u32> + 'g {
     let mut depth = 0u32;
-    let mut plies = 0u32;
-    for event in game.events() {
+    game.events().iter().filter_map(move |event| {
         match event {
             Event::BeginVariation => depth += 1,
             Event::EndVariation => depth = depth.saturating_sub(1),
-            Event::San { .. } if depth == 0 => plies += 1,
+            Event::San { token, .. } if depth == 0 => return Some(*token),
             _ => {}
         }
-    }
-    plies
+        None
+    })
+}
+
+/// Mainline moves as written.
+fn written_plies(game: &RawGame<'_>) -> u32 {
+    mainline_move_tokens(game).count() as u32
 }
 
 /// The line of mainline move `ply` (1-based) as written, if there is one.
 fn mainline_move_line(game: &RawGame<'_>, ply: u32) -> Option<u64> {
-    let mut depth = 0u32;
-    let mut plies = 0u32;
-    for event in game.events() {
-        match event {
-            Event::BeginVariation => depth += 1,
-            Event::EndVariation => depth = depth.saturating_sub(1),
-            Event::San { token, .. } if depth == 0 => {
-                plies += 1;
-                if plies == ply {
-                    return Some(game.token_location(*token).0);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    let index = usize::try_from(ply.checked_sub(1)?).ok()?;
+    let token = mainline_move_tokens(game).nth(index)?;
+    Some(game.token_location(token).0)
 }
 
 fn color_name(color: Color) -> &'static str {

@@ -352,13 +352,31 @@ pub fn replay(
     // error: `opened[d]` is the ordinal of the `(` that opened depth d + 1.
     let (mut n_open, mut n_close) = (0u32, 0u32);
     let mut opened: Vec<u32> = Vec::new();
-    let variation_token = |kind: TokenKind, ordinal: u32| {
-        game.tokens()
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.kind == kind)
-            .nth(ordinal as usize)
-            .map(|(i, _)| i as u32)
+    // The error at the `ordinal`-th token of `kind` (`(` or `)`), ply `ply`.
+    let variation_error = |kind: TokenKind, ordinal: Option<u32>, ply: u32, message: &str| {
+        let token = ordinal.and_then(|ordinal| {
+            game.tokens()
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.kind == kind)
+                .nth(ordinal as usize)
+                .map(|(i, _)| i as u32)
+        });
+        let text = if kind == TokenKind::OpenVariation {
+            "("
+        } else {
+            ")"
+        };
+        match token {
+            Some(token) => located(
+                token,
+                ErrorKind::Variation,
+                Some(ply),
+                Some(text.to_string()),
+                message.to_string(),
+            ),
+            None => game_error(ErrorKind::Variation, message.to_string()),
+        }
     };
     // Lines of warned tokens, counted on from the last one: a game with a
     // warning on every move stays linear.
@@ -532,17 +550,12 @@ pub fn replay(
                 let ordinal = n_open;
                 n_open += 1;
                 let Some(before) = frame.before_last.clone() else {
-                    let message = "variation before any move".to_string();
-                    out.error = Some(match variation_token(TokenKind::OpenVariation, ordinal) {
-                        Some(token) => located(
-                            token,
-                            ErrorKind::Variation,
-                            Some(frame.ply + 1),
-                            Some("(".to_string()),
-                            message,
-                        ),
-                        None => game_error(ErrorKind::Variation, message),
-                    });
+                    out.error = Some(variation_error(
+                        TokenKind::OpenVariation,
+                        Some(ordinal),
+                        frame.ply + 1,
+                        "variation before any move",
+                    ));
                     break;
                 };
                 opened.push(ordinal);
@@ -566,18 +579,12 @@ pub fn replay(
                         opened.pop();
                     }
                     None => {
-                        let message = "`)` without `(`".to_string();
-                        out.error =
-                            Some(match variation_token(TokenKind::CloseVariation, ordinal) {
-                                Some(token) => located(
-                                    token,
-                                    ErrorKind::Variation,
-                                    Some(frame.ply + 1),
-                                    Some(")".to_string()),
-                                    message,
-                                ),
-                                None => game_error(ErrorKind::Variation, message),
-                            });
+                        out.error = Some(variation_error(
+                            TokenKind::CloseVariation,
+                            Some(ordinal),
+                            frame.ply + 1,
+                            "`)` without `(`",
+                        ));
                         break;
                     }
                 }
@@ -648,23 +655,12 @@ pub fn replay(
     }
     if out.error.is_none() && !stack.is_empty() {
         // The outermost variation left open.
-        let message = "variation not closed: `(` without `)`".to_string();
-        let ply = stack[0].ply_before_last;
-        out.error = Some(
-            match opened
-                .first()
-                .and_then(|&o| variation_token(TokenKind::OpenVariation, o))
-            {
-                Some(token) => located(
-                    token,
-                    ErrorKind::Variation,
-                    Some(ply + 1),
-                    Some("(".to_string()),
-                    message,
-                ),
-                None => game_error(ErrorKind::Variation, message),
-            },
-        );
+        out.error = Some(variation_error(
+            TokenKind::OpenVariation,
+            opened.first().copied(),
+            stack[0].ply_before_last + 1,
+            "variation not closed: `(` without `)`",
+        ));
     }
     if out.error.is_none() {
         if let Some(token) = dangling_move_number(game) {
