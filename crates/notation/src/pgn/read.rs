@@ -319,8 +319,8 @@ struct Recorder {
     n_result: u32,
     /// pgn-reader met something it cannot represent (a piece drop).
     foreign: bool,
-    /// Length, first and last byte of each tag name so far: a name whose
-    /// key is already there may be a repeat.
+    /// Length and first, middle and last byte of each tag name so far (up
+    /// to 64): a name whose key is already there may be a repeat.
     tag_keys: Vec<u32>,
     /// Some tag name may have come twice.
     may_repeat_tags: bool,
