@@ -427,11 +427,9 @@ impl Adjudicate {
         // mate, is what adjudication is for; anything else makes the game
         // unreadable.
         let mut notes = String::new();
-        // The ply and line of the first move after a mate or stalemate.
-        let mut after_end_line = None;
         if let Some(err) = &replayed.error {
             match err.kind {
-                ErrorKind::MoveAfterEnd => after_end_line = err.ply.map(|ply| (ply, err.line)),
+                ErrorKind::MoveAfterEnd => {}
                 ErrorKind::Result if err.message.starts_with("Result tag") => {
                     notes = format!("; {}", err.message);
                 }
@@ -504,13 +502,7 @@ impl Adjudicate {
                     result,
                     ending.reason(),
                     &detail,
-                    // The replay's error names the first move after a mate
-                    // or stalemate; an earlier ending is found in the moves.
-                    after_end_line
-                        .filter(|&(error_ply, _)| error_ply == ply + 1)
-                        .map(|(_, line)| line)
-                        .or_else(|| mainline_move_line(raw, ply + 1))
-                        .unwrap_or(raw.line),
+                    mainline_move_line(raw, ply + 1).unwrap_or(raw.line),
                 );
             }
             return finish(v, result, ending.reason(), ply, detail);
