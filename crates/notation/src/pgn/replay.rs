@@ -349,9 +349,9 @@ pub fn replay(
         };
 
     // Ordinals of the `(` and `)` met so far, to find their tokens for an
-    // error: `opened[d]` is the ordinal of the `(` that opened depth d + 1.
+    // error, and that of the `(` of the outermost open variation.
     let (mut n_open, mut n_close) = (0u32, 0u32);
-    let mut opened: Vec<u32> = Vec::new();
+    let mut outermost = None;
     // The error at the `ordinal`-th token of `kind` (`(` or `)`), ply `ply`.
     let variation_error = |kind: TokenKind, ordinal: Option<u32>, ply: u32, message: &str| {
         let token = ordinal.and_then(|ordinal| {
@@ -558,7 +558,9 @@ pub fn replay(
                     ));
                     break;
                 };
-                opened.push(ordinal);
+                if stack.is_empty() {
+                    outermost = Some(ordinal);
+                }
                 let parent_ply = frame.ply_before_last;
                 stack.push(frame);
                 frame = Frame {
@@ -576,7 +578,6 @@ pub fn replay(
                     Some(parent) => {
                         visitor.end_variation(stack.len() as u32 + 1);
                         frame = parent;
-                        opened.pop();
                     }
                     None => {
                         out.error = Some(variation_error(
@@ -657,7 +658,7 @@ pub fn replay(
         // The outermost variation left open.
         out.error = Some(variation_error(
             TokenKind::OpenVariation,
-            opened.first().copied(),
+            outermost,
             stack[0].ply_before_last + 1,
             "variation not closed: `(` without `)`",
         ));
