@@ -10,8 +10,9 @@ use crate::input::{self, Input};
 
 #[derive(Debug, Args)]
 pub struct CommonArgs {
-    /// Worker threads (default: all cores; 1 = everything on one thread).
-    #[arg(long, short = 't', value_name = "N")]
+    /// Worker threads (default: all cores; 1 = everything on one thread;
+    /// at most 1024).
+    #[arg(long, short = 't', value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// Write the report to FILE (atomically: a temporary file renamed when done).
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -121,6 +122,20 @@ impl CommonArgs {
     pub fn summary_on_stderr(&self) -> bool {
         use std::io::IsTerminal;
         !self.quiet && std::io::stderr().is_terminal()
+    }
+}
+
+/// The most threads `--threads` takes: far past any machine's cores, and
+/// short of what makes a system crawl (each thread has its own stack and,
+/// in the pipeline, its own chunk).
+pub const MAX_THREADS: usize = 1024;
+
+/// `--threads N`: 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n @ 1..=MAX_THREADS) => Ok(n),
+        Ok(_) => Err(format!("must be from 1 to {MAX_THREADS}")),
+        Err(_) => Err("not a number".to_string()),
     }
 }
 

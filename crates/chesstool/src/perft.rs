@@ -38,8 +38,8 @@ pub struct PerftArgs {
     /// field uses Shredder letters or names a rook not on the a/h file.
     #[arg(long)]
     chess960: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long, short = 't')]
+    /// Worker threads (default: all cores; at most 1024).
+    #[arg(long, short = 't', value_parser = crate::cli::parse_threads)]
     threads: Option<usize>,
     /// Transposition table size in MiB (0 = none).
     #[arg(long, default_value_t = 0, conflicts_with = "suite")]
@@ -164,7 +164,13 @@ fn run_single(args: &PerftArgs, threads: usize) -> Result<Outcome> {
     for w in warnings {
         eprintln!("warning: {w}");
     }
-    let table = (args.hash > 0).then(|| PerftTable::new(args.hash));
+    let table = match args.hash {
+        0 => None,
+        mib => Some(
+            PerftTable::try_new(mib)
+                .map_err(|_| anyhow::anyhow!("--hash {mib}: cannot reserve {mib} MiB"))?,
+        ),
+    };
     let start = Instant::now();
     let (nodes, lines) = if depth == 0 {
         (1, Vec::new())

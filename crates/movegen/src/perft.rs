@@ -108,15 +108,36 @@ pub struct PerftTable {
 impl PerftTable {
     /// A table of about `megabytes` MiB (rounded down to a power of two
     /// number of slots; at least 1024 slots).
+    ///
+    /// # Panics
+    /// If the memory cannot be had; see [`PerftTable::try_new`].
     #[must_use]
     pub fn new(megabytes: usize) -> PerftTable {
+        PerftTable::try_new(megabytes).expect("memory for the perft table")
+    }
+
+    /// Like [`PerftTable::new`], but a size the allocator refuses is an
+    /// error, not an abort.
+    ///
+    /// # Errors
+    /// When the memory cannot be reserved.
+    ///
+    /// ```
+    /// use movegen::PerftTable;
+    /// assert!(PerftTable::try_new(1).is_ok());
+    /// assert!(PerftTable::try_new(usize::MAX).is_err());
+    /// ```
+    pub fn try_new(megabytes: usize) -> Result<PerftTable, std::collections::TryReserveError> {
         let bytes = megabytes.saturating_mul(1 << 20).max(16 << 10);
         let n =
             (bytes / 16).next_power_of_two() / if (bytes / 16).is_power_of_two() { 1 } else { 2 };
-        let slots = (0..n)
-            .map(|_| (AtomicU64::new(0), AtomicU64::new(0)))
-            .collect();
-        PerftTable { slots, mask: n - 1 }
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(n)?;
+        slots.extend((0..n).map(|_| (AtomicU64::new(0), AtomicU64::new(0))));
+        Ok(PerftTable {
+            slots: slots.into_boxed_slice(),
+            mask: n - 1,
+        })
     }
 
     #[inline]

@@ -80,9 +80,14 @@ fn check_export_shape(pgn: &str) {
         );
     }
     let mut in_comment = false;
+    let mut in_line_comment = false;
     let mut depth = 0i32;
     for ch in movetext.chars() {
         match ch {
+            // A `;` comment runs to the end of its line.
+            '\n' if in_line_comment => in_line_comment = false,
+            _ if in_line_comment => {}
+            ';' if !in_comment => in_line_comment = true,
             '{' if !in_comment => in_comment = true,
             '}' => {
                 assert!(in_comment, "stray }}");
@@ -430,15 +435,19 @@ fn a_word_longer_than_a_line_stands_alone() {
     );
 }
 
+/// A comment holding `}` (a `;` comment may) cannot be braced: it is
+/// written as a `;` comment, its text kept, and the line ends there.
 #[test]
-fn closing_braces_in_comments_become_parentheses() {
-    let mut game = game("e4");
+fn comments_holding_a_closing_brace_become_line_comments() {
+    let mut game = game("e4 e5");
     game.moves[0].comments.push("a } b {c}".into());
     game.moves[0].comments.push(String::new());
     game.moves[0].comments.push("  \n ".into());
     check(
         &game,
-        &format!("{UNKNOWN_ROSTER}[Result \"*\"]\n\n1. e4 {{ a ) b {{c) }} {{ }} {{ }} *\n\n"),
+        &format!(
+            "{UNKNOWN_ROSTER}[Result \"*\"]\n\n1. e4 ; a }} b {{c}}\n{{ }} {{ }} 1... e5 *\n\n"
+        ),
     );
 }
 

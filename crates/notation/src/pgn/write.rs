@@ -235,7 +235,21 @@ impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
 
     /// `{ text }`, broken into tokens at whitespace; a word starting with
     /// `%` is kept with the word before it, so no line starts with `%`.
+    /// A text holding `}` (a `;` comment's can) cannot go in braces: it is
+    /// written as a `;` comment, on one line, and the line ends after it.
     fn comment(&mut self, text: &str) -> fmt::Result {
+        if text.contains('}') {
+            let buffer = self.begin_token()?;
+            buffer.push(';');
+            for word in text.split_whitespace() {
+                buffer.push(' ');
+                buffer.push_str(word);
+            }
+            self.place_held()?;
+            // Nothing more on this line: the next token starts a new one.
+            self.column = usize::MAX / 2;
+            return Ok(());
+        }
         let mut words = text.split_whitespace().peekable();
         let buffer = self.begin_token()?;
         buffer.push('{');
@@ -252,7 +266,7 @@ impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
             if !buffer.is_empty() {
                 buffer.push(' ');
             }
-            push_comment_word(buffer, word);
+            buffer.push_str(word);
             if words.peek().is_none() {
                 buffer.push_str(" }");
             }
@@ -301,14 +315,5 @@ impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
     fn finish(&mut self) -> fmt::Result {
         self.place_held()?;
         self.out.write_char('\n')
-    }
-}
-
-/// A comment word with `}` (which would end the comment) written as `)`.
-fn push_comment_word(buffer: &mut String, word: &str) {
-    if word.contains('}') {
-        buffer.extend(word.chars().map(|ch| if ch == '}' { ')' } else { ch }));
-    } else {
-        buffer.push_str(word);
     }
 }
