@@ -150,11 +150,22 @@ fn perft_bad_depth_is_a_usage_error() {
         &["perft", "--depth", "x"][..],
         &["perft"][..],
         &["perft", "-d", "3", "--threads", "0"][..],
+        // A huge thread count used to stall the machine.
+        &["perft", "-d", "3", "--threads", "100000"][..],
     ] {
         let run = chesstool(&dir, args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
         assert!(run.stdout.is_empty());
     }
+    // A table the allocator refuses is an error, not an abort.
+    let run = chesstool(&dir, &["perft", "-d", "3", "--hash", "100000000"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--hash 100000000: cannot reserve"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
 }
 
 #[test]
