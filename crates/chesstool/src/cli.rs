@@ -82,9 +82,13 @@ fn parse_size(text: &str) -> Result<usize, String> {
         _ => (t, 0),
     };
     let n: usize = digits.trim().parse().map_err(|_| bad())?;
-    n.checked_mul(1usize << shift)
-        .filter(|&n| n > 0)
-        .ok_or_else(bad)
+    let n = n.checked_mul(1usize << shift).ok_or_else(bad)?;
+    if n < 1 << 10 {
+        // The report of a game too large is read from its first bytes:
+        // a limit under 1K would not hold a tag line.
+        return Err(format!("must be at least 1K, got `{text}`"));
+    }
+    Ok(n)
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {

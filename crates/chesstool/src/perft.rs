@@ -25,8 +25,13 @@ const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 
 
 #[derive(Debug, Args)]
 pub struct PerftArgs {
-    /// Depth in plies (required unless --suite).
-    #[arg(long, short = 'd', required_unless_present = "suite")]
+    /// Depth in plies (required unless --suite, whose lines give theirs).
+    #[arg(
+        long,
+        short = 'd',
+        required_unless_present = "suite",
+        conflicts_with = "suite"
+    )]
     depth: Option<u32>,
     /// Start position as FEN, X-FEN or Shredder-FEN (default: the standard start).
     #[arg(long, conflicts_with = "suite")]
@@ -62,6 +67,9 @@ enum SuiteFormat {
 }
 
 pub fn run(args: &PerftArgs) -> Result<Outcome> {
+    if args.suite.is_none() && (args.max_nodes.is_some() || args.format != SuiteFormat::Text) {
+        bail!("--max-nodes and --format go with --suite");
+    }
     let threads = match args.threads {
         Some(0) => bail!("--threads must be at least 1"),
         Some(n) => n,

@@ -152,6 +152,10 @@ fn perft_bad_depth_is_a_usage_error() {
         &["perft", "-d", "3", "--threads", "0"][..],
         // A huge thread count used to stall the machine.
         &["perft", "-d", "3", "--threads", "100000"][..],
+        // Options of suites, without one; a depth beside a suite.
+        &["perft", "-d", "2", "--max-nodes", "5"][..],
+        &["perft", "-d", "2", "--format", "csv"][..],
+        &["perft", "-d", "2", "--suite", "suite.txt"][..],
     ] {
         let run = chesstool(&dir, args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);

@@ -258,6 +258,10 @@ fn validate_max_errors_and_strict() {
     let run = chesstool(&dir, &["validate", "games.pgn", "--max-errors", "0"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--max-errors"), "{}", run.stderr);
+    // A game size limit under 1K is refused, not quietly raised.
+    let run = chesstool(&dir, &["validate", "games.pgn", "--max-game-size", "1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("at least 1K"), "{}", run.stderr);
 
     let lenient = "[Result \"*\"]\n\n1. e4 e5 2. Ng1f3 0-0 *\n";
     std::fs::write(dir.join("lenient.pgn"), lenient).unwrap();
