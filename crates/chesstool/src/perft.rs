@@ -90,7 +90,10 @@ pub fn run(args: &PerftArgs) -> Result<Outcome> {
 /// have given are accepted (suites use such positions); each relaxation is
 /// returned as a warning.
 fn parse_fen(text: &str, force_chess960: bool) -> Result<(Position, Vec<String>), String> {
-    let fen = Fen::from_ascii(text.trim().as_bytes()).map_err(|e| e.to_string())?;
+    // Lenient: EPD positions without clocks, castling fields out of order
+    // or naming a missing rook are what suites hold.
+    let (fen, fen_warnings) =
+        Fen::from_ascii_lenient(text.trim().as_bytes()).map_err(|e| e.to_string())?;
     let mode = if force_chess960 {
         CastlingMode::Chess960
     } else {
@@ -98,7 +101,7 @@ fn parse_fen(text: &str, force_chess960: bool) -> Result<(Position, Vec<String>)
     };
     let (pos, repairs) = Position::from_setup_repaired(fen.into_setup(), mode)
         .map_err(|e| format!("illegal position: {e}"))?;
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<String> = fen_warnings.iter().map(ToString::to_string).collect();
     for rook in repairs.castling_rights {
         warnings.push(format!(
             "dropped castling right for the rook on {rook}: king or rook not in place"

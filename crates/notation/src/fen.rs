@@ -570,7 +570,14 @@ fn parse_castling(
             _ => return Err(error(CastlingProblem::InvalidCharacter(byte))),
         };
         let letter = char::from(byte);
-        let rook = rook.ok_or_else(|| error(CastlingProblem::NoRook(letter)))?;
+        let Some(rook) = rook else {
+            if lenient {
+                // That right alone goes; the others stand.
+                warn(FenWarning::CastlingRightWithoutRook { letter });
+                continue;
+            }
+            return Err(error(CastlingProblem::NoRook(letter)));
+        };
         if rights.contains(rook) {
             if !lenient {
                 return Err(error(CastlingProblem::Repeated(letter)));
@@ -785,6 +792,12 @@ pub enum FenWarning {
         /// The field.
         field: String,
     },
+    /// A castling right with no rook for it on the back rank: dropped,
+    /// the field's other rights kept.
+    CastlingRightWithoutRook {
+        /// The letter of the right (`K`, `q`, `C`, …).
+        letter: char,
+    },
 }
 
 impl fmt::Display for FenWarning {
@@ -805,6 +818,9 @@ impl fmt::Display for FenWarning {
             FenWarning::ZeroFullmoves => f.write_str("move number 0 read as 1"),
             FenWarning::CastlingNotCanonical { field } => {
                 write!(f, "castling field '{field}' out of order or repeated")
+            }
+            FenWarning::CastlingRightWithoutRook { letter } => {
+                write!(f, "castling right '{letter}' dropped: no rook for it")
             }
         }
     }
@@ -1257,6 +1273,18 @@ mod tests {
             &[ExtraWhitespace, MissingFields { found: 3 }],
         );
 
+        // A right without its rook goes alone: the others stay.
+        let (fen, warnings) =
+            Fen::from_ascii_lenient(b"r3k3/8/8/8/8/8/8/4K2R w KQkq - 0 1").unwrap();
+        assert_eq!(fen.to_string(), "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1");
+        assert_eq!(
+            warnings,
+            [
+                CastlingRightWithoutRook { letter: 'Q' },
+                CastlingRightWithoutRook { letter: 'k' }
+            ]
+        );
+
         // Still errors in lenient mode.
         for (text, expected) in [
             ("", "invalid fen: 0 fields, expected 6"),
@@ -1275,8 +1303,8 @@ mod tests {
                 "invalid fen: invalid move number '-1'",
             ),
             (
-                "4k3/8/8/8/8/8/8/4K3 w KQ - 0 1",
-                "invalid fen: invalid castling field 'KQ': no rook for 'K'",
+                "4k3/8/8/8/8/8/8/4K3 w KX - 0 1",
+                "invalid fen: invalid castling field 'KX': 'X' is not a castling letter",
             ),
         ] {
             match Fen::from_ascii_lenient(text.as_bytes()) {
