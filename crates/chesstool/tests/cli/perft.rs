@@ -285,3 +285,33 @@ fn help_lists_examples() {
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains("Examples:") && run.stdout.contains("--suite"));
 }
+
+/// What suites hold is read leniently, with a warning each: a castling
+/// right without its rook (dropped alone), no clocks, rights out of order.
+#[test]
+fn perft_reads_suite_fens_leniently() {
+    let dir = temp_dir("perft_lenient_fen");
+    for (fen, warning) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+            "castling right 'K' dropped",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+            "fen has 4 of 6 fields",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w kqKQ - 0 1",
+            "out of order",
+        ),
+    ] {
+        let run = chesstool(&dir, &["perft", "-d", "2", "--fen", fen]);
+        assert_eq!(run.code, 0, "{fen}: {}", run.stderr);
+        assert!(
+            run.stdout.contains("Nodes searched: 400"),
+            "{fen}: {}",
+            run.stdout
+        );
+        assert!(run.stderr.contains(warning), "{fen}: {}", run.stderr);
+    }
+}
