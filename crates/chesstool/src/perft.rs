@@ -236,20 +236,24 @@ fn read_suite(path: &Path) -> Result<Vec<Result<Entry, String>>> {
         }
         let fields: Vec<&str> = trimmed.split(';').map(str::trim).collect();
         let bad = |what: &str| Err(format!("{}:{line}: {what}: {trimmed:?}", path.display()));
-        if fields.len() == 3 && fields[1].parse::<u32>().is_ok() {
-            match fields[2].parse::<u64>() {
-                Ok(expected) => entries.push(Ok(Entry {
-                    line,
-                    fen: fields[0].to_string(),
-                    depth: fields[1].parse().unwrap_or(0),
-                    expected,
-                })),
-                Err(_) => entries.push(bad("bad node count")),
-            }
-            continue;
-        }
-        if fields.len() < 2 {
-            entries.push(bad("expected `FEN;depth;nodes` or `FEN ;D1 n ;D2 n`"));
+        // EPD when every field after the FEN is `Dn count`; otherwise the
+        // line must be `FEN;depth;nodes`. One error a line either way.
+        let epd = fields.len() >= 2 && fields[1..].iter().all(|f| f.starts_with('D'));
+        if !epd {
+            let entry = match fields[..] {
+                [fen, depth, nodes] => match (depth.parse::<u32>(), nodes.parse::<u64>()) {
+                    (Ok(depth), Ok(expected)) => Ok(Entry {
+                        line,
+                        fen: fen.to_string(),
+                        depth,
+                        expected,
+                    }),
+                    (Err(_), _) => bad(&format!("bad depth {depth:?}")),
+                    (_, Err(_)) => bad(&format!("bad node count {nodes:?}")),
+                },
+                _ => bad("expected `FEN;depth;nodes` or `FEN ;D1 n ;D2 n`"),
+            };
+            entries.push(entry);
             continue;
         }
         for field in &fields[1..] {
@@ -330,7 +334,8 @@ fn run_suite(args: &PerftArgs, path: &Path) -> Result<Outcome> {
             }
             match &positions[&e.fen] {
                 Err(msg) => {
-                    let error = Some(format!("{}:{}: invalid fen: {msg}", path.display(), e.line));
+                    // The message names the FEN's fault already.
+                    let error = Some(format!("{}:{}: {msg}", path.display(), e.line));
                     Checked {
                         entry,
                         status: Status::Fail,

@@ -315,3 +315,43 @@ fn perft_reads_suite_fens_leniently() {
         assert!(run.stderr.contains(warning), "{fen}: {}", run.stderr);
     }
 }
+
+/// A malformed suite line is one failure, whatever is wrong with it, and
+/// its error says which field.
+#[test]
+fn perft_suite_malformed_lines_fail_once_each() {
+    let dir = temp_dir("perft_suite_malformed");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    std::fs::write(
+        dir.join("s.txt"),
+        format!("{start};x;400\n{start};1;20;extra\n{start};3\n{start};1;x\ngarbage;1;20\n{start};1;20\n"),
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["perft", "--suite", "s.txt"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.ends_with("passed 1, failed 5, skipped 0\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("s.txt:1: bad depth \"x\""),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("s.txt:4: bad node count \"x\""),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("s.txt:5: invalid fen: 1 field"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout.contains("invalid fen: invalid fen"),
+        "{}",
+        run.stdout
+    );
+}
