@@ -56,8 +56,9 @@ pub struct PerftArgs {
     #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
     /// With --suite: output format.
-    #[arg(long, value_enum, default_value_t = SuiteFormat::Text)]
-    format: SuiteFormat,
+    /// [default: text]
+    #[arg(long, value_enum)]
+    format: Option<SuiteFormat>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -67,7 +68,7 @@ enum SuiteFormat {
 }
 
 pub fn run(args: &PerftArgs) -> Result<Outcome> {
-    if args.suite.is_none() && (args.max_nodes.is_some() || args.format != SuiteFormat::Text) {
+    if args.suite.is_none() && (args.max_nodes.is_some() || args.format.is_some()) {
         bail!("--max-nodes and --format go with --suite");
     }
     let threads = match args.threads {
@@ -236,9 +237,10 @@ fn read_suite(path: &Path) -> Result<Vec<Result<Entry, String>>> {
         }
         let fields: Vec<&str> = trimmed.split(';').map(str::trim).collect();
         let bad = |what: &str| Err(format!("{}:{line}: {what}: {trimmed:?}", path.display()));
-        // EPD when every field after the FEN is `Dn count`; otherwise the
-        // line must be `FEN;depth;nodes`. One error a line either way.
-        let epd = fields.len() >= 2 && fields[1..].iter().all(|f| f.starts_with('D'));
+        // EPD when a field after the FEN is an operation `Dn count`
+        // (others, such as `id "…"`, and empty ones are passed over);
+        // otherwise the line must be `FEN;depth;nodes`. One error a line.
+        let epd = fields.len() >= 2 && fields[1..].iter().any(|f| f.starts_with('D'));
         if !epd {
             let entry = match fields[..] {
                 [fen, depth, nodes] => match (depth.parse::<u32>(), nodes.parse::<u64>()) {
@@ -256,7 +258,8 @@ fn read_suite(path: &Path) -> Result<Vec<Result<Entry, String>>> {
             entries.push(entry);
             continue;
         }
-        for field in &fields[1..] {
+        let mut malformed = Vec::new();
+        for field in fields[1..].iter().filter(|f| f.starts_with('D')) {
             let parsed = field
                 .strip_prefix('D')
                 .and_then(|rest| rest.split_once(char::is_whitespace))
@@ -270,8 +273,11 @@ fn read_suite(path: &Path) -> Result<Vec<Result<Entry, String>>> {
                     depth,
                     expected,
                 })),
-                None => entries.push(bad(&format!("bad depth field {field:?}"))),
+                None => malformed.push(format!("{field:?}")),
             }
+        }
+        if !malformed.is_empty() {
+            entries.push(bad(&format!("bad depth field {}", malformed.join(", "))));
         }
     }
     Ok(entries)
@@ -376,7 +382,7 @@ fn run_suite(args: &PerftArgs, path: &Path) -> Result<Outcome> {
 
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    match args.format {
+    match args.format.unwrap_or(SuiteFormat::Text) {
         SuiteFormat::Text => {
             for c in &checked {
                 match (&c.entry, c.status) {

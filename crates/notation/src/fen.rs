@@ -556,7 +556,6 @@ fn parse_castling(
             b'k' => x_fen_rook(board, color, CastlingSide::KingSide),
             b'q' => x_fen_rook(board, color, CastlingSide::QueenSide),
             letter @ b'a'..=b'h' => {
-                used_file_letters = true;
                 let file = File::new(usize::from(letter - b'a'));
                 let sq = Square::from_coords(file, color.backrank());
                 board
@@ -571,6 +570,7 @@ fn parse_castling(
         };
         let letter = char::from(byte);
         let Some(rook) = rook else {
+            // (A dropped right says nothing of the castling mode.)
             if lenient {
                 // That right alone goes; the others stand.
                 warn(FenWarning::CastlingRightWithoutRook { letter });
@@ -593,6 +593,7 @@ fn parse_castling(
             canonical = false;
         }
         last_key = Some(key);
+        used_file_letters |= !matches!(byte.to_ascii_lowercase(), b'k' | b'q');
         rights = rights.with(rook);
     }
     if !canonical {

@@ -155,6 +155,7 @@ fn perft_bad_depth_is_a_usage_error() {
         // Options of suites, without one; a depth beside a suite.
         &["perft", "-d", "2", "--max-nodes", "5"][..],
         &["perft", "-d", "2", "--format", "csv"][..],
+        &["perft", "-d", "2", "--format", "text"][..],
         &["perft", "-d", "2", "--suite", "suite.txt"][..],
     ] {
         let run = chesstool(&dir, args);
@@ -353,5 +354,64 @@ fn perft_suite_malformed_lines_fail_once_each() {
         !run.stdout.contains("invalid fen: invalid fen"),
         "{}",
         run.stdout
+    );
+}
+
+/// EPD lines: operations other than `Dn count` and a trailing `;` are
+/// passed over; bad depth fields make one failure for their line, and its
+/// good ones still run.
+#[test]
+fn perft_suite_epd_lines_with_other_operations() {
+    let dir = temp_dir("perft_suite_epd_ops");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    std::fs::write(
+        dir.join("s.epd"),
+        format!(
+            "{start} ;D1 20 ;D2 400 ;\n{start} ;id \"x\" ;D1 20\n{start} ;Dx 20 ;D2 400 ;Dy 1\n"
+        ),
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["perft", "--suite", "s.epd"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.ends_with("passed 4, failed 1, skipped 0\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("s.epd:3: bad depth field \"Dx 20\", \"Dy 1\""),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A Shredder letter dropped for want of a rook does not make the game
+/// Chess960: castling stays a two-square king move.
+#[test]
+fn perft_dropped_file_letter_keeps_standard_castling() {
+    let dir = temp_dir("perft_dropped_letter");
+    let run = chesstool(
+        &dir,
+        &[
+            "perft",
+            "-d",
+            "1",
+            "--divide",
+            "--fen",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkqB - 0 1",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("e1g1: 1") && run.stdout.contains("e1c1: 1"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("e1h1"), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("castling right 'B' dropped"),
+        "{}",
+        run.stderr
     );
 }
