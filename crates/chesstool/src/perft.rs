@@ -71,8 +71,8 @@ pub fn run(args: &PerftArgs) -> Result<Outcome> {
     if args.suite.is_none() && (args.max_nodes.is_some() || args.format.is_some()) {
         bail!("--max-nodes and --format go with --suite");
     }
+    // `--threads` is 1 to 1024 (`parse_threads`).
     let threads = match args.threads {
-        Some(0) => bail!("--threads must be at least 1"),
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };

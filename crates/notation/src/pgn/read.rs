@@ -148,7 +148,7 @@ impl<'a> RawGame<'a> {
             return repeated;
         }
         let text = self.text;
-        if self.tags.len() <= 64 {
+        if self.tags.len() <= FEW_TAGS {
             for (i, (name, value)) in self.tags.iter().enumerate() {
                 let len = name.end - name.start;
                 let name = &text[range(name)];
@@ -302,6 +302,10 @@ pub struct GameReader {
     glyphs: bool,
 }
 
+/// Up to this many tags, repeated names are looked for by comparing
+/// short keys, then names, with every earlier one; past it, with a table.
+const FEW_TAGS: usize = 64;
+
 /// pgn-reader's visitor: records tags and events into reused buffers.
 #[derive(Debug, Default)]
 struct Recorder {
@@ -320,7 +324,7 @@ struct Recorder {
     /// pgn-reader met something it cannot represent (a piece drop).
     foreign: bool,
     /// Length and first, middle and last byte of each tag name so far (up
-    /// to 64): a name whose key is already there may be a repeat.
+    /// to [`FEW_TAGS`]): a name whose key is already there may be a repeat.
     tag_keys: Vec<u32>,
     /// Some tag name may have come twice.
     may_repeat_tags: bool,
@@ -421,7 +425,7 @@ impl Visitor for Recorder {
                     | (name.len() as u32 & 0xff)
             }
         };
-        if self.tag_keys.len() >= 64 {
+        if self.tag_keys.len() >= FEW_TAGS {
             // So many tags that the exact check (a table) is cheaper.
             self.may_repeat_tags = true;
         } else {
