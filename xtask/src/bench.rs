@@ -532,8 +532,10 @@ mod notation_bench {
     use std::time::Instant;
 
     use anyhow::{bail, Context};
-    use notation::pgn::read::{Event, GameReader};
+    use notation::pgn::lex::{glyph_nags, TokenKind};
+    use notation::pgn::read::GameReader;
     use notation::pgn::replay::{replay, NoVisitor, ReplayOptions};
+    use notation::san::SanPlus;
     use pgn_reader::{RawComment, RawTag, Skip, Visitor};
     use shakmaty::Position as _;
 
@@ -716,19 +718,32 @@ mod notation_bench {
         GameReader::new().read_chunk(buf, 0, 1, |game| {
             counts.games += 1;
             counts.tags += game.tags().count() as u64;
-            for event in game.events() {
-                match event {
-                    Event::San { .. } => counts.sans += 1,
-                    Event::Nag(_) => counts.nags += 1,
-                    Event::Comment(_) => counts.comments += 1,
-                    Event::Unreadable { .. } => counts.unreadable += 1,
-                    _ => {}
-                }
-            }
             if validate {
                 let replayed = replay(game, &ReplayOptions::default(), &mut NoVisitor);
                 counts.valid += u64::from(replayed.error.is_none());
                 counts.plies += u64::from(replayed.plies);
+                return;
+            }
+            // Reading only: every token, SAN parsed (no legality).
+            while let Some(token) = game.next_token() {
+                match token.kind {
+                    TokenKind::San => {
+                        let bytes = game.token_bytes(&token);
+                        if SanPlus::from_ascii(bytes).is_ok()
+                            || SanPlus::from_ascii_lenient(bytes).is_ok()
+                        {
+                            counts.sans += 1;
+                        } else {
+                            counts.unreadable += 1;
+                        }
+                    }
+                    TokenKind::Nag => counts.nags += 1,
+                    TokenKind::Glyph => {
+                        counts.nags += glyph_nags(game.token_bytes(&token)).count() as u64;
+                    }
+                    TokenKind::Comment => counts.comments += 1,
+                    _ => {}
+                }
             }
         });
         counts
@@ -912,7 +927,7 @@ mod notation_bench {
     /// Cuts `bytes` to about `limit` bytes, at a game boundary.
     fn truncate_at_game(bytes: &mut Vec<u8>, limit: usize) {
         if bytes.len() > limit {
-            let cut = notation::pgn::scan::split_candidate(&bytes[..limit]).unwrap_or(limit);
+            let cut = notation::pgn::lex::split_candidate(&bytes[..limit]).unwrap_or(limit);
             bytes.truncate(cut);
         }
     }

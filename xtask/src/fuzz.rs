@@ -33,7 +33,7 @@ use std::process::Stdio;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use notation::pgn::scan::Scanner;
+use notation::pgn::lex::Lexer;
 use notation::san::SanPlus;
 
 use crate::args::Args;
@@ -601,10 +601,9 @@ fn pgn_seeds(max_len: usize) -> anyhow::Result<Seeds> {
             seeds.push((name, data));
             continue;
         }
-        let mut scanner = Scanner::new(&data, 1);
-        let mut tokens = Vec::new();
+        let mut lexer = Lexer::new(&data, 1);
         let mut spans = Vec::new();
-        while let Some(span) = scanner.next_game(&mut tokens) {
+        while let Some(span) = lexer.next_span() {
             spans.push(span.start..span.end);
             if spans.len() == 3 {
                 break;

@@ -57,7 +57,7 @@ fn crate_graph_has_only_allowed_edges() {
         ("movegen", &["board"][..]),
         (
             "notation",
-            &["board", "movegen", "pgn-reader", "shakmaty", "memchr"][..],
+            &["board", "movegen", "pgn-reader", "memchr", "bytecount"][..],
         ),
         ("adjudication", &["board", "movegen"][..]),
         (

@@ -25,9 +25,10 @@ use board::Color;
 use clap::{Args, ValueEnum};
 use movegen::{Move, Position};
 use notation::pgn::comment::clock_and_emt;
-use notation::pgn::read::{Event, RawGame};
+use notation::pgn::lex::TokenKind;
+use notation::pgn::lex::{game_tokens, Token};
+use notation::pgn::read::RawGame;
 use notation::pgn::replay::{replay, ErrorKind, Ply, ReplayOptions, ReplayVisitor};
-use notation::pgn::scan::TokenKind;
 use notation::pgn::tags::decode_tag_value;
 
 use crate::cli::{run_inputs, CommonArgs, Flow};
@@ -235,30 +236,34 @@ struct Adjudicate {
 }
 
 /// The tokens of the mainline moves as written (moves after the end
-/// included: the replay stops at a move after mate or stalemate).
-fn mainline_move_tokens<'g>(game: &'g RawGame<'_>) -> impl Iterator<Item = u32> + 'g {
+/// included: the replay stops at a move after mate or stalemate), lexed
+/// again from the game's bytes.
+fn mainline_move_tokens(game: &mut RawGame<'_>) -> Vec<Token> {
     let mut depth = 0u32;
-    game.events().iter().filter_map(move |event| {
-        match event {
-            Event::BeginVariation => depth += 1,
-            Event::EndVariation => depth = depth.saturating_sub(1),
-            Event::San { token, .. } if depth == 0 => return Some(*token),
-            _ => {}
-        }
-        None
-    })
+    game_tokens(game.bytes())
+        .into_iter()
+        .filter(|token| {
+            match token.kind {
+                TokenKind::OpenVariation => depth += 1,
+                TokenKind::CloseVariation => depth = depth.saturating_sub(1),
+                TokenKind::San => return depth == 0,
+                _ => {}
+            }
+            false
+        })
+        .collect()
 }
 
 /// Mainline moves as written.
-fn written_plies(game: &RawGame<'_>) -> u32 {
-    mainline_move_tokens(game).count() as u32
+fn written_plies(game: &mut RawGame<'_>) -> u32 {
+    mainline_move_tokens(game).len() as u32
 }
 
 /// The line of mainline move `ply` (1-based) as written, if there is one.
-fn mainline_move_line(game: &RawGame<'_>, ply: u32) -> Option<u64> {
+fn mainline_move_line(game: &mut RawGame<'_>, ply: u32) -> Option<u64> {
     let index = usize::try_from(ply.checked_sub(1)?).ok()?;
-    let token = mainline_move_tokens(game).nth(index)?;
-    Some(game.token_location(token).0)
+    let token = *mainline_move_tokens(game).get(index)?;
+    Some(game.token_location(&token).0)
 }
 
 fn color_name(color: Color) -> &'static str {
@@ -379,7 +384,7 @@ impl Adjudicate {
 impl Task for Adjudicate {
     type Record = Verdict;
 
-    fn game(&self, raw: &RawGame<'_>) -> Verdict {
+    fn game(&self, raw: &mut RawGame<'_>) -> Verdict {
         let mut verdict = self.adjudicate(raw);
         if self.fix_results {
             verdict.fixed_pgn = Some(fixed_pgn(raw, &verdict));
@@ -389,15 +394,8 @@ impl Task for Adjudicate {
 }
 
 impl Adjudicate {
-    fn adjudicate(&self, raw: &RawGame<'_>) -> Verdict {
-        // Every SAN event, variations included: enough room for the
-        // mainline without growing.
-        let sans = raw
-            .events()
-            .iter()
-            .filter(|e| matches!(e, Event::San { .. }))
-            .count();
-        let mut mainline = Mainline::new(self.rules == Rules::Lichess, sans);
+    fn adjudicate(&self, raw: &mut RawGame<'_>) -> Verdict {
+        let mut mainline = Mainline::new(self.rules == Rules::Lichess, 0);
         let replayed = replay(raw, &ReplayOptions { strict: false }, &mut mainline);
         let recorded_tag = tag(raw, b"Result");
         let recorded_text = if recorded_tag.trim().is_empty() {
@@ -892,8 +890,8 @@ fn set_tag(header: &mut Vec<u8>, name: &str, value: &str, after: &str) {
 /// result agrees (or the game is invalid), else with the `Result` tag,
 /// a `Termination` tag, a comment saying why, and the terminator
 /// corrected. Always ends with one blank line.
-fn fixed_pgn(raw: &RawGame<'_>, v: &Verdict) -> Vec<u8> {
-    let bytes = raw.bytes;
+fn fixed_pgn(raw: &mut RawGame<'_>, v: &Verdict) -> Vec<u8> {
+    let bytes = raw.bytes();
     let trimmed = &bytes[..bytes.len()
         - bytes
             .iter()
@@ -905,7 +903,7 @@ fn fixed_pgn(raw: &RawGame<'_>, v: &Verdict) -> Vec<u8> {
         out.extend_from_slice(b"\n\n");
         return out;
     }
-    let tokens = raw.tokens();
+    let tokens = game_tokens(bytes);
     let movetext_start = tokens.first().map_or(trimmed.len(), |t| t.start as usize);
     let mut header = trimmed[..movetext_start.min(trimmed.len())].to_vec();
     set_tag(&mut header, "Result", v.result, "Black");

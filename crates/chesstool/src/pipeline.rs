@@ -16,7 +16,7 @@
 //! With a byte range ([`Settings::range`], from `--shard`/`--byte-range`),
 //! only the games whose first byte lies in the range are checked and
 //! emitted. The bytes before it are still read, but only scanned for game
-//! boundaries (the same [`Scanner`] the reader uses, so game numbers and
+//! boundaries (the same [`Lexer`] the reader uses, so game numbers and
 //! lines are those of a whole-file run), and reading stops at the first
 //! game that starts past the range.
 //!
@@ -39,22 +39,17 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::sync::mpsc;
 
+use notation::pgn::lex::{count_newlines, split_candidate, GameEnd, GameSkipper, Lexer, NextGame};
 use notation::pgn::read::{GameReader, RawGame};
-use notation::pgn::scan::{count_newlines, split_candidate, GameEnd, GameSkipper, Scanner};
 
 /// Per-game work, run on worker threads.
 pub trait Task: Sync {
     /// What one game turns into.
     type Record: Send;
-    /// Processes one game. Line numbers in the game (and so in the record)
-    /// are relative to the chunk: add [`Located::line_base`].
-    fn game(&self, game: &RawGame<'_>) -> Self::Record;
-
-    /// Does the task read comment text? (Not reading it saves a copy of
-    /// every comment.)
-    fn needs_comment_text(&self) -> bool {
-        true
-    }
+    /// Processes one game (its movetext is read as the task takes its
+    /// tokens). Line numbers in the game (and so in the record) are
+    /// relative to the chunk: add [`Located::line_base`].
+    fn game(&self, game: &mut RawGame<'_>) -> Self::Record;
 
     /// The largest chunk worth handing a worker: tasks whose records are
     /// much larger than the games they come from ask for smaller chunks.
@@ -160,42 +155,65 @@ type Records<R> = Vec<(u64, u64, R)>;
 /// Start in the chunk and relative line of the last game, if any.
 type LastGame = Option<(usize, u64)>;
 
-/// Reads and checks the games of `data`: their records, where its last
-/// game starts if it ended inside an unterminated comment, and where its
-/// last game starts.
+/// What reading a chunk found, apart from the records.
+struct ChunkRead {
+    /// The last game ended inside an unterminated comment.
+    unterminated: bool,
+    /// Start (in the chunk) and relative line of the last game.
+    last: LastGame,
+    /// Newlines in the chunk (counted once, by the lexer).
+    newlines: u64,
+}
+
+/// Reads and checks the games of `data`: their records, and what
+/// [`ChunkRead`] holds.
 fn process<T: Task>(
     reader: &mut GameReader,
     task: &T,
     data: &[u8],
     offset: u64,
-) -> (Records<T::Record>, bool, LastGame) {
+) -> (Records<T::Record>, ChunkRead) {
     let mut records = Vec::new();
     let mut unterminated = false;
     let mut last = None;
-    reader.keep_comment_text(task.needs_comment_text());
-    reader.read_chunk(data, offset, 0, |game| {
+    let newlines = reader.read_chunk(data, offset, 0, |game| {
         last = Some((game.start_in_chunk(), game.line));
+        let record = task.game(game);
         unterminated = game.ended_by() == GameEnd::UnterminatedComment;
-        records.push((game.offset, game.line, task.game(game)));
+        records.push((game.offset, game.line, record));
     });
-    (records, unterminated, last)
+    (
+        records,
+        ChunkRead {
+            unterminated,
+            last,
+            newlines,
+        },
+    )
 }
 
 /// Counts the games of `data` without reading them: the same game
-/// boundaries as [`process`] finds (both walk the chunk with a
-/// [`Scanner`]), at a fraction of the cost.
-fn scan_only(data: &[u8]) -> (u64, bool, LastGame) {
-    let mut scanner = Scanner::new(data, 0);
-    let mut tokens = Vec::new();
+/// boundaries as [`process`] finds (both walk the chunk with the
+/// [`Lexer`]), at a fraction of the cost.
+fn scan_only(data: &[u8]) -> (u64, ChunkRead) {
+    let mut lexer = Lexer::new(data, 0);
     let mut games = 0;
     let mut unterminated = false;
     let mut last = None;
-    while let Some(span) = scanner.next_game(&mut tokens) {
+    while let Some(span) = lexer.next_span() {
         games += 1;
         last = Some((span.start, span.line));
         unterminated = span.ended_by == GameEnd::UnterminatedComment;
     }
-    (games, unterminated, last)
+    let newlines = lexer.line_at_end();
+    (
+        games,
+        ChunkRead {
+            unterminated,
+            last,
+            newlines,
+        },
+    )
 }
 
 /// The report of a game too large to read: its head read, with the
@@ -229,19 +247,27 @@ fn run_chunk<T: Task>(
     work: Work,
     forced: bool,
 ) -> ChunkOut<T::Record> {
-    let (records, last_unterminated, scanned, last_game) = match work {
+    let (records, read, scanned) = match work {
         Work::Scan => {
-            let (games, cut, last) = scan_only(&data);
-            (Vec::new(), cut, games, last)
+            let (games, read) = scan_only(&data);
+            (Vec::new(), read, games)
         }
-        Work::Skip => (Vec::new(), false, 0, None),
+        Work::Skip => (
+            Vec::new(),
+            ChunkRead {
+                unterminated: false,
+                last: None,
+                newlines: count_newlines(&data),
+            },
+            0,
+        ),
         Work::Read => {
-            let (records, cut, last) =
+            let (records, read) =
                 READER.with(|r| process(&mut r.borrow_mut(), task, &data, offset));
-            (records, cut, 0, last)
+            (records, read, 0)
         }
     };
-    let newlines = count_newlines(&data);
+    let (last_unterminated, last_game, newlines) = (read.unterminated, read.last, read.newlines);
     ChunkOut {
         seq,
         data,
@@ -279,8 +305,6 @@ struct Emitter<'t, T: Task, E> {
     /// Inside a game too large to read, found so in the carry: its end is
     /// still to come.
     skipping: Option<GameSkipper>,
-    /// Scratch tokens for the size test of carried games.
-    tokens: Vec<notation::pgn::scan::Token>,
     stopped: bool,
 }
 
@@ -298,14 +322,12 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
     fn handle(&mut self, mut out: ChunkOut<T::Record>) {
         if let Some(mut skipper) = self.skipping.take() {
             // Inside a game too large to read: on to its end.
-            let Some(i) = skipper.feed(&out.data) else {
+            let Some(next) = skipper.feed(&out.data) else {
                 self.line_base += out.newlines;
                 self.skipping = Some(skipper);
                 return;
             };
-            self.line_base += count_newlines(&out.data[..i]);
-            let tail = out.data.split_off(i);
-            let offset = out.offset + i as u64;
+            let (tail, offset) = self.after_skipped(next, &out.data, out.offset);
             self.reread(&mut out, tail, offset);
         } else if let Some((mut bytes, offset)) = self.carry.take() {
             // The last game of the previous chunk goes on here (its chunk
@@ -369,20 +391,15 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
     fn oversized_carry(
         &mut self,
         out: &mut ChunkOut<T::Record>,
-        mut bytes: Vec<u8>,
+        bytes: Vec<u8>,
         offset: u64,
     ) -> bool {
         let limit = self.max_game_size;
         // Whether the first game ends within the limit can be told from
-        // its first `limit` bytes and a little more: no need to scan (and
-        // list the tokens of) all of it.
+        // its first `limit` bytes and a little more: no need to lex all
+        // of it.
         let window = &bytes[..bytes.len().min(limit.saturating_add(64 << 10))];
-        let first = Scanner::new(window, 0).next_game(&mut self.tokens);
-        self.tokens.clear();
-        if self.tokens.capacity() > 1 << 16 {
-            // A dense oversized game: do not keep its token list around.
-            self.tokens = Vec::new();
-        }
+        let first = Lexer::new(window, 0).next_span();
         let complete = first
             .as_ref()
             .filter(|span| matches!(span.ended_by, GameEnd::Result | GameEnd::NextGame));
@@ -413,29 +430,43 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
         // one that goes on is skipped to the next.
         let mut skipper = GameSkipper::new();
         let found = match complete {
-            Some(span) => Some(span.end),
-            None => skipper.feed(&bytes[start..]).map(|i| start + i),
+            Some(span) => Some(NextGame {
+                kept: Vec::new(),
+                offset: span.end - start,
+            }),
+            None => skipper.feed(&bytes[start..]),
         };
-        let Some(i) = found else {
+        let Some(next) = found else {
             self.line_base += count_newlines(&bytes[start..]);
             self.skipping = Some(skipper);
             return true;
         };
-        self.line_base += count_newlines(&bytes[start..i]);
-        let tail = bytes.split_off(i);
-        self.reread(out, tail, offset + i as u64);
+        let (tail, offset) = self.after_skipped(next, &bytes[start..], offset + start as u64);
+        self.reread(out, tail, offset);
         false
+    }
+
+    /// The bytes (and their offset) from the start of the game after a
+    /// skipped one, found in `data` (at `offset`) by a [`GameSkipper`];
+    /// the skipped bytes' newlines are counted.
+    fn after_skipped(&mut self, next: NextGame, data: &[u8], offset: u64) -> (Vec<u8>, u64) {
+        let i = next.offset;
+        // The kept bytes were counted with the piece they came from.
+        self.line_base = self.line_base + count_newlines(&data[..i]) - count_newlines(&next.kept);
+        let mut tail = next.kept;
+        let kept = tail.len() as u64;
+        tail.extend_from_slice(&data[i..]);
+        (tail, offset + i as u64 - kept)
     }
 
     /// Replaces what `out` holds by a reading of `data` (at `offset`) on
     /// this thread.
     fn reread(&mut self, out: &mut ChunkOut<T::Record>, data: Vec<u8>, offset: u64) {
-        let (records, last_unterminated, last_game) =
-            process(&mut self.reader, self.task, &data, offset);
-        out.newlines = count_newlines(&data);
+        let (records, read) = process(&mut self.reader, self.task, &data, offset);
+        out.newlines = read.newlines;
         out.records = records;
-        out.last_unterminated = last_unterminated;
-        out.last_game = last_game;
+        out.last_unterminated = read.unterminated;
+        out.last_game = read.last;
         out.data = data;
         out.offset = offset;
         out.scanned = 0;
@@ -505,7 +536,6 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
         max_game_size: settings.max_game_size.max(1 << 10),
         carry: None,
         skipping: None,
-        tokens: Vec::new(),
         stopped: false,
     };
     let mut totals = Totals::default();

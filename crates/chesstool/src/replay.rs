@@ -207,7 +207,30 @@ impl Task for ReplayTask {
         128 << 10
     }
 
-    fn game(&self, game: &RawGame<'_>) -> Replayed {
+    fn game(&self, game: &mut RawGame<'_>) -> Replayed {
+        if self.format == Format::Pgn {
+            // The tree, built during the one replay.
+            let built = notation::pgn::build::build_game(
+                game,
+                &notation::pgn::build::BuildOptions {
+                    canonical_san: true,
+                },
+            );
+            let (pgn, error) = match built {
+                Ok(g) => (Some(notation::pgn::to_pgn_string(&g)), None),
+                Err(error) => (None, Some(error)),
+            };
+            return Replayed {
+                white: tag(game, b"White"),
+                black: tag(game, b"Black"),
+                start_fen: String::new(),
+                start_row: None,
+                rows: Vec::new(),
+                final_board: None,
+                pgn,
+                error,
+            };
+        }
         let want_fen =
             matches!(self.format, Format::Fen | Format::Csv | Format::Jsonl) && !self.final_only;
         let mut collect = Collect {
@@ -217,17 +240,7 @@ impl Task for ReplayTask {
             format: &self.format,
         };
         let replayed = replay(game, &self.options, &mut collect);
-        let pgn = match (&replayed.error, self.format) {
-            (None, Format::Pgn) => notation::pgn::build::build_game(
-                game,
-                &notation::pgn::build::BuildOptions {
-                    canonical_san: true,
-                },
-            )
-            .ok()
-            .map(|g| notation::pgn::to_pgn_string(&g)),
-            _ => None,
-        };
+        let pgn = None;
         let start_fen = replayed
             .start
             .as_ref()

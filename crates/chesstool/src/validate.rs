@@ -87,11 +87,7 @@ struct Report {
 impl Task for Validate {
     type Record = Report;
 
-    fn needs_comment_text(&self) -> bool {
-        false
-    }
-
-    fn game(&self, game: &RawGame<'_>) -> Report {
+    fn game(&self, game: &mut RawGame<'_>) -> Report {
         let replayed = replay(game, &self.options, &mut NoVisitor);
         Report {
             white: tag(game, b"White"),

@@ -67,7 +67,7 @@ impl Position {
             None => Bitboard::FULL,
         };
         let target = !ours & check_mask;
-        let pinned = self.pinned;
+        let pinned = self.compute_pinned();
 
         for from in board.knights() & ours & !pinned {
             let to = attacks::knight_attacks(from) & target;
@@ -278,7 +278,7 @@ impl Position {
         if self.checkers.is_empty() {
             let board = &self.board;
             let ours = board.by_color(self.turn);
-            let free = ours & !self.pinned;
+            let free = ours & !self.compute_pinned();
             for from in board.knights() & free {
                 if (attacks::knight_attacks(from) & !ours).any() {
                     return true;

@@ -15,11 +15,13 @@
 #![deny(missing_docs)]
 
 mod gen;
+mod keyed;
 mod moves;
 mod perft;
 mod position;
 mod setup;
 
+pub use keyed::Keyed;
 pub use moves::{Move, MoveKind, MoveList, PieceMoves, MAX_MOVES};
 pub use perft::{perft, perft_divide, perft_hashed, PerftTable};
 pub use position::{IllegalMoveError, Position, Repairs};

@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::keyed::Keyed;
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -165,26 +166,25 @@ impl PerftTable {
     }
 }
 
-/// Key for the table: the position's key mixed with its halfmove-free
-/// identity. Two positions with equal Zobrist keys but different legal
-/// en-passant rights are different: [`Position::zobrist`] covers that.
-#[inline]
-fn table_key(pos: &Position) -> u64 {
-    // The stored ep square changes move generation only when a capture is
-    // pseudo-legally possible, which is exactly when the Polyglot key
-    // includes it.
-    pos.zobrist()
-}
-
 /// Perft with a transposition table keyed by Zobrist key and depth. Gives
 /// the same counts as [`perft`] (up to 64-bit key collisions, which the
-/// tests bound by comparing against unhashed runs).
+/// tests bound by comparing against unhashed runs). Two positions with
+/// equal keys but different en-passant rights differ in their keys: the
+/// Polyglot key counts the en-passant file exactly when a capture is
+/// pseudo-legally possible, which is when it changes move generation.
 #[must_use]
 pub fn perft_hashed(pos: &Position, depth: u32, table: &PerftTable) -> u64 {
     if depth <= 1 {
         return perft(pos, depth);
     }
-    let key = table_key(pos);
+    hashed(&Keyed::new(pos.clone()), depth, table)
+}
+
+fn hashed(pos: &Keyed, depth: u32, table: &PerftTable) -> u64 {
+    if depth <= 1 {
+        return perft(pos, depth);
+    }
+    let key = pos.zobrist();
     if let Some(nodes) = table.probe(key, depth) {
         return nodes;
     }
@@ -193,7 +193,7 @@ pub fn perft_hashed(pos: &Position, depth: u32, table: &PerftTable) -> u64 {
         moves.for_each(|m| {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            nodes += perft_hashed(&child, depth - 1, table);
+            nodes += hashed(&child, depth - 1, table);
         });
         false
     });

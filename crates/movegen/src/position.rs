@@ -97,12 +97,8 @@ pub struct Position {
     pub(crate) ep_square: Option<Square>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
-    /// Zobrist key of everything but the en-passant file.
-    pub(crate) hash: u64,
     /// Pieces giving check to the side to move.
     pub(crate) checkers: Bitboard,
-    /// Pieces of the side to move pinned to their king.
-    pub(crate) pinned: Bitboard,
     pub(crate) mode: CastlingMode,
 }
 
@@ -237,12 +233,9 @@ impl Position {
             ep_square: setup.ep_square,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
-            hash: 0,
             checkers: Bitboard::EMPTY,
-            pinned: Bitboard::EMPTY,
             mode,
         };
-        pos.hash = pos.compute_hash();
         pos.update_check_info();
 
         let their_king = pos.king_of(them);
@@ -384,6 +377,8 @@ impl Position {
         true
     }
 
+    /// The Zobrist key of everything but the en-passant file, computed
+    /// from scratch.
     fn compute_hash(&self) -> u64 {
         let mut key = self.board.zobrist() ^ self.castles.zobrist();
         if self.turn == Color::White {
@@ -392,14 +387,22 @@ impl Position {
         key
     }
 
-    /// Sets `checkers` and `pinned` for the side to move.
+    /// Sets `checkers` for the side to move.
     #[inline(always)]
     pub(crate) fn update_check_info(&mut self) {
+        let king = self.our_king();
+        self.checkers = self
+            .board
+            .attackers_to(king, self.turn.other(), self.board.occupied());
+    }
+
+    /// The pieces of the side to move pinned to their king, computed.
+    #[inline(always)]
+    pub(crate) fn compute_pinned(&self) -> Bitboard {
         let us = self.turn;
         let them = us.other();
         let king = self.our_king();
         let occupied = self.board.occupied();
-        self.checkers = self.board.attackers_to(king, them, occupied);
         let theirs = self.board.by_color(them);
         let snipers = ((attacks::rook_attacks(king, theirs) & self.board.rooks_and_queens())
             | (attacks::bishop_attacks(king, theirs) & self.board.bishops_and_queens()))
@@ -411,7 +414,7 @@ impl Position {
                 pinned |= blockers;
             }
         }
-        self.pinned = pinned & self.board.by_color(us);
+        pinned & self.board.by_color(us)
     }
 
     /// The position as an unchecked [`Setup`] (e.g. for FEN).
@@ -518,7 +521,7 @@ impl Position {
     #[must_use]
     #[inline(always)]
     pub fn pinned(&self) -> Bitboard {
-        self.pinned
+        self.compute_pinned()
     }
 
     #[inline(always)]
@@ -535,9 +538,22 @@ impl Position {
     /// `chess.polyglot.zobrist_hash` and to opening-book keys. The
     /// en-passant file counts when a pawn of the side to move stands next
     /// to the pushed pawn, legal capture or not (Polyglot's rule).
+    ///
+    /// Computed from the pieces (a position does not keep its key, so that
+    /// making a move costs nothing for it): callers that ask after every
+    /// move keep a [`crate::Keyed`] position, which updates its key with
+    /// each move.
     #[must_use]
     #[inline]
     pub fn zobrist(&self) -> u64 {
+        self.compute_hash() ^ self.ep_key()
+    }
+
+    /// The en-passant part of [`Position::zobrist`]: the file's key when a
+    /// pawn of the side to move stands next to the pushed pawn, else 0.
+    #[must_use]
+    #[inline]
+    pub(crate) fn ep_key(&self) -> u64 {
         match self.ep_square {
             Some(ep)
                 if (attacks::pawn_attacks(self.turn.other(), ep)
@@ -547,19 +563,19 @@ impl Position {
                     }))
                 .any() =>
             {
-                self.hash ^ zobrist::en_passant(ep.file())
+                zobrist::en_passant(ep.file())
             }
-            _ => self.hash,
+            _ => 0,
         }
     }
 
-    /// The Zobrist key without any en-passant component. A key for
-    /// repetition (FIDE 9.2.3) is this key XOR
-    /// `board::zobrist::en_passant(file)` of [`Position::legal_ep_square`].
+    /// The Zobrist key without any en-passant component, computed (see
+    /// [`Position::zobrist`]). A key for repetition (FIDE 9.2.3) is this
+    /// key XOR `board::zobrist::en_passant(file)` of
+    /// [`Position::legal_ep_square`].
     #[must_use]
-    #[inline(always)]
     pub fn zobrist_without_ep(&self) -> u64 {
-        self.hash
+        self.compute_hash()
     }
 
     /// Plays `m` if it is legal.
@@ -581,12 +597,27 @@ impl Position {
     /// memory-safe state.
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
+        self.play_keyed::<false>(m);
+    }
+
+    /// Plays `m` (legal); with `KEY`, returns the change of the Zobrist
+    /// key without en passant (else 0, and no key work is done).
+    #[inline(always)]
+    pub(crate) fn play_keyed<const KEY: bool>(&mut self, m: Move) -> u64 {
         let us = self.turn;
         let them = us.other();
         let from = m.from();
         let to = m.to();
         let role = self.board.role_at(from).unwrap_or(Role::Pawn);
-        let mut hash = self.hash ^ zobrist::white_to_move();
+        // The key's change; every term is dropped when `KEY` is false.
+        let mut hash = if KEY { zobrist::white_to_move() } else { 0 };
+        let parts = |color, role, sq| {
+            if KEY {
+                zobrist::piece_parts(color, role, sq)
+            } else {
+                0
+            }
+        };
 
         self.ep_square = None;
         self.halfmoves += 1;
@@ -607,10 +638,10 @@ impl Position {
                 self.board.toggle(to, us, Role::Rook);
                 self.board.toggle(king_to, us, Role::King);
                 self.board.toggle(rook_to, us, Role::Rook);
-                hash ^= zobrist::piece_parts(us, Role::King, from)
-                    ^ zobrist::piece_parts(us, Role::King, king_to)
-                    ^ zobrist::piece_parts(us, Role::Rook, to)
-                    ^ zobrist::piece_parts(us, Role::Rook, rook_to);
+                hash ^= parts(us, Role::King, from)
+                    ^ parts(us, Role::King, king_to)
+                    ^ parts(us, Role::Rook, to)
+                    ^ parts(us, Role::Rook, rook_to);
                 hash ^= self.castles.discard_color(us);
             }
             MoveKind::EnPassant => {
@@ -618,15 +649,15 @@ impl Position {
                 self.board.toggle(captured, them, Role::Pawn);
                 self.board.toggle(from, us, Role::Pawn);
                 self.board.toggle(to, us, Role::Pawn);
-                hash ^= zobrist::piece_parts(them, Role::Pawn, captured)
-                    ^ zobrist::piece_parts(us, Role::Pawn, from)
-                    ^ zobrist::piece_parts(us, Role::Pawn, to);
+                hash ^= parts(them, Role::Pawn, captured)
+                    ^ parts(us, Role::Pawn, from)
+                    ^ parts(us, Role::Pawn, to);
                 self.halfmoves = 0;
             }
             kind => {
                 if let Some(captured) = self.board.role_at(to) {
                     self.board.toggle(to, them, captured);
-                    hash ^= zobrist::piece_parts(them, captured, to);
+                    hash ^= parts(them, captured, to);
                     self.halfmoves = 0;
                 }
                 let new_role = match kind {
@@ -635,8 +666,7 @@ impl Position {
                 };
                 self.board.toggle(from, us, role);
                 self.board.toggle(to, us, new_role);
-                hash ^=
-                    zobrist::piece_parts(us, role, from) ^ zobrist::piece_parts(us, new_role, to);
+                hash ^= parts(us, role, from) ^ parts(us, new_role, to);
                 if role == Role::Pawn {
                     self.halfmoves = 0;
                     if from.index().abs_diff(to.index()) == 16 {
@@ -656,9 +686,9 @@ impl Position {
             }
         }
 
-        self.hash = hash;
         self.turn = them;
         self.update_check_info();
+        hash
     }
 
     /// Passes the turn without a move (a "null move", as in `--` in PGN
@@ -674,7 +704,6 @@ impl Position {
             self.fullmoves += 1;
         }
         self.turn = self.turn.other();
-        self.hash ^= zobrist::white_to_move();
         self.update_check_info();
         true
     }

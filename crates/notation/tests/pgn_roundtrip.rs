@@ -11,10 +11,12 @@ mod common;
 use common::{pgn_files, shared_pgn};
 
 use notation::pgn::build::{build_game, BuildOptions};
-use notation::pgn::model::{Game, Line};
-use notation::pgn::read::{Event, GameReader};
+use notation::pgn::lex::{game_tokens, glyph_nags, TokenKind};
+use notation::pgn::model::{nag_from_glyph, Game, Line};
+use notation::pgn::read::GameReader;
 use notation::pgn::tags::{SEVEN_TAG_ROSTER, SEVEN_TAG_ROSTER_UNKNOWN};
 use notation::pgn::write::{to_pgn_string, MAX_LINE_CHARS};
+use notation::san::SanPlus;
 
 const CANONICAL: BuildOptions = BuildOptions {
     canonical_san: true,
@@ -29,13 +31,25 @@ fn build_all(pgn: &[u8]) -> Vec<Result<Game, String>> {
     GameReader::new().read_chunk(pgn, 0, 1, |raw| {
         let built = build_game(raw, &CANONICAL).map_err(|error| error.to_string());
         if let Ok(game) = &built {
+            // What the tokens hold, counted as the reader reads them.
             let mut in_events = Counts::default();
-            for event in raw.events() {
-                match event {
-                    Event::San { .. } => in_events.moves += 1,
-                    Event::Comment(_) => in_events.comments += 1,
-                    Event::Nag(_) => in_events.nags += 1,
-                    Event::BeginVariation => in_events.variations += 1,
+            let bytes = raw.bytes();
+            for token in game_tokens(bytes) {
+                let text = token.bytes(bytes);
+                match token.kind {
+                    TokenKind::San if matches!(text, b"e.p." | b"ep" | b"e.p" | b"ep.") => {}
+                    TokenKind::San if !text.starts_with(b"$") && nag_from_glyph(text).is_some() => {
+                        in_events.nags += 1;
+                    }
+                    TokenKind::San => {
+                        in_events.moves += 1;
+                        let lenient = SanPlus::from_ascii_lenient(text).ok();
+                        in_events.nags += usize::from(lenient.is_some_and(|l| l.nag.is_some()));
+                    }
+                    TokenKind::Comment | TokenKind::LineComment => in_events.comments += 1,
+                    TokenKind::Nag => in_events.nags += 1,
+                    TokenKind::Glyph => in_events.nags += glyph_nags(text).count(),
+                    TokenKind::OpenVariation => in_events.variations += 1,
                     _ => {}
                 }
             }

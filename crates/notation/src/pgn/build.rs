@@ -9,9 +9,9 @@
 //!   suffix it earns), which makes the builder a normaliser. Without it,
 //!   the SAN exactly as written when the token was standard SAN (so
 //!   `Ng1f3` or a wrong `+` stay as they were), and the canonical SAN when
-//!   the token needed the lenient reader (`0-0`, `e8Q`, `g1f3`, `Nf3!?`
-//!   come out as `O-O`, `e8=Q`, `Nf3`, `Nf3` with NAG 5). Null moves are
-//!   `--` either way.
+//!   the token needed the lenient reader (`0-0`, `e8Q`, `g1f3` come out
+//!   as `O-O`, `e8=Q`, `Nf3`). A suffix annotation against the move
+//!   (`Nf3!?`) is its NAG (5). Null moves are `--` either way.
 //! - Comments (decoded like tag values, otherwise verbatim): a comment
 //!   belongs to the move before it in its line; a comment before the
 //!   first move of the game goes to [`Game::comments_before`], one before
@@ -44,7 +44,10 @@
 //!     assert_eq!(game.moves[0].variations[0][0].nags, [1]);
 //!     assert_eq!(game.moves[2].san.to_string(), "Nf3");
 //!     assert_eq!(game.result, Some(GameResult::Unknown));
-//!
+//! });
+//! // The tokens are replayed as they are read: a second tree is a
+//! // second reading.
+//! GameReader::new().read_chunk(pgn, 0, 1, |raw| {
 //!     let as_read = build_game(raw, &BuildOptions::default()).unwrap();
 //!     assert_eq!(as_read.moves[2].san.to_string(), "Ng1f3");
 //! });
@@ -82,7 +85,7 @@ pub struct BuildOptions {
 /// The replay's first error, if the game is invalid (a syntax error, an
 /// illegal or ambiguous move in the mainline or in a variation, a result
 /// that does not fit, …).
-pub fn build_game(raw: &RawGame<'_>, options: &BuildOptions) -> Result<Game, GameError> {
+pub fn build_game(raw: &mut RawGame<'_>, options: &BuildOptions) -> Result<Game, GameError> {
     let mut builder = Builder {
         canonical_san: options.canonical_san,
         lines: vec![OpenLine::default()],

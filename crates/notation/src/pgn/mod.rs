@@ -7,8 +7,10 @@
 //! - [`tags`]: tag-value unescaping and decoding (UTF-8, else
 //!   Windows-1252), escaping, and the Seven Tag Roster.
 //! - [`write`](mod@write): PGN export format.
-//! - [`read`]: the reader on pgn-reader.
-//! - [`scan`]: game boundaries, for reading chunks in parallel.
+//! - [`lex`]: our lexer: game boundaries and movetext tokens in one pass,
+//!   and the cuts for reading chunks in parallel.
+//! - [`read`]: the reader: the lexer for the movetext, pgn-reader for the
+//!   tag pairs.
 //! - [`replay`]: every move checked from its own position, results checked.
 //! - [`build`]: a game as read, replayed, into a [`Game`] tree.
 //!
@@ -27,10 +29,10 @@
 
 pub mod build;
 pub mod comment;
+pub mod lex;
 pub mod model;
 pub mod read;
 pub mod replay;
-pub mod scan;
 pub mod tags;
 pub mod write;
 

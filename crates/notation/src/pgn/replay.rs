@@ -21,10 +21,13 @@ use board::Color;
 use movegen::{CastlingMode, Move, Position};
 
 use crate::fen::{Fen, ParseFenError};
-use crate::pgn::model::GameResult;
-use crate::pgn::read::{Event, RawGame, UnreadableReason};
-use crate::pgn::scan::{GameEnd, TokenKind};
-use crate::san::{resolve_lenient, SanError, SanPlus, SanWarning, SanWarnings, Suffix};
+use crate::pgn::lex::{count_newlines, glyph_nags, GameEnd, Token, TokenKind};
+use crate::pgn::model::{nag_from_glyph, GameResult};
+use crate::pgn::read::RawGame;
+use crate::pgn::tags::escape_for_report;
+use crate::san::{
+    parse_standard, resolve_lenient, LenientSan, SanError, SanPlus, SanWarning, SanWarnings, Suffix,
+};
 
 /// How strictly to read.
 #[derive(Clone, Debug, Default)]
@@ -108,10 +111,11 @@ impl fmt::Display for GameError {
         if let Some(ply) = self.ply {
             write!(f, "ply {ply} ")?;
         }
+        // Both are escaped already (no control bytes).
         if let Some(m) = &self.move_text {
-            write!(f, "{m:?}: ")?;
+            write!(f, "\"{m}\": ")?;
         } else if let Some(t) = &self.token {
-            write!(f, "{t:?}: ")?;
+            write!(f, "\"{t}\": ")?;
         }
         write!(f, "{}: {}", self.kind, self.message)
     }
@@ -226,18 +230,61 @@ pub struct Replayed {
 #[derive(Clone)]
 struct Frame {
     /// Position before the last move of this line (where a variation
-    /// starting here branches off).
-    before_last: Option<Position>,
+    /// starting here branches off); meaningful when `ply > start_ply`.
+    before_last: Position,
     current: Position,
     /// Ply number of `current` (0 = start position).
     ply: u32,
     ply_before_last: u32,
+    /// `ply` when the line started: no move of it played yet.
+    start_ply: u32,
 }
 
-/// Replays `game`. Never panics on bad input: every problem is reported in
-/// [`Replayed::error`] or [`Replayed::warnings`].
+impl Frame {
+    fn has_move(&self) -> bool {
+        self.ply > self.start_ply
+    }
+
+    /// Plays `mv` (legal in `current`): one copy, the rest in place.
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        self.before_last.clone_from(&self.current);
+        self.current.play_unchecked(mv);
+        self.ply_before_last = self.ply;
+        self.ply += 1;
+    }
+
+    /// Takes back the move just played (for a move found wrong after it
+    /// was played, in strict mode).
+    fn take_back(&mut self) {
+        self.current.clone_from(&self.before_last);
+        self.ply = self.ply_before_last;
+    }
+}
+
+/// What the replay remembers of the tokens it has seen, to locate the
+/// errors it finds later.
+#[derive(Default)]
+struct Seen {
+    /// The last token that was not a comment or a result: a move number
+    /// there means the movetext was cut short.
+    last_significant: Option<Token>,
+    /// The last token (a glyph written against an unreadable token is
+    /// part of it as written).
+    last: Option<Token>,
+    /// The last `{` comment (the unterminated one, if the game ends inside
+    /// a comment).
+    last_comment: Option<Token>,
+    /// The `(` of the outermost open variation.
+    outermost_open: Option<Token>,
+}
+
+/// Replays `game`, taking its movetext tokens as they come. Never panics
+/// on bad input: every problem is reported in [`Replayed::error`] or
+/// [`Replayed::warnings`]. Tokens after the first error are left to the
+/// reader.
 pub fn replay(
-    game: &RawGame<'_>,
+    game: &mut RawGame<'_>,
     options: &ReplayOptions,
     visitor: &mut impl ReplayVisitor,
 ) -> Replayed {
@@ -262,66 +309,14 @@ pub fn replay(
         });
         return out;
     }
-    let game_error = |kind, message: String| GameError {
-        kind,
-        ply: None,
-        move_text: None,
-        token: None,
-        line: game.line,
-        column: None,
-        message,
-    };
-
-    // Tags: missing Seven Tag Roster tags are tolerated and reported, and
-    // so are values that are not UTF-8 (read as Windows-1252).
-    let missing = crate::pgn::tags::missing_roster_tags(
-        game.tags()
-            .map(|(name, _)| std::str::from_utf8(name).unwrap_or("")),
-    );
-    if !missing.is_empty() {
-        out.warnings.push(GameWarning {
-            line: game.line,
-            message: format!("missing tags: {}", missing.join(", ")),
-        });
-    }
-    // A tag given twice: the first value is the game's (as
-    // [`RawGame::tag`] reads it); the later ones are reported, not lost
-    // silently.
-    for (name, first, value) in game.repeated_tags() {
-        out.warnings.push(GameWarning {
-            line: game.line,
-            message: format!(
-                "duplicate tag {}: \"{}\" ignored, the first value \"{}\" kept",
-                String::from_utf8_lossy(name),
-                crate::pgn::tags::decode_tag_value(value).0,
-                crate::pgn::tags::decode_tag_value(first).0,
-            ),
-        });
-    }
-    for (name, value) in game.tags() {
-        if !value.is_ascii() && std::str::from_utf8(value).is_err() {
-            out.warnings.push(GameWarning {
-                line: game.line,
-                message: format!(
-                    "tag {} is not UTF-8; read as Windows-1252",
-                    String::from_utf8_lossy(name)
-                ),
-            });
-        }
-    }
-    for w in game.read_warnings() {
-        out.warnings.push(GameWarning {
-            line: w.line,
-            message: w.message.clone(),
-        });
-    }
+    tag_warnings(game, &mut out.warnings);
     out.result_tag = game
         .tag(b"Result")
         .and_then(|r| GameResult::from_ascii(r).ok());
     let start = match start_position(game, &mut out.warnings) {
         Ok(pos) => pos,
         Err(message) => {
-            out.error = Some(game_error(ErrorKind::StartPosition, message));
+            out.error = Some(game_error(game, ErrorKind::StartPosition, message));
             return out;
         }
     };
@@ -329,345 +324,205 @@ pub fn replay(
 
     let mut stack: Vec<Frame> = Vec::new();
     let mut frame = Frame {
-        before_last: None,
+        before_last: start.clone(),
         current: start,
         ply: 0,
         ply_before_last: 0,
+        start_ply: 0,
     };
-    let located =
-        |token: u32, kind, ply: Option<u32>, move_text: Option<String>, message: String| {
-            let (line, column) = game.token_location(token);
-            GameError {
-                kind,
-                ply,
-                move_text,
-                token: Some(String::from_utf8_lossy(game.token_bytes(token)).into_owned()),
-                line,
-                column: Some(column),
-                message,
-            }
-        };
-
-    // Ordinals of the `(` and `)` met so far, to find their tokens for an
-    // error, and that of the `(` of the outermost open variation.
-    let (mut n_open, mut n_close) = (0u32, 0u32);
-    let mut outermost = None;
-    // The error at the `ordinal`-th token of `kind` (`(` or `)`), ply `ply`.
-    let variation_error = |kind: TokenKind, ordinal: Option<u32>, ply: u32, message: &str| {
-        let token = ordinal.and_then(|ordinal| {
-            game.tokens()
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.kind == kind)
-                .nth(ordinal as usize)
-                .map(|(i, _)| i as u32)
-        });
-        let text = if kind == TokenKind::OpenVariation {
-            "("
-        } else {
-            ")"
-        };
-        match token {
-            Some(token) => located(
-                token,
-                ErrorKind::Variation,
-                Some(ply),
-                Some(text.to_string()),
-                message.to_string(),
-            ),
-            None => game_error(ErrorKind::Variation, message.to_string()),
-        }
-    };
+    let mut seen = Seen::default();
     // Lines of warned tokens, counted on from the last one: a game with a
     // warning on every move stays linear.
     let mut lines = LineCursor {
         offset: 0,
         line: game.line,
     };
-    for event in game.events() {
-        if let (Some(result), true) = (out.terminator, stack.is_empty()) {
-            // Only comments may follow the mainline's result; an
-            // unreadable token is reported as such below.
-            let what = match event {
-                Event::Comment(_) | Event::Unreadable { .. } => None,
-                Event::San { token, .. } => Some(Some(*token)),
-                _ => Some(None),
-            };
-            if let Some(token) = what {
-                let message = format!("the game already ended with {}", result.as_str());
-                out.error = Some(match token {
-                    Some(token) => located(
-                        token,
-                        ErrorKind::AfterResult,
-                        Some(frame.ply + 1),
-                        Some(numbered(&frame.current, game.token_bytes(token))),
-                        message,
-                    ),
-                    None => game_error(ErrorKind::AfterResult, message),
-                });
-                break;
+    while let Some(token) = game.next_token() {
+        let depth = stack.len() as u32;
+        if let (Some(result), 0) = (out.terminator, depth) {
+            // Only comments may follow the mainline's result (move numbers
+            // are not looked at; an unreadable token is reported as such
+            // below).
+            match token.kind {
+                TokenKind::Comment | TokenKind::LineComment | TokenKind::MoveNumber => {}
+                TokenKind::San if !is_readable(game.token_bytes(&token)) => {}
+                _ => {
+                    let message = format!("the game already ended with {}", result.as_str());
+                    out.error = Some(match token.kind {
+                        TokenKind::San => located(
+                            game,
+                            &token,
+                            ErrorKind::AfterResult,
+                            Some(frame.ply + 1),
+                            Some(numbered(&frame.current, game.token_bytes(&token))),
+                            message,
+                        ),
+                        _ => located(
+                            game,
+                            &token,
+                            ErrorKind::AfterResult,
+                            Some(frame.ply + 1),
+                            None,
+                            message,
+                        ),
+                    });
+                    break;
+                }
             }
         }
-        match event {
-            Event::San {
-                san,
-                token,
-                lenient,
-            } => {
-                let pos = &frame.current;
-                let ply = frame.ply + 1;
-                let move_text = || numbered(pos, game.token_bytes(*token));
-                // Standard SAN as written (read by pgn-reader, or by our
-                // reader without any normalisation): the move as written.
-                let mut written = match lenient {
-                    None => Some(*san),
-                    Some(l) => (l.warnings.is_empty()
-                        && l.nag.is_none()
-                        && l.lowercase_piece.is_none()
-                        && !l.piece_from_board)
-                        .then_some(l.san),
-                };
-                let mut resolved = match lenient {
-                    Some(lenient) => resolve_lenient(pos, lenient),
-                    None => match san.san.to_move(pos) {
-                        Ok(mv) => Ok((mv, SanWarnings::new())),
-                        Err(SanError::Nonstandard { mv, warning, .. }) => {
-                            let mut warnings = SanWarnings::new();
-                            warnings.push(warning);
-                            Ok((mv, warnings))
-                        }
-                        Err(err) => Err(err),
-                    },
-                };
-                if lenient.is_none() && matches!(resolved, Err(SanError::Illegal { .. })) {
-                    // pgn-reader read the token as standard SAN but it names
-                    // no move (`g1f3` read as a pawn move): try our lenient
-                    // reading of the same token before calling it illegal.
-                    if let Ok(again) = SanPlus::from_ascii_lenient(game.token_bytes(*token)) {
-                        if let Ok(ok) = resolve_lenient(pos, &again) {
-                            resolved = Ok(ok);
-                            written = None;
-                        }
-                    }
-                }
-                if matches!(resolved, Err(SanError::Null)) && !options.strict {
-                    // A null move (`--`, `Z0`), as analysis software writes:
-                    // pass the turn, with a warning.
-                    let mut after = pos.clone();
-                    if after.play_null() {
-                        let line = lines.line_of(game, *token);
-                        out.warnings.push(GameWarning {
-                            line,
-                            message: format!("{}: null move", move_text()),
-                        });
-                        visitor.null_move(stack.len() as u32, ply, pos);
-                        if stack.is_empty() {
-                            out.plies = ply;
-                        }
-                        frame.before_last = Some(std::mem::replace(&mut frame.current, after));
-                        frame.ply_before_last = frame.ply;
-                        frame.ply = ply;
-                        continue;
-                    }
-                }
-                let (mv, mut warnings) = match resolved {
-                    Ok(ok) => ok,
-                    Err(err) => {
-                        // After mate or stalemate every move is illegal:
-                        // say why.
-                        let (kind, message) = if !pos.has_legal_moves() {
-                            let what = if pos.is_check() {
-                                "checkmate"
-                            } else {
-                                "stalemate"
-                            };
-                            (
-                                ErrorKind::MoveAfterEnd,
-                                format!("the game already ended in {what}"),
-                            )
-                        } else if matches!(err, SanError::Null) {
-                            (
-                                ErrorKind::NullMove,
-                                "null moves are not chess moves".to_string(),
-                            )
-                        } else if err.is_ambiguous() {
-                            (ErrorKind::AmbiguousMove, without_kind(err.to_string()))
-                        } else {
-                            (ErrorKind::IllegalMove, without_kind(err.to_string()))
-                        };
-                        out.error =
-                            Some(located(*token, kind, Some(ply), Some(move_text()), message));
+        match token.kind {
+            TokenKind::MoveNumber => {}
+            TokenKind::San => {
+                match play_san(
+                    game, &token, options, visitor, &mut frame, depth, &mut lines, &mut out, &seen,
+                ) {
+                    Ok(()) => {}
+                    Err(error) => {
+                        out.error = Some(*error);
                         break;
                     }
-                };
-                let mut after = pos.clone();
-                after.play_unchecked(mv);
-                if lenient.is_none() {
-                    let actual = Suffix::from_position(&after);
-                    if actual != san.suffix {
-                        warnings.push(SanWarning::WrongSuffix {
-                            written: san.suffix,
-                            actual,
-                        });
-                    }
                 }
-                if let Some(first) = warnings.first() {
-                    if options.strict {
-                        out.error = Some(located(
-                            *token,
-                            ErrorKind::Spelling,
-                            Some(ply),
-                            Some(move_text()),
-                            first.to_string(),
-                        ));
-                        break;
-                    }
-                    let line = lines.line_of(game, *token);
-                    for w in warnings.as_slice() {
-                        out.warnings.push(GameWarning {
-                            line,
-                            message: format!("{}: {w}", move_text()),
-                        });
-                    }
-                }
-                let played = Ply {
-                    ply,
-                    before: pos,
-                    mv,
-                    after: &after,
-                    written,
-                };
-                visitor.move_played(stack.len() as u32, &played);
-                if stack.is_empty() {
-                    visitor.mainline_move(&played);
-                    out.plies = ply;
-                }
-                frame.before_last = Some(std::mem::replace(&mut frame.current, after));
-                frame.ply_before_last = frame.ply;
-                frame.ply = ply;
             }
-            Event::BeginVariation => {
-                let ordinal = n_open;
-                n_open += 1;
-                let Some(before) = frame.before_last.clone() else {
-                    out.error = Some(variation_error(
-                        TokenKind::OpenVariation,
-                        Some(ordinal),
-                        frame.ply + 1,
-                        "variation before any move",
-                    ));
-                    break;
-                };
-                if stack.is_empty() {
-                    outermost = Some(ordinal);
-                }
-                let parent_ply = frame.ply_before_last;
-                stack.push(frame);
-                frame = Frame {
-                    before_last: None,
-                    current: before,
-                    ply: parent_ply,
-                    ply_before_last: parent_ply,
-                };
-                visitor.begin_variation(stack.len() as u32);
-            }
-            Event::EndVariation => {
-                let ordinal = n_close;
-                n_close += 1;
-                match stack.pop() {
-                    Some(parent) => {
-                        visitor.end_variation(stack.len() as u32 + 1);
-                        frame = parent;
-                    }
+            TokenKind::Nag => {
+                let digits = &game.token_bytes(&token)[1..];
+                match parse_nag(digits) {
+                    Some(nag) => visitor.nag(depth, nag),
                     None => {
-                        out.error = Some(variation_error(
-                            TokenKind::CloseVariation,
-                            Some(ordinal),
-                            frame.ply + 1,
-                            "`)` without `(`",
+                        out.error = Some(located(
+                            game,
+                            &token,
+                            ErrorKind::Unreadable,
+                            Some(frame.ply + 1),
+                            Some(numbered(&frame.current, game.token_bytes(&token))),
+                            "bad numeric annotation glyph".to_string(),
                         ));
                         break;
                     }
                 }
             }
-            Event::Comment(range) => {
-                let text = game.comment_text(range);
-                visitor.comment(stack.len() as u32, text);
-                if stack.is_empty() {
+            TokenKind::Glyph => {
+                for nag in glyph_nags(game.token_bytes(&token)) {
+                    visitor.nag(depth, nag);
+                }
+            }
+            TokenKind::Comment => {
+                seen.last_comment = Some(token);
+                let bytes = game.token_bytes(&token);
+                let inner = bytes.strip_prefix(b"{").unwrap_or(bytes);
+                let inner = inner.strip_suffix(b"}").unwrap_or(inner);
+                visitor.comment(depth, inner);
+                if depth == 0 {
+                    visitor.mainline_comment(inner);
+                }
+            }
+            TokenKind::LineComment => {
+                let text = line_comment_text(game.token_bytes(&token));
+                visitor.comment(depth, text);
+                if depth == 0 {
                     visitor.mainline_comment(text);
                 }
             }
-            Event::Nag(nag) => visitor.nag(stack.len() as u32, *nag),
-            Event::Result(r) => {
-                visitor.result(stack.len() as u32, *r);
+            TokenKind::OpenVariation => {
+                if !frame.has_move() {
+                    out.error = Some(located(
+                        game,
+                        &token,
+                        ErrorKind::Variation,
+                        Some(frame.ply + 1),
+                        Some("(".to_string()),
+                        "variation before any move".to_string(),
+                    ));
+                    break;
+                }
                 if stack.is_empty() {
-                    out.terminator = Some(*r);
+                    seen.outermost_open = Some(token);
                 }
-            }
-            Event::Unreadable { token, reason } => {
-                let message = match reason {
-                    UnreadableReason::NotAMove(m) => m.clone(),
-                    UnreadableReason::BadNag => "bad numeric annotation glyph".to_string(),
+                let parent_ply = frame.ply_before_last;
+                let before = frame.before_last.clone();
+                stack.push(frame);
+                frame = Frame {
+                    before_last: before.clone(),
+                    current: before,
+                    ply: parent_ply,
+                    ply_before_last: parent_ply,
+                    start_ply: parent_ply,
                 };
-                let pos = &frame.current;
-                let ply = frame.ply + 1;
-                // Glyphs written against it (`??x`) were split off as
-                // NAGs, like pgn-reader does; the token as written
-                // includes them.
-                let tokens = game.tokens();
-                let mut first = *token as usize;
-                while first > 0
-                    && tokens[first - 1].kind == TokenKind::Glyph
-                    && tokens[first - 1].start + tokens[first - 1].len == tokens[first].start
-                {
-                    first -= 1;
+                visitor.begin_variation(stack.len() as u32);
+            }
+            TokenKind::CloseVariation => match stack.pop() {
+                Some(parent) => {
+                    visitor.end_variation(stack.len() as u32 + 1);
+                    frame = parent;
                 }
-                let written: Vec<u8> = (first..=*token as usize)
-                    .flat_map(|i| game.token_bytes(i as u32).iter().copied())
-                    .collect();
-                let mut error = located(
-                    first as u32,
-                    ErrorKind::Unreadable,
-                    Some(ply),
-                    Some(numbered(pos, &written)),
-                    message,
-                );
-                error.token = Some(String::from_utf8_lossy(&written).into_owned());
-                out.error = Some(error);
-                break;
+                None => {
+                    out.error = Some(located(
+                        game,
+                        &token,
+                        ErrorKind::Variation,
+                        Some(frame.ply + 1),
+                        Some(")".to_string()),
+                        "`)` without `(`".to_string(),
+                    ));
+                    break;
+                }
+            },
+            TokenKind::Result(r) => {
+                visitor.result(depth, r);
+                if depth == 0 {
+                    out.terminator = Some(r);
+                }
             }
         }
+        if !matches!(
+            token.kind,
+            TokenKind::Comment | TokenKind::LineComment | TokenKind::Result(_)
+        ) {
+            seen.last_significant = Some(token);
+        }
+        seen.last = Some(token);
     }
     if out.error.is_none() && game.ended_by() == GameEnd::UnterminatedComment {
         // The comment runs to the end of the game: everything before it
         // was read and replayed; the error is at its `{`.
-        let token = game
-            .tokens()
-            .iter()
-            .rposition(|t| t.kind == TokenKind::Comment)
-            .map_or(0, |i| i as u32);
-        out.error = Some(located(
-            token,
-            ErrorKind::Syntax,
-            Some(frame.ply + 1),
-            Some("{".to_string()),
-            "unterminated comment: `{` without `}`".to_string(),
-        ));
+        if let Some(token) = seen.last_comment {
+            out.error = Some(located(
+                game,
+                &token,
+                ErrorKind::Syntax,
+                Some(frame.ply + 1),
+                Some("{".to_string()),
+                "unterminated comment: `{` without `}`".to_string(),
+            ));
+        }
     }
     if out.error.is_none() && !stack.is_empty() {
         // The outermost variation left open.
-        out.error = Some(variation_error(
-            TokenKind::OpenVariation,
-            outermost,
-            stack[0].ply_before_last + 1,
-            "variation not closed: `(` without `)`",
-        ));
+        let ply = stack[0].ply_before_last + 1;
+        out.error = Some(match seen.outermost_open {
+            Some(token) => located(
+                game,
+                &token,
+                ErrorKind::Variation,
+                Some(ply),
+                Some("(".to_string()),
+                "variation not closed: `(` without `)`".to_string(),
+            ),
+            None => game_error(
+                game,
+                ErrorKind::Variation,
+                "variation not closed: `(` without `)`".to_string(),
+            ),
+        });
     }
     if out.error.is_none() {
-        if let Some(token) = dangling_move_number(game) {
-            let text = String::from_utf8_lossy(game.token_bytes(token)).into_owned();
+        if let Some(token) = seen
+            .last_significant
+            .filter(|t| t.kind == TokenKind::MoveNumber)
+        {
+            let text = escape_for_report(game.token_bytes(&token)).into_owned();
             out.error = Some(located(
-                token,
+                game,
+                &token,
                 ErrorKind::Syntax,
                 Some(out.plies + 1),
                 None,
@@ -679,7 +534,8 @@ pub fn replay(
     let mainline = stack.into_iter().next().unwrap_or(frame);
     let final_position = mainline.current;
     if out.error.is_none() {
-        out.error = check_result(&out, &final_position).map(|m| game_error(ErrorKind::Result, m));
+        out.error =
+            check_result(&out, &final_position).map(|m| game_error(game, ErrorKind::Result, m));
     }
     if out.error.is_none() && out.result_tag.is_none() {
         match game.tag(b"Result") {
@@ -693,10 +549,11 @@ pub fn replay(
             }
             Some(raw) => {
                 out.error = Some(game_error(
+                    game,
                     ErrorKind::Result,
                     format!(
-                        "Result tag {:?} is not 1-0, 0-1, 1/2-1/2 or *",
-                        String::from_utf8_lossy(raw)
+                        "Result tag \"{}\" is not 1-0, 0-1, 1/2-1/2 or *",
+                        escape_for_report(raw)
                     ),
                 ));
             }
@@ -712,6 +569,401 @@ pub fn replay(
     out
 }
 
+/// The warnings the tags earn: missing Seven Tag Roster tags, a tag given
+/// twice (the first value is the game's, as [`RawGame::tag`] reads it;
+/// the later ones are reported, not lost silently), values that are not
+/// UTF-8 (read as Windows-1252), and what the reader noticed.
+fn tag_warnings(game: &RawGame<'_>, warnings: &mut Vec<GameWarning>) {
+    let mut roster = 0u8;
+    let mut not_utf8 = false;
+    for (name, value) in game.tags() {
+        if let Some(index) = crate::pgn::tags::SEVEN_TAG_ROSTER
+            .iter()
+            .position(|r| r.as_bytes() == name)
+        {
+            roster |= 1 << index;
+        }
+        not_utf8 |= !value.is_ascii() && std::str::from_utf8(value).is_err();
+    }
+    if roster != 0x7f {
+        let missing: Vec<&str> = crate::pgn::tags::SEVEN_TAG_ROSTER
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| roster & (1 << i) == 0)
+            .map(|(_, &name)| name)
+            .collect();
+        warnings.push(GameWarning {
+            line: game.line,
+            message: format!("missing tags: {}", missing.join(", ")),
+        });
+    }
+    for (name, first, value) in game.repeated_tags() {
+        warnings.push(GameWarning {
+            line: game.line,
+            message: format!(
+                "duplicate tag {}: \"{}\" ignored, the first value \"{}\" kept",
+                escape_for_report(name),
+                escape_for_report(crate::pgn::tags::decode_tag_value(value).0.as_bytes()),
+                escape_for_report(crate::pgn::tags::decode_tag_value(first).0.as_bytes()),
+            ),
+        });
+    }
+    if not_utf8 {
+        for (name, value) in game.tags() {
+            if !value.is_ascii() && std::str::from_utf8(value).is_err() {
+                warnings.push(GameWarning {
+                    line: game.line,
+                    message: format!(
+                        "tag {} is not UTF-8; read as Windows-1252",
+                        escape_for_report(name)
+                    ),
+                });
+            }
+        }
+    }
+    for w in game.read_warnings() {
+        warnings.push(GameWarning {
+            line: w.line,
+            message: w.message.clone(),
+        });
+    }
+}
+
+/// An error about the whole game, at its first line.
+fn game_error(game: &RawGame<'_>, kind: ErrorKind, message: String) -> GameError {
+    GameError {
+        kind,
+        ply: None,
+        move_text: None,
+        token: None,
+        line: game.line,
+        column: None,
+        message,
+    }
+}
+
+/// An error at `token`.
+fn located(
+    game: &RawGame<'_>,
+    token: &Token,
+    kind: ErrorKind,
+    ply: Option<u32>,
+    move_text: Option<String>,
+    message: String,
+) -> GameError {
+    let (line, column) = game.token_location(token);
+    GameError {
+        kind,
+        ply,
+        move_text,
+        token: Some(escape_for_report(game.token_bytes(token)).into_owned()),
+        line,
+        column: Some(column),
+        message,
+    }
+}
+
+/// A NAG's number (`$12` without the `$`), if it is one (0 to 255).
+fn parse_nag(digits: &[u8]) -> Option<u8> {
+    let mut value = 0u32;
+    for &d in digits {
+        value = value * 10 + u32::from(d.wrapping_sub(b'0'));
+        if !d.is_ascii_digit() || value > 255 {
+            return None;
+        }
+    }
+    (!digits.is_empty()).then_some(value as u8)
+}
+
+/// The move of a SAN token as written: standard SAN read by the fast
+/// path, or a lenient reading (boxed: rare).
+enum Written {
+    Standard(SanPlus),
+    Lenient(Box<LenientSan>),
+}
+
+/// Plays the move of the SAN token `token` in `frame`, with its warnings
+/// (a glyph or an `e.p.` marker after it is looked at too); the error
+/// that stops the replay, if any.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn play_san(
+    game: &mut RawGame<'_>,
+    token: &Token,
+    options: &ReplayOptions,
+    visitor: &mut impl ReplayVisitor,
+    frame: &mut Frame,
+    depth: u32,
+    lines: &mut LineCursor,
+    out: &mut Replayed,
+    seen: &Seen,
+) -> Result<(), Box<GameError>> {
+    let bytes = game.token_bytes(token);
+    let ply = frame.ply + 1;
+    let written = match parse_standard(bytes) {
+        Some(san) => Written::Standard(san),
+        None => match read_lenient(bytes) {
+            Ok(Lenient::Move(lenient)) => Written::Lenient(Box::new(lenient)),
+            Ok(Lenient::Nag(nag)) => {
+                // A ChessBase glyph such as `±`.
+                visitor.nag(depth, nag);
+                return Ok(());
+            }
+            Ok(Lenient::EnPassantMarker) => {
+                return Err(Box::new(located(
+                    game,
+                    token,
+                    ErrorKind::Unreadable,
+                    Some(ply),
+                    Some(numbered(&frame.current, bytes)),
+                    "en-passant marker without a move".to_string(),
+                )));
+            }
+            Err(err) => {
+                // Glyphs written against it (`??x`) are part of the token
+                // as written.
+                let mut first = *token;
+                if let Some(glyph) = seen
+                    .last
+                    .filter(|t| t.kind == TokenKind::Glyph && t.end() == token.start)
+                {
+                    first = Token {
+                        start: glyph.start,
+                        len: token.end() - glyph.start,
+                        kind: TokenKind::San,
+                    };
+                }
+                let text = game.token_bytes(&first);
+                let mut error = located(
+                    game,
+                    &first,
+                    ErrorKind::Unreadable,
+                    Some(ply),
+                    Some(numbered(&frame.current, text)),
+                    escape_for_report(err.to_string().as_bytes()).into_owned(),
+                );
+                error.token = Some(escape_for_report(text).into_owned());
+                return Err(Box::new(error));
+            }
+        },
+    };
+    let pos = &frame.current;
+    let mut resolved = match &written {
+        Written::Standard(san) => match san.san.to_move(pos) {
+            Ok(mv) => Ok((mv, SanWarnings::new())),
+            Err(SanError::Nonstandard { mv, warning, .. }) => {
+                let mut warnings = SanWarnings::new();
+                warnings.push(warning);
+                Ok((mv, warnings))
+            }
+            Err(err) => Err(err),
+        },
+        Written::Lenient(lenient) => resolve_lenient(pos, lenient),
+    };
+    // The move as written, when it is standard SAN syntax naming it.
+    let mut as_written = match &written {
+        Written::Standard(san) => Some(*san),
+        Written::Lenient(l) => (l.warnings.is_empty()
+            && l.nag.is_none()
+            && l.lowercase_piece.is_none()
+            && !l.piece_from_board)
+            .then_some(l.san),
+    };
+    if matches!(written, Written::Standard(_)) && matches!(resolved, Err(SanError::Illegal { .. }))
+    {
+        // Standard SAN syntax that names no move (`g1f3` read as a pawn
+        // move): try the lenient reading of the same token before calling
+        // it illegal.
+        if let Ok(again) = SanPlus::from_ascii_lenient(bytes) {
+            if let Ok(ok) = resolve_lenient(pos, &again) {
+                resolved = Ok(ok);
+                as_written = None;
+            }
+        }
+    }
+    if matches!(resolved, Err(SanError::Null)) && !options.strict {
+        // A null move (`--`, `Z0`), as analysis software writes: pass the
+        // turn, with a warning.
+        let mut after = pos.clone();
+        if after.play_null() {
+            let line = lines.line_of(game, token);
+            out.warnings.push(GameWarning {
+                line,
+                message: format!("{}: null move", numbered(pos, bytes)),
+            });
+            visitor.null_move(depth, ply, pos);
+            if depth == 0 {
+                out.plies = ply;
+            }
+            frame.before_last = std::mem::replace(&mut frame.current, after);
+            frame.ply_before_last = frame.ply;
+            frame.ply = ply;
+            return Ok(());
+        }
+    }
+    let (mv, mut warnings) = match resolved {
+        Ok(ok) => ok,
+        Err(err) => {
+            // After mate or stalemate every move is illegal: say why.
+            let (kind, message) = if !pos.has_legal_moves() {
+                let what = if pos.is_check() {
+                    "checkmate"
+                } else {
+                    "stalemate"
+                };
+                (
+                    ErrorKind::MoveAfterEnd,
+                    format!("the game already ended in {what}"),
+                )
+            } else if matches!(err, SanError::Null) {
+                (
+                    ErrorKind::NullMove,
+                    "null moves are not chess moves".to_string(),
+                )
+            } else if err.is_ambiguous() {
+                (ErrorKind::AmbiguousMove, without_kind(err.to_string()))
+            } else {
+                (ErrorKind::IllegalMove, without_kind(err.to_string()))
+            };
+            return Err(Box::new(located(
+                game,
+                token,
+                kind,
+                Some(ply),
+                Some(numbered(pos, bytes)),
+                escape_for_report(message.as_bytes()).into_owned(),
+            )));
+        }
+    };
+    // What follows the move: a glyph written against it (one of the six
+    // suffix annotations is standard; a longer run is not), or an `e.p.`
+    // marker.
+    if let Some(next) = game.peek_token() {
+        match next.kind {
+            TokenKind::Glyph if next.start == token.end() && next.len > 2 => {
+                warnings.push(SanWarning::AttachedGlyph);
+            }
+            TokenKind::San if is_en_passant_marker(game.token_bytes(&next)) => {
+                // `exd6 e.p.`: the marker belongs to the move before.
+                game.next_token();
+                warnings.push(SanWarning::EnPassantSuffix);
+            }
+            _ => {}
+        }
+    }
+    if let Some(first) = warnings.first() {
+        if options.strict {
+            return Err(Box::new(located(
+                game,
+                token,
+                ErrorKind::Spelling,
+                Some(ply),
+                Some(numbered(&frame.current, bytes)),
+                first.to_string(),
+            )));
+        }
+    }
+    frame.play(mv);
+    if let Written::Standard(san) = &written {
+        // (The lenient resolver checked the suffix already.)
+        let actual = Suffix::from_position(&frame.current);
+        if actual != san.suffix {
+            let warning = SanWarning::WrongSuffix {
+                written: san.suffix,
+                actual,
+            };
+            if options.strict {
+                frame.take_back();
+                return Err(Box::new(located(
+                    game,
+                    token,
+                    ErrorKind::Spelling,
+                    Some(ply),
+                    Some(numbered(&frame.current, bytes)),
+                    warning.to_string(),
+                )));
+            }
+            warnings.push(warning);
+        }
+    }
+    if !warnings.is_empty() {
+        let line = lines.line_of(game, token);
+        let move_text = numbered(&frame.before_last, bytes);
+        for w in warnings.as_slice() {
+            out.warnings.push(GameWarning {
+                line,
+                message: format!("{move_text}: {w}"),
+            });
+        }
+    }
+    let played = Ply {
+        ply,
+        before: &frame.before_last,
+        mv,
+        after: &frame.current,
+        written: as_written,
+    };
+    visitor.move_played(depth, &played);
+    if depth == 0 {
+        visitor.mainline_move(&played);
+        out.plies = ply;
+    }
+    if let Written::Lenient(l) = &written {
+        if let Some(nag) = l.nag {
+            visitor.nag(depth, nag);
+        }
+    }
+    Ok(())
+}
+
+/// What the lenient reader made of a token that is not plain SAN.
+enum Lenient {
+    Move(LenientSan),
+    /// A ChessBase glyph (`±`).
+    Nag(u8),
+    /// `e.p.` standing alone, after no move it could belong to.
+    EnPassantMarker,
+}
+
+fn read_lenient(bytes: &[u8]) -> Result<Lenient, crate::san::ParseSanError> {
+    if is_en_passant_marker(bytes) {
+        return Ok(Lenient::EnPassantMarker);
+    }
+    if let Some(nag) = nag_from_glyph(bytes).filter(|_| !bytes.starts_with(b"$")) {
+        return Ok(Lenient::Nag(nag));
+    }
+    SanPlus::from_ascii_lenient(bytes)
+        .or_else(|err| {
+            // `Rh7++`: the old double-plus, read as one check sign
+            // (resolving then reports the suffix it earns).
+            match bytes.strip_suffix(b"+") {
+                Some(shorter) if shorter.ends_with(b"+") => SanPlus::from_ascii_lenient(shorter),
+                _ => Err(err),
+            }
+        })
+        .map(Lenient::Move)
+}
+
+/// Can `bytes`, a SAN token, be read as a move (or a glyph) at all?
+fn is_readable(bytes: &[u8]) -> bool {
+    parse_standard(bytes).is_some() || read_lenient(bytes).is_ok()
+}
+
+/// The text of a `;` comment: after the `;`, without a carriage return.
+fn line_comment_text(token: &[u8]) -> &[u8] {
+    let text = token.strip_prefix(b";").unwrap_or(token);
+    text.strip_suffix(b"\r").unwrap_or(text)
+}
+
+/// `e.p.`, `e.p`, `ep` (any case) standing alone.
+fn is_en_passant_marker(token: &[u8]) -> bool {
+    token.len() <= 4
+        && matches!(
+            token.to_ascii_lowercase().as_slice(),
+            b"e.p." | b"e.p" | b"ep" | b"ep."
+        )
+}
+
 /// The message of a SAN error without its leading kind (`illegal move: `),
 /// which [`GameError`]'s `Display` adds.
 fn without_kind(message: String) -> String {
@@ -723,48 +975,32 @@ fn without_kind(message: String) -> String {
     message
 }
 
-/// The index of a move number that ends the movetext (before the result
-/// and comments, if any): `1. e4 2. *` lost a move.
-fn dangling_move_number(game: &RawGame<'_>) -> Option<u32> {
-    let tokens = game.tokens();
-    let last = tokens.iter().rposition(|t| {
-        !matches!(
-            t.kind,
-            TokenKind::Comment | TokenKind::LineComment | TokenKind::Result(_)
-        )
-    })?;
-    (tokens[last].kind == TokenKind::MoveNumber).then_some(last as u32)
-}
-
-/// `23...Nxe5` / `24.e4`: the token with its move number as it stands in
-/// the position before it.
 /// The line of a token, counted on from the previous one asked (from
 /// the game's start when the token lies before it).
 struct LineCursor {
     /// Byte offset in the game up to which newlines are counted.
-    offset: usize,
+    offset: u32,
     /// The line at `offset`.
     line: u64,
 }
 
 impl LineCursor {
-    fn line_of(&mut self, game: &RawGame<'_>, token: u32) -> u64 {
-        let Some(t) = game.tokens().get(token as usize) else {
-            return game.line;
-        };
-        let start = (t.start as usize).min(game.bytes.len());
-        if start < self.offset {
+    fn line_of(&mut self, game: &RawGame<'_>, token: &Token) -> u64 {
+        if token.start < self.offset {
             self.offset = 0;
             self.line = game.line;
         }
-        self.line += memchr::memchr_iter(b'\n', &game.bytes[self.offset..start]).count() as u64;
-        self.offset = start;
+        let bytes = game.bytes_to(token.start);
+        self.line += count_newlines(&bytes[self.offset as usize..]);
+        self.offset = token.start;
         self.line
     }
 }
 
+/// `23...Nxe5` / `24.e4`: the token with its move number as it stands in
+/// the position before it.
 fn numbered(pos: &Position, token: &[u8]) -> String {
-    let token = String::from_utf8_lossy(token);
+    let token = escape_for_report(token);
     match pos.turn() {
         Color::White => format!("{}.{token}", pos.fullmoves()),
         Color::Black => format!("{}...{token}", pos.fullmoves()),

@@ -226,6 +226,52 @@ pub fn escape_tag_value(value: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Input bytes as text for a one-line report: UTF-8 where they are
+/// (else each byte as `\xNN`), with control characters escaped (`\n`,
+/// `\t`, `\u{1b}`, `\0`, …), so a report line never carries raw control
+/// bytes (a `grep` of it is not a "binary file"). Borrows when there is
+/// nothing to escape.
+///
+/// ```
+/// use notation::pgn::tags::escape_for_report;
+///
+/// assert_eq!(escape_for_report(b"Nf3"), "Nf3");
+/// assert_eq!(escape_for_report(b"e\x1b[31m4\0"), "e\\u{1b}[31m4\\0");
+/// assert_eq!(escape_for_report(b"a\xffb"), "a\\xffb");
+/// assert_eq!(escape_for_report("½-½".as_bytes()), "½-½");
+/// ```
+#[must_use]
+pub fn escape_for_report(bytes: &[u8]) -> Cow<'_, str> {
+    let plain = |c: char| !c.is_control() && c != '\\';
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        if text.chars().all(plain) {
+            return Cow::Borrowed(text);
+        }
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '\0' => out.push_str("\\0"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if c.is_control() => {
+                    use std::fmt::Write;
+                    let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+                }
+                c => out.push(c),
+            }
+        }
+        for byte in chunk.invalid() {
+            use std::fmt::Write;
+            let _ = write!(out, "\\x{byte:02x}");
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
