@@ -683,6 +683,31 @@ pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
         emitter.handle(out);
         totals.games = emitter.emitted;
     }
+    // A stream that ended while a game too large was skipped: the bytes
+    // the skipper kept may hold the games after it (a decision that waited
+    // for bytes that never came is taken at the end of the input).
+    if let (Some(mut skipper), false) = (emitter.skipping.take(), emitter.stopped) {
+        if let Some(next) = skipper.finish() {
+            // Their newlines were counted with the skipped bytes.
+            emitter.line_base -= count_newlines(&next.kept);
+            let offset = totals.bytes - next.kept.len() as u64;
+            let out = ChunkOut {
+                seq: emitter.next_seq,
+                data: next.kept,
+                offset,
+                is_last: true,
+                records: Vec::new(),
+                last_unterminated: false,
+                newlines: 0,
+                scanned: 0,
+                unread: true,
+                forced: false,
+                last_game: None,
+            };
+            emitter.handle(out);
+            totals.games = emitter.emitted;
+        }
+    }
     result.map(|()| totals)
 }
 

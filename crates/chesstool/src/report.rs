@@ -5,6 +5,7 @@ use notation::pgn::read::RawGame;
 use notation::pgn::tags::decode_tag_value;
 
 use crate::json;
+use crate::output::Output;
 
 /// The decoded value of tag `name`, or empty.
 pub fn tag(game: &RawGame<'_>, name: &[u8]) -> String {
@@ -33,6 +34,92 @@ pub fn csv_line(fields: &[String]) -> String {
     let mut bytes = writer.into_inner().unwrap_or_default();
     bytes.pop();
     String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// Where records go: through one reused `csv` writer for CSV (fields
+/// written from borrowed bytes, nothing allocated per record), or as
+/// lines for the other formats.
+pub enum Records {
+    /// CSV records, quoted by the `csv` crate's rules.
+    Csv(Box<csv::Writer<Output>>),
+    /// Text or JSONL lines.
+    Lines(Output),
+}
+
+impl Records {
+    /// Records into `out`, as CSV when `csv`.
+    pub fn new(out: Output, csv: bool) -> Records {
+        if csv {
+            Records::Csv(Box::new(
+                csv::WriterBuilder::new()
+                    .terminator(csv::Terminator::Any(b'\n'))
+                    .buffer_capacity(64 << 10)
+                    .from_writer(out),
+            ))
+        } else {
+            Records::Lines(out)
+        }
+    }
+
+    /// Writes one CSV record (nothing for the other formats).
+    ///
+    /// # Errors
+    /// The output's write error.
+    pub fn csv_record<I, T>(&mut self, fields: I) -> anyhow::Result<()>
+    where
+        I: IntoIterator<Item = T>,
+        T: AsRef<[u8]>,
+    {
+        if let Records::Csv(writer) = self {
+            writer.write_record(fields).map_err(csv_error)?;
+        }
+        Ok(())
+    }
+
+    /// The output, for a line of text or JSONL; `None` for CSV.
+    pub fn lines(&mut self) -> Option<&mut Output> {
+        match self {
+            Records::Csv(_) => None,
+            Records::Lines(out) => Some(out),
+        }
+    }
+
+    /// The output, everything written.
+    ///
+    /// # Errors
+    /// The output's write error.
+    pub fn finish(self) -> anyhow::Result<Output> {
+        match self {
+            Records::Csv(writer) => writer
+                .into_inner()
+                .map_err(|err| anyhow::Error::from(err.into_error())),
+            Records::Lines(out) => Ok(out),
+        }
+    }
+}
+
+/// The `csv` crate's error as ours: an I/O error (broken pipe included,
+/// which `main` treats as a normal end) stays one.
+fn csv_error(err: csv::Error) -> anyhow::Error {
+    match err.into_kind() {
+        csv::ErrorKind::Io(io) => io.into(),
+        other => anyhow::anyhow!("cannot write csv: {other:?}"),
+    }
+}
+
+/// `n` in decimal, in `buf`: a number field without allocating.
+pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    &buf[i..]
 }
 
 /// How a JSONL field is written.

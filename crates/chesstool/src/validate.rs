@@ -13,7 +13,7 @@ use notation::pgn::replay::{replay, GameError, NoVisitor, ReplayOptions};
 use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
 use crate::pipeline::{Located, Task};
-use crate::report::{csv_line, jsonl_line, or_unknown, tag, JsonKind};
+use crate::report::{decimal, jsonl_line, or_unknown, tag, JsonKind, Records};
 use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
@@ -114,10 +114,11 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
             strict: args.strict,
         },
     };
-    let mut out = Output::new(args.common.output.as_deref())?;
-    if args.format == Format::Csv {
-        writeln!(out, "{}", COLUMNS.join(","))?;
-    }
+    let mut records = Records::new(
+        Output::new(args.common.output.as_deref())?,
+        args.format == Format::Csv,
+    );
+    records.csv_record(COLUMNS)?;
     let started = Instant::now();
     let mut counts = Counts::default();
     let run = run_inputs(
@@ -133,14 +134,15 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
             if report.warnings > 0 {
                 counts.with_warnings += 1;
             }
-            match args.format {
-                Format::Csv => writeln!(out, "{}", csv_line(&fields(name, &located)))?,
-                Format::Jsonl => jsonl_record(&mut out, name, &located)?,
-                Format::Text => {
+            match (args.format, records.lines()) {
+                (Format::Csv, _) => csv_record(&mut records, name, &located)?,
+                (Format::Jsonl, Some(out)) => jsonl_record(out, name, &located)?,
+                (Format::Text, Some(out)) => {
                     if let Some(err) = &report.error {
-                        progress.suspend(|| text_line(&mut out, name, &located, err))?;
+                        progress.suspend(|| text_line(out, name, &located, err))?;
                     }
                 }
+                _ => {}
             }
             Ok(
                 if args.max_errors.is_some_and(|max| counts.invalid >= max) {
@@ -164,6 +166,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         mb / seconds.max(1e-9),
         if stopped { ", stopped after --max-errors" } else { "" }
     );
+    let mut out = records.finish()?;
     if args.format == Format::Text {
         writeln!(out, "{summary}")?;
     } else if args.common.summary_on_stderr() {
@@ -221,6 +224,41 @@ fn fields(name: &str, located: &Located<Report>) -> [String; 14] {
         e.map(|e| format!("{}: {}", e.kind, e.message))
             .unwrap_or_default(),
     ]
+}
+
+/// One CSV record, written from the report's own fields.
+fn csv_record(records: &mut Records, name: &str, located: &Located<Report>) -> Result<()> {
+    let r = &located.record;
+    let e = r.error.as_ref();
+    let (mut game, mut offset, mut line, mut plies, mut warnings, mut ply, mut error_line) = (
+        [0u8; 20], [0u8; 20], [0u8; 20], [0u8; 20], [0u8; 20], [0u8; 20], [0u8; 20],
+    );
+    let error = e.map(|e| format!("{}: {}", e.kind, e.message));
+    let fields: [&[u8]; 14] = [
+        name.as_bytes(),
+        decimal(located.game, &mut game),
+        decimal(located.offset, &mut offset),
+        decimal(located.line, &mut line),
+        r.white.as_bytes(),
+        r.black.as_bytes(),
+        r.result.as_bytes(),
+        decimal(u64::from(r.plies), &mut plies),
+        if e.is_some() { b"invalid" } else { b"valid" },
+        decimal(r.warnings as u64, &mut warnings),
+        match e.and_then(|e| e.ply) {
+            Some(p) => decimal(u64::from(p), &mut ply),
+            None => b"",
+        },
+        e.and_then(|e| e.move_text.as_deref())
+            .unwrap_or_default()
+            .as_bytes(),
+        match e {
+            Some(e) => decimal(located.line_base + e.line, &mut error_line),
+            None => b"",
+        },
+        error.as_deref().unwrap_or_default().as_bytes(),
+    ];
+    records.csv_record(fields)
 }
 
 fn jsonl_record(out: &mut Output, name: &str, located: &Located<Report>) -> Result<()> {

@@ -683,12 +683,66 @@ impl Position {
                 {
                     hash ^= self.castles.discard_rook(from) ^ self.castles.discard_rook(to);
                 }
+                self.turn = them;
+                self.checkers = self.checks_given(from, to, new_role);
+                debug_assert_eq!(
+                    self.checkers,
+                    self.board
+                        .attackers_to(self.our_king(), us, self.board.occupied()),
+                    "checks after {m:?}"
+                );
+                return hash;
             }
         }
 
         self.turn = them;
         self.update_check_info();
         hash
+    }
+
+    /// The checks a normal move (or promotion) of ours from `from` to `to`,
+    /// leaving a piece of `role` there, gives the side now to move: a
+    /// direct check from `to`, and a slider uncovered on the line from
+    /// their king through `from`. Found from the move (the between and
+    /// line tables, a slider lookup only when `from` is in line with the
+    /// king) instead of all the king's attackers.
+    #[inline(always)]
+    fn checks_given(&self, from: Square, to: Square, role: Role) -> Bitboard {
+        let mover = self.turn.other();
+        let king = self.our_king();
+        let occupied = self.board.occupied();
+        let line = attacks::line(king, to);
+        let straight = king.file() == to.file() || king.rank() == to.rank();
+        let direct = match role {
+            Role::Pawn => attacks::pawn_attacks(mover, to).contains(king),
+            Role::Knight => attacks::knight_attacks(to).contains(king),
+            Role::King => false,
+            slider => {
+                let fits = match slider {
+                    Role::Bishop => !straight,
+                    Role::Rook => straight,
+                    _ => true,
+                };
+                fits && line.any() && (attacks::between(king, to) & occupied).is_empty()
+            }
+        };
+        let mut checkers = if direct {
+            Bitboard::from_square(to)
+        } else {
+            Bitboard::EMPTY
+        };
+        let through = attacks::line(king, from);
+        if through.any() && !through.contains(to) {
+            // A slider of ours behind `from`, now in sight of the king.
+            let ours = self.board.by_color(mover);
+            let sliders = if king.file() == from.file() || king.rank() == from.rank() {
+                attacks::rook_attacks(king, occupied) & self.board.rooks_and_queens()
+            } else {
+                attacks::bishop_attacks(king, occupied) & self.board.bishops_and_queens()
+            };
+            checkers |= sliders & ours & through;
+        }
+        checkers
     }
 
     /// Passes the turn without a move (a "null move", as in `--` in PGN

@@ -1527,6 +1527,158 @@ pub fn resolve_lenient(
     }
 }
 
+/// The move that `san` (standard SAN as the lexer reads it) names in
+/// `pos`, when it is legal and written exactly as [`San::to_move`] accepts
+/// it without a warning: capture marker and disambiguation as the
+/// standard has them. `None` for everything else (castling, en passant,
+/// ambiguity, illegal moves, non-standard details), which the full
+/// resolver then reports. The common unambiguous move costs a few attack
+/// lookups: no move list, no pins computed but the mover's.
+#[inline]
+pub(crate) fn resolve_fast(pos: &Position, san: &San) -> Option<Move> {
+    let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = *san
+    else {
+        return None;
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let ours = board.by_color(us);
+    let theirs = board.by_color(us.other());
+    // (En passant captures an empty square: it takes the full path.)
+    if ours.contains(to) || capture != theirs.contains(to) {
+        return None;
+    }
+    // A promotion exactly for a pawn reaching the last rank.
+    if promotion.is_some() != (role == Role::Pawn && Bitboard::BACKRANKS.contains(to)) {
+        return None;
+    }
+    let king = (board.kings() & ours).first()?;
+    let occupied = board.occupied();
+    if role == Role::King {
+        return (file.is_none()
+            && rank.is_none()
+            && attacks::king_attacks(king).contains(to)
+            && !board.is_attacked(to, us.other(), occupied.without(king)))
+        .then(|| Move::normal(king, to));
+    }
+    // In check, the move must capture the checker or block it.
+    let checkers = pos.checkers();
+    if let Some(checker) = checkers.first() {
+        if checkers.more_than_one() || !attacks::between(king, checker).with(checker).contains(to) {
+            return None;
+        }
+    }
+    let pieces = board.by_role(role) & ours;
+    let from = if role == Role::Pawn {
+        // A pawn names its file exactly when it captures, never its rank.
+        if rank.is_some() || file.is_some() != capture {
+            return None;
+        }
+        let back = us.fold(-8, 8);
+        let from = match file {
+            Some(f) => Square::from_coords(f, to.offset(back)?.rank()),
+            None => {
+                let one = to.offset(back)?;
+                if pieces.contains(one) {
+                    one
+                } else if !occupied.contains(one) && to.rank() == Rank::Fourth.relative_to(us) {
+                    one.offset(back)?
+                } else {
+                    return None;
+                }
+            }
+        };
+        if !pieces.contains(from)
+            || (file.is_some() && from.file().index().abs_diff(to.file().index()) != 1)
+        {
+            return None;
+        }
+        if pinned_off_line(pos, king, from, to) {
+            return None;
+        }
+        from
+    } else {
+        let candidates = if role == Role::Knight {
+            attacks::knight_attacks(to) & pieces
+        } else {
+            // Our few sliders of that kind, each checked on its line to
+            // `to` (small tables, no slider lookup).
+            let mut candidates = Bitboard::EMPTY;
+            for from in pieces {
+                let straight = from.file() == to.file() || from.rank() == to.rank();
+                let fits = match role {
+                    Role::Bishop => !straight,
+                    Role::Rook => straight,
+                    _ => true,
+                };
+                if fits
+                    && attacks::line(from, to).any()
+                    && (attacks::between(from, to) & occupied).is_empty()
+                {
+                    candidates = candidates.with(from);
+                }
+            }
+            candidates
+        };
+        if file.is_none() && rank.is_none() {
+            // The common case: one piece of that kind can get there.
+            if let Some(from) = candidates.single_square() {
+                return (!pinned_off_line(pos, king, from, to)).then(|| Move::normal(from, to));
+            }
+        }
+        let mut legal = candidates;
+        for sq in candidates {
+            if pinned_off_line(pos, king, sq, to) {
+                legal = legal.without(sq);
+            }
+        }
+        let mut named = legal;
+        if let Some(f) = file {
+            named &= Bitboard::from_file(f);
+        }
+        if let Some(r) = rank {
+            named &= Bitboard::from_rank(r);
+        }
+        let from = named.single_square()?;
+        // Exactly the disambiguation the standard asks for.
+        if disambiguation(from, legal.without(from)) != (file, rank) {
+            return None;
+        }
+        from
+    };
+    Some(match promotion {
+        Some(p) => Move::promotion(from, to, p),
+        None => Move::normal(from, to),
+    })
+}
+
+/// Would moving our piece on `from` to `to` expose our king on `king` to a
+/// slider (the piece is pinned, and leaves the line of the pin)?
+#[inline(always)]
+fn pinned_off_line(pos: &Position, king: Square, from: Square, to: Square) -> bool {
+    let line = attacks::line(king, from);
+    if line.is_empty() || line.contains(to) {
+        return false;
+    }
+    let board = pos.board();
+    let theirs = board.by_color(pos.turn().other());
+    let occupied = board.occupied().without(from);
+    let straight = king.file() == from.file() || king.rank() == from.rank();
+    let snipers = if straight {
+        attacks::rook_attacks(king, occupied) & board.rooks_and_queens()
+    } else {
+        attacks::bishop_attacks(king, occupied) & board.bishops_and_queens()
+    };
+    (snipers & theirs & line).any()
+}
+
 /// Which resolution-level departures to look for.
 #[derive(Copy, Clone)]
 struct Checks {
@@ -1885,94 +2037,365 @@ fn diagnose(pos: &Position, role: Role, mask: Bitboard, to: Square) -> IllegalRe
 /// warning and reads the same (a unit test checks that on random input).
 #[inline]
 pub(crate) fn parse_standard(text: &[u8]) -> Option<SanPlus> {
-    let (body, suffix) = match text.split_last()? {
-        (b'+', body) => (body, Some(Suffix::Check)),
-        (b'#', body) => (body, Some(Suffix::Checkmate)),
-        _ => (text, None),
-    };
-    let san = match body {
-        b"O-O" => San::Castle(CastlingSide::KingSide),
-        b"O-O-O" => San::Castle(CastlingSide::QueenSide),
-        _ => {
-            let (role, rest) = match body.first()? {
-                b'N' => (Role::Knight, &body[1..]),
-                b'B' => (Role::Bishop, &body[1..]),
-                b'R' => (Role::Rook, &body[1..]),
-                b'Q' => (Role::Queen, &body[1..]),
-                b'K' => (Role::King, &body[1..]),
-                b'a'..=b'h' => (Role::Pawn, body),
-                _ => return None,
-            };
-            let (rest, promotion) = match rest {
-                [head @ .., b'=', p] if role == Role::Pawn => (
-                    head,
-                    Some(match p {
-                        b'N' => Role::Knight,
-                        b'B' => Role::Bishop,
-                        b'R' => Role::Rook,
-                        b'Q' => Role::Queen,
-                        _ => return None,
-                    }),
-                ),
-                _ => (rest, None),
-            };
-            let [middle @ .., f, r] = rest else {
+    match parse_standard_prefix(text) {
+        Some((san, len)) if len == text.len() => Some(san),
+        _ => None,
+    }
+}
+
+/// Plain standard SAN (as [`parse_standard`] reads it) at the start of
+/// `text`, and its length: what the lexer reads a token with, in the same
+/// pass that finds where the token ends. The caller checks that the token
+/// ends there.
+///
+/// The longest standard move is 7 bytes (`Qh4xe1+`, `exd8=Q#`): the first
+/// 8 bytes are copied into a fixed window, so that reading them costs no
+/// bounds checks.
+#[inline(always)]
+pub(crate) fn parse_standard_prefix(text: &[u8]) -> Option<(SanPlus, usize)> {
+    #[inline(always)]
+    fn file(c: u8) -> Option<File> {
+        let d = c.wrapping_sub(b'a');
+        (d < 8).then(|| File::new(usize::from(d)))
+    }
+    #[inline(always)]
+    fn rank(c: u8) -> Option<Rank> {
+        let d = c.wrapping_sub(b'1');
+        (d < 8).then(|| Rank::new(usize::from(d)))
+    }
+    #[inline(always)]
+    fn square(f: u8, r: u8) -> Option<Square> {
+        Some(Square::from_coords(file(f)?, rank(r)?))
+    }
+    let mut w = [0u8; 8];
+    let n = text.len().min(8);
+    if let Some(head) = text.first_chunk::<8>() {
+        // (The usual case in a buffer: one 8-byte load, no memcpy call.)
+        w = *head;
+    } else {
+        w[..n].copy_from_slice(&text[..n]);
+    }
+    let [c0, c1, c2, c3, c4, c5, ..] = w;
+    let (role, from_file, from_rank, capture, to, end) = match c0 {
+        b'a'..=b'h' => {
+            if let Some(to) = square(c0, c1) {
+                (Role::Pawn, None, None, false, to, 2)
+            } else if c1 == b'x' {
+                (Role::Pawn, file(c0), None, true, square(c2, c3)?, 4)
+            } else {
                 return None;
-            };
-            let to =
-                Square::from_coords(File::from_char(*f as char)?, Rank::from_char(*r as char)?);
-            let (middle, capture) = match middle.split_last() {
-                Some((b'x', m)) => (m, true),
-                _ => (middle, false),
-            };
-            let file_of = |b: u8| {
-                if (b'a'..=b'h').contains(&b) {
-                    File::from_char(b as char)
-                } else {
-                    None
-                }
-            };
-            let rank_of = |b: u8| {
-                if (b'1'..=b'8').contains(&b) {
-                    Rank::from_char(b as char)
-                } else {
-                    None
-                }
-            };
-            let (file, rank) = match (role, middle) {
-                (_, []) => (None, None),
-                // Pawns name their file when they capture, nothing else.
-                (Role::Pawn, [f]) if capture => (Some(file_of(*f)?), None),
-                (Role::Pawn | Role::King, _) => return None,
-                (_, [b]) => match (file_of(*b), rank_of(*b)) {
-                    (Some(f), _) => (Some(f), None),
-                    (None, Some(r)) => (None, Some(r)),
-                    (None, None) => return None,
-                },
-                (_, [f, r]) => (Some(file_of(*f)?), Some(rank_of(*r)?)),
-                _ => return None,
-            };
-            let last_rank = matches!(to.rank(), Rank::First | Rank::Eighth);
-            if role == Role::Pawn && promotion.is_none() == last_rank {
-                // `e8` without a promotion piece, or `e4=Q`: let the full
-                // reader say what is wrong.
-                return None;
-            }
-            San::Normal {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
             }
         }
+        b'K' => match c1 {
+            b'x' => (Role::King, None, None, true, square(c2, c3)?, 4),
+            _ => (Role::King, None, None, false, square(c1, c2)?, 3),
+        },
+        b'N' | b'B' | b'R' | b'Q' => {
+            let role = match c0 {
+                b'N' => Role::Knight,
+                b'B' => Role::Bishop,
+                b'R' => Role::Rook,
+                _ => Role::Queen,
+            };
+            // After the letter: a square, a file, a rank or nothing to
+            // depart from, an `x`, and the target square.
+            if let Some(first) = square(c1, c2) {
+                if c3 == b'x' {
+                    let to = square(c4, c5)?;
+                    (role, Some(first.file()), Some(first.rank()), true, to, 6)
+                } else if let Some(to) = square(c3, c4) {
+                    (role, Some(first.file()), Some(first.rank()), false, to, 5)
+                } else {
+                    (role, None, None, false, first, 3)
+                }
+            } else if c1 == b'x' {
+                (role, None, None, true, square(c2, c3)?, 4)
+            } else if let Some(f) = file(c1) {
+                match c2 {
+                    b'x' => (role, Some(f), None, true, square(c3, c4)?, 5),
+                    _ => (role, Some(f), None, false, square(c2, c3)?, 4),
+                }
+            } else if let Some(r) = rank(c1) {
+                match c2 {
+                    b'x' => (role, None, Some(r), true, square(c3, c4)?, 5),
+                    _ => (role, None, Some(r), false, square(c2, c3)?, 4),
+                }
+            } else {
+                return None;
+            }
+        }
+        b'O' => {
+            let side_len = if c1 == b'-' && c2 == b'O' {
+                if c3 == b'-' && c4 == b'O' {
+                    (CastlingSide::QueenSide, 5)
+                } else {
+                    (CastlingSide::KingSide, 3)
+                }
+            } else {
+                return None;
+            };
+            return Some(with_suffix(San::Castle(side_len.0), &w, side_len.1));
+        }
+        _ => return None,
     };
-    Some(SanPlus { san, suffix })
+    let last_rank = matches!(to.rank(), Rank::First | Rank::Eighth);
+    let (promotion, end) = if role == Role::Pawn && w.get(end) == Some(&b'=') {
+        let p = match w.get(end + 1) {
+            Some(b'N') => Role::Knight,
+            Some(b'B') => Role::Bishop,
+            Some(b'R') => Role::Rook,
+            Some(b'Q') => Role::Queen,
+            _ => return None,
+        };
+        (Some(p), end + 2)
+    } else {
+        (None, end)
+    };
+    if role == Role::Pawn && promotion.is_none() == last_rank {
+        // `e8` without a promotion piece, or `e4=Q`: let the full reader
+        // say what is wrong.
+        return None;
+    }
+    let san = San::Normal {
+        role,
+        file: from_file,
+        rank: from_rank,
+        capture,
+        to,
+        promotion,
+    };
+    let (san, len) = with_suffix(san, &w, end);
+    // Beyond the window: not a standard move (the caller sees a byte that
+    // does not end the token, or the text is shorter).
+    (len <= n).then_some((san, len))
+}
+
+/// `san`, written in `text[..len]`, with the `+` or `#` that follows.
+#[inline(always)]
+fn with_suffix(san: San, text: &[u8], len: usize) -> (SanPlus, usize) {
+    match text.get(len) {
+        Some(b'+') => (
+            SanPlus {
+                san,
+                suffix: Some(Suffix::Check),
+            },
+            len + 1,
+        ),
+        Some(b'#') => (
+            SanPlus {
+                san,
+                suffix: Some(Suffix::Checkmate),
+            },
+            len + 1,
+        ),
+        _ => (SanPlus { san, suffix: None }, len),
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    /// The fast path of [`SanPlus::from_ascii`]: plain standard SAN as nearly
+    /// every file writes it (`e4`, `exd5`, `Nbd7`, `R1e2`, `Qh4xe1`, `e8=Q+`,
+    /// `O-O-O#`). `None` for anything else, which the full reader then
+    /// handles; everything this accepts, the full reader accepts with no
+    /// warning and reads the same (a unit test checks that on random input).
+    fn parse_standard_reference(text: &[u8]) -> Option<SanPlus> {
+        let (body, suffix) = match text.split_last()? {
+            (b'+', body) => (body, Some(Suffix::Check)),
+            (b'#', body) => (body, Some(Suffix::Checkmate)),
+            _ => (text, None),
+        };
+        let san = match body {
+            b"O-O" => San::Castle(CastlingSide::KingSide),
+            b"O-O-O" => San::Castle(CastlingSide::QueenSide),
+            _ => {
+                let (role, rest) = match body.first()? {
+                    b'N' => (Role::Knight, &body[1..]),
+                    b'B' => (Role::Bishop, &body[1..]),
+                    b'R' => (Role::Rook, &body[1..]),
+                    b'Q' => (Role::Queen, &body[1..]),
+                    b'K' => (Role::King, &body[1..]),
+                    b'a'..=b'h' => (Role::Pawn, body),
+                    _ => return None,
+                };
+                let (rest, promotion) = match rest {
+                    [head @ .., b'=', p] if role == Role::Pawn => (
+                        head,
+                        Some(match p {
+                            b'N' => Role::Knight,
+                            b'B' => Role::Bishop,
+                            b'R' => Role::Rook,
+                            b'Q' => Role::Queen,
+                            _ => return None,
+                        }),
+                    ),
+                    _ => (rest, None),
+                };
+                let [middle @ .., f, r] = rest else {
+                    return None;
+                };
+                let to =
+                    Square::from_coords(File::from_char(*f as char)?, Rank::from_char(*r as char)?);
+                let (middle, capture) = match middle.split_last() {
+                    Some((b'x', m)) => (m, true),
+                    _ => (middle, false),
+                };
+                let file_of = |b: u8| {
+                    if (b'a'..=b'h').contains(&b) {
+                        File::from_char(b as char)
+                    } else {
+                        None
+                    }
+                };
+                let rank_of = |b: u8| {
+                    if (b'1'..=b'8').contains(&b) {
+                        Rank::from_char(b as char)
+                    } else {
+                        None
+                    }
+                };
+                let (file, rank) = match (role, middle) {
+                    (_, []) => (None, None),
+                    // Pawns name their file when they capture, nothing else.
+                    (Role::Pawn, [f]) if capture => (Some(file_of(*f)?), None),
+                    (Role::Pawn | Role::King, _) => return None,
+                    (_, [b]) => match (file_of(*b), rank_of(*b)) {
+                        (Some(f), _) => (Some(f), None),
+                        (None, Some(r)) => (None, Some(r)),
+                        (None, None) => return None,
+                    },
+                    (_, [f, r]) => (Some(file_of(*f)?), Some(rank_of(*r)?)),
+                    _ => return None,
+                };
+                let last_rank = matches!(to.rank(), Rank::First | Rank::Eighth);
+                if role == Role::Pawn && promotion.is_none() == last_rank {
+                    // `e8` without a promotion piece, or `e4=Q`: let the full
+                    // reader say what is wrong.
+                    return None;
+                }
+                San::Normal {
+                    role,
+                    file,
+                    rank,
+                    capture,
+                    to,
+                    promotion,
+                }
+            }
+        };
+        Some(SanPlus { san, suffix })
+    }
+
+    /// The prefix parser reads exactly what the previous standard parser
+    /// (kept above as the reference) read, on random tokens.
+    #[test]
+    fn prefix_parser_agrees_with_the_reference() {
+        let alphabet = b"NBRQKPOoabcdefgh12345678x=+#-Z0 .:";
+        let mut x: u64 = 0x1234_5678_9abc_def1;
+        let mut accepted = 0;
+        for _ in 0..1_000_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = 1 + (x % 9) as usize;
+            let token: Vec<u8> = (0..len)
+                .map(|i| alphabet[((x >> (7 * i)) % alphabet.len() as u64) as usize])
+                .collect();
+            let reference = parse_standard_reference(&token);
+            accepted += usize::from(reference.is_some());
+            assert_eq!(
+                super::parse_standard(&token),
+                reference,
+                "{:?}",
+                String::from_utf8_lossy(&token)
+            );
+            // A prefix: what follows a standard move does not change it.
+            if let Some(san) = reference {
+                let mut longer = token.clone();
+                longer.extend_from_slice(b" {c}");
+                assert_eq!(
+                    super::parse_standard_prefix(&longer),
+                    Some((san, token.len()))
+                );
+            }
+        }
+        assert!(accepted > 2000, "only {accepted} standard tokens");
+    }
+
+    /// The fast resolver agrees with the full one: along random playouts,
+    /// the canonical SAN of every legal move (but castling and en passant)
+    /// resolves fast to that move, and every move the fast resolver gives
+    /// for canonical or altered SAN (capture marker dropped or added,
+    /// disambiguation added or removed, other squares) the full resolver
+    /// gives too, without a warning.
+    #[test]
+    fn fast_resolver_agrees_with_the_full_one() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut fast, mut checked) = (0, 0);
+        for _ in 0..300 {
+            let mut pos = Position::new();
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in moves.iter() {
+                    let canonical = San::from_move(&pos, m);
+                    let resolved = resolve_fast(&pos, &canonical);
+                    if !m.is_castle() && !m.is_en_passant() {
+                        assert_eq!(resolved, Some(m), "{canonical} in {pos:?}");
+                        fast += 1;
+                    }
+                    let San::Normal {
+                        role,
+                        file,
+                        rank,
+                        capture,
+                        to,
+                        promotion,
+                    } = canonical
+                    else {
+                        continue;
+                    };
+                    let r = next();
+                    let altered = San::Normal {
+                        role,
+                        file: if r & 1 == 0 {
+                            file
+                        } else {
+                            Some(m.from().file())
+                        },
+                        rank: if r & 2 == 0 {
+                            rank
+                        } else {
+                            Some(m.from().rank())
+                        },
+                        capture: capture ^ (r & 4 != 0),
+                        to: if r & 8 == 0 {
+                            to
+                        } else {
+                            Square::new(((r >> 8) % 64) as u32)
+                        },
+                        promotion,
+                    };
+                    if let Some(mv) = resolve_fast(&pos, &altered) {
+                        checked += 1;
+                        assert_eq!(altered.to_move(&pos), Ok(mv), "{altered} in {pos:?}");
+                    }
+                }
+                let m = moves[(next() % moves.len() as u64) as usize];
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(fast > 100_000 && checked > 10_000, "{fast} {checked}");
+    }
+
     /// The fast path never accepts what the full reader would not accept
     /// as standard, and reads what it accepts the same way.
     #[test]

@@ -31,7 +31,7 @@
 //! assert_eq!(games, 1);
 //! ```
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::io::{self, Read};
 use std::ops::{ControlFlow, Range};
 use std::rc::Rc;
@@ -125,61 +125,96 @@ impl Visitor for TagStore {
     fn end_game(&mut self, _movetext: ()) {}
 }
 
-/// The bytes pgn-reader reads: each game's tag section in turn, so one
-/// pgn-reader `Reader` (and its buffer) serves every game.
-#[derive(Debug, Default)]
-struct TagSource(Rc<RefCell<(Vec<u8>, usize)>>);
+/// The bytes pgn-reader reads: each game's tag section in turn, swapped in
+/// without a copy, so that one pgn-reader `Reader` (and its buffer)
+/// serves every game of a chunk.
+///
+/// Each section is followed by [`TAG_PADDING`]: a `%` escape line that
+/// pgn-reader passes over with one search. pgn-reader asks for 255 bytes
+/// ahead before each tag, and refills (moving what it holds) whenever it
+/// has fewer; with the padding it always has them, up to the end.
+#[derive(Debug)]
+struct TagSource<'a>(Rc<Cell<(&'a [u8], usize)>>);
 
-impl Read for TagSource {
+/// What follows each tag section for pgn-reader (see [`TagSource`]).
+const TAG_PADDING: &[u8; 256] = &{
+    let mut pad = [b' '; 256];
+    pad[0] = b'\n';
+    pad[1] = b'%';
+    pad
+};
+
+impl Read for TagSource<'_> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let mut source = self.0.borrow_mut();
-        let (data, pos) = &mut *source;
-        let n = (data.len() - *pos).min(out.len());
-        out[..n].copy_from_slice(&data[*pos..*pos + n]);
-        *pos += n;
+        let (data, pad) = self.0.get();
+        if !data.is_empty() {
+            let n = data.len().min(out.len());
+            out[..n].copy_from_slice(&data[..n]);
+            self.0.set((&data[n..], pad));
+            return Ok(n);
+        }
+        let from = TAG_PADDING.len() - pad;
+        let n = pad.min(out.len());
+        out[..n].copy_from_slice(&TAG_PADDING[from..from + n]);
+        self.0.set((data, pad - n));
         Ok(n)
     }
 }
 
-/// A pgn-reader `Reader` for tag sections, with its source.
-struct TagReader {
-    source: Rc<RefCell<(Vec<u8>, usize)>>,
-    reader: pgn_reader::Reader<TagSource>,
+/// A pgn-reader `Reader` for the tag sections of one chunk.
+struct TagReader<'a> {
+    source: Rc<Cell<(&'a [u8], usize)>>,
+    reader: pgn_reader::Reader<TagSource<'a>>,
+    /// Built for lines longer than pgn-reader's default (255 bytes are
+    /// guaranteed; its 16 KiB buffer holds most): only when one comes.
+    long: bool,
 }
 
-impl std::fmt::Debug for TagReader {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("TagReader")
-    }
-}
+/// Tag lines longer than this are read by a pgn-reader `Reader` with a
+/// larger buffer (the default one holds 16 KiB with room to spare).
+const LONG_TAG_LINE: usize = 8 << 10;
 
-impl TagReader {
-    fn new() -> TagReader {
-        let source = Rc::new(RefCell::new((Vec::new(), 0)));
-        let reader = Self::reader(&source);
-        TagReader { source, reader }
+impl<'a> TagReader<'a> {
+    fn new() -> TagReader<'a> {
+        let source = Rc::new(Cell::new((&[][..], 0)));
+        let reader = pgn_reader::Reader::new(TagSource(Rc::clone(&source)));
+        TagReader {
+            source,
+            reader,
+            long: false,
+        }
     }
 
-    fn reader(source: &Rc<RefCell<(Vec<u8>, usize)>>) -> pgn_reader::Reader<TagSource> {
-        pgn_reader::Reader::build(TagSource(Rc::clone(source)))
-            .set_supported_tag_line_length(crate::pgn::lex::LINE_RULE_CAP)
-            .finish()
+    fn start_afresh(&mut self) {
+        self.reader = if self.long {
+            pgn_reader::Reader::build(TagSource(Rc::clone(&self.source)))
+                .set_supported_tag_line_length(crate::pgn::lex::LINE_RULE_CAP)
+                .finish()
+        } else {
+            pgn_reader::Reader::new(TagSource(Rc::clone(&self.source)))
+        };
     }
 
     /// Reads the tags of `section` (one or more tag lines) into `store`;
     /// pgn-reader's error, if it gave up.
-    fn read(&mut self, section: &[u8], store: &mut TagStore) -> Result<(), io::Error> {
-        {
-            let mut source = self.source.borrow_mut();
-            source.0.clear();
-            source.0.extend_from_slice(section);
-            source.1 = 0;
+    fn read(&mut self, section: &'a [u8], store: &mut TagStore) -> Result<(), io::Error> {
+        if !self.long && section.len() > LONG_TAG_LINE {
+            let longest = section
+                .split(|&b| b == b'\n')
+                .map(<[u8]>::len)
+                .max()
+                .unwrap_or(0);
+            if longest > LONG_TAG_LINE {
+                self.long = true;
+                self.start_afresh();
+            }
         }
+        self.source.set((section, TAG_PADDING.len()));
         let result = loop {
             match self.reader.read_game(store) {
                 Ok(Some(())) => {
-                    let source = self.source.borrow();
-                    if source.1 == source.0.len() && self.reader.buffer().is_empty() {
+                    let (data, pad) = self.source.get();
+                    if data.is_empty() && pad == 0 && self.reader.buffer().is_empty() {
                         break Ok(());
                     }
                 }
@@ -189,7 +224,7 @@ impl TagReader {
         };
         if result.is_err() {
             // Start afresh: the reader's buffer may hold the rest.
-            self.reader = Self::reader(&self.source);
+            self.start_afresh();
         }
         result
     }
@@ -207,7 +242,6 @@ struct Parts {
 #[derive(Debug)]
 pub struct GameReader {
     tags: TagStore,
-    tag_reader: TagReader,
     errors: Vec<ReadError>,
     warnings: Vec<ReadError>,
     /// An error to report first for the next game ([`GameReader::read_oversized`]).
@@ -313,6 +347,13 @@ impl<'a> RawGame<'a> {
     #[inline]
     pub fn peek_token(&mut self) -> Option<Token> {
         self.lexer.peek_token()
+    }
+
+    /// A move number after which only comments and results came (`1. e4
+    /// 2. *`: the movetext was cut short), as far as the game was read.
+    #[must_use]
+    pub fn dangling_move_number(&self) -> Option<Token> {
+        self.lexer.dangling_move_number()
     }
 
     /// The bytes of `token`.
@@ -424,7 +465,6 @@ impl GameReader {
     pub fn new() -> GameReader {
         GameReader {
             tags: TagStore::default(),
-            tag_reader: TagReader::new(),
             errors: Vec::new(),
             warnings: Vec::new(),
             oversized: None,
@@ -447,9 +487,10 @@ impl GameReader {
         mut on_game: impl FnMut(&mut RawGame<'_>),
     ) -> u64 {
         let mut lexer = Lexer::from_parts(chunk, line, self.parts.lexer.take());
+        let mut tag_reader = TagReader::new();
         let mut index = 0;
         while let Some(head) = lexer.next_game() {
-            self.read_tags(chunk, &head, &lexer);
+            self.read_tags(&mut tag_reader, chunk, &head, &lexer);
             if let Some(message) = self.oversized.take() {
                 self.errors.insert(
                     0,
@@ -519,7 +560,13 @@ impl GameReader {
     /// (whole when every line is a plain tag line, else line by line, so
     /// that one bad line cannot take the tags after it); the lexer's tag
     /// line problems become errors and warnings.
-    fn read_tags(&mut self, chunk: &[u8], head: &GameHead, lexer: &Lexer<'_>) {
+    fn read_tags<'c>(
+        &mut self,
+        tag_reader: &mut TagReader<'c>,
+        chunk: &'c [u8],
+        head: &GameHead,
+        lexer: &Lexer<'_>,
+    ) {
         self.tags.clear();
         self.errors.clear();
         self.warnings.clear();
@@ -529,14 +576,14 @@ impl GameReader {
         let section = &chunk[head.start..head.movetext_start];
         let issues = lexer.tag_issues();
         let result = if head.plain_tags {
-            self.tag_reader.read(section, &mut self.tags)
+            tag_reader.read(section, &mut self.tags)
         } else {
             // Line by line (rare: a malformed line, odd blanks).
             let mut result = Ok(());
             for line in section.split_inclusive(|&b| b == b'\n') {
                 let tag_line = line.trim_ascii_start();
                 if tag_line.starts_with(b"[") {
-                    if let Err(err) = self.tag_reader.read(tag_line, &mut self.tags) {
+                    if let Err(err) = tag_reader.read(tag_line, &mut self.tags) {
                         result = Err(err);
                     }
                 }

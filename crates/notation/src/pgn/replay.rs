@@ -26,7 +26,8 @@ use crate::pgn::model::{nag_from_glyph, GameResult};
 use crate::pgn::read::RawGame;
 use crate::pgn::tags::escape_for_report;
 use crate::san::{
-    parse_standard, resolve_lenient, LenientSan, SanError, SanPlus, SanWarning, SanWarnings, Suffix,
+    parse_standard, resolve_fast, resolve_lenient, LenientSan, SanError, SanPlus, SanWarning,
+    SanWarnings, Suffix,
 };
 
 /// How strictly to read.
@@ -266,12 +267,6 @@ impl Frame {
 /// errors it finds later.
 #[derive(Default)]
 struct Seen {
-    /// The last token that was not a comment or a result: a move number
-    /// there means the movetext was cut short.
-    last_significant: Option<Token>,
-    /// The last token (a glyph written against an unreadable token is
-    /// part of it as written).
-    last: Option<Token>,
     /// The last `{` comment (the unterminated one, if the game ends inside
     /// a comment).
     last_comment: Option<Token>,
@@ -337,12 +332,14 @@ pub fn replay(
         offset: 0,
         line: game.line,
     };
+    // The mainline's result was seen: only comments may follow.
+    let mut finished = false;
     while let Some(token) = game.next_token() {
         let depth = stack.len() as u32;
-        if let (Some(result), 0) = (out.terminator, depth) {
-            // Only comments may follow the mainline's result (move numbers
-            // are not looked at; an unreadable token is reported as such
-            // below).
+        if finished && depth == 0 {
+            // (Move numbers are not looked at; an unreadable token is
+            // reported as such below.)
+            let result = out.terminator.unwrap_or(GameResult::Unknown);
             match token.kind {
                 TokenKind::Comment | TokenKind::LineComment | TokenKind::MoveNumber => {}
                 TokenKind::San if !is_readable(game.token_bytes(&token)) => {}
@@ -373,14 +370,28 @@ pub fn replay(
         match token.kind {
             TokenKind::MoveNumber => {}
             TokenKind::San => {
-                match play_san(
-                    game, &token, options, visitor, &mut frame, depth, &mut lines, &mut out, &seen,
-                ) {
-                    Ok(()) => {}
-                    Err(error) => {
-                        out.error = Some(*error);
-                        break;
-                    }
+                // The common case: standard SAN (read by the lexer) naming
+                // a legal move exactly as the standard writes it.
+                let fast = match token.san {
+                    Some(san) => match resolve_fast(&frame.current, &san.san) {
+                        Some(mv) => play_fast(
+                            game, &token, san, mv, options, visitor, &mut frame, depth, &mut lines,
+                            &mut out,
+                        ),
+                        None => Ok(false),
+                    },
+                    None => Ok(false),
+                };
+                let played = match fast {
+                    Ok(true) => Ok(()),
+                    Ok(false) => play_san(
+                        game, &token, options, visitor, &mut frame, depth, &mut lines, &mut out,
+                    ),
+                    Err(error) => Err(error),
+                };
+                if let Err(error) = played {
+                    out.error = Some(*error);
+                    break;
                 }
             }
             TokenKind::Nag => {
@@ -470,16 +481,10 @@ pub fn replay(
                 visitor.result(depth, r);
                 if depth == 0 {
                     out.terminator = Some(r);
+                    finished = true;
                 }
             }
         }
-        if !matches!(
-            token.kind,
-            TokenKind::Comment | TokenKind::LineComment | TokenKind::Result(_)
-        ) {
-            seen.last_significant = Some(token);
-        }
-        seen.last = Some(token);
     }
     if out.error.is_none() && game.ended_by() == GameEnd::UnterminatedComment {
         // The comment runs to the end of the game: everything before it
@@ -515,10 +520,7 @@ pub fn replay(
         });
     }
     if out.error.is_none() {
-        if let Some(token) = seen
-            .last_significant
-            .filter(|t| t.kind == TokenKind::MoveNumber)
-        {
+        if let Some(token) = game.dangling_move_number() {
             let text = escape_for_report(game.token_bytes(&token)).into_owned();
             out.error = Some(located(
                 game,
@@ -675,6 +677,75 @@ fn parse_nag(digits: &[u8]) -> Option<u8> {
     (!digits.is_empty()).then_some(value as u8)
 }
 
+/// Plays `mv`, the move of the standard SAN `san` of `token` (found by
+/// [`resolve_fast`]), checking only what the fast resolver did not: the
+/// suffix, and what follows the move. `Ok(false)` (nothing done) when a
+/// glyph run or an `e.p.` marker follows it: the full path then reads it.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn play_fast(
+    game: &mut RawGame<'_>,
+    token: &Token,
+    san: SanPlus,
+    mv: Move,
+    options: &ReplayOptions,
+    visitor: &mut impl ReplayVisitor,
+    frame: &mut Frame,
+    depth: u32,
+    lines: &mut LineCursor,
+    out: &mut Replayed,
+) -> Result<bool, Box<GameError>> {
+    if let Some(next) = game.peek_token() {
+        let unusual = match next.kind {
+            TokenKind::Glyph => next.start == token.end() && next.len > 2,
+            TokenKind::San => next.san.is_none() && is_en_passant_marker(game.token_bytes(&next)),
+            _ => false,
+        };
+        if unusual {
+            return Ok(false);
+        }
+    }
+    let ply = frame.ply + 1;
+    frame.play(mv);
+    let actual = Suffix::from_position(&frame.current);
+    if actual != san.suffix {
+        let warning = SanWarning::WrongSuffix {
+            written: san.suffix,
+            actual,
+        };
+        let bytes = game.token_bytes(token);
+        if options.strict {
+            frame.take_back();
+            return Err(Box::new(located(
+                game,
+                token,
+                ErrorKind::Spelling,
+                Some(ply),
+                Some(numbered(&frame.current, bytes)),
+                warning.to_string(),
+            )));
+        }
+        let line = lines.line_of(game, token);
+        out.warnings.push(GameWarning {
+            line,
+            message: format!("{}: {warning}", numbered(&frame.before_last, bytes)),
+        });
+    }
+    let played = Ply {
+        ply,
+        before: &frame.before_last,
+        mv,
+        after: &frame.current,
+        written: Some(san),
+    };
+    visitor.move_played(depth, &played);
+    if depth == 0 {
+        visitor.mainline_move(&played);
+        out.plies = ply;
+    }
+    Ok(true)
+}
+
 /// The move of a SAN token as written: standard SAN read by the fast
 /// path, or a lenient reading (boxed: rare).
 enum Written {
@@ -696,7 +767,6 @@ fn play_san(
     depth: u32,
     lines: &mut LineCursor,
     out: &mut Replayed,
-    seen: &Seen,
 ) -> Result<(), Box<GameError>> {
     let bytes = game.token_bytes(token);
     let ply = frame.ply + 1;
@@ -722,17 +792,18 @@ fn play_san(
             Err(err) => {
                 // Glyphs written against it (`??x`) are part of the token
                 // as written.
-                let mut first = *token;
-                if let Some(glyph) = seen
-                    .last
-                    .filter(|t| t.kind == TokenKind::Glyph && t.end() == token.start)
-                {
-                    first = Token {
-                        start: glyph.start,
-                        len: token.end() - glyph.start,
-                        kind: TokenKind::San,
-                    };
-                }
+                let before = game.bytes_to(token.start);
+                let glyphs = before
+                    .iter()
+                    .rev()
+                    .take_while(|&&b| b == b'!' || b == b'?')
+                    .count() as u32;
+                let first = Token {
+                    start: token.start - glyphs,
+                    len: token.len + glyphs,
+                    kind: TokenKind::San,
+                    san: None,
+                };
                 let text = game.token_bytes(&first);
                 let mut error = located(
                     game,
@@ -957,11 +1028,9 @@ fn line_comment_text(token: &[u8]) -> &[u8] {
 
 /// `e.p.`, `e.p`, `ep` (any case) standing alone.
 fn is_en_passant_marker(token: &[u8]) -> bool {
-    token.len() <= 4
-        && matches!(
-            token.to_ascii_lowercase().as_slice(),
-            b"e.p." | b"e.p" | b"ep" | b"ep."
-        )
+    [&b"e.p."[..], b"e.p", b"ep", b"ep."]
+        .iter()
+        .any(|marker| token.eq_ignore_ascii_case(marker))
 }
 
 /// The message of a SAN error without its leading kind (`illegal move: `),
