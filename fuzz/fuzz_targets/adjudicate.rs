@@ -59,7 +59,7 @@ impl ReplayVisitor for Mainline {
 }
 
 fuzz_target!(|data: &[u8]| {
-    GameReader::new().read_chunk(data, 0, 1, |raw: &RawGame<'_>| adjudicate(raw));
+    GameReader::new().read_chunk(data, 0, 1, |raw: &mut RawGame<'_>| adjudicate(raw));
 });
 
 fn text_tag(raw: &RawGame<'_>, name: &[u8]) -> String {
@@ -68,7 +68,7 @@ fn text_tag(raw: &RawGame<'_>, name: &[u8]) -> String {
         .unwrap_or_default()
 }
 
-fn adjudicate(raw: &RawGame<'_>) {
+fn adjudicate(raw: &mut RawGame<'_>) {
     let mut mainline = Mainline::default();
     let replayed = replay(raw, &ReplayOptions { strict: false }, &mut mainline);
     let Some(start) = replayed.start else {

@@ -2,7 +2,7 @@
 //!
 //! - `GameReader::read_chunk` and `replay` (every game, mainline and
 //!   variations) never panic.
-//! - Reading the buffer in chunks cut at `scan::split_points`
+//! - Reading the buffer in chunks cut at `lex::split_points`
 //!   (re-cutting further on when a cut lands inside a comment, as the
 //!   parallel reader does; the procedure of `chunked` in
 //!   `crates/notation/tests/pgn_read.rs`) finds the same games as reading
@@ -14,7 +14,7 @@
 use libfuzzer_sys::fuzz_target;
 use notation::pgn::read::{GameReader, RawGame};
 use notation::pgn::replay::{replay, NoVisitor, ReplayOptions};
-use notation::pgn::scan::split_points;
+use notation::pgn::lex::split_points;
 
 /// (offset, line, plies, error) of one game.
 type Summary = (u64, u64, u32, Option<String>);
@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
 
 fn summarize(data: &[u8], offset: u64, line: u64) -> Vec<Summary> {
     let mut out = Vec::new();
-    GameReader::new().read_chunk(data, offset, line, |game: &RawGame<'_>| {
+    GameReader::new().read_chunk(data, offset, line, |game: &mut RawGame<'_>| {
         let replayed = replay(game, &ReplayOptions::default(), &mut NoVisitor);
         out.push((
             game.offset,

@@ -1,6 +1,7 @@
 //! `cargo xtask ci`: every check CI runs, in order, stopping at the first
 //! failure: formatting, clippy with warnings denied, the whole workspace's
-//! tests, the docs with warnings denied, the fuzz targets compiled (a plain
+//! tests, the lexer against pgn-reader on the stress generators
+//! (`stress --oracle --size-mb 8`), the docs with warnings denied, the fuzz targets compiled (a plain
 //! build of the separate `fuzz/` workspace: no nightly, no sanitizer; the
 //! fuzzing itself is `cargo xtask fuzz`), and the benchmarks compiled (when
 //! the workspace has any). `.ci/run` is exactly this command.
@@ -40,6 +41,23 @@ const STEPS: &[Step] = &[
     Step {
         name: "test",
         args: &["test", "--workspace"],
+        env: &[],
+    },
+    Step {
+        // The one-pass lexer against pgn-reader's full visitor on the
+        // hostile inputs of `cargo xtask stress`, at a size CI affords.
+        name: "stress --oracle",
+        args: &[
+            "run",
+            "--quiet",
+            "--package",
+            "xtask",
+            "--",
+            "stress",
+            "--oracle",
+            "--size-mb",
+            "8",
+        ],
         env: &[],
     },
     Step {

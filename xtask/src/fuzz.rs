@@ -43,7 +43,7 @@ use crate::{cargo, project_root, Failed};
 pub const CARGO_FUZZ_VERSION: &str = "0.13.2";
 
 const USAGE: &str =
-    "usage: cargo xtask fuzz [--minutes N] [--target fen|san|pgn|adjudicate|all] [--keep-going] [--seed]";
+    "usage: cargo xtask fuzz [--minutes N] [--target fen|san|pgn|lexer|adjudicate|all] [--keep-going] [--seed]";
 
 /// One fuzz target of `fuzz/Cargo.toml`.
 #[derive(Debug)]
@@ -53,10 +53,14 @@ struct Target {
     max_len: usize,
 }
 
-const TARGETS: [Target; 4] = [
+const TARGETS: [Target; 5] = [
     Target {
         name: "fen",
         max_len: 256,
+    },
+    Target {
+        name: "lexer",
+        max_len: 4096,
     },
     Target {
         name: "san",
@@ -281,7 +285,13 @@ fn fuzz_target(target: &Target, minutes: f64, keep_going: bool) -> anyhow::Resul
     let mut log = fs::File::create(&log_path)
         .with_context(|| format!("cannot create {}", log_path.display()))?;
 
-    let dict = root.join("dicts").join(format!("{}.dict", target.name));
+    // The lexer target reads PGN: the PGN dictionary.
+    let dict_name = if target.name == "lexer" {
+        "pgn"
+    } else {
+        target.name
+    };
+    let dict = root.join("dicts").join(format!("{dict_name}.dict"));
     let mut libfuzzer_args = vec![
         format!("-max_total_time={seconds}"),
         format!("-max_len={}", target.max_len),
@@ -461,7 +471,7 @@ fn seed(target: &Target) -> anyhow::Result<()> {
     let seeds = match target.name {
         "fen" => fen_seeds()?,
         "san" => san_seeds()?,
-        "pgn" | "adjudicate" => pgn_seeds(target.max_len)?,
+        "pgn" | "adjudicate" | "lexer" => pgn_seeds(target.max_len)?,
         other => bail!("no seeds for {other}"),
     };
     let dir = corpus_dir(target);

@@ -70,11 +70,13 @@ commands:
                                      `cargo install cargo-fuzz --version 0.13.2 --locked`);
                                      --keep-going: libFuzzer fork mode, go on past crashes;
                                      --seed only copies the seeds into fuzz/corpus/
-  stress [--size-mb N] [--case NAME]
+  stress [--size-mb N] [--case NAME] [--oracle]
                                      hostile inputs streamed into the release chesstool (1 GiB
                                      comment, tag value and line; 100,000-deep variations and
                                      plies; NUL bytes; invalid UTF-8; damaged .zst): located
-                                     errors, counts, peak RSS < 64 MiB, linear time
+                                     errors, counts, peak RSS < 64 MiB, linear time;
+                                     --oracle: each plain input read by our lexer and by
+                                     pgn-reader's full visitor, the events compared
   suites [--full | --max-nodes N] [--threads N] [--dir DIR]
                                      perft suites of ../shared/data/perft through the release chesstool
   gen-corpus [--out FILE] [--size-mb N] [--seed N] [--zst]

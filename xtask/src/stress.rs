@@ -22,7 +22,7 @@ use anyhow::{bail, Context};
 use crate::args::Args;
 use crate::{build_release_binary, Failed};
 
-const USAGE: &str = "usage: cargo xtask stress [--size-mb N] [--case NAME]";
+const USAGE: &str = "usage: cargo xtask stress [--size-mb N] [--case NAME] [--oracle]";
 
 /// The memory bound of issue #4, for any thread count.
 const RSS_LIMIT_KIB: u64 = 64 * 1024;
@@ -367,6 +367,54 @@ const CASES: [Case; 10] = [
     },
 ];
 
+/// `--oracle`: every case that is plain PGN, generated into memory, read
+/// by our lexer and by pgn-reader's full visitor: the same movetext events
+/// (`notation::pgn::oracle`), the differential test of the one-pass reader
+/// on hostile input.
+fn run_oracle(only: Option<&str>, size: u64) -> anyhow::Result<()> {
+    let mut problems = Vec::new();
+    for case in CASES
+        .iter()
+        .filter(|c| only.is_none_or(|o| c.name.contains(o)))
+        .filter(|c| !c.name.contains(".zst"))
+    {
+        let mut bytes = Vec::new();
+        let mut layout = Layout::default();
+        {
+            let mut counted = Counted {
+                out: &mut bytes as &mut dyn Write,
+                line: 0,
+            };
+            (case.generate)(&mut counted, size, &mut layout)?;
+        }
+        let started = Instant::now();
+        match notation::pgn::oracle::compare_with_pgn_reader(&bytes) {
+            Ok(agreement) => println!(
+                "{:<26} {:>9.1} MB  {:>9} events agree, {:>7} ours only{}  ({:.2} s)",
+                case.name,
+                bytes.len() as f64 / 1e6,
+                agreement.matched,
+                agreement.ours_only,
+                agreement
+                    .pgn_reader_error
+                    .map(|e| format!(", pgn-reader stopped: {e}"))
+                    .unwrap_or_default(),
+                started.elapsed().as_secs_f64()
+            ),
+            Err(disagreement) => problems.push(format!("{}: {disagreement}", case.name)),
+        }
+    }
+    if problems.is_empty() {
+        println!("stress --oracle: every case agrees with pgn-reader");
+        Ok(())
+    } else {
+        for p in &problems {
+            eprintln!("FAILED {p}");
+        }
+        Err(Failed(format!("stress --oracle: {} problems", problems.len())).into())
+    }
+}
+
 /// One run of the binary on a generated input.
 struct RunResult {
     exit: Option<i32>,
@@ -566,11 +614,15 @@ fn csv_rows(text: &str) -> Vec<Vec<String>> {
 pub fn run(mut args: Args) -> anyhow::Result<()> {
     let size_mb = args.parsed::<u64>("--size-mb")?.unwrap_or(1024);
     let only = args.value("--case")?;
+    let oracle = args.flag("--oracle");
     args.finish()?;
     if size_mb == 0 {
         bail!("--size-mb must be positive\n{USAGE}");
     }
     let size = size_mb << 20;
+    if oracle {
+        return run_oracle(only.as_deref(), size);
+    }
     let bin: PathBuf = build_release_binary("chesstool", "chesstool")?;
     let mut problems = Vec::new();
     println!(

@@ -1734,8 +1734,9 @@ pub fn count_newlines(bytes: &[u8]) -> u64 {
 /// into chunks that can be read in parallel: the start of the last line
 /// that begins with `[` and whose last non-blank line before it is not a
 /// tag line (so a game's tags are never cut apart, not even at a blank
-/// line inside them, which ChessBase writes). Returns `None` if there is
-/// none after the first byte.
+/// line inside them, which ChessBase writes) and does not end with `]`
+/// (a tag glued to the end of a game there begins the game this line
+/// goes on). Returns `None` if there is none after the first byte.
 ///
 /// The guess is cheap and can be wrong only inside a `{` comment that
 /// spans the cut; whoever scans the chunk then sees its last game end as
@@ -1773,7 +1774,14 @@ pub fn split_candidate(buf: &[u8]) -> Option<usize> {
                 }
                 before = &before[..line_start - 1];
             };
-            if !prev_line.starts_with(b"[") && !prev_line.starts_with(b"%") {
+            // Not after a tag line, a `%` line, or a line that ends with
+            // `]`: a tag pair glued to the end of a game there (after a
+            // result, or ending a `;` comment) starts a game that this line
+            // continues.
+            if !prev_line.starts_with(b"[")
+                && !prev_line.starts_with(b"%")
+                && !prev_line.ends_with(b"]")
+            {
                 return Some(i);
             }
         }

@@ -1,0 +1,355 @@
+//! Our lexer against pgn-reader's full visitor, on the same bytes: the
+//! differential test of the one-pass reader (used by the tests, by
+//! `cargo xtask stress` on its generated inputs, and by the `lexer` fuzz
+//! target).
+//!
+//! pgn-reader reads SAN moves, NAGs, comments, variation brackets and
+//! game outcomes; it passes over what it cannot read without a word.
+//! [`compare_with_pgn_reader`] walks the movetext events of both readers
+//! over the whole buffer (games concatenated: the two split games
+//! differently in places, see below) and checks that every event
+//! pgn-reader reports, ours reports too, in the same order, with the same
+//! value. Our events that pgn-reader does not report must be ones it
+//! skipped: a token that is no standard move (an error of its game, or a
+//! move the lenient reader reads with a warning: `e8Q`, `e2-e4`, `e.p.`,
+//! `Rh7++`, ChessBase glyphs), a NAG out of range, a `;` comment (which
+//! pgn-reader passes over), or a bare `1/2` result (old files). Move
+//! numbers are not events of either.
+//!
+//! Known differences, which the comparison allows for:
+//! - Moves of other variants that pgn-reader reads (drops `N@f3`, king
+//!   promotions `e8=K`): errors of their game to us; an event of ours
+//!   that is no standard move matches pgn-reader's move written the same.
+//! - A NAG that ends the input with nothing after it: pgn-reader drops it.
+//! - Game boundaries: pgn-reader also ends a game at a blank line inside
+//!   the movetext, and reads a tag pair glued to a result (`1-0[Event …`,
+//!   from `cat` of files without a final newline) as junk movetext; we
+//!   follow the PGN standard (`[` is a token of its own). Concatenated
+//!   event streams are compared, so boundaries do not matter.
+//! - A comment that never closes: pgn-reader gives up with an error; the
+//!   comparison stops there (our reader reports the unterminated comment
+//!   as an error of its game).
+//! - Tag sections are read by pgn-reader in both readers.
+//!
+//! ```
+//! use notation::pgn::oracle::compare_with_pgn_reader;
+//!
+//! let pgn = b"[Event \"x\"]\n\n1. e4 {a} e5 $1 (1... c5) 2. e8Q?? 1-0\n";
+//! let agreement = compare_with_pgn_reader(pgn).unwrap();
+//! assert_eq!(agreement.matched, 9); // e4 {a} e5 $1 ( c5 ) ?? 1-0
+//! assert_eq!(agreement.ours_only, 1); // e8Q: pgn-reader skips it
+//! ```
+
+use core::fmt;
+use std::ops::ControlFlow;
+
+use pgn_reader::{RawComment, RawTag, Skip, Visitor};
+
+use crate::pgn::lex::{glyph_nags, Lexer, Token, TokenKind};
+use crate::pgn::model::{nag_from_glyph, GameResult};
+use crate::pgn::tags::escape_for_report;
+use crate::san::SanPlus;
+
+/// One movetext event, as both readers can report it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OracleEvent {
+    /// A move in standard SAN, as written (`Nf3+`).
+    San(String),
+    /// A NAG (glyphs as their numbers).
+    Nag(u8),
+    /// A `{}` comment's text.
+    Comment(Vec<u8>),
+    /// `(`.
+    BeginVariation,
+    /// `)`.
+    EndVariation,
+    /// A game termination marker.
+    Outcome(GameResult),
+}
+
+impl fmt::Display for OracleEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OracleEvent::San(san) => write!(f, "move {san}"),
+            OracleEvent::Nag(nag) => write!(f, "nag ${nag}"),
+            OracleEvent::Comment(text) => write!(f, "comment {{{}}}", escape_for_report(text)),
+            OracleEvent::BeginVariation => f.write_str("("),
+            OracleEvent::EndVariation => f.write_str(")"),
+            OracleEvent::Outcome(result) => write!(f, "result {}", result.as_str()),
+        }
+    }
+}
+
+/// What the comparison found when the readers agree.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Agreement {
+    /// Events both readers reported.
+    pub matched: usize,
+    /// Our events that pgn-reader passed over (each of an allowed kind).
+    pub ours_only: usize,
+    /// pgn-reader gave up (an unterminated comment) and the comparison
+    /// stopped there.
+    pub pgn_reader_error: Option<String>,
+}
+
+/// Where the readers disagree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// Byte offset of our token where it shows (or the end of the buffer).
+    pub offset: usize,
+    /// What pgn-reader reported there, if anything.
+    pub pgn_reader: Option<OracleEvent>,
+    /// What we reported instead, if anything.
+    pub ours: Option<String>,
+    /// How many events agreed before.
+    pub matched: usize,
+}
+
+impl fmt::Display for Disagreement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "at byte {} (after {} events that agree): ",
+            self.offset, self.matched
+        )?;
+        match (&self.pgn_reader, &self.ours) {
+            (Some(theirs), Some(ours)) => write!(f, "pgn-reader has {theirs}, ours {ours}"),
+            (Some(theirs), None) => write!(f, "pgn-reader has {theirs}, ours nothing more"),
+            (None, Some(ours)) => write!(f, "ours has {ours}, which pgn-reader does not skip"),
+            (None, None) => f.write_str("no events"),
+        }
+    }
+}
+
+impl std::error::Error for Disagreement {}
+
+/// One of our events, with what the comparison needs of it.
+struct Ours {
+    offset: usize,
+    /// What pgn-reader would report, if this is such an event.
+    event: Option<OracleEvent>,
+    /// Another reading of the same token that pgn-reader may report (the
+    /// lenient reading of a move it reads too: `0-0`, `--`).
+    alternative: Option<OracleEvent>,
+    /// pgn-reader may pass over it.
+    skippable: bool,
+    text: String,
+}
+
+/// Compares our lexer's movetext events with pgn-reader's full visitor
+/// over `pgn` (see the module docs for the rules).
+///
+/// # Errors
+/// The first [`Disagreement`].
+pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
+    let (theirs, error) = pgn_reader_events(pgn);
+    let ours = our_events(pgn);
+    let mut agreement = Agreement {
+        pgn_reader_error: error.clone(),
+        ..Agreement::default()
+    };
+    let mut next = ours.iter().peekable();
+    for event in &theirs {
+        loop {
+            let Some(our) = next.next() else {
+                return Err(Disagreement {
+                    offset: pgn.len(),
+                    pgn_reader: Some(event.clone()),
+                    ours: None,
+                    matched: agreement.matched,
+                });
+            };
+            // (pgn-reader writes a pawn drop `P@e4` as `@e4`.)
+            let as_written = matches!((event, &our.event), (OracleEvent::San(san), None)
+                if *san == our.text || our.text.strip_prefix('P') == Some(san.as_str()));
+            if our.event.as_ref() == Some(event)
+                || our.alternative.as_ref() == Some(event)
+                || as_written
+            {
+                agreement.matched += 1;
+                break;
+            }
+            if !our.skippable {
+                return Err(Disagreement {
+                    offset: our.offset,
+                    pgn_reader: Some(event.clone()),
+                    ours: Some(our.text.clone()),
+                    matched: agreement.matched,
+                });
+            }
+            agreement.ours_only += 1;
+        }
+    }
+    if error.is_some() {
+        // pgn-reader stopped; what we read after is ours alone.
+        return Ok(agreement);
+    }
+    for our in next {
+        if !our.skippable {
+            return Err(Disagreement {
+                offset: our.offset,
+                pgn_reader: None,
+                ours: Some(our.text.clone()),
+                matched: agreement.matched,
+            });
+        }
+        agreement.ours_only += 1;
+    }
+    Ok(agreement)
+}
+
+/// Our events over the whole buffer, game after game.
+fn our_events(pgn: &[u8]) -> Vec<Ours> {
+    let mut out = Vec::new();
+    let mut lexer = Lexer::new(pgn, 1);
+    while lexer.next_game().is_some() {
+        let start = lexer.game_start();
+        while let Some(token) = lexer.next_token() {
+            push_ours(&mut out, pgn, start, &token);
+        }
+    }
+    out
+}
+
+fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) {
+    let offset = game_start + token.start as usize;
+    let bytes = &pgn[offset..offset + token.len as usize];
+    let text = escape_for_report(bytes).into_owned();
+    let ours = |event: Option<OracleEvent>, skippable: bool| Ours {
+        offset,
+        event,
+        alternative: None,
+        skippable,
+        text: text.clone(),
+    };
+    match token.kind {
+        TokenKind::MoveNumber => {}
+        TokenKind::San => match token.san {
+            Some(san) => out.push(ours(Some(OracleEvent::San(san.to_string())), false)),
+            None => {
+                // Not standard: pgn-reader passes over it, or reads it as
+                // the move our lenient reader reads.
+                let mut our = ours(None, true);
+                our.alternative = SanPlus::from_ascii_lenient(bytes)
+                    .ok()
+                    .map(|lenient| OracleEvent::San(lenient.san.to_string()));
+                if nag_from_glyph(bytes).is_some() && !bytes.starts_with(b"$") {
+                    our.alternative = None;
+                }
+                out.push(our);
+            }
+        },
+        TokenKind::Nag => match crate::pgn::model::nag_from_glyph(bytes) {
+            // (pgn-reader drops a NAG that ends the input.)
+            Some(nag) => out.push(ours(
+                Some(OracleEvent::Nag(nag)),
+                offset + bytes.len() == pgn.len(),
+            )),
+            None => out.push(ours(None, true)),
+        },
+        TokenKind::Glyph => {
+            for nag in glyph_nags(bytes) {
+                out.push(ours(Some(OracleEvent::Nag(nag)), false));
+            }
+        }
+        TokenKind::Comment => {
+            let inner = bytes.strip_prefix(b"{").unwrap_or(bytes);
+            let inner = inner.strip_suffix(b"}").unwrap_or(inner);
+            out.push(ours(Some(OracleEvent::Comment(inner.to_vec())), false));
+        }
+        TokenKind::LineComment => out.push(ours(None, true)),
+        TokenKind::OpenVariation => out.push(ours(Some(OracleEvent::BeginVariation), false)),
+        TokenKind::CloseVariation => out.push(ours(Some(OracleEvent::EndVariation), false)),
+        TokenKind::Result(result) => {
+            // A bare `1/2` is a draw to us, nothing to pgn-reader.
+            let bare =
+                !bytes.contains(&b'-') && !bytes.contains(&0xe2) && result == GameResult::Draw;
+            out.push(ours(Some(OracleEvent::Outcome(result)), bare));
+        }
+    }
+}
+
+/// pgn-reader's events over the whole buffer, and its error if it gave up.
+fn pgn_reader_events(pgn: &[u8]) -> (Vec<OracleEvent>, Option<String>) {
+    let mut reader = pgn_reader::Reader::new(pgn);
+    let mut visitor = Recorder::default();
+    let error = reader
+        .visit_all_games(&mut visitor)
+        .err()
+        .map(|e| e.to_string());
+    (visitor.events, error)
+}
+
+/// pgn-reader's full visitor: every event, variations read.
+#[derive(Default)]
+struct Recorder {
+    events: Vec<OracleEvent>,
+    partial: Vec<u8>,
+}
+
+impl Visitor for Recorder {
+    type Tags = ();
+    type Movetext = ();
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, _tags: &mut (), _name: &[u8], _value: RawTag<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+
+    fn san(&mut self, _movetext: &mut (), san: pgn_reader::SanPlus) -> ControlFlow<()> {
+        self.events.push(OracleEvent::San(san.to_string()));
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, _movetext: &mut (), nag: pgn_reader::Nag) -> ControlFlow<()> {
+        self.events.push(OracleEvent::Nag(nag.0));
+        ControlFlow::Continue(())
+    }
+
+    fn partial_comment(&mut self, _movetext: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
+        self.partial.extend_from_slice(comment.as_bytes());
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, _movetext: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
+        let mut text = std::mem::take(&mut self.partial);
+        text.extend_from_slice(comment.as_bytes());
+        self.events.push(OracleEvent::Comment(text));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _movetext: &mut ()) -> ControlFlow<(), Skip> {
+        self.events.push(OracleEvent::BeginVariation);
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, _movetext: &mut ()) -> ControlFlow<()> {
+        self.events.push(OracleEvent::EndVariation);
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, _movetext: &mut (), outcome: pgn_reader::Outcome) -> ControlFlow<()> {
+        let result = match outcome {
+            pgn_reader::Outcome::Known(pgn_reader::KnownOutcome::Decisive {
+                winner: pgn_reader::shakmaty::Color::White,
+            }) => GameResult::WhiteWins,
+            pgn_reader::Outcome::Known(pgn_reader::KnownOutcome::Decisive {
+                winner: pgn_reader::shakmaty::Color::Black,
+            }) => GameResult::BlackWins,
+            pgn_reader::Outcome::Known(pgn_reader::KnownOutcome::Draw) => GameResult::Draw,
+            pgn_reader::Outcome::Unknown => GameResult::Unknown,
+        };
+        self.events.push(OracleEvent::Outcome(result));
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _movetext: ()) {}
+}
