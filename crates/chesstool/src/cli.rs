@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use crate::input::{self, Input};
+use crate::input;
 
 #[derive(Debug, Args)]
 pub struct CommonArgs {
@@ -37,6 +37,9 @@ pub struct CommonArgs {
     /// is skipped: memory stays bounded whatever the input holds.
     #[arg(long, value_name = "SIZE", default_value = "4M", value_parser = parse_size)]
     pub max_game_size: usize,
+    /// Read the inputs named in FILE too, one path a line (`-` for stdin).
+    #[arg(long, value_name = "FILE")]
+    pub files_from: Option<PathBuf>,
     /// Bytes per chunk of work (tests use tiny chunks to exercise the
     /// splitting).
     #[arg(long, hide = true, default_value_t = 1 << 20)]
@@ -161,21 +164,96 @@ pub fn thread_pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>> 
     Ok(Some(pool))
 }
 
-/// Opens each file (stdin for `-` or none), lazily, so a file that cannot
-/// be opened is reported when its turn comes and the others still run.
-pub fn open_inputs(files: &[PathBuf]) -> impl Iterator<Item = Result<Input>> + '_ {
-    let stdin: &[PathBuf] = &[];
-    let list: Box<dyn Iterator<Item = &Path>> = if files.is_empty() {
-        Box::new(std::iter::once(Path::new("-")))
-    } else {
-        Box::new(
-            files
-                .iter()
-                .map(PathBuf::as_path)
-                .chain(stdin.iter().map(PathBuf::as_path)),
-        )
+/// One input as named or found: a path, or stdin (`-`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputPath {
+    pub path: PathBuf,
+    /// Named on the command line (read whatever its name), or found in a
+    /// directory (read only if named like a PGN file).
+    pub named: bool,
+}
+
+/// Whether a file found in a directory is read: `*.pgn`, and `*.pgn.zst`,
+/// `*.pgn.gz`, `*.pgn.bz2` (compression is detected from the bytes all
+/// the same).
+fn is_pgn_name(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2"]
+        .iter()
+        .any(|suffix| name.ends_with(suffix))
+}
+
+/// The inputs, in order: each file named (stdin for `-`, or for none),
+/// the lines of `--files-from`, and directories walked in sorted order
+/// (hidden entries skipped, symlinks not followed, PGN names only). A
+/// directory that cannot be read is reported on stderr and marks the run
+/// failed; the others still run.
+pub fn expand_inputs(
+    files: &[PathBuf],
+    files_from: Option<&Path>,
+    failed: &mut bool,
+) -> Result<Vec<InputPath>> {
+    let mut named: Vec<PathBuf> = files.to_vec();
+    if let Some(list) = files_from {
+        let text = if input::is_stdin(list) {
+            std::io::read_to_string(std::io::stdin())
+                .context("cannot read the file list from stdin")?
+        } else {
+            std::fs::read_to_string(list)
+                .with_context(|| format!("cannot read the file list {}", list.display()))?
+        };
+        named.extend(
+            text.lines()
+                .map(|line| line.strip_suffix('\r').unwrap_or(line))
+                .filter(|line| !line.is_empty())
+                .map(PathBuf::from),
+        );
+    } else if named.is_empty() {
+        named.push(PathBuf::from("-"));
+    }
+    let mut out = Vec::new();
+    for path in named {
+        if !input::is_stdin(&path) && path.is_dir() {
+            walk(&path, &mut out, failed);
+        } else {
+            out.push(InputPath { path, named: true });
+        }
+    }
+    Ok(out)
+}
+
+/// The PGN files below `dir`, sorted, into `out`.
+fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) => {
+            eprintln!(
+                "chesstool: cannot read directory {}: {}",
+                dir.display(),
+                input::os_message(&err)
+            );
+            *failed = true;
+            return;
+        }
     };
-    list.map(input::open)
+    let mut paths: Vec<(PathBuf, std::fs::FileType)> = entries
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            let hidden = entry.file_name().to_string_lossy().starts_with('.');
+            (!hidden).then(|| Some((entry.path(), entry.file_type().ok()?)))?
+        })
+        .collect();
+    paths.sort_by(|a, b| a.0.cmp(&b.0));
+    for (path, kind) in paths {
+        if kind.is_dir() {
+            walk(&path, out, failed);
+        } else if kind.is_file() && is_pgn_name(&path) {
+            out.push(InputPath { path, named: false });
+        }
+    }
 }
 
 /// What the per-game callback of [`run_inputs`] wants next.
@@ -200,15 +278,17 @@ pub struct InputsRun {
     pub stopped: bool,
 }
 
-/// Runs `task` over every game of every input in `files` (stdin for `-`
-/// or none), in input order, with a progress bar per input. An input that
-/// cannot be opened or read is reported on stderr and the others still
-/// run. `on_game` gets the input's name, the progress bar (to print around
-/// it) and each game's record.
+/// Runs `task` over every game of every input (see [`expand_inputs`]),
+/// in input order, with one progress bar for the run. One worker pool and
+/// one ordered stream serve all inputs (see
+/// [`crate::pipeline::run_many`]). An input that cannot be opened or read
+/// is reported on stderr and the others still run; an input with no games
+/// gets a warning. `on_game` gets the input's name, the progress bar (to
+/// print around it) and each game's record.
 ///
 /// # Errors
-/// Only what `on_game` returns (writing the report) or a failure to start
-/// the worker threads.
+/// Only what `on_game` returns (writing the report), a file list that
+/// cannot be read, or a failure to start the worker threads.
 pub fn run_inputs<T: crate::pipeline::Task>(
     files: &[PathBuf],
     common: &CommonArgs,
@@ -219,7 +299,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
         crate::pipeline::Located<T::Record>,
     ) -> Result<Flow>,
 ) -> Result<InputsRun> {
-    use std::ops::ControlFlow;
+    use crate::pipeline::{Control, Event, Settings, Source};
     use std::sync::atomic::Ordering;
 
     let pool = thread_pool(common.threads)?;
@@ -227,94 +307,162 @@ pub fn run_inputs<T: crate::pipeline::Task>(
         .as_ref()
         .map_or(1, rayon::ThreadPool::current_num_threads);
     let mut run = InputsRun::default();
-    for input in open_inputs(files) {
-        let mut input = match input {
-            Ok(input) => input,
-            Err(err) => {
-                eprintln!("chesstool: {err:#}");
-                run.io_failed = true;
-                continue;
+    let inputs = expand_inputs(files, common.files_from.as_deref(), &mut run.io_failed)?;
+    // One bar for the run: its total is known when every size is.
+    let sizes: Option<u64> = inputs
+        .iter()
+        .map(|i| {
+            if input::is_stdin(&i.path) {
+                None
+            } else {
+                std::fs::metadata(&i.path).ok().map(|m| m.len())
             }
-        };
-        let name = input.name.clone();
-        // Small inputs get smaller chunks, so that every worker has some:
-        // about four chunks per thread, but no chunk under 64 KiB.
-        let chunk_size = match input.size {
-            Some(size) if threads > 1 => {
-                let per = usize::try_from(size / (4 * threads as u64)).unwrap_or(usize::MAX);
-                common.chunk_size.min(per.max(64 << 10))
-            }
-            _ => common.chunk_size,
-        }
-        .min(task.max_chunk_size())
-        // Many threads share a memory budget: at most `threads + 1` chunks
-        // are in flight, about 8 MiB of input in all (no chunk under
-        // 64 KiB), so that the records they make stay within the bound.
-        .min(((8 << 20) / (threads + 1)).max(64 << 10));
-        let range = match (common.shard, common.byte_range) {
-            (Some(shard), _) => match (input.size, input.compression) {
-                (Some(size), input::Compression::None) => Some(shard.range(size)),
-                _ => {
-                    eprintln!(
-                        "chesstool: {name}: --shard needs a plain file of known size \
-                         (for compressed input or a pipe, use --byte-range on the decompressed stream)"
-                    );
-                    run.io_failed = true;
+        })
+        .sum();
+    let progress = crate::progress::Progress::new(sizes, !common.quiet);
+    // The inputs opened and not yet done, oldest first: (index in the
+    // pipeline, name, read in part only).
+    let opened: std::cell::RefCell<std::collections::VecDeque<(usize, String, bool)>> =
+        std::cell::RefCell::new(std::collections::VecDeque::new());
+    let mut n_opened = 0usize;
+    let io_failed = std::cell::Cell::new(run.io_failed);
+    let reading: std::cell::RefCell<Option<std::sync::Arc<std::sync::atomic::AtomicU64>>> =
+        std::cell::RefCell::new(None);
+    let last = std::cell::Cell::new(0u64);
+    let mut queue = inputs.iter();
+    let mut next_source = || -> Option<Source> {
+        for item in queue.by_ref() {
+            let mut input = match input::open(&item.path) {
+                Ok(input) => input,
+                Err(err) => {
+                    eprintln!("chesstool: {err:#}");
+                    io_failed.set(true);
                     continue;
                 }
-            },
-            (None, Some(range)) => Some((range.start, range.end)),
-            (None, None) => None,
-        };
-        let settings = crate::pipeline::Settings {
-            chunk_size,
-            range,
-            max_game_size: common.max_game_size,
-        };
-        let progress = crate::progress::Progress::new(input.size, !common.quiet);
-        let bytes_read = input.bytes_read.clone();
-        let last = std::cell::Cell::new(0u64);
-        let tick = || {
-            let now = bytes_read.load(Ordering::Relaxed);
+            };
+            let name = input.name.clone();
+            // Small inputs get smaller chunks, so that every worker has
+            // some: about four chunks per thread, but no chunk under 64 KiB.
+            let chunk_size = match input.size {
+                Some(size) if threads > 1 => {
+                    let per = usize::try_from(size / (4 * threads as u64)).unwrap_or(usize::MAX);
+                    common.chunk_size.min(per.max(64 << 10))
+                }
+                _ => common.chunk_size,
+            }
+            .min(task.max_chunk_size())
+            // Many threads share a memory budget: at most `threads + 1`
+            // chunks are in flight, about 8 MiB of input in all (no chunk
+            // under 64 KiB), so that the records they make stay within the
+            // bound.
+            .min(((8 << 20) / (threads + 1)).max(64 << 10));
+            let range = match (common.shard, common.byte_range) {
+                (Some(shard), _) => match (input.size, input.compression) {
+                    (Some(size), input::Compression::None) => Some(shard.range(size)),
+                    _ => {
+                        eprintln!(
+                            "chesstool: {name}: --shard needs a plain file of known size \
+                             (for compressed input or a pipe, use --byte-range on the decompressed stream)"
+                        );
+                        io_failed.set(true);
+                        continue;
+                    }
+                },
+                (None, Some(range)) => Some((range.start, range.end)),
+                (None, None) => None,
+            };
+            opened
+                .borrow_mut()
+                .push_back((n_opened, name, range.is_some()));
+            n_opened += 1;
+            last.set(0);
+            *reading.borrow_mut() = Some(std::sync::Arc::clone(&input.bytes_read));
+            return Some(Source {
+                reader: std::mem::replace(&mut input.reader, Box::new(std::io::empty())),
+                settings: Settings {
+                    chunk_size,
+                    range,
+                    max_game_size: common.max_game_size,
+                },
+            });
+        }
+        None
+    };
+    let tick = || {
+        if let Some(counter) = reading.borrow().as_ref() {
+            let now = counter.load(Ordering::Relaxed);
             progress.inc_bytes(now.saturating_sub(last.replace(now)));
-        };
-        let mut failure = None;
-        let result = crate::pipeline::run(
-            &mut input.reader,
-            task,
-            settings,
-            pool.as_ref(),
-            &tick,
-            |located| {
+        }
+    };
+    let mut failure = None;
+    crate::pipeline::run_many(&mut next_source, task, pool.as_ref(), &tick, |event| {
+        match event {
+            Event::Game(located) => {
                 progress.inc_games(1);
+                // Records come in input order: the oldest open input's.
+                let name = opened
+                    .borrow()
+                    .front()
+                    .filter(|(index, _, _)| *index == located.input)
+                    .map(|(_, name, _)| name.clone())
+                    .unwrap_or_default();
                 match on_game(&name, &progress, located) {
-                    Ok(Flow::Continue) => ControlFlow::Continue(()),
-                    Ok(Flow::NextInput) => ControlFlow::Break(()),
+                    Ok(Flow::Continue) => Control::Continue,
+                    Ok(Flow::NextInput) => Control::NextInput,
                     Ok(Flow::Stop) => {
                         run.stopped = true;
-                        ControlFlow::Break(())
+                        Control::Stop
                     }
                     Err(err) => {
                         failure = Some(err);
-                        ControlFlow::Break(())
+                        Control::Stop
                     }
                 }
-            },
-        );
-        progress.finish();
-        if let Some(err) = failure {
-            return Err(err);
-        }
-        match result {
-            Ok(totals) => run.bytes += totals.bytes,
-            Err(err) => {
-                eprintln!("chesstool: {}", input::describe_io_error(&name, &err));
-                run.io_failed = true;
+            }
+            Event::Done {
+                input,
+                totals,
+                error,
+                cut,
+            } => {
+                let (index, name, ranged) = opened.borrow_mut().pop_front().unwrap_or_default();
+                debug_assert_eq!(index, input, "inputs are done in order");
+                run.bytes += totals.bytes;
+                match error {
+                    Some(err) => {
+                        let cut = cut
+                            .map(|line| {
+                                format!(
+                                    " ({:.1} MB read; the game at line {line} was cut off there \
+                                     and is not reported)",
+                                    totals.bytes as f64 / 1e6
+                                )
+                            })
+                            .unwrap_or_else(|| {
+                                format!(" ({:.1} MB read)", totals.bytes as f64 / 1e6)
+                            });
+                        progress.suspend(|| {
+                            eprintln!("chesstool: {}{cut}", input::describe_io_error(&name, &err));
+                        });
+                        io_failed.set(true);
+                    }
+                    None if totals.games == 0 && !ranged && failure.is_none() => {
+                        progress.suspend(|| eprintln!("chesstool: warning: no games in {name}"));
+                    }
+                    None => {}
+                }
+                if failure.is_some() || run.stopped {
+                    Control::Stop
+                } else {
+                    Control::Continue
+                }
             }
         }
-        if run.stopped {
-            break;
-        }
+    });
+    progress.finish();
+    if let Some(err) = failure {
+        return Err(err);
     }
+    run.io_failed = io_failed.get();
     Ok(run)
 }

@@ -198,6 +198,26 @@ where
             Compression::Bzip2,
         )),
     };
+    // The first bytes, decompressed, tell a PGN file from binary junk;
+    // they are put back in front. A read error among them comes after
+    // them, when the pipeline reads there (what was read is still read).
+    let mut reader = reader;
+    let mut head = Vec::with_capacity(SNIFF_LEN);
+    let error = (&mut reader)
+        .take(SNIFF_LEN as u64)
+        .read_to_end(&mut head)
+        .err();
+    if error.is_none() && !looks_like_pgn(&head) {
+        anyhow::bail!(
+            "{name}: not a PGN file (its first {} KiB hold NUL bytes and no tag pair or move)",
+            SNIFF_LEN >> 10
+        );
+    }
+    let reader: Box<dyn Read + Send> = Box::new(Sniffed {
+        head: Cursor::new(head),
+        error,
+        rest: reader,
+    });
     Ok(Input {
         name,
         reader,
@@ -205,6 +225,53 @@ where
         compression,
         bytes_read,
     })
+}
+
+/// The bytes looked at first ([`looks_like_pgn`]), then the error that
+/// stopped reading them, if any, then the rest.
+struct Sniffed {
+    head: Cursor<Vec<u8>>,
+    error: Option<io::Error>,
+    rest: Box<dyn Read + Send>,
+}
+
+impl Read for Sniffed {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.head.read(buf)?;
+        if n > 0 || buf.is_empty() {
+            return Ok(n);
+        }
+        if let Some(error) = self.error.take() {
+            return Err(error);
+        }
+        self.rest.read(buf)
+    }
+}
+
+/// How much of an input is looked at to tell a PGN file from junk.
+const SNIFF_LEN: usize = 64 << 10;
+
+/// Whether `head`, the first bytes of an input, can be PGN: it holds no
+/// NUL byte (text), or it holds a well-formed tag pair or a move in
+/// standard SAN, as our lexer reads them. A NUL inside a game stays an
+/// error of that game.
+#[must_use]
+pub fn looks_like_pgn(head: &[u8]) -> bool {
+    if memchr::memchr(0, head).is_none() {
+        return true;
+    }
+    let mut lexer = notation::pgn::lex::Lexer::new(head, 1);
+    while let Some(game) = lexer.next_game() {
+        if game.tag_lines > lexer.tag_issues().len() as u32 {
+            return true;
+        }
+        while let Some(token) = lexer.next_token() {
+            if token.san.is_some() {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Reads up to `len` bytes, fewer only at end of input.
@@ -504,8 +571,9 @@ mod tests {
     fn unknown_data_passes_through_unchanged() {
         let data = sample();
         assert_eq!(read_all(data.clone(), Compression::None).unwrap(), data);
-        // Binary junk, and inputs shorter than the longest magic.
-        let junk: Vec<u8> = (0..=255).cycle().take(5000).collect();
+        // Junk without NUL bytes (junk with them is not a PGN file), and
+        // inputs shorter than the longest magic.
+        let junk: Vec<u8> = (1..=255).cycle().take(5000).collect();
         assert_eq!(read_all(junk.clone(), Compression::None).unwrap(), junk);
         for short in [&b"["[..], b"[E", b"\x28\xB5\x2F", b"\x1F"] {
             assert_eq!(read_all(short.to_vec(), Compression::None).unwrap(), short);

@@ -36,7 +36,6 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::io::{self, Read};
-use std::ops::ControlFlow;
 use std::sync::mpsc;
 
 use notation::pgn::lex::{count_newlines, split_candidate, GameEnd, GameSkipper, Lexer, NextGame};
@@ -61,6 +60,8 @@ pub trait Task: Sync {
 /// A record with its place in the file.
 #[derive(Debug)]
 pub struct Located<R> {
+    /// Which input (0-based, in the order [`run_many`] opened them).
+    pub input: usize,
     /// 1-based index of the game in its file.
     pub game: u64,
     /// Byte offset of the game's first byte in the (decompressed) stream.
@@ -116,6 +117,61 @@ enum Work {
     Skip,
 }
 
+/// How an input ended, sent in order after its last chunk.
+#[derive(Debug)]
+struct InputEnd {
+    totals: Totals,
+    error: Option<io::Error>,
+}
+
+/// What [`run_many`] hands its caller, in input order.
+#[derive(Debug)]
+pub enum Event<R> {
+    /// A game's record.
+    Game(Located<R>),
+    /// An input has ended (every record of it was handed out before):
+    /// its totals, and the read error that ended it early, if any.
+    Done {
+        /// Which input.
+        input: usize,
+        /// Bytes read and games handed out.
+        totals: Totals,
+        /// The read error, if it ended early; everything before it was
+        /// read.
+        error: Option<io::Error>,
+        /// The line of the game the read error cut off (not reported as a
+        /// game: it is not bad, it is incomplete).
+        cut: Option<u64>,
+    },
+}
+
+/// What the caller of [`run_many`] wants after an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    /// Go on.
+    Continue,
+    /// Stop reading this input; go on with the next.
+    NextInput,
+    /// Stop everything.
+    Stop,
+}
+
+/// One input for [`run_many`] to read.
+pub struct Source {
+    /// The decompressed bytes.
+    pub reader: Box<dyn Read + Send>,
+    /// How to spread its work.
+    pub settings: Settings,
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Source")
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Totals for one input.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Totals {
@@ -127,12 +183,20 @@ pub struct Totals {
 
 struct ChunkOut<R> {
     seq: u64,
+    /// The input it comes from, and that input's range and size limit.
+    input: usize,
+    range: (u64, u64),
+    max_game_size: usize,
+    /// For the marker that ends an input (no data): how it ended.
+    end: Option<InputEnd>,
     data: Vec<u8>,
     offset: u64,
     is_last: bool,
     records: Records<R>,
-    /// The last game ended inside an unterminated comment.
-    last_unterminated: bool,
+    /// How the last game ended.
+    last_end: Option<GameEnd>,
+    /// The input's last chunk, cut short by a read error.
+    truncated: bool,
     newlines: u64,
     /// For a chunk that was only scanned (it lies before the range): the
     /// games found, none of them in `records`.
@@ -157,8 +221,8 @@ type LastGame = Option<(usize, u64)>;
 
 /// What reading a chunk found, apart from the records.
 struct ChunkRead {
-    /// The last game ended inside an unterminated comment.
-    unterminated: bool,
+    /// How the last game ended.
+    last_end: Option<GameEnd>,
     /// Start (in the chunk) and relative line of the last game.
     last: LastGame,
     /// Newlines in the chunk (counted once, by the lexer).
@@ -174,18 +238,18 @@ fn process<T: Task>(
     offset: u64,
 ) -> (Records<T::Record>, ChunkRead) {
     let mut records = Vec::new();
-    let mut unterminated = false;
+    let mut last_end = None;
     let mut last = None;
     let newlines = reader.read_chunk(data, offset, 0, |game| {
         last = Some((game.start_in_chunk(), game.line));
         let record = task.game(game);
-        unterminated = game.ended_by() == GameEnd::UnterminatedComment;
+        last_end = Some(game.ended_by());
         records.push((game.offset, game.line, record));
     });
     (
         records,
         ChunkRead {
-            unterminated,
+            last_end,
             last,
             newlines,
         },
@@ -198,18 +262,18 @@ fn process<T: Task>(
 fn scan_only(data: &[u8]) -> (u64, ChunkRead) {
     let mut lexer = Lexer::new(data, 0);
     let mut games = 0;
-    let mut unterminated = false;
+    let mut last_end = None;
     let mut last = None;
     while let Some(span) = lexer.next_span() {
         games += 1;
         last = Some((span.start, span.line));
-        unterminated = span.ended_by == GameEnd::UnterminatedComment;
+        last_end = Some(span.ended_by);
     }
     let newlines = lexer.line_at_end();
     (
         games,
         ChunkRead {
-            unterminated,
+            last_end,
             last,
             newlines,
         },
@@ -237,16 +301,33 @@ fn oversized<T: Task>(
     records
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_chunk<T: Task>(
-    task: &T,
+/// Where a chunk comes from and what to do with it.
+#[derive(Debug, Clone, Copy)]
+struct ChunkInfo {
     seq: u64,
-    data: Vec<u8>,
+    input: usize,
+    range: (u64, u64),
+    max_game_size: usize,
     offset: u64,
     is_last: bool,
     work: Work,
     forced: bool,
-) -> ChunkOut<T::Record> {
+    /// Cut short by a read error.
+    truncated: bool,
+}
+
+fn run_chunk<T: Task>(task: &T, info: ChunkInfo, data: Vec<u8>) -> ChunkOut<T::Record> {
+    let ChunkInfo {
+        seq,
+        input,
+        range,
+        max_game_size,
+        offset,
+        is_last,
+        work,
+        forced,
+        truncated,
+    } = info;
     let (records, read, scanned) = match work {
         Work::Scan => {
             let (games, read) = scan_only(&data);
@@ -255,7 +336,7 @@ fn run_chunk<T: Task>(
         Work::Skip => (
             Vec::new(),
             ChunkRead {
-                unterminated: false,
+                last_end: None,
                 last: None,
                 newlines: count_newlines(&data),
             },
@@ -267,14 +348,19 @@ fn run_chunk<T: Task>(
             (records, read, 0)
         }
     };
-    let (last_unterminated, last_game, newlines) = (read.unterminated, read.last, read.newlines);
+    let (last_end, last_game, newlines) = (read.last_end, read.last, read.newlines);
     ChunkOut {
         seq,
+        input,
+        range,
+        max_game_size,
+        end: None,
         data,
         offset,
         is_last,
         records,
-        last_unterminated,
+        last_end,
+        truncated,
         newlines,
         scanned,
         unread: work == Work::Skip,
@@ -283,13 +369,18 @@ fn run_chunk<T: Task>(
     }
 }
 
-/// Puts chunk results back in order and hands records to `emit`.
+/// Puts chunk results back in order and hands records to `emit`. The
+/// fields after `pending` are those of the input being emitted.
 struct Emitter<'t, T: Task, E> {
     task: &'t T,
     emit: E,
     reader: GameReader,
     next_seq: u64,
     pending: BTreeMap<u64, ChunkOut<T::Record>>,
+    /// Everything was asked to stop.
+    stop_all: bool,
+    /// The input being emitted.
+    input: usize,
     /// Line of the next byte to be emitted.
     line_base: u64,
     /// Games seen (emitted or, outside the range, skipped).
@@ -306,20 +397,135 @@ struct Emitter<'t, T: Task, E> {
     /// still to come.
     skipping: Option<GameSkipper>,
     stopped: bool,
+    /// The line of the game a read error cut off, not reported.
+    cut: Option<u64>,
+    /// Chunk buffers done with, for the reader to fill again: fresh ones
+    /// would each cost page faults and zeroed pages.
+    spare: Vec<Vec<u8>>,
 }
 
-impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E> {
+impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
     fn accept(&mut self, out: ChunkOut<T::Record>) {
         self.pending.insert(out.seq, out);
-        while let Some(out) = self.pending.remove(&self.next_seq) {
+        while let Some(mut out) = self.pending.remove(&self.next_seq) {
             self.next_seq += 1;
-            if !self.stopped {
-                self.handle(out);
+            if out.input != self.input {
+                self.begin(&out);
             }
+            if let Some(end) = out.end.take() {
+                self.finish(end, out.offset);
+            } else if !self.stopped {
+                self.handle(&mut out);
+            }
+            self.recycle(std::mem::take(&mut out.data));
         }
     }
 
-    fn handle(&mut self, mut out: ChunkOut<T::Record>) {
+    /// Starts emitting the input of `out`.
+    fn begin(&mut self, out: &ChunkOut<T::Record>) {
+        self.input = out.input;
+        self.line_base = 1;
+        self.games = 0;
+        self.emitted = 0;
+        self.range = out.range;
+        self.max_game_size = out.max_game_size;
+        self.carry = None;
+        self.skipping = None;
+        self.stopped = self.stop_all;
+        self.cut = None;
+    }
+
+    /// The input ended at `end_offset`: what it still owes (a game carried
+    /// to its end, games after one too large), then its `Done` event.
+    fn finish(&mut self, end: InputEnd, end_offset: u64) {
+        // A stream that ended inside the carried game: it is still owed
+        // (unless the run was stopped), through the same checks as any
+        // other.
+        if let (Some((bytes, offset)), false) = (self.carry.as_ref(), self.stopped) {
+            let end = *offset + bytes.len() as u64;
+            let mut out = self.marker_chunk(end, Vec::new(), false);
+            self.handle(&mut out);
+        }
+        // A stream that ended while a game too large was skipped: the
+        // bytes the skipper kept may hold the games after it (a decision
+        // that waited for bytes that never came is taken at the end of the
+        // input).
+        if let (Some(mut skipper), false) = (self.skipping.take(), self.stopped) {
+            if let Some(next) = skipper.finish() {
+                // Their newlines were counted with the skipped bytes.
+                self.line_base -= count_newlines(&next.kept);
+                let offset = end_offset - next.kept.len() as u64;
+                let mut out = self.marker_chunk(offset, next.kept, true);
+                self.handle(&mut out);
+            }
+        }
+        let totals = Totals {
+            bytes: end.totals.bytes,
+            games: self.emitted,
+        };
+        let control = (self.emit)(Event::Done {
+            input: self.input,
+            totals,
+            error: end.error,
+            cut: self.cut.take(),
+        });
+        if control == Control::Stop {
+            self.stop_all = true;
+        }
+        // What comes next belongs to another input.
+        self.input = usize::MAX;
+    }
+
+    /// A last chunk of the current input, made by the emitter itself: its
+    /// `data` at `offset`, to be read (`unread`) or empty.
+    fn marker_chunk(&self, offset: u64, data: Vec<u8>, unread: bool) -> ChunkOut<T::Record> {
+        ChunkOut {
+            seq: self.next_seq,
+            input: self.input,
+            range: self.range,
+            max_game_size: self.max_game_size,
+            end: None,
+            data,
+            offset,
+            is_last: true,
+            records: Vec::new(),
+            last_end: None,
+            truncated: false,
+            newlines: 0,
+            scanned: 0,
+            unread,
+            forced: false,
+            last_game: None,
+        }
+    }
+
+    /// Keeps `buf` for reuse (a few, of a chunk's size or more).
+    fn recycle(&mut self, mut buf: Vec<u8>) {
+        if buf.capacity() >= 64 << 10 && self.spare.len() < 8 {
+            buf.clear();
+            self.spare.push(buf);
+        }
+    }
+
+    /// An empty buffer with room for `capacity` bytes: a spare one if
+    /// there is one.
+    fn buffer(&mut self, capacity: usize) -> Vec<u8> {
+        match self.spare.pop() {
+            Some(mut buf) => {
+                buf.reserve(capacity);
+                buf
+            }
+            None => Vec::with_capacity(capacity),
+        }
+    }
+
+    /// Whether input `input` should be read no further.
+    fn input_stopped(&self, input: usize) -> bool {
+        self.stop_all || (self.input == input && self.stopped)
+    }
+
+    /// Emits what `out` holds (its bytes stay in it, for reuse).
+    fn handle(&mut self, out: &mut ChunkOut<T::Record>) {
         if let Some(mut skipper) = self.skipping.take() {
             // Inside a game too large to read: on to its end.
             let Some(next) = skipper.feed(&out.data) else {
@@ -328,7 +534,7 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
                 return;
             };
             let (tail, offset) = self.after_skipped(next, &out.data, out.offset);
-            self.reread(&mut out, tail, offset);
+            self.reread(out, tail, offset);
         } else if let Some((mut bytes, offset)) = self.carry.take() {
             // The last game of the previous chunk goes on here (its chunk
             // was cut inside a comment, or where no game starts): read the
@@ -337,7 +543,7 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
             // start at a game, so it depends on the game alone, not on how
             // the input was cut.
             bytes.extend_from_slice(&out.data);
-            if self.oversized_carry(&mut out, bytes, offset) {
+            if self.oversized_carry(out, bytes, offset) {
                 return;
             }
         } else if out.offset >= self.range.1 {
@@ -352,14 +558,29 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
             // Sent to be skipped, but the oversized game ended before.
             let data = std::mem::take(&mut out.data);
             let offset = out.offset;
-            self.reread(&mut out, data, offset);
+            self.reread(out, data, offset);
         }
         let mut keep_until = out.records.len();
         let mut scanned = out.scanned;
         let mut newlines = out.newlines;
         // The last game goes on in the next chunk when this one was cut
         // inside its comment, or where no game starts.
-        let carried = if (out.last_unterminated || out.forced) && !out.is_last {
+        let last_unterminated = out.last_end == Some(GameEnd::UnterminatedComment);
+        if out.truncated && out.is_last && out.scanned == 0 {
+            // A read error cut the input short: its last game, unless it
+            // had ended, was cut off. It is no bad game: it is not
+            // reported, and the error says where it started.
+            if matches!(
+                out.last_end,
+                Some(GameEnd::EndOfInput | GameEnd::UnterminatedComment)
+            ) {
+                if let Some((_, line, _)) = out.records.last() {
+                    self.cut = Some(self.line_base + line);
+                    keep_until -= 1;
+                }
+            }
+        }
+        let carried = if (last_unterminated || out.forced) && !out.is_last {
             out.last_game
         } else {
             None
@@ -373,8 +594,9 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
             newlines = count_newlines(&out.data[..start]);
             self.carry = Some((out.data[start..].to_vec(), out.offset + start as u64));
         }
-        out.records.truncate(keep_until);
-        if !self.emit_all(out.records, scanned) {
+        let mut records = std::mem::take(&mut out.records);
+        records.truncate(keep_until);
+        if !self.emit_all(records, scanned) {
             return;
         }
         self.line_base += newlines;
@@ -465,7 +687,7 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
         let (records, read) = process(&mut self.reader, self.task, &data, offset);
         out.newlines = read.newlines;
         out.records = records;
-        out.last_unterminated = read.unterminated;
+        out.last_end = read.last_end;
         out.last_game = read.last;
         out.data = data;
         out.offset = offset;
@@ -488,227 +710,253 @@ impl<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>> Emitter<'_, T, E>
             }
             self.emitted += 1;
             let located = Located {
+                input: self.input,
                 game: self.games,
                 offset,
                 line: self.line_base + line,
                 line_base: self.line_base,
                 record,
             };
-            if (self.emit)(located).is_break() {
-                self.stopped = true;
-                return false;
+            match (self.emit)(Event::Game(located)) {
+                Control::Continue => {}
+                Control::NextInput => {
+                    self.stopped = true;
+                    return false;
+                }
+                Control::Stop => {
+                    self.stopped = true;
+                    self.stop_all = true;
+                    return false;
+                }
             }
         }
         true
     }
 }
 
-/// Hands a chunk (bytes, offset, is it the last, what to do, was it cut
-/// where no game starts) to the workers.
-type Dispatch<'s, T, E> = dyn FnMut(Vec<u8>, u64, bool, Work, bool, &mut Emitter<'_, T, E>) + 's;
+/// Hands a chunk to the workers (or runs it here without a pool).
+type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Vec<u8>, &mut Emitter<'_, T, E>) + 's;
 
-/// Reads `reader` to the end and runs `task` on every game, calling
-/// `emit` in input order. With `pool`, chunks are read on its threads;
-/// without, everything runs on this thread. `tick` is called as each chunk
-/// is handed out (for progress). `emit` may stop the run by returning
-/// `Break`.
+/// Reads every input that `next_source` opens, in turn, to its end, and
+/// runs `task` on every game, handing `emit` each record and, after an
+/// input's last record, its [`Event::Done`], all in input order. With
+/// `pool`, chunks are read on its threads; without, everything runs on
+/// this thread. One pool and one ordered stream serve all inputs: the
+/// next input is read while the last chunks of the one before are still
+/// being checked, so many small files keep every worker busy as one large
+/// file does. `tick` is called as each chunk is handed out (for
+/// progress). `emit` may stop an input, or everything.
 ///
-/// # Errors
-/// The first read error; everything before it has been emitted.
-pub fn run<T: Task, E: FnMut(Located<T::Record>) -> ControlFlow<()>>(
-    reader: &mut dyn Read,
+/// A read error ends its input (everything before it is emitted, and the
+/// error comes in its `Done`); the next input is read.
+pub fn run_many<T: Task, E: FnMut(Event<T::Record>) -> Control>(
+    next_source: &mut dyn FnMut() -> Option<Source>,
     task: &T,
-    settings: Settings,
     pool: Option<&rayon::ThreadPool>,
     tick: &dyn Fn(),
     emit: E,
-) -> io::Result<Totals> {
+) {
     let mut emitter = Emitter {
         task,
         emit,
         reader: GameReader::new(),
         next_seq: 0,
         pending: BTreeMap::new(),
+        stop_all: false,
+        input: usize::MAX,
         line_base: 1,
         games: 0,
         emitted: 0,
-        range: settings.range.unwrap_or((0, u64::MAX)),
-        max_game_size: settings.max_game_size.max(1 << 10),
+        range: (0, u64::MAX),
+        max_game_size: DEFAULT_MAX_GAME_SIZE,
         carry: None,
         skipping: None,
         stopped: false,
+        cut: None,
+        spare: Vec::new(),
     };
-    let mut totals = Totals::default();
-    // Chunks never exceed the game size limit (see `want` below).
-    let chunk_size = settings.chunk_size.max(1 << 10).min(emitter.max_game_size);
     let max_in_flight = pool.map_or(0, |p| p.current_num_threads() + 1);
+    // One sequence for the chunks of every input and the markers between.
+    let seq = std::cell::Cell::new(0u64);
 
-    let range = emitter.range;
-    let max_game_size = emitter.max_game_size;
-    let mut read_all = |send: &mut Dispatch<'_, T, E>| -> io::Result<()> {
-        let mut buf: Vec<u8> = Vec::with_capacity(chunk_size + (chunk_size >> 2));
-        let mut offset = 0u64;
-        let mut eof = false;
-        let mut want = chunk_size;
-        while !emitter.stopped {
-            let mut forced = false;
-            while buf.len() < want && !eof {
-                // Reads into spare capacity (no zero-filling) and keeps
-                // what was read before an error.
-                let need = (want - buf.len()) as u64;
-                match Read::take(&mut *reader, need).read_to_end(&mut buf) {
-                    Ok(n) => eof = (n as u64) < need,
-                    Err(e) => {
-                        // Everything read so far is still worth checking.
-                        if !buf.is_empty() {
-                            totals.bytes += buf.len() as u64;
-                            let work = work_for(range, offset, buf.len());
-                            send(
-                                std::mem::take(&mut buf),
-                                offset,
-                                true,
-                                work,
-                                false,
-                                &mut emitter,
-                            );
-                        }
-                        return Err(e);
-                    }
-                }
-            }
-            if buf.is_empty() {
+    // Every input in turn, through one `send`.
+    let mut read_everything = |send: &mut Dispatch<'_, T, E>, emitter: &mut Emitter<'_, T, E>| {
+        let mut input = 0usize;
+        while !emitter.stop_all {
+            let Some(mut source) = next_source() else {
                 break;
-            }
-            let cut = if eof {
-                buf.len()
-            } else {
-                match split_candidate(&buf) {
-                    Some(cut) if cut > 0 => cut,
-                    _ if buf.len() < max_game_size => {
-                        // No game starts in this block: read on, but never
-                        // past the size limit, so that a game is too large
-                        // exactly when it is longer than the limit, for
-                        // any chunk size.
-                        want = (buf.len() + chunk_size).min(max_game_size);
-                        continue;
-                    }
-                    // No game starts in the first `max_game_size` bytes:
-                    // cut anyway. The emitter carries the unfinished game
-                    // into the next chunk and decides if it is too large.
-                    _ => {
-                        forced = true;
-                        buf.len()
-                    }
-                }
             };
-            want = chunk_size;
-            let tail = buf[cut..].to_vec();
-            buf.truncate(cut);
-            let chunk = std::mem::replace(&mut buf, tail);
-            let is_last = eof && buf.is_empty();
-            totals.bytes += chunk.len() as u64;
-            // A forced cut is not read by a worker: its last game, maybe
-            // all of it, goes on, and the emitter reads it with what
-            // follows (or finds it too large).
-            let work = if emitter.skipping.is_some() || forced {
-                Work::Skip
-            } else {
-                work_for(range, offset, chunk.len())
-            };
-            send(chunk, offset, is_last, work, forced, &mut emitter);
-            offset += cut as u64;
+            let range = source.settings.range.unwrap_or((0, u64::MAX));
+            let max_game_size = source.settings.max_game_size.max(1 << 10);
+            let (bytes, error) = read_input(
+                &mut *source.reader,
+                input,
+                source.settings,
+                range,
+                max_game_size,
+                send,
+                emitter,
+            );
+            // The marker that ends the input, in order after its chunks
+            // (made here: there is nothing to read in it).
+            let mut marker = emitter.marker_chunk(bytes, Vec::new(), false);
+            marker.seq = seq.get();
+            seq.set(marker.seq + 1);
+            marker.input = input;
+            marker.range = range;
+            marker.max_game_size = max_game_size;
+            marker.end = Some(InputEnd {
+                totals: Totals { bytes, games: 0 },
+                error,
+            });
+            emitter.accept(marker);
+            input += 1;
         }
-        Ok(())
     };
 
-    let mut seq = 0u64;
-    let result = match pool {
-        None => read_all(&mut |chunk, offset, is_last, work, forced, emitter| {
-            tick();
-            let out = run_chunk(task, seq, chunk, offset, is_last, work, forced);
-            seq += 1;
-            emitter.accept(out);
-        }),
+    match pool {
+        None => read_everything(
+            &mut |mut info, chunk, emitter| {
+                tick();
+                info.seq = seq.get();
+                seq.set(info.seq + 1);
+                let out = run_chunk(task, info, chunk);
+                emitter.accept(out);
+            },
+            &mut emitter,
+        ),
         Some(pool) => {
             let (tx, rx) = mpsc::channel::<ChunkOut<T::Record>>();
             let mut in_flight = 0usize;
-            let result = pool.in_place_scope(|scope| {
-                read_all(&mut |chunk, offset, is_last, work, forced, emitter| {
-                    tick();
-                    while in_flight >= max_in_flight {
-                        match rx.recv() {
-                            Ok(out) => {
-                                in_flight -= 1;
-                                emitter.accept(out);
+            pool.in_place_scope(|scope| {
+                read_everything(
+                    &mut |mut info, chunk, emitter| {
+                        tick();
+                        while in_flight >= max_in_flight {
+                            match rx.recv() {
+                                Ok(out) => {
+                                    in_flight -= 1;
+                                    emitter.accept(out);
+                                }
+                                Err(_) => break,
                             }
-                            Err(_) => break,
                         }
-                    }
-                    let tx = tx.clone();
-                    let this_seq = seq;
-                    seq += 1;
-                    in_flight += 1;
-                    scope.spawn(move |_| {
-                        let _ = tx.send(run_chunk(
-                            task, this_seq, chunk, offset, is_last, work, forced,
-                        ));
-                    });
-                })
+                        info.seq = seq.get();
+                        seq.set(info.seq + 1);
+                        let tx = tx.clone();
+                        in_flight += 1;
+                        scope.spawn(move |_| {
+                            let _ = tx.send(run_chunk(task, info, chunk));
+                        });
+                    },
+                    &mut emitter,
+                );
             });
             drop(tx);
             for out in rx {
                 emitter.accept(out);
             }
-            result
         }
+    }
+}
+
+/// Reads one input to its end (or to a read error, or until the emitter
+/// stops it), handing its chunks to `send`: the bytes read, and the error.
+#[allow(clippy::too_many_arguments)]
+fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
+    reader: &mut dyn Read,
+    input: usize,
+    settings: Settings,
+    range: (u64, u64),
+    max_game_size: usize,
+    send: &mut Dispatch<'_, T, E>,
+    emitter: &mut Emitter<'_, T, E>,
+) -> (u64, Option<io::Error>) {
+    // Chunks never exceed the game size limit (see `want` below).
+    let chunk_size = settings.chunk_size.max(1 << 10).min(max_game_size);
+    let mut bytes = 0u64;
+    let mut buf: Vec<u8> = emitter.buffer(chunk_size + (chunk_size >> 2));
+    let mut offset = 0u64;
+    let mut eof = false;
+    let mut want = chunk_size;
+    let info = |offset: u64, is_last: bool, work: Work, forced: bool| ChunkInfo {
+        seq: 0,
+        input,
+        range,
+        max_game_size,
+        offset,
+        is_last,
+        work,
+        forced,
+        truncated: false,
     };
-    totals.games = emitter.emitted;
-    // A stream that ended inside the carried game: it is still owed (unless
-    // the run was stopped), through the same checks as any other.
-    if let (Some((bytes, offset)), false) = (emitter.carry.as_ref(), emitter.stopped) {
-        let end = *offset + bytes.len() as u64;
-        let out = ChunkOut {
-            seq: emitter.next_seq,
-            data: Vec::new(),
-            offset: end,
-            is_last: true,
-            records: Vec::new(),
-            last_unterminated: false,
-            newlines: 0,
-            scanned: 0,
-            unread: false,
-            forced: false,
-            last_game: None,
-        };
-        emitter.handle(out);
-        totals.games = emitter.emitted;
-    }
-    // A stream that ended while a game too large was skipped: the bytes
-    // the skipper kept may hold the games after it (a decision that waited
-    // for bytes that never came is taken at the end of the input).
-    if let (Some(mut skipper), false) = (emitter.skipping.take(), emitter.stopped) {
-        if let Some(next) = skipper.finish() {
-            // Their newlines were counted with the skipped bytes.
-            emitter.line_base -= count_newlines(&next.kept);
-            let offset = totals.bytes - next.kept.len() as u64;
-            let out = ChunkOut {
-                seq: emitter.next_seq,
-                data: next.kept,
-                offset,
-                is_last: true,
-                records: Vec::new(),
-                last_unterminated: false,
-                newlines: 0,
-                scanned: 0,
-                unread: true,
-                forced: false,
-                last_game: None,
-            };
-            emitter.handle(out);
-            totals.games = emitter.emitted;
+    while !emitter.input_stopped(input) {
+        let mut forced = false;
+        while buf.len() < want && !eof {
+            // Reads into spare capacity (no zero-filling) and keeps what
+            // was read before an error.
+            let need = (want - buf.len()) as u64;
+            match Read::take(&mut *reader, need).read_to_end(&mut buf) {
+                Ok(n) => eof = (n as u64) < need,
+                Err(e) => {
+                    // Everything read so far is still worth checking.
+                    if !buf.is_empty() {
+                        bytes += buf.len() as u64;
+                        let work = work_for(range, offset, buf.len());
+                        let chunk = std::mem::take(&mut buf);
+                        let cut = ChunkInfo {
+                            truncated: true,
+                            ..info(offset, true, work, false)
+                        };
+                        send(cut, chunk, emitter);
+                    }
+                    return (bytes, Some(e));
+                }
+            }
         }
+        if buf.is_empty() {
+            break;
+        }
+        let cut = if eof {
+            buf.len()
+        } else {
+            match split_candidate(&buf) {
+                Some(cut) if cut > 0 => cut,
+                _ if buf.len() < max_game_size => {
+                    // No game starts in this block: read on, but never past
+                    // the size limit, so that a game is too large exactly
+                    // when it is longer than the limit, for any chunk size.
+                    want = (buf.len() + chunk_size).min(max_game_size);
+                    continue;
+                }
+                // No game starts in the first `max_game_size` bytes: cut
+                // anyway. The emitter carries the unfinished game into the
+                // next chunk and decides if it is too large.
+                _ => {
+                    forced = true;
+                    buf.len()
+                }
+            }
+        };
+        want = chunk_size;
+        let mut tail = emitter.buffer(chunk_size + (chunk_size >> 2));
+        tail.extend_from_slice(&buf[cut..]);
+        buf.truncate(cut);
+        let chunk = std::mem::replace(&mut buf, tail);
+        let is_last = eof && buf.is_empty();
+        bytes += chunk.len() as u64;
+        // A forced cut is not read by a worker: its last game, maybe all
+        // of it, goes on, and the emitter reads it with what follows (or
+        // finds it too large).
+        let work = if emitter.skipping.is_some() && emitter.input == input || forced {
+            Work::Skip
+        } else {
+            work_for(range, offset, chunk.len())
+        };
+        send(info(offset, is_last, work, forced), chunk, emitter);
+        offset += cut as u64;
     }
-    result.map(|()| totals)
+    (bytes, None)
 }
 
 /// What to do with the chunk at `offset` of `len` bytes: when it lies
