@@ -217,7 +217,16 @@ pub fn expand_inputs(
     let mut out = Vec::new();
     for path in named {
         if !input::is_stdin(&path) && path.is_dir() {
+            let before = out.len();
             walk(&path, &mut out, failed);
+            if out.len() == before {
+                eprintln!(
+                    "chesstool: no PGN files in directory {} (looked for *.pgn, *.pgn.zst, \
+                     *.pgn.gz and *.pgn.bz2, hidden entries skipped)",
+                    path.display()
+                );
+                *failed = true;
+            }
         } else {
             out.push(InputPath { path, named: true });
         }

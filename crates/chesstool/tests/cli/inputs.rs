@@ -1,0 +1,252 @@
+//! How inputs are named and read: directories, `--files-from`, files that
+//! are not PGN, inputs without games, a compressed input cut short, and
+//! many inputs through one pool giving the same rows as one at a time.
+
+use crate::util::*;
+
+const A: &str =
+    "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+const B: &str = "[Event \"b\"]\n[Result \"*\"]\n\n1. d4 d5 *\n\n";
+const BAD: &str = "[Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e4 *\n\n";
+
+fn write(path: &std::path::Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The `file` column of a CSV report.
+fn files_in(csv: &str) -> Vec<String> {
+    csv.lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_directory_is_walked_in_order_skipping_hidden_and_other_files() {
+    let dir = temp_dir("inputs_directory");
+    write(&dir.join("games/b.pgn"), B);
+    write(&dir.join("games/a.pgn"), A);
+    write(&dir.join("games/sub/c.pgn"), BAD);
+    write(&dir.join("games/.hidden/x.pgn"), A);
+    write(&dir.join("games/.y.pgn"), A);
+    write(&dir.join("games/notes.txt"), "not chess");
+    std::fs::write(
+        dir.join("games/z.pgn.zst"),
+        zstd::encode_all(B.as_bytes(), 3).unwrap(),
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "games", "--format", "csv"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        files_in(&run.stdout),
+        [
+            "games/a.pgn",
+            "games/b.pgn",
+            "games/sub/c.pgn",
+            "games/z.pgn.zst"
+        ],
+        "{}",
+        run.stdout
+    );
+    // The same as naming the files one by one.
+    let named = chesstool(
+        &dir,
+        &[
+            "validate",
+            "games/a.pgn",
+            "games/b.pgn",
+            "games/sub/c.pgn",
+            "games/z.pgn.zst",
+            "--format",
+            "csv",
+        ],
+    );
+    assert_eq!(named.stdout, run.stdout);
+    // An empty directory is a usage error, not an empty success.
+    std::fs::create_dir_all(dir.join("none")).unwrap();
+    let empty = chesstool(&dir, &["validate", "none"]);
+    assert_eq!(empty.code, 2, "{}", empty.stderr);
+    assert!(empty.stderr.contains("none"), "{}", empty.stderr);
+    assert_eq!(empty.stderr.lines().count(), 1, "{}", empty.stderr);
+}
+
+#[test]
+fn files_from_a_list_and_from_stdin() {
+    let dir = temp_dir("inputs_files_from");
+    write(&dir.join("x/a.pgn"), A);
+    write(&dir.join("x/b.pgn"), B);
+    write(&dir.join("list.txt"), "x/b.pgn\n\nx/a.pgn\n");
+    let run = chesstool(
+        &dir,
+        &["validate", "--files-from", "list.txt", "--format", "csv"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(files_in(&run.stdout), ["x/b.pgn", "x/a.pgn"]);
+    let piped = chesstool_stdin(
+        &dir,
+        &["validate", "--files-from", "-", "--format", "csv"],
+        b"x/b.pgn\nx/a.pgn\n",
+    );
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    assert_eq!(piped.stdout, run.stdout);
+    // A missing list is an I/O error naming it.
+    let missing = chesstool(&dir, &["validate", "--files-from", "nope.txt"]);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("nope.txt"), "{}", missing.stderr);
+}
+
+#[test]
+fn a_file_that_is_not_pgn_is_refused_and_the_rest_goes_on() {
+    let dir = temp_dir("inputs_not_pgn");
+    let mut junk: Vec<u8> = (0..4096u32).map(|i| (i * 7 % 256) as u8).collect();
+    junk[10] = 0;
+    std::fs::write(dir.join("image.pgn"), &junk).unwrap();
+    write(&dir.join("a.pgn"), A);
+    let run = chesstool(&dir, &["validate", "image.pgn", "a.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("image.pgn: not a PGN file"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(files_in(&run.stdout), ["a.pgn"]);
+    // A PGN file with a stray NUL in it is still read.
+    let mut text = A.replace("e5", "e5 { a \0 comment }").into_bytes();
+    text.extend_from_slice(B.as_bytes());
+    std::fs::write(dir.join("nul.pgn"), &text).unwrap();
+    let run = chesstool(&dir, &["validate", "nul.pgn", "--format", "csv"]);
+    assert_ne!(run.code, 2, "{}", run.stderr);
+    assert_eq!(files_in(&run.stdout).len(), 2, "{}", run.stdout);
+}
+
+#[test]
+fn an_input_without_games_is_named() {
+    let dir = temp_dir("inputs_no_games");
+    write(&dir.join("empty.pgn"), "");
+    write(&dir.join("blank.pgn"), "\n\n  \n");
+    write(&dir.join("a.pgn"), A);
+    let run = chesstool(&dir, &["validate", "empty.pgn", "a.pgn", "blank.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for name in ["empty.pgn", "blank.pgn"] {
+        assert!(
+            run.stderr.contains(&format!("warning: no games in {name}")),
+            "{}",
+            run.stderr
+        );
+    }
+    assert!(!run.stderr.contains("a.pgn"), "{}", run.stderr);
+}
+
+#[test]
+fn a_cut_compressed_input_names_the_game_it_cut() {
+    let dir = temp_dir("inputs_truncated");
+    // Event names that do not compress well, so the cut falls after many
+    // decoded blocks.
+    let mut seed = 1u64;
+    let data: String = (0..20000)
+        .map(|_| {
+            let name: String = (0..24)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    char::from(b'a' + (seed >> 59) as u8 % 26)
+                })
+                .collect();
+            A.replace("[Event \"a", &format!("[Event \"{name}"))
+        })
+        .collect();
+    let compressed = zstd::encode_all(data.as_bytes(), 3).unwrap();
+    std::fs::write(
+        dir.join("cut.pgn.zst"),
+        &compressed[..compressed.len() * 2 / 3],
+    )
+    .unwrap();
+    write(&dir.join("after.pgn"), B);
+    let run = chesstool(
+        &dir,
+        &["validate", "cut.pgn.zst", "after.pgn", "--format", "csv"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let cut_line = run
+        .stderr
+        .lines()
+        .find(|l| l.contains("cut.pgn.zst"))
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    assert!(cut_line.contains("MB read"), "{cut_line}");
+    let at = cut_line
+        .split("the game at line ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{cut_line}"));
+    let line: usize = at.split(' ').next().unwrap().parse().unwrap();
+    let rows: Vec<&str> = run.stdout.lines().skip(1).collect();
+    let from_cut: Vec<&&str> = rows
+        .iter()
+        .filter(|r| r.starts_with("cut.pgn.zst,"))
+        .collect();
+    // Every game before the cut one is reported, in order, and the cut
+    // one is not; the next input is still read.
+    assert!(from_cut.len() > 100, "{}", from_cut.len());
+    let last_line: usize = from_cut
+        .last()
+        .unwrap()
+        .split(',')
+        .nth(3)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(last_line < line, "last reported {last_line}, cut {line}");
+    assert_eq!(line, last_line + A.lines().count(), "{cut_line}");
+    assert!(from_cut.iter().all(|r| r.contains(",valid,")));
+    assert_eq!(rows.last().unwrap().split(',').next(), Some("after.pgn"));
+}
+
+#[test]
+fn many_inputs_give_the_rows_of_each_alone_for_any_thread_count() {
+    let dir = temp_dir("inputs_many");
+    let mut names = Vec::new();
+    for i in 0..40 {
+        let mut text = String::new();
+        for j in 0..(i % 7) {
+            text.push_str(if (i + j) % 5 == 0 { BAD } else { A });
+            text.push_str(B);
+        }
+        let name = format!("f{i:02}.pgn");
+        write(&dir.join(&name), &text);
+        names.push(name);
+    }
+    let mut alone = String::new();
+    for name in &names {
+        let run = chesstool(
+            &dir,
+            &["validate", name, "--format", "csv", "--threads", "1"],
+        );
+        let body: Vec<&str> = run.stdout.lines().skip(1).collect();
+        for row in body {
+            alone.push_str(row);
+            alone.push('\n');
+        }
+    }
+    for threads in ["1", "2", "4"] {
+        let mut args = vec![
+            "validate",
+            "--format",
+            "csv",
+            "--threads",
+            threads,
+            "--chunk-size",
+            "1024",
+        ];
+        args.extend(names.iter().map(String::as_str));
+        let run = chesstool(&dir, &args);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        let body: String = run
+            .stdout
+            .lines()
+            .skip(1)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(body, alone, "--threads {threads}");
+    }
+}
