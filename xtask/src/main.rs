@@ -55,11 +55,14 @@ commands:
                                      our PGN reader vs pgn-reader's bare visitor (and both
                                      with move validation) on ../shared/data/pgn/real and
                                      target/corpus/lichess-like.pgn; --quick: first 20 MB of each
-  bench validate [--runs N] [--quick]
-                                     release `chesstool validate --threads 1|2` vs pgn-reader +
-                                     shakmaty on ../shared/data/pgn/real and the generated corpus
-                                     (plain and .zst): MB/s, ratios, peak RSS, targets met/missed;
-                                     --quick: 1 run instead of 5
+  bench validate [--runs N] [--quick] [--no-rss] [--no-callgrind]
+                                     release `chesstool validate --threads 1|2 --format csv` vs
+                                     pgn-reader + shakmaty on ../shared/data/pgn/real (as many
+                                     inputs) and the generated corpus (plain and .zst, beside
+                                     zstd -dc): MB/s, ratios, targets met/missed; peak RSS at
+                                     1/2/4 threads on 1 GB of stdin; callgrind instructions per
+                                     component on a 20 MB corpus (ours, baseline, read-only vs
+                                     pgn-reader's bare visitor); --quick: 1 run instead of 5
   bench adjudicate [--runs N] [--quick]
                                      release `chesstool adjudicate --threads 1|2 --format csv`
                                      beside `chesstool validate` on ../shared/data/pgn/real and
