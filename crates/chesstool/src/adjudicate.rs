@@ -76,7 +76,7 @@ pub struct AdjudicateArgs {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
     /// One line per game whose recorded result disagrees (or that is
-    /// invalid), then a summary.
+    /// invalid), then a summary, all on stdout.
     Text,
     /// One CSV record per game.
     Csv,
@@ -699,11 +699,17 @@ pub fn run(args: &AdjudicateArgs) -> Result<Outcome> {
         },
     )?;
     let io_failed = run.io_failed;
-    out.commit()?;
     if let Some(fixed) = fixed {
         fixed.commit()?;
     }
-    eprint!("{}", summary(&counts));
+    // The text report ends with its summary; beside a CSV or JSONL report
+    // the summary is for a person watching (stderr a terminal, no -q).
+    if args.format == Format::Text {
+        out.write_all(summary(&counts).as_bytes())?;
+    } else if args.common.summary_on_stderr() {
+        eprint!("{}", summary(&counts));
+    }
+    out.commit()?;
     Ok(if io_failed {
         Outcome::IoError
     } else if counts.disagree > 0 || counts.invalid > 0 {

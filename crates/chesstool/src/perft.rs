@@ -59,6 +59,10 @@ pub struct PerftArgs {
     /// [default: text]
     #[arg(long, value_enum)]
     format: Option<SuiteFormat>,
+    /// No time and speed line on stderr (which gets one only when it is a
+    /// terminal).
+    #[arg(long, short = 'q')]
+    quiet: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -206,11 +210,16 @@ fn run_single(args: &PerftArgs, threads: usize) -> Result<Outcome> {
     }
     writeln!(out, "Nodes searched: {nodes}")?;
     out.flush()?;
-    eprintln!(
-        "time {seconds:.3} s, {:.1} Mnps, {threads} thread{}",
-        nodes as f64 / seconds.max(1e-9) / 1e6,
-        if threads == 1 { "" } else { "s" }
-    );
+    // Time and speed are for a person watching: stderr carries only errors
+    // and the FEN's repairs (the count is the repaired position's) for a
+    // script.
+    if !args.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        eprintln!(
+            "time {seconds:.3} s, {:.1} Mnps, {threads} thread{}",
+            nodes as f64 / seconds.max(1e-9) / 1e6,
+            if threads == 1 { "" } else { "s" }
+        );
+    }
     Ok(Outcome::Ok)
 }
 

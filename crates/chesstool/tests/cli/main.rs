@@ -11,5 +11,6 @@ mod perft;
 mod replay;
 mod shard;
 mod signals;
+mod stderr;
 mod util;
 mod validate;

@@ -1,0 +1,92 @@
+//! One convention for stderr, every subcommand: errors (and warnings asked
+//! for) always; summaries, timings and progress only when stderr is a
+//! terminal and `-q` is absent. The terminal is a pseudo-terminal from
+//! util-linux's `script`; without it those cases skip with a message.
+
+use crate::util::*;
+
+const GAMES: &str =
+    "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+                     [Event \"b\"]\n[Result \"*\"]\n\n1. e4 e4 *\n\n";
+
+/// The commands under test, each writing its report to `out` (a file):
+/// (arguments, whether its stderr must hold one error line when piped).
+fn commands() -> Vec<(Vec<&'static str>, bool)> {
+    vec![
+        (
+            vec!["validate", "g.pgn", "--format", "csv", "-o", "out"],
+            false,
+        ),
+        (
+            vec!["validate", "g.pgn", "--format", "jsonl", "-o", "out"],
+            false,
+        ),
+        (
+            vec!["replay", "g.pgn", "--format", "csv", "-o", "out"],
+            true,
+        ),
+        (
+            vec!["adjudicate", "g.pgn", "--format", "csv", "-o", "out"],
+            false,
+        ),
+        (
+            vec!["adjudicate", "g.pgn", "--format", "jsonl", "-o", "out"],
+            false,
+        ),
+        (vec!["perft", "--depth", "3", "-t", "1"], false),
+    ]
+}
+
+#[test]
+fn piped_stderr_carries_errors_only() {
+    let dir = temp_dir("stderr_piped");
+    std::fs::write(dir.join("g.pgn"), GAMES).unwrap();
+    for (args, error_line) in commands() {
+        let run = chesstool(&dir, &args);
+        let lines: Vec<&str> = run.stderr.lines().collect();
+        if error_line {
+            assert_eq!(lines.len(), 1, "{args:?}: {}", run.stderr);
+            assert!(
+                lines[0].starts_with("g.pgn:") && lines[0].contains("illegal move"),
+                "{args:?}: {}",
+                run.stderr
+            );
+        } else {
+            assert!(lines.is_empty(), "{args:?}: {}", run.stderr);
+        }
+    }
+}
+
+/// Runs `chesstool ARGS` under `script` (its stderr a terminal, stdout to
+/// `stdout.txt`) and returns what reached the terminal, or `None` when
+/// `script` is missing.
+fn on_a_terminal(dir: &std::path::Path, args: &[&str]) -> Option<String> {
+    let bin = env!("CARGO_BIN_EXE_chesstool");
+    let command = format!("{bin} {} > stdout.txt", args.join(" "));
+    let output = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[test]
+fn a_terminal_gets_summaries_unless_quiet() {
+    let dir = temp_dir("stderr_terminal");
+    std::fs::write(dir.join("g.pgn"), GAMES).unwrap();
+    if on_a_terminal(&dir, &["--version"]).is_none() {
+        eprintln!("skipping: util-linux `script` not found (no pseudo-terminal to test with)");
+        return;
+    }
+    for (args, _) in commands() {
+        let shown = on_a_terminal(&dir, &args).unwrap();
+        let summary = if args[0] == "perft" { "Mnps" } else { "games" };
+        assert!(shown.contains(summary), "{args:?}: {shown:?}");
+        let mut quiet = args.clone();
+        quiet.push("-q");
+        let shown = on_a_terminal(&dir, &quiet).unwrap();
+        assert!(!shown.contains(summary), "{quiet:?}: {shown:?}");
+    }
+}
