@@ -48,7 +48,14 @@ fn crates() -> BTreeMap<String, String> {
 
 #[test]
 fn crate_graph_has_only_allowed_edges() {
-    let workspace = ["board", "movegen", "notation", "adjudication", "chesstool"];
+    let workspace = [
+        "board",
+        "movegen",
+        "notation",
+        "adjudication",
+        "arbiter",
+        "chesstool",
+    ];
     // Normal dependencies each crate may have. Outside crates are owned by
     // one crate each: pgn-reader by notation; CLI, threads, progress and
     // reports by the binary.
@@ -60,6 +67,11 @@ fn crate_graph_has_only_allowed_edges() {
             &["board", "movegen", "pgn-reader", "memchr", "bytecount"][..],
         ),
         ("adjudication", &["board", "movegen"][..]),
+        // The path from a PGN game to a verdict, above its two halves.
+        (
+            "arbiter",
+            &["board", "movegen", "notation", "adjudication"][..],
+        ),
         (
             "chesstool",
             &[
@@ -67,6 +79,7 @@ fn crate_graph_has_only_allowed_edges() {
                 "movegen",
                 "notation",
                 "adjudication",
+                "arbiter",
                 "anyhow",
                 "clap",
                 "rayon",
@@ -164,7 +177,7 @@ fn every_rust_file_starts_with_a_module_doc() {
 #[test]
 fn libraries_use_no_anyhow_and_unsafe_stays_in_the_engine() {
     let mut problems = Vec::new();
-    for lib in ["board", "movegen", "notation", "adjudication"] {
+    for lib in ["board", "movegen", "notation", "adjudication", "arbiter"] {
         let mut files = Vec::new();
         rust_files(&root().join("crates").join(lib).join("src"), &mut files);
         for file in files {
@@ -207,7 +220,7 @@ fn libraries_use_no_anyhow_and_unsafe_stays_in_the_engine() {
 #[test]
 fn no_shakmaty_type_in_public_library_signatures() {
     // shakmaty enters through pgn-reader and as a test oracle only.
-    for lib in ["board", "movegen", "notation", "adjudication"] {
+    for lib in ["board", "movegen", "notation", "adjudication", "arbiter"] {
         let mut files = Vec::new();
         rust_files(&root().join("crates").join(lib).join("src"), &mut files);
         for file in files {

@@ -175,6 +175,9 @@ pub struct Game {
     ply: u32,
     reps: Repetitions,
     ending: Option<(Ending, u32)>,
+    /// Fivefold repetition and the 75-move rule end the game (the Laws
+    /// from 1 July 2014).
+    automatic_draws: bool,
 }
 
 impl Game {
@@ -183,15 +186,49 @@ impl Game {
     /// then ends at ply 0.
     #[must_use]
     pub fn new(start: Position) -> Game {
+        Game::with_automatic_draws(start, true)
+    }
+
+    /// [`Game::new`] under Laws where fivefold repetition and the 75-move
+    /// rule end the game (`automatic_draws`, the Laws from 1 July 2014)
+    /// or do not (the Laws before: those draws could only be claimed, as
+    /// threefold repetition and 50 moves still are).
+    ///
+    /// ```
+    /// use adjudication::Game;
+    /// use board::Square;
+    /// use movegen::{Move, Position};
+    ///
+    /// let mut game = Game::with_automatic_draws(Position::new(), false);
+    /// let shuffle = [(Square::G1, Square::F3), (Square::G8, Square::F6),
+    ///                (Square::F3, Square::G1), (Square::F6, Square::G8)];
+    /// for _ in 0..5 {
+    ///     for (from, to) in shuffle {
+    ///         game.push(Move::normal(from, to)).unwrap();
+    ///     }
+    /// }
+    /// // The start position six times: no automatic ending, a claim.
+    /// assert_eq!(game.ending(), None);
+    /// assert!(game.claimable().threefold);
+    /// ```
+    #[must_use]
+    pub fn with_automatic_draws(start: Position, automatic_draws: bool) -> Game {
         let reps = Repetitions::new(&start);
-        let ending = detect(&start, 1).map(|ending| (ending, 0));
+        let ending = detect(&start, 1, automatic_draws).map(|ending| (ending, 0));
         Game {
             pos: start.clone(),
             start,
             ply: 0,
             reps,
             ending,
+            automatic_draws,
         }
+    }
+
+    /// Whether fivefold repetition and the 75-move rule end this game.
+    #[must_use]
+    pub fn automatic_draws(&self) -> bool {
+        self.automatic_draws
     }
 
     /// Plays `mv` and returns the ending it caused, if any.
@@ -277,7 +314,8 @@ impl Game {
     fn after_move(&mut self, irreversible: bool) -> Option<Ending> {
         self.ply = self.ply.saturating_add(1);
         let count = self.reps.push(&self.pos, irreversible);
-        self.ending = detect(&self.pos, count).map(|ending| (ending, self.ply));
+        self.ending =
+            detect(&self.pos, count, self.automatic_draws).map(|ending| (ending, self.ply));
         self.ending.map(|(ending, _)| ending)
     }
 
@@ -392,7 +430,7 @@ impl Game {
             };
         }
         let mut banned: Vec<RepetitionKey> = Vec::new();
-        for key in self.reps.window() {
+        for key in self.reps.window().iter().filter(|_| self.automatic_draws) {
             if self.reps.count(key) >= 4 && !banned.contains(key) {
                 banned.push(*key);
             }
@@ -402,7 +440,7 @@ impl Game {
 }
 
 /// The rule that ends the game in `pos`, which has occurred `count` times.
-fn detect(pos: &Position, count: u32) -> Option<Ending> {
+fn detect(pos: &Position, count: u32, automatic_draws: bool) -> Option<Ending> {
     if !pos.has_legal_moves() {
         return Some(if pos.is_check() {
             Ending::Checkmate {
@@ -416,6 +454,9 @@ fn detect(pos: &Position, count: u32) -> Option<Ending> {
         Some(DeadReason::InsufficientMaterial) => return Some(Ending::InsufficientMaterial),
         Some(_) => return Some(Ending::DeadPosition),
         None => {}
+    }
+    if !automatic_draws {
+        return None;
     }
     if pos.halfmoves() >= 150 {
         return Some(Ending::SeventyFiveMoves);

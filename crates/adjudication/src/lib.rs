@@ -50,6 +50,7 @@ mod game;
 mod helpmate;
 mod repetition;
 pub mod termination;
+pub mod verdict;
 
 use board::Color;
 use movegen::Position;

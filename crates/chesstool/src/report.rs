@@ -2,16 +2,13 @@
 //! columns, and CSV and JSONL lines.
 
 use notation::pgn::read::RawGame;
-use notation::pgn::tags::decode_tag_value;
 
 use crate::json;
 use crate::output::Output;
 
 /// The decoded value of tag `name`, or empty.
 pub fn tag(game: &RawGame<'_>, name: &[u8]) -> String {
-    game.tag(name)
-        .map(|v| decode_tag_value(v).0.into_owned())
-        .unwrap_or_default()
+    arbiter::tag_text(game, name)
 }
 
 /// `?` for an empty player name in text output.

@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use notation::pgn::read::RawGame;
-use notation::pgn::replay::{replay, GameError, NoVisitor, ReplayOptions};
+use notation::pgn::replay::{GameError, ReplayOptions};
 
 use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
@@ -88,14 +88,14 @@ impl Task for Validate {
     type Record = Report;
 
     fn game(&self, game: &mut RawGame<'_>) -> Report {
-        let replayed = replay(game, &self.options, &mut NoVisitor);
+        let validation = arbiter::validate(game, &self.options);
         Report {
             white: tag(game, b"White"),
             black: tag(game, b"Black"),
             result: tag(game, b"Result"),
-            plies: replayed.plies,
-            warnings: replayed.warnings.len(),
-            error: replayed.error,
+            plies: validation.plies,
+            warnings: validation.warnings.len(),
+            error: validation.error,
         }
     }
 }

@@ -16,7 +16,7 @@ fn game(result: &str, fen: Option<&str>, tags: &str, moves: &str) -> String {
 
 /// Runs `adjudicate --format csv` on `pgn` and returns the exit code and
 /// the rows as (recorded, result, reason, decided_at_ply, claimable,
-/// agrees, detail).
+/// agrees, detail, termination, mating_line).
 pub(crate) fn adjudicate(name: &str, pgn: &str, extra: &[&str]) -> (i32, Vec<Vec<String>>) {
     let dir = temp_dir(name);
     std::fs::write(dir.join("g.pgn"), pgn).unwrap();
@@ -26,7 +26,7 @@ pub(crate) fn adjudicate(name: &str, pgn: &str, extra: &[&str]) -> (i32, Vec<Vec
     let mut lines = run.stdout.lines();
     assert_eq!(
         lines.next(),
-        Some("file,game,offset,line,white,black,recorded_result,result,reason,decided_at_ply,claimable,agrees,detail"),
+        Some("file,game,offset,line,white,black,recorded_result,result,reason,decided_at_ply,claimable,agrees,termination,mating_line,detail"),
         "stderr: {}",
         run.stderr
     );
@@ -34,6 +34,9 @@ pub(crate) fn adjudicate(name: &str, pgn: &str, extra: &[&str]) -> (i32, Vec<Vec
         .map(|line| {
             let mut fields = split_csv(line);
             fields.drain(..6);
+            // The detail before termination and mating line.
+            let detail = fields.remove(8);
+            fields.insert(6, detail);
             fields
         })
         .collect();
@@ -133,11 +136,12 @@ fn adjudicate_mate_by_black_recorded_as_white_win() {
     );
 }
 
-/// Moves after a rule ended the game are an error (the game ends at the
-/// first ending): the game is invalid, and the detail says how and where
-/// it ended.
+/// Moves after a checkmate or stalemate are illegal: the game is invalid,
+/// and the detail says how and where it ended. After the other automatic
+/// endings play may go on: the first ending decides, and the detail
+/// counts the moves that followed.
 #[test]
-fn adjudicate_moves_after_an_automatic_ending_are_an_error() {
+fn adjudicate_moves_after_an_automatic_ending() {
     let pgn = game("0-1", None, "", "1. f3 e5 2. g4 Qh4# 3. a3 Nc6");
     check(
         "adj_after_mate",
@@ -159,7 +163,7 @@ fn adjudicate_moves_after_an_automatic_ending_are_an_error() {
         run.stdout
     );
     // Seventy-five moves of each side without a capture or pawn move: the
-    // game is drawn at the 150th ply, and a move after it is an error.
+    // game is drawn at the 150th ply; the two moves after it are counted.
     let pgn = game(
         "1/2-1/2",
         Some("3k4/8/8/8/8/8/8/R3K3 w - - 144 80"),
@@ -170,8 +174,17 @@ fn adjudicate_moves_after_an_automatic_ending_are_an_error() {
         "adj_after_75",
         &pgn,
         &[],
-        ("1/2-1/2", "*", "invalid", "6", "", ""),
-        "move after the game ended: seventyfive_moves at ply 6",
+        ("1/2-1/2", "1/2-1/2", "seventyfive_moves", "6", "", "true"),
+        "75 moves by each side without a capture or pawn move; 2 plies played after the game ended",
+    );
+    // The same game recorded as a White win disagrees: the first ending
+    // decides, whatever followed.
+    check(
+        "adj_after_75_won",
+        &pgn.replace("1/2-1/2", "1-0"),
+        &[],
+        ("1-0", "1/2-1/2", "seventyfive_moves", "6", "", "false"),
+        "; 2 plies played after the game ended",
     );
     // A flag fall is not an automatic ending (in a game over the board it
     // counts once seen): moves after it are noted, not an error.
@@ -264,7 +277,7 @@ fn adjudicate_flag_fall_from_clocks() {
         &pgn,
         &[],
         ("1-0", "1-0", "time_forfeit", "1", "", "true"),
-        "2 moves played after the game ended",
+        "2 plies played after the game ended",
     );
 }
 
@@ -376,8 +389,8 @@ fn adjudicate_fifty_moves_automatic_on_lichess_only() {
         "adj_fifty_lichess",
         &pgn,
         &["--rules", "lichess"],
-        ("*", "*", "invalid", "1", "", ""),
-        "move after the game ended: fifty_moves at ply 1",
+        ("*", "1/2-1/2", "fifty_moves", "1", "", "false"),
+        "drawn automatically on Lichess); 1 ply played after the game ended",
     );
     let pgn = game(
         "1/2-1/2",
@@ -436,7 +449,7 @@ fn adjudicate_jsonl_types() {
         0,
         "{\"file\":\"g.pgn\",\"game\":1,\"offset\":0,\"line\":1,\"white\":\"W\",\"black\":\"B\",\
          \"recorded_result\":\"1-0\",\"result\":\"1-0\",\"reason\":\"checkmate\",\"decided_at_ply\":7,\
-         \"claimable\":\"\",\"agrees\":true,\"detail\":\"Black is checkmated\"}\n",
+         \"claimable\":\"\",\"agrees\":true,\"termination\":\"normal\",\"mating_line\":null,\"detail\":\"Black is checkmated\"}\n",
     );
 }
 
@@ -608,9 +621,9 @@ fn adjudicate_fix_results_writes_corrected_games() {
         "the report goes to stdout: {report:?}"
     );
     let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
-    let expected = "[Event \"t\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"0-1\"]\n[Termination \"Black mates\"]\n\n\
+    let expected = "[Event \"t\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"0-1\"]\n[Termination \"adjudication\"]\n\n\
 1. f3 e5 2. g4 Qh4# {chesstool adjudicate: 1-0 corrected to 0-1: checkmate at ply 4: White is checkmated} 0-1\n\n\
-[Event \"t\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/Q3K3 w - - 0 1\"]\n[Termination \"White resigned\"]\n\n\
+[Event \"t\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/Q3K3 w - - 0 1\"]\n[Termination \"adjudication\"]\n\n\
 1. Qa2 {x} Kd7 {chesstool adjudicate: 0-1 corrected to 1/2-1/2: resignation at ply 2: White resigned; Black (K) cannot mate K+Q} 1/2-1/2\n\n";
     assert_eq!(&fixed[..expected.len()], expected, "{fixed}");
     assert_eq!(
@@ -713,7 +726,7 @@ fn adjudicate_fix_results_drops_repeated_result_tags() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
     assert!(
-        fixed.starts_with("[Event \"x\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Termination \"Black mates\"]\n[Annotator \"z\"]\n\n"),
+        fixed.starts_with("[Event \"x\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Termination \"adjudication\"]\n[Annotator \"z\"]\n\n"),
         "{fixed}"
     );
     assert_eq!(fixed.matches("[Result").count(), 1, "{fixed}");
@@ -733,5 +746,171 @@ fn adjudicate_moves_after_end_line_is_the_first_move_too_many() {
         run.stdout.starts_with("g.pgn:8: game 1 (a – b): invalid: move after the game ended: fivefold_repetition at ply 16"),
         "{}",
         run.stdout
+    );
+}
+
+/// The Laws of the game's date: fivefold repetition ends a game only from
+/// 1 July 2014, a resignation against a side that cannot mate is a draw
+/// only from 2023; `--laws` picks one edition for every game.
+#[test]
+fn adjudicate_applies_the_laws_of_the_games_date() {
+    // Knights out and back four times: the start position a fifth time at
+    // ply 16, then one more move; recorded as a White win by resignation.
+    let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 \
+                   7. Nf3 Nf6 8. Ng1 Ng8 9. e4";
+    let dated = |date: &str| game("1-0", None, &format!("[Date \"{date}\"]\n"), shuffle);
+    // 2013: no automatic ending, the recorded resignation stands.
+    check(
+        "laws_2013",
+        &dated("2013.05.01"),
+        &[],
+        ("1-0", "1-0", "resignation", "17", "", "true"),
+        "judged by the Laws before 1 July 2014 (game dated 2013.05.01)",
+    );
+    // 2015: the fivefold repetition ended it at ply 16.
+    check(
+        "laws_2015",
+        &dated("2015.05.01"),
+        &[],
+        ("1-0", "1/2-1/2", "fivefold_repetition", "16", "", "false"),
+        "1 ply played after the game ended; judged by the Laws of 1 July 2014 to 2022 (game dated 2015.05.01)",
+    );
+    // No usable date: today's Laws, and nothing said about them.
+    let (_, rows) = adjudicate("laws_undated", &dated("????.??.??"), &[]);
+    assert_eq!(rows[0][2], "fivefold_repetition", "{rows:?}");
+    assert!(!rows[0][6].contains("judged by"), "{rows:?}");
+    // --laws 2023: today's Laws whatever the date.
+    check(
+        "laws_forced",
+        &dated("2013.05.01"),
+        &["--laws", "2023"],
+        ("1-0", "1/2-1/2", "fivefold_repetition", "16", "", "false"),
+        "the same position for the fifth time; 1 ply played after the game ended",
+    );
+    // A resignation against a bare king: a loss in 2022, a draw in 2023.
+    let bare = |date: &str| {
+        game(
+            "0-1",
+            Some("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1"),
+            &format!("[Date \"{date}\"]\n[Termination \"Normal\"]\n"),
+            "1. Qa2 Kd7",
+        )
+    };
+    check(
+        "laws_resign_2022",
+        &bare("2022.12.31"),
+        &[],
+        ("0-1", "0-1", "resignation", "2", "", "true"),
+        "White resigned (before the Laws of 2023 a loss whatever the material)",
+    );
+    check(
+        "laws_resign_2023",
+        &bare("2023.01.01"),
+        &[],
+        ("0-1", "1/2-1/2", "resignation", "2", "", "false"),
+        "White resigned; Black (K) cannot mate K+Q",
+    );
+    // UTCDate when Date is unknown.
+    let utc = game(
+        "0-1",
+        Some("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1"),
+        "[Date \"????.??.??\"]\n[UTCDate \"2019.03.02\"]\n[Termination \"Normal\"]\n",
+        "1. Qa2 Kd7",
+    );
+    check(
+        "laws_utcdate",
+        &utc,
+        &[],
+        ("0-1", "0-1", "resignation", "2", "", "true"),
+        "(game dated 2019.03.02)",
+    );
+}
+
+/// The 1937 Botvinnik–Levenfish match played on after fivefold
+/// repetitions, recorded 1-0: right under the Laws of its day, a
+/// fivefold draw under today's.
+#[test]
+fn adjudicate_the_1937_match_by_its_laws() {
+    let Some(file) = shared_data("pgn/real/mliebelt-pgn-viewer/world_matches.pgn") else {
+        return;
+    };
+    let file = file.display().to_string();
+    let dir = temp_dir("laws_1937");
+    // Game number → CSV row, for the Levenfish games.
+    let rows = |laws: &str| {
+        let run = chesstool(
+            &dir,
+            &["adjudicate", &file, "--format", "csv", "--laws", laws],
+        );
+        run.stdout
+            .lines()
+            .filter(|line| line.contains("Levenfish"))
+            .map(|line| {
+                (
+                    line.split(',').nth(1).unwrap().to_string(),
+                    line.to_string(),
+                )
+            })
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let by_date = rows("date");
+    let today = rows("2023");
+    let fivefold: Vec<(&String, &String)> = today
+        .iter()
+        .filter(|(_, row)| row.contains(",fivefold_repetition,"))
+        .collect();
+    assert_eq!(fivefold.len(), 2, "{today:#?}");
+    for (game, row) in fivefold {
+        assert!(
+            row.contains(",1-0,1/2-1/2,") && row.contains(",false,adjudication,"),
+            "{row}"
+        );
+        assert!(row.contains("plies played after the game ended"), "{row}");
+        let dated = &by_date[game];
+        assert!(
+            dated.contains(",1-0,1-0,resignation,") && dated.contains(",true,normal,"),
+            "{dated}"
+        );
+        assert!(
+            dated.contains("judged by the Laws before 1 July 2014 (game dated 1937.??.??)"),
+            "{dated}"
+        );
+    }
+}
+
+/// A "can mate" answer found by search comes with its line, legal from
+/// the position at the flag fall, in JSONL, CSV and the text report.
+#[test]
+fn adjudicate_gives_the_mating_line() {
+    // Black flags with a bare king after 1. Kd2: White (K+B+P) can mate,
+    // and only a search says how. Recorded as a draw, so the text report
+    // shows it.
+    let pgn = game(
+        "1/2-1/2",
+        Some("4k3/8/8/8/8/8/4P3/2B1K3 w - - 0 1"),
+        "[Termination \"Time forfeit\"]\n",
+        "1. Kd2",
+    );
+    let (_, rows) = adjudicate("mating_line", &pgn, &[]);
+    let (result, line) = (&rows[0][1], &rows[0][8]);
+    assert_eq!(result, "1-0", "{rows:?}");
+    assert!(line.starts_with("1... ") && line.ends_with('#'), "{rows:?}");
+    // Played out from the position after 1. Kd2, the line mates: the
+    // adjudication of a game made of it says so.
+    let mate = format!(
+        "[Event \"line\"]\n[Result \"1-0\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/3KP3/2B5 b - - 1 1\"]\n\n{line} 1-0\n\n"
+    );
+    let dir = temp_dir("mating_line_check");
+    std::fs::write(dir.join("line.pgn"), &mate).unwrap();
+    let run = chesstool(&dir, &["adjudicate", "line.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 0, "{mate}\n{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains(",checkmate,"), "{}", run.stdout);
+    // The text report gives it on its own line.
+    std::fs::write(dir.join("g.pgn"), &pgn).unwrap();
+    let text = chesstool(&dir, &["adjudicate", "g.pgn"]);
+    assert!(
+        text.stdout.contains(&format!("\n  mating line: {line}\n")),
+        "{}",
+        text.stdout
     );
 }

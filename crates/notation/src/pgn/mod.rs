@@ -36,6 +36,7 @@ pub mod model;
 pub mod oracle;
 pub mod read;
 pub mod replay;
+pub mod rewrite;
 pub mod tags;
 pub mod write;
 

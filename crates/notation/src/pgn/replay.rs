@@ -64,8 +64,13 @@ pub enum ErrorKind {
     AfterResult,
     /// Unbalanced or misplaced variation brackets.
     Variation,
-    /// The `Result` tag, the movetext terminator and the position disagree.
+    /// The recorded result (tag or terminator) contradicts the final
+    /// position: a decisive result after stalemate, the wrong winner of a
+    /// checkmate.
     Result,
+    /// The `Result` tag is not a result, or disagrees with the movetext's
+    /// terminator.
+    ResultTag,
 }
 
 impl fmt::Display for ErrorKind {
@@ -82,6 +87,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::AfterResult => "movetext after the result",
             ErrorKind::Variation => "bad variation",
             ErrorKind::Result => "result mismatch",
+            ErrorKind::ResultTag => "bad Result tag",
         })
     }
 }
@@ -536,8 +542,7 @@ pub fn replay(
     let mainline = stack.into_iter().next().unwrap_or(frame);
     let final_position = mainline.current;
     if out.error.is_none() {
-        out.error =
-            check_result(&out, &final_position).map(|m| game_error(game, ErrorKind::Result, m));
+        out.error = check_result(&out, &final_position).map(|(kind, m)| game_error(game, kind, m));
     }
     if out.error.is_none() && out.result_tag.is_none() {
         match game.tag(b"Result") {
@@ -552,7 +557,7 @@ pub fn replay(
             Some(raw) => {
                 out.error = Some(game_error(
                     game,
-                    ErrorKind::Result,
+                    ErrorKind::ResultTag,
                     format!(
                         "Result tag \"{}\" is not 1-0, 0-1, 1/2-1/2 or *",
                         escape_for_report(raw)
@@ -1172,13 +1177,16 @@ fn start_position(
 }
 
 /// Does the recorded result fit the movetext and the final position?
-fn check_result(out: &Replayed, final_position: &Position) -> Option<String> {
+fn check_result(out: &Replayed, final_position: &Position) -> Option<(ErrorKind, String)> {
     if let (Some(tag), Some(term)) = (out.result_tag, out.terminator) {
         if tag != term {
-            return Some(format!(
-                "Result tag {} but the movetext ends with {}",
-                tag.as_str(),
-                term.as_str()
+            return Some((
+                ErrorKind::ResultTag,
+                format!(
+                    "Result tag {} but the movetext ends with {}",
+                    tag.as_str(),
+                    term.as_str()
+                ),
             ));
         }
     }
@@ -1190,18 +1198,24 @@ fn check_result(out: &Replayed, final_position: &Position) -> Option<String> {
             Color::Black => GameResult::BlackWins,
         };
         if recorded != right && recorded != GameResult::Unknown {
-            return Some(format!(
-                "{} is checkmated but the result is {}",
-                final_position.turn(),
-                recorded.as_str()
+            return Some((
+                ErrorKind::Result,
+                format!(
+                    "{} is checkmated but the result is {}",
+                    final_position.turn(),
+                    recorded.as_str()
+                ),
             ));
         }
     } else if final_position.is_stalemate()
         && matches!(recorded, GameResult::WhiteWins | GameResult::BlackWins)
     {
-        return Some(format!(
-            "the game ends in stalemate but the result is {}",
-            recorded.as_str()
+        return Some((
+            ErrorKind::Result,
+            format!(
+                "the game ends in stalemate but the result is {}",
+                recorded.as_str()
+            ),
         ));
     }
     None

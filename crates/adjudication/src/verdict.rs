@@ -1,0 +1,1023 @@
+//! The verdict on a whole game: what result the rules give it, why, and
+//! at which ply, beside the result it records.
+//!
+//! A [`Record`] is a game as its record gives it: a start position, the
+//! mainline moves (fed one by one, as a reader replays them), the clock
+//! readings after each, and what the tags say (`Result`, `Termination`,
+//! the players, `TimeControl`, the date). [`adjudicate`] rules on it under
+//! [`Rules`], in this order of precedence:
+//!
+//! 1. the first ending a rule of play gives by itself (checkmate,
+//!    stalemate, dead position; from 1 July 2014 fivefold repetition and
+//!    the 75-move rule; on Lichess the 50-move draw). A game may go on
+//!    after the ending (TWIC games after bare kings, TCEC games before
+//!    their adjudication): the first ending decides and the moves after it
+//!    are counted, but none may follow a checkmate or a stalemate (those
+//!    are illegal moves, which [`Record::push`] refuses);
+//! 2. a flag fall the clocks prove (FIDE 6.9);
+//! 3. what the record says happened outside the moves (`Termination`,
+//!    `Result`): a flag fall, a resignation (5.1.2) or an abandonment,
+//!    each a loss unless the opponent cannot mate by any series of legal
+//!    moves; a decisive result nothing else explains counts as a
+//!    resignation;
+//! 4. a recorded draw, explained by a claim (threefold repetition, 50
+//!    moves) or else agreed;
+//! 5. an unfinished game.
+//!
+//! # The Laws of the game's date
+//!
+//! Under [`Ruleset::Fide`], [`LawsChoice::ByDate`] applies the Laws in
+//! force on the game's date ([`Laws::in_force_on`]): fivefold repetition
+//! and the 75-move rule end a game only from 1 July 2014 ([`Laws::Fide2014`]),
+//! and a resignation is a draw when the opponent cannot mate only from
+//! 1 January 2023 ([`Laws::Fide2023`]). A game without a usable date gets
+//! today's Laws. The verdict's detail names the Laws when they are not
+//! today's.
+//!
+//! ```
+//! use adjudication::verdict::{adjudicate, Laws, Reason, Record, RecordedTags, Rules};
+//! use adjudication::termination::RecordedResult;
+//! use board::Square;
+//! use movegen::{Move, Position};
+//!
+//! // Fool's mate, recorded as a White win.
+//! let tags = RecordedTags { result: "1-0".into(), ..RecordedTags::default() };
+//! let mut record = Record::new(Position::new(), Laws::Fide2023, tags);
+//! for (from, to) in [(Square::F2, Square::F3), (Square::E7, Square::E5),
+//!                    (Square::G2, Square::G4), (Square::D8, Square::H4)] {
+//!     record.push(Move::normal(from, to)).unwrap();
+//! }
+//! let verdict = adjudicate(&record, &Rules::fide());
+//! assert_eq!(verdict.result, RecordedResult::BlackWins);
+//! assert_eq!(verdict.reason, Reason::Checkmate);
+//! assert_eq!(verdict.decided_at_ply, 4);
+//! assert!(!verdict.agrees);
+//! assert_eq!(verdict.termination(), "adjudication");
+//! ```
+
+use core::fmt;
+
+use board::Color;
+use movegen::{Move, Position};
+
+use crate::clock::{analyze_clocks, PlyClock, TimeControl};
+use crate::termination::{
+    external_result, EndingKind, ExternalEvent, MateAbility, RecordedEnding, RecordedResult,
+};
+use crate::{has_insufficient_material, Answer, Claims, Ending, Game, GameError, Proof};
+
+/// Why a game has the result the rules give it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// Checkmate (5.1.1).
+    Checkmate,
+    /// Stalemate (5.2.1).
+    Stalemate,
+    /// Neither side has the material to mate (a dead position of the
+    /// simplest kind).
+    InsufficientMaterial,
+    /// No series of legal moves can lead to mate (5.2.2).
+    DeadPosition,
+    /// The same position a fifth time (9.6.1, from 1 July 2014).
+    FivefoldRepetition,
+    /// 75 moves by each side without a capture or pawn move (9.6.2, from
+    /// 1 July 2014).
+    SeventyFiveMoves,
+    /// A recorded draw a threefold-repetition claim explains (9.2).
+    ThreefoldRepetition,
+    /// A recorded draw a 50-move claim explains (9.3), or Lichess's
+    /// automatic 50-move draw.
+    FiftyMoves,
+    /// A flag fall (6.9).
+    TimeForfeit,
+    /// A resignation (5.1.2), or a decisive result nothing else explains.
+    Resignation,
+    /// Leaving the game in progress (counts as resignation).
+    Abandonment,
+    /// A recorded draw no rule explains.
+    Agreement,
+    /// The game was not finished.
+    Unterminated,
+}
+
+impl Reason {
+    /// Every reason, in the order a summary lists them.
+    pub const ALL: [Reason; 13] = [
+        Reason::Checkmate,
+        Reason::Stalemate,
+        Reason::InsufficientMaterial,
+        Reason::DeadPosition,
+        Reason::FivefoldRepetition,
+        Reason::SeventyFiveMoves,
+        Reason::ThreefoldRepetition,
+        Reason::FiftyMoves,
+        Reason::TimeForfeit,
+        Reason::Resignation,
+        Reason::Abandonment,
+        Reason::Agreement,
+        Reason::Unterminated,
+    ];
+
+    /// The snake_case name reports use: `checkmate`, `time_forfeit`, …
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::InsufficientMaterial => "insufficient_material",
+            Reason::DeadPosition => "dead_position",
+            Reason::FivefoldRepetition => "fivefold_repetition",
+            Reason::SeventyFiveMoves => "seventyfive_moves",
+            Reason::ThreefoldRepetition => "threefold_repetition",
+            Reason::FiftyMoves => "fifty_moves",
+            Reason::TimeForfeit => "time_forfeit",
+            Reason::Resignation => "resignation",
+            Reason::Abandonment => "abandonment",
+            Reason::Agreement => "agreement",
+            Reason::Unterminated => "unterminated",
+        }
+    }
+
+    /// The PGN standard's `Termination` value (§9.8.1) for a game that
+    /// ended this way: `normal` for endings on the board, claims,
+    /// agreement and resignation; `time forfeit`; `abandoned`;
+    /// `unterminated`.
+    #[must_use]
+    pub const fn standard_termination(self) -> &'static str {
+        match self {
+            Reason::TimeForfeit => "time forfeit",
+            Reason::Abandonment => "abandoned",
+            Reason::Unterminated => "unterminated",
+            _ => "normal",
+        }
+    }
+
+    /// The reason of an ending a rule of play gave.
+    #[must_use]
+    pub const fn of_ending(ending: Ending) -> Reason {
+        match ending {
+            Ending::Checkmate { .. } => Reason::Checkmate,
+            Ending::Stalemate => Reason::Stalemate,
+            Ending::InsufficientMaterial => Reason::InsufficientMaterial,
+            Ending::DeadPosition => Reason::DeadPosition,
+            Ending::FivefoldRepetition => Reason::FivefoldRepetition,
+            Ending::SeventyFiveMoves => Reason::SeventyFiveMoves,
+        }
+    }
+
+    /// Whether the game ended on the board with no legal move left
+    /// (checkmate, stalemate): nothing may follow.
+    #[must_use]
+    pub const fn ends_all_play(self) -> bool {
+        matches!(self, Reason::Checkmate | Reason::Stalemate)
+    }
+
+    const fn of_event(event: ExternalEvent) -> Reason {
+        match event {
+            ExternalEvent::FlagFall => Reason::TimeForfeit,
+            ExternalEvent::Resignation => Reason::Resignation,
+            ExternalEvent::Abandonment => Reason::Abandonment,
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An edition of the FIDE Laws of Chess, as far as adjudication is
+/// concerned.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Laws {
+    /// The Laws before 1 July 2014 (the 2009 edition; older games are
+    /// judged by it too): fivefold repetition and 75 moves can only be
+    /// claimed as threefold repetition and 50 moves; a resignation always
+    /// loses.
+    Fide2009,
+    /// From 1 July 2014 (as amended to 2018): fivefold repetition and the
+    /// 75-move rule end the game (9.6); a resignation always loses.
+    Fide2014,
+    /// From 1 January 2023: as 2014, and a resignation is a draw when the
+    /// opponent cannot mate by any series of legal moves (5.1.2).
+    Fide2023,
+}
+
+impl Laws {
+    /// Today's Laws.
+    pub const TODAY: Laws = Laws::Fide2023;
+
+    /// The Laws in force on `date`, or `None` when the date does not
+    /// decide (no year, or 2014 without a month).
+    ///
+    /// ```
+    /// use adjudication::verdict::{GameDate, Laws};
+    ///
+    /// let on = |text: &str| GameDate::parse(text).and_then(Laws::in_force_on);
+    /// assert_eq!(on("1937.??.??"), Some(Laws::Fide2009));
+    /// assert_eq!(on("2014.06.30"), Some(Laws::Fide2009));
+    /// assert_eq!(on("2014.07.01"), Some(Laws::Fide2014));
+    /// assert_eq!(on("2022.12.31"), Some(Laws::Fide2014));
+    /// assert_eq!(on("2023.01.01"), Some(Laws::Fide2023));
+    /// assert_eq!(on("2014.??.??"), None);
+    /// assert_eq!(on("????.??.??"), None);
+    /// ```
+    #[must_use]
+    pub fn in_force_on(date: GameDate) -> Option<Laws> {
+        match date.year {
+            ..=2013 => Some(Laws::Fide2009),
+            2014 => match date.month? {
+                ..=6 => Some(Laws::Fide2009),
+                _ => Some(Laws::Fide2014),
+            },
+            2015..=2022 => Some(Laws::Fide2014),
+            _ => Some(Laws::Fide2023),
+        }
+    }
+
+    /// Whether fivefold repetition and the 75-move rule end a game.
+    #[must_use]
+    pub const fn automatic_draws(self) -> bool {
+        !matches!(self, Laws::Fide2009)
+    }
+
+    /// Whether a resignation is a draw when the opponent cannot mate
+    /// (5.1.2, 2023 wording).
+    #[must_use]
+    pub const fn resignation_can_draw(self) -> bool {
+        matches!(self, Laws::Fide2023)
+    }
+
+    /// `the Laws of 2009 (in force until 30 June 2014)`, … for details.
+    #[must_use]
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Laws::Fide2009 => "the Laws before 1 July 2014",
+            Laws::Fide2014 => "the Laws of 1 July 2014 to 2022",
+            Laws::Fide2023 => "the Laws of 2023",
+        }
+    }
+}
+
+/// A game's date as PGN writes it, `YYYY.MM.DD` with `??` for what is
+/// unknown.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameDate {
+    /// The year.
+    pub year: u16,
+    /// The month (1–12), when known.
+    pub month: Option<u8>,
+    /// The day (1–31), when known.
+    pub day: Option<u8>,
+}
+
+impl GameDate {
+    /// Reads `YYYY.MM.DD` (`-` or `/` also separate; `??` unknown parts;
+    /// surrounding space ignored). `None` without a year.
+    ///
+    /// ```
+    /// use adjudication::verdict::GameDate;
+    ///
+    /// let date = GameDate::parse("1937.10.05").unwrap();
+    /// assert_eq!((date.year, date.month, date.day), (1937, Some(10), Some(5)));
+    /// assert_eq!(GameDate::parse("2019.??.??").unwrap().month, None);
+    /// assert_eq!(GameDate::parse("????.??.??"), None);
+    /// assert_eq!(GameDate::parse("1937.13.01").unwrap().month, None);
+    /// ```
+    #[must_use]
+    pub fn parse(text: &str) -> Option<GameDate> {
+        let mut parts = text.trim().split(['.', '-', '/']);
+        let year = parts.next()?;
+        if year.len() != 4 || !year.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let year: u16 = year.parse().ok()?;
+        let field = |part: Option<&str>, max: u8| {
+            part.filter(|p| p.len() == 2)
+                .and_then(|p| p.parse::<u8>().ok())
+                .filter(|n| (1..=max).contains(n))
+        };
+        let month = field(parts.next(), 12);
+        let day = month.and(field(parts.next(), 31));
+        Some(GameDate { year, month, day })
+    }
+}
+
+impl fmt::Display for GameDate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}", self.year)?;
+        match self.month {
+            Some(month) => write!(f, ".{month:02}")?,
+            None => return f.write_str(".??.??"),
+        }
+        match self.day {
+            Some(day) => write!(f, ".{day:02}"),
+            None => f.write_str(".??"),
+        }
+    }
+}
+
+/// Whose rules.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ruleset {
+    /// The FIDE Laws of Chess, in the edition [`LawsChoice`] picks.
+    Fide,
+    /// Lichess: the 50-move draw is automatic at 100 plies, a timeout (or
+    /// abandonment) is a draw only if the winner has insufficient
+    /// material, and a resignation always loses.
+    Lichess,
+}
+
+/// Which edition of the Laws a game is judged by.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LawsChoice {
+    /// The Laws in force on the game's date; today's without a usable
+    /// date.
+    ByDate,
+    /// This edition for every game.
+    Edition(Laws),
+}
+
+/// The rules a game is judged by.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// FIDE or Lichess.
+    pub ruleset: Ruleset,
+    /// Under FIDE: which Laws.
+    pub laws: LawsChoice,
+    /// Positions the helpmate search may visit per question (can the
+    /// opponent still mate?); past it the answer is unknown and the
+    /// recorded result stands.
+    pub helpmate_budget: u64,
+}
+
+impl Rules {
+    /// The FIDE Laws of each game's date, the default budget.
+    #[must_use]
+    pub const fn fide() -> Rules {
+        Rules {
+            ruleset: Ruleset::Fide,
+            laws: LawsChoice::ByDate,
+            helpmate_budget: crate::DEFAULT_BUDGET,
+        }
+    }
+
+    /// Lichess's rules, the default budget.
+    #[must_use]
+    pub const fn lichess() -> Rules {
+        Rules {
+            ruleset: Ruleset::Lichess,
+            laws: LawsChoice::ByDate,
+            helpmate_budget: crate::DEFAULT_BUDGET,
+        }
+    }
+
+    /// The Laws a game dated `date` is judged by, and whether they came
+    /// from the date. Lichess's rules follow today's Laws where they do
+    /// not differ.
+    #[must_use]
+    pub fn laws_for(&self, date: Option<GameDate>) -> (Laws, Option<GameDate>) {
+        match (self.ruleset, self.laws) {
+            (Ruleset::Lichess, _) => (Laws::TODAY, None),
+            (Ruleset::Fide, LawsChoice::Edition(laws)) => (laws, None),
+            (Ruleset::Fide, LawsChoice::ByDate) => {
+                match date.and_then(|date| Laws::in_force_on(date).map(|laws| (laws, date))) {
+                    Some((laws, date)) => (laws, Some(date)),
+                    None => (Laws::TODAY, None),
+                }
+            }
+        }
+    }
+}
+
+/// What a game's tags say, as the adjudication reads them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordedTags {
+    /// The `Result` tag as written, else the movetext's terminator
+    /// (empty when neither is there).
+    pub result: String,
+    /// The `Termination` tag, decoded.
+    pub termination: Option<String>,
+    /// The `White` tag (names in a `Termination` text say who won).
+    pub white: String,
+    /// The `Black` tag.
+    pub black: String,
+    /// The `TimeControl` tag, when it reads.
+    pub time_control: Option<TimeControl>,
+}
+
+/// A game as its record gives it, fed move by move.
+#[derive(Clone, Debug)]
+pub struct Record {
+    start: Position,
+    game: Game,
+    moves: Vec<Move>,
+    clocks: Vec<PlyClock>,
+    /// The first ply whose position has a halfmove clock of 100 (0: the
+    /// start).
+    fifty_at: Option<u32>,
+    /// After the game ended: the position the moves reached since.
+    after_end: Option<Position>,
+    laws: Laws,
+    laws_date: Option<GameDate>,
+    tags: RecordedTags,
+}
+
+impl Record {
+    /// A game from `start` judged by `laws`, with its tags.
+    #[must_use]
+    pub fn new(start: Position, laws: Laws, tags: RecordedTags) -> Record {
+        Record {
+            fifty_at: (start.halfmoves() >= 100).then_some(0),
+            game: Game::with_automatic_draws(start.clone(), laws.automatic_draws()),
+            start,
+            moves: Vec::new(),
+            clocks: Vec::new(),
+            after_end: None,
+            laws,
+            laws_date: None,
+            tags,
+        }
+    }
+
+    /// [`Record::new`] with the Laws `rules` give a game of `date`.
+    #[must_use]
+    pub fn for_rules(
+        start: Position,
+        rules: &Rules,
+        date: Option<GameDate>,
+        tags: RecordedTags,
+    ) -> Record {
+        let (laws, laws_date) = rules.laws_for(date);
+        Record {
+            laws_date,
+            ..Record::new(start, laws, tags)
+        }
+    }
+
+    /// Plays mainline move `mv`.
+    ///
+    /// # Errors
+    /// [`GameError::IllegalMove`] if it is not legal (in the current
+    /// position, or after the game ended: a move after checkmate or
+    /// stalemate is one), and the record is unchanged.
+    pub fn push(&mut self, mv: Move) -> Result<(), GameError> {
+        let mut after = self.current().clone();
+        if !after.is_legal(mv) {
+            return Err(GameError::IllegalMove {
+                mv,
+                ply: self.ply() + 1,
+            });
+        }
+        after.play_unchecked(mv);
+        self.push_played(mv, &after);
+        Ok(())
+    }
+
+    /// Plays mainline move `mv`, legal in the current position, whose
+    /// resulting position `after` a replay has already computed (it is
+    /// not played again). Debug builds check both.
+    pub fn push_played(&mut self, mv: Move, after: &Position) {
+        self.moves.push(mv);
+        self.clocks.push(PlyClock::default());
+        if self.fifty_at.is_none() && after.halfmoves() >= 100 {
+            self.fifty_at = Some(self.ply());
+        }
+        if self.game.ending().is_none() {
+            // Cannot fail: the game has not ended.
+            let _ = self.game.push_played(mv, after);
+        } else {
+            self.after_end_position(after);
+        }
+    }
+
+    /// Keeps, after the game has ended, the position the moves reach (so
+    /// [`Record::push`] can check the next one).
+    fn after_end_position(&mut self, after: &Position) {
+        match &mut self.after_end {
+            Some(pos) => pos.clone_from(after),
+            None => self.after_end = Some(after.clone()),
+        }
+    }
+
+    /// Sets the recorded result (the `Result` tag as written, else the
+    /// movetext's terminator), when it was not known at [`Record::new`].
+    pub fn set_recorded_result(&mut self, result: String) {
+        self.tags.result = result;
+    }
+
+    /// Sets the clock readings of the last move played.
+    pub fn set_clock(&mut self, clock: PlyClock) {
+        if let Some(last) = self.clocks.last_mut() {
+            *last = clock;
+        }
+    }
+
+    /// The clock readings of the last move played, to fill in.
+    pub fn last_clock_mut(&mut self) -> Option<&mut PlyClock> {
+        self.clocks.last_mut()
+    }
+
+    /// Mainline plies played.
+    #[must_use]
+    pub fn ply(&self) -> u32 {
+        self.moves.len() as u32
+    }
+
+    /// The start position.
+    #[must_use]
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The moves, in order.
+    #[must_use]
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The game as the rules of play see it (stopped at its first
+    /// automatic ending).
+    #[must_use]
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The Laws the game is judged by.
+    #[must_use]
+    pub fn laws(&self) -> Laws {
+        self.laws
+    }
+
+    /// The tags.
+    #[must_use]
+    pub fn tags(&self) -> &RecordedTags {
+        &self.tags
+    }
+
+    /// The position after the last move.
+    fn current(&self) -> &Position {
+        self.after_end.as_ref().unwrap_or(self.game.position())
+    }
+}
+
+/// The verdict on one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The result the rules give (`Unknown`: not finished).
+    pub result: RecordedResult,
+    /// Why.
+    pub reason: Reason,
+    /// The ply at which it was decided (the first ending, the flag fall,
+    /// or the last ply).
+    pub decided_at_ply: u32,
+    /// The draws the side to move could claim there.
+    pub claimable: Claims,
+    /// Whether the recorded result is that result (`*` agrees with `*`
+    /// only, not with nothing recorded).
+    pub agrees: bool,
+    /// The side an event outside the moves went against (flagged,
+    /// resigned, left).
+    pub against: Option<Color>,
+    /// Plies played after the ending that decided (a game that went on
+    /// after a dead position, fivefold repetition, the 75-move rule or
+    /// Lichess's 50-move draw).
+    pub played_after_end: u32,
+    /// When the opponent of `against` can mate and a search found how:
+    /// a mating line, legal from the position at the event.
+    pub mating_line: Vec<Move>,
+    /// The Laws the game was judged by (today's under Lichess rules).
+    pub laws: Laws,
+    /// One or two sentences for a person: what happened, and what was
+    /// noted (clock warnings, a recorded ending the game does not show,
+    /// the Laws when they are not today's).
+    pub detail: String,
+}
+
+impl Verdict {
+    /// The PGN standard's `Termination` value for the game as judged:
+    /// `unterminated` for an unfinished game, `adjudication` where the
+    /// recorded result is not the one the rules give (the verdict
+    /// changes it), else [`Reason::standard_termination`].
+    #[must_use]
+    pub fn termination(&self) -> &'static str {
+        if self.result == RecordedResult::Unknown {
+            "unterminated"
+        } else if !self.agrees {
+            "adjudication"
+        } else {
+            self.reason.standard_termination()
+        }
+    }
+}
+
+fn color_name(color: Color) -> &'static str {
+    color.fold("White", "Black")
+}
+
+/// The game fed move by move from the start, up to `plies` moves.
+fn game_after(record: &Record, plies: usize) -> Game {
+    let mut game = Game::with_automatic_draws(record.start.clone(), record.laws.automatic_draws());
+    for &mv in &record.moves[..plies.min(record.moves.len())] {
+        if game.push_legal(mv).is_err() {
+            break;
+        }
+    }
+    game
+}
+
+/// Whether `color` can mate in `game`, with a mating line when a search
+/// found one.
+fn mate_ability(game: &Game, color: Color, rules: &Rules) -> (MateAbility, Vec<Move>) {
+    match rules.ruleset {
+        Ruleset::Lichess => {
+            if has_insufficient_material(game.position().board(), color) {
+                (MateAbility::No, Vec::new())
+            } else {
+                (MateAbility::Yes, Vec::new())
+            }
+        }
+        Ruleset::Fide => {
+            let found = game.helpmate(color, rules.helpmate_budget);
+            let line = if found.proof == Proof::Found {
+                found.line
+            } else {
+                Vec::new()
+            };
+            let ability = match found.answer {
+                Answer::Yes => MateAbility::Yes,
+                Answer::No => MateAbility::No,
+                Answer::Unknown => MateAbility::Unknown,
+            };
+            (ability, line)
+        }
+    }
+}
+
+/// What an event outside the moves against `loser` at the end of `game`
+/// gives: result, detail, mating line.
+fn external(
+    game: &Game,
+    event: ExternalEvent,
+    loser: Color,
+    recorded: RecordedResult,
+    rules: &Rules,
+    laws: Laws,
+) -> (RecordedResult, String, Vec<Move>) {
+    let resigned = matches!(
+        event,
+        ExternalEvent::Resignation | ExternalEvent::Abandonment
+    );
+    if rules.ruleset == Ruleset::Lichess && event == ExternalEvent::Resignation {
+        return (
+            RecordedResult::win_for(loser.other()),
+            format!("{} resigned (always a loss on Lichess)", color_name(loser)),
+            Vec::new(),
+        );
+    }
+    if rules.ruleset == Ruleset::Fide && resigned && !laws.resignation_can_draw() {
+        let what = if event == ExternalEvent::Resignation {
+            "resigned"
+        } else {
+            "left the game (counts as resignation)"
+        };
+        return (
+            RecordedResult::win_for(loser.other()),
+            format!(
+                "{} {what} (before the Laws of 2023 a loss whatever the material)",
+                color_name(loser)
+            ),
+            Vec::new(),
+        );
+    }
+    let (ability, line) = mate_ability(game, loser.other(), rules);
+    let verdict = external_result(
+        event,
+        loser,
+        ability,
+        recorded,
+        Some(game.position().board()),
+    );
+    (verdict.result, verdict.detail, line)
+}
+
+/// A one-sentence description of an ending on the board.
+fn ending_detail(game: &Game, ending: Ending) -> String {
+    let side = color_name(game.position().turn());
+    match ending {
+        Ending::Checkmate { .. } => format!("{side} is checkmated"),
+        Ending::Stalemate => format!("{side} is stalemated"),
+        Ending::InsufficientMaterial | Ending::DeadPosition => match game.dead_reason() {
+            Some(why) => format!("dead position: {why}"),
+            None => "dead position".to_string(),
+        },
+        Ending::FivefoldRepetition => "the same position for the fifth time".to_string(),
+        Ending::SeventyFiveMoves => {
+            "75 moves by each side without a capture or pawn move".to_string()
+        }
+    }
+}
+
+/// `; 3 plies played after the game ended`, or nothing.
+fn after_end_note(after: u32) -> String {
+    match after {
+        0 => String::new(),
+        1 => "; 1 ply played after the game ended".to_string(),
+        n => format!("; {n} plies played after the game ended"),
+    }
+}
+
+/// Rules on `record` under `rules` (see the [module documentation](self)
+/// for the order of precedence).
+///
+/// A record whose moves go on after a checkmate or stalemate cannot be
+/// built ([`Record::push`] refuses them); one that goes on after another
+/// ending is judged by that ending, [`Verdict::played_after_end`] counting
+/// the moves that followed.
+#[must_use]
+pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
+    let recorded = RecordedResult::from_tag(&record.tags.result);
+    let laws = record.laws;
+    let laws_note = if laws == Laws::TODAY {
+        String::new()
+    } else {
+        match record.laws_date {
+            Some(date) => format!("; judged by {} (game dated {date})", laws.describe()),
+            None => format!("; judged by {}", laws.describe()),
+        }
+    };
+    let agrees_with = |result: RecordedResult| {
+        // `*` agrees with `*` only: not with nothing recorded, `?` or
+        // anything else that is no result.
+        result == recorded && (recorded != RecordedResult::Unknown || record.tags.result == "*")
+    };
+    let finish = |result: RecordedResult,
+                  reason: Reason,
+                  ply: u32,
+                  claimable: Claims,
+                  detail: String,
+                  against: Option<Color>,
+                  mating_line: Vec<Move>| {
+        let played_after_end = record.ply().saturating_sub(ply);
+        Verdict {
+            result,
+            reason,
+            decided_at_ply: ply,
+            claimable,
+            agrees: agrees_with(result),
+            against,
+            played_after_end,
+            mating_line,
+            laws,
+            detail: format!("{detail}{}{laws_note}", after_end_note(played_after_end)),
+        }
+    };
+    let game = &record.game;
+
+    // 1. The first ending a rule of play gives by itself.
+    let lichess_fifty = record
+        .fifty_at
+        .filter(|_| rules.ruleset == Ruleset::Lichess);
+    let board_ending = game.ending().zip(game.ending_ply());
+    let board_first = match (board_ending, lichess_fifty) {
+        (Some((_, ply)), Some(fifty)) => ply <= fifty,
+        (board, _) => board.is_some(),
+    };
+    if let Some((ending, ply)) = board_ending.filter(|_| board_first) {
+        let result = match ending.winner() {
+            Some(color) => RecordedResult::win_for(color),
+            None => RecordedResult::Draw,
+        };
+        return finish(
+            result,
+            Reason::of_ending(ending),
+            ply,
+            Claims::NONE,
+            ending_detail(game, ending),
+            None,
+            Vec::new(),
+        );
+    }
+    if let Some(ply) = lichess_fifty {
+        return finish(
+            RecordedResult::Draw,
+            Reason::FiftyMoves,
+            ply,
+            Claims::NONE,
+            "50 moves by each side without a capture or pawn move (drawn automatically on \
+             Lichess)"
+                .to_string(),
+            None,
+            Vec::new(),
+        );
+    }
+    let plies = game.ply();
+    let claims = game.claimable();
+
+    // 2. A flag fall the clocks prove.
+    let mut clock_note = String::new();
+    if let Some(tc) = &record.tags.time_control {
+        let clocks = analyze_clocks(tc, record.start.turn(), &record.clocks);
+        if let Some(first) = clocks.warnings.first() {
+            clock_note = match clocks.warnings.len() {
+                1 => format!("; clock warning: {first}"),
+                n => format!("; clock warning: {first} (and {} more)", n - 1),
+            };
+        }
+        if let Some(flag) = clocks.flag_fall {
+            let flagged = game_after(record, flag.ply.saturating_sub(1));
+            let (result, detail, line) = external(
+                &flagged,
+                ExternalEvent::FlagFall,
+                flag.color,
+                recorded,
+                rules,
+                laws,
+            );
+            return finish(
+                result,
+                Reason::TimeForfeit,
+                flagged.ply(),
+                flagged.claimable(),
+                format!("{flag}; {detail}{clock_note}"),
+                Some(flag.color),
+                line,
+            );
+        }
+    }
+
+    // 3. What the record says happened outside the moves.
+    let ending = RecordedEnding::parse(
+        record.tags.termination.as_deref(),
+        recorded,
+        &record.tags.white,
+        &record.tags.black,
+    );
+    let decisive = recorded.winner().is_some();
+    let event = match &ending.kind {
+        EndingKind::TimeForfeit => Some((ExternalEvent::FlagFall, String::new())),
+        // A drawn resignation or abandonment names its side.
+        EndingKind::Abandonment if decisive || ending.loser.is_some() => {
+            Some((ExternalEvent::Abandonment, String::new()))
+        }
+        EndingKind::Resignation if decisive || ending.loser.is_some() => {
+            Some((ExternalEvent::Resignation, String::new()))
+        }
+        EndingKind::Normal if decisive => Some((ExternalEvent::Resignation, String::new())),
+        // A decisive result no rule of play explains: a resignation in
+        // effect (the same exception applies to a loss for an illegal
+        // move, 7.5.5).
+        kind if decisive => Some((
+            ExternalEvent::Resignation,
+            format!("; recorded as {kind}, which the final position does not show"),
+        )),
+        _ => None,
+    };
+    if let Some((event, why)) = event {
+        let loser = ending.loser.unwrap_or(game.position().turn());
+        let (result, detail, line) = external(game, event, loser, recorded, rules, laws);
+        return finish(
+            result,
+            Reason::of_event(event),
+            plies,
+            claims,
+            format!("{detail}{why}{clock_note}"),
+            Some(loser),
+            line,
+        );
+    }
+
+    // 4. A recorded draw; 5. an unfinished game.
+    if recorded == RecordedResult::Draw {
+        let (reason, detail) = if claims.threefold {
+            (
+                Reason::ThreefoldRepetition,
+                "threefold repetition claimable",
+            )
+        } else if claims.fifty {
+            (Reason::FiftyMoves, "50-move rule claimable")
+        } else {
+            (Reason::Agreement, "no rule explains the draw: agreed")
+        };
+        let recorded_as = match &ending.kind {
+            EndingKind::Normal | EndingKind::Agreement => String::new(),
+            EndingKind::Repetition if claims.threefold => String::new(),
+            EndingKind::FiftyMoves if claims.fifty && !claims.threefold => String::new(),
+            kind => format!("; recorded as {kind}"),
+        };
+        return finish(
+            RecordedResult::Draw,
+            reason,
+            plies,
+            claims,
+            format!("{detail}{recorded_as}{clock_note}"),
+            None,
+            Vec::new(),
+        );
+    }
+    finish(
+        RecordedResult::Unknown,
+        Reason::Unterminated,
+        plies,
+        claims,
+        format!("the game was not finished{clock_note}"),
+        None,
+        Vec::new(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::Square;
+
+    fn record(moves: &[(Square, Square)], laws: Laws, result: &str) -> Record {
+        let tags = RecordedTags {
+            result: result.to_string(),
+            ..RecordedTags::default()
+        };
+        let mut record = Record::new(Position::new(), laws, tags);
+        for &(from, to) in moves {
+            record.push(Move::normal(from, to)).unwrap();
+        }
+        record
+    }
+
+    const SHUFFLE: [(Square, Square); 4] = [
+        (Square::G1, Square::F3),
+        (Square::G8, Square::F6),
+        (Square::F3, Square::G1),
+        (Square::F6, Square::G8),
+    ];
+
+    #[test]
+    fn play_goes_on_after_fivefold_and_is_counted() {
+        let mut moves: Vec<_> = SHUFFLE.iter().copied().cycle().take(16).collect();
+        moves.push((Square::E2, Square::E4));
+        let v = adjudicate(&record(&moves, Laws::Fide2023, "1/2-1/2"), &Rules::fide());
+        assert_eq!(
+            (v.reason, v.decided_at_ply, v.played_after_end, v.agrees),
+            (Reason::FivefoldRepetition, 16, 1, true)
+        );
+        assert_eq!(v.termination(), "normal");
+        // Before 1 July 2014 the game goes on: the draw is agreed (and
+        // threefold claimable along the way, not at the end).
+        let v = adjudicate(&record(&moves, Laws::Fide2009, "1/2-1/2"), &Rules::fide());
+        assert_eq!((v.reason, v.decided_at_ply), (Reason::Agreement, 17));
+        assert!(
+            v.detail.contains("the Laws before 1 July 2014"),
+            "{}",
+            v.detail
+        );
+    }
+
+    #[test]
+    fn no_move_after_checkmate() {
+        let mut r = record(
+            &[
+                (Square::F2, Square::F3),
+                (Square::E7, Square::E5),
+                (Square::G2, Square::G4),
+                (Square::D8, Square::H4),
+            ],
+            Laws::Fide2023,
+            "0-1",
+        );
+        assert!(r.push(Move::normal(Square::A2, Square::A3)).is_err());
+        let v = adjudicate(&r, &Rules::fide());
+        assert_eq!(
+            (v.reason, v.agrees, v.played_after_end),
+            (Reason::Checkmate, true, 0)
+        );
+    }
+
+    #[test]
+    fn unfinished_games_are_unterminated_and_star_agrees_with_star_only() {
+        let moves = [(Square::E2, Square::E4)];
+        let star = adjudicate(&record(&moves, Laws::Fide2023, "*"), &Rules::fide());
+        assert_eq!((star.reason, star.agrees), (Reason::Unterminated, true));
+        assert_eq!(star.termination(), "unterminated");
+        let nothing = adjudicate(&record(&moves, Laws::Fide2023, ""), &Rules::fide());
+        assert!(!nothing.agrees);
+        assert_eq!(nothing.termination(), "unterminated");
+    }
+
+    #[test]
+    fn laws_by_date_or_chosen() {
+        let fide = Rules::fide();
+        let date = GameDate::parse("2016.03.04");
+        assert_eq!(fide.laws_for(date), (Laws::Fide2014, date));
+        assert_eq!(fide.laws_for(None), (Laws::TODAY, None));
+        let chosen = Rules {
+            laws: LawsChoice::Edition(Laws::Fide2009),
+            ..fide
+        };
+        assert_eq!(chosen.laws_for(date), (Laws::Fide2009, None));
+        assert_eq!(Rules::lichess().laws_for(date), (Laws::TODAY, None));
+        assert_eq!(
+            GameDate::parse("1937.10.05").unwrap().to_string(),
+            "1937.10.05"
+        );
+    }
+}

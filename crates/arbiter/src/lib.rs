@@ -1,0 +1,437 @@
+//! From a PGN game to a verdict: the path `chesstool validate` and
+//! `chesstool adjudicate` take, for Rust users to call without copying the
+//! binary's code.
+//!
+//! - [`validate`]: a game replayed (every mainline and variation move
+//!   checked), with its warnings and first error.
+//! - [`adjudicate`]: a game replayed once, its positions handed to the
+//!   rules of play as they come ([`adjudication::verdict::Record`]), its
+//!   clock comments and tags read, then [`adjudication::verdict::adjudicate`]
+//!   rules on it. A game that cannot be judged (unreadable, illegal, a null
+//!   move, moves after checkmate) is [`Ruling::Invalid`].
+//! - [`fixed_pgn`]: the game with the result the rules give
+//!   (`--fix-results`), through [`notation::pgn::rewrite`].
+//!
+//! ```
+//! use arbiter::{adjudicate, Ruling};
+//! use adjudication::verdict::{Reason, Rules};
+//! use notation::pgn::read::GameReader;
+//!
+//! let pgn = b"[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n";
+//! let mut rulings = Vec::new();
+//! GameReader::new().read_chunk(pgn, 0, 1, |game| {
+//!     rulings.push(adjudicate(game, &Rules::fide()));
+//! });
+//! let Ruling::Judged(judged) = &rulings[0] else { panic!() };
+//! assert_eq!(judged.verdict.reason, Reason::Checkmate);
+//! assert!(!judged.verdict.agrees);
+//! assert_eq!(judged.recorded, "1-0");
+//! ```
+
+use adjudication::clock::{Millis, PlyClock, TimeControl};
+use adjudication::verdict::{self, GameDate, Reason, Record, RecordedTags, Rules, Verdict};
+use board::Color;
+use movegen::{Move, Position};
+use notation::pgn::comment::clock_and_emt;
+use notation::pgn::lex::{game_tokens, Token, TokenKind};
+use notation::pgn::read::RawGame;
+use notation::pgn::replay::{
+    replay, ErrorKind, GameError, GameWarning, Ply, ReplayOptions, ReplayVisitor,
+};
+use notation::pgn::rewrite::{self, TagEdit};
+use notation::pgn::tags::decode_tag_value;
+use notation::san::SanPlus;
+
+/// A tag's value decoded (escapes, Windows-1252), or empty.
+#[must_use]
+pub fn tag_text(game: &RawGame<'_>, name: &[u8]) -> String {
+    game.tag(name)
+        .map(|v| decode_tag_value(v).0.into_owned())
+        .unwrap_or_default()
+}
+
+/// What [`validate`] found in one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Validation {
+    /// Mainline plies replayed (up to the first error).
+    pub plies: u32,
+    /// Lenient normalisations and other remarks.
+    pub warnings: Vec<GameWarning>,
+    /// The first error; `None` if the game is valid.
+    pub error: Option<GameError>,
+}
+
+/// Replays `game` (strictly or leniently as `options` say) and reports
+/// what it found.
+pub fn validate(game: &mut RawGame<'_>, options: &ReplayOptions) -> Validation {
+    let replayed = replay(game, options, &mut notation::pgn::replay::NoVisitor);
+    Validation {
+        plies: replayed.plies,
+        warnings: replayed.warnings,
+        error: replayed.error,
+    }
+}
+
+/// The ruling on one game.
+// Nearly every game is judged: boxing the large variant would cost an
+// allocation per game for nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ruling {
+    /// The rules give the game a result.
+    Judged(Judged),
+    /// The game cannot be judged.
+    Invalid(Invalid),
+}
+
+impl Ruling {
+    /// The verdict, for a judged game.
+    #[must_use]
+    pub fn verdict(&self) -> Option<&Verdict> {
+        match self {
+            Ruling::Judged(judged) => Some(&judged.verdict),
+            Ruling::Invalid(_) => None,
+        }
+    }
+
+    /// The `Result` as recorded (the tag, else the movetext terminator).
+    #[must_use]
+    pub fn recorded(&self) -> &str {
+        match self {
+            Ruling::Judged(judged) => &judged.recorded,
+            Ruling::Invalid(invalid) => &invalid.recorded,
+        }
+    }
+}
+
+/// A judged game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judged {
+    /// The `Result` as recorded (the tag, else the movetext terminator;
+    /// empty when neither is there).
+    pub recorded: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The start position (for writing the mating line).
+    pub start: Position,
+    /// The position where the verdict's mating line starts (the one at
+    /// the flag fall or resignation), when there is a line.
+    pub line_from: Option<Position>,
+}
+
+impl Judged {
+    /// The verdict's mating line in SAN with move numbers (`41. Qb3+ Ka1
+    /// 42. Qb2#`, `12... Qh4#`), or empty.
+    #[must_use]
+    pub fn mating_line_san(&self) -> String {
+        let Some(from) = &self.line_from else {
+            return String::new();
+        };
+        line_san(from, &self.verdict.mating_line)
+    }
+}
+
+/// `line` (legal from `from`) in SAN with move numbers.
+///
+/// ```
+/// use board::Square;
+/// use movegen::{Move, Position};
+///
+/// let line = [Move::normal(Square::F2, Square::F3), Move::normal(Square::E7, Square::E5)];
+/// assert_eq!(arbiter::line_san(&Position::new(), &line), "1. f3 e5");
+/// ```
+#[must_use]
+pub fn line_san(from: &Position, line: &[Move]) -> String {
+    use std::fmt::Write;
+    let mut pos = from.clone();
+    let mut text = String::new();
+    for (i, &mv) in line.iter().enumerate() {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        match pos.turn() {
+            Color::White => {
+                let _ = write!(text, "{}. ", pos.fullmoves());
+            }
+            Color::Black if i == 0 => {
+                let _ = write!(text, "{}... ", pos.fullmoves());
+            }
+            Color::Black => {}
+        }
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv);
+        let _ = write!(text, "{san}");
+    }
+    text
+}
+
+/// Why a game cannot be judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InvalidKind {
+    /// The replay stopped: the error says why.
+    Replay(ErrorKind),
+    /// A null move in the mainline is not a move of chess.
+    NullMove {
+        /// Its ply.
+        ply: u32,
+    },
+    /// Moves were played after a checkmate or stalemate.
+    MoveAfterEnd {
+        /// Checkmate or stalemate.
+        reason: Reason,
+        /// The ply it happened at.
+        ply: u32,
+        /// The moves written after it.
+        after: u32,
+    },
+}
+
+/// A game that cannot be judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invalid {
+    /// What went wrong.
+    pub kind: InvalidKind,
+    /// The `Result` as recorded.
+    pub recorded: String,
+    /// A sentence: the replay's error, or what happened.
+    pub detail: String,
+    /// The line (relative to the chunk, as [`RawGame::line`]) to report.
+    pub line: u64,
+}
+
+/// Builds the [`Record`] as the replay goes (no move played twice).
+struct Recorder<'r> {
+    rules: &'r Rules,
+    date: Option<GameDate>,
+    tags: Option<RecordedTags>,
+    record: Option<Record>,
+    null_at: Option<u32>,
+}
+
+impl Recorder<'_> {
+    fn record_from(&mut self, start: &Position) -> &mut Record {
+        let (rules, date) = (self.rules, self.date);
+        let tags = &mut self.tags;
+        self.record.get_or_insert_with(|| {
+            Record::for_rules(start.clone(), rules, date, tags.take().unwrap_or_default())
+        })
+    }
+}
+
+impl ReplayVisitor for Recorder<'_> {
+    fn mainline_move(&mut self, ply: &Ply<'_>) {
+        if self.null_at.is_some() {
+            return;
+        }
+        self.record_from(ply.before).push_played(ply.mv, ply.after);
+    }
+
+    fn null_move(&mut self, depth: u32, ply: u32, _before: &Position) {
+        if depth == 0 && self.null_at.is_none() {
+            self.null_at = Some(ply);
+        }
+    }
+
+    fn mainline_comment(&mut self, text: &[u8]) {
+        let Some(clock) = self.record.as_mut().and_then(Record::last_clock_mut) else {
+            return;
+        };
+        let (clock_after, emt) = clock_and_emt(text);
+        clock.clock_after = clock.clock_after.or(clock_after.map(|m| Millis(m.0)));
+        clock.emt = clock.emt.or(emt.map(|m| Millis(m.0)));
+    }
+}
+
+/// The tokens of the mainline moves as written (moves after the end
+/// included: the replay stops at a move after mate or stalemate), lexed
+/// again from the game's bytes. Only for the rare game that needs them.
+fn mainline_move_tokens(game: &mut RawGame<'_>) -> Vec<Token> {
+    let mut depth = 0u32;
+    game_tokens(game.bytes())
+        .into_iter()
+        .filter(|token| {
+            match token.kind {
+                TokenKind::OpenVariation => depth += 1,
+                TokenKind::CloseVariation => depth = depth.saturating_sub(1),
+                TokenKind::San => return depth == 0,
+                _ => {}
+            }
+            false
+        })
+        .collect()
+}
+
+/// The date a game was played: `Date`, else `UTCDate`.
+fn game_date(game: &RawGame<'_>) -> Option<GameDate> {
+    [b"Date".as_slice(), b"UTCDate"]
+        .iter()
+        .find_map(|name| GameDate::parse(&tag_text(game, name)))
+}
+
+/// Rules on `game` under `rules`: replayed once, leniently.
+pub fn adjudicate(game: &mut RawGame<'_>, rules: &Rules) -> Ruling {
+    let tags = RecordedTags {
+        result: String::new(),
+        termination: game
+            .tag(b"Termination")
+            .map(|v| decode_tag_value(v).0.into_owned()),
+        white: tag_text(game, b"White"),
+        black: tag_text(game, b"Black"),
+        time_control: game
+            .tag(b"TimeControl")
+            .and_then(|value| TimeControl::from_ascii(value).ok()),
+    };
+    let result_tag = tag_text(game, b"Result");
+    let mut recorder = Recorder {
+        rules,
+        date: game_date(game),
+        tags: Some(tags),
+        record: None,
+        null_at: None,
+    };
+    let replayed = replay(game, &ReplayOptions { strict: false }, &mut recorder);
+    let recorded = if result_tag.trim().is_empty() {
+        replayed
+            .terminator
+            .map(|r| r.as_str().to_string())
+            .unwrap_or_default()
+    } else {
+        result_tag.trim().to_string()
+    };
+    let invalid = |kind, detail, line| {
+        Ruling::Invalid(Invalid {
+            kind,
+            recorded: recorded.clone(),
+            detail,
+            line,
+        })
+    };
+    // A result that the final position contradicts, or a Result tag at
+    // odds with the terminator, is what adjudication is for; a move after
+    // mate is checked below; anything else makes the game unreadable.
+    let mut notes = String::new();
+    let mut after_mate = false;
+    if let Some(err) = &replayed.error {
+        match err.kind {
+            ErrorKind::MoveAfterEnd => after_mate = true,
+            ErrorKind::ResultTag => notes = format!("; {}", err.message),
+            ErrorKind::Result => {}
+            kind => return invalid(InvalidKind::Replay(kind), err.to_string(), err.line),
+        }
+    }
+    let Some(start) = replayed.start else {
+        return invalid(
+            InvalidKind::Replay(ErrorKind::StartPosition),
+            "no legal start position".to_string(),
+            game.line,
+        );
+    };
+    if let Some(ply) = recorder.null_at {
+        return invalid(
+            InvalidKind::NullMove { ply },
+            format!("null move at ply {ply}: not a move of chess"),
+            game.line,
+        );
+    }
+    let tags = recorder.tags.take();
+    let mut record = recorder.record.take().unwrap_or_else(|| {
+        Record::for_rules(
+            start.clone(),
+            rules,
+            recorder.date,
+            tags.unwrap_or_default(),
+        )
+    });
+    record.set_recorded_result(recorded.clone());
+    let verdict = verdict::adjudicate(&record, rules);
+    if after_mate {
+        // Moves after a checkmate or stalemate: the game stays invalid,
+        // located at the first move too many.
+        let ply = verdict.decided_at_ply;
+        let tokens = mainline_move_tokens(game);
+        let written = (tokens.len() as u32).max(record.ply());
+        let after = written.saturating_sub(ply);
+        let line = tokens
+            .get(ply as usize)
+            .map_or(game.line, |token| game.token_location(token).0);
+        let moves = if after == 1 { "move was" } else { "moves were" };
+        let detail = format!(
+            "move after the game ended: {} at ply {ply} ({}; {}), and {after} more {moves} played",
+            verdict.reason,
+            verdict.detail,
+            verdict.result.as_str()
+        );
+        return invalid(
+            InvalidKind::MoveAfterEnd {
+                reason: verdict.reason,
+                ply,
+                after,
+            },
+            detail,
+            line,
+        );
+    }
+    let line_from = (!verdict.mating_line.is_empty()).then(|| {
+        let mut pos = start.clone();
+        for &mv in &record.moves()[..verdict.decided_at_ply as usize] {
+            pos.play_unchecked(mv);
+        }
+        pos
+    });
+    let mut verdict = verdict;
+    verdict.detail.push_str(&notes);
+    Ruling::Judged(Judged {
+        recorded,
+        verdict,
+        start,
+        line_from,
+    })
+}
+
+/// The game as `--fix-results` writes it: unchanged (but for one blank
+/// line at its end) where the recorded result agrees or the game is
+/// invalid, else with the `Result` tag and terminator corrected, the PGN
+/// standard's `Termination` value ([`Verdict::termination`]) and a comment
+/// saying why.
+#[must_use]
+pub fn fixed_pgn(game: &mut RawGame<'_>, ruling: &Ruling) -> Vec<u8> {
+    let Ruling::Judged(judged) = ruling else {
+        return rewrite::unchanged(game.bytes());
+    };
+    let v = &judged.verdict;
+    if v.agrees {
+        return rewrite::unchanged(game.bytes());
+    }
+    let recorded = if judged.recorded.is_empty() {
+        "no result"
+    } else {
+        judged.recorded.as_str()
+    };
+    let comment = format!(
+        "chesstool adjudicate: {recorded} corrected to {}: {} at ply {}: {}",
+        v.result.as_str(),
+        v.reason,
+        v.decided_at_ply,
+        v.detail
+    );
+    rewrite::with_result(
+        game.bytes(),
+        v.result.as_str(),
+        &[TagEdit {
+            name: "Termination",
+            value: v.termination(),
+            after: "Result",
+        }],
+        &comment,
+    )
+}
+
+/// The clocks a comment holds, for callers that feed a [`Record`]
+/// themselves.
+#[must_use]
+pub fn comment_clock(text: &[u8]) -> PlyClock {
+    let (clock_after, emt) = clock_and_emt(text);
+    PlyClock {
+        clock_after: clock_after.map(|m| Millis(m.0)),
+        emt: emt.map(|m| Millis(m.0)),
+    }
+}
