@@ -265,6 +265,54 @@ fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool) {
     }
 }
 
+/// The input that `output` (the `-o` path) is, if any: the same file,
+/// under any name (hard links, symlinks, `./` included, and stdin
+/// redirected from it), told by device and inode. Stdout (`-o -`) and a
+/// file that does not exist yet are none.
+fn input_that_is<'i>(output: &Path, inputs: &'i [InputPath]) -> Option<&'i InputPath> {
+    if input::is_stdin(output) {
+        return None;
+    }
+    let output = std::fs::metadata(output).ok()?;
+    inputs.iter().find(|candidate| {
+        let meta = if input::is_stdin(&candidate.path) {
+            stdin_metadata()
+        } else {
+            std::fs::metadata(&candidate.path).ok()
+        };
+        meta.is_some_and(|meta| same_file(&meta, &output))
+    })
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+/// What stdin is, when it is a file (`< games.pgn`); `None` for a pipe or
+/// a terminal.
+#[cfg(unix)]
+fn stdin_metadata() -> Option<std::fs::Metadata> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    std::fs::File::from(fd)
+        .metadata()
+        .ok()
+        .filter(std::fs::Metadata::is_file)
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    // No file identity in std here: never refused.
+    false
+}
+
+#[cfg(not(unix))]
+fn stdin_metadata() -> Option<std::fs::Metadata> {
+    None
+}
+
 /// What the per-game callback of [`run_inputs`] wants next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
@@ -317,6 +365,19 @@ pub fn run_inputs<T: crate::pipeline::Task>(
         .map_or(1, rayon::ThreadPool::current_num_threads);
     let mut run = InputsRun::default();
     let inputs = expand_inputs(files, common.files_from.as_deref(), &mut run.io_failed)?;
+    if let Some(output) = common.output.as_deref() {
+        if let Some(input) = input_that_is(output, &inputs) {
+            let input = if input::is_stdin(&input.path) {
+                "stdin".to_string()
+            } else {
+                input.path.display().to_string()
+            };
+            bail!(
+                "-o {} is the input {input}: write to another file and rename it afterwards",
+                output.display()
+            );
+        }
+    }
     // One bar for the run: its total is known when every size is.
     let sizes: Option<u64> = inputs
         .iter()

@@ -2,7 +2,7 @@
 //!
 //! The main thread reads (and decompresses) the input in blocks and cuts
 //! each block at a likely game boundary
-//! ([`notation::pgn::scan::split_candidate`]); workers of a local rayon pool
+//! ([`notation::pgn::lex::split_candidate`]); workers of a local rayon pool
 //! each read and check a whole chunk of games; results come back in input
 //! order, so output is the same for any thread count. At most
 //! `threads + 1` chunks are in flight, which bounds memory by the chunk
@@ -49,6 +49,13 @@ pub trait Task: Sync {
     /// tokens). Line numbers in the game (and so in the record) are
     /// relative to the chunk: add [`Located::line_base`].
     fn game(&self, game: &mut RawGame<'_>) -> Self::Record;
+
+    /// Processes the first bytes of a game too large to read (invalid,
+    /// its first error says so): by default as any other game. Tasks that
+    /// keep a game's bytes override it, since these are not all of them.
+    fn too_large(&self, game: &mut RawGame<'_>) -> Self::Record {
+        self.game(game)
+    }
 
     /// The largest chunk worth handing a worker: tasks whose records are
     /// much larger than the games they come from ask for smaller chunks.
@@ -296,7 +303,7 @@ fn oversized<T: Task>(
     );
     let mut records = Vec::new();
     reader.read_oversized(head, offset, 0, &message, |game| {
-        records.push((game.offset, game.line, task.game(game)));
+        records.push((game.offset, game.line, task.too_large(game)));
     });
     records
 }

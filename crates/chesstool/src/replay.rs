@@ -29,6 +29,8 @@ Examples:
   chesstool replay games.pgn --format fen --final
   chesstool replay games.pgn.zst --format csv -o plies.csv
   chesstool replay games.pgn --format pgn -o normalised.pgn
+  chesstool replay games.pgn --format pgn --drop-invalid -o valid-only.pgn
+  chesstool replay games.pgn --format fen --ply 40 > ply40.txt   # line N is game N
   chesstool replay games.pgn --games 10..20 --format uci";
 
 #[derive(Debug, Args)]
@@ -54,6 +56,12 @@ pub struct ReplayArgs {
     /// Treat lenient normalisations as errors.
     #[arg(long)]
     strict: bool,
+    /// Leave invalid games out of the output (their errors still go to
+    /// stderr). Without it, an invalid game keeps its place: its moves or
+    /// position up to the error, or with `--format pgn` its bytes as
+    /// they were.
+    #[arg(long)]
+    drop_invalid: bool,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -115,7 +123,24 @@ struct Replayed {
     rows: Vec<Row>,
     final_board: Option<Position>,
     pgn: Option<String>,
+    /// With `--format pgn`, an invalid game's bytes as read, to be written
+    /// through unchanged.
+    raw: Option<Vec<u8>>,
+    /// Only the first bytes of the game were read (`--max-game-size`).
+    too_large: bool,
     error: Option<GameError>,
+}
+
+impl Replayed {
+    /// Whether the game has ply `n` as far as it was replayed (ply 0 is
+    /// the start position, which a game with bad tags lacks).
+    fn has_ply(&self, n: u32) -> bool {
+        if n == 0 {
+            !self.start_fen.is_empty()
+        } else {
+            self.rows.iter().any(|row| row.ply == n)
+        }
+    }
 }
 
 struct Collect<'f> {
@@ -195,6 +220,9 @@ struct ReplayTask {
     /// Only this ply's FEN is needed (`--ply`).
     fen_only_at: Option<u32>,
     final_only: bool,
+    /// Keep the bytes of invalid games (`--format pgn` without
+    /// `--drop-invalid`).
+    keep_raw: bool,
 }
 
 impl Task for ReplayTask {
@@ -216,9 +244,13 @@ impl Task for ReplayTask {
                     canonical_san: true,
                 },
             );
-            let (pgn, error) = match built {
-                Ok(g) => (Some(notation::pgn::to_pgn_string(&g)), None),
-                Err(error) => (None, Some(error)),
+            let (pgn, raw, error) = match built {
+                Ok(g) => (Some(notation::pgn::to_pgn_string(&g)), None, None),
+                Err(error) => (
+                    None,
+                    self.keep_raw.then(|| game.bytes().to_vec()),
+                    Some(error),
+                ),
             };
             return Replayed {
                 white: tag(game, b"White"),
@@ -228,6 +260,8 @@ impl Task for ReplayTask {
                 rows: Vec::new(),
                 final_board: None,
                 pgn,
+                raw,
+                too_large: false,
                 error,
             };
         }
@@ -271,7 +305,18 @@ impl Task for ReplayTask {
             rows: collect.rows,
             final_board: replayed.final_position,
             pgn,
+            raw: None,
+            too_large: false,
             error: replayed.error,
+        }
+    }
+
+    fn too_large(&self, game: &mut RawGame<'_>) -> Replayed {
+        // Its bytes are not all here: none are kept.
+        Replayed {
+            raw: None,
+            too_large: true,
+            ..self.game(game)
         }
     }
 }
@@ -301,6 +346,19 @@ fn parse_range(text: &str) -> Result<(u64, u64)> {
     }
 }
 
+/// What the summary counts.
+#[derive(Debug, Default)]
+struct Counts {
+    games: u64,
+    invalid: u64,
+    /// Invalid games left out by `--drop-invalid`.
+    dropped: u64,
+    /// Invalid games too large to write through (`--format pgn`).
+    too_large: u64,
+    /// Games written without the `--ply` asked for.
+    without_ply: u64,
+}
+
 pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     let range = match (&args.games, args.game) {
         (Some(r), _) => parse_range(r)?,
@@ -308,6 +366,15 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         (None, Some(n)) => (n, n),
         (None, None) => (1, u64::MAX),
     };
+    if matches!(args.format, Format::Text | Format::Pgn)
+        && (args.ply.is_some() || args.final_position)
+    {
+        bail!(
+            "--ply and --final keep one position per game, for --format fen, san, uci, csv or jsonl; \
+             --format {} writes whole games",
+            if args.format == Format::Pgn { "pgn" } else { "text" }
+        );
+    }
     let task = ReplayTask {
         format: args.format,
         options: ReplayOptions {
@@ -315,12 +382,14 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         },
         fen_only_at: args.ply,
         final_only: args.final_position,
+        keep_raw: args.format == Format::Pgn && !args.drop_invalid,
     };
     let mut out = Output::new(args.common.output.as_deref())?;
     if matches!(args.format, Format::Csv) {
         writeln!(out, "{}", COLUMNS.join(","))?;
     }
-    let (mut games, mut invalid) = (0u64, 0u64);
+    let mut counts = Counts::default();
+    let mut written = 0u64;
     let run = run_inputs(
         &args.files,
         &args.common,
@@ -332,14 +401,36 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
             if located.game > range.1 {
                 return Ok(Flow::NextInput);
             }
-            games += 1;
-            if let Some(err) = &located.record.error {
-                invalid += 1;
+            counts.games += 1;
+            let record = &located.record;
+            if let Some(err) = &record.error {
+                counts.invalid += 1;
                 let line = located.line_base + err.line;
-                progress.suspend(|| eprintln!("{name}:{line}: game {}: {err}", located.game));
-                return Ok(Flow::Continue);
+                // A game too large to hold cannot be copied: the error
+                // line says so, whatever the summary does.
+                let left_out =
+                    if args.format == Format::Pgn && record.too_large && !args.drop_invalid {
+                        "; not copied to the output (raise --max-game-size to keep it)"
+                    } else {
+                        ""
+                    };
+                progress.suspend(|| {
+                    eprintln!("{name}:{line}: game {}: {err}{left_out}", located.game);
+                });
+                if args.drop_invalid {
+                    counts.dropped += 1;
+                    return Ok(Flow::Continue);
+                }
+                if args.format == Format::Pgn && record.too_large {
+                    counts.too_large += 1;
+                    return Ok(Flow::Continue);
+                }
             }
-            write_game(&mut out, args, name, &located)?;
+            if args.ply.is_some_and(|n| !record.has_ply(n)) {
+                counts.without_ply += 1;
+            }
+            write_game(&mut out, args, name, &located, written == 0)?;
+            written += 1;
             Ok(Flow::Continue)
         },
     )?;
@@ -348,15 +439,47 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     // Errors were listed as they came; the summary is for a person
     // watching (stderr a terminal, no -q).
     if args.common.summary_on_stderr() {
-        eprintln!("{games} games replayed, {invalid} invalid");
+        eprintln!("{}", summary(&counts, args.ply));
     }
     Ok(if io_failed {
         Outcome::IoError
-    } else if invalid > 0 {
+    } else if counts.invalid > 0 {
         Outcome::Failed
     } else {
         Outcome::Ok
     })
+}
+
+/// `20 games replayed, 2 invalid (reported above), 2 left out
+/// (--drop-invalid), 3 games have no ply 40`.
+fn summary(counts: &Counts, ply: Option<u32>) -> String {
+    let mut line = format!(
+        "{} games replayed, {} invalid",
+        counts.games, counts.invalid
+    );
+    if counts.invalid > 0 {
+        line.push_str(" (reported above)");
+    }
+    if counts.dropped > 0 {
+        line.push_str(&format!(", {} left out (--drop-invalid)", counts.dropped));
+    }
+    if counts.too_large > 0 {
+        line.push_str(&format!(
+            ", {} too large to copy left out (raise --max-game-size to keep {})",
+            counts.too_large,
+            if counts.too_large == 1 { "it" } else { "them" }
+        ));
+    }
+    if let Some(n) = ply.filter(|_| counts.without_ply > 0) {
+        let k = counts.without_ply;
+        let (games, have) = if k == 1 {
+            ("game", "has")
+        } else {
+            ("games", "have")
+        };
+        line.push_str(&format!(", {k} {games} {have} no ply {n}"));
+    }
+    line
 }
 
 /// The rows to print: all, one ply (`--ply`), or the last (`--final`).
@@ -369,38 +492,62 @@ fn selected<'r>(args: &ReplayArgs, r: &'r Replayed) -> Vec<&'r Row> {
     }
 }
 
+/// Writes one game. Every game written keeps its place: in the formats
+/// with a line per game (`san`, `uci`, `fen` with `--ply` or `--final`),
+/// a game without what is asked for (moves, the ply, a position) gets an
+/// empty line; per-position `fen` puts an empty line between games.
+/// `first` says whether it is the first game written.
 fn write_game(
     out: &mut Output,
     args: &ReplayArgs,
     name: &str,
     located: &Located<Replayed>,
+    first: bool,
 ) -> Result<()> {
     let r = &located.record;
     match args.format {
         Format::Fen => {
-            let final_fen = || {
-                r.final_board
+            if args.final_position {
+                let fen = r
+                    .final_board
                     .as_ref()
                     .map(|p| Fen::from_position(p).to_string())
-                    .unwrap_or_default()
-            };
-            if args.final_position {
-                writeln!(out, "{}", final_fen())?;
-            } else if args.ply == Some(0) {
-                writeln!(out, "{}", r.start_fen)?;
+                    .unwrap_or_default();
+                writeln!(out, "{fen}")?;
+            } else if let Some(n) = args.ply {
+                let fen = if n == 0 {
+                    r.start_fen.as_str()
+                } else {
+                    r.rows
+                        .iter()
+                        .find(|row| row.ply == n)
+                        .map_or("", |row| row.fen.as_str())
+                };
+                writeln!(out, "{fen}")?;
             } else {
-                if args.ply.is_none() {
+                if !first {
+                    writeln!(out)?;
+                }
+                if !r.start_fen.is_empty() {
                     writeln!(out, "{}", r.start_fen)?;
                 }
-                for row in selected(args, r) {
+                for row in &r.rows {
                     writeln!(out, "{}", row.fen)?;
                 }
             }
         }
         Format::San | Format::Uci => {
+            // With `--ply N`, the moves that lead to the position after
+            // ply N; none when the game has no ply N.
+            let upto = match args.ply {
+                Some(n) if !r.has_ply(n) => 0,
+                Some(n) => n,
+                None => u32::MAX,
+            };
             let moves: Vec<&str> = r
                 .rows
                 .iter()
+                .take_while(|row| row.ply <= upto)
                 .map(|row| {
                     if args.format == Format::San {
                         row.san.as_str()
@@ -431,11 +578,11 @@ fn write_game(
                 writeln!(out, "{line}")?;
             }
         }
-        Format::Pgn => {
-            if let Some(pgn) = &r.pgn {
-                out.write_all(pgn.as_bytes())?;
-            }
-        }
+        Format::Pgn => match (&r.pgn, &r.raw) {
+            (Some(pgn), _) => out.write_all(pgn.as_bytes())?,
+            (None, Some(raw)) => write_through(out, raw)?,
+            (None, None) => {}
+        },
         Format::Text => {
             writeln!(
                 out,
@@ -461,6 +608,12 @@ fn write_game(
             if !line.is_empty() {
                 writeln!(out, "  {}", line.trim_end())?;
             }
+            if let Some(err) = &r.error {
+                // The moves above are those before the error; the board
+                // below is the position they reach.
+                let at = located.line_base + err.line;
+                writeln!(out, "  invalid, line {at}: {err}")?;
+            }
             if let Some(board) = &r.final_board {
                 writeln!(out)?;
                 write!(out, "{}", diagram(board))?;
@@ -468,6 +621,29 @@ fn write_game(
             }
             writeln!(out)?;
         }
+    }
+    Ok(())
+}
+
+/// An invalid game's bytes, unchanged, then what it lacks of a line end
+/// and an empty line (in its own line ending), so the next game starts on
+/// a line of its own.
+fn write_through(out: &mut Output, raw: &[u8]) -> Result<()> {
+    out.write_all(raw)?;
+    let blank_tail = raw.len()
+        - raw
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+    let newlines = raw[blank_tail..].iter().filter(|&&b| b == b'\n').count();
+    let crlf = raw
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .is_some_and(|i| i > 0 && raw[i - 1] == b'\r');
+    let eol: &[u8] = if crlf { b"\r\n" } else { b"\n" };
+    for _ in newlines..2 {
+        out.write_all(eol)?;
     }
     Ok(())
 }

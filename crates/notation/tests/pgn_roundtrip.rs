@@ -185,8 +185,10 @@ fn line_difference(want: &Line, got: &Line, path: &str) -> String {
 
 /// Checks every movetext line of `pgn` (one written game) is at most
 /// [`MAX_LINE_CHARS`] characters, unless it is one token the writer
-/// cannot break: a comment word (with the brace and any `%` words glued
-/// to it), a move with its number, a result, or a `;` comment (the writer
+/// cannot break: a comment word or `[%…]` command (with the brace and any
+/// `%` words glued to it; a command keeps its inner spaces, and commands
+/// written without a space between them are one word), a move with its
+/// number, a result, or a `;` comment (the writer
 /// uses one for a comment holding `}`, which no brace comment can hold;
 /// it ends its line, and what comes before it on the line must fit).
 /// Tag lines cannot be broken and are not checked.
@@ -206,7 +208,7 @@ fn check_line_lengths(pgn: &str) -> Result<(), String> {
         // word before it.
         let mut tokens: Vec<String> = Vec::new();
         let mut glue_next = false;
-        for word in line.split(' ') {
+        for word in words(line) {
             let glue_prev = word == "}" || word.starts_with('%');
             match tokens.last_mut() {
                 Some(last) if glue_next || glue_prev => {
@@ -226,6 +228,27 @@ fn check_line_lengths(pgn: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The words of a written line: split at spaces, except inside a `[%…]`
+/// command (from `[%` to the next `]` on the line), which the writer
+/// never breaks.
+fn words(line: &str) -> Vec<&str> {
+    let bytes = line.as_bytes();
+    let mut words = Vec::new();
+    let (mut start, mut in_command) = (0, false);
+    for (at, &byte) in bytes.iter().enumerate() {
+        if in_command {
+            in_command = byte != b']';
+        } else if byte == b'[' && bytes.get(at + 1) == Some(&b'%') && line[at..].contains(']') {
+            in_command = true;
+        } else if byte == b' ' {
+            words.push(&line[start..at]);
+            start = at + 1;
+        }
+    }
+    words.push(&line[start..]);
+    words
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `chesstool replay` through the binary: every format, game and ply
-//! selection, invalid games reported and skipped, determinism.
+//! selection, invalid games reported and kept in their place (or left out
+//! with `--drop-invalid`), PGN written through, determinism.
 
 use crate::util::*;
 
@@ -19,7 +20,8 @@ fn replay_san_and_uci_lines() {
     let dir = setup("replay_san");
     let run = chesstool(&dir, &["replay", "g.pgn", "--format", "san"]);
     assert_eq!(run.code, 1, "game 2 is invalid: {}", run.stderr);
-    assert_eq!(run.stdout, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#\nd4 d5 c4\n");
+    // Game 2 keeps its line: its moves up to the illegal one.
+    assert_eq!(run.stdout, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#\ne4 e5\nd4 d5 c4\n");
     assert!(
         run.stderr
             .contains("g.pgn:11: game 2: ply 3 \"2.Ke3\": illegal move"),
@@ -255,4 +257,493 @@ fn replay_pgn_keeps_the_first_of_repeated_tags() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("[White \"a\"]"), "{}", run.stdout);
     assert!(!run.stdout.contains("[White \"c\"]"), "{}", run.stdout);
+}
+
+/// Line N is game N in every line-per-game format: an invalid game keeps
+/// its line, holding what was replayed before its error (reported on
+/// stderr, one line), and a game without the ply asked for gets an empty
+/// line. Before, game 2 was left out and game 3 came up on line 2.
+#[test]
+fn replay_line_per_game_formats_keep_every_game() {
+    let dir = setup("replay_lines_line_up");
+    let error = "g.pgn:11: game 2: ply 3 \"2.Ke3\": illegal move: no king can reach e3\n";
+
+    let run = chesstool(&dir, &["replay", "g.pgn", "--format", "uci"]);
+    assert_output(
+        &run,
+        1,
+        "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7\ne2e4 e7e5\nd2d4 d7d5 c2c4\n",
+    );
+    // Piped, stderr has the error only; a terminal gets the summary too.
+    assert_eq!(run.stderr, error);
+    if let Some(shown) = chesstool_on_terminal(&dir, &["replay", "g.pgn", "--format", "uci"]) {
+        assert!(
+            shown.contains(error)
+                && shown.contains("3 games replayed, 1 invalid (reported above)\n"),
+            "{shown}"
+        );
+    }
+
+    // The final position of game 2 is the one before its illegal move.
+    let run = chesstool(&dir, &["replay", "g.pgn", "--format", "fen", "--final"]);
+    assert_output(
+        &run,
+        1,
+        "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4\n\
+         rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n\
+         rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3 0 2\n",
+    );
+
+    // Only game 1 has a ply 4; game 2 stopped before it, game 3 is shorter.
+    let run = chesstool(&dir, &["replay", "g.pgn", "--format", "fen", "--ply", "4"]);
+    assert_output(
+        &run,
+        1,
+        "r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3\n\n\n",
+    );
+    assert_eq!(run.stderr, error);
+    if let Some(shown) =
+        chesstool_on_terminal(&dir, &["replay", "g.pgn", "--format", "fen", "--ply", "4"])
+    {
+        assert!(
+            shown
+                .ends_with("3 games replayed, 1 invalid (reported above), 2 games have no ply 4\n"),
+            "{shown}"
+        );
+    }
+    // With SAN, the moves that lead there.
+    let run = chesstool(&dir, &["replay", "g.pgn", "--format", "san", "--ply", "4"]);
+    assert_output(&run, 1, "e4 e5 Qh5 Nc6\n\n\n");
+
+    // --drop-invalid brings back the old output, and says so.
+    let run = chesstool(
+        &dir,
+        &["replay", "g.pgn", "--format", "san", "--drop-invalid"],
+    );
+    assert_output(&run, 1, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#\nd4 d5 c4\n");
+    assert_eq!(run.stderr, error);
+    if let Some(shown) = chesstool_on_terminal(
+        &dir,
+        &["replay", "g.pgn", "--format", "san", "--drop-invalid"],
+    ) {
+        assert!(
+            shown.contains(
+                "3 games replayed, 1 invalid (reported above), 1 left out (--drop-invalid)\n"
+            ),
+            "{shown}"
+        );
+    }
+}
+
+/// `--ply N`: a game without ply N has no row in CSV and JSONL, and is
+/// counted in the summary.
+#[test]
+fn replay_ply_n_counts_the_games_without_it() {
+    let dir = setup("replay_ply_missing");
+    let run = chesstool(&dir, &["replay", "g.pgn", "--format", "csv", "--ply", "3"]);
+    assert_output(
+        &run,
+        1,
+        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval\n\
+         g.pgn,1,3,2,white,Qh5,d1h5,rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2,,,\n\
+         g.pgn,3,3,2,white,c4,c2c4,rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3 0 2,,,\n",
+    );
+    if let Some(shown) =
+        chesstool_on_terminal(&dir, &["replay", "g.pgn", "--format", "csv", "--ply", "3"])
+    {
+        assert!(shown.contains(", 1 game has no ply 3\n"), "{shown}");
+    }
+    let run = chesstool(
+        &dir,
+        &["replay", "g.pgn", "--format", "jsonl", "--ply", "7"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 1, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .starts_with("{\"file\":\"g.pgn\",\"game\":1,\"ply\":7,"),
+        "{}",
+        run.stdout
+    );
+    if let Some(shown) = chesstool_on_terminal(
+        &dir,
+        &["replay", "g.pgn", "--format", "jsonl", "--ply", "7"],
+    ) {
+        assert!(shown.contains(", 2 games have no ply 7\n"), "{shown}");
+    }
+    // Every game has ply 0; none has ply 8.
+    let run = chesstool(&dir, &["replay", "g.pgn", "--format", "fen", "--ply", "0"]);
+    assert_eq!(run.stdout.lines().count(), 3);
+    assert!(!run.stderr.contains("no ply"), "{}", run.stderr);
+    let run = chesstool(&dir, &["replay", "g.pgn", "--format", "uci", "--ply", "8"]);
+    assert_output(&run, 1, "\n\n\n");
+    if let Some(shown) =
+        chesstool_on_terminal(&dir, &["replay", "g.pgn", "--format", "uci", "--ply", "8"])
+    {
+        assert!(shown.contains(", 3 games have no ply 8\n"), "{shown}");
+    }
+}
+
+/// Per-position FEN: the positions of each game, from its start, with an
+/// empty line between games.
+#[test]
+fn replay_fen_per_position_separates_games() {
+    let dir = setup("replay_fen_blocks");
+    let run = chesstool(
+        &dir,
+        &["replay", "g.pgn", "--format", "fen", "--games", "2..3"],
+    );
+    assert_output(
+        &run,
+        1,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+         rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n\
+         rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n\
+         \n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1\n\
+         rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 2\n\
+         rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3 0 2\n",
+    );
+}
+
+/// The text listing shows an invalid game up to its error, and says what
+/// the error is.
+#[test]
+fn replay_text_lists_an_invalid_game_up_to_its_error() {
+    let dir = setup("replay_text_invalid");
+    let run = chesstool(&dir, &["replay", "g.pgn", "--game", "2"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with(
+            "Game 2 of g.pgn: ? – ?\n  1. e4 e5\n  \
+             invalid, line 11: ply 3 \"2.Ke3\": illegal move: no king can reach e3\n\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("  rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// `--ply` and `--final` pick positions; with a format that writes whole
+/// games they are a usage error, not silently ignored.
+#[test]
+fn replay_ply_with_whole_game_formats_is_refused() {
+    let dir = setup("replay_ply_pgn");
+    for format in ["pgn", "text"] {
+        for selection in [&["--ply", "3"][..], &["--final"][..]] {
+            let mut args = vec!["replay", "g.pgn", "--format", format];
+            args.extend_from_slice(selection);
+            let run = chesstool(&dir, &args);
+            assert_eq!(run.code, 2, "{args:?}");
+            assert!(run.stdout.is_empty());
+            assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        }
+    }
+}
+
+/// Invalid games in odd bytes: CRLF lines, a Windows-1252 tag value, a
+/// `;` comment, a game glued to the next by a missing newline, and no
+/// newline at the end of the file.
+const ODD_BYTES: &[u8] = b"[Event \"x\"]\r\n[White \"Caf\xe9\"]\r\n\r\n1. e4 e5 2. Ke3 *\r\n\r\n\
+[Event \"y\"]\n\n1. e4 ; remark\ne5 2. Nf3 1-0[Event \"z\"]\n\n1. e4 e5 2. Qh5 Qxh5 *";
+
+/// `--format pgn` writes an invalid game through byte for byte (with its
+/// error on stderr), where it used to drop it silently.
+#[test]
+fn replay_pgn_writes_invalid_games_through() {
+    let dir = temp_dir("replay_pgn_invalid");
+    std::fs::write(dir.join("odd.pgn"), ODD_BYTES).unwrap();
+    let run = chesstool(
+        &dir,
+        &["replay", "odd.pgn", "--format", "pgn", "-o", "out.pgn"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "odd.pgn:4: game 1: ply 3 \"2.Ke3\": illegal move: no king can reach e3\n\
+         odd.pgn:11: game 3: ply 4 \"2...Qxh5\": illegal move: no queen can reach h5\n"
+    );
+    let out = std::fs::read(dir.join("out.pgn")).unwrap();
+    let at = |needle: &[u8]| {
+        ODD_BYTES
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .unwrap()
+    };
+    // Game 1 as it was, CRLF, Windows-1252 and blank line included.
+    let mut expected = ODD_BYTES[..at(b"[Event \"y\"]")].to_vec();
+    assert!(expected.ends_with(b"Ke3 *\r\n\r\n"));
+    // Game 2 is valid: written in export format.
+    expected.extend_from_slice(
+        b"[Event \"y\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n\
+          [Black \"?\"]\n[Result \"1-0\"]\n\n1. e4 { remark } 1... e5 2. Nf3 1-0\n\n",
+    );
+    // Game 3 as it was, then the line end and empty line it lacked.
+    expected.extend_from_slice(&ODD_BYTES[at(b"[Event \"z\"]")..]);
+    expected.extend_from_slice(b"\n\n");
+    assert!(
+        out == expected,
+        "\n--- expected\n{}\n--- got\n{}",
+        String::from_utf8_lossy(&expected),
+        String::from_utf8_lossy(&out)
+    );
+    // Read back, the output has the same games and the same errors.
+    let back = chesstool(&dir, &["validate", "out.pgn"]);
+    assert_eq!(back.code, 1);
+    assert!(
+        back.stdout.contains("3 games: 1 valid, 2 invalid"),
+        "{}",
+        back.stdout
+    );
+
+    // --drop-invalid leaves them out, and counts them.
+    let run = chesstool(
+        &dir,
+        &[
+            "replay",
+            "odd.pgn",
+            "--format",
+            "pgn",
+            "--drop-invalid",
+            "-o",
+            "valid.pgn",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 2, "{}", run.stderr);
+    if let Some(shown) = chesstool_on_terminal(
+        &dir,
+        &[
+            "replay",
+            "odd.pgn",
+            "--format",
+            "pgn",
+            "--drop-invalid",
+            "-o",
+            "valid.pgn",
+        ],
+    ) {
+        assert!(
+            shown.contains(
+                "3 games replayed, 2 invalid (reported above), 2 left out (--drop-invalid)\n"
+            ),
+            "{shown}"
+        );
+    }
+    let valid = std::fs::read_to_string(dir.join("valid.pgn")).unwrap();
+    assert_eq!(valid.matches("[Event ").count(), 1, "{valid}");
+    assert!(valid.starts_with("[Event \"y\"]\n"), "{valid}");
+}
+
+/// A game too large to hold cannot be written through: it is reported,
+/// left out, and the summary says how to keep it.
+#[test]
+fn replay_pgn_leaves_out_a_game_too_large_to_copy() {
+    let dir = temp_dir("replay_pgn_too_large");
+    let comments = vec!["{ a comment of some length }"; 60].join(" ");
+    std::fs::write(
+        dir.join("big.pgn"),
+        format!("[Event \"big\"]\n\n1. e4 {comments} e5 *\n\n[Event \"small\"]\n\n1. d4 *\n"),
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "replay",
+            "big.pgn",
+            "--format",
+            "pgn",
+            "--max-game-size",
+            "1K",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("[Event \"small\"]\n"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.stdout.matches("[Event ").count(), 1, "{}", run.stdout);
+    assert!(
+        run.stderr
+            .starts_with("big.pgn:1: game 1: syntax error: game too large"),
+        "{}",
+        run.stderr
+    );
+    // The error line says it was not copied, piped or not.
+    assert!(
+        run.stderr
+            .ends_with("; not copied to the output (raise --max-game-size to keep it)\n"),
+        "{}",
+        run.stderr
+    );
+    if let Some(shown) = chesstool_on_terminal(
+        &dir,
+        &[
+            "replay",
+            "big.pgn",
+            "--format",
+            "pgn",
+            "--max-game-size",
+            "1K",
+        ],
+    ) {
+        assert!(
+            shown.contains(", 1 too large to copy left out (raise --max-game-size to keep it)\n"),
+            "{shown}"
+        );
+    }
+    // With room for it, it is written (in export format: it is valid).
+    let run = chesstool(&dir, &["replay", "big.pgn", "--format", "pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.matches("[Event ").count(), 2, "{}", run.stdout);
+}
+
+/// `-o` naming one of the inputs, under any name, is a usage error: the
+/// input stays as it was and nothing is left behind.
+#[test]
+fn replay_refuses_an_output_that_is_an_input() {
+    let dir = setup("replay_output_is_input");
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    std::fs::hard_link(dir.join("g.pgn"), dir.join("sub/link.pgn")).unwrap();
+    std::os::unix::fs::symlink("g.pgn", dir.join("alias.pgn")).unwrap();
+    let absolute = dir.join("g.pgn").display().to_string();
+    for output in [
+        "g.pgn",
+        "./g.pgn",
+        "sub/link.pgn",
+        "alias.pgn",
+        absolute.as_str(),
+    ] {
+        let run = chesstool(&dir, &["replay", "g.pgn", "--format", "pgn", "-o", output]);
+        assert_eq!(run.code, 2, "-o {output}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!(
+                "chesstool: -o {output} is the input g.pgn: write to another file and rename it afterwards\n"
+            )
+        );
+    }
+    // Also when the input is a directory holding it, or stdin read from it.
+    let run = chesstool(
+        &dir,
+        &["replay", ".", "--format", "csv", "-o", "sub/link.pgn"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_chesstool"))
+        .args(["replay", "-", "--format", "pgn", "-o", "g.pgn"])
+        .current_dir(&dir)
+        .stdin(std::fs::File::open(dir.join("g.pgn")).unwrap())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(dir.join("g.pgn")).unwrap(), GAMES);
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["alias.pgn", "g.pgn", "sub"]);
+    // A copy is another file: fine.
+    std::fs::copy(dir.join("g.pgn"), dir.join("copy.pgn")).unwrap();
+    let run = chesstool(
+        &dir,
+        &["replay", "g.pgn", "--format", "pgn", "-o", "copy.pgn"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("copy.pgn"))
+            .unwrap()
+            .matches("[Event ")
+            .count(),
+        3
+    );
+}
+
+/// Export wrapping never cuts a `[%clk …]` command: before, this comment
+/// ended its line with `[%clk` and went on with `0:01:02] }`.
+#[test]
+fn replay_pgn_keeps_clock_commands_on_one_line() {
+    let dir = temp_dir("replay_pgn_wrap");
+    let filler = "x".repeat(60);
+    std::fs::write(
+        dir.join("g.pgn"),
+        format!("[Result \"*\"]\n\n1. e4 {{{filler} [%clk 0:01:02]}} e5 {{[%clk\n0:01:01]}} *\n"),
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &["replay", "g.pgn", "--format", "pgn", "-o", "out.pgn"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
+    assert!(
+        out.ends_with(&format!(
+            "\n\n1. e4 {{ {filler}\n[%clk 0:01:02] }} 1... e5 {{ [%clk 0:01:01] }} *\n\n"
+        )),
+        "{out}"
+    );
+    // The clocks read back as they were written.
+    let run = chesstool(&dir, &["replay", "out.pgn", "--format", "csv"]);
+    let clocks: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|row| row.split(',').nth(8).unwrap())
+        .collect();
+    assert_eq!(clocks, ["62", "61"], "{}", run.stdout);
+}
+
+/// Invalid games written through and kept in their lines give the same
+/// output for any thread count and chunk size.
+#[test]
+fn replay_keeps_invalid_games_in_place_for_any_thread_count() {
+    let dir = temp_dir("replay_invalid_threads");
+    let mut many = Vec::new();
+    for _ in 0..60 {
+        many.extend_from_slice(GAMES.as_bytes());
+        many.extend_from_slice(ODD_BYTES);
+        many.extend_from_slice(b"\n\n");
+    }
+    std::fs::write(dir.join("many.pgn"), &many).unwrap();
+    for format in ["pgn", "san", "fen"] {
+        let run = |threads: &str, chunk: &str| {
+            let out = format!("{format}-{threads}-{chunk}.out");
+            let run = chesstool(
+                &dir,
+                &[
+                    "replay",
+                    "many.pgn",
+                    "--format",
+                    format,
+                    "--threads",
+                    threads,
+                    "--chunk-size",
+                    chunk,
+                    "-o",
+                    &out,
+                ],
+            );
+            assert_eq!(run.code, 1, "{}", run.stderr);
+            (std::fs::read(dir.join(&out)).unwrap(), run.stderr)
+        };
+        let one = run("1", "1048576");
+        assert_eq!(one, run("3", "1024"), "--format {format}");
+        assert_eq!(
+            one.1.lines().count(),
+            180,
+            "one error line per invalid game"
+        );
+        if format == "san" {
+            assert_eq!(one.0.iter().filter(|&&b| b == b'\n').count(), 360);
+        }
+    }
 }

@@ -120,3 +120,33 @@ pub fn pgn_files(root: &Path, min_len: u64) -> Vec<String> {
     files.sort();
     files
 }
+
+/// Runs `chesstool ARGS` with stderr a pseudo-terminal (util-linux's
+/// `script`; stdout goes to `stdout.txt` in `dir`) and returns what
+/// reached the terminal, or `None` (with a message) when `script` is
+/// missing.
+pub fn chesstool_on_terminal(dir: &Path, args: &[&str]) -> Option<String> {
+    let quoted: Vec<String> = args
+        .iter()
+        .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+        .collect();
+    let command = format!(
+        "{} {} > stdout.txt",
+        env!("CARGO_BIN_EXE_chesstool"),
+        quoted.join(" ")
+    );
+    match Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+    {
+        Ok(output) if output.status.code().is_some() => {
+            Some(String::from_utf8_lossy(&output.stdout).replace("\r\n", "\n"))
+        }
+        _ => {
+            eprintln!("skipping the terminal case: util-linux `script` not found");
+            None
+        }
+    }
+}

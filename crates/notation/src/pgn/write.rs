@@ -18,12 +18,18 @@
 //!   tag, else `*` (see [`Game::effective_result`]); then one empty line.
 //! - Comments are `{ text }`. Their whitespace is normalised (runs of
 //!   spaces and line breaks become single spaces), so a long comment can
-//!   be broken across lines at its spaces; a single word longer than a
-//!   line is the only thing that makes a line longer than the limit. A `}`
-//!   cannot appear inside a PGN comment, so it is written as `)`. No line
-//!   starts with `%` (the escape mechanism would hide it from readers):
-//!   a comment word starting with `%` stays on the line of the word before
-//!   it. An empty comment is written `{ }`.
+//!   be broken across lines between its words and between its `[%…]`
+//!   commands, never inside a command: `[%clk 0:01:02]` and
+//!   `[%eval 0.25]` each stay on one line (and commands written with no
+//!   space between them stay together, so no whitespace is added to the
+//!   text). A word or command longer than a line stands alone on its line
+//!   (with the comment's brace when it opens or closes the comment), and
+//!   is the only thing that makes a line longer than the limit. No line
+//!   starts with `%` (the escape mechanism would hide it from readers): a
+//!   comment word starting with `%` stays on the line of the word before
+//!   it. An empty comment is written `{ }`. A text holding `}`, which a
+//!   brace comment cannot hold, is written as a `;` comment that ends its
+//!   line.
 //! - Move numbers come from the `FEN` tag when it holds a readable FEN
 //!   (side to move and move number); otherwise the game starts at `1.`.
 //!
@@ -75,7 +81,8 @@ use crate::pgn::tags::{escape_tag_value, SEVEN_TAG_ROSTER, SEVEN_TAG_ROSTER_UNKN
 
 /// The longest movetext line written, in characters (Unicode scalar
 /// values): the standard asks for fewer than 80. Only a single token
-/// longer than this (a long word in a comment) makes a longer line.
+/// longer than this (a long word or `[%…]` command in a comment, a `;`
+/// comment) makes a longer line.
 pub const MAX_LINE_CHARS: usize = 79;
 
 /// Writes `game` in PGN export format, ending with an empty line, so games
@@ -172,6 +179,52 @@ fn starting_ply(game: &Game) -> u64 {
     }
 }
 
+/// The pieces a comment's text may be broken into across lines: its
+/// words (runs of non-whitespace), except that a `[%…]` command (from
+/// `[%` to the next `]`: `[%clk 0:01:02]`, `[%eval #-3,25]`) is one piece
+/// with its inner whitespace runs made single spaces, together with
+/// anything glued to it (`move[%clk 0:01:02]`, and another command:
+/// `[%csl Ra4][%cal Gg8a8]`, so that no whitespace is added to the text).
+/// A `[%` with no `]` after it starts an ordinary word.
+fn comment_units(text: &str) -> Vec<String> {
+    let last_close = text.rfind(']');
+    let mut units = Vec::new();
+    let mut unit = String::new();
+    let mut in_command = false;
+    let mut space_in_command = false;
+    for (at, ch) in text.char_indices() {
+        if in_command {
+            if ch.is_whitespace() {
+                space_in_command = true;
+                continue;
+            }
+            if std::mem::take(&mut space_in_command) {
+                unit.push(' ');
+            }
+            unit.push(ch);
+            in_command = ch != ']';
+            continue;
+        }
+        if ch.is_whitespace() {
+            if !unit.is_empty() {
+                units.push(std::mem::take(&mut unit));
+            }
+            continue;
+        }
+        if ch == '['
+            && text[at + 1..].starts_with('%')
+            && last_close.is_some_and(|close| close > at)
+        {
+            in_command = true;
+        }
+        unit.push(ch);
+    }
+    if !unit.is_empty() {
+        units.push(unit);
+    }
+    units
+}
+
 /// Lays out movetext tokens on lines of at most [`MAX_LINE_CHARS`].
 ///
 /// The last token is held back until the next one starts, so a closing
@@ -233,10 +286,11 @@ impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
         Ok(())
     }
 
-    /// `{ text }`, broken into tokens at whitespace; a word starting with
-    /// `%` is kept with the word before it, so no line starts with `%`.
-    /// A text holding `}` (a `;` comment's can) cannot go in braces: it is
-    /// written as a `;` comment, on one line, and the line ends after it.
+    /// `{ text }`, broken into [`comment_units`] (words and whole `[%…]`
+    /// commands); a unit starting with `%` is kept with the unit before
+    /// it, so no line starts with `%`. A text holding `}` (a `;`
+    /// comment's can) cannot go in braces: it is written as a `;`
+    /// comment, on one line, and the line ends after it.
     fn comment(&mut self, text: &str) -> fmt::Result {
         if text.contains('}') {
             let buffer = self.begin_token()?;
@@ -250,28 +304,21 @@ impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
             self.column = usize::MAX / 2;
             return Ok(());
         }
-        let mut words = text.split_whitespace().peekable();
         let buffer = self.begin_token()?;
         buffer.push('{');
-        if words.peek().is_none() {
-            buffer.push_str(" }");
-            return Ok(());
-        }
         let mut first = true;
-        while let Some(word) = words.next() {
-            if !first && !word.starts_with('%') {
+        for unit in comment_units(text) {
+            if !first && !unit.starts_with('%') {
                 self.begin_token()?;
             }
             let buffer = &mut self.held;
             if !buffer.is_empty() {
                 buffer.push(' ');
             }
-            buffer.push_str(word);
-            if words.peek().is_none() {
-                buffer.push_str(" }");
-            }
+            buffer.push_str(&unit);
             first = false;
         }
+        self.held.push_str(" }");
         Ok(())
     }
 
@@ -315,5 +362,105 @@ impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
     fn finish(&mut self) -> fmt::Result {
         self.place_held()?;
         self.out.write_char('\n')
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::model::{GameResult, MoveNode};
+
+    /// `1. e4 { comment } *` written: the movetext lines only.
+    fn movetext_with_comment(comment: &str) -> String {
+        let mut game = Game::default();
+        let mut e4 = MoveNode::new("e4".parse().unwrap());
+        e4.comments.push(comment.to_owned());
+        game.moves.push(e4);
+        game.result = Some(GameResult::Unknown);
+        let pgn = to_pgn_string(&game);
+        let (_, movetext) = pgn.split_once("\n\n").unwrap();
+        movetext.strip_suffix('\n').unwrap().to_owned()
+    }
+
+    #[test]
+    fn comment_units_keep_commands_whole() {
+        assert_eq!(
+            comment_units("  good move [%clk 0:01:02]\n[%eval  #-3,25]  end "),
+            ["good", "move", "[%clk 0:01:02]", "[%eval #-3,25]", "end"]
+        );
+        // Whitespace inside a command becomes single spaces.
+        assert_eq!(
+            comment_units("[%clk\n0:01:02] [%cal\tGe2e4,Gd2d4 ]"),
+            ["[%clk 0:01:02]", "[%cal Ge2e4,Gd2d4 ]"]
+        );
+        // Text glued to a command stays with it, and so do commands
+        // written without a space between them (as Lichess studies write
+        // `[%csl …][%cal …]`): no space is added to the comment.
+        assert_eq!(
+            comment_units("a b[%clk 0:00:01]c d"),
+            ["a", "b[%clk 0:00:01]c", "d"]
+        );
+        assert_eq!(
+            comment_units("[%csl Ra4,Rb4][%cal Gg8a8] x"),
+            ["[%csl Ra4,Rb4][%cal Gg8a8]", "x"]
+        );
+        // A `[%` without a `]` after it is an ordinary word.
+        assert_eq!(comment_units("x] 50[% off"), ["x]", "50[%", "off"]);
+        assert_eq!(comment_units(" \n "), Vec::<String>::new());
+    }
+
+    /// Before: `1. e4 { xxx… [%clk` on one line and `0:01:02] } *` on the
+    /// next (the command cut at its space).
+    #[test]
+    fn a_clock_command_is_never_broken() {
+        // "1. e4 { " and 60 x: 68 characters; "[%clk" alone would fit (74),
+        // the command with its brace (16 more) does not.
+        let filler = "x".repeat(60);
+        assert_eq!(
+            movetext_with_comment(&format!("{filler} [%clk 0:01:02]")),
+            format!("1. e4 {{ {filler}\n[%clk 0:01:02] }} *\n")
+        );
+    }
+
+    #[test]
+    fn lines_break_between_commands() {
+        // 69 characters up to the fourth command; the fifth (with " }")
+        // would make 86.
+        assert_eq!(
+            movetext_with_comment(
+                "[%eval 0.25] [%clk 0:01:02] [%emt 0:00:03] [%cal Ge2e4,Gd2d4] [%csl Ra1,Rh8]"
+            ),
+            "1. e4 { [%eval 0.25] [%clk 0:01:02] [%emt 0:00:03] [%cal Ge2e4,Gd2d4]\n\
+             [%csl Ra1,Rh8] } *\n"
+        );
+    }
+
+    #[test]
+    fn a_command_longer_than_a_line_stands_alone() {
+        let arrows = vec!["Ge2e4"; 16].join(",");
+        let command = format!("[%cal {arrows}]");
+        assert!(command.chars().count() > MAX_LINE_CHARS);
+        assert_eq!(
+            movetext_with_comment(&format!("see {command} then")),
+            format!("1. e4 {{ see\n{command}\nthen }} *\n")
+        );
+        // Opening the comment, it keeps the brace; the result goes on
+        // after it on a line of its own.
+        assert_eq!(
+            movetext_with_comment(&command),
+            format!("1. e4\n{{ {command} }}\n*\n")
+        );
+    }
+
+    #[test]
+    fn a_percent_word_after_a_command_stays_on_its_line() {
+        // "1. e4 { " and 50 x: 58 characters. The command and " }" would
+        // fit (75), but not with " %done" (81), which cannot start a line:
+        // the command goes down with it.
+        let filler = "x".repeat(50);
+        assert_eq!(
+            movetext_with_comment(&format!("{filler} [%clk 0:01:02] %done")),
+            format!("1. e4 {{ {filler}\n[%clk 0:01:02] %done }} *\n")
+        );
     }
 }
