@@ -133,8 +133,51 @@ impl fmt::Display for GameError {
 pub struct GameWarning {
     /// Line.
     pub line: u64,
-    /// What was normalised, lower case.
+    /// What was normalised, lower case; for a move, after the move as
+    /// written (`12...Nf6+: check suffix on a move that gives no check`).
     pub message: String,
+    /// For a move: its ply, counted from the start of its line of play.
+    pub ply: Option<u32>,
+    /// For a move: the move as written with its number (`12...Nf6+`),
+    /// escaped for reports.
+    pub token: Option<String>,
+}
+
+impl GameWarning {
+    /// A warning about the game as a whole (tags, result), at `line`.
+    #[must_use]
+    pub fn game(line: u64, message: String) -> GameWarning {
+        GameWarning {
+            line,
+            message,
+            ply: None,
+            token: None,
+        }
+    }
+
+    /// What was normalised, without the move it is about.
+    #[must_use]
+    pub fn what(&self) -> &str {
+        self.token
+            .as_deref()
+            .and_then(|token| self.message.strip_prefix(token))
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(&self.message)
+    }
+}
+
+impl fmt::Display for GameWarning {
+    /// `ply 24 "12...Nf6+": check suffix on a move that gives no check`,
+    /// or the message alone for the game as a whole.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(ply) = self.ply {
+            write!(f, "ply {ply} ")?;
+        }
+        if let Some(token) = &self.token {
+            write!(f, "\"{token}\": ")?;
+        }
+        f.write_str(self.what())
+    }
 }
 
 /// One move as replayed (of the mainline or of a variation).
@@ -550,6 +593,8 @@ pub fn replay(
             None => {}
             Some(raw) if raw.trim_ascii().is_empty() || raw.trim_ascii() == b"?" => {
                 out.warnings.push(GameWarning {
+                    ply: None,
+                    token: None,
                     line: game.line,
                     message: "empty Result tag".to_string(),
                 });
@@ -568,6 +613,8 @@ pub fn replay(
     }
     if out.error.is_none() && out.terminator.is_none() {
         out.warnings.push(GameWarning {
+            ply: None,
+            token: None,
             line: game.line,
             message: "movetext has no result".to_string(),
         });
@@ -600,12 +647,16 @@ fn tag_warnings(game: &RawGame<'_>, warnings: &mut Vec<GameWarning>) {
             .map(|(_, &name)| name)
             .collect();
         warnings.push(GameWarning {
+            ply: None,
+            token: None,
             line: game.line,
             message: format!("missing tags: {}", missing.join(", ")),
         });
     }
     for (name, first, value) in game.repeated_tags() {
         warnings.push(GameWarning {
+            ply: None,
+            token: None,
             line: game.line,
             message: format!(
                 "duplicate tag {}: \"{}\" ignored, the first value \"{}\" kept",
@@ -619,6 +670,8 @@ fn tag_warnings(game: &RawGame<'_>, warnings: &mut Vec<GameWarning>) {
         for (name, value) in game.tags() {
             if !value.is_ascii() && std::str::from_utf8(value).is_err() {
                 warnings.push(GameWarning {
+                    ply: None,
+                    token: None,
                     line: game.line,
                     message: format!(
                         "tag {} is not UTF-8; read as Windows-1252",
@@ -630,6 +683,8 @@ fn tag_warnings(game: &RawGame<'_>, warnings: &mut Vec<GameWarning>) {
     }
     for w in game.read_warnings() {
         warnings.push(GameWarning {
+            ply: None,
+            token: None,
             line: w.line,
             message: w.message.clone(),
         });
@@ -731,9 +786,12 @@ fn play_fast(
             )));
         }
         let line = lines.line_of(game, token);
+        let token = numbered(&frame.before_last, bytes);
         out.warnings.push(GameWarning {
             line,
-            message: format!("{}: {warning}", numbered(&frame.before_last, bytes)),
+            message: format!("{token}: {warning}"),
+            ply: Some(ply),
+            token: Some(token),
         });
     }
     let played = Ply {
@@ -863,9 +921,12 @@ fn play_san(
         let mut after = pos.clone();
         if after.play_null() {
             let line = lines.line_of(game, token);
+            let token = numbered(pos, bytes);
             out.warnings.push(GameWarning {
                 line,
-                message: format!("{}: null move", numbered(pos, bytes)),
+                message: format!("{token}: null move"),
+                ply: Some(ply),
+                token: Some(token),
             });
             visitor.null_move(depth, ply, pos);
             if depth == 0 {
@@ -969,6 +1030,8 @@ fn play_san(
             out.warnings.push(GameWarning {
                 line,
                 message: format!("{move_text}: {w}"),
+                ply: Some(ply),
+                token: Some(move_text.clone()),
             });
         }
     }
@@ -1102,6 +1165,8 @@ fn start_position(
     let Some(fen) = game.tag(b"FEN") else {
         if setup.is_some_and(|s| s == b"1") {
             warnings.push(GameWarning {
+                ply: None,
+                token: None,
                 line: game.line,
                 message: "SetUp \"1\" without a FEN tag: starting from the standard position"
                     .to_string(),
@@ -1111,6 +1176,8 @@ fn start_position(
     };
     if setup.is_some_and(|s| s == b"0") {
         warnings.push(GameWarning {
+            ply: None,
+            token: None,
             line: game.line,
             message: "FEN tag with SetUp \"0\"".to_string(),
         });
@@ -1118,6 +1185,8 @@ fn start_position(
     let text = fen.trim_ascii();
     if text.is_empty() {
         warnings.push(GameWarning {
+            ply: None,
+            token: None,
             line: game.line,
             message: "empty FEN tag: starting from the standard position".to_string(),
         });
@@ -1140,6 +1209,8 @@ fn start_position(
                 fixed.extend_from_slice(if i == 2 { b"-" } else { field });
             }
             warnings.push(GameWarning {
+                ply: None,
+                token: None,
                 line: game.line,
                 message: "FEN tag: castling rights without king and rook in place dropped"
                     .to_string(),
@@ -1150,6 +1221,8 @@ fn start_position(
     };
     for w in fen_warnings {
         warnings.push(GameWarning {
+            ply: None,
+            token: None,
             line: game.line,
             message: format!("FEN tag: {w}"),
         });
@@ -1169,6 +1242,8 @@ fn start_position(
     }
     if !repairs.castling_rights.is_empty() || repairs.ep_square.is_some() {
         warnings.push(GameWarning {
+            ply: None,
+            token: None,
             line: game.line,
             message: "FEN tag: impossible castling rights or en-passant square dropped".to_string(),
         });
