@@ -2,7 +2,7 @@
 //!
 //! The main thread reads (and decompresses) the input in blocks and cuts
 //! each block at a likely game boundary
-//! ([`notation::pgn::scan::split_candidate`]); workers of a local rayon pool
+//! ([`notation::pgn::lex::split_candidate`]); workers of a local rayon pool
 //! each read and check a whole chunk of games; results come back in input
 //! order, so output is the same for any thread count. At most
 //! `threads + 1` chunks are in flight, which bounds memory by the chunk
