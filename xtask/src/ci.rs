@@ -4,7 +4,14 @@
 //! (`stress --oracle --size-mb 8`), the docs with warnings denied, the fuzz targets compiled (a plain
 //! build of the separate `fuzz/` workspace: no nightly, no sanitizer; the
 //! fuzzing itself is `cargo xtask fuzz`), and the benchmarks compiled (when
-//! the workspace has any). `.ci/run` is exactly this command.
+//! the workspace has any). `.ci/run` is exactly this command, after
+//! installing the tools some tests run (`.ci/install-test-tools`).
+//!
+//! After the tests it prints how many skipped for want of `../shared/data`
+//! (only outside CI: under `CI=true` such a test fails) or of a tool
+//! (pyspark, GNU parallel, …), from the log the tests append to
+//! (`$CHESSTOOL_SKIP_LOG`, `test-skips.txt` in the target directory, reset
+//! at the start).
 
 use std::time::{Duration, Instant};
 
@@ -86,6 +93,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     args.finish()?;
     let started = Instant::now();
     let mut timings: Vec<(&str, Option<Duration>)> = Vec::new();
+    // Each test that skips for want of shared data or of a tool appends a
+    // line here (the tests' `skip` helpers); counted after the tests.
+    let skip_log = crate::target_dir().join("test-skips.txt");
+    match std::fs::remove_file(&skip_log) {
+        Ok(()) => {}
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+        Err(err) => {
+            return Err(err).with_context(|| format!("cannot reset {}", skip_log.display()))
+        }
+    }
+    let mut skipped = None;
     for step in STEPS {
         if step.args[0] == "bench" && !workspace_has_benches()? {
             println!(
@@ -102,12 +120,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .collect::<String>();
         println!("==> {}: {shown}cargo {}", step.name, step.args.join(" "));
         let step_started = Instant::now();
-        let status = cargo()
-            .args(step.args)
-            .envs(step.env.iter().copied())
+        let mut command = cargo();
+        command.args(step.args).envs(step.env.iter().copied());
+        if step.name == "test" {
+            command.env(SKIP_LOG_ENV, &skip_log);
+        }
+        let status = command
             .status()
             .with_context(|| format!("cannot run cargo for step {}", step.name))?;
         let elapsed = step_started.elapsed();
+        if step.name == "test" {
+            skipped = Some(report_skips(&skip_log));
+        }
         if !status.success() {
             return Err(Failed(format!(
                 "ci failed at step `{}` after {:.1}s (`cargo {}` exited with {status})",
@@ -127,12 +151,43 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             None => println!("{name:<20} skipped"),
         }
     }
+    if let Some(skipped) = skipped {
+        println!("{skipped}");
+    }
     println!(
         "{:<20} {:>7.1}s\nci passed",
         "total",
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The variable that tells the tests where to log their skips.
+const SKIP_LOG_ENV: &str = "CHESSTOOL_SKIP_LOG";
+
+/// Prints how many tests skipped, for want of shared data and for want of
+/// a tool, and which (the log holds `kind<TAB>test<TAB>message` lines);
+/// returns the count line.
+fn report_skips(log: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let skips: Vec<(&str, &str, &str)> = text
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.splitn(3, '\t');
+            Some((fields.next()?, fields.next()?, fields.next().unwrap_or("")))
+        })
+        .collect();
+    let count = |kind: &str| skips.iter().filter(|(k, _, _)| *k == kind).count();
+    let line = format!(
+        "skipped tests: {} for want of data (../shared/data), {} for want of a tool",
+        count("data"),
+        count("tool")
+    );
+    println!("==> test: {line}");
+    for (kind, test, message) in &skips {
+        println!("    skipped ({kind}) {test}: {message}");
+    }
+    line
 }
 
 /// Whether any workspace package declares a bench target, per `cargo
@@ -150,4 +205,32 @@ fn workspace_has_benches() -> anyhow::Result<bool> {
         );
     }
     Ok(String::from_utf8_lossy(&output.stdout).contains(r#""kind":["bench"]"#))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skips_are_counted_by_kind() {
+        let dir = std::env::temp_dir().join(format!("xtask-ci-skips-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("test-skips.txt");
+        assert_eq!(
+            report_skips(&log),
+            "skipped tests: 0 for want of data (../shared/data), 0 for want of a tool"
+        );
+        std::fs::write(
+            &log,
+            "data\tcli::a\t../shared/data/pgn not found\n\
+             tool\tcli::b\tno pyspark\n\
+             data\tsuites::c\tcannot read x\n",
+        )
+        .unwrap();
+        assert_eq!(
+            report_skips(&log),
+            "skipped tests: 2 for want of data (../shared/data), 1 for want of a tool"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -20,7 +20,8 @@
 //! - `cargo xtask gen-corpus`: a deterministic Lichess-style PGN corpus
 //!   (and its `.zst`) for the validate benchmark.
 //! - `cargo xtask man`: man pages for chesstool and its subcommands, from
-//!   the clap definitions, into `target/man/`.
+//!   the clap definitions, into `man/` of the target directory
+//!   (`$CARGO_TARGET_DIR`, else `target/`).
 //! - `cargo xtask magics`: regenerates the magic-bitboard multipliers.
 //!
 //! Exit codes follow the binary's: 0 all good, 1 a check failed (a CI step,
@@ -86,7 +87,8 @@ commands:
                                      a deterministic Lichess-style PGN corpus (default
                                      target/corpus/lichess-like.pgn, 200 MB, seed 1);
                                      --zst also writes FILE.zst
-  man [--out DIR]                    man pages from the clap definitions (default target/man)
+  man [--out DIR]                    man pages from the clap definitions (default: man/ in
+                                     $CARGO_TARGET_DIR, else target/man)
   magics                             print the magic-bitboard multipliers";
 
 fn main() -> ExitCode {
@@ -119,7 +121,7 @@ fn run(args: Vec<String>) -> anyhow::Result<()> {
         Some("man") => {
             let out = args
                 .value("--out")?
-                .map_or_else(|| project_root().join("target/man"), PathBuf::from);
+                .map_or_else(|| target_dir().join("man"), PathBuf::from);
             args.finish()?;
             let status = cargo()
                 .args(["run", "--quiet", "-p", "chesstool", "--", "manpages"])

@@ -17,7 +17,7 @@ use notation::pgn::read::RawGame;
 use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
 use crate::pipeline::{Located, Task};
-use crate::report::{csv_line, jsonl_line, or_unknown, tag, JsonKind};
+use crate::report::{csv_line, jsonl_line, or_unknown, tag, write_csv_header, JsonKind};
 use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
@@ -27,7 +27,8 @@ Examples:
   chesstool adjudicate lichess_db_standard_rated_2024-01.pgn.zst --rules lichess --format csv -o verdicts.csv
   chesstool adjudicate world_matches.pgn --laws 2023     # today's Laws for every game, whatever its date
   zstdcat big.pgn.zst | chesstool adjudicate - --threads 2 --format jsonl
-  parallel -k chesstool adjudicate -q --format csv --shard {}/4 huge.pgn ::: 1 2 3 4";
+  # 4 one-thread shards under GNU parallel, one CSV header (exit 1 is a result, not a failed job):
+  { chesstool adjudicate --format csv --byte-range 0..0 huge.pgn; parallel -k 'chesstool adjudicate -q --threads 1 --format csv --no-header --shard {}/4 huge.pgn || [ $? -eq 1 ]' ::: 1 2 3 4; } > verdicts.csv";
 
 #[derive(Debug, Args)]
 pub struct AdjudicateArgs {
@@ -212,7 +213,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<Outcome> {
         (Output::new(args.common.output.as_deref())?, None)
     };
     if args.format == Format::Csv {
-        writeln!(out, "{}", COLUMNS.join(","))?;
+        write_csv_header(&mut out, &COLUMNS, &args.common)?;
     }
     let mut counts = Counts::default();
     let run = run_inputs(

@@ -21,6 +21,11 @@ pub struct CommonArgs {
     /// when it is a terminal).
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// CSV without its header line, for shards and blocks that are
+    /// concatenated after another run's header (no effect on the other
+    /// formats, which have none).
+    #[arg(long)]
+    pub no_header: bool,
     /// Only the games that start in the K-th of N equal byte ranges of
     /// each input (K from 1 to N): N runs with 1/N … N/N together give
     /// exactly the output of one run, game numbers and lines included.
@@ -199,6 +204,7 @@ pub fn expand_inputs(
     let mut named: Vec<PathBuf> = files.to_vec();
     if let Some(list) = files_from {
         let text = if input::is_stdin(list) {
+            terminal_hint("the file list");
             std::io::read_to_string(std::io::stdin())
                 .context("cannot read the file list from stdin")?
         } else {
@@ -232,6 +238,16 @@ pub fn expand_inputs(
         }
     }
     Ok(out)
+}
+
+/// When stdin is a terminal, says on stderr that `what` is read from it
+/// (a bare `chesstool validate` waits for typed PGN, which looks like a
+/// hang). Never when stdin is a pipe or a file.
+fn terminal_hint(what: &str) {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() {
+        eprintln!("chesstool: reading {what} from the terminal (end with Ctrl-D)");
+    }
 }
 
 /// The PGN files below `dir`, sorted, into `out`.
@@ -402,6 +418,9 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     let mut queue = inputs.iter();
     let mut next_source = || -> Option<Source> {
         for item in queue.by_ref() {
+            if input::is_stdin(&item.path) {
+                progress.suspend(|| terminal_hint("PGN"));
+            }
             let mut input = match input::open(&item.path) {
                 Ok(input) => input,
                 Err(err) => {

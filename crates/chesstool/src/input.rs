@@ -124,7 +124,11 @@ impl fmt::Debug for Input {
 /// (`cannot open games.pgn: no such file or directory`).
 pub fn open(path: &Path) -> anyhow::Result<Input> {
     if is_stdin(path) {
-        return from_reader(STDIN_NAME.to_owned(), io::stdin(), stdin_size());
+        let stdin = EofSticks {
+            inner: io::stdin(),
+            done: false,
+        };
+        return from_reader(STDIN_NAME.to_owned(), stdin, stdin_size());
     }
     let name = path.display().to_string();
     let file = File::open(path)
@@ -137,6 +141,26 @@ pub fn open(path: &Path) -> anyhow::Result<Input> {
     }
     let size = metadata.is_file().then_some(metadata.len());
     from_reader(name, file, size)
+}
+
+/// A reader that stays at its end once it has reported it. A terminal
+/// reports end of input (Ctrl-D) once and then waits for more: without
+/// this, every reader above that reads again after an end (the sniffing,
+/// the decoders, the pipeline) would need a Ctrl-D of its own.
+struct EofSticks<R> {
+    inner: R,
+    done: bool,
+}
+
+impl<R: Read> Read for EofSticks<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.done || buf.is_empty() {
+            return Ok(0);
+        }
+        let n = self.inner.read(buf)?;
+        self.done = n == 0;
+        Ok(n)
+    }
 }
 
 /// The display name of standard input.
@@ -727,6 +751,32 @@ mod tests {
         input.reader.read_to_end(&mut out).unwrap();
         assert_eq!(out, PGN);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A source that would give more after its end (as a terminal does
+    /// after Ctrl-D) is read as ended.
+    #[test]
+    fn eof_sticks() {
+        struct Terminal(Vec<&'static [u8]>);
+        impl Read for Terminal {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let next = if self.0.is_empty() {
+                    b"more".as_slice()
+                } else {
+                    self.0.remove(0)
+                };
+                buf[..next.len()].copy_from_slice(next);
+                Ok(next.len())
+            }
+        }
+        let mut reader = EofSticks {
+            inner: Terminal(vec![b"1. e4 *\n", b""]),
+            done: false,
+        };
+        let mut text = Vec::new();
+        reader.read_to_end(&mut text).unwrap();
+        assert_eq!(text, b"1. e4 *\n");
+        assert_eq!(reader.read(&mut [0; 8]).unwrap(), 0);
     }
 
     /// Opening stdin would block on a terminal, so only the marker is

@@ -29,12 +29,13 @@ pub struct PerftArgs {
     #[arg(
         long,
         short = 'd',
+        value_name = "N",
         required_unless_present = "suite",
         conflicts_with = "suite"
     )]
     depth: Option<u32>,
     /// Start position as FEN, X-FEN or Shredder-FEN (default: the standard start).
-    #[arg(long, conflicts_with = "suite")]
+    #[arg(long, value_name = "FEN", conflicts_with = "suite")]
     fen: Option<String>,
     /// Print the count below each root move, sorted by move.
     #[arg(long, conflicts_with = "suite")]
@@ -43,11 +44,12 @@ pub struct PerftArgs {
     /// field uses Shredder letters or names a rook not on the a/h file.
     #[arg(long)]
     chess960: bool,
-    /// Worker threads (default: all cores; at most 1024).
-    #[arg(long, short = 't', value_parser = crate::cli::parse_threads)]
+    /// Worker threads (default: all cores; 1 = everything on one thread;
+    /// at most 1024).
+    #[arg(long, short = 't', value_name = "N", value_parser = crate::cli::parse_threads)]
     threads: Option<usize>,
     /// Transposition table size in MiB (0 = none).
-    #[arg(long, default_value_t = 0, conflicts_with = "suite")]
+    #[arg(long, value_name = "MB", default_value_t = 0, conflicts_with = "suite")]
     hash: usize,
     /// Perft suite file: `FEN;depth;nodes` lines or EPD `FEN ;D1 20 ;D2 400`.
     #[arg(long, value_name = "FILE")]
@@ -55,8 +57,7 @@ pub struct PerftArgs {
     /// With --suite: skip entries whose expected count exceeds N.
     #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
-    /// With --suite: output format.
-    /// [default: text]
+    /// With --suite: output format [default: text].
     #[arg(long, value_enum)]
     format: Option<SuiteFormat>,
     /// No time and speed line on stderr (which gets one only when it is a
@@ -67,7 +68,9 @@ pub struct PerftArgs {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 enum SuiteFormat {
+    /// Each failure with its line number, then `passed P, failed F, skipped S`.
     Text,
+    /// One CSV record per entry.
     Csv,
 }
 

@@ -20,7 +20,7 @@ use notation::uci::write_uci;
 use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
 use crate::pipeline::{Located, Task};
-use crate::report::{csv_line, jsonl_line, or_unknown, tag, JsonKind};
+use crate::report::{csv_line, jsonl_line, or_unknown, tag, write_csv_header, JsonKind};
 use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
@@ -386,7 +386,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     };
     let mut out = Output::new(args.common.output.as_deref())?;
     if matches!(args.format, Format::Csv) {
-        writeln!(out, "{}", COLUMNS.join(","))?;
+        write_csv_header(&mut out, &COLUMNS, &args.common)?;
     }
     let mut counts = Counts::default();
     let mut written = 0u64;

@@ -3,6 +3,7 @@
 
 use notation::pgn::read::RawGame;
 
+use crate::cli::CommonArgs;
 use crate::json;
 use crate::output::Output;
 
@@ -18,6 +19,24 @@ pub fn or_unknown(name: &str) -> &str {
     } else {
         name
     }
+}
+
+/// The CSV header line (the column names, which need no quoting), unless
+/// `--no-header`: shards and blocks whose output is appended to another
+/// run's then add no second header.
+///
+/// # Errors
+/// The output's write error.
+pub fn write_csv_header(
+    out: &mut impl std::io::Write,
+    columns: &[&str],
+    common: &CommonArgs,
+) -> std::io::Result<()> {
+    if common.no_header {
+        return Ok(());
+    }
+    debug_assert!(columns.iter().all(|c| csv_line(&[(*c).to_string()]) == *c));
+    writeln!(out, "{}", columns.join(","))
 }
 
 /// One CSV record (no line end), quoted by the `csv` crate's rules.

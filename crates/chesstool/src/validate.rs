@@ -13,7 +13,7 @@ use notation::pgn::replay::{GameError, ReplayOptions};
 use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
 use crate::pipeline::{Located, Task};
-use crate::report::{decimal, jsonl_line, or_unknown, tag, JsonKind, Records};
+use crate::report::{decimal, jsonl_line, or_unknown, tag, write_csv_header, JsonKind, Records};
 use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
@@ -114,11 +114,11 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
             strict: args.strict,
         },
     };
-    let mut records = Records::new(
-        Output::new(args.common.output.as_deref())?,
-        args.format == Format::Csv,
-    );
-    records.csv_record(COLUMNS)?;
+    let mut out = Output::new(args.common.output.as_deref())?;
+    if args.format == Format::Csv {
+        write_csv_header(&mut out, &COLUMNS, &args.common)?;
+    }
+    let mut records = Records::new(out, args.format == Format::Csv);
     let started = Instant::now();
     let mut counts = Counts::default();
     let run = run_inputs(

@@ -4,6 +4,8 @@
 //! move, and our canonical SAN equals shakmaty's (the oracle, a
 //! dev-dependency only).
 
+mod common;
+
 use movegen::{CastlingMode, Move, Position};
 use notation::fen::Fen;
 use notation::san::{resolve_lenient, San, SanPlus, SanWarning};
@@ -243,7 +245,7 @@ fn every_move_round_trips_in_the_shared_tricky_positions() {
             env!("CARGO_MANIFEST_DIR")
         );
         let Ok(text) = std::fs::read_to_string(&path) else {
-            eprintln!("skipping: cannot read {path}; ../shared/data is not here");
+            common::missing_data(&format!("cannot read {path}; ../shared/data is not here"));
             continue;
         };
         let mut fens: Vec<&str> = text

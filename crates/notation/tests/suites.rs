@@ -3,6 +3,8 @@
 //! over scalachess's legal-move lists. Each test skips with a message when
 //! the folder is absent (a fresh clone has no `../shared`).
 
+mod common;
+
 use movegen::{CastlingMode, Position};
 use notation::fen::{parse_position, Fen, FenStyle};
 use notation::uci::{parse_uci, UciMove};
@@ -17,7 +19,9 @@ fn read_shared(relative: &str) -> Option<String> {
     match std::fs::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(error) => {
-            eprintln!("skipping: cannot read {path} ({error}); ../shared/data is not here");
+            common::missing_data(&format!(
+                "cannot read {path} ({error}); ../shared/data is not here"
+            ));
             None
         }
     }

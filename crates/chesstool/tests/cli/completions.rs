@@ -43,4 +43,34 @@ fn man_pages_for_every_subcommand() {
     }
     let validate = std::fs::read_to_string(dir.join("man/chesstool-validate.1")).unwrap();
     assert!(validate.contains("max\\-errors"), "options are documented");
+    // The synopsis as `--help` has it, the command in bold.
+    assert!(
+        validate.contains(".SH SYNOPSIS\n\\fBchesstool validate\\fR [OPTIONS] [FILE]...\n"),
+        "{validate}"
+    );
+    for page in [
+        "chesstool",
+        "chesstool-perft",
+        "chesstool-validate",
+        "chesstool-replay",
+        "chesstool-adjudicate",
+        "chesstool-completions",
+    ] {
+        let text = std::fs::read_to_string(dir.join("man").join(format!("{page}.1"))).unwrap();
+        assert!(
+            text.contains(".SH \"EXIT STATUS\"\n.TP\n\\fB0\\fR\n"),
+            "{page}:\n{text}"
+        );
+        assert!(text.contains("\\fB2\\fR\n"), "{page}: exit 2");
+    }
+    let adjudicate = std::fs::read_to_string(dir.join("man/chesstool-adjudicate.1")).unwrap();
+    assert!(
+        adjudicate.contains("\\fB1\\fR\nsome recorded result disagrees"),
+        "{adjudicate}"
+    );
+    assert!(adjudicate.contains(".SH EXAMPLES\n.nf\n"), "{adjudicate}");
+    // `help` has no page, and the main page does not point to one.
+    assert!(!dir.join("man/chesstool-help.1").exists());
+    let main = std::fs::read_to_string(dir.join("man/chesstool.1")).unwrap();
+    assert!(!main.contains("chesstool\\-help"), "{main}");
 }

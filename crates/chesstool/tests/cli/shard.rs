@@ -204,52 +204,200 @@ fn shard_rejects_bad_syntax_and_inputs_without_a_size() {
     );
 }
 
+// The README's scaling recipes, word for word (each test checks that the
+// README still holds its recipe), run in a folder whose
+// `testdata/games.pgn` is either the README's example file or the sample.
+
+/// GNU parallel on one host: shards, one header.
+const PARALLEL_SHARDS: &str = r#"{ chesstool validate --format csv --byte-range 0..0 testdata/games.pgn
+  parallel -k 'chesstool validate -q --threads 1 --format csv --no-header --shard {}/8 testdata/games.pgn || [ $? -eq 1 ]' ::: $(seq 8)
+} > verdicts.csv"#;
+
+/// GNU parallel cutting the file into blocks for stdin.
+const PARALLEL_PIPEPART: &str = r#"{ chesstool validate --format csv --byte-range 0..0 testdata/games.pgn
+  parallel --pipepart -a testdata/games.pgn --recstart '[Event ' --block 64M -k \
+    'chesstool validate -q --threads 1 --format csv --no-header - || [ $? -eq 1 ]'
+} > verdicts-by-block.csv"#;
+
+/// xargs, a file per shard, then one CSV.
+const XARGS_SHARDS: &str = r#"mkdir -p out
+seq -w 16 | xargs -P 2 -I{} chesstool validate -q --threads 1 --format csv --no-header \
+  --shard {}/16 -o out/shard-{}.csv testdata/games.pgn
+{ chesstool validate --format csv --byte-range 0..0 testdata/games.pgn; cat out/shard-*.csv; } > verdicts.csv"#;
+
+/// A Slurm array task, and the merge after the array.
+const SLURM_TASK: &str = r#"#!/bin/bash
+#SBATCH --array=1-64 --cpus-per-task=4
+mkdir -p out
+chesstool adjudicate -q --format csv --no-header --threads "$SLURM_CPUS_PER_TASK" \
+  --shard "$SLURM_ARRAY_TASK_ID/64" /shared/games.pgn \
+  > "out/shard-$(printf %03d "$SLURM_ARRAY_TASK_ID").csv" || [ $? -eq 1 ]"#;
+const SLURM_MERGE: &str = r#"{ chesstool adjudicate --format csv --byte-range 0..0 /shared/games.pgn; cat out/shard-*.csv; } > verdicts.csv"#;
+
+/// `recipe`, checked to be in the README word for word.
+#[track_caller]
+fn readme_recipe(recipe: &'static str) -> &'static str {
+    assert!(
+        crate::util::readme().contains(recipe),
+        "the README no longer holds this recipe (update the test with it):\n{recipe}"
+    );
+    recipe
+}
+
+/// A folder for a recipe, `testdata/games.pgn` in it holding `games`.
+fn recipe_dir(name: &str, games: &str) -> std::path::PathBuf {
+    let dir = temp_dir(name);
+    std::fs::create_dir_all(dir.join("testdata")).unwrap();
+    std::fs::copy(repo_file(games), dir.join("testdata/games.pgn")).unwrap();
+    dir
+}
+
+/// The single run the recipes must equal: header and rows.
+fn single_run(dir: &Path, command: &str, file: &str) -> String {
+    let run = chesstool(dir, &[command, "-q", "--format", "csv", file]);
+    assert!(run.code <= 1, "{command} {file}: {}", run.stderr);
+    assert!(run.stdout.lines().count() > 1, "no rows: {}", run.stderr);
+    run.stdout
+}
+
+/// `csv` has exactly one header line, its first.
+#[track_caller]
+fn assert_one_header(csv: &str, what: &str) {
+    let header = csv.lines().next().unwrap_or_default();
+    assert!(
+        header.starts_with("file,game,"),
+        "{what}: no header first:\n{csv}"
+    );
+    let n = csv.lines().filter(|line| *line == header).count();
+    assert_eq!(n, 1, "{what}: {n} header lines:\n{csv}");
+}
+
 /// The README's GNU parallel recipes: shards fanned out by `parallel`
-/// (exactly the single run), and `--pipepart` blocks fed to stdin (the
-/// same verdicts; game numbers and offsets restart in each block).
+/// (exactly the single run, one header), and `--pipepart` blocks fed to
+/// stdin (one header, the same verdicts; game numbers and offsets restart
+/// in each block). Exit 1 of a shard (invalid games) does not count as a
+/// failed job; exit 2 does, and parallel's status counts them.
 #[test]
 fn gnu_parallel_recipes() {
-    let has_parallel = std::process::Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_parallel {
-        eprintln!("skipping: GNU parallel is not installed");
+    if !crate::util::has_program("parallel") {
+        crate::util::skip(
+            crate::util::Skip::Tool,
+            "GNU parallel is not installed (.ci/install-test-tools installs it)",
+        );
         return;
     }
-    let dir = temp_dir("shard_gnu_parallel");
-    let sample = repo_file("testdata/sample.pgn");
-    let bin = env!("CARGO_BIN_EXE_chesstool");
-    let (_, whole, _) = rows(&dir, "validate", &sample, &[]);
+    let shards = readme_recipe(PARALLEL_SHARDS);
+    let pipepart = readme_recipe(PARALLEL_PIPEPART);
+    for games in ["testdata/games.pgn", "testdata/sample.pgn"] {
+        let dir = recipe_dir("shard_gnu_parallel", games);
+        let whole = single_run(&dir, "validate", "testdata/games.pgn");
 
-    let shards = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "parallel -k '{bin}' validate -q --format csv --threads 1 --shard {{}}/4 '{sample}' ::: 1 2 3 4 | grep -v '^file,'"
-        ))
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert_eq!(String::from_utf8(shards.stdout).unwrap(), whole);
+        let run = crate::util::shell(&dir, shards, &[]);
+        assert_eq!(run.code, 0, "{games}: {}", run.stderr);
+        let csv = std::fs::read_to_string(dir.join("verdicts.csv")).unwrap();
+        assert_one_header(&csv, games);
+        assert!(
+            csv == whole,
+            "{games}: the shards differ from the single run"
+        );
 
-    let piped = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "parallel --pipepart -a '{sample}' --recstart '[Event ' --block 100k -k '{bin}' validate -q --format csv --threads 1 - | grep -v '^file,'"
-        ))
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    let piped = String::from_utf8(piped.stdout).unwrap();
-    // Everything but the file, game, offset and line columns.
-    let verdicts = |csv: &str| {
-        let mut v: Vec<String> = csv
-            .lines()
-            .map(|l| l.splitn(5, ',').nth(4).unwrap_or_default().to_string())
-            .collect();
-        v.sort();
-        v
-    };
-    assert!(piped.lines().count() > 100);
-    assert_eq!(verdicts(&piped), verdicts(&whole));
+        // Small blocks, so that the sample is cut into several.
+        let run = crate::util::shell(&dir, &pipepart.replace("64M", "100k"), &[]);
+        assert_eq!(run.code, 0, "{games}: {}", run.stderr);
+        let blocks = std::fs::read_to_string(dir.join("verdicts-by-block.csv")).unwrap();
+        assert_one_header(&blocks, games);
+        // Everything but the file, game, offset and line columns.
+        let verdicts = |csv: &str| {
+            let mut v: Vec<String> = csv
+                .lines()
+                .map(|l| l.splitn(5, ',').nth(4).unwrap_or_default().to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(verdicts(&blocks), verdicts(&whole), "{games}");
+    }
+    // The example of `adjudicate --help`, on the sample and the README's file.
+    let dir = recipe_dir("shard_gnu_parallel_help", "testdata/sample.pgn");
+    let mut games = std::fs::read_to_string(dir.join("testdata/games.pgn")).unwrap();
+    games.push('\n');
+    games.push_str(&std::fs::read_to_string(repo_file("testdata/games.pgn")).unwrap());
+    std::fs::write(dir.join("testdata/games.pgn"), games).unwrap();
+    let help = chesstool(&dir, &["adjudicate", "--help"]).stdout;
+    let example = help
+        .lines()
+        .map(str::trim)
+        .find(|line| line.contains("parallel -k"))
+        .expect("adjudicate --help has a GNU parallel example");
+    let run = crate::util::shell(
+        &dir,
+        &example.replace("huge.pgn", "testdata/games.pgn"),
+        &[],
+    );
+    assert_eq!(run.code, 0, "{example}: {}", run.stderr);
+    let csv = std::fs::read_to_string(dir.join("verdicts.csv")).unwrap();
+    assert_one_header(&csv, "adjudicate --help");
+    assert!(
+        csv == single_run(&dir, "adjudicate", "testdata/games.pgn"),
+        "{example}: differs from the single run"
+    );
+    // A usage or I/O failure is one: 8 shards of a missing file, 8 failed jobs.
+    let dir = recipe_dir("shard_gnu_parallel_missing", "testdata/games.pgn");
+    let run = crate::util::shell(&dir, &shards.replace("games.pgn", "missing.pgn"), &[]);
+    assert_eq!(run.code, 8, "{}", run.stderr);
+}
+
+/// The README's xargs recipe: one file per shard, one header, exactly the
+/// single run.
+#[test]
+fn xargs_recipe() {
+    let recipe = readme_recipe(XARGS_SHARDS);
+    for games in ["testdata/games.pgn", "testdata/sample.pgn"] {
+        let dir = recipe_dir("shard_xargs", games);
+        let whole = single_run(&dir, "validate", "testdata/games.pgn");
+        let run = crate::util::shell(&dir, recipe, &[]);
+        assert_eq!(run.code, 0, "{games}: {}", run.stderr);
+        let csv = std::fs::read_to_string(dir.join("verdicts.csv")).unwrap();
+        assert_one_header(&csv, games);
+        assert!(
+            csv == whole,
+            "{games}: the shards differ from the single run"
+        );
+    }
+}
+
+/// The README's Slurm array, its 64 tasks run one after the other with
+/// the variables Slurm would set, then its merge: one header, exactly the
+/// single run; a task whose shard has invalid games still succeeds.
+#[test]
+fn slurm_recipe() {
+    let task = readme_recipe(SLURM_TASK);
+    let merge = readme_recipe(SLURM_MERGE);
+    let dir = recipe_dir("shard_slurm", "testdata/sample.pgn");
+    // The sample holds no invalid game: add the README's example file's.
+    let mut games = std::fs::read_to_string(dir.join("testdata/games.pgn")).unwrap();
+    games.push('\n');
+    games.push_str(&std::fs::read_to_string(repo_file("testdata/games.pgn")).unwrap());
+    std::fs::write(dir.join("testdata/games.pgn"), games).unwrap();
+    let file = dir.join("testdata/games.pgn").display().to_string();
+    let whole = single_run(&dir, "adjudicate", &file);
+    let task = task.replace("/shared/games.pgn", &file);
+    for k in 1..=64 {
+        let k = k.to_string();
+        let run = crate::util::shell(
+            &dir,
+            &task,
+            &[("SLURM_ARRAY_TASK_ID", &k), ("SLURM_CPUS_PER_TASK", "1")],
+        );
+        assert_eq!(run.code, 0, "task {k}: {}", run.stderr);
+    }
+    let run = crate::util::shell(&dir, &merge.replace("/shared/games.pgn", &file), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let csv = std::fs::read_to_string(dir.join("verdicts.csv")).unwrap();
+    assert_one_header(&csv, "slurm");
+    assert!(
+        csv == whole,
+        "the array's shards differ from the single run"
+    );
+    assert!(csv.contains(",invalid,"), "an invalid game was in a shard");
 }

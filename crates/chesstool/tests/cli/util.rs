@@ -55,6 +55,48 @@ pub fn repo_file(rel: &str) -> String {
         .to_string()
 }
 
+/// The README, whose examples and recipes the tests run.
+pub fn readme() -> String {
+    std::fs::read_to_string(repo_file("README.md")).expect("read README.md")
+}
+
+/// Runs `script` with `sh -c` in `dir`, the chesstool under test first on
+/// `PATH` (as the README's examples call it), with `env` set too.
+pub fn shell(dir: &Path, script: &str, env: &[(&str, &str)]) -> Run {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_chesstool"))
+        .parent()
+        .expect("the binary's folder");
+    let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .expect("PATH");
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .env("PATH", path)
+        .envs(env.iter().copied())
+        .output()
+        .expect("run sh");
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}
+
+/// Whether `program --version` runs.
+pub fn has_program(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 /// Runs the binary with `stdin` as its standard input.
 pub fn chesstool_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     use std::io::Write;
@@ -84,19 +126,72 @@ pub fn chesstool_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     }
 }
 
-/// `../shared/data/<rel>`, or `None` (with a message) when absent.
+/// `../shared/data/<rel>`, or `None` when absent: then the test skips
+/// ([`skip`], counted by `cargo xtask ci`), except under `CI=true`, where
+/// missing shared data fails the test instead of letting it pass silently.
 pub fn shared_data(rel: &str) -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data")
-        .join(rel);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
+    shared_data_under(&root, rel, in_ci())
+}
+
+/// [`shared_data`] with the folder and the CI flag given.
+pub fn shared_data_under(root: &Path, rel: &str, ci: bool) -> Option<PathBuf> {
+    let path = root.join(rel);
     if path.exists() {
-        Some(path)
-    } else {
-        eprintln!(
-            "skipping: {} not found (shared test data is not in this checkout)",
-            path.display()
-        );
-        None
+        return Some(path);
+    }
+    let message = format!(
+        "{} not found (shared test data is not in this checkout)",
+        path.display()
+    );
+    assert!(
+        !ci,
+        "{message}; CI=true, where the shared data must be present"
+    );
+    skip(Skip::Data, &message);
+    None
+}
+
+/// Whether this is a CI run (`CI=true`, as CI services and `.ci/run` set it).
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+}
+
+/// What a skipped test lacked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skip {
+    /// `../shared/data` (or a file of it).
+    Data,
+    /// A program the test runs (GNU parallel, pyspark, python3, …) that
+    /// `.ci/install-test-tools` could not install.
+    Tool,
+}
+
+/// Records that the running test skips for want of something: a line on
+/// stderr that the test harness does not capture (so it shows even when
+/// the test passes), and a line appended to `$CHESSTOOL_SKIP_LOG`, which
+/// `cargo xtask ci` sets, counts and prints.
+pub fn skip(kind: Skip, message: &str) {
+    use std::io::Write;
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let kind = match kind {
+        Skip::Data => "data",
+        Skip::Tool => "tool",
+    };
+    let line = format!("SKIPPED {test} (for want of {kind}): {message}");
+    // Not `eprintln!`: the harness captures that for passing tests.
+    let _ = writeln!(std::io::stderr(), "chesstool tests: {line}");
+    if let Some(log) = std::env::var_os("CHESSTOOL_SKIP_LOG") {
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+        {
+            let _ = writeln!(file, "{kind}\t{test}\t{message}");
+        }
     }
 }
 
@@ -119,6 +214,13 @@ pub fn pgn_files(root: &Path, min_len: u64) -> Vec<String> {
     }
     files.sort();
     files
+}
+
+/// Under `CI=true`, missing shared data fails the test that needs it.
+#[test]
+#[should_panic(expected = "CI=true, where the shared data must be present")]
+fn missing_shared_data_fails_under_ci() {
+    shared_data_under(Path::new("/nonexistent/shared/data"), "pgn/real", true);
 }
 
 /// Runs `chesstool ARGS` with stderr a pseudo-terminal (util-linux's
@@ -145,7 +247,10 @@ pub fn chesstool_on_terminal(dir: &Path, args: &[&str]) -> Option<String> {
             Some(String::from_utf8_lossy(&output.stdout).replace("\r\n", "\n"))
         }
         _ => {
-            eprintln!("skipping the terminal case: util-linux `script` not found");
+            skip(
+                Skip::Tool,
+                "util-linux `script` not found: the case with stderr a terminal is not run",
+            );
             None
         }
     }
