@@ -287,6 +287,8 @@ struct Row {
     /// Queries whose answer came from the search (found or exhausted).
     searched: usize,
     clock_cases: usize,
+    /// Our answers by how they were settled: (proof, queries, nodes).
+    proofs: Vec<(String, usize, u64)>,
 }
 
 /// Every answer of ours, timed as one loop (the callgrind target).
@@ -355,6 +357,7 @@ fn bench_set(
         max_nodes: 0,
         searched: 0,
         clock_cases: 0,
+        proofs: Vec::new(),
     };
     for (index, query) in queries.iter().enumerate() {
         let Some(result) = first_ours.get(index) else {
@@ -364,6 +367,14 @@ fn bench_set(
         row.max_nodes = row.max_nodes.max(result.nodes);
         if matches!(result.proof, Proof::Found | Proof::Exhausted) {
             row.searched += 1;
+        }
+        let proof = format!("{:?}", result.proof);
+        match row.proofs.iter_mut().find(|(p, _, _)| *p == proof) {
+            Some(entry) => {
+                entry.1 += 1;
+                entry.2 += result.nodes;
+            }
+            None => row.proofs.push((proof, 1, result.nodes)),
         }
         let ours_says = match result.answer {
             Answer::Yes => Some(true),
@@ -501,6 +512,11 @@ fn print_table(rows: &[Row], options: &Options) {
             "{}: {}; {} of {} settled by the search, {} nodes in all",
             row.set.name, row.set.what, row.searched, row.queries, row.nodes
         );
+        let mut proofs = row.proofs.clone();
+        proofs.sort();
+        for (proof, count, nodes) in proofs {
+            println!("    {proof:<14} {count:>7} queries {nodes:>12} nodes");
+        }
     }
 }
 
