@@ -37,15 +37,13 @@
 //! [`crate::Game::can_mate`].
 
 use std::cell::RefCell;
-use std::collections::hash_map::Entry;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
 
-use board::{attacks, zobrist, Bitboard, Color, Role, Square};
+use board::Color;
 use movegen::{Move, Position};
 
 use crate::dead::{dead_position, has_insufficient_material};
 use crate::repetition::RepetitionKey;
+use crate::search::{best_first, Outcome, Scratch, Width, FULL_WIDTH};
 
 /// A node budget for [`can_mate`]: enough for every helpmate of the
 /// endgames and middlegames we tuned on (the hardest took about 230,000
@@ -192,24 +190,6 @@ pub(crate) fn search(
     full
 }
 
-/// Moves expanded per position by a [`Search`]: (mater, defender).
-type Width = (usize, usize);
-
-/// The most moves a narrow search keeps per position.
-const NARROWEST: usize = 8;
-
-const _: () = {
-    let mut i = 0;
-    while i < NARROW_STAGES.len() {
-        let (mater, defender) = NARROW_STAGES[i].0;
-        assert!(mater <= NARROWEST && defender <= NARROWEST);
-        i += 1;
-    }
-};
-
-/// Every move of every position: the search that can prove "no".
-const FULL_WIDTH: Width = (usize::MAX, usize::MAX);
-
 /// The narrow searches tried before the full one: widths and budgets.
 /// Tuned on the resignations and flag falls of 1 MB of Lichess games
 /// (`lichess_db_1000k.pgn`): with the defender cooperating along its one
@@ -225,7 +205,7 @@ const FULL_WIDTH: Width = (usize::MAX, usize::MAX);
 /// shared real files it cost 3% more (423 k to 435 k).
 const NARROW_STAGES: [(Width, u64); 3] = [((4, 1), 2_000), ((6, 2), 4_000), ((3, 2), 20_000)];
 
-/// [`Search`] on this thread's scratch buffers.
+/// [`best_first`] on this thread's scratch buffers.
 fn run_search(
     pos: &Position,
     color: Color,
@@ -233,22 +213,39 @@ fn run_search(
     banned: &[RepetitionKey],
     width: Width,
 ) -> Helpmate {
-    SCRATCH.with(|scratch| {
-        // A nested call (none exists today) would find the scratch space
-        // borrowed: it gets fresh buffers instead.
-        let Ok(mut scratch) = scratch.try_borrow_mut() else {
-            return Search::new(pos, color, budget, banned, Scratch::default())
-                .with_width(width)
-                .run()
-                .0;
+    SCRATCH.with(|cell| {
+        // A nested call (none exists today) would find the buffers
+        // borrowed: it gets fresh ones instead.
+        let mut fresh;
+        let mut borrowed;
+        let scratch: &mut Scratch = match cell.try_borrow_mut() {
+            Ok(guard) => {
+                borrowed = guard;
+                &mut borrowed
+            }
+            Err(_) => {
+                fresh = Scratch::default();
+                &mut fresh
+            }
         };
-        let taken = core::mem::take(&mut *scratch);
-        let (result, mut returned) = Search::new(pos, color, budget, banned, taken)
-            .with_width(width)
-            .run();
-        returned.clear();
-        *scratch = returned;
-        result
+        let (outcome, nodes) = best_first(pos, color, budget, banned, width, scratch);
+        let (answer, proof) = match outcome {
+            Outcome::Found => (Answer::Yes, Proof::Found),
+            Outcome::Exhausted if width == FULL_WIDTH => (Answer::No, Proof::Exhausted),
+            // A narrow search skipped moves: it proved nothing.
+            Outcome::Exhausted | Outcome::Budget => (Answer::Unknown, Proof::Budget),
+        };
+        let line = if answer == Answer::Yes {
+            scratch.line.clone()
+        } else {
+            Vec::new()
+        };
+        Helpmate {
+            answer,
+            proof,
+            line,
+            nodes,
+        }
     })
 }
 
@@ -258,638 +255,10 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Positions kept beside the first nodes of a search, so that expanding
-/// a node is a copy and not a replay of its line from the root. Past
-/// this many nodes (about 2 MB of positions), a node's position is
-/// replayed from its nearest kept ancestor.
-const KEPT_POSITIONS: usize = 1 << 14;
-
-/// Table capacity kept between searches; a larger table (after a search
-/// that spent most of its budget) is shrunk, so that clearing it stays
-/// cheap for the many small searches.
-const KEPT_CAPACITY: usize = 1 << 12;
-
-/// The search's buffers, reused between calls ([`SCRATCH`]).
-#[derive(Default)]
-struct Scratch {
-    nodes: Vec<Node>,
-    /// `positions[i]` is the position of node `i`, for the first
-    /// [`KEPT_POSITIONS`] nodes.
-    positions: Vec<Position>,
-    open: BinaryHeap<core::cmp::Reverse<(i32, u32)>>,
-    seen: HashMap<(u64, u64), u32, BuildHasherDefault<KeyHasher>>,
-    line: Vec<Move>,
-}
-
-impl Scratch {
-    fn clear(&mut self) {
-        self.nodes.clear();
-        self.positions.clear();
-        self.open.clear();
-        self.seen.clear();
-        if self.seen.capacity() > KEPT_CAPACITY {
-            self.seen.shrink_to(KEPT_CAPACITY);
-        }
-        if self.nodes.capacity() > KEPT_CAPACITY {
-            self.nodes.shrink_to(KEPT_CAPACITY);
-        }
-        if self.positions.capacity() > KEPT_CAPACITY {
-            self.positions.shrink_to(KEPT_CAPACITY);
-        }
-        if self.open.capacity() > KEPT_CAPACITY {
-            self.open.shrink_to(KEPT_CAPACITY);
-        }
-        self.line.clear();
-    }
-}
-
-/// The keys of the table are already two well-mixed 64-bit hashes
-/// ([`position_key`]): hashing them again (SipHash, the default) only
-/// costs time. This folds the words with one multiplication each.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(u64::from(byte));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-/// A node of the search tree: how it was reached. Its position is kept
-/// beside it for the first [`KEPT_POSITIONS`] nodes, replayed from the
-/// nearest kept ancestor after that.
-struct Node {
-    parent: u32,
-    mv: Move,
-    plies: u16,
-    halfmoves: u16,
-}
-
-struct Search<'a> {
-    color: Color,
-    budget: u64,
-    banned: &'a [RepetitionKey],
-    nodes: Vec<Node>,
-    /// The positions of the first [`KEPT_POSITIONS`] nodes.
-    positions: Vec<Position>,
-    /// Min-heap on (priority, node index): ties go to the older node, so
-    /// the search is deterministic.
-    open: BinaryHeap<core::cmp::Reverse<(i32, u32)>>,
-    /// Position key (two independent 64-bit hashes) → node index.
-    seen: HashMap<(u64, u64), u32, BuildHasherDefault<KeyHasher>>,
-    generated: u64,
-    /// Reused buffer for the line to a node.
-    line: Vec<Move>,
-    /// Moves expanded per position, for the mater and the defender: all
-    /// of them ([`FULL_WIDTH`]) for a search that can prove "no", the
-    /// best few by [`move_score`] for a narrow search.
-    width: Width,
-}
-
-/// Weight of the heuristic against the plies already played: the search
-/// is greedy, but not blind to the length of its lines. On the 6,026
-/// flag falls and resignations of the first 20 MB of the generated corpus,
-/// 5 needed 15% fewer positions than 3 (2.66 M against 3.12 M) and left
-/// one question unanswered instead of three; 2 and 8 did worse.
-const HEURISTIC_WEIGHT: i32 = 5;
-
-impl<'a> Search<'a> {
-    fn new(
-        root: &'a Position,
-        color: Color,
-        budget: u64,
-        banned: &'a [RepetitionKey],
-        scratch: Scratch,
-    ) -> Search<'a> {
-        let mut search = Search {
-            color,
-            // Node indices are u32; memory runs out long before.
-            budget: budget.min(u64::from(u32::MAX - 1)),
-            banned,
-            nodes: scratch.nodes,
-            positions: scratch.positions,
-            open: scratch.open,
-            seen: scratch.seen,
-            generated: 0,
-            line: scratch.line,
-            width: FULL_WIDTH,
-        };
-        search.positions.push(root.clone());
-        search.nodes.push(Node {
-            parent: u32::MAX,
-            mv: Move::normal(Square::A1, Square::A1),
-            plies: 0,
-            halfmoves: halfmoves_of(root),
-        });
-        search.seen.insert(position_key(root), 0);
-        search.open.push(core::cmp::Reverse((0, 0)));
-        search
-    }
-
-    fn with_width(mut self, width: Width) -> Search<'a> {
-        self.width = width;
-        self
-    }
-
-    /// The position of node `index`: kept, or replayed from its nearest
-    /// kept ancestor.
-    fn position_of(&mut self, mut index: usize) -> Position {
-        self.line.clear();
-        while index >= self.positions.len() {
-            let node = &self.nodes[index];
-            self.line.push(node.mv);
-            index = node.parent as usize;
-        }
-        let mut pos = self.positions[index].clone();
-        for &mv in self.line.iter().rev() {
-            pos.play_unchecked(mv);
-        }
-        pos
-    }
-
-    /// The moves from the root to node `index`.
-    fn line_to(&self, mut index: usize) -> Vec<Move> {
-        let mut line = Vec::new();
-        while index != 0 {
-            let node = &self.nodes[index];
-            line.push(node.mv);
-            index = node.parent as usize;
-        }
-        line.reverse();
-        line
-    }
-
-    fn run(mut self) -> (Helpmate, Scratch) {
-        let mut moves = movegen::MoveList::new();
-        while let Some(core::cmp::Reverse((_, index))) = self.open.pop() {
-            let parent = index as usize;
-            let pos = self.position_of(parent);
-            let plies = self.nodes[parent].plies;
-            let width = if pos.turn() == self.color {
-                self.width.0
-            } else {
-                self.width.1
-            };
-            // The narrow searches keep the best few moves by score, ties
-            // to the lower move bits (deterministic), or every move when
-            // there are no more than that, in the order generated.
-            let mut picked = [Move::normal(Square::A1, Square::A1); NARROWEST];
-            let chosen: &[Move] = if width > NARROWEST {
-                pos.legal_moves_into(&mut moves);
-                &moves
-            } else {
-                let context = ScoreContext::new(&pos, self.color);
-                let mut best = [(i32::MAX, 0u16, Move::normal(Square::A1, Square::A1)); NARROWEST];
-                let mut total = 0usize;
-                pos.generate_moves(|piece_moves| {
-                    piece_moves.for_each(|mv| {
-                        if total < NARROWEST {
-                            picked[total] = mv;
-                        }
-                        total += 1;
-                        let key = (
-                            -context.score_move(&pos, mv, piece_moves.role),
-                            mv.to_bits(),
-                        );
-                        let kept = total.min(width);
-                        if total > width && key >= (best[width - 1].0, best[width - 1].1) {
-                            return;
-                        }
-                        // Insertion into the sorted best `width`.
-                        let mut i = kept - 1;
-                        while i > 0 && key < (best[i - 1].0, best[i - 1].1) {
-                            best[i] = best[i - 1];
-                            i -= 1;
-                        }
-                        best[i] = (key.0, key.1, mv);
-                    });
-                    false
-                });
-                if total > width {
-                    for (slot, &(_, _, mv)) in picked.iter_mut().zip(&best[..width]) {
-                        *slot = mv;
-                    }
-                    &picked[..width]
-                } else {
-                    &picked[..total]
-                }
-            };
-            for &mv in chosen {
-                if self.generated >= self.budget {
-                    return self.finish(Answer::Unknown, Proof::Budget, Vec::new());
-                }
-                self.generated += 1;
-                let mut child = pos.clone();
-                child.play_unchecked(mv);
-                if child.is_check() && !child.has_legal_moves() {
-                    if child.turn() != self.color {
-                        let mut line = self.line_to(parent);
-                        line.push(mv);
-                        return self.finish(Answer::Yes, Proof::Found, line);
-                    }
-                    // The wrong side is mated: the game is over.
-                    continue;
-                }
-                if child.halfmoves() >= 150 {
-                    // The 75-move rule ends the game (Article 9.6.2).
-                    continue;
-                }
-                let changes_material = pos.is_capture(mv) || mv.promotion_role().is_some();
-                if changes_material && has_insufficient_material(child.board(), self.color) {
-                    continue;
-                }
-                if !self.banned.is_empty() && self.banned.contains(&RepetitionKey::of(&child)) {
-                    continue;
-                }
-                let next = self.nodes.len() as u32;
-                let halfmoves = halfmoves_of(&child);
-                match self.seen.entry(position_key(&child)) {
-                    Entry::Occupied(mut entry) => {
-                        if self.nodes[*entry.get() as usize].halfmoves <= halfmoves {
-                            continue;
-                        }
-                        // Reached again with more room before the 75-move
-                        // rule: search it again from here.
-                        entry.insert(next);
-                    }
-                    Entry::Vacant(entry) => {
-                        entry.insert(next);
-                    }
-                }
-                let priority =
-                    HEURISTIC_WEIGHT * heuristic(&child, self.color) + i32::from(plies) + 1;
-                self.nodes.push(Node {
-                    parent: index,
-                    mv,
-                    plies: plies.saturating_add(1),
-                    halfmoves,
-                });
-                if self.positions.len() < KEPT_POSITIONS {
-                    self.positions.push(child);
-                }
-                self.open.push(core::cmp::Reverse((priority, next)));
-            }
-        }
-        // Every reachable position was searched: no mate exists.
-        self.finish(Answer::No, Proof::Exhausted, Vec::new())
-    }
-
-    fn finish(self, answer: Answer, mut proof: Proof, line: Vec<Move>) -> (Helpmate, Scratch) {
-        let mut answer = answer;
-        if answer == Answer::No && self.width != FULL_WIDTH {
-            // The narrow search skipped moves: it proved nothing.
-            answer = Answer::Unknown;
-            proof = Proof::Budget;
-        }
-        let helpmate = Helpmate {
-            answer,
-            proof,
-            line,
-            nodes: self.generated,
-        };
-        let scratch = Scratch {
-            nodes: self.nodes,
-            positions: self.positions,
-            open: self.open,
-            seen: self.seen,
-            line: self.line,
-        };
-        (helpmate, scratch)
-    }
-}
-
-fn halfmoves_of(pos: &Position) -> u16 {
-    pos.halfmoves().min(150) as u16
-}
-
-/// Position identity for the search: the Zobrist key (en-passant file
-/// whenever an en-passant square is recorded) and a second, independent
-/// hash of the same fields. Two different positions share both only with
-/// probability about 2^-128 per pair: that is the one assumption behind
-/// an exhaustive "no".
-fn position_key(pos: &Position) -> (u64, u64) {
-    let zobrist = pos.zobrist_without_ep()
-        ^ pos
-            .ep_square()
-            .map_or(0, |ep| zobrist::en_passant(ep.file()));
-    let board = pos.board();
-    let mut h: u64 = 0x9e37_79b9_7f4a_7c15 ^ pos.turn().index() as u64;
-    for word in [
-        board.pawns().0,
-        board.knights().0,
-        board.bishops().0,
-        board.rooks().0,
-        board.queens().0,
-        board.kings().0,
-        board.by_color(Color::White).0,
-        pos.castling_rights().0,
-        pos.ep_square().map_or(64, |ep| ep.index() as u64),
-    ] {
-        h = (h ^ word).wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-    }
-    (zobrist, h)
-}
-
-/// How far `pos` looks from a mate by `mater`, both sides helping (lower
-/// is closer). Not a distance, a guide for the best-first search; the
-/// weights were tuned on a few hundred endgame and middlegame positions
-/// (every one solved within [`DEFAULT_BUDGET`]).
-fn heuristic(pos: &Position, mater: Color) -> i32 {
-    let board = pos.board();
-    let defender = mater.other();
-    let (Some(their_king), Some(our_king)) = (board.king_of(defender), board.king_of(mater)) else {
-        return 0;
-    };
-    // The defending king to an edge, then to a corner.
-    let file = their_king.file() as i32;
-    let rank = their_king.rank() as i32;
-    let to_file_edge = file.min(7 - file);
-    let to_rank_edge = rank.min(7 - rank);
-    let mut h = 3 * to_file_edge.min(to_rank_edge) + to_file_edge + to_rank_edge;
-
-    // The mating king two squares away, as in most mates.
-    h += 2 * (our_king.distance(their_king) as i32 - 2).abs();
-
-    // The mater's pieces: worth keeping, better close to the king; pawns
-    // better advanced. Their attacks, seen through the defending king.
-    let occupied = board.occupied().without(their_king);
-    let ours = board.by_color(mater);
-    let mut attacked = attacks::king_attacks(our_king);
-    for sq in board.pawns() & ours {
-        attacked |= attacks::pawn_attacks(mater, sq);
-        h += -5 - (sq.relative_to(mater).rank() as i32);
-    }
-    for sq in board.knights() & ours {
-        attacked |= attacks::knight_attacks(sq);
-        h += -12 + knight_distance(sq, their_king);
-    }
-    let near = |sq: Square| 2 * sq.distance(their_king) as i32;
-    let bishops = board.bishops() & ours;
-    for sq in bishops {
-        attacked |= attacks::bishop_attacks(sq, occupied);
-        h += -12 + near(sq);
-    }
-    for sq in board.rooks() & ours {
-        attacked |= attacks::rook_attacks(sq, occupied);
-        h += -16 + near(sq);
-    }
-    for sq in board.queens() & ours {
-        attacked |= attacks::queen_attacks(sq, occupied);
-        h += -30 + near(sq);
-    }
-    // Bishops of one colour (and nothing else but the king) mate only a
-    // king on that colour.
-    if (ours & !board.kings()) == bishops {
-        let dark = (bishops & Bitboard::DARK_SQUARES).any();
-        let light = (bishops & Bitboard::LIGHT_SQUARES).any();
-        if (dark && !light && !their_king.is_dark()) || (light && !dark && their_king.is_dark()) {
-            h += 6;
-        }
-    }
-    // The defender's pieces next to their king, where they can block its
-    // flight squares (the mates of a lone minor piece need that).
-    for sq in board.by_color(defender) & !board.kings() {
-        h += 2 * (sq.distance(their_king) as i32 - 1).min(3);
-    }
-    // Flight squares: neither taken by the defender's own pieces nor
-    // attacked.
-    let flights = attacks::king_attacks(their_king) & !board.by_color(defender) & !attacked;
-    h += 3 * flights.count() as i32;
-    if attacked.contains(their_king) {
-        h -= 2;
-    }
-    h
-}
-
-/// How promising `mv` looks in `pos` for a helpmate by `mater` (higher is
-/// better), without playing it: for the mater, checks and moves toward
-/// the defending king; for the defender, the king toward the edge and
-/// other pieces toward their own king (to block its flight squares),
-/// captures last.
-#[cfg(test)]
-fn move_score(pos: &Position, mv: Move, mater: Color) -> i32 {
-    let board = pos.board();
-    let Some(their_king) = board.king_of(mater.other()) else {
-        return 0;
-    };
-    let (from, to) = (mv.from(), mv.to());
-    let toward = from.distance(their_king) as i32 - to.distance(their_king) as i32;
-    if pos.turn() == mater {
-        let mut score = 2 * toward;
-        if may_check(board, mv, mater, their_king) {
-            score += 20;
-        }
-        if mv.promotion_role().is_some() {
-            score += 8;
-        }
-        score
-    } else if from == their_king {
-        let file = to.file() as i32;
-        let rank = to.rank() as i32;
-        -2 * file.min(7 - file).min(rank.min(7 - rank))
-    } else {
-        let mut score = 2 * toward;
-        if to.distance(their_king) <= 1 {
-            score += 4;
-        }
-        if pos.is_capture(mv) {
-            score -= 10;
-        }
-        score
-    }
-}
-
-/// What [`move_score`] needs of a position, computed once for all its
-/// moves: the same scores at a fraction of the cost.
-struct ScoreContext {
-    /// The defending king (none: every move scores 0).
-    their_king: Option<Square>,
-    mater_to_move: bool,
-    /// Squares seen from the defending king along lines: a piece of the
-    /// mater there may uncover a check by leaving.
-    lines: Bitboard,
-    /// Per role (by index), the squares from which a mater's piece of that
-    /// role attacks the defending king.
-    checks: [Bitboard; 6],
-}
-
-impl ScoreContext {
-    fn new(pos: &Position, mater: Color) -> ScoreContext {
-        let board = pos.board();
-        let their_king = board.king_of(mater.other());
-        let occupied = board.occupied();
-        let mut checks = [Bitboard::EMPTY; 6];
-        let mut lines = Bitboard::EMPTY;
-        if let Some(king) = their_king {
-            lines = attacks::queen_attacks(king, occupied);
-            for role in [
-                Role::Pawn,
-                Role::Knight,
-                Role::Bishop,
-                Role::Rook,
-                Role::Queen,
-            ] {
-                let piece = board::Piece {
-                    color: mater.other(),
-                    role,
-                };
-                checks[role as usize] = attacks::attacks(king, piece, occupied);
-            }
-        }
-        ScoreContext {
-            their_king,
-            mater_to_move: pos.turn() == mater,
-            lines,
-            checks,
-        }
-    }
-
-    /// [`move_score`] of `mv` in the position the context was made for.
-    /// [`may_check`] there removes the moving piece from the board first;
-    /// here it does not, which changes nothing: a piece that stood
-    /// between the king and its target square is on a line from the king,
-    /// and counts as a possible discovered check either way.
-    #[cfg(test)]
-    fn score(&self, pos: &Position, mv: Move) -> i32 {
-        match pos.board().role_at(mv.from()) {
-            Some(role) => self.score_move(pos, mv, role),
-            None => 0,
-        }
-    }
-
-    /// [`ScoreContext::score`] of `mv`, a move of a piece of `role`.
-    #[inline]
-    fn score_move(&self, pos: &Position, mv: Move, role: Role) -> i32 {
-        let Some(their_king) = self.their_king else {
-            return 0;
-        };
-        let (from, to) = (mv.from(), mv.to());
-        let toward = from.distance(their_king) as i32 - to.distance(their_king) as i32;
-        if self.mater_to_move {
-            let mut score = 2 * toward;
-            let may_check = mv.is_castle()
-                || mv.is_en_passant()
-                || self.lines.contains(from)
-                || match mv.promotion_role().unwrap_or(role) {
-                    Role::King => false,
-                    role => self.checks[role as usize].contains(to),
-                };
-            if may_check {
-                score += 20;
-            }
-            if mv.promotion_role().is_some() {
-                score += 8;
-            }
-            score
-        } else if from == their_king {
-            let file = to.file() as i32;
-            let rank = to.rank() as i32;
-            -2 * file.min(7 - file).min(rank.min(7 - rank))
-        } else {
-            let mut score = 2 * toward;
-            if to.distance(their_king) <= 1 {
-                score += 4;
-            }
-            if pos.is_capture(mv) {
-                score -= 10;
-            }
-            score
-        }
-    }
-}
-
-/// Can `mv` by `mater` give check to the king on `their_king`? Cheap and
-/// generous: a move that lands on a checking square, or one that leaves a
-/// line through the king (a possible discovered check), castling and en
-/// passant.
-#[cfg(test)]
-fn may_check(board: &board::Board, mv: Move, mater: Color, their_king: Square) -> bool {
-    let occupied = board.occupied().without(mv.from());
-    if mv.is_castle()
-        || mv.is_en_passant()
-        || attacks::queen_attacks(their_king, occupied).contains(mv.from())
-    {
-        return true;
-    }
-    let Some(role) = mv.promotion_role().or_else(|| board.role_at(mv.from())) else {
-        return false;
-    };
-    // The squares from which a piece of this role attacks the king: those
-    // a defending piece of that role attacks from the king's square.
-    let piece = board::Piece {
-        color: mater.other(),
-        role,
-    };
-    role != Role::King && attacks::attacks(their_king, piece, occupied).contains(mv.to())
-}
-
-/// Knight moves from `a` to `b` on an empty board.
-fn knight_distance(a: Square, b: Square) -> i32 {
-    i32::from(KNIGHT_DISTANCE[a.index()][b.index()])
-}
-
-static KNIGHT_DISTANCE: [[u8; 64]; 64] = knight_distances();
-
-const fn knight_distances() -> [[u8; 64]; 64] {
-    let mut table = [[u8::MAX; 64]; 64];
-    let jumps: [(i32, i32); 8] = [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ];
-    let mut from = 0;
-    while from < 64 {
-        // Breadth-first from `from`, one distance layer at a time.
-        table[from][from] = 0;
-        let mut dist = 0;
-        let mut changed = true;
-        while changed {
-            changed = false;
-            let mut sq = 0;
-            while sq < 64 {
-                if table[from][sq] == dist {
-                    let mut j = 0;
-                    while j < 8 {
-                        let f = (sq % 8) as i32 + jumps[j].0;
-                        let r = (sq / 8) as i32 + jumps[j].1;
-                        if f >= 0 && f < 8 && r >= 0 && r < 8 {
-                            let to = (r * 8 + f) as usize;
-                            if table[from][to] == u8::MAX {
-                                table[from][to] = dist + 1;
-                                changed = true;
-                            }
-                        }
-                        j += 1;
-                    }
-                }
-                sq += 1;
-            }
-            dist += 1;
-        }
-        from += 1;
-    }
-    table
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use board::{Role, Square};
     use movegen::{CastlingMode, Setup};
 
     fn position(pieces: &[(Square, Color, Role)], turn: Color) -> Position {
@@ -912,35 +281,6 @@ mod tests {
         }
         assert!(pos.is_checkmate(), "the line ends in mate");
         assert_eq!(pos.turn(), color.other());
-    }
-
-    /// [`ScoreContext::score`] gives [`move_score`]'s scores, move by
-    /// move, along random games (both sides as the mater).
-    #[test]
-    fn score_context_agrees_with_move_score() {
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut checked = 0;
-        for _ in 0..60 {
-            let mut pos = Position::new();
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                for mater in Color::ALL {
-                    let context = ScoreContext::new(&pos, mater);
-                    for &mv in moves.iter() {
-                        assert_eq!(context.score(&pos, mv), move_score(&pos, mv, mater));
-                        checked += 1;
-                    }
-                }
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
-            }
-        }
-        assert!(checked > 100_000, "{checked}");
     }
 
     #[test]
@@ -1040,9 +380,7 @@ mod tests {
                 Some(DeadReason::LockedPawns | DeadReason::Forced) => {
                     dead += 1;
                     for color in Color::ALL {
-                        let result = Search::new(&pos, color, 400_000, &[], Scratch::default())
-                            .run()
-                            .0;
+                        let result = run_search(&pos, color, 400_000, &[], FULL_WIDTH);
                         assert_eq!(
                             (result.answer, result.proof),
                             (Answer::No, Proof::Exhausted),

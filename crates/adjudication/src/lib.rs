@@ -49,7 +49,10 @@ mod dead;
 mod game;
 mod helpmate;
 mod repetition;
+mod search;
 pub mod termination;
+#[cfg(test)]
+mod tests_support;
 
 use board::Color;
 use movegen::Position;
