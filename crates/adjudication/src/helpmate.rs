@@ -89,6 +89,10 @@ pub enum Proof {
     Material,
     /// The position is dead ([`crate::dead_position`]).
     DeadPosition,
+    /// No piece of the mater can ever get where a mate needs it: an
+    /// over-approximation of the squares each piece can ever reach rules
+    /// every mate out.
+    Reachability,
     /// The search found a mating line.
     Found,
     /// The search visited every reachable position and found no mate.
@@ -168,6 +172,9 @@ pub(crate) fn search(
     }
     if dead_position(pos).is_some() {
         return settled(Answer::No, Proof::DeadPosition);
+    }
+    if crate::reach::mate_impossible(pos, color) {
+        return settled(Answer::No, Proof::Reachability);
     }
     // First narrow searches: only the most promising few moves of each
     // position ([`move_score`]), on small budgets. Nearly every position

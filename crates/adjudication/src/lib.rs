@@ -48,6 +48,7 @@ pub mod clock;
 mod dead;
 mod game;
 mod helpmate;
+mod reach;
 mod repetition;
 mod search;
 pub mod termination;
