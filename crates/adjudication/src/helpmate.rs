@@ -176,6 +176,9 @@ pub(crate) fn search(
     if crate::reach::mate_impossible(pos, color) {
         return settled(Answer::No, Proof::Reachability);
     }
+    if every_move_hopeless(pos, color) {
+        return settled(Answer::No, Proof::Reachability);
+    }
     // First narrow searches: only the most promising few moves of each
     // position ([`move_score`]), on small budgets. Nearly every position
     // of real games has a helpmate they find at a fraction of the cost;
@@ -195,6 +198,22 @@ pub(crate) fn search(
     let mut full = run_search(pos, color, budget - spent, banned, FULL_WIDTH);
     full.nodes += spent;
     full
+}
+
+/// `true` if after every legal move of `pos` the game is over without a
+/// mate by `color`, or `color` can provably never mate (reachability).
+fn every_move_hopeless(pos: &Position, color: Color) -> bool {
+    let moves = pos.legal_moves();
+    moves.iter().all(|&mv| {
+        let mut child = pos.clone();
+        child.play_unchecked(mv);
+        if !child.has_legal_moves() {
+            return !(child.is_check() && child.turn() != color);
+        }
+        child.halfmoves() >= 150
+            || has_insufficient_material(child.board(), color)
+            || crate::reach::mate_impossible(&child, color)
+    })
 }
 
 /// The narrow searches tried before the full one: widths and budgets.

@@ -134,6 +134,39 @@ fn straight_attacks(from: u64, empty: u64) -> u64 {
         | slide(from, empty, -1, NOT_H)
 }
 
+/// A king arriving on `t` leaves the other king without a legal step,
+/// wherever in `region` it stands (not next to `t`): each neighbour is
+/// next to `t`, holds one of that side's own pieces (`own`: they never
+/// move) or is attacked for good by the arriving side's steady pieces
+/// (`attacked`).
+fn stalemates(t: Square, region: u64, own: u64, attacked: u64) -> bool {
+    let covered = king_step(1 << t.index()) | 1 << t.index();
+    Bitboard(region & !covered)
+        .into_iter()
+        .all(|x| king_step(1 << x.index()) & !covered & !own & !attacked == 0)
+}
+
+/// Could a king step from `s` to `t` uncover a check on a king somewhere
+/// in `region`? Only if a slider of the side that moves may attack `s`
+/// (`fills`: the squares its diagonal and straight sliders may attack),
+/// `s` lies on a line to a square of `region` that no steady piece
+/// blocks, and `t` is not on that line between them.
+fn uncovers(s: Square, t: Square, region: u64, fills: (u64, u64), steady: u64) -> bool {
+    let (diagonal, straight) = fills;
+    let bit = 1u64 << s.index();
+    let mut lines = 0u64;
+    if diagonal & bit != 0 {
+        lines |= attacks::bishop_attacks(s, Bitboard(steady)).0;
+    }
+    if straight & bit != 0 {
+        lines |= attacks::rook_attacks(s, Bitboard(steady)).0;
+    }
+    Bitboard(lines & region).into_iter().any(|x| {
+        let behind = attacks::between(s, x).with(x);
+        !behind.contains(t)
+    })
+}
+
 /// One piece of the analysed position.
 #[derive(Copy, Clone)]
 struct Piece {
@@ -159,8 +192,10 @@ pub(crate) struct Reach {
 }
 
 impl Reach {
-    /// The fixpoint for `pos`.
-    pub(crate) fn new(pos: &Position) -> Reach {
+    /// The fixpoint for `pos`; with `stalemate_side`, that side's king
+    /// never takes a step that stalemates the other side (see
+    /// [`stalemates`]): the game would be over.
+    pub(crate) fn new(pos: &Position, stalemate_side: Option<Color>) -> Reach {
         let board = pos.board();
         let mut pieces = [Piece {
             square: Square::A1,
@@ -193,11 +228,11 @@ impl Reach {
             steady: board.occupied(),
             passes: 0,
         };
-        analysis.saturate(pos);
+        analysis.saturate(pos, stalemate_side);
         analysis
     }
 
-    fn saturate(&mut self, pos: &Position) {
+    fn saturate(&mut self, pos: &Position, stalemate_side: Option<Color>) {
         let rights = pos.castling_rights();
         // An en-passant capture available now: the pawn that just made its
         // double step may be taken, and the capturing pawns may land on the
@@ -219,7 +254,14 @@ impl Reach {
                 if piece.role != Role::King {
                     presence[piece.color.index()] |= reach;
                 }
-                if reach == 1u64 << piece.square.index() && self.capturable & (1 << i) == 0 {
+                // The king of the stalemate side is never taken as steady:
+                // nothing may rest on it staying put, since the rule
+                // removes some of its moves.
+                let ruled = piece.role == Role::King && stalemate_side == Some(piece.color);
+                if reach == 1u64 << piece.square.index()
+                    && self.capturable & (1 << i) == 0
+                    && !ruled
+                {
                     steady |= reach;
                     steady_by_color[piece.color.index()] |= reach;
                 }
@@ -264,6 +306,65 @@ impl Reach {
                     }
                 }
             }
+            // Pawns that can never leave their file and are never taken,
+            // and so are never passed there: a pawn never steps onto the
+            // start square of such an enemy pawn on its file (that pawn is
+            // always there or between), nor onto the furthest square such
+            // an own pawn may reach (it is always there or ahead).
+            let mut enemy_start = [0u64; 2];
+            let mut furthest = [0u64; MAX_PIECES];
+            for i in 0..n {
+                let piece = self.pieces[i];
+                if piece.role != Role::Pawn
+                    || self.promoted & (1 << i) != 0
+                    || self.capturable & (1 << i) != 0
+                {
+                    continue;
+                }
+                let file = FILE_A << piece.square.file().index();
+                let reach = self.reach[i].0;
+                if reach & !file != 0 {
+                    continue;
+                }
+                enemy_start[piece.color.other().index()] |= 1 << piece.square.index();
+                furthest[i] = match piece.color {
+                    Color::White => 1u64 << (63 - reach.leading_zeros()),
+                    Color::Black => reach & reach.wrapping_neg(),
+                };
+            }
+            // For the stalemate rule: sides whose other pieces never move
+            // (and cannot castle), their king's region, and where the other
+            // side's sliders may stand to uncover a check.
+            let mut only_king = [true; 2];
+            let mut pieces_of = [0u64; 2];
+            let mut king_region = [0u64; 2];
+            let mut diagonal_fill = [0u64; 2];
+            let mut straight_fill = [0u64; 2];
+            for i in 0..n {
+                let piece = self.pieces[i];
+                let c = piece.color.index();
+                let reach = self.reach[i].0;
+                if piece.role == Role::King {
+                    king_region[c] = reach;
+                    continue;
+                }
+                if reach != 1u64 << piece.square.index() {
+                    only_king[c] = false;
+                }
+                pieces_of[c] |= 1u64 << piece.square.index();
+                let promoted = self.promoted & (1 << i) != 0;
+                if promoted || matches!(piece.role, Role::Bishop | Role::Queen) {
+                    diagonal_fill[c] |= diagonal_attacks(reach, !steady);
+                }
+                if promoted || matches!(piece.role, Role::Rook | Role::Queen) {
+                    straight_fill[c] |= straight_attacks(reach, !steady);
+                }
+            }
+            for color in Color::ALL {
+                if (rights & Bitboard::from_rank(color.backrank())).any() {
+                    only_king[color.index()] = false;
+                }
+            }
             let mut arrive = [0u64; 2];
             for i in 0..n {
                 let piece = self.pieces[i];
@@ -277,6 +378,22 @@ impl Reach {
                 match piece.role {
                     Role::King => {
                         targets = king_step(reach) & !barred & !permanent[them];
+                        if only_king[them] && stalemate_side == Some(piece.color) {
+                            // A king step after which the other side has no
+                            // legal move, without check: stalemate, the game
+                            // is over.
+                            let region = king_region[them];
+                            for t in Bitboard(targets & !reach) {
+                                let fills = (diagonal_fill[us], straight_fill[us]);
+                                if stalemates(t, region, pieces_of[them], permanent[us])
+                                    && !Bitboard(reach & king_step(1 << t.index()))
+                                        .into_iter()
+                                        .any(|s| uncovers(s, t, region, fills, steady))
+                                {
+                                    targets &= !(1 << t.index());
+                                }
+                            }
+                        }
                         let back = Bitboard::from_rank(piece.color.backrank());
                         if (rights & back).any() {
                             for rook in rights & back {
@@ -321,10 +438,17 @@ impl Reach {
                             Color::White => 0xff00u64,
                             Color::Black => 0x00ff_0000_0000_0000,
                         };
-                        let push = forward(piece.color, reach) & empty;
+                        let mut barrier = enemy_start[us];
+                        for j in 0..n {
+                            if j != i && self.pieces[j].color == piece.color {
+                                barrier |= furthest[j];
+                            }
+                        }
+                        let open = empty & !barrier;
+                        let push = forward(piece.color, reach) & open;
                         let double =
-                            forward(piece.color, forward(piece.color, reach & second) & empty)
-                                & empty;
+                            forward(piece.color, forward(piece.color, reach & second) & open)
+                                & open;
                         captures = pawn_attack_set(piece.color, reach)
                             & (presence[them] | passed[them] | ep_now)
                             & !barred;
@@ -449,10 +573,38 @@ impl Reach {
     }
 }
 
+impl core::fmt::Debug for Reach {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for i in 0..self.n {
+            let piece = self.pieces[i];
+            writeln!(
+                f,
+                "{}{:?}{}{} {:016x}",
+                piece.role.char(),
+                piece.square,
+                if self.capturable & (1 << i) != 0 {
+                    " capturable"
+                } else {
+                    ""
+                },
+                if self.promoted & (1 << i) != 0 {
+                    " promotes"
+                } else {
+                    ""
+                },
+                self.reach[i].0
+            )?;
+        }
+        write!(f, "steady {:016x}, {} passes", self.steady.0, self.passes)
+    }
+}
+
 /// `true` if the reachability analysis proves that `mater` can never mate
 /// from `pos`.
 pub(crate) fn mate_impossible(pos: &Position, mater: Color) -> bool {
-    Reach::new(pos).mate_impossible(mater)
+    [None, Some(mater.other()), Some(mater)]
+        .into_iter()
+        .any(|side| Reach::new(pos, side).mate_impossible(mater))
 }
 
 #[cfg(test)]
@@ -510,6 +662,21 @@ mod tests {
         let pos = position("k7/1pK3p1/6Pb/1p4pB/bP4P1/Bp6/1P4P1/8 b - - 0 1");
         assert!(!mate_impossible(&pos, Color::White));
         assert!(!mate_impossible(&pos, Color::Black));
+    }
+
+    #[test]
+    #[ignore = "a tool: REACH_FEN=... cargo test -p chesstool-adjudication --lib print_reach -- --ignored --nocapture"]
+    fn print_reach() {
+        let fen =
+            std::env::var("REACH_FEN").unwrap_or_else(|_| "8/8/8/8/8/8/8/K6k w - - 0 1".into());
+        let pos = position(&fen);
+        for side in [None, Some(Color::White), Some(Color::Black)] {
+            let analysis = Reach::new(&pos, side);
+            println!("stalemate rule for {side:?}:\n{analysis:?}");
+            for mater in Color::ALL {
+                println!("{mater:?} cannot mate: {}", analysis.mate_impossible(mater));
+            }
+        }
     }
 
     #[test]
