@@ -42,6 +42,7 @@ use board::Color;
 use movegen::{Move, Position};
 
 use crate::dead::{dead_position, has_insufficient_material};
+use crate::forced::{self, Forced, Limits};
 use crate::repetition::RepetitionKey;
 use crate::search::{best_first, Outcome, Scratch, Width, FULL_WIDTH};
 
@@ -93,6 +94,10 @@ pub enum Proof {
     /// over-approximation of the squares each piece can ever reach rules
     /// every mate out.
     Reachability,
+    /// Every line of play ends, within a few moves, in a position where
+    /// the game is over or the mater provably cannot mate (material,
+    /// reachability): a short search over all moves.
+    Forced,
     /// The search found a mating line.
     Found,
     /// The search visited every reachable position and found no mate.
@@ -173,47 +178,100 @@ pub(crate) fn search(
     if dead_position(pos).is_some() {
         return settled(Answer::No, Proof::DeadPosition);
     }
-    if crate::reach::mate_impossible(pos, color) {
-        return settled(Answer::No, Proof::Reachability);
-    }
-    if every_move_hopeless(pos, color) {
-        return settled(Answer::No, Proof::Reachability);
-    }
-    // First narrow searches: only the most promising few moves of each
-    // position ([`move_score`]), on small budgets. Nearly every position
-    // of real games has a helpmate they find at a fraction of the cost;
-    // they can prove nothing else (they skip moves), so what they do not
-    // find goes to the full search.
     let mut spent = 0;
+    // Forcing positions: every line, while they are few.
+    let (forced, nodes) = forced::lines(pos, color, banned, FORCED_QUICK);
+    spent += nodes;
+    match forced {
+        Forced::Mate(line) => return found(line, spent),
+        Forced::Hopeless => return proved(Proof::Forced, spent),
+        Forced::Unknown => {}
+    }
+    // Then a narrow search, only the most promising few moves of each
+    // position, on a small budget: it finds the helpmates of nearly every
+    // position of real games, at a fraction of the cost of anything else.
+    let (width, quick_budget) = QUICK_STAGE;
+    let quick = run_search(pos, color, quick_budget.min(budget / 8), banned, width);
+    spent += quick.nodes;
+    if quick.answer == Answer::Yes {
+        return Helpmate {
+            nodes: spent,
+            ..quick
+        };
+    }
+    if crate::reach::mate_impossible(pos, color) {
+        return proved(Proof::Reachability, spent);
+    }
+    // Every line a little further, the undecided ends analysed.
+    let (forced, nodes) = forced::lines(pos, color, banned, FORCED_DEEP);
+    spent += nodes;
+    match forced {
+        Forced::Mate(line) => return found(line, spent),
+        Forced::Hopeless => return proved(Proof::Forced, spent),
+        Forced::Unknown => {}
+    }
+    // The narrow searches on larger budgets; they can prove nothing else
+    // (they skip moves), so what they do not find goes to the full search.
     for (width, narrow_budget) in NARROW_STAGES {
         // A small budget goes mostly to the full search.
         let narrow_budget = narrow_budget.min(budget / 8);
-        let mut narrow = run_search(pos, color, narrow_budget, banned, width);
+        let mut narrow = run_search(
+            pos,
+            color,
+            narrow_budget.min(budget.saturating_sub(spent)),
+            banned,
+            width,
+        );
         spent += narrow.nodes;
         if narrow.answer == Answer::Yes {
             narrow.nodes = spent;
             return narrow;
         }
     }
-    let mut full = run_search(pos, color, budget - spent, banned, FULL_WIDTH);
+    let mut full = run_search(pos, color, budget.saturating_sub(spent), banned, FULL_WIDTH);
     full.nodes += spent;
     full
 }
 
-/// `true` if after every legal move of `pos` the game is over without a
-/// mate by `color`, or `color` can provably never mate (reachability).
-fn every_move_hopeless(pos: &Position, color: Color) -> bool {
-    let moves = pos.legal_moves();
-    moves.iter().all(|&mv| {
-        let mut child = pos.clone();
-        child.play_unchecked(mv);
-        if !child.has_legal_moves() {
-            return !(child.is_check() && child.turn() != color);
-        }
-        child.halfmoves() >= 150
-            || has_insufficient_material(child.board(), color)
-            || crate::reach::mate_impossible(&child, color)
-    })
+/// The forcing lines tried first: every line while positions have at
+/// most 4 moves, 8 plies deep, 200 positions; nothing else analysed.
+const FORCED_QUICK: Limits = Limits {
+    depth: 8,
+    branching: 4,
+    nodes: 200,
+    analyses: 0,
+};
+
+/// The forcing lines tried after the reachability analysis failed on the
+/// position itself: every legal move, the positions after it analysed
+/// (at most 64 of them).
+const FORCED_DEEP: Limits = Limits {
+    depth: 1,
+    branching: 256,
+    nodes: 2_000,
+    analyses: 64,
+};
+
+/// The quick narrow search: the mater's best four moves, the defender's
+/// best one, 300 positions.
+const QUICK_STAGE: (Width, u64) = ((4, 1), 300);
+
+fn found(line: Vec<Move>, nodes: u64) -> Helpmate {
+    Helpmate {
+        answer: Answer::Yes,
+        proof: Proof::Found,
+        line,
+        nodes,
+    }
+}
+
+fn proved(proof: Proof, nodes: u64) -> Helpmate {
+    Helpmate {
+        answer: Answer::No,
+        proof,
+        line: Vec::new(),
+        nodes,
+    }
 }
 
 /// The narrow searches tried before the full one: widths and budgets.

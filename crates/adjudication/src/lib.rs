@@ -46,6 +46,7 @@
 
 pub mod clock;
 mod dead;
+mod forced;
 mod game;
 mod helpmate;
 mod reach;
