@@ -661,12 +661,7 @@ fn pick_moves(
     picked: &mut [(Role, Move); NARROWEST],
 ) -> usize {
     let scorer = MoveScorer::new(pos, mater);
-    let mut top = TopMoves {
-        best: [(i64::MIN, Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST],
-        threshold: i64::MIN,
-        width,
-        total: 0,
-    };
+    let mut top = TopMoves::new(width);
     pos.generate_moves(|piece_moves| {
         scorer.scan(&piece_moves, &mut top);
         false
@@ -683,10 +678,14 @@ fn pick_moves(
         });
         return n;
     }
-    for (slot, &(_, role, mv)) in picked.iter_mut().zip(&top.best[..width]) {
-        *slot = (role, mv);
+    let mut n = 0;
+    for &(key, role, mv) in &top.best[..width] {
+        if key > i64::MIN {
+            picked[n] = (role, mv);
+            n += 1;
+        }
     }
-    width
+    n
 }
 
 /// The best moves seen so far, by key (score above, inverted move bits
@@ -701,6 +700,15 @@ struct TopMoves {
 }
 
 impl TopMoves {
+    fn new(width: usize) -> TopMoves {
+        TopMoves {
+            best: [(i64::MIN, Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST],
+            threshold: i64::MIN,
+            width,
+            total: 0,
+        }
+    }
+
     #[inline(always)]
     fn offer(&mut self, score: i32, role: Role, mv: Move) {
         let key = (i64::from(score) << 16) | i64::from(0xffff - mv.to_bits());
@@ -815,6 +823,9 @@ pub(crate) struct MoveScorer {
     /// The mater's pieces (captures, for the defender's moves).
     mater_pieces: Bitboard,
     has_king: bool,
+    /// With a weak mater ([`weak_target`]): the corner the defender's king
+    /// and pieces head for.
+    target: Option<Square>,
 }
 
 impl MoveScorer {
@@ -833,6 +844,7 @@ impl MoveScorer {
             },
             mater_pieces: board.by_color(mater),
             has_king: their_king.is_some(),
+            target: weak_target(board, mater),
         }
     }
 
@@ -886,6 +898,24 @@ impl MoveScorer {
                     d += 1;
                 }
             }
+        } else if from == self.their_king && self.target.is_some() {
+            // Nearest the target corner first.
+            let target = self.target.unwrap_or(Square::A1);
+            let rings = &RING[target.index()];
+            let mut rest = to;
+            let mut d = 0;
+            while rest.any() && d < 8 {
+                let score = -2 * d as i32;
+                if !top.may_enter(score) {
+                    break;
+                }
+                let ring = rest & rings[d];
+                rest &= !ring;
+                for target in ring {
+                    top.offer(score, role, self.make(role, from, target, special));
+                }
+                d += 1;
+            }
         } else if from == self.their_king {
             // Nearest the edge first.
             let mut rest = to;
@@ -908,7 +938,15 @@ impl MoveScorer {
                 level += 1;
             }
         } else {
-            let base = 2 * from_distance;
+            // Toward their own king (or the target corner), to block its
+            // flight squares.
+            let (rings, base) = match self.target {
+                Some(target) => (
+                    &RING[target.index()],
+                    2 * i32::from(DISTANCE[target.index()][from.index()]),
+                ),
+                None => (rings, 2 * from_distance),
+            };
             let captures = to
                 & (self.mater_pieces
                     | if role == Role::Pawn {
@@ -918,7 +956,7 @@ impl MoveScorer {
                     });
             for (subset, bonus) in [(to & !captures, 0), (captures, -10)] {
                 let mut rest = subset;
-                let mut d = 1;
+                let mut d = 0;
                 while rest.any() && d < 8 {
                     let score = base + bonus - 2 * d as i32 + if d <= 1 { 4 } else { 0 };
                     if !top.may_enter(score) {
@@ -967,8 +1005,16 @@ impl MoveScorer {
                     && self.checks.checks[role_after.index()].contains(to));
             2 * toward + 20 * i32::from(check) + 8 * i32::from(mv.promotion_role().is_some())
         } else if from == self.their_king {
-            -i32::from(EDGE_SCORE[to.index()])
+            match self.target {
+                Some(target) => -2 * i32::from(DISTANCE[target.index()][to.index()]),
+                None => -i32::from(EDGE_SCORE[to.index()]),
+            }
         } else {
+            let distance = match self.target {
+                Some(target) => &DISTANCE[target.index()],
+                None => distance,
+            };
+            let toward = i32::from(distance[from.index()]) - i32::from(distance[to.index()]);
             let mut score = 2 * toward;
             if distance[to.index()] <= 1 {
                 score += 4;
@@ -1044,7 +1090,11 @@ pub(crate) fn heuristic(board: &Board, mater: Color) -> i32 {
         return 0;
     };
     let distance = &DISTANCE[their_king.index()];
-    let mut h = i32::from(EDGE_TERM[their_king.index()]);
+    let target = weak_target(board, mater);
+    let mut h = match target {
+        Some(target) => 4 * i32::from(DISTANCE[target.index()][their_king.index()]),
+        None => i32::from(EDGE_TERM[their_king.index()]),
+    };
     h += 2 * (i32::from(distance[our_king.index()]) - 2).abs();
 
     let ours = board.by_color(mater);
@@ -1101,9 +1151,14 @@ pub(crate) fn heuristic(board: &Board, mater: Color) -> i32 {
             h += 6;
         }
     }
+    // Near their king (or the target corner), where they can block it.
+    let helper_distance = match target {
+        Some(target) => &DISTANCE[target.index()],
+        None => distance,
+    };
     for sq in theirs & !board.kings() {
         // 2 * min(distance - 1, 3).
-        h += i32::from(HELPER_TERM[usize::from(distance[sq.index()])]);
+        h += i32::from(HELPER_TERM[usize::from(helper_distance[sq.index()])]);
     }
     let flights = targets.without(their_king) & !attacked;
     h += 3 * flights.count() as i32;
@@ -1111,6 +1166,35 @@ pub(crate) fn heuristic(board: &Board, mater: Color) -> i32 {
         h -= 2;
     }
     h
+}
+
+/// The corner a weak mater's helpmate is most likely in, when the mater
+/// has neither queen, rook nor pawn, only minor pieces: for bishops of one
+/// colour (and no knight), the nearest corner of that colour (a bishop
+/// mates only there); else the corner nearest the defending king. `None`
+/// for a mater with heavier material.
+pub(crate) fn weak_target(board: &Board, mater: Color) -> Option<Square> {
+    let ours = board.by_color(mater);
+    if (ours & (board.rooks_and_queens() | board.pawns())).any() {
+        return None;
+    }
+    let bishops = ours & board.bishops();
+    let knights = ours & board.knights();
+    if (bishops | knights).is_empty() {
+        return None;
+    }
+    let king = board.king_of(mater.other())?;
+    let dark = (bishops & Bitboard::DARK_SQUARES).any();
+    let light = (bishops & Bitboard::LIGHT_SQUARES).any();
+    let corners: &[Square] = match (knights.any(), dark, light) {
+        (false, true, false) => &[Square::A1, Square::H8],
+        (false, false, true) => &[Square::H1, Square::A8],
+        _ => &[Square::A1, Square::H1, Square::A8, Square::H8],
+    };
+    corners
+        .iter()
+        .copied()
+        .min_by_key(|corner| corner.distance(king))
 }
 
 /// `2 * min(distance - 1, 3)` for a defender's piece at that distance
@@ -1358,6 +1442,10 @@ mod tests {
         let mut checked = 0;
         for_random_positions(|pos| {
             for mater in Color::ALL {
+                if weak_target(pos.board(), mater).is_some() {
+                    // The weak mater's terms are not in the reference.
+                    continue;
+                }
                 assert_eq!(
                     heuristic(pos.board(), mater),
                     reference_heuristic(pos, mater),
@@ -1380,12 +1468,18 @@ mod tests {
                         [(Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST];
                     let n = pick_moves(pos, mater, width, &mut picked);
                     let ours: Vec<Move> = picked[..n].iter().map(|&(_, mv)| mv).collect();
-                    assert_eq!(
-                        ours,
-                        reference_pick(pos, mater, width),
-                        "{:?} {mater:?} {width}",
-                        pos.board()
-                    );
+                    if weak_target(pos.board(), mater).is_none() {
+                        assert_eq!(
+                            ours,
+                            reference_pick(pos, mater, width),
+                            "{:?} {mater:?} {width}",
+                            pos.board()
+                        );
+                    }
+                    assert_eq!(n, width.min(pos.legal_moves().len()));
+                    for &mv in &ours {
+                        assert!(pos.is_legal(mv), "{mv:?}");
+                    }
                     for &(role, mv) in &picked[..n] {
                         assert_eq!(pos.board().role_at(mv.from()), Some(role));
                     }
