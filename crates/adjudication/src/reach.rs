@@ -232,6 +232,8 @@ impl Reach {
         analysis
     }
 
+    // The loops run over pieces and index several arrays by piece.
+    #[allow(clippy::needless_range_loop)]
     fn saturate(&mut self, pos: &Position, stalemate_side: Option<Color>) {
         let rights = pos.castling_rights();
         // An en-passant capture available now: the pawn that just made its
