@@ -26,9 +26,9 @@ use std::io::Read;
 use std::str::FromStr;
 
 use adjudication::{dead_position, helpmate, Answer, Helpmate, Proof, DEFAULT_BUDGET};
-use board::{Color, Role, Square};
+use board::Color;
 use common::our_position;
-use movegen::{CastlingMode, Move, Position, Setup};
+use movegen::{CastlingMode, Position, Setup};
 
 /// `CHESSTOOL_SLOW=1`: every row of every set, chasolver on all of them.
 fn slow() -> bool {
@@ -387,7 +387,7 @@ fn fen_of(pos: &Position) -> String {
 fn random_endgames_against_chasolver() {
     use board::{Board, Piece, Role};
     let count = if slow() { 20_000 } else { 400 };
-    let mut x: u64 = 0x5eed_0f_c0ffee;
+    let mut x: u64 = 0x5eed_0fc0_ffee;
     let mut next = move |n: u64| {
         x ^= x << 13;
         x ^= x >> 7;
@@ -432,7 +432,7 @@ fn random_endgames_against_chasolver() {
                 Color::Black
             };
             let sq = take(&mut next);
-            if role == Role::Pawn && (sq < 8 || sq >= 56) {
+            if role == Role::Pawn && !(8..56).contains(&sq) {
                 continue;
             }
             board.set_piece_at(board::Square::new(sq), Piece { color, role });
@@ -523,8 +523,8 @@ fn random_walls_against_chasolver() {
         let free: Vec<u32> = (0..64)
             .filter(|&sq| board.piece_at(board::Square::new(sq)).is_none())
             .collect();
-        let mut pick = |next: &mut dyn FnMut(u64) -> u64| free[next(free.len() as u64) as usize];
-        let mut place = |board: &mut Board, sq: u32, piece: Piece| {
+        let pick = |next: &mut dyn FnMut(u64) -> u64| free[next(free.len() as u64) as usize];
+        let place = |board: &mut Board, sq: u32, piece: Piece| {
             if board.piece_at(board::Square::new(sq)).is_none() {
                 board.set_piece_at(board::Square::new(sq), piece);
                 true
