@@ -955,10 +955,20 @@ impl MoveScorer {
                         Bitboard::EMPTY
                     });
             for (subset, bonus) in [(to & !captures, 0), (captures, -10)] {
-                let mut rest = subset;
-                let mut d = 0;
+                // The target corner itself first (its malus breaks the
+                // order of the rings), then nearest first.
+                let corner = subset & rings[0];
+                for target in corner {
+                    top.offer(
+                        base + bonus + NEAR_BONUS[0],
+                        role,
+                        self.make(role, from, target, special),
+                    );
+                }
+                let mut rest = subset & !corner;
+                let mut d = 1;
                 while rest.any() && d < 8 {
-                    let score = base + bonus - 2 * d as i32 + if d <= 1 { 4 } else { 0 };
+                    let score = base + bonus - 2 * d as i32 + NEAR_BONUS[d];
                     if !top.may_enter(score) {
                         break;
                     }
@@ -1015,10 +1025,7 @@ impl MoveScorer {
                 None => distance,
             };
             let toward = i32::from(distance[from.index()]) - i32::from(distance[to.index()]);
-            let mut score = 2 * toward;
-            if distance[to.index()] <= 1 {
-                score += 4;
-            }
+            let mut score = 2 * toward + NEAR_BONUS[usize::from(distance[to.index()])];
             if mv.is_en_passant() || (!mv.is_castle() && self.mater_pieces.contains(to)) {
                 score -= 10;
             }
@@ -1156,9 +1163,13 @@ pub(crate) fn heuristic(board: &Board, mater: Color) -> i32 {
         Some(target) => &DISTANCE[target.index()],
         None => distance,
     };
+    let helper_term = if target.is_some() {
+        &CORNER_HELPER_TERM
+    } else {
+        &HELPER_TERM
+    };
     for sq in theirs & !board.kings() {
-        // 2 * min(distance - 1, 3).
-        h += i32::from(HELPER_TERM[usize::from(helper_distance[sq.index()])]);
+        h += i32::from(helper_term[usize::from(helper_distance[sq.index()])]);
     }
     let flights = targets.without(their_king) & !attacked;
     h += 3 * flights.count() as i32;
@@ -1171,8 +1182,10 @@ pub(crate) fn heuristic(board: &Board, mater: Color) -> i32 {
 /// The corner a weak mater's helpmate is most likely in, when the mater
 /// has neither queen, rook nor pawn, only minor pieces: for bishops of one
 /// colour (and no knight), the nearest corner of that colour (a bishop
-/// mates only there); else the corner nearest the defending king. `None`
-/// for a mater with heavier material.
+/// mates only there); for knights alone against bishops of one colour,
+/// the nearest corner of the other colour (the bishops can then block
+/// the corner's neighbours); else the corner nearest the defending king.
+/// `None` for a mater with heavier material.
 pub(crate) fn weak_target(board: &Board, mater: Color) -> Option<Square> {
     let ours = board.by_color(mater);
     if (ours & (board.rooks_and_queens() | board.pawns())).any() {
@@ -1186,9 +1199,18 @@ pub(crate) fn weak_target(board: &Board, mater: Color) -> Option<Square> {
     let king = board.king_of(mater.other())?;
     let dark = (bishops & Bitboard::DARK_SQUARES).any();
     let light = (bishops & Bitboard::LIGHT_SQUARES).any();
+    // Knights alone: a corner whose neighbours on the corner's other
+    // colour the defender's bishops (of one colour) can block.
+    let theirs = board.by_color(mater.other()) & board.bishops();
+    let their_dark = (theirs & Bitboard::DARK_SQUARES).any();
+    let their_light = (theirs & Bitboard::LIGHT_SQUARES).any();
+    const DARK: &[Square] = &[Square::A1, Square::H8];
+    const LIGHT: &[Square] = &[Square::H1, Square::A8];
     let corners: &[Square] = match (knights.any(), dark, light) {
-        (false, true, false) => &[Square::A1, Square::H8],
-        (false, false, true) => &[Square::H1, Square::A8],
+        (false, true, false) => DARK,
+        (false, false, true) => LIGHT,
+        (true, false, false) if their_dark && !their_light => LIGHT,
+        (true, false, false) if their_light && !their_dark => DARK,
         _ => &[Square::A1, Square::H1, Square::A8, Square::H8],
     };
     corners
@@ -1200,6 +1222,16 @@ pub(crate) fn weak_target(board: &Board, mater: Color) -> Option<Square> {
 /// `2 * min(distance - 1, 3)` for a defender's piece at that distance
 /// from its king.
 const HELPER_TERM: [i8; 8] = [0, 0, 2, 4, 6, 6, 6, 6];
+
+/// The same for a defender's piece at that distance from the target
+/// corner of a weak mater ([`weak_target`]): next to it is best, on it
+/// worst (the corner is for the king).
+const CORNER_HELPER_TERM: [i8; 8] = [6, 0, 2, 4, 6, 6, 6, 6];
+
+/// The bonus of a defender's move that lands at that distance from its
+/// king (or from a weak mater's target corner): next to it, where it can
+/// block a flight square; on the corner itself, a malus.
+const NEAR_BONUS: [i32; 8] = [-8, 4, 0, 0, 0, 0, 0, 0];
 
 /// `-5 - relative rank` of a mater's pawn, by colour and square.
 static PAWN_TERM: [[i8; 64]; 2] = {

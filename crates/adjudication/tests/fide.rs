@@ -436,18 +436,19 @@ fn material_rules_are_confirmed_by_enumerating_every_mate() {
 }
 
 #[test]
-fn bishop_behind_a_locked_wall_cannot_mate_proved_by_search() {
+fn bishop_behind_a_locked_wall_cannot_mate() {
     // Dead, but not by a rule dead_position knows (a bishop is on the
     // board): the light-squared bishop cannot cross a wall whose light
-    // squares are all White's own pawns. The search visits every
-    // reachable position and proves that neither side can mate.
+    // squares are all White's own pawns. The reachability analysis proves
+    // that neither side can mate (the search used to, visiting every
+    // reachable position).
     let start = pos("k7/8/8/p1p1p1p1/P1P1P1P1/8/8/KB6 w - - 0 1");
     assert_eq!(dead_position(&start), None);
     for color in Color::ALL {
         let result = helpmate(&start, color, DEFAULT_BUDGET);
         assert_eq!(
             (result.answer, result.proof),
-            (Answer::No, Proof::Exhausted)
+            (Answer::No, Proof::Reachability)
         );
     }
 }
@@ -501,10 +502,8 @@ fn flag_fall_where_the_forced_reply_completes_the_seventy_five_moves() {
     assert_eq!(game.ending(), None);
     assert_eq!(game.position().legal_moves().len(), 1);
     let result = game.helpmate(Color::Black, DEFAULT_BUDGET);
-    assert_eq!(
-        (result.answer, result.proof),
-        (Answer::No, Proof::Exhausted)
-    );
+    // Every line (the one) ends in the 75-move rule.
+    assert_eq!((result.answer, result.proof), (Answer::No, Proof::Forced));
     // A few plies of room are not enough either: K+R needs longer here.
     let start = pos("8/8/8/4k3/8/8/8/R3K3 w - - 148 100");
     assert_eq!(can_mate(&start, Color::White, DEFAULT_BUDGET), Answer::No);
