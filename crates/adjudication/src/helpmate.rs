@@ -21,9 +21,9 @@
 //!    a check with one reply into stalemate. A mate on the way is a "yes"
 //!    with its line; every line ending where the game is over or the
 //!    material cannot mate is a "no" ([`Proof::Forced`]);
-//! 4. a quick narrow search (300 positions: the mater's four most
+//! 4. a narrow search (at most 2,000 positions: the mater's four most
 //!    promising moves, the defender's one, best first): most helpmates of
-//!    real games are found here;
+//!    real games are found here, in a hundred-odd positions;
 //! 5. the reachability analysis ([`crate::reach`]): an over-approximation
 //!    of the squares every piece can ever reach, and "no" when the
 //!    defending king can be mated on none of its squares
@@ -198,9 +198,9 @@ pub(crate) fn search(
         Forced::Unknown => {}
     }
     // Then a narrow search, only the most promising few moves of each
-    // position, on a small budget: it finds the helpmates of nearly every
-    // position of real games, at a fraction of the cost of anything else.
-    let (width, quick_budget) = QUICK_STAGE;
+    // position: it finds the helpmates of nearly every position of real
+    // games, at a fraction of the cost of anything else.
+    let (width, quick_budget) = NARROW_STAGES[0];
     let quick = run_search(pos, color, quick_budget.min(budget / 8), banned, width);
     spent += quick.nodes;
     if quick.answer == Answer::Yes {
@@ -222,7 +222,7 @@ pub(crate) fn search(
     }
     // The narrow searches on larger budgets; they can prove nothing else
     // (they skip moves), so what they do not find goes to the full search.
-    for (width, narrow_budget) in NARROW_STAGES {
+    for &(width, narrow_budget) in &NARROW_STAGES[1..] {
         // A small budget goes mostly to the full search.
         let narrow_budget = narrow_budget.min(budget / 8);
         let mut narrow = run_search(
@@ -262,10 +262,6 @@ const FORCED_DEEP: Limits = Limits {
     analyses: 64,
 };
 
-/// The quick narrow search: the mater's best four moves, the defender's
-/// best one, 300 positions.
-const QUICK_STAGE: (Width, u64) = ((4, 1), 300);
-
 fn found(line: Vec<Move>, nodes: u64) -> Helpmate {
     Helpmate {
         answer: Answer::Yes,
@@ -284,7 +280,8 @@ fn proved(proof: Proof, nodes: u64) -> Helpmate {
     }
 }
 
-/// The narrow searches tried before the full one: widths and budgets.
+/// The narrow searches tried before the full one: widths and budgets (the
+/// first before the reachability analysis, the others after it).
 /// Tuned on the resignations and flag falls of 1 MB of Lichess games
 /// (`lichess_db_1000k.pgn`): with the defender cooperating along its one
 /// best move and the mater trying its best four, the first stage found
