@@ -468,7 +468,7 @@ mod tests {
                 continue;
             }
             match dead_position(&pos) {
-                Some(DeadReason::LockedPawns | DeadReason::Forced) => {
+                Some(DeadReason::LockedPawns | DeadReason::Forced | DeadReason::Unreachable) => {
                     dead += 1;
                     for color in Color::ALL {
                         let result = run_search(&pos, color, 400_000, &[], FULL_WIDTH);

@@ -601,6 +601,22 @@ impl core::fmt::Debug for Reach {
     }
 }
 
+/// `true` if the reachability analysis proves that neither side can ever
+/// mate from `pos` (each side by any of the variants).
+pub(crate) fn dead(pos: &Position) -> bool {
+    let mut proved = [false; 2];
+    for side in [None, Some(Color::White), Some(Color::Black)] {
+        let analysis = Reach::new(pos, side);
+        for color in Color::ALL {
+            proved[color.index()] |= analysis.mate_impossible(color);
+        }
+        if proved == [true; 2] {
+            return true;
+        }
+    }
+    false
+}
+
 /// `true` if the reachability analysis proves that `mater` can never mate
 /// from `pos`.
 pub(crate) fn mate_impossible(pos: &Position, mater: Color) -> bool {
