@@ -408,6 +408,18 @@ fn run(
                 false
             });
             all
+        } else if width == 1 && !mater_to_move {
+            match best_defence(&pos, mater) {
+                Some(Some(best)) => {
+                    picked[0] = best;
+                    &picked[..1]
+                }
+                Some(None) => &picked[..0],
+                None => {
+                    let n = pick_moves(&pos, mater, width, &mut picked);
+                    &picked[..n]
+                }
+            }
         } else {
             let n = pick_moves(&pos, mater, width, &mut picked);
             &picked[..n]
@@ -686,6 +698,110 @@ fn pick_moves(
         }
     }
     n
+}
+
+/// The defender's best move by [`MoveScorer`], as [`pick_moves`] with
+/// width 1 picks it, found without generating every legal move: each
+/// piece's pseudo-legal targets (pinned pieces along their pin), nearest
+/// the king (or the target corner) first, and the king's steps only when
+/// they could still win, each tested against the mater's attacks.
+/// `Some(None)` when there is no legal move; `None` when the position is
+/// one the shortcut does not handle (in check, an en-passant square,
+/// castling rights, a pawn about to promote): then [`pick_moves`] does.
+fn best_defence(pos: &Position, mater: Color) -> Option<Option<(Role, Move)>> {
+    let us = mater.other();
+    let board = pos.board();
+    let ours = board.by_color(us);
+    let theirs = board.by_color(mater);
+    let seventh = Bitboard::from_rank(board::Rank::Seventh.relative_to(us));
+    if pos.is_check()
+        || pos.ep_square().is_some()
+        || (pos.castling_rights() & Bitboard::from_rank(us.backrank())).any()
+        || (board.pawns() & ours & seventh).any()
+    {
+        return None;
+    }
+    let king = board.king_of(us)?;
+    let occupied = board.occupied();
+    let pinned = pos.pinned();
+    let target = weak_target(board, mater);
+    let focus = target.unwrap_or(king);
+    let distance = &DISTANCE[focus.index()];
+    let rings = &RING[focus.index()];
+    let mut top = TopMoves::new(1);
+    let double_rank = Bitboard::from_rank(board::Rank::Fourth.relative_to(us));
+    for from in ours & !board.kings() {
+        let role = board.role_at(from)?;
+        let mut to = match role {
+            Role::Knight => attacks::knight_attacks(from),
+            Role::Bishop => attacks::bishop_attacks(from, occupied),
+            Role::Rook => attacks::rook_attacks(from, occupied),
+            Role::Queen => attacks::queen_attacks(from, occupied),
+            Role::Pawn => {
+                let one = Bitboard::from_square(from);
+                let single = match us {
+                    Color::White => one.shift_up(),
+                    Color::Black => one.shift_down(),
+                } & !occupied;
+                let double = match us {
+                    Color::White => single.shift_up(),
+                    Color::Black => single.shift_down(),
+                } & !occupied
+                    & double_rank;
+                single | double | (attacks::pawn_attacks(us, from) & theirs)
+            }
+            Role::King => Bitboard::EMPTY,
+        } & !ours;
+        if pinned.contains(from) {
+            to &= attacks::line(king, from);
+        }
+        if to.is_empty() {
+            continue;
+        }
+        let base = 2 * i32::from(distance[from.index()]);
+        let captures = to & theirs;
+        for (subset, bonus) in [(to & !captures, 0), (captures, -10)] {
+            let corner = subset & rings[0];
+            for square in corner {
+                top.offer(
+                    base + bonus + NEAR_BONUS[0],
+                    role,
+                    Move::normal(from, square),
+                );
+            }
+            let mut rest = subset & !corner;
+            let mut d = 1;
+            while rest.any() && d < 8 {
+                let score = base + bonus - 2 * d as i32 + NEAR_BONUS[d];
+                if !top.may_enter(score) {
+                    break;
+                }
+                let ring = rest & rings[d];
+                rest &= !ring;
+                // The lowest square: the lowest move bits of this piece.
+                if let Some(square) = ring.first() {
+                    top.offer(score, role, Move::normal(from, square));
+                }
+                d += 1;
+            }
+        }
+    }
+    // The king's steps score at most 0 (the edge, or the target corner).
+    if top.may_enter(0) {
+        let without_king = occupied.without(king);
+        for square in attacks::king_attacks(king) & !ours {
+            if board.is_attacked(square, mater, without_king) {
+                continue;
+            }
+            let score = match target {
+                Some(target) => -2 * i32::from(DISTANCE[target.index()][square.index()]),
+                None => -i32::from(EDGE_SCORE[square.index()]),
+            };
+            top.offer(score, Role::King, Move::normal(king, square));
+        }
+    }
+    let (key, role, mv) = top.best[0];
+    Some((key > i64::MIN).then_some((role, mv)))
 }
 
 /// The best moves seen so far, by key (score above, inverted move bits
@@ -1520,6 +1636,31 @@ mod tests {
             }
         });
         assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn best_defence_equals_pick_moves() {
+        let (mut checked, mut shortcut) = (0, 0);
+        for_random_positions(|pos| {
+            for mater in Color::ALL {
+                if pos.turn() == mater {
+                    continue;
+                }
+                let mut picked = [(Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST];
+                let n = pick_moves(pos, mater, 1, &mut picked);
+                if let Some(best) = best_defence(pos, mater) {
+                    assert_eq!(
+                        best,
+                        picked[..n].first().copied(),
+                        "{:?} {mater:?}",
+                        pos.board()
+                    );
+                    shortcut += 1;
+                }
+                checked += 1;
+            }
+        });
+        assert!(shortcut * 2 > checked, "{shortcut} of {checked}");
     }
 
     #[test]
