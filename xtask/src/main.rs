@@ -10,6 +10,8 @@
 //!   and 2 threads against pgn-reader + shakmaty, with peak RSS.
 //! - `cargo xtask bench adjudicate`: the release `chesstool adjudicate`
 //!   beside `chesstool validate`, 1 and 2 threads, with peak RSS.
+//! - `cargo xtask bench unwinnable`: our "can this side still mate?"
+//!   against chasolver's full analysis on the shared unwinnability sets.
 //! - `cargo xtask fuzz`: the cargo-fuzz targets (FEN, SAN, PGN) for a while
 //!   each, and their seed corpora.
 //! - `cargo xtask stress`: hostile inputs (huge comments, tags and lines,
@@ -35,6 +37,7 @@ mod fuzz;
 mod magics;
 mod stress;
 mod suites;
+mod unwinnable;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -69,6 +72,11 @@ commands:
                                      beside `chesstool validate` on ../shared/data/pgn/real and
                                      the generated corpus: MB/s, adjudicate/validate (target
                                      >= 0.8x), peak RSS, counts per reason; --quick: 1 run
+  bench unwinnable [--runs N] [--quick] [--set unfair,timeouts,lichess,testvector]
+                   [--only ours|chasolver] [--budget N]
+                                     adjudication::helpmate vs chasolver::winnability (full) on
+                                     ../shared/data/unwinnability: questions/s, unknowns, nodes,
+                                     every definite answer checked; --quick: 3,000 rows a set
   fuzz [--minutes N] [--target fen|san|pgn|adjudicate|all] [--keep-going] [--seed]
                                      run each fuzz target N minutes (default 1; needs
                                      `cargo install cargo-fuzz --version 0.13.2 --locked`);

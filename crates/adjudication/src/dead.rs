@@ -13,10 +13,14 @@
 //!   kings never give check.
 //! - [`DeadReason::Forced`]: every legal move leads to a position that is
 //!   dead (or stalemate): the only move captures the last piece, say.
+//! - [`DeadReason::Unreachable`]: kings, bishops and pawns only, every pawn
+//!   blocked by a pawn, and the reachability analysis ([`crate::reach`])
+//!   shows that no piece can ever get to where a mate needs it, for either
+//!   side: bishops and kings shut out by a locked wall.
 //!
 //! Most positions are settled by a few bitboard operations; the pawn-wall
-//! flood fill and the look one move ahead run only in positions whose
-//! material makes them possible.
+//! flood fill, the look one move ahead and the reachability analysis run
+//! only in positions whose material makes them possible.
 
 use board::{Bitboard, Board, Color, File};
 use movegen::Position;
@@ -33,6 +37,10 @@ pub enum DeadReason {
     LockedPawns,
     /// Every legal move leads to a dead position or to stalemate.
     Forced,
+    /// Kings, bishops and pawns only, every pawn blocked: the
+    /// reachability analysis shows that neither side's pieces can ever get
+    /// to where a mate needs them.
+    Unreachable,
 }
 
 impl core::fmt::Display for DeadReason {
@@ -41,6 +49,7 @@ impl core::fmt::Display for DeadReason {
             DeadReason::InsufficientMaterial => "insufficient material",
             DeadReason::LockedPawns => "locked pawns",
             DeadReason::Forced => "every legal move leads to a dead position",
+            DeadReason::Unreachable => "no piece can ever get to where a mate needs it",
         })
     }
 }
@@ -81,9 +90,27 @@ pub fn dead_position(pos: &Position) -> Option<DeadReason> {
         Some(DeadReason::LockedPawns)
     } else if forced_dead(pos) {
         Some(DeadReason::Forced)
+    } else if locked_with_bishops(pos) {
+        Some(DeadReason::Unreachable)
     } else {
         None
     }
+}
+
+/// Kings, bishops and pawns only, every pawn blocked by a pawn, and the
+/// reachability analysis proves that neither side can ever mate. The
+/// material and pawn test come first: they cost a few bitboard operations
+/// and turn away nearly every position; the analysis runs only on locked
+/// structures.
+fn locked_with_bishops(pos: &Position) -> bool {
+    let board = pos.board();
+    if (board.knights() | board.rooks_and_queens()).any() || board.pawns().is_empty() {
+        return false;
+    }
+    if unblocked_pawns(board).any() {
+        return false;
+    }
+    crate::reach::dead(pos)
 }
 
 /// `true` if neither side can ever mate for lack of material: no pawns,
@@ -307,6 +334,21 @@ fn could_die_in_one_move(pos: &Position) -> bool {
 mod tests {
     use super::*;
     use board::{attacks, Square};
+
+    #[test]
+    fn bishops_behind_locked_walls_are_dead() {
+        use crate::tests_support::position;
+        // Bishops of both colours, kings on their own sides: nobody gets
+        // through (the first row of the community test vector).
+        let pos = position("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1");
+        assert_eq!(dead_position(&pos), Some(DeadReason::Unreachable));
+        // The same wall with a gap: the kings get through.
+        let pos = position("2b1k3/8/8/1p1p1p2/1P1P1P2/8/8/2B1K3 w - - 0 1");
+        assert_eq!(dead_position(&pos), None);
+        // A pawn that may still move: not asked.
+        let pos = position("2b1k3/8/8/1p1p1p1p/1P1P1P2/7P/8/2B1K3 w - - 0 1");
+        assert_eq!(dead_position(&pos), None);
+    }
 
     #[test]
     fn king_steps_stay_on_the_board() {

@@ -10,11 +10,13 @@
 //!   move, castling rights, and an en-passant square only when the
 //!   capture is legal.
 //! - [`dead_position`] proves positions dead (material, locked pawns, every
-//!   move leading to a dead position), soundly: never a live one.
+//!   move leading to a dead position, bishops shut out by a locked wall),
+//!   soundly: never a live one.
 //! - [`can_mate`] answers the question of a flag fall (6.9) or a
 //!   resignation (5.1.2): can the opponent mate by *any* series of legal
-//!   moves? Material rules first, then a bounded helpmate search that
-//!   says [`Answer::Unknown`] rather than guess.
+//!   moves? Material rules, forcing lines, a reachability analysis (where
+//!   can each piece ever go?) and bounded helpmate searches, in stages;
+//!   [`Answer::Unknown`] when the budget runs out, never a guess.
 //! - [`clock`] and [`termination`]: time controls and clocks, and what the
 //!   `Termination` and `Result` tags say about events outside the moves.
 //!
@@ -46,10 +48,15 @@
 
 pub mod clock;
 mod dead;
+mod forced;
 mod game;
 mod helpmate;
+mod reach;
 mod repetition;
+mod search;
 pub mod termination;
+#[cfg(test)]
+mod tests_support;
 pub mod verdict;
 
 use board::Color;

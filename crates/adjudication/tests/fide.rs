@@ -436,20 +436,31 @@ fn material_rules_are_confirmed_by_enumerating_every_mate() {
 }
 
 #[test]
-fn bishop_behind_a_locked_wall_cannot_mate_proved_by_search() {
-    // Dead, but not by a rule dead_position knows (a bishop is on the
-    // board): the light-squared bishop cannot cross a wall whose light
-    // squares are all White's own pawns. The search visits every
-    // reachable position and proves that neither side can mate.
+fn bishop_behind_a_locked_wall_is_dead() {
+    // Dead (5.2.2) with a bishop on the board: the light-squared bishop
+    // cannot cross a wall whose light squares are all White's own pawns,
+    // and the kings cannot get at an enemy pawn. The reachability analysis
+    // proves it for both sides (the search used to, visiting every
+    // reachable position), so the game ends there.
     let start = pos("k7/8/8/p1p1p1p1/P1P1P1P1/8/8/KB6 w - - 0 1");
-    assert_eq!(dead_position(&start), None);
+    assert_eq!(dead_position(&start), Some(DeadReason::Unreachable));
+    assert_eq!(position_status(&start), Status::DeadPosition);
+    assert_eq!(
+        Game::new(start.clone()).ending(),
+        Some(Ending::DeadPosition)
+    );
     for color in Color::ALL {
         let result = helpmate(&start, color, DEFAULT_BUDGET);
         assert_eq!(
             (result.answer, result.proof),
-            (Answer::No, Proof::Exhausted)
+            (Answer::No, Proof::DeadPosition)
         );
     }
+    // One pawn unblocked, and the analysis is not asked: not dead.
+    assert_eq!(
+        dead_position(&pos("k7/8/8/p1p1p1p1/P1P1P3/8/6P1/KB6 w - - 0 1")),
+        None
+    );
 }
 
 #[test]
@@ -501,10 +512,8 @@ fn flag_fall_where_the_forced_reply_completes_the_seventy_five_moves() {
     assert_eq!(game.ending(), None);
     assert_eq!(game.position().legal_moves().len(), 1);
     let result = game.helpmate(Color::Black, DEFAULT_BUDGET);
-    assert_eq!(
-        (result.answer, result.proof),
-        (Answer::No, Proof::Exhausted)
-    );
+    // Every line (the one) ends in the 75-move rule.
+    assert_eq!((result.answer, result.proof), (Answer::No, Proof::Forced));
     // A few plies of room are not enough either: K+R needs longer here.
     let start = pos("8/8/8/4k3/8/8/8/R3K3 w - - 148 100");
     assert_eq!(can_mate(&start, Color::White, DEFAULT_BUDGET), Answer::No);

@@ -241,7 +241,9 @@ const USAGE: &str =
     "usage: cargo xtask bench perft [--runs N] [--positions a,b,..] [--quick]\n       \
                      cargo xtask bench notation [--runs N] [--quick]\n       \
                      cargo xtask bench validate [--runs N] [--quick] [--no-rss] [--no-callgrind]\n       \
-                     cargo xtask bench adjudicate [--runs N] [--quick]";
+                     cargo xtask bench adjudicate [--runs N] [--quick]\n       \
+                     cargo xtask bench unwinnable [--runs N] [--quick] [--set a,b,..] \
+                     [--only ours|chasolver] [--budget N]";
 
 /// Runs `bench <what> [options]`.
 ///
@@ -254,9 +256,11 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         Some("notation") => return notation_bench::run(args),
         Some("validate") => return validate_bench::run(args),
         Some("adjudicate") => return adjudicate_bench::run(args),
+        Some("unwinnable") => return crate::unwinnable::run(args),
         Some("reader") => return notation_bench::run_reader(args),
         Some(other) => bail!(
-            "unknown benchmark {other:?}; available: perft, notation, validate, adjudicate\n{USAGE}"
+            "unknown benchmark {other:?}; available: perft, notation, validate, adjudicate, \
+             unwinnable\n{USAGE}"
         ),
         None => bail!("{USAGE}"),
     }

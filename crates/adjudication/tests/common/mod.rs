@@ -16,11 +16,20 @@ pub fn workspace_root() -> std::path::PathBuf {
 }
 
 /// `../shared/data/<rel>`, or `None` (with a message) when absent.
+///
+/// # Panics
+/// When the data is absent and `CI=true`: CI has the shared data, and a
+/// test that silently skipped there would pass without testing.
 pub fn shared_data(rel: &str) -> Option<std::path::PathBuf> {
     let path = workspace_root().join("../shared/data").join(rel);
     if path.exists() {
         Some(path)
     } else {
+        assert!(
+            std::env::var_os("CI").is_none_or(|v| v != "true"),
+            "{} not found, and CI=true: the shared data must be there",
+            path.display()
+        );
         eprintln!(
             "skipping: {} not found (shared test data is not in this checkout)",
             path.display()
@@ -96,6 +105,18 @@ pub fn parse(fen: &str, chess960: bool) -> (Position, Chess) {
         .position(sk_mode)
         .unwrap_or_else(|e| panic!("shakmaty rejects {text}: {e}"));
     (ours, theirs)
+}
+
+/// Our position for a FEN (standard chess), checked by us only: shakmaty
+/// also refuses material that no game reaches (three rooks and eight
+/// pawns), which composed positions may have and FIDE does not forbid.
+pub fn our_position(fen: &str) -> Position {
+    let parsed: Fen = fen
+        .trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("bad fen {fen}: {e}"));
+    Position::from_setup(setup_from_sk(&parsed.into_setup()), CastlingMode::Standard)
+        .unwrap_or_else(|e| panic!("we reject {fen}: {e}"))
 }
 
 /// Our position for a FEN (standard chess).

@@ -1,0 +1,709 @@
+//! Reachability: a sound over-approximation of where every piece can ever
+//! go, and what follows for mate. The idea is Ambrona's "semi-static"
+//! analysis of unwinnability; this is our own formulation.
+//!
+//! For every piece on the board, [`Reach`] computes `reach[p]`, a set of
+//! squares that contains every square the piece will ever stand on, in any
+//! game that continues from the position. It is the least fixpoint of
+//! move rules that over-approximate legal play, computed from an
+//! optimistic start (every piece *steady*: never moving and never taken):
+//!
+//! - a piece is **steady** while its reach is its own square and no enemy
+//!   can arrive on a square of its reach (capture it);
+//! - steady pieces stay where they are in every continuation, so they are
+//!   the only blockers the rules rely on: a slider's rays stop at steady
+//!   pieces only, a pawn's push is barred only by a steady piece, no piece
+//!   lands on a steady piece of its own side, nothing lands on a steady
+//!   king;
+//! - a pawn captures only onto squares some enemy piece other than the
+//!   king may reach, or onto a square an enemy pawn may pass with a double
+//!   step (en passant); it pushes one square, or two from its second rank;
+//!   a pawn that may reach the last rank may become any piece and then go
+//!   anywhere;
+//! - a king never steps onto a square that a steady enemy piece attacks
+//!   along squares that no piece can ever enter (such an attack is
+//!   permanent); castling adds the king's and the rook's castling squares
+//!   while any right remains.
+//!
+//! Each rule only grows reach sets and only shrinks the steady set, so
+//! the iteration ends, and at its end the sets are closed under every
+//! legal move: by induction over any sequence of legal moves, each piece
+//! stands inside its reach and each steady piece on its square.
+//!
+//! [`Reach::mate_impossible`] then asks whether the defending king could
+//! be mated anywhere in its reach: a mate needs a square `k` of that reach
+//! that some piece of the mater (not the king) can attack, and every
+//! flight square of `k` that the king could enter and no such piece can
+//! attack must hold a defending piece (one per piece at most) or be
+//! covered by the mating king from one square (not next to `k`). If no
+//! square passes, no sequence of legal moves ends in mate by that side.
+
+use board::{attacks, Bitboard, Color, Role, Square};
+use movegen::Position;
+
+/// The most pieces a position has.
+const MAX_PIECES: usize = 32;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+const NOT_A: u64 = !FILE_A;
+const NOT_H: u64 = !FILE_H;
+const NOT_AB: u64 = !(FILE_A | FILE_A << 1);
+const NOT_GH: u64 = !(FILE_H | FILE_H >> 1);
+
+/// The squares one king step from any square of `bb`.
+#[inline]
+fn king_step(bb: u64) -> u64 {
+    let sideways = ((bb & NOT_A) >> 1) | ((bb & NOT_H) << 1);
+    let row = bb | sideways;
+    sideways | (row << 8) | (row >> 8)
+}
+
+/// The squares one knight jump from any square of `bb`.
+#[inline]
+fn knight_step(bb: u64) -> u64 {
+    let l1 = (bb >> 1) & NOT_H;
+    let l2 = (bb >> 2) & NOT_GH;
+    let r1 = (bb << 1) & NOT_A;
+    let r2 = (bb << 2) & NOT_AB;
+    let h1 = l1 | r1;
+    let h2 = l2 | r2;
+    (h1 << 16) | (h1 >> 16) | (h2 << 8) | (h2 >> 8)
+}
+
+/// The squares attacked by pawns of `color` on `bb`.
+#[inline]
+fn pawn_attack_set(color: Color, bb: u64) -> u64 {
+    match color {
+        Color::White => ((bb & NOT_A) << 7) | ((bb & NOT_H) << 9),
+        Color::Black => ((bb & NOT_A) >> 9) | ((bb & NOT_H) >> 7),
+    }
+}
+
+/// One square forward for `color`.
+#[inline]
+fn forward(color: Color, bb: u64) -> u64 {
+    match color {
+        Color::White => bb << 8,
+        Color::Black => bb >> 8,
+    }
+}
+
+/// Occluded fill in one direction (Kogge-Stone): every square reachable
+/// from `from` by sliding through `empty`, plus the first square that is
+/// not empty (the attacked blocker). `shift` is the direction as a left
+/// (positive) or right (negative) shift, `wrap` the squares a step may
+/// land on without wrapping around the board.
+#[inline]
+fn slide(from: u64, empty: u64, shift: i32, wrap: u64) -> u64 {
+    let step = |bb: u64, n: i32| {
+        if n > 0 {
+            bb << n
+        } else {
+            bb >> -n
+        }
+    };
+    let mut gen = from;
+    let mut pro = empty & wrap;
+    gen |= pro & step(gen, shift);
+    pro &= step(pro, shift);
+    gen |= pro & step(gen, 2 * shift);
+    pro &= step(pro, 2 * shift);
+    gen |= pro & step(gen, 4 * shift);
+    // One more step: the squares attacked, blockers included.
+    step(gen, shift) & wrap
+}
+
+/// Squares a bishop on any square of `from` attacks, rays stopping at
+/// squares outside `empty`.
+#[inline]
+fn diagonal_attacks(from: u64, empty: u64) -> u64 {
+    slide(from, empty, 9, NOT_A)
+        | slide(from, empty, 7, NOT_H)
+        | slide(from, empty, -7, NOT_A)
+        | slide(from, empty, -9, NOT_H)
+}
+
+/// Squares a rook on any square of `from` attacks, rays stopping at
+/// squares outside `empty`.
+#[inline]
+fn straight_attacks(from: u64, empty: u64) -> u64 {
+    slide(from, empty, 8, !0)
+        | slide(from, empty, -8, !0)
+        | slide(from, empty, 1, NOT_A)
+        | slide(from, empty, -1, NOT_H)
+}
+
+/// A king arriving on `t` leaves the other king without a legal step,
+/// wherever in `region` it stands (not next to `t`): each neighbour is
+/// next to `t`, holds one of that side's own pieces (`own`: they never
+/// move) or is attacked for good by the arriving side's steady pieces
+/// (`attacked`).
+fn stalemates(t: Square, region: u64, own: u64, attacked: u64) -> bool {
+    let covered = king_step(1 << t.index()) | 1 << t.index();
+    Bitboard(region & !covered)
+        .into_iter()
+        .all(|x| king_step(1 << x.index()) & !covered & !own & !attacked == 0)
+}
+
+/// Could a king step from `s` to `t` uncover a check on a king somewhere
+/// in `region`? Only if a slider of the side that moves may attack `s`
+/// (`fills`: the squares its diagonal and straight sliders may attack),
+/// `s` lies on a line to a square of `region` that no steady piece
+/// blocks, and `t` is not on that line between them.
+fn uncovers(s: Square, t: Square, region: u64, fills: (u64, u64), steady: u64) -> bool {
+    let (diagonal, straight) = fills;
+    let bit = 1u64 << s.index();
+    let mut lines = 0u64;
+    if diagonal & bit != 0 {
+        lines |= attacks::bishop_attacks(s, Bitboard(steady)).0;
+    }
+    if straight & bit != 0 {
+        lines |= attacks::rook_attacks(s, Bitboard(steady)).0;
+    }
+    Bitboard(lines & region).into_iter().any(|x| {
+        let behind = attacks::between(s, x).with(x);
+        !behind.contains(t)
+    })
+}
+
+/// One piece of the analysed position.
+#[derive(Copy, Clone)]
+struct Piece {
+    square: Square,
+    color: Color,
+    role: Role,
+}
+
+/// The reach sets of a position, at their fixpoint.
+pub(crate) struct Reach {
+    pieces: [Piece; MAX_PIECES],
+    n: usize,
+    /// Squares each piece may ever stand on.
+    reach: [Bitboard; MAX_PIECES],
+    /// Pieces that may be captured (bit per piece).
+    capturable: u32,
+    /// Pawns that may promote (bit per piece).
+    promoted: u32,
+    /// Squares of the steady pieces.
+    steady: Bitboard,
+    /// Fixpoint passes made.
+    pub(crate) passes: u32,
+}
+
+impl Reach {
+    /// The fixpoint for `pos`; with `stalemate_side`, that side's king
+    /// never takes a step that stalemates the other side (see
+    /// [`stalemates`]): the game would be over.
+    pub(crate) fn new(pos: &Position, stalemate_side: Option<Color>) -> Reach {
+        let board = pos.board();
+        let mut pieces = [Piece {
+            square: Square::A1,
+            color: Color::White,
+            role: Role::King,
+        }; MAX_PIECES];
+        let mut reach = [Bitboard::EMPTY; MAX_PIECES];
+        let mut n = 0;
+        for square in board.occupied() {
+            if n == MAX_PIECES {
+                break;
+            }
+            let (Some(color), Some(role)) = (board.color_at(square), board.role_at(square)) else {
+                continue;
+            };
+            pieces[n] = Piece {
+                square,
+                color,
+                role,
+            };
+            reach[n] = Bitboard::from_square(square);
+            n += 1;
+        }
+        let mut analysis = Reach {
+            pieces,
+            n,
+            reach,
+            capturable: 0,
+            promoted: 0,
+            steady: board.occupied(),
+            passes: 0,
+        };
+        analysis.saturate(pos, stalemate_side);
+        analysis
+    }
+
+    // The loops run over pieces and index several arrays by piece.
+    #[allow(clippy::needless_range_loop)]
+    fn saturate(&mut self, pos: &Position, stalemate_side: Option<Color>) {
+        let rights = pos.castling_rights();
+        // An en-passant capture available now: the pawn that just made its
+        // double step may be taken, and the capturing pawns may land on the
+        // en-passant square.
+        let ep_now = pos.ep_square().map_or(0, |ep| 1u64 << ep.index());
+        loop {
+            self.passes += 1;
+            let mut changed = false;
+            let n = self.n;
+            // What the rules read, from the state at the start of the pass.
+            let mut steady = 0u64;
+            let mut steady_by_color = [0u64; 2];
+            let mut ever = 0u64;
+            let mut presence = [0u64; 2];
+            for i in 0..n {
+                let piece = self.pieces[i];
+                let reach = self.reach[i].0;
+                ever |= reach;
+                if piece.role != Role::King {
+                    presence[piece.color.index()] |= reach;
+                }
+                // The king of the stalemate side is never taken as steady:
+                // nothing may rest on it staying put, since the rule
+                // removes some of its moves.
+                let ruled = piece.role == Role::King && stalemate_side == Some(piece.color);
+                if reach == 1u64 << piece.square.index()
+                    && self.capturable & (1 << i) == 0
+                    && !ruled
+                {
+                    steady |= reach;
+                    steady_by_color[piece.color.index()] |= reach;
+                }
+            }
+            let steady_kings = steady & pos.board().kings().0;
+            // Attacks that can never be blocked, by steady pieces.
+            let mut permanent = [0u64; 2];
+            for i in 0..n {
+                let piece = self.pieces[i];
+                let bit = 1u64 << piece.square.index();
+                if steady & bit == 0 {
+                    continue;
+                }
+                let attacked = match piece.role {
+                    Role::Pawn => pawn_attack_set(piece.color, bit),
+                    Role::Knight => knight_step(bit),
+                    Role::King => king_step(bit),
+                    Role::Bishop => diagonal_attacks(bit, !ever),
+                    Role::Rook => straight_attacks(bit, !ever),
+                    Role::Queen => diagonal_attacks(bit, !ever) | straight_attacks(bit, !ever),
+                };
+                permanent[piece.color.index()] |= attacked;
+            }
+            // Squares an enemy pawn may capture onto en passant: passed by
+            // a pawn of that colour's double step from its second rank.
+            let mut passed = [0u64; 2];
+            for i in 0..n {
+                let piece = self.pieces[i];
+                if piece.role != Role::Pawn {
+                    continue;
+                }
+                let bit = 1u64 << piece.square.index();
+                let second = match piece.color {
+                    Color::White => 0xff00u64,
+                    Color::Black => 0x00ff_0000_0000_0000,
+                };
+                if bit & second != 0 {
+                    let over = forward(piece.color, bit);
+                    let onto = forward(piece.color, over);
+                    if (over | onto) & steady == 0 {
+                        passed[piece.color.index()] |= over;
+                    }
+                }
+            }
+            // Pawns that can never leave their file and are never taken,
+            // and so are never passed there: a pawn never steps onto the
+            // start square of such an enemy pawn on its file (that pawn is
+            // always there or between), nor onto the furthest square such
+            // an own pawn may reach (it is always there or ahead).
+            let mut enemy_start = [0u64; 2];
+            let mut furthest = [0u64; MAX_PIECES];
+            for i in 0..n {
+                let piece = self.pieces[i];
+                if piece.role != Role::Pawn
+                    || self.promoted & (1 << i) != 0
+                    || self.capturable & (1 << i) != 0
+                {
+                    continue;
+                }
+                let file = FILE_A << piece.square.file().index();
+                let reach = self.reach[i].0;
+                if reach & !file != 0 {
+                    continue;
+                }
+                enemy_start[piece.color.other().index()] |= 1 << piece.square.index();
+                furthest[i] = match piece.color {
+                    Color::White => 1u64 << (63 - reach.leading_zeros()),
+                    Color::Black => reach & reach.wrapping_neg(),
+                };
+            }
+            // For the stalemate rule: sides whose other pieces never move
+            // (and cannot castle), their king's region, and where the other
+            // side's sliders may stand to uncover a check.
+            let mut only_king = [true; 2];
+            let mut pieces_of = [0u64; 2];
+            let mut king_region = [0u64; 2];
+            let mut diagonal_fill = [0u64; 2];
+            let mut straight_fill = [0u64; 2];
+            for i in 0..n {
+                let piece = self.pieces[i];
+                let c = piece.color.index();
+                let reach = self.reach[i].0;
+                if piece.role == Role::King {
+                    king_region[c] = reach;
+                    continue;
+                }
+                if reach != 1u64 << piece.square.index() {
+                    only_king[c] = false;
+                }
+                pieces_of[c] |= 1u64 << piece.square.index();
+                let promoted = self.promoted & (1 << i) != 0;
+                if promoted || matches!(piece.role, Role::Bishop | Role::Queen) {
+                    diagonal_fill[c] |= diagonal_attacks(reach, !steady);
+                }
+                if promoted || matches!(piece.role, Role::Rook | Role::Queen) {
+                    straight_fill[c] |= straight_attacks(reach, !steady);
+                }
+            }
+            for color in Color::ALL {
+                if (rights & Bitboard::from_rank(color.backrank())).any() {
+                    only_king[color.index()] = false;
+                }
+            }
+            let mut arrive = [0u64; 2];
+            for i in 0..n {
+                let piece = self.pieces[i];
+                let us = piece.color.index();
+                let them = piece.color.other().index();
+                let reach = self.reach[i].0;
+                let barred = steady_by_color[us] | steady_kings;
+                let empty = !steady;
+                let mut targets;
+                let mut captures;
+                match piece.role {
+                    Role::King => {
+                        targets = king_step(reach) & !barred & !permanent[them];
+                        if only_king[them] && stalemate_side == Some(piece.color) {
+                            // A king step after which the other side has no
+                            // legal move, without check: stalemate, the game
+                            // is over.
+                            let region = king_region[them];
+                            for t in Bitboard(targets & !reach) {
+                                let fills = (diagonal_fill[us], straight_fill[us]);
+                                if stalemates(t, region, pieces_of[them], permanent[us])
+                                    && !Bitboard(reach & king_step(1 << t.index()))
+                                        .into_iter()
+                                        .any(|s| uncovers(s, t, region, fills, steady))
+                                {
+                                    targets &= !(1 << t.index());
+                                }
+                            }
+                        }
+                        let back = Bitboard::from_rank(piece.color.backrank());
+                        if (rights & back).any() {
+                            for rook in rights & back {
+                                let side = if rook.file() > piece.square.file() {
+                                    board::CastlingSide::KingSide
+                                } else {
+                                    board::CastlingSide::QueenSide
+                                };
+                                targets |= 1 << side.king_to(piece.color).index();
+                            }
+                        }
+                        captures = targets;
+                    }
+                    Role::Knight => {
+                        targets = knight_step(reach) & !barred;
+                        captures = targets;
+                    }
+                    Role::Bishop => {
+                        targets = diagonal_attacks(reach, empty) & !barred;
+                        captures = targets;
+                    }
+                    Role::Rook => {
+                        targets = straight_attacks(reach, empty) & !barred;
+                        if rights.contains(piece.square) {
+                            let king_file = pos.board().king_of(piece.color).map(Square::file);
+                            let side = if king_file.is_some_and(|file| piece.square.file() > file) {
+                                board::CastlingSide::KingSide
+                            } else {
+                                board::CastlingSide::QueenSide
+                            };
+                            targets |= 1 << side.rook_to(piece.color).index();
+                        }
+                        captures = targets;
+                    }
+                    Role::Queen => {
+                        targets = (diagonal_attacks(reach, empty) | straight_attacks(reach, empty))
+                            & !barred;
+                        captures = targets;
+                    }
+                    Role::Pawn => {
+                        let second = match piece.color {
+                            Color::White => 0xff00u64,
+                            Color::Black => 0x00ff_0000_0000_0000,
+                        };
+                        let mut barrier = enemy_start[us];
+                        for j in 0..n {
+                            if j != i && self.pieces[j].color == piece.color {
+                                barrier |= furthest[j];
+                            }
+                        }
+                        let open = empty & !barrier;
+                        let push = forward(piece.color, reach) & open;
+                        let double =
+                            forward(piece.color, forward(piece.color, reach & second) & open)
+                                & open;
+                        captures = pawn_attack_set(piece.color, reach)
+                            & (presence[them] | passed[them] | ep_now)
+                            & !barred;
+                        targets = push | double | captures;
+                        if (reach | targets) & Bitboard::BACKRANKS.0 != 0 {
+                            // Promotion: then any piece, anywhere it may go.
+                            if self.promoted & (1 << i) == 0 {
+                                self.promoted |= 1 << i;
+                                changed = true;
+                            }
+                            targets |= !barred;
+                            captures |= !barred;
+                        }
+                    }
+                }
+                arrive[us] |= captures;
+                let grown = reach | targets;
+                if grown != reach {
+                    self.reach[i] = Bitboard(grown);
+                    changed = true;
+                }
+            }
+            for i in 0..n {
+                let piece = self.pieces[i];
+                if piece.role == Role::King || self.capturable & (1 << i) != 0 {
+                    continue;
+                }
+                let them = piece.color.other().index();
+                let mut exposed = self.reach[i].0;
+                if piece.role == Role::Pawn {
+                    // Taken en passant: the capturing pawn lands on the
+                    // square passed.
+                    let bit = 1u64 << piece.square.index();
+                    exposed |= forward(piece.color, bit) & passed[piece.color.index()];
+                    if ep_now != 0 && forward(piece.color, ep_now) == bit {
+                        exposed |= ep_now;
+                    }
+                }
+                if arrive[them] & exposed != 0 {
+                    self.capturable |= 1 << i;
+                    changed = true;
+                }
+            }
+            if !changed {
+                self.steady = Bitboard(steady);
+                return;
+            }
+        }
+    }
+
+    /// `true` if `mater` can mate in no position reachable by legal moves
+    /// (sound: a `true` is a proof; `false` says nothing).
+    pub(crate) fn mate_impossible(&self, mater: Color) -> bool {
+        let steady = self.steady.0;
+        let empty = !steady;
+        let mut attackable = 0u64;
+        let mut king_region = 0u64;
+        let mut mater_king = 0u64;
+        for i in 0..self.n {
+            let piece = self.pieces[i];
+            let reach = self.reach[i].0;
+            if piece.role == Role::King {
+                if piece.color == mater {
+                    mater_king = reach;
+                } else {
+                    king_region = reach;
+                }
+                continue;
+            }
+            if piece.color != mater {
+                continue;
+            }
+            attackable |= if self.promoted & (1 << i) != 0 {
+                !0
+            } else {
+                match piece.role {
+                    Role::Pawn => pawn_attack_set(mater, reach),
+                    Role::Knight => knight_step(reach),
+                    Role::Bishop => diagonal_attacks(reach, empty),
+                    Role::Rook => straight_attacks(reach, empty),
+                    Role::Queen => diagonal_attacks(reach, empty) | straight_attacks(reach, empty),
+                    Role::King => 0,
+                }
+            };
+        }
+        let candidates = king_region & attackable;
+        for k in Bitboard(candidates) {
+            // Flight squares the king could enter and no piece of the
+            // mater but the king can attack.
+            let flights = attacks::king_attacks(k).0 & king_region & !attackable;
+            if flights == 0 {
+                return false;
+            }
+            // Defending pieces that could stand on one of them, each on
+            // one square at a time.
+            let mut blockers = 0u32;
+            let mut blockable = 0u64;
+            for i in 0..self.n {
+                let piece = self.pieces[i];
+                if piece.color == mater || piece.role == Role::King {
+                    continue;
+                }
+                let on = self.reach[i].0 & flights;
+                if on != 0 {
+                    blockers += 1;
+                    blockable |= on;
+                }
+            }
+            let fits = |rest: u64| rest & !blockable == 0 && rest.count_ones() <= blockers;
+            if fits(flights) {
+                return false;
+            }
+            // The mating king, from one square not next to `k`.
+            let king_squares = mater_king & !(attacks::king_attacks(k).0 | 1 << k.index());
+            for m in Bitboard(king_squares & king_step(flights)) {
+                if fits(flights & !attacks::king_attacks(m).0) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+impl core::fmt::Debug for Reach {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for i in 0..self.n {
+            let piece = self.pieces[i];
+            writeln!(
+                f,
+                "{}{:?}{}{} {:016x}",
+                piece.role.char(),
+                piece.square,
+                if self.capturable & (1 << i) != 0 {
+                    " capturable"
+                } else {
+                    ""
+                },
+                if self.promoted & (1 << i) != 0 {
+                    " promotes"
+                } else {
+                    ""
+                },
+                self.reach[i].0
+            )?;
+        }
+        write!(f, "steady {:016x}, {} passes", self.steady.0, self.passes)
+    }
+}
+
+/// `true` if the reachability analysis proves that neither side can ever
+/// mate from `pos` (each side by any of the variants).
+pub(crate) fn dead(pos: &Position) -> bool {
+    let mut proved = [false; 2];
+    for side in [None, Some(Color::White), Some(Color::Black)] {
+        let analysis = Reach::new(pos, side);
+        for color in Color::ALL {
+            proved[color.index()] |= analysis.mate_impossible(color);
+        }
+        if proved == [true; 2] {
+            return true;
+        }
+    }
+    false
+}
+
+/// `true` if the reachability analysis proves that `mater` can never mate
+/// from `pos`.
+pub(crate) fn mate_impossible(pos: &Position, mater: Color) -> bool {
+    [None, Some(mater.other()), Some(mater)]
+        .into_iter()
+        .any(|side| Reach::new(pos, side).mate_impossible(mater))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests_support::position;
+
+    #[test]
+    fn steps_and_fills_match_the_tables() {
+        for sq in Square::all() {
+            let bit = 1u64 << sq.index();
+            assert_eq!(king_step(bit), attacks::king_attacks(sq).0, "{sq:?}");
+            assert_eq!(knight_step(bit), attacks::knight_attacks(sq).0, "{sq:?}");
+            for occupied in [
+                0u64,
+                0x0042_1800_0024_8100,
+                0xff00_0000_0000_00ff,
+                0x55aa_55aa_55aa_55aa,
+            ] {
+                let occupied = occupied & !bit;
+                assert_eq!(
+                    diagonal_attacks(bit, !occupied),
+                    attacks::bishop_attacks(sq, Bitboard(occupied)).0,
+                    "{sq:?} {occupied:x}"
+                );
+                assert_eq!(
+                    straight_attacks(bit, !occupied),
+                    attacks::rook_attacks(sq, Bitboard(occupied)).0,
+                    "{sq:?} {occupied:x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn locked_walls_are_proved() {
+        // Both sides: nothing can ever get through.
+        for fen in [
+            "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1",
+            "8/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N3b3 b - - 0 1",
+        ] {
+            let pos = position(fen);
+            for mater in Color::ALL {
+                assert!(mate_impossible(&pos, mater), "{fen} {mater:?}");
+            }
+        }
+    }
+
+    /// The positions where CHA 2.6.1's reachability skipped pawns limited
+    /// in their moves and called a mate impossible.
+    #[test]
+    fn pawns_limited_in_movement_are_not_skipped() {
+        let pos = position("8/1p2p1p1/1P2P1P1/Bp2pBp1/1P2P1P1/7k/1P2P3/7K b - - 0 1");
+        assert!(!mate_impossible(&pos, Color::White));
+        let pos = position("k7/1pK3p1/6Pb/1p4pB/bP4P1/Bp6/1P4P1/8 b - - 0 1");
+        assert!(!mate_impossible(&pos, Color::White));
+        assert!(!mate_impossible(&pos, Color::Black));
+    }
+
+    #[test]
+    #[ignore = "a tool: REACH_FEN=... cargo test -p chesstool-adjudication --lib print_reach -- --ignored --nocapture"]
+    fn print_reach() {
+        let fen =
+            std::env::var("REACH_FEN").unwrap_or_else(|_| "8/8/8/8/8/8/8/K6k w - - 0 1".into());
+        let pos = position(&fen);
+        for side in [None, Some(Color::White), Some(Color::Black)] {
+            let analysis = Reach::new(&pos, side);
+            println!("stalemate rule for {side:?}:\n{analysis:?}");
+            for mater in Color::ALL {
+                println!("{mater:?} cannot mate: {}", analysis.mate_impossible(mater));
+            }
+        }
+    }
+
+    #[test]
+    fn open_positions_are_not_proved() {
+        let pos = position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(!mate_impossible(&pos, Color::White));
+        assert!(!mate_impossible(&pos, Color::Black));
+        let pos = position("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+        assert!(!mate_impossible(&pos, Color::White));
+        assert!(mate_impossible(&pos, Color::Black));
+    }
+}

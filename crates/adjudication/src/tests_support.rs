@@ -1,0 +1,61 @@
+//! Helpers for the unit tests: positions from FEN without the notation
+//! crate (which adjudication may not depend on).
+
+use board::{Bitboard, Board, Color, Piece, Role, Square};
+use movegen::{CastlingMode, Position, Setup};
+
+/// A position from a FEN (standard chess; castling rights as KQkq
+/// letters, en passant as a square). Panics on anything malformed: these
+/// are the tests' own FENs.
+pub(crate) fn position(fen: &str) -> Position {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let mut board = Board::empty();
+    for (rank_index, row) in fields[0].split('/').enumerate() {
+        let rank = 7 - rank_index as u32;
+        let mut file = 0u32;
+        for ch in row.chars() {
+            if let Some(skip) = ch.to_digit(10) {
+                file += skip;
+                continue;
+            }
+            let color = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let role = Role::from_char(ch.to_ascii_lowercase()).expect("a piece letter");
+            board.set_piece_at(Square::new(rank * 8 + file), Piece { color, role });
+            file += 1;
+        }
+    }
+    let turn = if fields.get(1) == Some(&"b") {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let mut castling_rights = Bitboard::EMPTY;
+    for ch in fields.get(2).copied().unwrap_or("-").chars() {
+        let sq = match ch {
+            'K' => Square::H1,
+            'Q' => Square::A1,
+            'k' => Square::H8,
+            'q' => Square::A8,
+            _ => continue,
+        };
+        castling_rights = castling_rights.with(sq);
+    }
+    let ep_square = fields
+        .get(3)
+        .and_then(|text| Square::from_ascii(text.as_bytes()));
+    let halfmoves = fields.get(4).map_or(0, |n| n.parse().expect("halfmoves"));
+    let fullmoves = fields.get(5).map_or(1, |n| n.parse().expect("fullmoves"));
+    let setup = Setup {
+        board,
+        turn,
+        castling_rights,
+        ep_square,
+        halfmoves,
+        fullmoves,
+    };
+    Position::from_setup(setup, CastlingMode::Standard).expect("a legal test position")
+}

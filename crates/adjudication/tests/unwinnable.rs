@@ -1,0 +1,602 @@
+//! "Can this side still mate?" ([`adjudication::helpmate`]) against
+//! chasolver 3.0.0 (Ambrona's CHA-Solver, MIT: a dev-dependency, the
+//! oracle, never the engine) and against the labels of
+//! `../shared/data/unwinnability/` (see its PROVENANCE.md).
+//!
+//! Every definite answer of ours must agree with every definite answer
+//! of chasolver and with the set's label, except the cases listed in
+//! [`CLOCK_DECIDES`]: Lichess FENs carry real half-move clocks, and where
+//! the 75-move rule (FIDE 9.6.2) ends the game before any mate is
+//! possible our FIDE answer is "cannot mate" while the label (and
+//! chasolver, which ignores the clock) say "can mate". Chess960 is the
+//! other exception, by construction: chasolver has no Chess960, so every
+//! position compared here is standard chess. Every "yes" found by a
+//! search comes with its line, and each line is replayed: legal, ending
+//! in mate by the right side, with no position on the way where the game
+//! was over (75-move rule, dead position).
+//!
+//! The default run takes a fixed sample of each set (sized for a debug
+//! build on two cores); `CHESSTOOL_SLOW=1` runs every row of every set.
+//! Without `../shared/data` the tests skip with a message, unless
+//! `CI=true`, where they fail.
+
+mod common;
+
+use std::io::Read;
+use std::str::FromStr;
+
+use adjudication::{dead_position, helpmate, Answer, Helpmate, Proof, DEFAULT_BUDGET};
+use board::Color;
+use common::our_position;
+use movegen::{CastlingMode, Position, Setup};
+
+/// `CHESSTOOL_SLOW=1`: every row of every set, chasolver on all of them.
+fn slow() -> bool {
+    std::env::var_os("CHESSTOOL_SLOW").is_some_and(|v| v == "1")
+}
+
+/// `../shared/data/unwinnability/<name>`, or `None` with a message (a
+/// failure under `CI=true`).
+fn data(name: &str) -> Option<std::path::PathBuf> {
+    common::shared_data(&format!("unwinnability/{name}"))
+}
+
+/// Queries where the 75-move rule decides before any mate: our answer is
+/// "cannot mate", the label's and chasolver's "can mate". Each was
+/// checked: with the half-move clock at 0, we find a mate.
+const CLOCK_DECIDES: &[(&str, &str)] = &[];
+
+/// One row of an `expected.csv`.
+struct Row {
+    id: String,
+    fen: String,
+    mater: Color,
+    /// The label: the mater can mate.
+    label: bool,
+}
+
+fn read_rows(path: &std::path::Path) -> Vec<Row> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = if path.extension().is_some_and(|e| e == "gz") {
+        let mut text = String::new();
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_string(&mut text)
+            .expect("gzip");
+        text
+    } else {
+        String::from_utf8(bytes).expect("utf-8")
+    };
+    text.lines()
+        .skip(1)
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert!(fields.len() >= 4, "{line}");
+            Row {
+                id: fields[0].to_owned(),
+                fen: fields[1].to_owned(),
+                mater: match fields[2] {
+                    "white" => Color::Black,
+                    "black" => Color::White,
+                    other => panic!("flagging side {other}"),
+                },
+                label: fields[3] != "1/2-1/2",
+            }
+        })
+        .collect()
+}
+
+/// chasolver's answer: `Some(true)` can mate, `Some(false)` cannot,
+/// `None` undecided.
+fn chasolver_says(fen: &str, mater: Color) -> Option<bool> {
+    let board = chess::Board::from_str(fen).unwrap_or_else(|e| panic!("chess rejects {fen}: {e}"));
+    let color = match mater {
+        Color::White => chess::Color::White,
+        Color::Black => chess::Color::Black,
+    };
+    chasolver::winnability(&board, color)
+        .map(|w| matches!(w, chasolver::Winnability::Winnable { .. }))
+}
+
+/// The mating line of a "yes" found by search, replayed: every move
+/// legal, mate by `mater` at the end, and no position before it where the
+/// game was already over.
+fn check_line(start: &Position, mater: Color, result: &Helpmate) -> Result<(), String> {
+    if result.answer != Answer::Yes || result.proof != Proof::Found {
+        return Ok(());
+    }
+    let mut pos = start.clone();
+    for (ply, &mv) in result.line.iter().enumerate() {
+        if pos.halfmoves() >= 150 {
+            return Err(format!("75-move rule before ply {ply}"));
+        }
+        if ply > 0 && dead_position(&pos).is_some() {
+            return Err(format!("dead position before ply {ply}"));
+        }
+        pos.play(mv)
+            .map_err(|_| format!("ply {ply}: {mv:?} is illegal"))?;
+    }
+    if pos.is_checkmate() && pos.turn() != mater {
+        Ok(())
+    } else {
+        Err("the line does not end in mate by the mater".to_owned())
+    }
+}
+
+/// What one set gave.
+#[derive(Default, Debug)]
+struct Tally {
+    queries: usize,
+    yes: usize,
+    no: usize,
+    unknown: Vec<String>,
+    clock: Vec<String>,
+    problems: Vec<String>,
+}
+
+/// Asks every row of `rows` picked by `take`, with chasolver on the rows
+/// picked by `oracle`.
+fn run_set(rows: &[Row], take: impl Fn(usize) -> bool, oracle: impl Fn(usize) -> bool) -> Tally {
+    let mut tally = Tally::default();
+    for (index, row) in rows.iter().enumerate() {
+        if !take(index) {
+            continue;
+        }
+        tally.queries += 1;
+        let start = our_position(&row.fen);
+        let result = helpmate(&start, row.mater, DEFAULT_BUDGET);
+        if let Err(problem) = check_line(&start, row.mater, &result) {
+            tally
+                .problems
+                .push(format!("{} {}: {problem}", row.id, row.fen));
+        }
+        let ours = match result.answer {
+            Answer::Yes => {
+                tally.yes += 1;
+                true
+            }
+            Answer::No => {
+                tally.no += 1;
+                false
+            }
+            Answer::Unknown => {
+                tally.unknown.push(format!("{} {}", row.id, row.fen));
+                continue;
+            }
+        };
+        let mut others = vec![("label", Some(row.label))];
+        if oracle(index) {
+            others.push(("chasolver", chasolver_says(&row.fen, row.mater)));
+        }
+        for (who, said) in others {
+            let Some(said) = said else { continue };
+            if said == ours {
+                continue;
+            }
+            if !ours && said && clock_decides(&start, row.mater) {
+                tally.clock.push(row.id.clone());
+            } else {
+                tally.problems.push(format!(
+                    "{} {} mater {:?}: ours {ours}, {who} {said} ({:?})",
+                    row.id, row.fen, row.mater, result.proof
+                ));
+            }
+        }
+    }
+    tally
+}
+
+/// The same position with the half-move clock at 0 has a mate: the clock
+/// is what rules it out.
+fn clock_decides(start: &Position, mater: Color) -> bool {
+    let setup = Setup {
+        halfmoves: 0,
+        ..start.to_setup()
+    };
+    let fresh = Position::from_setup(setup, CastlingMode::Standard).expect("same position");
+    helpmate(&fresh, mater, DEFAULT_BUDGET).answer == Answer::Yes
+}
+
+/// Every listed clock case that was asked must have come up, and only
+/// listed ones may come up.
+fn check_clock_cases(set: &str, tally: &Tally) {
+    for id in &tally.clock {
+        assert!(
+            CLOCK_DECIDES.iter().any(|(listed, _)| listed == id),
+            "{set}: {id} is decided by the clock but not listed in CLOCK_DECIDES"
+        );
+    }
+}
+
+fn report(set: &str, tally: &Tally) {
+    eprintln!(
+        "{set}: {} queries, {} yes, {} no, {} unknown, {} decided by the clock",
+        tally.queries,
+        tally.yes,
+        tally.no,
+        tally.unknown.len(),
+        tally.clock.len()
+    );
+    for unknown in &tally.unknown {
+        eprintln!("  unknown: {unknown}");
+    }
+    assert!(
+        tally.problems.is_empty(),
+        "{set}: {} problem(s):\n{}",
+        tally.problems.len(),
+        tally.problems.join("\n")
+    );
+    check_clock_cases(set, tally);
+}
+
+/// Rows `index` with `index % every == 0`: a fixed sample.
+fn every(n: usize) -> impl Fn(usize) -> bool {
+    move |index| index.is_multiple_of(n)
+}
+
+#[test]
+fn community_test_vector() {
+    let Some(path) = data("d3_testvector.expected.csv") else {
+        return;
+    };
+    let rows = read_rows(&path);
+    assert_eq!(rows.len(), 3_606);
+    let tally = if slow() {
+        run_set(&rows, |_| true, |_| true)
+    } else {
+        run_set(&rows, every(4), every(16))
+    };
+    report("d3_testvector", &tally);
+}
+
+#[test]
+fn lichess_positions() {
+    let Some(path) = data("chasolver_lichess.expected.csv.gz") else {
+        return;
+    };
+    let rows = read_rows(&path);
+    assert_eq!(rows.len(), 131_072);
+    let tally = if slow() {
+        run_set(&rows, |_| true, |_| true)
+    } else {
+        run_set(&rows, every(64), every(256))
+    };
+    report("chasolver_lichess", &tally);
+}
+
+#[test]
+fn lichess_timeouts() {
+    let Some(path) = data("d3_lichess30k.expected.csv.gz") else {
+        return;
+    };
+    let rows = read_rows(&path);
+    assert_eq!(rows.len(), 30_000);
+    let tally = if slow() {
+        run_set(&rows, |_| true, |_| true)
+    } else {
+        run_set(&rows, every(32), every(128))
+    };
+    report("d3_lichess30k", &tally);
+}
+
+#[test]
+fn unfairly_scored_timeouts() {
+    let Some(path) = data("d3_unfair_2022.expected.csv.gz") else {
+        return;
+    };
+    let rows = read_rows(&path);
+    assert_eq!(rows.len(), 88_387);
+    assert!(rows.iter().all(|row| !row.label), "every label is a draw");
+    let tally = if slow() {
+        run_set(&rows, |_| true, |_| true)
+    } else {
+        run_set(&rows, every(32), every(128))
+    };
+    report("d3_unfair_2022", &tally);
+}
+
+/// The positions where CHA 2.6.1's reachability skipped pawns limited in
+/// their movement and called a mate impossible: a sound analysis must
+/// leave them to the search, which finds the mates.
+#[test]
+fn pawns_limited_in_movement_cha_2_6_1() {
+    for (fen, maters) in [
+        (
+            "8/1p2p1p1/1P2P1P1/Bp2pBp1/1P2P1P1/7k/1P2P3/7K b - - 0 1",
+            &[Color::White][..],
+        ),
+        (
+            "k7/1pK3p1/6Pb/1p4pB/bP4P1/Bp6/1P4P1/8 b - - 0 1",
+            &[Color::White, Color::Black][..],
+        ),
+    ] {
+        let start = our_position(fen);
+        for &mater in maters {
+            let result = helpmate(&start, mater, DEFAULT_BUDGET);
+            assert_eq!(result.answer, Answer::Yes, "{fen} {mater:?}: {result:?}");
+            assert_eq!(result.proof, Proof::Found);
+            check_line(&start, mater, &result).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(chasolver_says(fen, mater), Some(true), "{fen} {mater:?}");
+        }
+    }
+}
+
+/// `7k/8/2R3K1/8/8/8/8/8 b - - 149 100`: Black's only move Kg8 makes the
+/// 150th quiet ply without mate, and the 75-move rule ends the game
+/// (9.6.2): White cannot mate. chasolver, which ignores the clock, says
+/// White can (Rc8 after Kg8 would be mate); so does our answer with the
+/// clock at 0.
+#[test]
+fn seventy_five_move_rule_before_any_mate() {
+    let fen = "7k/8/2R3K1/8/8/8/8/8 b - - 149 100";
+    let start = our_position(fen);
+    let result = helpmate(&start, Color::White, DEFAULT_BUDGET);
+    assert_eq!(result.answer, Answer::No, "{result:?}");
+    assert_eq!(chasolver_says(fen, Color::White), Some(true));
+    assert!(clock_decides(&start, Color::White));
+    // One ply earlier on the clock, Kg8 Rc8# comes in time (a mate on
+    // the 150th ply counts).
+    let earlier = our_position("7k/8/2R3K1/8/8/8/8/8 b - - 148 100");
+    let result = helpmate(&earlier, Color::White, DEFAULT_BUDGET);
+    assert_eq!(result.answer, Answer::Yes, "{result:?}");
+    check_line(&earlier, Color::White, &result).expect("a legal mating line");
+}
+
+/// A FEN of `pos` (board, side, castling, en passant, clocks) for the
+/// oracle.
+fn fen_of(pos: &Position) -> String {
+    let board = pos.board();
+    let mut text = String::new();
+    for rank in (0..8u32).rev() {
+        let mut empty = 0;
+        for file in 0..8u32 {
+            match board.piece_at(board::Square::new(rank * 8 + file)) {
+                Some(piece) => {
+                    if empty > 0 {
+                        text.push(char::from_digit(empty, 10).expect("digit"));
+                        empty = 0;
+                    }
+                    text.push(piece.char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            text.push(char::from_digit(empty, 10).expect("digit"));
+        }
+        if rank > 0 {
+            text.push('/');
+        }
+    }
+    let ep = pos
+        .legal_ep_square()
+        .map_or("-".to_owned(), |sq| format!("{sq:?}").to_lowercase());
+    format!(
+        "{text} {} - {ep} {} {}",
+        if pos.turn() == Color::White { 'w' } else { 'b' },
+        pos.halfmoves(),
+        pos.fullmoves()
+    )
+}
+
+/// Random legal endgames (kings and one to five other pieces, no
+/// castling rights), both sides as the mater: every definite answer of
+/// ours agrees with chasolver's, every "yes" line replays. Seeded, so the
+/// same positions every run.
+#[test]
+fn random_endgames_against_chasolver() {
+    use board::{Board, Piece, Role};
+    let count = if slow() { 20_000 } else { 400 };
+    let mut x: u64 = 0x5eed_0fc0_ffee;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let roles = [
+        Role::Pawn,
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ];
+    let (mut asked, mut definite, mut agreed_yes) = (0, 0, 0);
+    while asked < count {
+        let mut board = Board::empty();
+        let mut squares: Vec<u32> = (0..64).collect();
+        let mut take = |next: &mut dyn FnMut(u64) -> u64| {
+            let i = next(squares.len() as u64) as usize;
+            squares.swap_remove(i)
+        };
+        board.set_piece_at(
+            board::Square::new(take(&mut next)),
+            Piece {
+                color: Color::White,
+                role: Role::King,
+            },
+        );
+        board.set_piece_at(
+            board::Square::new(take(&mut next)),
+            Piece {
+                color: Color::Black,
+                role: Role::King,
+            },
+        );
+        for _ in 0..1 + next(5) {
+            let role = roles[next(roles.len() as u64) as usize];
+            let color = if next(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let sq = take(&mut next);
+            if role == Role::Pawn && !(8..56).contains(&sq) {
+                continue;
+            }
+            board.set_piece_at(board::Square::new(sq), Piece { color, role });
+        }
+        let setup = Setup {
+            board,
+            turn: if next(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            },
+            ..Setup::empty()
+        };
+        let Ok(start) = Position::from_setup(setup, CastlingMode::Standard) else {
+            continue;
+        };
+        if !start.has_legal_moves() {
+            continue;
+        }
+        let fen = fen_of(&start);
+        for mater in Color::ALL {
+            asked += 1;
+            let result = helpmate(&start, mater, DEFAULT_BUDGET);
+            check_line(&start, mater, &result).unwrap_or_else(|e| panic!("{fen} {mater:?}: {e}"));
+            let ours = match result.answer {
+                Answer::Yes => true,
+                Answer::No => false,
+                Answer::Unknown => continue,
+            };
+            definite += 1;
+            if let Some(theirs) = chasolver_says(&fen, mater) {
+                assert_eq!(ours, theirs, "{fen} mater {mater:?}: {result:?}");
+                agreed_yes += usize::from(ours);
+            }
+        }
+    }
+    eprintln!("random endgames: {asked} queries, {definite} definite, {agreed_yes} agreed yes");
+    assert!(definite * 10 >= asked * 9, "{definite} of {asked} definite");
+    assert!(
+        agreed_yes > asked / 10 && agreed_yes < asked,
+        "{agreed_yes} of {asked}"
+    );
+}
+
+/// Random pawn walls (blocked pairs on adjacent files, an occasional gap
+/// or extra pawn) with kings and a few bishops or knights: the ground of
+/// the reachability analysis. Every definite answer agrees with
+/// chasolver's.
+#[test]
+fn random_walls_against_chasolver() {
+    use board::{Board, Piece, Role};
+    let count = if slow() { 4_000 } else { 120 };
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let (mut asked, mut definite, mut no) = (0, 0, 0);
+    while asked < count {
+        let mut board = Board::empty();
+        let mut rank = 1 + next(4) as u32;
+        for file in 0..8u32 {
+            if next(20) < 19 {
+                board.set_piece_at(
+                    board::Square::new(rank * 8 + file),
+                    Piece {
+                        color: Color::White,
+                        role: Role::Pawn,
+                    },
+                );
+                board.set_piece_at(
+                    board::Square::new((rank + 1) * 8 + file),
+                    Piece {
+                        color: Color::Black,
+                        role: Role::Pawn,
+                    },
+                );
+            }
+            rank = match (rank, next(2)) {
+                (1, _) => 2,
+                (5, _) => 4,
+                (r, 0) => r - 1,
+                (r, _) => r + 1,
+            };
+        }
+        let free: Vec<u32> = (0..64)
+            .filter(|&sq| board.piece_at(board::Square::new(sq)).is_none())
+            .collect();
+        let pick = |next: &mut dyn FnMut(u64) -> u64| free[next(free.len() as u64) as usize];
+        let place = |board: &mut Board, sq: u32, piece: Piece| {
+            if board.piece_at(board::Square::new(sq)).is_none() {
+                board.set_piece_at(board::Square::new(sq), piece);
+                true
+            } else {
+                false
+            }
+        };
+        let white_king = pick(&mut next);
+        let black_king = pick(&mut next);
+        if !place(
+            &mut board,
+            white_king,
+            Piece {
+                color: Color::White,
+                role: Role::King,
+            },
+        ) || !place(
+            &mut board,
+            black_king,
+            Piece {
+                color: Color::Black,
+                role: Role::King,
+            },
+        ) {
+            continue;
+        }
+        for _ in 0..next(4) {
+            let role = if next(4) == 0 {
+                Role::Knight
+            } else {
+                Role::Bishop
+            };
+            let color = if next(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let sq = pick(&mut next);
+            place(&mut board, sq, Piece { color, role });
+        }
+        let setup = Setup {
+            board,
+            turn: if next(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            },
+            ..Setup::empty()
+        };
+        let Ok(start) = Position::from_setup(setup, CastlingMode::Standard) else {
+            continue;
+        };
+        if !start.has_legal_moves() {
+            continue;
+        }
+        let fen = fen_of(&start);
+        for mater in Color::ALL {
+            asked += 1;
+            let result = helpmate(&start, mater, DEFAULT_BUDGET);
+            check_line(&start, mater, &result).unwrap_or_else(|e| panic!("{fen} {mater:?}: {e}"));
+            let ours = match result.answer {
+                Answer::Yes => true,
+                Answer::No => false,
+                Answer::Unknown => continue,
+            };
+            definite += 1;
+            no += usize::from(!ours);
+            if let Some(theirs) = chasolver_says(&fen, mater) {
+                assert_eq!(ours, theirs, "{fen} mater {mater:?}: {result:?}");
+            }
+        }
+    }
+    eprintln!("random walls: {asked} queries, {definite} definite, {no} cannot mate");
+    assert!(no > asked / 20, "{no} of {asked} cannot mate");
+}
