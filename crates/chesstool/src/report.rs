@@ -7,9 +7,27 @@ use crate::cli::CommonArgs;
 use crate::json;
 use crate::output::Output;
 
-/// The decoded value of tag `name`, or empty.
+/// The decoded value of tag `name`, or empty, with control characters
+/// written as `\u{1b}` (a report line never carries raw control bytes,
+/// whatever the format).
 pub fn tag(game: &RawGame<'_>, name: &[u8]) -> String {
-    arbiter::tag_text(game, name)
+    escape_controls(arbiter::tag_text(game, name))
+}
+
+/// `text` with each control character (C0, DEL, C1) as `\u{…}`.
+pub fn escape_controls(text: String) -> String {
+    if !text.chars().any(char::is_control) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// `?` for an empty player name in text output.
@@ -171,6 +189,15 @@ pub fn jsonl_line(columns: &[&str], fields: &[String], kind: impl Fn(&str) -> Js
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(super::escape_controls("Magnus".into()), "Magnus");
+        assert_eq!(
+            super::escape_controls("a\u{1b}[31mb\0\u{7f}\u{85}é".into()),
+            "a\\u{1b}[31mb\\u{0}\\u{7f}\\u{85}é"
+        );
+    }
+
     use super::*;
 
     #[test]

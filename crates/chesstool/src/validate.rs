@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use notation::pgn::read::RawGame;
-use notation::pgn::replay::{GameError, ReplayOptions};
+use notation::pgn::replay::{GameError, GameWarning, ReplayOptions};
 
 use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
@@ -35,6 +35,11 @@ pub struct ValidateArgs {
     /// Treat every lenient normalisation (spelling, check suffix, …) as an error.
     #[arg(long)]
     strict: bool,
+    /// List every warning on stderr as errors are listed (file, line,
+    /// game, ply, the move as written, what was normalised), and add a
+    /// `warning_list` field to CSV (`; `-separated) and JSONL (an array).
+    #[arg(long)]
+    show_warnings: bool,
     /// Stop after N invalid games (N at least 1; without it, go on).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_errors: Option<u64>,
@@ -51,6 +56,25 @@ enum Format {
     /// One JSON object per line per game.
     Jsonl,
 }
+
+/// [`COLUMNS`] and, with `--show-warnings`, `warning_list`.
+const COLUMNS_WITH_WARNINGS: [&str; 15] = [
+    "file",
+    "game",
+    "offset",
+    "line",
+    "white",
+    "black",
+    "result",
+    "plies",
+    "status",
+    "warnings",
+    "error_ply",
+    "error_move",
+    "error_line",
+    "error",
+    "warning_list",
+];
 
 /// The CSV header, also the JSONL field names.
 const COLUMNS: [&str; 14] = [
@@ -72,6 +96,8 @@ const COLUMNS: [&str; 14] = [
 
 struct Validate {
     options: ReplayOptions,
+    /// Keep each game's warnings (`--show-warnings`), not just their count.
+    keep_warnings: bool,
 }
 
 /// What validation found in one game.
@@ -81,6 +107,8 @@ struct Report {
     result: String,
     plies: u32,
     warnings: usize,
+    /// With `--show-warnings`: the warnings themselves.
+    warning_list: Vec<GameWarning>,
     error: Option<GameError>,
 }
 
@@ -95,6 +123,11 @@ impl Task for Validate {
             result: tag(game, b"Result"),
             plies: validation.plies,
             warnings: validation.warnings.len(),
+            warning_list: if self.keep_warnings {
+                validation.warnings
+            } else {
+                Vec::new()
+            },
             error: validation.error,
         }
     }
@@ -113,10 +146,16 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         options: ReplayOptions {
             strict: args.strict,
         },
+        keep_warnings: args.show_warnings,
     };
     let mut out = Output::new(args.common.output.as_deref())?;
+    let columns: &[&str] = if args.show_warnings {
+        &COLUMNS_WITH_WARNINGS
+    } else {
+        &COLUMNS
+    };
     if args.format == Format::Csv {
-        write_csv_header(&mut out, &COLUMNS, &args.common)?;
+        write_csv_header(&mut out, columns, &args.common)?;
     }
     let mut records = Records::new(out, args.format == Format::Csv);
     let started = Instant::now();
@@ -134,9 +173,14 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
             if report.warnings > 0 {
                 counts.with_warnings += 1;
             }
+            for warning in &report.warning_list {
+                progress.suspend(|| warning_line(name, &located, warning));
+            }
             match (args.format, records.lines()) {
-                (Format::Csv, _) => csv_record(&mut records, name, &located)?,
-                (Format::Jsonl, Some(out)) => jsonl_record(out, name, &located)?,
+                (Format::Csv, _) => csv_record(&mut records, name, &located, args.show_warnings)?,
+                (Format::Jsonl, Some(out)) => {
+                    jsonl_record(out, name, &located, args.show_warnings)?
+                }
                 (Format::Text, Some(out)) => {
                     if let Some(err) = &report.error {
                         progress.suspend(|| text_line(out, name, &located, err))?;
@@ -180,6 +224,29 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     } else {
         Outcome::Ok
     })
+}
+
+/// `FILE:LINE: game N (White – Black): warning: ply P "12...Nf6+": …`
+/// on stderr.
+fn warning_line(name: &str, located: &Located<Report>, warning: &GameWarning) {
+    let r = &located.record;
+    eprintln!(
+        "{name}:{}: game {} ({} – {}): warning: {warning}",
+        located.line_base + warning.line,
+        located.game,
+        or_unknown(&r.white),
+        or_unknown(&r.black)
+    );
+}
+
+/// The `warning_list` field: each warning as on stderr (without file,
+/// line and game), `; `-separated (a `;` inside one written `,`).
+fn warning_list(warnings: &[GameWarning]) -> String {
+    warnings
+        .iter()
+        .map(|w| w.to_string().replace(';', ","))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// `FILE:LINE: game N (White – Black): ply P "23...Nxe5": illegal move: …`
@@ -227,7 +294,12 @@ fn fields(name: &str, located: &Located<Report>) -> [String; 14] {
 }
 
 /// One CSV record, written from the report's own fields.
-fn csv_record(records: &mut Records, name: &str, located: &Located<Report>) -> Result<()> {
+fn csv_record(
+    records: &mut Records,
+    name: &str,
+    located: &Located<Report>,
+    show_warnings: bool,
+) -> Result<()> {
     let r = &located.record;
     let e = r.error.as_ref();
     let (mut game, mut offset, mut line, mut plies, mut warnings, mut ply, mut error_line) = (
@@ -258,11 +330,40 @@ fn csv_record(records: &mut Records, name: &str, located: &Located<Report>) -> R
         },
         error.as_deref().unwrap_or_default().as_bytes(),
     ];
+    if show_warnings {
+        let list = warning_list(&r.warning_list);
+        let with: [&[u8]; 15] = std::array::from_fn(|i| match fields.get(i) {
+            Some(field) => *field,
+            None => list.as_bytes(),
+        });
+        return records.csv_record(with);
+    }
     records.csv_record(fields)
 }
 
-fn jsonl_record(out: &mut Output, name: &str, located: &Located<Report>) -> Result<()> {
-    let line = jsonl_line(&COLUMNS, &fields(name, located), |column| match column {
+fn jsonl_record(
+    out: &mut Output,
+    name: &str,
+    located: &Located<Report>,
+    show_warnings: bool,
+) -> Result<()> {
+    let mut values = fields(name, located).to_vec();
+    let columns: &[&str] = if show_warnings {
+        let mut array = String::from("[");
+        for (i, w) in located.record.warning_list.iter().enumerate() {
+            if i > 0 {
+                array.push(',');
+            }
+            crate::json::push_str(&mut array, &w.to_string());
+        }
+        array.push(']');
+        values.push(array);
+        &COLUMNS_WITH_WARNINGS
+    } else {
+        &COLUMNS
+    };
+    let line = jsonl_line(columns, &values, |column| match column {
+        "warning_list" => JsonKind::Raw,
         "game" | "offset" | "line" | "plies" | "warnings" | "error_ply" | "error_line" => {
             JsonKind::Raw
         }

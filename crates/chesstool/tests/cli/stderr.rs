@@ -78,3 +78,47 @@ fn a_terminal_gets_summaries_unless_quiet() {
         assert!(!shown.contains(summary), "{quiet:?}: {shown:?}");
     }
 }
+
+/// No report line, on stdout or stderr, in any format, carries a raw
+/// control byte from the input: tag values, tokens and messages are
+/// escaped (`\u{1b}`), as the quoted token always was.
+#[test]
+fn no_report_line_carries_raw_control_bytes() {
+    let dir = temp_dir("stderr_control_bytes");
+    let pgn = b"[Event \"a\"]\n[White \"Eve\x1b[31m\"]\n[Black \"B\x7fob\"]\n[Result \"*\"]\n\n\
+1. e4 e5 2. N\x1bf3 *\n\n\
+[Event \"b\"]\n[White \"Nul\x00l\"]\n[Black \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3\x07 1-0\n\n";
+    std::fs::write(dir.join("c.pgn"), pgn).unwrap();
+    let raw = |bytes: &[u8]| bytes.iter().any(|&b| (b < 0x20 && b != b'\n') || b == 0x7f);
+    for args in [
+        vec!["validate", "c.pgn"],
+        vec!["validate", "c.pgn", "--format", "csv", "--show-warnings"],
+        vec!["validate", "c.pgn", "--format", "jsonl", "--show-warnings"],
+        vec!["adjudicate", "c.pgn"],
+        vec!["adjudicate", "c.pgn", "--format", "csv"],
+        vec!["replay", "c.pgn", "--format", "san"],
+        vec!["replay", "c.pgn", "--format", "csv"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_chesstool"))
+            .args(&args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            !raw(&out.stdout),
+            "{args:?} stdout: {:?}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(
+            !raw(&out.stderr),
+            "{args:?} stderr: {:?}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(
+            text.contains("\\u{1b}"),
+            "{args:?}: the escape is shown: {text}"
+        );
+    }
+}

@@ -340,3 +340,72 @@ fn validate_is_byte_identical_for_any_thread_count_on_shared_files() {
     assert_output(&four, one.code, &one.stdout);
     assert!(one.stdout.lines().count() > 5000);
 }
+
+/// `--show-warnings`: each warning on stderr, located like an error, and a
+/// `warning_list` field (`; `-joined in CSV, an array in JSONL); without
+/// it, only the count, and stderr stays quiet.
+#[test]
+fn validate_show_warnings_lists_each_warning() {
+    let dir = temp_dir("validate_show_warnings");
+    let pgn = "[Event \"a\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"x\"]\n[Black \"y\"]\n[Result \"1-0\"]\n\n\
+               1. e4 e5 2. Qh5+ Nc6 3. Bc4 Nf6 4. Qxf7 1-0\n\n\
+               [Event \"b\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"u\"]\n[Black \"v\"]\n[Result \"*\"]\n\n\
+               1. e2-e4 e5 2. Nf3 Nc6?! *\n\n";
+    std::fs::write(dir.join("w.pgn"), pgn).unwrap();
+    let plain = chesstool(&dir, &["validate", "w.pgn", "--format", "csv"]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert_eq!(plain.stderr, "");
+    assert!(!plain.stdout.contains("warning_list"), "{}", plain.stdout);
+
+    let run = chesstool(
+        &dir,
+        &["validate", "w.pgn", "--format", "csv", "--show-warnings"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "w.pgn:9: game 1 (x – y): warning: ply 3 \"2.Qh5+\": suffix '+' on a move that does not give check\n\
+         w.pgn:9: game 1 (x – y): warning: ply 7 \"4.Qxf7\": missing checkmate suffix '#'\n\
+         w.pgn:19: game 2 (u – v): warning: ply 1 \"1.e2-e4\": long algebraic notation\n"
+    );
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines[0].ends_with(",error,warning_list"), "{}", lines[0]);
+    assert!(
+        lines[1].ends_with(
+            ",2,,,,,\"ply 3 \"\"2.Qh5+\"\": suffix '+' on a move that does not give check; \
+             ply 7 \"\"4.Qxf7\"\": missing checkmate suffix '#'\""
+        ),
+        "{}",
+        lines[1]
+    );
+    // The same rows as without the flag, plus the field.
+    for (with, without) in lines.iter().zip(plain.stdout.lines()).skip(1) {
+        assert!(
+            with.starts_with(&format!("{without},")),
+            "{with}\n{without}"
+        );
+    }
+    let jsonl = chesstool(
+        &dir,
+        &["validate", "w.pgn", "--format", "jsonl", "--show-warnings"],
+    );
+    assert!(
+        jsonl
+            .stdout
+            .lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(",\"warning_list\":[\"ply 1 \\\"1.e2-e4\\\": long algebraic notation\"]}"),
+        "{}",
+        jsonl.stdout
+    );
+    // A single standard suffix glyph (`Nc6?!`) is standard: no warning,
+    // and --strict takes it.
+    assert!(!run.stderr.contains("Nc6"), "{}", run.stderr);
+    let strict = chesstool(&dir, &["validate", "w.pgn", "--strict", "--format", "csv"]);
+    let game2 = strict.stdout.lines().nth(2).unwrap();
+    assert!(
+        game2.contains("1.e2-e4"),
+        "strict rejects e2-e4 only: {game2}"
+    );
+}
