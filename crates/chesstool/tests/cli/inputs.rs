@@ -250,3 +250,72 @@ fn many_inputs_give_the_rows_of_each_alone_for_any_thread_count() {
         assert_eq!(body, alone, "--threads {threads}");
     }
 }
+
+/// The fields of a `validate --format csv` row that do not depend on
+/// where the game sits: players, result, plies, status, warnings, error
+/// ply and move.
+fn placeless(csv: &str) -> Vec<String> {
+    csv.lines()
+        .skip(1)
+        .map(|line| {
+            let mut fields = Vec::new();
+            let (mut field, mut quoted) = (String::new(), false);
+            for c in line.chars() {
+                match c {
+                    '"' => quoted = !quoted,
+                    ',' if !quoted => fields.push(std::mem::take(&mut field)),
+                    c => field.push(c),
+                }
+            }
+            fields.push(field);
+            [4, 5, 6, 7, 8, 9, 10, 11]
+                .map(|i| fields[i].clone())
+                .join(",")
+        })
+        .collect()
+}
+
+/// `cat`-ed files read as the files one by one, even when each lacks its
+/// final newline (so the next file's first tag is glued to the last line:
+/// after a result, after a tags-only game's tags, after a `;` comment).
+#[test]
+fn concatenated_shared_files_give_the_games_of_each_file() {
+    let Some(root) = shared_data("pgn/real") else {
+        return;
+    };
+    let files = pgn_files(&root, 0);
+    let dir = temp_dir("inputs_concatenated");
+    let mut args = vec!["validate", "--format", "csv", "--threads", "2"];
+    args.extend(files.iter().map(String::as_str));
+    let one_by_one = chesstool(&dir, &args);
+    let expected = placeless(&one_by_one.stdout);
+    assert!(expected.len() > 6000, "{}", expected.len());
+    for (name, strip) in [("cat.pgn", false), ("cat-no-final-newline.pgn", true)] {
+        let mut joined = Vec::new();
+        for file in &files {
+            let bytes = std::fs::read(file).unwrap();
+            joined.extend_from_slice(if strip {
+                bytes.trim_ascii_end()
+            } else {
+                &bytes
+            });
+        }
+        std::fs::write(dir.join(name), &joined).unwrap();
+        let run = chesstool(
+            &dir,
+            &["validate", name, "--format", "csv", "--threads", "2"],
+        );
+        let got = placeless(&run.stdout);
+        let first_difference = expected
+            .iter()
+            .zip(&got)
+            .position(|(a, b)| a != b)
+            .map(|i| format!("game {}: {:?} vs {:?}", i + 1, expected[i], got[i]));
+        assert!(
+            got == expected,
+            "{name}: {} games vs {} one by one; first difference: {first_difference:?}",
+            got.len(),
+            expected.len()
+        );
+    }
+}

@@ -42,8 +42,9 @@
 //!   (`1-0[Event "…`, `1/2-1/2\r[Event`); before it, a `[` is an error
 //!   of the game it stands in;
 //! - in a tag section, a tag on the same line as an earlier tag that
-//!   repeats a name of the section starts the next game (a game with tags
-//!   only, glued to the next one);
+//!   repeats a name of the section, or that is `Event` (export format's
+//!   first tag), starts the next game (a game with tags only, glued to
+//!   the next one);
 //! - a `;` comment ends before a complete tag pair that ends its line
 //!   when the next line is a tag line or empty (`1-0 ; last
 //!   remark[Event "b"]`, then `[Site "…"]`).
@@ -444,7 +445,11 @@ fn tag_line_shape(line: &[u8], names: &mut Names, glued_rule: bool) -> TagLineSh
             return TagLineShape::Malformed;
         }
         let name = &line[name_start..j];
-        if glued_rule && seen > 0 && names.contains(name) {
+        // A tag after an earlier one on the same line is the next game
+        // glued on when it repeats a name of the section, or when it is
+        // `Event`, which export format writes first (the next file's
+        // first game after a game of tags only).
+        if glued_rule && seen > 0 && (name == b"Event" || names.contains(name)) {
             return TagLineShape::Glued(at);
         }
         while j < line.len() && matches!(line[j], b' ' | b'\t') {
@@ -2256,6 +2261,21 @@ mod tests {
         assert_eq!(g.len(), 2);
         assert_eq!(g[0].0.movetext_start, g[0].0.end);
         assert_eq!(g[1].0.line, 4);
+    }
+
+    #[test]
+    fn a_glued_event_tag_starts_the_next_game() {
+        // `cat a.pgn b.pgn`, a.pgn ending in a game of tags only without a
+        // final newline: b's `[Event` lands on a's last tag line.
+        let pgn =
+            b"[Round \"9.5\"]\n[UTCTime \"05:15:45\"][Event \"b\"]\n[Site \"s\"]\n\n1. e4 *\n";
+        let g = games(pgn);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].0.movetext_start, g[0].0.end);
+        assert_eq!(&pgn[g[1].0.start as usize..][..10], b"[Event \"b\"");
+        // Other tags glued on one line stay one section.
+        let one = b"[Event \"a\"][Site \"s\"][Round \"1\"]\n\n1. e4 *\n";
+        assert_eq!(games(one).len(), 1);
     }
 
     #[test]
