@@ -33,6 +33,7 @@ mod args;
 mod bench;
 mod ci;
 mod corpus;
+mod csv_text;
 mod fuzz;
 mod magics;
 mod stress;

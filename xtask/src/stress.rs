@@ -585,30 +585,9 @@ fn check_validate(case: &Case, run: &RunResult, layout: &Layout, problems: &mut 
     }
 }
 
-/// The rows of a CSV (header dropped), split naively but correctly for
-/// our output (quoted fields may hold commas).
+/// The rows of a CSV (header dropped).
 fn csv_rows(text: &str) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    for line in text.lines().skip(1) {
-        let mut fields = Vec::new();
-        let mut field = String::new();
-        let mut quoted = false;
-        let mut chars = line.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '"' if quoted && chars.peek() == Some(&'"') => {
-                    field.push('"');
-                    chars.next();
-                }
-                '"' => quoted = !quoted,
-                ',' if !quoted => fields.push(std::mem::take(&mut field)),
-                c => field.push(c),
-            }
-        }
-        fields.push(field);
-        rows.push(fields);
-    }
-    rows
+    crate::csv_text::records(text).into_iter().skip(1).collect()
 }
 
 pub fn run(mut args: Args) -> anyhow::Result<()> {

@@ -58,23 +58,15 @@ enum Format {
 }
 
 /// [`COLUMNS`] and, with `--show-warnings`, `warning_list`.
-const COLUMNS_WITH_WARNINGS: [&str; 15] = [
-    "file",
-    "game",
-    "offset",
-    "line",
-    "white",
-    "black",
-    "result",
-    "plies",
-    "status",
-    "warnings",
-    "error_ply",
-    "error_move",
-    "error_line",
-    "error",
-    "warning_list",
-];
+const COLUMNS_WITH_WARNINGS: [&str; 15] = {
+    let mut columns = ["warning_list"; 15];
+    let mut i = 0;
+    while i < COLUMNS.len() {
+        columns[i] = COLUMNS[i];
+        i += 1;
+    }
+    columns
+};
 
 /// The CSV header, also the JSONL field names.
 const COLUMNS: [&str; 14] = [

@@ -364,38 +364,10 @@ pub(super) fn run_ours(
     })
 }
 
-/// The records of a CSV text (RFC 4180 quoting), as fields.
-fn csv_records(text: &str) -> Vec<Vec<String>> {
-    let mut records = Vec::new();
-    let (mut record, mut field) = (Vec::new(), String::new());
-    let (mut quoted, mut chars) = (false, text.chars().peekable());
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            '"' => quoted = !quoted,
-            ',' if !quoted => record.push(std::mem::take(&mut field)),
-            '\n' if !quoted => {
-                record.push(std::mem::take(&mut field));
-                records.push(std::mem::take(&mut record));
-            }
-            '\r' if !quoted => {}
-            c => field.push(c),
-        }
-    }
-    if !field.is_empty() || !record.is_empty() {
-        record.push(field);
-        records.push(record);
-    }
-    records
-}
-
 /// Games, valid, invalid and plies of a `validate --format csv` report,
 /// or `None` when it has no `status` or `plies` column.
 fn csv_counts(text: &str) -> Option<OursCounts> {
-    let records = csv_records(text);
+    let records = crate::csv_text::records(text);
     let (header, rows) = records.split_first()?;
     let column = |name: &str| header.iter().position(|field| field == name);
     let (status, plies) = (column("status")?, column("plies")?);
@@ -1217,7 +1189,7 @@ mod tests {
                 plies: 15
             })
         );
-        assert_eq!(csv_records(text)[2][2], "say \"hi\"");
+        assert_eq!(crate::csv_text::records(text)[2][2], "say \"hi\"");
         assert_eq!(csv_counts("a,b\n1,2\n"), None);
     }
 

@@ -2272,7 +2272,7 @@ mod tests {
         let g = games(pgn);
         assert_eq!(g.len(), 2);
         assert_eq!(g[0].0.movetext_start, g[0].0.end);
-        assert_eq!(&pgn[g[1].0.start as usize..][..10], b"[Event \"b\"");
+        assert_eq!(&pgn[g[1].0.start..][..10], b"[Event \"b\"");
         // Other tags glued on one line stay one section.
         let one = b"[Event \"a\"][Site \"s\"][Round \"1\"]\n\n1. e4 *\n";
         assert_eq!(games(one).len(), 1);
