@@ -58,39 +58,21 @@ pub fn set_tag(header: &mut Vec<u8>, edit: TagEdit<'_>) {
     let key = format!("[{} \"", edit.name);
     if let Some(start) = memchr::memmem::find(header, key.as_bytes()) {
         let value_start = start + key.len();
-        if let Some(len) = memchr::memmem::find(&header[value_start..], b"\"]") {
-            header.splice(value_start..value_start + len, value.bytes());
-            let mut from = value_start + value.len();
-            while let Some(i) = memchr::memmem::find(&header[from..], key.as_bytes()) {
-                let at = from + i;
-                let Some(len) = memchr::memmem::find(&header[at..], b"\"]") else {
-                    break;
-                };
-                let mut end = at + len + 2;
-                let line_start = header[..at]
-                    .iter()
-                    .rposition(|&b| b == b'\n')
-                    .map_or(0, |j| j + 1);
-                let rest = header[end..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(header.len(), |j| end + j);
-                let (start, stop) = if header[line_start..at].trim_ascii().is_empty()
-                    && header[end..rest].trim_ascii().is_empty()
-                {
-                    // The tag alone on its line: the line goes.
-                    (line_start, (rest + 1).min(header.len()))
-                } else {
-                    while end < header.len() && header[end] == b' ' {
-                        end += 1;
-                    }
-                    (at, end)
-                };
-                header.drain(start..stop);
-                from = start;
+        let line_end =
+            memchr::memchr(b'\n', &header[value_start..]).map_or(header.len(), |i| value_start + i);
+        match value_end(&header[value_start..line_end]) {
+            Some(len) => {
+                header.splice(value_start..value_start + len, value.bytes());
             }
-            return;
+            None => {
+                // A value that does not close on its line: the line's tag
+                // is written anew.
+                let end = line_end - usize::from(header[..line_end].ends_with(b"\r"));
+                header.splice(start..end, format!("[{} \"{value}\"]", edit.name).bytes());
+            }
         }
+        remove_later(header, &key, value_start + value.len());
+        return;
     }
     let line = format!("[{} \"{value}\"]\n", edit.name);
     let after_key = format!("[{} \"", edit.after);
@@ -112,6 +94,51 @@ pub fn set_tag(header: &mut Vec<u8>, edit: TagEdit<'_>) {
         })
         .unwrap_or(0);
     header.splice(at..at, line.bytes());
+}
+
+/// Where the value that starts `line` ends: the first `"` not escaped
+/// by `\\` and followed by `]`.
+fn value_end(line: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while i < line.len() {
+        match line[i] {
+            b'\\' => i += 2,
+            b'"' if line.get(i + 1) == Some(&b']') => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Removes the tags of name `key` (`[Name "`) after `from`: the line when
+/// the tag stands alone on it, else the tag and the blanks after it.
+fn remove_later(header: &mut Vec<u8>, key: &str, mut from: usize) {
+    while let Some(i) = memchr::memmem::find(&header[from..], key.as_bytes()) {
+        let at = from + i;
+        let line_end = memchr::memchr(b'\n', &header[at..]).map_or(header.len(), |j| at + j);
+        let value_start = at + key.len();
+        let mut end = match value_end(&header[value_start..line_end]) {
+            Some(len) => value_start + len + 2,
+            None => line_end,
+        };
+        let line_start = header[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |j| j + 1);
+        let (start, stop) = if header[line_start..at].trim_ascii().is_empty()
+            && header[end..line_end].trim_ascii().is_empty()
+        {
+            // The tag alone on its line: the line goes.
+            (line_start, (line_end + 1).min(header.len()))
+        } else {
+            while end < header.len() && header[end] == b' ' {
+                end += 1;
+            }
+            (at, end)
+        };
+        header.drain(start..stop);
+        from = start;
+    }
 }
 
 /// `game` (one game's bytes) with the `Result` tag and the movetext's
@@ -193,6 +220,32 @@ mod tests {
             String::from_utf8(fixed).unwrap(),
             "[Result \"1/2-1/2\"]\n\n1. e4 {1-0 in a comment} e5 (1... d5 1-0) {why)} 1/2-1/2\n\n"
         );
+    }
+
+    #[test]
+    fn a_value_that_does_not_close_on_its_line_is_rewritten_whole() {
+        // Found by the adjudicate fuzz target: the closing `"]` of the
+        // next line must not be taken for this one's.
+        let mut header = b"[Result \"1/2-1/2']\r\n[Termination \"x\"]\n[Result \"*\"]\n".to_vec();
+        set_tag(
+            &mut header,
+            TagEdit {
+                name: "Result",
+                value: "*",
+                after: "Black",
+            },
+        );
+        assert_eq!(header, b"[Result \"*\"]\r\n[Termination \"x\"]\n");
+        let mut escaped = b"[Event \"a \\\"]b\"]\n".to_vec();
+        set_tag(
+            &mut escaped,
+            TagEdit {
+                name: "Event",
+                value: "c",
+                after: "Black",
+            },
+        );
+        assert_eq!(escaped, b"[Event \"c\"]\n");
     }
 
     #[test]
