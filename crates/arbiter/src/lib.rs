@@ -414,7 +414,7 @@ pub fn fixed_pgn(game: &mut RawGame<'_>, ruling: &Ruling) -> Vec<u8> {
         v.detail
     );
     rewrite::with_result(
-        game.bytes(),
+        game,
         v.result.as_str(),
         &[TagEdit {
             name: "Termination",
