@@ -121,7 +121,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("==> {}: {shown}cargo {}", step.name, step.args.join(" "));
         let step_started = Instant::now();
         let mut command = cargo();
-        command.args(step.args).envs(step.env.iter().copied());
+        // No step reads stdin; cargo's own rustc probes inherit it, and a
+        // CI harness's pipe read there once broke `rustc -` (the probe read
+        // another process's output as its source).
+        command
+            .args(step.args)
+            .envs(step.env.iter().copied())
+            .stdin(std::process::Stdio::null());
         if step.name == "test" {
             command.env(SKIP_LOG_ENV, &skip_log);
         }

@@ -48,11 +48,38 @@ fn escape_tag_value(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// Writes `[name "value"]` and a newline; `raw_value` as the reader kept
+/// it, escapes as written, with what would not read back the same made
+/// well-formed: a `"` left unescaped (a value read to the end of its line)
+/// and a `\\` that escapes nothing (at the end, or before another byte)
+/// are escaped, and a line break in the value is written as a space.
 fn push_tag(out: &mut Vec<u8>, name: &[u8], raw_value: &[u8]) {
     out.push(b'[');
     out.extend_from_slice(name);
     out.extend_from_slice(b" \"");
-    out.extend_from_slice(raw_value);
+    let mut i = 0;
+    while i < raw_value.len() {
+        match (raw_value[i], raw_value.get(i + 1)) {
+            (b'\\', Some(&next @ (b'\\' | b'"'))) => {
+                out.extend_from_slice(&[b'\\', next]);
+                i += 2;
+                continue;
+            }
+            // A line break inside a value (escaped or not: the value
+            // went on past its line) cannot be written on the tag's one
+            // line: it is written as a space.
+            (b'\\', Some(b'\n' | b'\r')) => {
+                out.push(b' ');
+                i += 2;
+                continue;
+            }
+            (b'\n' | b'\r', _) => out.push(b' '),
+            (b'\\', _) => out.extend_from_slice(b"\\\\"),
+            (b'"', _) => out.extend_from_slice(b"\\\""),
+            (byte, _) => out.push(byte),
+        }
+        i += 1;
+    }
     out.extend_from_slice(b"\"]\n");
 }
 
@@ -70,7 +97,7 @@ fn tag_section(game: &RawGame<'_>, edits: &[TagEdit<'_>]) -> Vec<u8> {
     let mut written = vec![false; edits.len()];
     let mut out = Vec::new();
     let mut seen_after: Vec<bool> = vec![false; edits.len()];
-    let mut insert_new = |out: &mut Vec<u8>, written: &mut [bool], after: &[u8]| {
+    let insert_new = |out: &mut Vec<u8>, written: &mut [bool], after: &[u8]| {
         for (i, edit) in edits.iter().enumerate() {
             if !present[i] && !written[i] && edit.after.as_bytes() == after {
                 push_tag(out, edit.name.as_bytes(), values[i].as_bytes());
@@ -216,6 +243,22 @@ mod tests {
         );
         // Result once, Event, Annotator.
         assert_eq!(reread[0].2, 3, "{out}");
+    }
+
+    #[test]
+    fn a_value_ending_in_a_backslash_reads_back() {
+        // The third fuzz case: `[White "Escapes \` at the end of a line.
+        let out = fixed(
+            b"[White \"Escapes \\\n[Result \"*\"]\n\n1. e4 *\n",
+            "1-0",
+            "c",
+        );
+        let mut reread = Vec::new();
+        GameReader::new().read_chunk(out.as_bytes(), 0, 1, |g| {
+            reread.push(g.tag(b"Result").map(<[u8]>::to_vec));
+        });
+        assert_eq!(reread, [Some(b"1-0".to_vec())], "{out}");
+        assert!(out.starts_with("[White \"Escapes  [Result \"]\n"), "{out}");
     }
 
     #[test]
