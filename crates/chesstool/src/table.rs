@@ -587,10 +587,12 @@ impl TagColumns {
             if let Some(column) = as_columns.iter().find(|c| c.eq_ignore_ascii_case(tag)) {
                 bail!("--tags: the {column} tag is already a column of this report");
             }
-            if let Some(column) = taken.iter().find(|c| c.eq_ignore_ascii_case(tag)) {
-                bail!("--tags: {tag} would be a second column named {column}");
+            // Exact names: `Termination` (the tag) may stand beside
+            // adjudicate's `termination` (the judged one).
+            if taken.contains(&tag) {
+                bail!("--tags: {tag} would be a second column named {tag}");
             }
-            if names.iter().any(|n| n.eq_ignore_ascii_case(tag)) {
+            if names.iter().any(|n| n == tag) {
                 bail!("--tags: {tag} given twice");
             }
             names.push(tag.to_string());
@@ -687,8 +689,13 @@ mod tests {
     fn tag_columns_refuse_clashes() {
         let taken = ["file", "game", "white"];
         let as_columns = ["White", "Result"];
-        let ok = TagColumns::new(&["ECO".into(), "WhiteElo".into()], &taken, &as_columns).unwrap();
-        assert_eq!(ok.names, ["ECO", "WhiteElo"]);
+        let ok = TagColumns::new(
+            &["ECO".into(), "WhiteElo".into(), "Game".into()],
+            &taken,
+            &as_columns,
+        )
+        .unwrap();
+        assert_eq!(ok.names, ["ECO", "WhiteElo", "Game"]);
         for bad in [
             &["White"][..],
             &["Result"],

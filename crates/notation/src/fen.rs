@@ -116,7 +116,9 @@ impl Fen {
     }
 
     /// The FEN of a position, with the en-passant square as the position
-    /// stores it (set after every double push, as standard FEN does).
+    /// stores it (set after every double push, as the PGN standard's
+    /// writer does: [`EpMode::Always`]). Reports use
+    /// [`Fen::from_position_with`] and [`EpMode::Legal`].
     #[must_use]
     pub fn from_position(pos: &Position) -> Fen {
         Fen::from_position_with(pos, EpMode::Always)
@@ -237,11 +239,13 @@ pub enum FenStyle {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum EpMode {
     /// The square the position stores: set after every double pawn push
-    /// (standard FEN and PGN).
-    #[default]
+    /// (the PGN standard's writer convention; `--fen-ep always`).
     Always,
-    /// Only if an en-passant capture is legal (X-FEN, and what Polyglot and
-    /// repetition detection care about).
+    /// Only if an en-passant capture is legal, pins included: what
+    /// python-chess, Lichess, chess.js and X-FEN write, and what Polyglot
+    /// and repetition detection care about. The default of chesstool's
+    /// reports, so their FENs join with everyone else's.
+    #[default]
     Legal,
 }
 
@@ -1366,6 +1370,16 @@ mod tests {
         assert_eq!(
             Fen::from_position(&pos).into_position(CastlingMode::Standard),
             Ok(pos)
+        );
+        // A capture that would expose the king along the rank (both pawns
+        // leave it) is no legal capture: no square in the legal
+        // convention, which is the default.
+        let pinned = "8/8/8/KPp4r/8/8/8/7k w - c6 0 2";
+        let pos = parse_position(pinned, None).unwrap();
+        assert_eq!(Fen::from_position(&pos).to_string(), pinned);
+        assert_eq!(
+            Fen::from_position_with(&pos, EpMode::default()).to_string(),
+            "8/8/8/KPp4r/8/8/8/7k w - - 0 2"
         );
 
         // A Chess960 position keeps its mode through Fen, even when the
