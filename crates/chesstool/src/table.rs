@@ -24,7 +24,8 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema as ArrowSchema};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::schema::types::ColumnPath;
 
 use crate::cli::CommonArgs;
 use crate::json;
@@ -35,8 +36,12 @@ use crate::output::Output;
 /// each) stays a few MiB in memory.
 pub const ROWS_PER_GROUP: usize = 64 * 1024;
 
-/// The zstd level of Parquet pages (zstd's own default).
-const ZSTD_LEVEL: i32 = 3;
+/// The zstd level of Parquet pages.
+const ZSTD_LEVEL: i32 = 1;
+
+/// Columns whose values nearly all differ (a FEN per ply), written
+/// without a dictionary and without statistics.
+const UNIQUE_COLUMNS: [&str; 2] = ["fen", "mating_line"];
 
 /// A column's type, as `chesstool schema` names it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -496,7 +501,18 @@ struct ParquetSink {
 impl ParquetSink {
     fn new(out: Output, schema: &Schema) -> Result<ParquetSink> {
         let arrow = Arc::new(schema.arrow());
-        let props = WriterProperties::builder()
+        let mut props = WriterProperties::builder();
+        for column in &schema.columns {
+            if UNIQUE_COLUMNS.contains(&column.name.as_str()) {
+                // Nearly every value differs: a dictionary would only be
+                // built to be dropped, and min/max of FENs say nothing.
+                let path = ColumnPath::from(column.name.as_str());
+                props = props
+                    .set_column_dictionary_enabled(path.clone(), false)
+                    .set_column_statistics_enabled(path, EnabledStatistics::None);
+            }
+        }
+        let props = props
             .set_compression(Compression::ZSTD(
                 ZstdLevel::try_new(ZSTD_LEVEL).context("zstd level")?,
             ))
