@@ -10,6 +10,8 @@
 //!   and 2 threads against pgn-reader + shakmaty, with peak RSS.
 //! - `cargo xtask bench adjudicate`: the release `chesstool adjudicate`
 //!   beside `chesstool validate`, 1 and 2 threads, with peak RSS.
+//! - `cargo xtask bench replay`: `chesstool replay --format parquet`
+//!   against `--format csv`, 2 threads: time and size.
 //! - `cargo xtask bench unwinnable`: our "can this side still mate?"
 //!   against chasolver's full analysis on the shared unwinnability sets.
 //! - `cargo xtask fuzz`: the cargo-fuzz targets (FEN, SAN, PGN) for a while
@@ -73,6 +75,11 @@ commands:
                                      beside `chesstool validate` on ../shared/data/pgn/real and
                                      the generated corpus: MB/s, adjudicate/validate (target
                                      >= 0.8x), peak RSS, counts per reason; --quick: 1 run
+  bench replay [--runs N] [--quick]
+                                     release `chesstool replay --threads 2` with --format
+                                     parquet against csv on the generated corpus: medians,
+                                     time and size ratios (targets <= 1 and <= 0.2); --quick:
+                                     1 run on the 20 MB corpus
   bench unwinnable [--runs N] [--quick] [--set unfair,timeouts,lichess,testvector]
                    [--only ours|chasolver] [--budget N]
                                      adjudication::helpmate vs chasolver::winnability (full) on

@@ -34,6 +34,7 @@ use board::Color;
 use movegen::{Move, Position};
 use notation::pgn::comment::clock_and_emt;
 use notation::pgn::lex::{game_tokens, Token, TokenKind};
+use notation::pgn::model::GameResult;
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{
     replay, ErrorKind, GameError, GameWarning, Ply, ReplayOptions, ReplayVisitor,
@@ -59,6 +60,25 @@ pub struct Validation {
     pub warnings: Vec<GameWarning>,
     /// The first error; `None` if the game is valid.
     pub error: Option<GameError>,
+    /// The recorded result, as [`recorded_result`] reads it: the same
+    /// in every report.
+    pub recorded: Option<String>,
+}
+
+/// The result a game records: its `Result` tag (decoded, trimmed) when
+/// that is not empty, else the movetext terminator; an empty `Result`
+/// tag and no terminator give `""`, no tag and no terminator `None`.
+/// (A tag at odds with the terminator is reported by the replay; the
+/// tag is what the game records.)
+#[must_use]
+pub fn recorded_result(game: &RawGame<'_>, terminator: Option<GameResult>) -> Option<String> {
+    let tag = game.tag(b"Result").map(|v| decode_tag_value(v).0);
+    match (tag.as_deref().map(str::trim), terminator) {
+        (Some(text), _) if !text.is_empty() => Some(text.to_string()),
+        (_, Some(term)) => Some(term.as_str().to_string()),
+        (Some(_), None) => Some(String::new()),
+        (None, None) => None,
+    }
 }
 
 /// Replays `game` (strictly or leniently as `options` say) and reports
@@ -66,6 +86,7 @@ pub struct Validation {
 pub fn validate(game: &mut RawGame<'_>, options: &ReplayOptions) -> Validation {
     let replayed = replay(game, options, &mut notation::pgn::replay::NoVisitor);
     Validation {
+        recorded: recorded_result(game, replayed.terminator),
         plies: replayed.plies,
         warnings: replayed.warnings,
         error: replayed.error,
@@ -280,7 +301,6 @@ pub fn adjudicate(game: &mut RawGame<'_>, rules: &Rules) -> Ruling {
             .tag(b"TimeControl")
             .and_then(|value| TimeControl::from_ascii(value).ok()),
     };
-    let result_tag = tag_text(game, b"Result");
     let mut recorder = Recorder {
         rules,
         date: game_date(game),
@@ -289,14 +309,7 @@ pub fn adjudicate(game: &mut RawGame<'_>, rules: &Rules) -> Ruling {
         null_at: None,
     };
     let replayed = replay(game, &ReplayOptions { strict: false }, &mut recorder);
-    let recorded = if result_tag.trim().is_empty() {
-        replayed
-            .terminator
-            .map(|r| r.as_str().to_string())
-            .unwrap_or_default()
-    } else {
-        result_tag.trim().to_string()
-    };
+    let recorded = recorded_result(game, replayed.terminator).unwrap_or_default();
     let invalid = |kind, detail, line| {
         Ruling::Invalid(Invalid {
             kind,

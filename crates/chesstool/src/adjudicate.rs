@@ -4,6 +4,7 @@
 //! ([`arbiter::adjudicate`]); this module holds the arguments and the
 //! report formats.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -17,13 +18,15 @@ use notation::pgn::read::RawGame;
 use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
 use crate::pipeline::{Located, Task};
-use crate::report::{csv_line, jsonl_line, or_unknown, tag, write_csv_header, JsonKind};
+use crate::report::{or_unknown, tag_opt};
+use crate::table::{Column, Schema, Table, TableFormat, TagColumns, Value};
 use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
 Examples:
   chesstool adjudicate games.pgn
   chesstool adjudicate games.pgn --fix-results -o fixed.pgn
+  chesstool adjudicate games.pgn --fix-results=fixed.pgn --format parquet -o verdicts.parquet
   chesstool adjudicate lichess_db_standard_rated_2024-01.pgn.zst --rules lichess --format csv -o verdicts.csv
   chesstool adjudicate world_matches.pgn --laws 2023     # today's Laws for every game, whatever its date
   zstdcat big.pgn.zst | chesstool adjudicate - --threads 2 --format jsonl
@@ -50,12 +53,15 @@ pub struct AdjudicateArgs {
     /// usable date; an edition applies it to every game.
     #[arg(long, value_enum, default_value_t = LawsArg::Date)]
     laws: LawsArg,
-    /// Write every game to the `-o` FILE with the result the rules give:
-    /// where it changes, the `Result` tag and terminator are corrected, a
+    /// Write every game back with the result the rules give: where it
+    /// changes, the `Result` tag and terminator are corrected, a
     /// `Termination` tag says how the game ended and a comment before the
-    /// result says why. The report then goes to stdout.
-    #[arg(long, requires = "output")]
-    fix_results: bool,
+    /// result says why. `--fix-results=FILE` writes the games to FILE and
+    /// the report where it goes without it (-o, or stdout); a bare
+    /// `--fix-results` writes the games to the `-o` FILE and the report to
+    /// stdout (text, CSV and JSONL only).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true)]
+    fix_results: Option<Option<PathBuf>>,
     /// Positions the helpmate search may visit per question (can the
     /// side that did not flag or resign still mate?). Past it the answer
     /// is `unknown` and the recorded result stands: smaller is faster,
@@ -75,6 +81,8 @@ enum Format {
     Csv,
     /// One JSON object per line per game.
     Jsonl,
+    /// One Parquet row per game (to -o FILE).
+    Parquet,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -101,7 +109,7 @@ enum LawsArg {
     Fide2009,
 }
 
-/// The CSV header, also the JSONL field names.
+/// The report's own columns (before `--tags`), for the clash check.
 const COLUMNS: [&str; 15] = [
     "file",
     "game",
@@ -120,10 +128,49 @@ const COLUMNS: [&str; 15] = [
     "detail",
 ];
 
+/// The tags that are columns already.
+const TAGS_AS_COLUMNS: [&str; 3] = ["White", "Black", "Result"];
+
+/// The columns of the report, then the `--tags` columns.
+pub fn schema(tags: &TagColumns) -> Schema {
+    use crate::table::Type::{Bool, Int64, ListStr, Str};
+    let mut columns = vec![
+        Column::new("file", Str, false),
+        Column::new("game", Int64, false),
+        Column::new("offset", Int64, false),
+        Column::new("line", Int64, false),
+        Column::new("white", Str, true),
+        Column::new("black", Str, true),
+        Column::new("recorded_result", Str, true),
+        Column::new("result", Str, false),
+        Column::new("reason", Str, false),
+        Column::new("decided_at_ply", Int64, true),
+        Column::new("claimable", ListStr { sep: ";" }, true),
+        Column::new("agrees", Bool, true),
+        Column::new("termination", Str, true),
+        Column::new("mating_line", Str, true),
+        Column::new("detail", Str, false),
+    ];
+    columns.extend(tags.columns());
+    Schema { columns }
+}
+
+/// `--tags` checked against this report's columns.
+///
+/// # Errors
+/// A usage error (see [`TagColumns::new`]).
+pub fn tag_columns(tags: &[String]) -> Result<TagColumns> {
+    TagColumns::new(tags, &COLUMNS, &TAGS_AS_COLUMNS)
+}
+
 /// What the binary keeps of one game's ruling.
 struct Adjudicated {
-    white: String,
-    black: String,
+    white: Option<String>,
+    black: Option<String>,
+    /// The recorded result; `None` without a `Result` tag or terminator.
+    recorded: Option<String>,
+    /// The `--tags` values.
+    tags: Vec<Option<String>>,
     ruling: Ruling,
     /// The mating line in SAN with move numbers, when there is one.
     mating_line: String,
@@ -144,6 +191,7 @@ impl Adjudicated {
 struct Adjudicate {
     rules: Rules,
     fix_results: bool,
+    tags: TagColumns,
 }
 
 impl Task for Adjudicate {
@@ -156,9 +204,16 @@ impl Task for Adjudicate {
             Ruling::Judged(judged) => judged.mating_line_san(),
             Ruling::Invalid(_) => String::new(),
         };
+        let recorded = match ruling.recorded() {
+            // No tag and no terminator, or an empty tag.
+            "" => raw.tag(b"Result").map(|_| String::new()),
+            recorded => Some(recorded.to_string()),
+        };
         Adjudicated {
-            white: tag(raw, b"White"),
-            black: tag(raw, b"Black"),
+            white: tag_opt(raw, b"White"),
+            black: tag_opt(raw, b"Black"),
+            recorded,
+            tags: self.tags.values(raw),
             ruling,
             mating_line,
             fixed_pgn,
@@ -175,16 +230,53 @@ struct Counts {
     reasons: [u64; Reason::ALL.len() + 1],
 }
 
-pub fn run(args: &AdjudicateArgs) -> Result<Outcome> {
-    if args.fix_results
-        && args
-            .common
-            .output
-            .as_deref()
-            .is_none_or(|path| path.as_os_str() == "-")
+pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
+    let tags = tag_columns(&args.common.tags)?;
+    let schema = schema(&tags);
+    let report_path = args
+        .common
+        .output
+        .clone()
+        .filter(|path| path.as_os_str() != "-");
+    // Where the games and the report go.
+    let (games_to, report_to): (Option<Option<PathBuf>>, Option<PathBuf>) = match &args.fix_results
     {
-        bail!("--fix-results writes the games to -o FILE, which cannot be stdout (the report goes there)");
-    }
+        None => (None, report_path),
+        // The first form: the games to -o, the report to stdout.
+        Some(None) => {
+            if args.format == Format::Parquet {
+                bail!(
+                    "--fix-results without a file writes the games to -o and the report to \
+                         stdout, where parquet cannot go: give the games their own file, \
+                         --fix-results=FILE, and the report -o FILE"
+                );
+            }
+            let Some(path) = report_path else {
+                bail!(
+                    "--fix-results writes the games to -o FILE, which cannot be stdout (the \
+                         report goes there), or to --fix-results=FILE"
+                );
+            };
+            (Some(Some(path)), None)
+        }
+        Some(Some(path)) => {
+            let games = (path.as_os_str() != "-").then(|| path.clone());
+            if games.is_none() && report_path.is_none() {
+                bail!("--fix-results=- writes the games to stdout: the report needs -o FILE");
+            }
+            if games.is_some() && games == report_path {
+                bail!(
+                    "--fix-results={} is -o too: the games and the report need a file each",
+                    path.display()
+                );
+            }
+            if let Some(games) = &games {
+                args.common.also_written.push(games.clone());
+            }
+            (Some(games), report_path)
+        }
+    };
+    let args = &args;
     let ruleset = match args.rules {
         RulesArg::Fide => Ruleset::Fide,
         RulesArg::Lichess => Ruleset::Lichess,
@@ -201,20 +293,34 @@ pub fn run(args: &AdjudicateArgs) -> Result<Outcome> {
             laws,
             helpmate_budget: args.helpmate_budget,
         },
-        fix_results: args.fix_results,
+        fix_results: games_to.is_some(),
+        tags,
     };
-    // With --fix-results, -o gets the games and the report goes to stdout.
-    let (mut out, mut fixed) = if args.fix_results {
-        (
-            Output::new(None)?,
-            Some(Output::new(args.common.output.as_deref())?),
-        )
-    } else {
-        (Output::new(args.common.output.as_deref())?, None)
+    let out = Output::new(report_to.as_deref())?;
+    let mut fixed = match &games_to {
+        Some(path) => Some(Output::new(path.as_deref())?),
+        None => None,
     };
-    if args.format == Format::Csv {
-        write_csv_header(&mut out, &COLUMNS, &args.common)?;
-    }
+    let (mut table, mut text) = match args.format {
+        Format::Text => (None, Some(out)),
+        Format::Csv => (
+            Some(Table::new(out, TableFormat::Csv, &schema, &args.common)?),
+            None,
+        ),
+        Format::Jsonl => (
+            Some(Table::new(out, TableFormat::Jsonl, &schema, &args.common)?),
+            None,
+        ),
+        Format::Parquet => (
+            Some(Table::new(
+                out,
+                TableFormat::Parquet,
+                &schema,
+                &args.common,
+            )?),
+            None,
+        ),
+    };
     let mut counts = Counts::default();
     let run = run_inputs(
         &args.files,
@@ -239,13 +345,10 @@ pub fn run(args: &AdjudicateArgs) -> Result<Outcome> {
             if let (Some(fixed), Some(pgn)) = (&mut fixed, &record.fixed_pgn) {
                 fixed.write_all(pgn)?;
             }
-            match args.format {
-                Format::Csv => write_line(&mut out, &csv_line(&fields(name, &located)))?,
-                Format::Jsonl => write_line(&mut out, &jsonl_fields(&fields(name, &located)))?,
-                Format::Text if agrees != Some(true) => {
-                    progress.suspend(|| write_line(&mut out, &text_line(name, &located)))?;
-                }
-                Format::Text => {}
+            if let Some(table) = &mut table {
+                table.row(&row(name, &located, &task.tags))?;
+            } else if let (Some(out), false) = (&mut text, agrees == Some(true)) {
+                progress.suspend(|| write_line(out, &text_line(name, &located)))?;
             }
             Ok(Flow::Continue)
         },
@@ -254,13 +357,22 @@ pub fn run(args: &AdjudicateArgs) -> Result<Outcome> {
     if let Some(fixed) = fixed {
         fixed.commit()?;
     }
-    // The text report ends with its summary; beside a CSV or JSONL report
-    // the summary is for a person watching (stderr a terminal, no -q).
-    if args.format == Format::Text {
-        out.write_all(summary(&counts).as_bytes())?;
-    } else if args.common.summary_on_stderr() {
-        eprint!("{}", summary(&counts));
-    }
+    // The text report ends with its summary; beside a CSV, JSONL or
+    // Parquet report the summary is for a person watching (stderr a
+    // terminal, no -q).
+    let out = match (table, text) {
+        (Some(table), _) => {
+            if args.common.summary_on_stderr() {
+                eprint!("{}", summary(&counts));
+            }
+            table.finish()?
+        }
+        (None, Some(mut out)) => {
+            out.write_all(summary(&counts).as_bytes())?;
+            out
+        }
+        (None, None) => unreachable!("a table or text"),
+    };
     out.commit()?;
     Ok(if io_failed {
         Outcome::IoError
@@ -310,8 +422,8 @@ fn text_line(name: &str, located: &Located<Adjudicated>) -> String {
     let head = format!(
         "{name}:{line}: game {} ({} – {})",
         located.game,
-        or_unknown(&record.white),
-        or_unknown(&record.black)
+        or_unknown(record.white.as_deref().unwrap_or_default()),
+        or_unknown(record.black.as_deref().unwrap_or_default())
     );
     match &record.ruling {
         Ruling::Invalid(Invalid { detail, .. }) => format!("{head}: invalid: {detail}"),
@@ -339,53 +451,61 @@ fn text_line(name: &str, located: &Located<Adjudicated>) -> String {
     }
 }
 
-fn fields(name: &str, located: &Located<Adjudicated>) -> [String; COLUMNS.len()] {
+/// One row of the report, in [`schema`]'s order.
+fn row<'r>(
+    name: &'r str,
+    located: &'r Located<Adjudicated>,
+    tags: &'r TagColumns,
+) -> Vec<Value<'r>> {
     let record = &located.record;
-    let mut row = [
-        name.to_string(),
-        located.game.to_string(),
-        located.offset.to_string(),
-        located.line.to_string(),
-        record.white.clone(),
-        record.black.clone(),
-        record.ruling.recorded().to_string(),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
+    let mut row = vec![
+        Value::str(name),
+        Value::count(located.game),
+        Value::count(located.offset),
+        Value::count(located.line),
+        Value::opt_str(record.white.as_deref()),
+        Value::opt_str(record.black.as_deref()),
+        Value::opt_str(record.recorded.as_deref()),
     ];
     match &record.ruling {
         Ruling::Judged(Judged { verdict, .. }) => {
-            row[7] = verdict.result.as_str().to_string();
-            row[8] = verdict.reason.as_str().to_string();
-            row[9] = verdict.decided_at_ply.to_string();
-            row[10] = verdict.claimable.to_string();
-            row[11] = verdict.agrees.to_string();
-            row[12] = verdict.termination().to_string();
-            row[13] = record.mating_line.clone();
-            row[14] = verdict.detail.clone();
+            let claims = verdict.claimable;
+            let mut claimable = Vec::new();
+            if claims.threefold {
+                claimable.push(Cow::Borrowed("threefold_repetition"));
+            }
+            if claims.fifty {
+                claimable.push(Cow::Borrowed("fifty_moves"));
+            }
+            row.extend([
+                Value::str(verdict.result.as_str()),
+                Value::str(verdict.reason.as_str()),
+                Value::Int(i64::from(verdict.decided_at_ply)),
+                Value::List(claimable),
+                Value::Bool(verdict.agrees),
+                Value::str(verdict.termination()),
+                Value::opt_str(Some(record.mating_line.as_str()).filter(|l| !l.is_empty())),
+                Value::str(&verdict.detail),
+            ]);
         }
         Ruling::Invalid(invalid) => {
-            row[7] = "*".to_string();
-            row[8] = record.reason().to_string();
-            if let arbiter::InvalidKind::MoveAfterEnd { ply, .. } = invalid.kind {
+            let ply = match invalid.kind {
                 // Where the checkmate or stalemate ended it.
-                row[9] = ply.to_string();
-            }
-            row[14] = invalid.detail.clone();
+                arbiter::InvalidKind::MoveAfterEnd { ply, .. } => Some(i64::from(ply)),
+                _ => None,
+            };
+            row.extend([
+                Value::str("*"),
+                Value::str(record.reason()),
+                Value::opt_int(ply),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::str(&invalid.detail),
+            ]);
         }
     }
+    row.extend(tags.row_values(&record.tags));
     row
-}
-
-fn jsonl_fields(fields: &[String]) -> String {
-    jsonl_line(&COLUMNS, fields, |column| match column {
-        "game" | "offset" | "line" | "decided_at_ply" | "agrees" => JsonKind::Raw,
-        "mating_line" | "termination" => JsonKind::StrOrNull,
-        _ => JsonKind::Str,
-    })
 }

@@ -42,9 +42,19 @@ pub struct CommonArgs {
     /// is skipped: memory stays bounded whatever the input holds.
     #[arg(long, value_name = "SIZE", default_value = "4M", value_parser = parse_size)]
     pub max_game_size: usize,
+    /// Add a column per tag to each record (CSV, JSONL, Parquet), named
+    /// as given: `--tags Event,Date,WhiteElo,BlackElo,ECO`. Null when the
+    /// game lacks the tag; `*Elo`, `*RatingDiff` and `PlyCount` are
+    /// integers (null for `?`, `-` or anything not a number).
+    #[arg(long, value_name = "NAME,…", value_delimiter = ',')]
+    pub tags: Vec<String>,
     /// Read the inputs named in FILE too, one path a line (`-` for stdin).
     #[arg(long, value_name = "FILE")]
     pub files_from: Option<PathBuf>,
+    /// Other files the run writes (`adjudicate --fix-results=FILE`), which
+    /// must not be inputs either.
+    #[arg(skip)]
+    pub also_written: Vec<PathBuf>,
     /// Bytes per chunk of work (tests use tiny chunks to exercise the
     /// splitting).
     #[arg(long, hide = true, default_value_t = 1 << 20)]
@@ -381,15 +391,20 @@ pub fn run_inputs<T: crate::pipeline::Task>(
         .map_or(1, rayon::ThreadPool::current_num_threads);
     let mut run = InputsRun::default();
     let inputs = expand_inputs(files, common.files_from.as_deref(), &mut run.io_failed)?;
-    if let Some(output) = common.output.as_deref() {
+    for output in common.output.iter().chain(&common.also_written) {
         if let Some(input) = input_that_is(output, &inputs) {
             let input = if input::is_stdin(&input.path) {
                 "stdin".to_string()
             } else {
                 input.path.display().to_string()
             };
+            let flag = if common.output.as_ref() == Some(output) {
+                "-o"
+            } else {
+                "--fix-results"
+            };
             bail!(
-                "-o {} is the input {input}: write to another file and rename it afterwards",
+                "{flag} {} is the input {input}: write to another file and rename it afterwards",
                 output.display()
             );
         }

@@ -16,7 +16,9 @@ mod pipeline;
 mod progress;
 mod replay;
 mod report;
+mod schema;
 mod signals;
+mod table;
 mod validate;
 
 /// Reads, checks and rules on chess games.
@@ -48,6 +50,10 @@ enum Command {
     /// Rule on every game: the result the Laws give, why and at which ply, beside the recorded one.
     #[command(after_help = adjudicate::EXAMPLES)]
     Adjudicate(adjudicate::AdjudicateArgs),
+    /// Print the columns of a report as JSON: name, type (int64, float64,
+    /// bool, string, list<string>) and nullability.
+    #[command(after_help = schema::EXAMPLES)]
+    Schema(schema::SchemaArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(after_help = "Examples:
   source <(chesstool completions bash)
@@ -125,7 +131,8 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut command, "chesstool", &mut std::io::stdout());
             Ok(Outcome::Ok)
         }
-        Command::Adjudicate(args) => adjudicate::run(&args),
+        Command::Adjudicate(args) => adjudicate::run(args),
+        Command::Schema(args) => schema::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

@@ -102,6 +102,12 @@ impl Output {
         })
     }
 
+    /// Whether this is standard output.
+    #[must_use]
+    pub fn is_stdout(&self) -> bool {
+        matches!(self.sink, Sink::Stdout(_))
+    }
+
     /// The name for messages: the destination path, or `<stdout>`.
     #[must_use]
     pub fn name(&self) -> String {

@@ -3,6 +3,7 @@
 //! clocks and evals from the comments, canonical PGN, or a readable listing
 //! with the final board.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -10,8 +11,8 @@ use anyhow::{bail, Result};
 use board::{Color, File, Rank, Square};
 use clap::{Args, ValueEnum};
 use movegen::Position;
-use notation::fen::Fen;
-use notation::pgn::comment::parse_comment;
+use notation::fen::{EpMode, Fen};
+use notation::pgn::comment::{parse_comment, Eval};
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{replay, GameError, Ply, ReplayOptions, ReplayVisitor};
 use notation::san::SanPlus;
@@ -20,7 +21,8 @@ use notation::uci::write_uci;
 use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
 use crate::pipeline::{Located, Task};
-use crate::report::{csv_line, jsonl_line, or_unknown, tag, write_csv_header, JsonKind};
+use crate::report::{or_unknown, tag};
+use crate::table::{Column, Schema, Table, TableFormat, TagColumns, Value};
 use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
@@ -56,6 +58,12 @@ pub struct ReplayArgs {
     /// Treat lenient normalisations as errors.
     #[arg(long)]
     strict: bool,
+    /// The en-passant field of every FEN written: `legal` (the default)
+    /// only when an en-passant capture is legal, as python-chess, Lichess,
+    /// chess.js and X-FEN write it; `always` after every double push, as
+    /// the PGN standard's writer does.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = FenEp::Legal)]
+    fen_ep: FenEp,
     /// Leave invalid games out of the output (their errors still go to
     /// stderr). Without it, an invalid game keeps its place: its moves or
     /// position up to the error, or with `--format pgn` its bytes as
@@ -82,9 +90,42 @@ enum Format {
     Jsonl,
     /// The games again in PGN export format with canonical SAN.
     Pgn,
+    /// One Parquet row per ply (to -o FILE).
+    Parquet,
 }
 
-const COLUMNS: [&str; 11] = [
+impl Format {
+    /// The typed formats: a row per ply.
+    fn table(self) -> Option<TableFormat> {
+        match self {
+            Format::Csv => Some(TableFormat::Csv),
+            Format::Jsonl => Some(TableFormat::Jsonl),
+            Format::Parquet => Some(TableFormat::Parquet),
+            _ => None,
+        }
+    }
+}
+
+/// `--fen-ep`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum FenEp {
+    /// Only when an en-passant capture is legal (pins included).
+    Legal,
+    /// After every double pawn push.
+    Always,
+}
+
+impl FenEp {
+    fn mode(self) -> EpMode {
+        match self {
+            FenEp::Legal => EpMode::Legal,
+            FenEp::Always => EpMode::Always,
+        }
+    }
+}
+
+/// The report's own columns (before `--tags`), for the clash check.
+const COLUMNS: [&str; 12] = [
     "file",
     "game",
     "ply",
@@ -96,7 +137,37 @@ const COLUMNS: [&str; 11] = [
     "clock",
     "emt",
     "eval",
+    "mate",
 ];
+
+/// The columns of a row per ply, then the `--tags` columns.
+pub fn schema(tags: &TagColumns) -> Schema {
+    use crate::table::Type::{Float64, Int64, Str};
+    let mut columns = vec![
+        Column::new("file", Str, false),
+        Column::new("game", Int64, false),
+        Column::new("ply", Int64, false),
+        Column::new("move_number", Int64, false),
+        Column::new("side", Str, false),
+        Column::new("san", Str, true),
+        Column::new("uci", Str, true),
+        Column::new("fen", Str, false),
+        Column::new("clock", Float64, true),
+        Column::new("emt", Float64, true),
+        Column::new("eval", Float64, true),
+        Column::new("mate", Int64, true),
+    ];
+    columns.extend(tags.columns());
+    Schema { columns }
+}
+
+/// `--tags` checked against this report's columns (no tag is one).
+///
+/// # Errors
+/// A usage error (see [`TagColumns::new`]).
+pub fn tag_columns(tags: &[String]) -> Result<TagColumns> {
+    TagColumns::new(tags, &COLUMNS, &[])
+}
 
 /// One mainline ply as replayed.
 #[derive(Debug, Clone)]
@@ -109,13 +180,15 @@ struct Row {
     fen: String,
     clock: Option<f64>,
     emt: Option<f64>,
-    eval: Option<String>,
+    eval: Option<Eval>,
 }
 
 /// A replayed game, or why it could not be replayed.
 struct Replayed {
     white: String,
     black: String,
+    /// The `--tags` values.
+    tags: Vec<Option<String>>,
     start_fen: String,
     /// The start position as a row without a move (ply 0): what `--ply 0`
     /// selects, and `--final` for a game without moves.
@@ -148,6 +221,7 @@ struct Collect<'f> {
     want_fen: bool,
     fen_only_at: Option<u32>,
     format: &'f Format,
+    ep_mode: EpMode,
 }
 
 impl ReplayVisitor for Collect<'_> {
@@ -155,7 +229,7 @@ impl ReplayVisitor for Collect<'_> {
         let fen = match (self.want_fen, self.fen_only_at) {
             (false, _) => String::new(),
             (true, Some(at)) if at != ply.ply => String::new(),
-            (true, _) => Fen::from_position(ply.after).to_string(),
+            (true, _) => Fen::from_position_with(ply.after, self.ep_mode).to_string(),
         };
         let (san, uci) = if *self.format == Format::Fen {
             (String::new(), String::new())
@@ -185,8 +259,10 @@ impl ReplayVisitor for Collect<'_> {
         let mut after = before.clone();
         after.play_null();
         let fen = match (self.want_fen, self.fen_only_at) {
-            (true, None) => Fen::from_position(&after).to_string(),
-            (true, Some(at)) if at == ply => Fen::from_position(&after).to_string(),
+            (true, None) => Fen::from_position_with(&after, self.ep_mode).to_string(),
+            (true, Some(at)) if at == ply => {
+                Fen::from_position_with(&after, self.ep_mode).to_string()
+            }
             _ => String::new(),
         };
         self.rows.push(Row {
@@ -207,15 +283,15 @@ impl ReplayVisitor for Collect<'_> {
             let comment = parse_comment(text);
             row.clock = row.clock.or(comment.clock_secs());
             row.emt = row.emt.or(comment.emt_secs());
-            if row.eval.is_none() {
-                row.eval = comment.eval.map(|e| e.to_string());
-            }
+            row.eval = row.eval.or(comment.eval);
         }
     }
 }
 
 struct ReplayTask {
     format: Format,
+    ep_mode: EpMode,
+    tags: TagColumns,
     options: ReplayOptions,
     /// Only this ply's FEN is needed (`--ply`).
     fen_only_at: Option<u32>,
@@ -255,6 +331,7 @@ impl Task for ReplayTask {
             return Replayed {
                 white: tag(game, b"White"),
                 black: tag(game, b"Black"),
+                tags: Vec::new(),
                 start_fen: String::new(),
                 start_row: None,
                 rows: Vec::new(),
@@ -265,20 +342,23 @@ impl Task for ReplayTask {
                 error,
             };
         }
-        let want_fen =
-            matches!(self.format, Format::Fen | Format::Csv | Format::Jsonl) && !self.final_only;
+        let want_fen = matches!(
+            self.format,
+            Format::Fen | Format::Csv | Format::Jsonl | Format::Parquet
+        ) && !self.final_only;
         let mut collect = Collect {
             rows: Vec::new(),
             want_fen,
             fen_only_at: self.fen_only_at,
             format: &self.format,
+            ep_mode: self.ep_mode,
         };
         let replayed = replay(game, &self.options, &mut collect);
         let pgn = None;
         let start_fen = replayed
             .start
             .as_ref()
-            .map(|p| Fen::from_position(p).to_string())
+            .map(|p| Fen::from_position_with(p, self.ep_mode).to_string())
             .unwrap_or_default();
         // Only `--ply 0` and `--final` (of a game without moves) use it.
         let wants_start = self.final_only || self.fen_only_at == Some(0);
@@ -300,6 +380,7 @@ impl Task for ReplayTask {
         Replayed {
             white: tag(game, b"White"),
             black: tag(game, b"Black"),
+            tags: self.tags.values(game),
             start_fen,
             start_row,
             rows: collect.rows,
@@ -370,13 +451,20 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         && (args.ply.is_some() || args.final_position)
     {
         bail!(
-            "--ply and --final keep one position per game, for --format fen, san, uci, csv or jsonl; \
+            "--ply and --final keep one position per game, for --format fen, san, uci, csv, jsonl or parquet; \
              --format {} writes whole games",
             if args.format == Format::Pgn { "pgn" } else { "text" }
         );
     }
+    let tags = tag_columns(&args.common.tags)?;
+    if !tags.names.is_empty() && args.format.table().is_none() {
+        bail!("--tags adds columns to --format csv, jsonl or parquet");
+    }
+    let schema = schema(&tags);
     let task = ReplayTask {
         format: args.format,
+        ep_mode: args.fen_ep.mode(),
+        tags,
         options: ReplayOptions {
             strict: args.strict,
         },
@@ -384,10 +472,11 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         final_only: args.final_position,
         keep_raw: args.format == Format::Pgn && !args.drop_invalid,
     };
-    let mut out = Output::new(args.common.output.as_deref())?;
-    if matches!(args.format, Format::Csv) {
-        write_csv_header(&mut out, &COLUMNS, &args.common)?;
-    }
+    let out = Output::new(args.common.output.as_deref())?;
+    let (mut table, mut text) = match args.format.table() {
+        Some(format) => (Some(Table::new(out, format, &schema, &args.common)?), None),
+        None => (None, Some(out)),
+    };
     let mut counts = Counts::default();
     let mut written = 0u64;
     let run = run_inputs(
@@ -429,12 +518,25 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
             if args.ply.is_some_and(|n| !record.has_ply(n)) {
                 counts.without_ply += 1;
             }
-            write_game(&mut out, args, name, &located, written == 0)?;
+            match (&mut table, &mut text) {
+                (Some(table), _) => {
+                    for row in selected(args, record) {
+                        table.row(&row_values(name, located.game, row, record, args, &task))?;
+                    }
+                }
+                (None, Some(out)) => write_game(out, args, name, &located, written == 0, &task)?,
+                (None, None) => unreachable!("a table or text"),
+            }
             written += 1;
             Ok(Flow::Continue)
         },
     )?;
     let io_failed = run.io_failed;
+    let out = match (table, text) {
+        (Some(table), _) => table.finish()?,
+        (None, Some(out)) => out,
+        (None, None) => unreachable!("a table or text"),
+    };
     out.commit()?;
     // Errors were listed as they came; the summary is for a person
     // watching (stderr a terminal, no -q).
@@ -503,6 +605,7 @@ fn write_game(
     name: &str,
     located: &Located<Replayed>,
     first: bool,
+    task: &ReplayTask,
 ) -> Result<()> {
     let r = &located.record;
     match args.format {
@@ -511,7 +614,7 @@ fn write_game(
                 let fen = r
                     .final_board
                     .as_ref()
-                    .map(|p| Fen::from_position(p).to_string())
+                    .map(|p| Fen::from_position_with(p, task.ep_mode).to_string())
                     .unwrap_or_default();
                 writeln!(out, "{fen}")?;
             } else if let Some(n) = args.ply {
@@ -558,25 +661,8 @@ fn write_game(
                 .collect();
             writeln!(out, "{}", moves.join(" "))?;
         }
-        Format::Csv => {
-            for row in selected(args, r) {
-                writeln!(
-                    out,
-                    "{}",
-                    csv_line(&row_fields(name, located.game, row, r, args))
-                )?;
-            }
-        }
-        Format::Jsonl => {
-            for row in selected(args, r) {
-                let fields = row_fields(name, located.game, row, r, args);
-                let line = jsonl_line(&COLUMNS, &fields, |column| match column {
-                    "game" | "ply" | "move_number" | "clock" | "emt" => JsonKind::Raw,
-                    "eval" => JsonKind::StrOrNull,
-                    _ => JsonKind::Str,
-                });
-                writeln!(out, "{line}")?;
-            }
+        Format::Csv | Format::Jsonl | Format::Parquet => {
+            unreachable!("rows per ply go to a table")
         }
         Format::Pgn => match (&r.pgn, &r.raw) {
             (Some(pgn), _) => out.write_all(pgn.as_bytes())?,
@@ -617,7 +703,7 @@ fn write_game(
             if let Some(board) = &r.final_board {
                 writeln!(out)?;
                 write!(out, "{}", diagram(board))?;
-                writeln!(out, "  {}", Fen::from_position(board))?;
+                writeln!(out, "  {}", Fen::from_position_with(board, task.ep_mode))?;
             }
             writeln!(out)?;
         }
@@ -648,29 +734,51 @@ fn write_through(out: &mut Output, raw: &[u8]) -> Result<()> {
     Ok(())
 }
 
-fn row_fields(name: &str, game: u64, row: &Row, r: &Replayed, args: &ReplayArgs) -> [String; 11] {
-    let fen = if row.fen.is_empty() && args.final_position {
+/// One row of the report, in [`schema`]'s order.
+fn row_values<'r>(
+    name: &'r str,
+    game: u64,
+    row: &'r Row,
+    r: &'r Replayed,
+    args: &ReplayArgs,
+    task: &'r ReplayTask,
+) -> Vec<Value<'r>> {
+    let fen: Cow<'r, str> = if row.fen.is_empty() && args.final_position {
         r.final_board
             .as_ref()
-            .map(|p| Fen::from_position(p).to_string())
+            .map(|p| Fen::from_position_with(p, task.ep_mode).to_string())
             .unwrap_or_default()
+            .into()
     } else {
-        row.fen.clone()
+        Cow::Borrowed(&row.fen)
     };
-    let seconds = |s: Option<f64>| s.map(|v| format!("{v}")).unwrap_or_default();
-    [
-        name.to_string(),
-        game.to_string(),
-        row.ply.to_string(),
-        row.move_number.to_string(),
-        row.side.fold("white", "black").to_string(),
-        row.san.clone(),
-        row.uci.clone(),
-        fen,
-        seconds(row.clock),
-        seconds(row.emt),
-        row.eval.clone().unwrap_or_default(),
-    ]
+    // Ply 0, the start position, has no move.
+    let (san, uci) = if row.ply == 0 {
+        (Value::Null, Value::Null)
+    } else {
+        (Value::str(&row.san), Value::str(&row.uci))
+    };
+    let (eval, mate) = match row.eval {
+        Some(Eval::Centipawns(cp)) => (Value::Float(f64::from(cp) / 100.0), Value::Null),
+        Some(Eval::Mate(moves)) => (Value::Null, Value::Int(i64::from(moves))),
+        None => (Value::Null, Value::Null),
+    };
+    let mut values = vec![
+        Value::str(name),
+        Value::count(game),
+        Value::Int(i64::from(row.ply)),
+        Value::Int(i64::from(row.move_number)),
+        Value::str(row.side.fold("white", "black")),
+        san,
+        uci,
+        Value::Str(fen),
+        Value::opt_float(row.clock),
+        Value::opt_float(row.emt),
+        eval,
+        mate,
+    ];
+    values.extend(task.tags.row_values(&r.tags));
+    values
 }
 
 /// An 8×8 board, rank 8 on top, with coordinates.

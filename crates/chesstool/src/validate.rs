@@ -13,7 +13,8 @@ use notation::pgn::replay::{GameError, GameWarning, ReplayOptions};
 use crate::cli::{run_inputs, CommonArgs, Flow};
 use crate::output::Output;
 use crate::pipeline::{Located, Task};
-use crate::report::{decimal, jsonl_line, or_unknown, tag, write_csv_header, JsonKind, Records};
+use crate::report::{or_unknown, tag_opt};
+use crate::table::{Column, Schema, Table, TableFormat, TagColumns, Value};
 use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
@@ -55,21 +56,23 @@ enum Format {
     Csv,
     /// One JSON object per line per game.
     Jsonl,
+    /// One Parquet row per game (to -o FILE).
+    Parquet,
 }
 
-/// [`COLUMNS`] and, with `--show-warnings`, `warning_list`.
-const COLUMNS_WITH_WARNINGS: [&str; 15] = {
-    let mut columns = ["warning_list"; 15];
-    let mut i = 0;
-    while i < COLUMNS.len() {
-        columns[i] = COLUMNS[i];
-        i += 1;
+impl Format {
+    fn table(self) -> Option<TableFormat> {
+        match self {
+            Format::Text => None,
+            Format::Csv => Some(TableFormat::Csv),
+            Format::Jsonl => Some(TableFormat::Jsonl),
+            Format::Parquet => Some(TableFormat::Parquet),
+        }
     }
-    columns
-};
+}
 
-/// The CSV header, also the JSONL field names.
-const COLUMNS: [&str; 14] = [
+/// The report's own columns (before `--tags`), for the clash check.
+const COLUMNS: [&str; 15] = [
     "file",
     "game",
     "offset",
@@ -84,19 +87,62 @@ const COLUMNS: [&str; 14] = [
     "error_move",
     "error_line",
     "error",
+    "warning_list",
 ];
+
+/// The tags that are columns already.
+const TAGS_AS_COLUMNS: [&str; 3] = ["White", "Black", "Result"];
+
+/// The columns of the report: with `--show-warnings`, `warning_list`;
+/// then the `--tags` columns.
+pub fn schema(show_warnings: bool, tags: &TagColumns) -> Schema {
+    use crate::table::Type::{Int64, ListStr, Str};
+    let mut columns = vec![
+        Column::new("file", Str, false),
+        Column::new("game", Int64, false),
+        Column::new("offset", Int64, false),
+        Column::new("line", Int64, false),
+        Column::new("white", Str, true),
+        Column::new("black", Str, true),
+        Column::new("result", Str, true),
+        Column::new("plies", Int64, false),
+        Column::new("status", Str, false),
+        Column::new("warnings", Int64, false),
+        Column::new("error_ply", Int64, true),
+        Column::new("error_move", Str, true),
+        Column::new("error_line", Int64, true),
+        Column::new("error", Str, true),
+    ];
+    if show_warnings {
+        columns.push(Column::new("warning_list", ListStr { sep: "; " }, false));
+    }
+    columns.extend(tags.columns());
+    Schema { columns }
+}
+
+/// `--tags` checked against this report's columns.
+///
+/// # Errors
+/// A usage error (see [`TagColumns::new`]).
+pub fn tag_columns(tags: &[String]) -> Result<TagColumns> {
+    TagColumns::new(tags, &COLUMNS, &TAGS_AS_COLUMNS)
+}
 
 struct Validate {
     options: ReplayOptions,
+    tags: TagColumns,
     /// Keep each game's warnings (`--show-warnings`), not just their count.
     keep_warnings: bool,
 }
 
 /// What validation found in one game.
 struct Report {
-    white: String,
-    black: String,
-    result: String,
+    white: Option<String>,
+    black: Option<String>,
+    /// The recorded result: the `Result` tag, else the terminator.
+    result: Option<String>,
+    /// The `--tags` values.
+    tags: Vec<Option<String>>,
     plies: u32,
     warnings: usize,
     /// With `--show-warnings`: the warnings themselves.
@@ -110,9 +156,10 @@ impl Task for Validate {
     fn game(&self, game: &mut RawGame<'_>) -> Report {
         let validation = arbiter::validate(game, &self.options);
         Report {
-            white: tag(game, b"White"),
-            black: tag(game, b"Black"),
-            result: tag(game, b"Result"),
+            white: tag_opt(game, b"White"),
+            black: tag_opt(game, b"Black"),
+            result: validation.recorded.clone(),
+            tags: self.tags.values(game),
             plies: validation.plies,
             warnings: validation.warnings.len(),
             warning_list: if self.keep_warnings {
@@ -134,22 +181,20 @@ struct Counts {
 }
 
 pub fn run(args: &ValidateArgs) -> Result<Outcome> {
+    let tags = tag_columns(&args.common.tags)?;
+    let schema = schema(args.show_warnings, &tags);
     let task = Validate {
         options: ReplayOptions {
             strict: args.strict,
         },
+        tags,
         keep_warnings: args.show_warnings,
     };
-    let mut out = Output::new(args.common.output.as_deref())?;
-    let columns: &[&str] = if args.show_warnings {
-        &COLUMNS_WITH_WARNINGS
-    } else {
-        &COLUMNS
+    let out = Output::new(args.common.output.as_deref())?;
+    let (mut table, mut text) = match args.format.table() {
+        Some(format) => (Some(Table::new(out, format, &schema, &args.common)?), None),
+        None => (None, Some(out)),
     };
-    if args.format == Format::Csv {
-        write_csv_header(&mut out, columns, &args.common)?;
-    }
-    let mut records = Records::new(out, args.format == Format::Csv);
     let started = Instant::now();
     let mut counts = Counts::default();
     let run = run_inputs(
@@ -168,17 +213,10 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
             for warning in &report.warning_list {
                 progress.suspend(|| warning_line(name, &located, warning));
             }
-            match (args.format, records.lines()) {
-                (Format::Csv, _) => csv_record(&mut records, name, &located, args.show_warnings)?,
-                (Format::Jsonl, Some(out)) => {
-                    jsonl_record(out, name, &located, args.show_warnings)?
-                }
-                (Format::Text, Some(out)) => {
-                    if let Some(err) = &report.error {
-                        progress.suspend(|| text_line(out, name, &located, err))?;
-                    }
-                }
-                _ => {}
+            if let Some(table) = &mut table {
+                table.row(&row(name, &located, args.show_warnings, &task.tags))?;
+            } else if let (Some(out), Some(err)) = (&mut text, &report.error) {
+                progress.suspend(|| text_line(out, name, &located, err))?;
             }
             Ok(
                 if args.max_errors.is_some_and(|max| counts.invalid >= max) {
@@ -202,12 +240,19 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         mb / seconds.max(1e-9),
         if stopped { ", stopped after --max-errors" } else { "" }
     );
-    let mut out = records.finish()?;
-    if args.format == Format::Text {
-        writeln!(out, "{summary}")?;
-    } else if args.common.summary_on_stderr() {
-        eprintln!("{summary}");
-    }
+    let out = match (table, text) {
+        (Some(table), _) => {
+            if args.common.summary_on_stderr() {
+                eprintln!("{summary}");
+            }
+            table.finish()?
+        }
+        (None, Some(mut out)) => {
+            writeln!(out, "{summary}")?;
+            out
+        }
+        (None, None) => unreachable!("a table or text"),
+    };
     out.commit()?;
     Ok(if io_failed {
         Outcome::IoError
@@ -226,19 +271,9 @@ fn warning_line(name: &str, located: &Located<Report>, warning: &GameWarning) {
         "{name}:{}: game {} ({} – {}): warning: {warning}",
         located.line_base + warning.line,
         located.game,
-        or_unknown(&r.white),
-        or_unknown(&r.black)
+        or_unknown(r.white.as_deref().unwrap_or_default()),
+        or_unknown(r.black.as_deref().unwrap_or_default())
     );
-}
-
-/// The `warning_list` field: each warning as on stderr (without file,
-/// line and game), `; `-separated (a `;` inside one written `,`).
-fn warning_list(warnings: &[GameWarning]) -> String {
-    warnings
-        .iter()
-        .map(|w| w.to_string().replace(';', ","))
-        .collect::<Vec<_>>()
-        .join("; ")
 }
 
 /// `FILE:LINE: game N (White – Black): ply P "23...Nxe5": illegal move: …`
@@ -254,114 +289,47 @@ fn text_line(
         out,
         "{name}:{line}: game {} ({} – {}): {err}",
         located.game,
-        or_unknown(&r.white),
-        or_unknown(&r.black)
+        or_unknown(r.white.as_deref().unwrap_or_default()),
+        or_unknown(r.black.as_deref().unwrap_or_default())
     )?;
     Ok(())
 }
 
-fn fields(name: &str, located: &Located<Report>) -> [String; 14] {
-    let r = &located.record;
-    let e = r.error.as_ref();
-    [
-        name.to_string(),
-        located.game.to_string(),
-        located.offset.to_string(),
-        located.line.to_string(),
-        r.white.clone(),
-        r.black.clone(),
-        r.result.clone(),
-        r.plies.to_string(),
-        if e.is_some() { "invalid" } else { "valid" }.to_string(),
-        r.warnings.to_string(),
-        e.and_then(|e| e.ply)
-            .map(|p| p.to_string())
-            .unwrap_or_default(),
-        e.and_then(|e| e.move_text.clone()).unwrap_or_default(),
-        e.map(|e| (located.line_base + e.line).to_string())
-            .unwrap_or_default(),
-        e.map(|e| format!("{}: {}", e.kind, e.message))
-            .unwrap_or_default(),
-    ]
-}
-
-/// One CSV record, written from the report's own fields.
-fn csv_record(
-    records: &mut Records,
-    name: &str,
-    located: &Located<Report>,
+/// One row of the report, in [`schema`]'s order.
+fn row<'r>(
+    name: &'r str,
+    located: &'r Located<Report>,
     show_warnings: bool,
-) -> Result<()> {
+    tags: &'r TagColumns,
+) -> Vec<Value<'r>> {
     let r = &located.record;
     let e = r.error.as_ref();
-    let (mut game, mut offset, mut line, mut plies, mut warnings, mut ply, mut error_line) = (
-        [0u8; 20], [0u8; 20], [0u8; 20], [0u8; 20], [0u8; 20], [0u8; 20], [0u8; 20],
-    );
-    let error = e.map(|e| format!("{}: {}", e.kind, e.message));
-    let fields: [&[u8]; 14] = [
-        name.as_bytes(),
-        decimal(located.game, &mut game),
-        decimal(located.offset, &mut offset),
-        decimal(located.line, &mut line),
-        r.white.as_bytes(),
-        r.black.as_bytes(),
-        r.result.as_bytes(),
-        decimal(u64::from(r.plies), &mut plies),
-        if e.is_some() { b"invalid" } else { b"valid" },
-        decimal(r.warnings as u64, &mut warnings),
-        match e.and_then(|e| e.ply) {
-            Some(p) => decimal(u64::from(p), &mut ply),
-            None => b"",
-        },
-        e.and_then(|e| e.move_text.as_deref())
-            .unwrap_or_default()
-            .as_bytes(),
-        match e {
-            Some(e) => decimal(located.line_base + e.line, &mut error_line),
-            None => b"",
-        },
-        error.as_deref().unwrap_or_default().as_bytes(),
+    let mut row = vec![
+        Value::str(name),
+        Value::count(located.game),
+        Value::count(located.offset),
+        Value::count(located.line),
+        Value::opt_str(r.white.as_deref()),
+        Value::opt_str(r.black.as_deref()),
+        Value::opt_str(r.result.as_deref()),
+        Value::Int(i64::from(r.plies)),
+        Value::str(if e.is_some() { "invalid" } else { "valid" }),
+        Value::count(r.warnings as u64),
+        Value::opt_int(e.and_then(|e| e.ply).map(i64::from)),
+        Value::opt_str(e.and_then(|e| e.move_text.as_deref())),
+        e.map_or(Value::Null, |e| Value::count(located.line_base + e.line)),
+        e.map_or(Value::Null, |e| {
+            Value::Str(format!("{}: {}", e.kind, e.message).into())
+        }),
     ];
     if show_warnings {
-        let list = warning_list(&r.warning_list);
-        let with: [&[u8]; 15] = std::array::from_fn(|i| match fields.get(i) {
-            Some(field) => *field,
-            None => list.as_bytes(),
-        });
-        return records.csv_record(with);
+        row.push(Value::List(
+            r.warning_list
+                .iter()
+                .map(|w| w.to_string().into())
+                .collect(),
+        ));
     }
-    records.csv_record(fields)
-}
-
-fn jsonl_record(
-    out: &mut Output,
-    name: &str,
-    located: &Located<Report>,
-    show_warnings: bool,
-) -> Result<()> {
-    let mut values = fields(name, located).to_vec();
-    let columns: &[&str] = if show_warnings {
-        let mut array = String::from("[");
-        for (i, w) in located.record.warning_list.iter().enumerate() {
-            if i > 0 {
-                array.push(',');
-            }
-            crate::json::push_str(&mut array, &w.to_string());
-        }
-        array.push(']');
-        values.push(array);
-        &COLUMNS_WITH_WARNINGS
-    } else {
-        &COLUMNS
-    };
-    let line = jsonl_line(columns, &values, |column| match column {
-        "warning_list" => JsonKind::Raw,
-        "game" | "offset" | "line" | "plies" | "warnings" | "error_ply" | "error_line" => {
-            JsonKind::Raw
-        }
-        "error_move" | "error" => JsonKind::StrOrNull,
-        _ => JsonKind::Str,
-    });
-    writeln!(out, "{line}")?;
-    Ok(())
+    row.extend(tags.row_values(&r.tags));
+    row
 }

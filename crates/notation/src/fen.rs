@@ -116,7 +116,9 @@ impl Fen {
     }
 
     /// The FEN of a position, with the en-passant square as the position
-    /// stores it (set after every double push, as standard FEN does).
+    /// stores it (set after every double push, as the PGN standard's
+    /// writer does: [`EpMode::Always`]). Reports use
+    /// [`Fen::from_position_with`] and [`EpMode::Legal`].
     #[must_use]
     pub fn from_position(pos: &Position) -> Fen {
         Fen::from_position_with(pos, EpMode::Always)
@@ -237,11 +239,13 @@ pub enum FenStyle {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum EpMode {
     /// The square the position stores: set after every double pawn push
-    /// (standard FEN and PGN).
-    #[default]
+    /// (the PGN standard's writer convention; `--fen-ep always`).
     Always,
-    /// Only if an en-passant capture is legal (X-FEN, and what Polyglot and
-    /// repetition detection care about).
+    /// Only if an en-passant capture is legal, pins included: what
+    /// python-chess, Lichess, chess.js and X-FEN write, and what Polyglot
+    /// and repetition detection care about. The default of chesstool's
+    /// reports, so their FENs join with everyone else's.
+    #[default]
     Legal,
 }
 
@@ -254,46 +258,108 @@ pub struct FenDisplay<'a> {
 
 impl fmt::Display for FenDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Written into a buffer on the stack and handed over in one
+        // `write_str`: a FEN per ply is most of `replay`'s output, and the
+        // formatter's machinery per piece and digit was most of its cost.
         let setup = &self.fen.setup;
-        write_board(f, &setup.board)?;
-        write!(f, " {} ", setup.turn.char())?;
-        write_castling(f, setup, self.style)?;
+        let mut out = FenBuf::default();
+        write_board(&mut out, &setup.board);
+        out.push(b' ');
+        out.push(setup.turn.char() as u8);
+        out.push(b' ');
+        write_castling(&mut out, setup, self.style);
+        out.push(b' ');
         match setup.ep_square {
-            Some(sq) => write!(f, " {sq}")?,
-            None => f.write_str(" -")?,
+            Some(sq) => {
+                out.push(sq.file().char() as u8);
+                out.push(sq.rank().char() as u8);
+            }
+            None => out.push(b'-'),
         }
-        write!(f, " {} {}", setup.halfmoves, setup.fullmoves)
+        out.push(b' ');
+        out.push_u32(setup.halfmoves);
+        out.push(b' ');
+        out.push_u32(setup.fullmoves);
+        f.write_str(out.as_str())
     }
 }
 
-fn write_board(f: &mut fmt::Formatter<'_>, board: &Board) -> fmt::Result {
+/// The longest FEN: 71 bytes of board, 16 castling letters (every square
+/// of both back ranks), two ten-digit counters and the separators.
+const FEN_MAX: usize = 128;
+
+/// An ASCII FEN being written.
+struct FenBuf {
+    bytes: [u8; FEN_MAX],
+    len: usize,
+}
+
+impl Default for FenBuf {
+    fn default() -> FenBuf {
+        FenBuf {
+            bytes: [0; FEN_MAX],
+            len: 0,
+        }
+    }
+}
+
+impl FenBuf {
+    #[inline]
+    fn push(&mut self, byte: u8) {
+        debug_assert!(byte.is_ascii());
+        self.bytes[self.len] = byte;
+        self.len += 1;
+    }
+
+    fn push_u32(&mut self, mut n: u32) {
+        let mut digits = [0u8; 10];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &digits[i..] {
+            self.push(d);
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        // Only ASCII is ever pushed.
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
+fn write_board(out: &mut FenBuf, board: &Board) {
     for rank in Rank::ALL.iter().rev() {
-        let mut n_empty = 0;
+        let mut n_empty = 0u8;
         for file in File::ALL {
             match board.piece_at(Square::from_coords(file, *rank)) {
                 Some(piece) => {
                     if n_empty > 0 {
-                        write!(f, "{n_empty}")?;
+                        out.push(b'0' + n_empty);
                         n_empty = 0;
                     }
-                    write!(f, "{}", piece.char())?;
+                    out.push(piece.char() as u8);
                 }
                 None => n_empty += 1,
             }
         }
         if n_empty > 0 {
-            write!(f, "{n_empty}")?;
+            out.push(b'0' + n_empty);
         }
         if *rank != Rank::First {
-            f.write_str("/")?;
+            out.push(b'/');
         }
     }
-    Ok(())
 }
 
 /// Rights on the back ranks only (others cannot be written), White first,
 /// h-most first: the canonical order the strict reader wants.
-fn write_castling(f: &mut fmt::Formatter<'_>, setup: &Setup, style: FenStyle) -> fmt::Result {
+fn write_castling(out: &mut FenBuf, setup: &Setup, style: FenStyle) {
     let mut any = false;
     for color in Color::ALL {
         let mut rights = setup.castling_rights & Bitboard::from_rank(color.backrank());
@@ -316,14 +382,13 @@ fn write_castling(f: &mut fmt::Formatter<'_>, setup: &Setup, style: FenStyle) ->
                 Color::White => letter.to_ascii_uppercase(),
                 Color::Black => letter,
             };
-            write!(f, "{letter}")?;
+            out.push(letter as u8);
             any = true;
         }
     }
     if !any {
-        f.write_str("-")?;
+        out.push(b'-');
     }
-    Ok(())
 }
 
 /// The rook that `K` (king side) or `Q` (queen side) names: the outermost
@@ -1366,6 +1431,16 @@ mod tests {
         assert_eq!(
             Fen::from_position(&pos).into_position(CastlingMode::Standard),
             Ok(pos)
+        );
+        // A capture that would expose the king along the rank (both pawns
+        // leave it) is no legal capture: no square in the legal
+        // convention, which is the default.
+        let pinned = "8/8/8/KPp4r/8/8/8/7k w - c6 0 2";
+        let pos = parse_position(pinned, None).unwrap();
+        assert_eq!(Fen::from_position(&pos).to_string(), pinned);
+        assert_eq!(
+            Fen::from_position_with(&pos, EpMode::default()).to_string(),
+            "8/8/8/KPp4r/8/8/8/7k w - - 0 2"
         );
 
         // A Chess960 position keeps its mode through Fen, even when the

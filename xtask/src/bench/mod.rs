@@ -6,6 +6,8 @@
 //! against pgn-reader + shakmaty on the same files (see [`validate_bench`]).
 //! `cargo xtask bench adjudicate`: the release `chesstool adjudicate` beside
 //! `chesstool validate` on the same files (see [`adjudicate_bench`]).
+//! `cargo xtask bench replay`: `chesstool replay --format parquet` against
+//! `--format csv` on the same corpus (see [`replay_bench`]).
 //!
 //! The three libraries are compiled into one release xtask binary, so they
 //! share every build flag (profile, LTO, codegen units, target features).
@@ -20,6 +22,7 @@
 mod adjudicate_bench;
 mod callgrind;
 mod notation_bench;
+mod replay_bench;
 mod validate_bench;
 
 use std::hint::black_box;
@@ -242,6 +245,7 @@ const USAGE: &str =
                      cargo xtask bench notation [--runs N] [--quick]\n       \
                      cargo xtask bench validate [--runs N] [--quick] [--no-rss] [--no-callgrind]\n       \
                      cargo xtask bench adjudicate [--runs N] [--quick]\n       \
+                     cargo xtask bench replay [--runs N] [--quick]\n       \
                      cargo xtask bench unwinnable [--runs N] [--quick] [--set a,b,..] \
                      [--only ours|chasolver] [--budget N]";
 
@@ -256,11 +260,12 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         Some("notation") => return notation_bench::run(args),
         Some("validate") => return validate_bench::run(args),
         Some("adjudicate") => return adjudicate_bench::run(args),
+        Some("replay") => return replay_bench::run(args),
         Some("unwinnable") => return crate::unwinnable::run(args),
         Some("reader") => return notation_bench::run_reader(args),
         Some(other) => bail!(
             "unknown benchmark {other:?}; available: perft, notation, validate, adjudicate, \
-             unwinnable\n{USAGE}"
+             replay, unwinnable\n{USAGE}"
         ),
         None => bail!("{USAGE}"),
     }

@@ -759,7 +759,7 @@ fn build_profiling_binary() -> anyhow::Result<PathBuf> {
 }
 
 /// The 20 MB corpus of the callgrind step, generated when missing.
-fn callgrind_corpus() -> anyhow::Result<PathBuf> {
+pub(super) fn callgrind_corpus() -> anyhow::Result<PathBuf> {
     use std::io::Write;
     let path = target_dir().join("corpus").join("lichess-like-20mb.pgn");
     if !path.is_file() {

@@ -449,7 +449,7 @@ fn adjudicate_jsonl_types() {
         0,
         "{\"file\":\"g.pgn\",\"game\":1,\"offset\":0,\"line\":1,\"white\":\"W\",\"black\":\"B\",\
          \"recorded_result\":\"1-0\",\"result\":\"1-0\",\"reason\":\"checkmate\",\"decided_at_ply\":7,\
-         \"claimable\":\"\",\"agrees\":true,\"termination\":\"normal\",\"mating_line\":null,\"detail\":\"Black is checkmated\"}\n",
+         \"claimable\":[],\"agrees\":true,\"termination\":\"normal\",\"mating_line\":null,\"detail\":\"Black is checkmated\"}\n",
     );
 }
 

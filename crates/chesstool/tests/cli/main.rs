@@ -14,6 +14,7 @@ mod shard;
 mod signals;
 mod spark;
 mod stderr;
+mod typed;
 mod usage;
 mod util;
 mod validate;

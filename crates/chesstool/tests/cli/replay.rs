@@ -40,10 +40,12 @@ fn replay_csv_rows_with_clocks_and_evals() {
     let rows: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(
         rows[0],
-        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval"
+        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval,mate"
     );
-    assert_eq!(rows[1], "g.pgn,1,1,1,white,e4,e2e4,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1,180,,");
-    assert_eq!(rows[2], "g.pgn,1,2,1,black,e5,e7e5,rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2,178.5,,0.25");
+    // Numbers as numbers (a float always with its point); the en-passant
+    // square only where a capture is legal (none here).
+    assert_eq!(rows[1], "g.pgn,1,1,1,white,e4,e2e4,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,180.0,,,");
+    assert_eq!(rows[2], "g.pgn,1,2,1,black,e5,e7e5,rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2,178.5,,0.25,");
     assert_eq!(rows.len(), 8);
     assert!(rows[7].starts_with("g.pgn,1,7,4,white,Qxf7#,h5f7,"));
 }
@@ -55,6 +57,19 @@ fn replay_fen_final_ply_and_jsonl() {
         &dir,
         &[
             "replay", "g.pgn", "--format", "fen", "--final", "--games", "3..3",
+        ],
+    );
+    assert_output(
+        &run,
+        0,
+        "rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2\n",
+    );
+    // The PGN standard's writer convention, on request.
+    let run = chesstool(
+        &dir,
+        &[
+            "replay", "g.pgn", "--format", "fen", "--final", "--games", "3..3", "--fen-ep",
+            "always",
         ],
     );
     assert_output(
@@ -82,7 +97,7 @@ fn replay_fen_final_ply_and_jsonl() {
     assert_output(
         &run,
         0,
-        "{\"file\":\"g.pgn\",\"game\":1,\"ply\":2,\"move_number\":1,\"side\":\"black\",\"san\":\"e5\",\"uci\":\"e7e5\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\",\"clock\":178.5,\"emt\":null,\"eval\":\"0.25\"}\n",
+        "{\"file\":\"g.pgn\",\"game\":1,\"ply\":2,\"move_number\":1,\"side\":\"black\",\"san\":\"e5\",\"uci\":\"e7e5\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\",\"clock\":178.5,\"emt\":null,\"eval\":0.25,\"mate\":null}\n",
     );
     // Ply 0 is the start position in every format: a row without a move
     // (the side to move, its move number).
@@ -95,8 +110,8 @@ fn replay_fen_final_ply_and_jsonl() {
     assert_output(
         &run,
         0,
-        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval\n\
-         g.pgn,3,0,1,white,,,rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,,,\n",
+        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval,mate\n\
+         g.pgn,3,0,1,white,,,rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,,,,\n",
     );
     // So is the final position of a game without moves.
     std::fs::write(
@@ -111,7 +126,7 @@ fn replay_fen_final_ply_and_jsonl() {
     assert_output(
         &run,
         0,
-        "{\"file\":\"empty.pgn\",\"game\":1,\"ply\":0,\"move_number\":40,\"side\":\"black\",\"san\":\"\",\"uci\":\"\",\"fen\":\"4k3/8/8/8/8/8/8/4K2R b K - 3 40\",\"clock\":null,\"emt\":null,\"eval\":null}\n",
+        "{\"file\":\"empty.pgn\",\"game\":1,\"ply\":0,\"move_number\":40,\"side\":\"black\",\"san\":null,\"uci\":null,\"fen\":\"4k3/8/8/8/8/8/8/4K2R b K - 3 40\",\"clock\":null,\"emt\":null,\"eval\":null,\"mate\":null}\n",
     );
 }
 
@@ -290,8 +305,8 @@ fn replay_line_per_game_formats_keep_every_game() {
         &run,
         1,
         "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4\n\
-         rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n\
-         rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3 0 2\n",
+         rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n\
+         rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2\n",
     );
 
     // Only game 1 has a ply 4; game 2 stopped before it, game 3 is shorter.
@@ -344,9 +359,9 @@ fn replay_ply_n_counts_the_games_without_it() {
     assert_output(
         &run,
         1,
-        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval\n\
-         g.pgn,1,3,2,white,Qh5,d1h5,rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2,,,\n\
-         g.pgn,3,3,2,white,c4,c2c4,rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3 0 2,,,\n",
+        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval,mate\n\
+         g.pgn,1,3,2,white,Qh5,d1h5,rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2,,,,\n\
+         g.pgn,3,3,2,white,c4,c2c4,rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2,,,,\n",
     );
     if let Some(shown) =
         chesstool_on_terminal(&dir, &["replay", "g.pgn", "--format", "csv", "--ply", "3"])
@@ -397,13 +412,13 @@ fn replay_fen_per_position_separates_games() {
         &run,
         1,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
-         rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n\
-         rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n\
+         rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
+         rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n\
          \n\
          rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
-         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1\n\
-         rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 2\n\
-         rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3 0 2\n",
+         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n\
+         rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2\n\
+         rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2\n",
     );
 }
 
@@ -424,7 +439,7 @@ fn replay_text_lists_an_invalid_game_up_to_its_error() {
     );
     assert!(
         run.stdout
-            .contains("  rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n"),
+            .contains("  rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n"),
         "{}",
         run.stdout
     );
@@ -699,7 +714,7 @@ fn replay_pgn_keeps_clock_commands_on_one_line() {
         .skip(1)
         .map(|row| row.split(',').nth(8).unwrap())
         .collect();
-    assert_eq!(clocks, ["62", "61"], "{}", run.stdout);
+    assert_eq!(clocks, ["62.0", "61.0"], "{}", run.stdout);
 }
 
 /// Invalid games written through and kept in their lines give the same

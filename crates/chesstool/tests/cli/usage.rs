@@ -25,7 +25,7 @@ fn usage_errors_are_one_line_on_stderr_with_exit_2() {
         ),
         (
             &["adjudicate", "--format", "xml"][..],
-            "invalid value 'xml' for '--format <FORMAT>' [possible values: text, csv, jsonl]",
+            "invalid value 'xml' for '--format <FORMAT>' [possible values: text, csv, jsonl, parquet]",
             "chesstool adjudicate --help",
         ),
         (

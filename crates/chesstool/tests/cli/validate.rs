@@ -62,7 +62,7 @@ fn validate_reports_missing_roster_tags_as_warnings() {
     let rows: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(rows.len(), 3);
     assert!(
-        rows[1].starts_with("bare.pgn,1,0,1,A,,,2,valid,1,"),
+        rows[1].starts_with("bare.pgn,1,0,1,A,,*,2,valid,1,"),
         "{}",
         rows[1]
     );

@@ -1144,13 +1144,44 @@ fn numbered(pos: &Position, token: &[u8]) -> String {
     }
 }
 
+/// The value of the start-position tag `name` (`FEN`, `SetUp`,
+/// `Variant`), read as chess.js reads it: a tag whose name differs only
+/// in case (`fEn`) is that tag, with a warning; when both spellings are
+/// there, the exact one wins, with a warning. (Tags are lenient even
+/// under `--strict`.)
+fn start_tag<'a>(
+    game: &RawGame<'a>,
+    name: &str,
+    warnings: &mut Vec<crate::pgn::replay::GameWarning>,
+) -> Option<&'a [u8]> {
+    let exact = game.tag(name.as_bytes());
+    let other = game
+        .tags()
+        .find(|(n, _)| *n != name.as_bytes() && n.eq_ignore_ascii_case(name.as_bytes()));
+    let Some((other_name, other_value)) = other else {
+        return exact;
+    };
+    let other_name = escape_for_report(other_name);
+    let message = if exact.is_some() {
+        format!("tags {name} and {other_name} both given: {name} read, {other_name} ignored")
+    } else {
+        format!("tag {other_name} read as {name}")
+    };
+    warnings.push(GameWarning {
+        ply: None,
+        token: None,
+        line: game.line,
+        message,
+    });
+    exact.or(Some(other_value))
+}
+
 /// The start position given by the tags.
 fn start_position(
     game: &RawGame<'_>,
     warnings: &mut Vec<crate::pgn::replay::GameWarning>,
 ) -> Result<Position, String> {
-    let variant = game
-        .tag(b"Variant")
+    let variant = start_tag(game, "Variant", warnings)
         .map(|v| String::from_utf8_lossy(v).to_ascii_lowercase());
     let chess960 = match variant.as_deref().map(str::trim) {
         None | Some("" | "standard" | "chess" | "normal" | "from position" | "fromposition") => {
@@ -1161,8 +1192,8 @@ fn start_position(
         ) => true,
         Some(other) => return Err(format!("unsupported variant {other:?}")),
     };
-    let setup = game.tag(b"SetUp");
-    let Some(fen) = game.tag(b"FEN") else {
+    let setup = start_tag(game, "SetUp", warnings);
+    let Some(fen) = start_tag(game, "FEN", warnings) else {
         if setup.is_some_and(|s| s == b"1") {
             warnings.push(GameWarning {
                 ply: None,

@@ -163,10 +163,17 @@ fn write_tag<W: fmt::Write + ?Sized>(out: &mut W, name: &str, value: &str) -> fm
     }
 }
 
-/// The ply of the first move: from the `FEN` tag when it reads (leniently)
-/// as a FEN, else 0 (White's first move).
+/// The ply of the first move: from the `FEN` tag (or one whose name
+/// differs only in case, as the replay reads it) when it reads
+/// (leniently) as a FEN, else 0 (White's first move).
 fn starting_ply(game: &Game) -> u64 {
-    let Some(fen) = game.tag("FEN") else {
+    let fen = game.tag("FEN").or_else(|| {
+        game.tags
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("FEN"))
+            .map(|(_, value)| value.as_str())
+    });
+    let Some(fen) = fen else {
         return 0;
     };
     match Fen::from_ascii_lenient(fen.as_bytes()) {

@@ -1,0 +1,65 @@
+//! `chesstool schema`: the columns of a report (validate, replay,
+//! adjudicate) as JSON, for the readers of the text formats: each
+//! column's name, type and nullability, as the reports write them.
+
+use std::io::Write;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+
+use crate::table::TableFormat;
+use crate::Outcome;
+
+pub const EXAMPLES: &str = "\
+Examples:
+  chesstool schema validate
+  chesstool schema replay --format csv
+  chesstool schema adjudicate --tags Event,WhiteElo,BlackElo --format jsonl
+  chesstool schema validate --show-warnings --format csv > validate-schema.json";
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Whose report.
+    #[arg(value_enum)]
+    report: Report,
+    /// The format the types are for: in CSV a list is one string, its
+    /// items joined.
+    #[arg(long, value_enum, default_value_t = TableFormat::Parquet)]
+    format: TableFormat,
+    /// The `--tags` the report is written with.
+    #[arg(long, value_name = "NAME,…", value_delimiter = ',')]
+    tags: Vec<String>,
+    /// The columns of `validate --show-warnings` (validate only).
+    #[arg(long)]
+    show_warnings: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Report {
+    /// `chesstool validate`: a row per game.
+    Validate,
+    /// `chesstool replay --format csv|jsonl|parquet`: a row per ply.
+    Replay,
+    /// `chesstool adjudicate`: a row per game.
+    Adjudicate,
+}
+
+pub fn run(args: &SchemaArgs) -> Result<Outcome> {
+    if args.show_warnings && args.report != Report::Validate {
+        anyhow::bail!("--show-warnings is validate's");
+    }
+    let schema = match args.report {
+        Report::Validate => crate::validate::schema(
+            args.show_warnings,
+            &crate::validate::tag_columns(&args.tags)?,
+        ),
+        Report::Replay => crate::replay::schema(&crate::replay::tag_columns(&args.tags)?),
+        Report::Adjudicate => {
+            crate::adjudicate::schema(&crate::adjudicate::tag_columns(&args.tags)?)
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(schema.to_json(args.format).as_bytes())?;
+    out.flush()?;
+    Ok(Outcome::Ok)
+}

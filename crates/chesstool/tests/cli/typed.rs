@@ -1,0 +1,909 @@
+//! Typed reports through the binary: Parquet read back with the parquet
+//! crate's own reader and compared value by value with the JSONL report;
+//! the schema `chesstool schema` prints against the file's; row groups
+//! cut by count and the file byte-identical for any thread count; `--tags`
+//! (integers, missing and empty tags, clashes); the recorded result;
+//! `--fen-ep`; tag names in another case; `--fix-results=FILE` beside a
+//! Parquet report. Then duckdb, polars and pyarrow read every report with
+//! their defaults (Parquet) or with the types of `chesstool schema` (CSV,
+//! JSONL), from `target/venv-readers` (which `.ci/install-test-tools`
+//! makes) or the Python named by `CHESSTOOL_READERS_PYTHON`; a reader that
+//! is missing skips its part, loudly and counted.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use arrow_array::{Array, BooleanArray, Float64Array, Int64Array, ListArray, StringArray};
+use arrow_schema::DataType;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::file::reader::FileReader;
+use parquet::file::serialized_reader::SerializedFileReader;
+
+use crate::util::{chesstool, repo_file, skip, temp_dir, Skip};
+
+/// Games that exercise every typed field: clocks and evals (pawns and
+/// mates), numeric tags (good, `?`, junk, `+12`), a missing and an empty
+/// tag, a game without a `Result` tag, a repetition to claim, an invalid
+/// game, a `fEn` tag, an en-passant capture that is legal and one that
+/// is pinned.
+const GAMES: &str = r#"[Event "Rated Blitz game"]
+[Site "https://lichess.org/abcdefgh"]
+[Date "2024.01.05"]
+[White "Alice"]
+[Black "Bob"]
+[Result "1-0"]
+[WhiteElo "1500"]
+[BlackElo "?"]
+[WhiteRatingDiff "+12"]
+[BlackRatingDiff "-12"]
+[ECO "C20"]
+[ECO "C21"]
+[TimeControl "180+0"]
+[Termination "Normal"]
+
+1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%eval -1.50] [%clk 0:02:58.5] } 2. Qh5 { [%eval #-3] [%clk 0:02:57] } 2... Nc6 { [%eval #2] [%clk 0:02:50] } 3. Bc4 { [%emt 0:00:04] } 3... Nf6 4. Qxf7# 1-0
+
+[Event ""]
+[White "Carol"]
+[Black ""]
+[WhiteElo "2700?"]
+
+1. d4 d5 2. c4 e6 0-1
+
+[Event "Repetition"]
+[White "Dan"]
+[Black "Eve"]
+[Result "1/2-1/2"]
+
+1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2
+
+[Event "Invalid"]
+[White "Frank"]
+[Black "Grace"]
+[Result "*"]
+
+1. e4 e5 2. Ke3 *
+
+[Event "Position"]
+[White "Heidi"]
+[Black "Ivan"]
+[Result "*"]
+[SetUp "1"]
+[fEn "4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1"]
+
+1... c5 2. Ka4 *
+
+[Event "En passant"]
+[White "Judy"]
+[Black "Ken"]
+[Result "*"]
+
+1. e4 a6 2. e5 d5 *
+
+"#;
+
+fn setup(name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    std::fs::write(dir.join("g.pgn"), GAMES).unwrap();
+    dir
+}
+
+const TAGS: &str = "Event,Date,WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,ECO,TimeControl,Termination,UTCDate";
+
+/// The three reports, each with the arguments that give it every column.
+fn reports() -> [(&'static str, Vec<&'static str>); 3] {
+    [
+        ("validate", vec!["validate", "--show-warnings"]),
+        ("replay", vec!["replay"]),
+        ("adjudicate", vec!["adjudicate"]),
+    ]
+}
+
+/// Writes `NAME.parquet`, `NAME.csv`, `NAME.jsonl` and the schemas
+/// `NAME.schema.json` (Parquet and JSONL types) and
+/// `NAME.csv-schema.json` of each report into `dir`.
+fn write_reports(dir: &Path) {
+    for (name, args) in reports() {
+        for format in ["parquet", "csv", "jsonl"] {
+            let out = format!("{name}.{format}");
+            let mut all = args.clone();
+            all.extend([
+                "g.pgn", "--tags", TAGS, "--format", format, "-o", &out, "-q",
+            ]);
+            let run = chesstool(dir, &all);
+            assert!(run.code <= 1, "{all:?}: exit {}: {}", run.code, run.stderr);
+            assert!(run.stdout.is_empty(), "{all:?}: {}", run.stdout);
+        }
+        let mut schema_args = vec!["schema", name, "--tags", TAGS];
+        if name == "validate" {
+            schema_args.push("--show-warnings");
+        }
+        let run = chesstool(dir, &schema_args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        std::fs::write(dir.join(format!("{name}.schema.json")), &run.stdout).unwrap();
+        schema_args.extend(["--format", "csv"]);
+        let run = chesstool(dir, &schema_args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        std::fs::write(dir.join(format!("{name}.csv-schema.json")), &run.stdout).unwrap();
+    }
+}
+
+/// `(name, type, nullable)` of each line of `chesstool schema`'s JSON.
+fn schema_columns(json: &str) -> Vec<(String, String, bool)> {
+    json.lines()
+        .filter_map(|line| {
+            let line = line.trim().trim_end_matches(',');
+            let body = line.strip_prefix("{\"name\": \"")?;
+            let (name, rest) = body.split_once("\", \"type\": \"")?;
+            let (ty, rest) = rest.split_once("\", \"nullable\": ")?;
+            Some((
+                name.to_string(),
+                ty.to_string(),
+                rest.trim_end_matches('}') == "true",
+            ))
+        })
+        .collect()
+}
+
+/// Our schema's type name of an arrow type.
+fn type_name(ty: &DataType) -> String {
+    match ty {
+        DataType::Int64 => "int64".into(),
+        DataType::Float64 => "float64".into(),
+        DataType::Boolean => "bool".into(),
+        DataType::Utf8 => "string".into(),
+        DataType::List(item) if item.data_type() == &DataType::Utf8 && !item.is_nullable() => {
+            "list<string>".into()
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+/// A JSON string literal as the JSONL writer writes it.
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A float as the text reports write it.
+fn float(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// Every row of a Parquet file, read with the parquet crate's arrow
+/// reader and written as a JSONL line would be; and the rows of each row
+/// group.
+fn parquet_as_jsonl(path: &Path) -> (Vec<String>, Vec<i64>) {
+    let file = File::open(path).unwrap();
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+    let groups = builder
+        .metadata()
+        .row_groups()
+        .iter()
+        .map(|g| g.num_rows())
+        .collect();
+    let mut lines = Vec::new();
+    for batch in builder.build().unwrap() {
+        let batch = batch.unwrap();
+        let schema = batch.schema();
+        for row in 0..batch.num_rows() {
+            let mut line = String::from("{");
+            for (i, (field, column)) in schema.fields().iter().zip(batch.columns()).enumerate() {
+                if i > 0 {
+                    line.push(',');
+                }
+                line.push_str(&json_str(field.name()));
+                line.push(':');
+                if column.is_null(row) {
+                    line.push_str("null");
+                    continue;
+                }
+                let any = column.as_any();
+                let value = match field.data_type() {
+                    DataType::Int64 => any
+                        .downcast_ref::<Int64Array>()
+                        .unwrap()
+                        .value(row)
+                        .to_string(),
+                    DataType::Float64 => {
+                        float(any.downcast_ref::<Float64Array>().unwrap().value(row))
+                    }
+                    DataType::Boolean => any
+                        .downcast_ref::<BooleanArray>()
+                        .unwrap()
+                        .value(row)
+                        .to_string(),
+                    DataType::Utf8 => {
+                        json_str(any.downcast_ref::<StringArray>().unwrap().value(row))
+                    }
+                    DataType::List(_) => {
+                        let list = any.downcast_ref::<ListArray>().unwrap().value(row);
+                        let items = list.as_any().downcast_ref::<StringArray>().unwrap();
+                        let items: Vec<String> =
+                            (0..items.len()).map(|k| json_str(items.value(k))).collect();
+                        format!("[{}]", items.join(","))
+                    }
+                    other => panic!("unexpected type {other:?}"),
+                };
+                line.push_str(&value);
+            }
+            line.push('}');
+            lines.push(line);
+        }
+    }
+    (lines, groups)
+}
+
+#[test]
+fn parquet_reads_back_as_the_jsonl_report_with_the_documented_schema() {
+    let dir = setup("typed_crate_reader");
+    write_reports(&dir);
+    for (name, _) in reports() {
+        let (rows, _) = parquet_as_jsonl(&dir.join(format!("{name}.parquet")));
+        let jsonl = std::fs::read_to_string(dir.join(format!("{name}.jsonl"))).unwrap();
+        let expected: Vec<&str> = jsonl.lines().collect();
+        assert_eq!(rows, expected, "{name}: parquet read back against jsonl");
+        assert!(!rows.is_empty());
+        // The file's schema is the documented one.
+        let file = File::open(dir.join(format!("{name}.parquet"))).unwrap();
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+        let in_file: Vec<(String, String, bool)> = builder
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| (f.name().clone(), type_name(f.data_type()), f.is_nullable()))
+            .collect();
+        let schema = std::fs::read_to_string(dir.join(format!("{name}.schema.json"))).unwrap();
+        assert_eq!(in_file, schema_columns(&schema), "{name}: schema");
+        // CSV: the same columns, lists as strings.
+        let csv_schema = schema_columns(
+            &std::fs::read_to_string(dir.join(format!("{name}.csv-schema.json"))).unwrap(),
+        );
+        let csv = std::fs::read_to_string(dir.join(format!("{name}.csv"))).unwrap();
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        assert_eq!(
+            header,
+            csv_schema.iter().map(|c| c.0.as_str()).collect::<Vec<_>>()
+        );
+        assert!(csv_schema.iter().all(|c| c.1 != "list<string>"));
+    }
+}
+
+/// The values the issue names, in JSONL (and so, by the test above, in
+/// Parquet).
+#[test]
+fn typed_fields_in_jsonl_and_csv() {
+    let dir = setup("typed_fields");
+    let run = chesstool(
+        &dir,
+        &[
+            "replay", "g.pgn", "--format", "jsonl", "--game", "1", "--tags", "WhiteElo",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[0].ends_with(
+            "\"clock\":180.0,\"emt\":null,\"eval\":0.17,\"mate\":null,\"WhiteElo\":1500}"
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].ends_with(
+            "\"clock\":178.5,\"emt\":null,\"eval\":-1.5,\"mate\":null,\"WhiteElo\":1500}"
+        ),
+        "{}",
+        lines[1]
+    );
+    // `[%eval #-3]`: Black mates in 3, from White's point of view.
+    assert!(
+        lines[2]
+            .ends_with("\"clock\":177.0,\"emt\":null,\"eval\":null,\"mate\":-3,\"WhiteElo\":1500}"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[3].contains("\"eval\":null,\"mate\":2,"),
+        "{}",
+        lines[3]
+    );
+    assert!(
+        lines[4].contains("\"clock\":null,\"emt\":4.0,\"eval\":null,\"mate\":null"),
+        "{}",
+        lines[4]
+    );
+
+    // Tags: integers, null for `?` and junk, `+12`; a tag given twice
+    // gives its first value; a missing tag is null, an empty one "".
+    let run = chesstool(
+        &dir,
+        &["validate", "g.pgn", "--format", "jsonl", "--tags", TAGS],
+    );
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[0].ends_with(
+            "\"Event\":\"Rated Blitz game\",\"Date\":\"2024.01.05\",\"WhiteElo\":1500,\"BlackElo\":null,\
+             \"WhiteRatingDiff\":12,\"BlackRatingDiff\":-12,\"ECO\":\"C20\",\"TimeControl\":\"180+0\",\
+             \"Termination\":\"Normal\",\"UTCDate\":null}"
+        ),
+        "{}",
+        lines[0]
+    );
+    // Game 2: no Result tag, so the terminator is the recorded result;
+    // an empty Black and Event, a missing Date.
+    assert!(
+        lines[1].contains("\"white\":\"Carol\",\"black\":\"\",\"result\":\"0-1\","),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[1].ends_with(
+            "\"Event\":\"\",\"Date\":null,\"WhiteElo\":null,\"BlackElo\":null,\"WhiteRatingDiff\":null,\
+             \"BlackRatingDiff\":null,\"ECO\":null,\"TimeControl\":null,\"Termination\":null,\"UTCDate\":null}"
+        ),
+        "{}",
+        lines[1]
+    );
+    // The same recorded result in adjudicate.
+    let run = chesstool(&dir, &["adjudicate", "g.pgn", "--format", "jsonl"]);
+    let lines: Vec<&str> = run.stdout.lines().skip(1).collect();
+    assert!(
+        lines[0].contains("\"black\":\"\",\"recorded_result\":\"0-1\","),
+        "{}",
+        lines[0]
+    );
+    // claimable is a list in JSONL, `;`-joined in CSV.
+    assert!(
+        lines[1].contains("\"claimable\":[\"threefold_repetition\"],\"agrees\":true,"),
+        "{}",
+        lines[1]
+    );
+    let run = chesstool(&dir, &["adjudicate", "g.pgn", "--format", "csv"]);
+    assert!(
+        run.stdout
+            .lines()
+            .nth(3)
+            .unwrap()
+            .contains(",threefold_repetition,true,"),
+        "{}",
+        run.stdout
+    );
+    // CSV: numbers as JSONL writes them, nothing for null.
+    let run = chesstool(
+        &dir,
+        &[
+            "replay", "g.pgn", "--format", "csv", "--game", "1", "--ply", "3",
+        ],
+    );
+    assert!(
+        run.stdout.lines().nth(1).unwrap().ends_with(",177.0,,,-3"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn tags_that_are_columns_are_usage_errors() {
+    let dir = setup("typed_tag_clash");
+    for (args, says) in [
+        (
+            &["validate", "g.pgn", "--tags", "White"][..],
+            "the White tag is already a column",
+        ),
+        (
+            &["adjudicate", "g.pgn", "--tags", "Result"][..],
+            "the Result tag is already a column",
+        ),
+        (
+            &["validate", "g.pgn", "--tags", "ECO,ECO"][..],
+            "ECO given twice",
+        ),
+        (
+            &["replay", "g.pgn", "--format", "csv", "--tags", "fen"][..],
+            "a second column named fen",
+        ),
+        (
+            &["schema", "validate", "--tags", "Black"][..],
+            "the Black tag is already a column",
+        ),
+        (
+            &["replay", "g.pgn", "--format", "san", "--tags", "ECO"][..],
+            "--tags adds columns",
+        ),
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
+    }
+    // replay has no White column: White is a tag column there.
+    let run = chesstool(
+        &dir,
+        &[
+            "replay",
+            "g.pgn",
+            "--format",
+            "csv",
+            "--game",
+            "1",
+            "--ply",
+            "1",
+            "--tags",
+            "White,Black",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with(
+        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval,mate,White,Black\n"
+    ));
+    assert!(
+        run.stdout.lines().nth(1).unwrap().ends_with(",Alice,Bob"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn fen_en_passant_legal_by_default_always_on_request() {
+    let dir = setup("typed_fen_ep");
+    // Game 6: after 2...d5, exd6 is legal; game 5 (from a fEn tag): after
+    // 1...c5 the b5 pawn is pinned along the rank, so no legal capture.
+    let legal = chesstool(&dir, &["replay", "g.pgn", "--format", "fen", "--final"]);
+    let always = chesstool(
+        &dir,
+        &[
+            "replay", "g.pgn", "--format", "fen", "--final", "--fen-ep", "always",
+        ],
+    );
+    let legal: Vec<&str> = legal.stdout.lines().collect();
+    let always: Vec<&str> = always.stdout.lines().collect();
+    assert_eq!(
+        legal[5],
+        "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"
+    );
+    assert_eq!(always[5], legal[5]);
+    assert_eq!(legal[4], "4k3/8/8/1Pp4r/K7/8/8/8 b - - 1 2");
+    let run = chesstool(
+        &dir,
+        &[
+            "replay", "g.pgn", "--format", "fen", "--game", "5", "--ply", "1",
+        ],
+    );
+    assert_eq!(run.stdout, "4k3/8/8/KPp4r/8/8/8/8 w - - 0 2\n");
+    let run = chesstool(
+        &dir,
+        &[
+            "replay", "g.pgn", "--format", "fen", "--game", "5", "--ply", "1", "--fen-ep", "always",
+        ],
+    );
+    assert_eq!(run.stdout, "4k3/8/8/KPp4r/8/8/8/8 w - c6 0 2\n");
+    // PGN export writes the FEN tag as it was read.
+    let run = chesstool(&dir, &["replay", "g.pgn", "--format", "pgn", "--game", "5"]);
+    assert!(
+        run.stdout
+            .contains("[fEn \"4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1\"]"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("1... c5 2. Ka4 *"), "{}", run.stdout);
+}
+
+#[test]
+fn start_tags_in_another_case_are_read_with_a_warning() {
+    let dir = temp_dir("typed_tag_case");
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    std::fs::write(
+        dir.join("g.pgn"),
+        format!(
+            "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[setup \"1\"]\n[fen \"{fen}\"]\n\n1. e4 *\n\n\
+             [White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n[Fen \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. Kd2 *\n"
+        ),
+    )
+    .unwrap();
+    for strict in [false, true] {
+        let mut args = vec!["validate", "g.pgn", "--show-warnings", "--format", "csv"];
+        if strict {
+            // Tags stay lenient under --strict.
+            args.push("--strict");
+        }
+        let run = chesstool(&dir, &args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("g.pgn:1: game 1 (A – B): warning: tag setup read as SetUp"),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            run.stderr
+                .contains("g.pgn:1: game 1 (A – B): warning: tag fen read as FEN"),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("g.pgn:9: game 2 (C – D): warning: tags FEN and Fen both given: FEN read, Fen ignored"),
+            "{}",
+            run.stderr
+        );
+        let rows: Vec<&str> = run.stdout.lines().collect();
+        // The missing roster tags are one warning more.
+        assert!(rows[1].contains(",1,valid,3,"), "{}", rows[1]);
+        assert!(rows[2].contains(",1,valid,2,"), "{}", rows[2]);
+    }
+    let run = chesstool(&dir, &["replay", "g.pgn", "--format", "fen", "--final"]);
+    assert_eq!(
+        run.stdout,
+        "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1\n4k3/8/8/8/8/8/3KP3/8 b - - 1 1\n"
+    );
+}
+
+#[test]
+fn parquet_needs_a_file_and_combines_with_fix_results() {
+    let dir = setup("typed_fix_results");
+    for args in [
+        &["validate", "g.pgn", "--format", "parquet"][..],
+        &["replay", "g.pgn", "--format", "parquet", "-o", "-"],
+        &["adjudicate", "g.pgn", "--format", "parquet"],
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert_eq!(
+            run.stderr, "chesstool: --format parquet writes a file: give it with -o FILE\n",
+            "{args:?}"
+        );
+        assert!(run.stdout.is_empty());
+    }
+    // Games to their own file, the report to -o.
+    let run = chesstool(
+        &dir,
+        &[
+            "adjudicate",
+            "g.pgn",
+            "--fix-results=fixed.pgn",
+            "--format",
+            "parquet",
+            "-o",
+            "verdicts.parquet",
+        ],
+    );
+    assert_eq!(run.code, 1, "game 4 is invalid: {}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
+    assert_eq!(fixed.matches("[Event ").count(), 6, "{fixed}");
+    let (rows, _) = parquet_as_jsonl(&dir.join("verdicts.parquet"));
+    assert_eq!(rows.len(), 6);
+    // The same games as the first form writes, and its report on stdout.
+    let run = chesstool(
+        &dir,
+        &[
+            "adjudicate",
+            "g.pgn",
+            "--fix-results",
+            "-o",
+            "fixed2.pgn",
+            "--format",
+            "jsonl",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("fixed2.pgn")).unwrap(),
+        fixed
+    );
+    assert_eq!(run.stdout.lines().collect::<Vec<_>>(), rows);
+    // The report to stdout, the games to a file.
+    let run = chesstool(
+        &dir,
+        &[
+            "adjudicate",
+            "g.pgn",
+            "--fix-results=fixed3.pgn",
+            "--format",
+            "jsonl",
+        ],
+    );
+    assert_eq!(run.stdout.lines().collect::<Vec<_>>(), rows);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("fixed3.pgn")).unwrap(),
+        fixed
+    );
+    for (args, says) in [
+        (
+            &[
+                "adjudicate",
+                "g.pgn",
+                "--fix-results",
+                "--format",
+                "parquet",
+                "-o",
+                "x.parquet",
+            ][..],
+            "give the games their own file, --fix-results=FILE",
+        ),
+        (
+            &["adjudicate", "g.pgn", "--fix-results=x.pgn", "-o", "x.pgn"],
+            "the games and the report need a file each",
+        ),
+        (
+            &["adjudicate", "g.pgn", "--fix-results=g.pgn", "-o", "r.csv"],
+            "--fix-results g.pgn is the input g.pgn",
+        ),
+        (
+            &["adjudicate", "g.pgn", "--fix-results"],
+            "--fix-results writes the games to -o FILE",
+        ),
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+    assert_eq!(std::fs::read_to_string(dir.join("g.pgn")).unwrap(), GAMES);
+}
+
+/// Row groups are cut every 65,536 rows in input order: the file is the
+/// same for any thread count and chunk size.
+#[test]
+fn parquet_row_groups_by_count_and_identical_for_any_threads() {
+    let dir = temp_dir("typed_row_groups");
+    let sample = repo_file("testdata/sample.pgn");
+    let mut files = Vec::new();
+    for (threads, chunk) in [("1", "1048576"), ("2", "65536"), ("2", "4096")] {
+        let out = format!("plies-{threads}-{chunk}.parquet");
+        let run = chesstool(
+            &dir,
+            &[
+                "replay",
+                &sample,
+                &sample,
+                &sample,
+                "--format",
+                "parquet",
+                "--threads",
+                threads,
+                "--chunk-size",
+                chunk,
+                "-o",
+                &out,
+                "--tags",
+                "WhiteElo,ECO",
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        files.push(std::fs::read(dir.join(&out)).unwrap());
+        let (rows, groups) = parquet_as_jsonl(&dir.join(&out));
+        assert_eq!(rows.len(), 3 * 28_800);
+        assert_eq!(groups, [65_536, 3 * 28_800 - 65_536]);
+    }
+    assert!(
+        files.windows(2).all(|w| w[0] == w[1]),
+        "parquet files differ by thread count"
+    );
+    // zstd-compressed, every column.
+    let reader =
+        SerializedFileReader::new(File::open(dir.join("plies-1-1048576.parquet")).unwrap())
+            .unwrap();
+    for group in reader.metadata().row_groups() {
+        for column in group.columns() {
+            let codec = format!("{:?}", column.compression());
+            assert!(
+                codec.starts_with("ZSTD"),
+                "{}: {codec}",
+                column.column_path()
+            );
+        }
+    }
+    for report in ["validate", "adjudicate"] {
+        let run1 = chesstool(
+            &dir,
+            &[
+                report,
+                &sample,
+                "--format",
+                "parquet",
+                "--threads",
+                "1",
+                "-o",
+                "a.parquet",
+            ],
+        );
+        let run2 = chesstool(
+            &dir,
+            &[
+                report,
+                &sample,
+                "--format",
+                "parquet",
+                "--threads",
+                "2",
+                "--chunk-size",
+                "8192",
+                "-o",
+                "b.parquet",
+            ],
+        );
+        assert_eq!(
+            (run1.code, run2.code),
+            (0, 0),
+            "{}{}",
+            run1.stderr,
+            run2.stderr
+        );
+        assert_eq!(
+            std::fs::read(dir.join("a.parquet")).unwrap(),
+            std::fs::read(dir.join("b.parquet")).unwrap(),
+            "{report}"
+        );
+    }
+}
+
+/// The Python readers' harness: reads the reports of `write_reports` in
+/// the folder given, with each reader it can import, and prints `ok
+/// READER: …` or `missing READER: …` per reader; any mismatch raises.
+const READERS: &str = r#"
+import json
+import sys
+
+folder = sys.argv[1]
+reports = ["validate", "replay", "adjudicate"]
+
+
+def schema(name, kind="schema"):
+    with open("%s/%s.%s.json" % (folder, name, kind), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def jsonl(name):
+    with open("%s/%s.jsonl" % (folder, name), encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+def check(reader, name, got, want):
+    if got != want:
+        raise SystemExit("%s, %s: got %r, want %r" % (reader, name, got, want))
+
+
+def rows_equal(reader, name, rows, what="parquet"):
+    want = [list(r.values()) for r in jsonl(name)]
+    check(reader, "%s %s rows" % (name, what), [list(r) for r in rows], want)
+
+
+try:
+    import pyarrow
+    import pyarrow.parquet as pq
+except ImportError as err:
+    print("missing pyarrow: %s" % err)
+else:
+    types = {"int64": pyarrow.int64(), "float64": pyarrow.float64(), "bool": pyarrow.bool_(),
+             "string": pyarrow.string(), "list<string>": pyarrow.list_(pyarrow.field("item", pyarrow.string(), nullable=False))}
+    for name in reports:
+        table = pq.read_table("%s/%s.parquet" % (folder, name))
+        want = pyarrow.schema([pyarrow.field(c["name"], types[c["type"]], nullable=c["nullable"]) for c in schema(name)])
+        check("pyarrow", name + " schema", table.schema.remove_metadata(), want)
+        rows_equal("pyarrow", name, [list(r.values()) for r in table.to_pylist()])
+    print("ok pyarrow %s: parquet schemas and values" % pyarrow.__version__)
+
+try:
+    import duckdb
+except ImportError as err:
+    print("missing duckdb: %s" % err)
+else:
+    types = {"int64": "BIGINT", "float64": "DOUBLE", "bool": "BOOLEAN", "string": "VARCHAR", "list<string>": "VARCHAR[]"}
+    for name in reports:
+        rel = duckdb.sql("SELECT * FROM read_parquet('%s/%s.parquet')" % (folder, name))
+        # duckdb's column names ignore case: a second `Termination` (the
+        # tag, beside adjudicate's `termination`) is read as `Termination_1`.
+        names = []
+        for c in schema(name):
+            names.append(c["name"] + ("_1" if c["name"].lower() in [n.lower() for n in names] else ""))
+        check("duckdb", name + " columns", rel.columns, names)
+        check("duckdb", name + " types", [str(t) for t in rel.types], [types[c["type"]] for c in schema(name)])
+        rows_equal("duckdb", name, rel.fetchall())
+        # CSV with the types of `chesstool schema --format csv`.
+        # By position: by name, `termination` and `Termination` would be
+        # one name to duckdb.
+        csv_types = [types[c["type"]] for c in schema(name, "csv-schema")]
+        rel = duckdb.read_csv("%s/%s.csv" % (folder, name), header=True, dtype=csv_types)
+        check("duckdb", name + " csv types", [str(t) for t in rel.types], csv_types)
+        check("duckdb", name + " csv columns", rel.columns, names)
+        check("duckdb", name + " csv rows", len(rel.fetchall()), len(jsonl(name)))
+    print("ok duckdb %s: parquet schemas and values, csv with dtype= (types=)" % duckdb.__version__)
+
+try:
+    import polars as pl
+except ImportError as err:
+    print("missing polars: %s" % err)
+else:
+    types = {"int64": pl.Int64, "float64": pl.Float64, "bool": pl.Boolean, "string": pl.String, "list<string>": pl.List(pl.String)}
+    for name in reports:
+        frame = pl.read_parquet("%s/%s.parquet" % (folder, name))
+        want = {c["name"]: types[c["type"]] for c in schema(name)}
+        check("polars", name + " schema", dict(frame.schema), want)
+        rows_equal("polars", name, frame.rows())
+        frame = pl.read_ndjson("%s/%s.jsonl" % (folder, name), schema_overrides=want)
+        check("polars", name + " jsonl schema", dict(frame.schema), want)
+        rows_equal("polars", name, frame.rows(), "jsonl")
+        csv_want = {c["name"]: types[c["type"]] for c in schema(name, "csv-schema")}
+        frame = pl.read_csv("%s/%s.csv" % (folder, name), schema_overrides=csv_want)
+        check("polars", name + " csv schema", dict(frame.schema), csv_want)
+    print("ok polars %s: parquet schemas and values, jsonl and csv with schema_overrides" % pl.__version__)
+"#;
+
+/// The Python with the readers: `CHESSTOOL_READERS_PYTHON`, else
+/// `target/venv-readers/bin/python`, else `python3`.
+fn readers_python() -> Option<PathBuf> {
+    if let Some(python) = std::env::var_os("CHESSTOOL_READERS_PYTHON") {
+        return Some(PathBuf::from(python));
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(repo_file("target")));
+    let venv = target.join("venv-readers/bin/python");
+    if venv.exists() {
+        return Some(venv);
+    }
+    Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+        .then(|| PathBuf::from("python3"))
+}
+
+#[test]
+fn duckdb_polars_and_pyarrow_read_every_report_with_the_documented_types() {
+    let Some(python) = readers_python() else {
+        for reader in ["duckdb", "polars", "pyarrow"] {
+            skip(Skip::Tool, &format!("no python3, so no {reader} read-back"));
+        }
+        return;
+    };
+    let dir = setup("typed_python_readers");
+    write_reports(&dir);
+    std::fs::write(dir.join("readers.py"), READERS).unwrap();
+    let output = Command::new(&python)
+        .arg(dir.join("readers.py"))
+        .arg(&dir)
+        .output()
+        .expect("run python");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}: {}\n{}",
+        python.display(),
+        stdout,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for reader in ["pyarrow", "duckdb", "polars"] {
+        if !stdout
+            .lines()
+            .any(|l| l.starts_with(&format!("ok {reader} ")))
+        {
+            assert!(stdout.contains(&format!("missing {reader}")), "{stdout}");
+            skip(
+                Skip::Tool,
+                &format!(
+                    "{reader} is not importable by {} (.ci/install-test-tools)",
+                    python.display()
+                ),
+            );
+        }
+    }
+    eprintln!("{stdout}");
+}
