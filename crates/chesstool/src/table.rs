@@ -511,12 +511,17 @@ impl Builder {
     }
 }
 
-/// Rows gathered into arrow arrays, a row group written every
-/// [`ROWS_PER_GROUP`] rows.
+/// Rows gathered into arrow arrays, a row group cut every
+/// [`ROWS_PER_GROUP`] rows and handed to an encoder thread, which owns the
+/// file: encoding and zstd run beside the thread that gathers rows (the
+/// one that takes the workers' records in order), not on it. At most
+/// three row groups are in memory: one gathered, one waiting, one being
+/// encoded.
 struct ParquetSink {
     schema: Arc<ArrowSchema>,
     builders: Vec<Builder>,
-    writer: ArrowWriter<Output>,
+    batches: Option<std::sync::mpsc::SyncSender<RecordBatch>>,
+    encoder: Option<std::thread::JoinHandle<Result<Output>>>,
 }
 
 impl ParquetSink {
@@ -546,12 +551,25 @@ impl ParquetSink {
             .set_max_row_group_bytes(None)
             .set_created_by(format!("chesstool {}", env!("CARGO_PKG_VERSION")))
             .build();
-        let writer = ArrowWriter::try_new(out, Arc::clone(&arrow), Some(props))
+        let mut writer = ArrowWriter::try_new(out, Arc::clone(&arrow), Some(props))
             .context("cannot start the parquet file")?;
+        let (batches, receive) = std::sync::mpsc::sync_channel::<RecordBatch>(1);
+        let encoder = std::thread::Builder::new()
+            .name("chesstool-parquet".to_owned())
+            .spawn(move || -> Result<Output> {
+                for batch in receive {
+                    writer.write(&batch).map_err(parquet_error)?;
+                    // One row group per batch, cut by count.
+                    writer.flush().map_err(parquet_error)?;
+                }
+                writer.into_inner().map_err(parquet_error)
+            })
+            .context("cannot start the parquet encoder thread")?;
         Ok(ParquetSink {
             schema: arrow,
             builders: schema.columns.iter().map(|c| Builder::new(c.ty)).collect(),
-            writer,
+            batches: Some(batches),
+            encoder: Some(encoder),
         })
     }
 
@@ -573,14 +591,33 @@ impl ParquetSink {
         let arrays: Vec<ArrayRef> = self.builders.iter_mut().map(Builder::finish).collect();
         let batch = RecordBatch::try_new(Arc::clone(&self.schema), arrays)
             .context("a parquet row group")?;
-        self.writer.write(&batch).map_err(parquet_error)?;
-        self.writer.flush().map_err(parquet_error)?;
+        let sent = self
+            .batches
+            .as_ref()
+            .is_some_and(|batches| batches.send(batch).is_ok());
+        if !sent {
+            // The encoder stopped: its error says why.
+            return self.join().map(drop);
+        }
         Ok(())
+    }
+
+    /// Waits for the encoder, which has every row group sent so far, and
+    /// takes back the output with the footer written.
+    fn join(&mut self) -> Result<Output> {
+        self.batches = None;
+        match self.encoder.take() {
+            Some(encoder) => match encoder.join() {
+                Ok(result) => result,
+                Err(_) => bail!("the parquet encoder thread panicked"),
+            },
+            None => bail!("the parquet file was already finished"),
+        }
     }
 
     fn finish(mut self) -> Result<Output> {
         self.write_group()?;
-        self.writer.into_inner().map_err(parquet_error)
+        self.join()
     }
 }
 
