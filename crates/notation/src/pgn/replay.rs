@@ -26,8 +26,8 @@ use crate::pgn::model::{nag_from_glyph, GameResult};
 use crate::pgn::read::RawGame;
 use crate::pgn::tags::escape_for_report;
 use crate::san::{
-    parse_standard, resolve_fast, resolve_lenient, LenientSan, SanError, SanPlus, SanWarning,
-    SanWarnings, Suffix,
+    parse_standard, resolve_fast, resolve_lenient, FastMove, LenientSan, SanError, SanPlus,
+    SanWarning, SanWarnings, Suffix,
 };
 
 /// How strictly to read.
@@ -300,6 +300,16 @@ impl Frame {
     fn play(&mut self, mv: Move) {
         self.before_last.clone_from(&self.current);
         self.current.play_unchecked(mv);
+        self.ply_before_last = self.ply;
+        self.ply += 1;
+    }
+
+    /// Plays `fast` (legal in `current`), as [`Frame::play`] does.
+    #[inline(always)]
+    fn play_fast(&mut self, fast: FastMove) {
+        self.before_last.clone_from(&self.current);
+        self.current
+            .play_normal_unchecked(fast.from, fast.to, fast.role, fast.promotion);
         self.ply_before_last = self.ply;
         self.ply += 1;
     }
@@ -747,7 +757,7 @@ fn play_fast(
     game: &mut RawGame<'_>,
     token: &Token,
     san: SanPlus,
-    mv: Move,
+    fast: FastMove,
     options: &ReplayOptions,
     visitor: &mut impl ReplayVisitor,
     frame: &mut Frame,
@@ -766,7 +776,8 @@ fn play_fast(
         }
     }
     let ply = frame.ply + 1;
-    frame.play(mv);
+    frame.play_fast(fast);
+    let mv = fast.mv();
     let actual = Suffix::from_position(&frame.current);
     if actual != san.suffix {
         let warning = SanWarning::WrongSuffix {
