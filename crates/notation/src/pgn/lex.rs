@@ -907,17 +907,19 @@ impl<'a> Lexer<'a> {
     /// Lexes on, offering each token to `sink` as it is found, up to the
     /// first token the sink does not take, which is returned (and handed
     /// out no more); `None` once the game has ended. Tokens lexed ahead
-    /// earlier ([`Lexer::peek_token`]) come first, and are not offered.
+    /// earlier ([`Lexer::peek_token`]) are offered first.
     ///
     /// The sink's code runs inside the lexer's loop: a caller that handles
     /// most tokens in a few steps (the replay's common moves) interleaves
     /// its work with the lexing, token by token, in one loop.
     #[inline(always)]
     pub(crate) fn run<S: Sink>(&mut self, sink: &mut S) -> Option<Token> {
-        if self.batch_pos < self.batch.len() {
+        while self.batch_pos < self.batch.len() {
             let token = self.batch[self.batch_pos];
             self.batch_pos += 1;
-            return Some(token);
+            if !sink.take(token, self.buf, self.start) {
+                return Some(token);
+            }
         }
         self.batch.clear();
         self.batch_pos = 0;
