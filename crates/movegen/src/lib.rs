@@ -16,6 +16,7 @@
 
 mod gen;
 mod keyed;
+mod known;
 mod moves;
 mod perft;
 mod position;

@@ -700,6 +700,24 @@ impl Position {
         hash
     }
 
+    /// Drops the castling rights a normal move of our `role` from `from` to
+    /// `to` ends: all of ours for a king move, and any whose rook stands on
+    /// either square (as [`Position::play_unchecked`] does).
+    #[inline(never)]
+    pub(crate) fn update_castles(&mut self, from: Square, to: Square, role: Role) {
+        if role == Role::King {
+            self.castles.discard_color(self.turn);
+        }
+        if self
+            .castles
+            .mask()
+            .intersects(Bitboard::from_square(from) | Bitboard::from_square(to))
+        {
+            self.castles.discard_rook(from);
+            self.castles.discard_rook(to);
+        }
+    }
+
     /// The checks a normal move (or promotion) of ours from `from` to `to`,
     /// leaving a piece of `role` there, gives the side now to move: a
     /// direct check from `to`, and a slider uncovered on the line from

@@ -53,6 +53,7 @@ fn playouts(start_fen: &str, chess960: bool, seed: u64, games: usize, max_plies:
                 ours.count_legal_moves(),
                 "{fen}"
             );
+            check_known_moves(&ours, &fen);
             checked += 1;
             let sk_moves = theirs.legal_moves();
             if sk_moves.is_empty() {
@@ -74,6 +75,50 @@ fn playouts(start_fen: &str, chess960: bool, seed: u64, games: usize, max_plies:
         }
     }
     checked
+}
+
+/// The moves of a known piece ([`Position::origins`],
+/// [`Position::is_safe`], [`Position::play_normal_unchecked`]) agree with
+/// the generator: for every piece kind and target square, the origins that
+/// are safe are exactly those of the legal normal moves and promotions,
+/// and each of those played either way gives the same position.
+fn check_known_moves(pos: &Position, fen: &str) {
+    use board::{Bitboard, Role, Square};
+    use movegen::MoveKind;
+    let moves = pos.legal_moves();
+    let theirs = pos.board().by_color(pos.turn().other());
+    for role in Role::ALL {
+        for to in Square::all() {
+            if pos.board().by_color(pos.turn()).contains(to) {
+                continue;
+            }
+            let capture = theirs.contains(to);
+            let mut safe = Bitboard::EMPTY;
+            for from in pos.origins(role, to, capture) {
+                if pos.is_safe(from, to, role) {
+                    safe = safe.with(from);
+                }
+            }
+            let mut legal = Bitboard::EMPTY;
+            for m in moves.iter() {
+                let normal = matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion(_));
+                if normal && m.to() == to && pos.moving_role(*m) == Some(role) {
+                    legal = legal.with(m.from());
+                }
+            }
+            assert_eq!(safe, legal, "{role:?} to {to:?} in {fen}");
+        }
+    }
+    for &m in moves.iter() {
+        if matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion(_)) {
+            let role = pos.moving_role(m).expect("a piece moves");
+            let mut known = pos.clone();
+            known.play_normal_unchecked(m.from(), m.to(), role, m.promotion_role());
+            let mut general = pos.clone();
+            general.play_unchecked(m);
+            assert_eq!(known, general, "{m:?} in {fen}");
+        }
+    }
 }
 
 #[test]
@@ -135,6 +180,7 @@ fn edge_cases_agree_with_shakmaty() {
         let (ours, theirs) = parse(fen, false);
         assert_eq!(sorted_ours(&ours), sorted_sk(&theirs), "{fen}");
         assert_eq!(ours.zobrist(), sk_zobrist(&theirs), "{fen}");
+        check_known_moves(&ours, fen);
     }
     // Chess960 castling where the rook shields the king, and where king and
     // rook swap squares.
@@ -148,6 +194,7 @@ fn edge_cases_agree_with_shakmaty() {
     ] {
         let (ours, theirs) = parse(fen, true);
         assert_eq!(sorted_ours(&ours), sorted_sk(&theirs), "{fen}");
+        check_known_moves(&ours, fen);
     }
 }
 

@@ -1527,15 +1527,37 @@ pub fn resolve_lenient(
     }
 }
 
+/// A normal move (or promotion) found by [`resolve_fast`], with its
+/// moving piece: what [`Position::play_normal_unchecked`] takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FastMove {
+    pub(crate) from: Square,
+    pub(crate) to: Square,
+    pub(crate) role: Role,
+    pub(crate) promotion: Option<Role>,
+}
+
+impl FastMove {
+    /// The move.
+    #[inline(always)]
+    pub(crate) fn mv(self) -> Move {
+        match self.promotion {
+            Some(p) => Move::promotion(self.from, self.to, p),
+            None => Move::normal(self.from, self.to),
+        }
+    }
+}
+
 /// The move that `san` (standard SAN as the lexer reads it) names in
 /// `pos`, when it is legal and written exactly as [`San::to_move`] accepts
 /// it without a warning: capture marker and disambiguation as the
 /// standard has them. `None` for everything else (castling, en passant,
 /// ambiguity, illegal moves, non-standard details), which the full
 /// resolver then reports. The common unambiguous move costs a few attack
-/// lookups: no move list, no pins computed but the mover's.
-#[inline]
-pub(crate) fn resolve_fast(pos: &Position, san: &San) -> Option<Move> {
+/// lookups and masks ([`Position::origins`], [`Position::is_safe`]), with
+/// no branch on the piece that moves: no move list, no pins.
+#[inline(always)]
+pub(crate) fn resolve_fast(pos: &Position, san: &San) -> Option<FastMove> {
     let San::Normal {
         role,
         file,
@@ -1551,132 +1573,46 @@ pub(crate) fn resolve_fast(pos: &Position, san: &San) -> Option<Move> {
     let us = pos.turn();
     let ours = board.by_color(us);
     let theirs = board.by_color(us.other());
-    // (En passant captures an empty square: it takes the full path.)
-    if ours.contains(to) || capture != theirs.contains(to) {
+    let pawn = role == Role::Pawn;
+    // (En passant captures an empty square: it takes the full path.) A
+    // promotion exactly for a pawn reaching the last rank; a pawn names
+    // its file exactly when it captures, never its rank.
+    if ours.contains(to)
+        || capture != theirs.contains(to)
+        || promotion.is_some() != (pawn && Bitboard::BACKRANKS.contains(to))
+        || (pawn && (rank.is_some() || file.is_some() != capture))
+    {
         return None;
     }
-    // A promotion exactly for a pawn reaching the last rank.
-    if promotion.is_some() != (role == Role::Pawn && Bitboard::BACKRANKS.contains(to)) {
-        return None;
-    }
-    let king = (board.kings() & ours).first()?;
-    let occupied = board.occupied();
-    if role == Role::King {
-        return (file.is_none()
-            && rank.is_none()
-            && attacks::king_attacks(king).contains(to)
-            && !board.is_attacked(to, us.other(), occupied.without(king)))
-        .then(|| Move::normal(king, to));
-    }
-    // In check, the move must capture the checker or block it.
-    let checkers = pos.checkers();
-    if let Some(checker) = checkers.first() {
-        if checkers.more_than_one() || !attacks::between(king, checker).with(checker).contains(to) {
-            return None;
-        }
-    }
-    let pieces = board.by_role(role) & ours;
-    let from = if role == Role::Pawn {
-        // A pawn names its file exactly when it captures, never its rank.
-        if rank.is_some() || file.is_some() != capture {
-            return None;
-        }
-        let back = us.fold(-8, 8);
-        let from = match file {
-            Some(f) => Square::from_coords(f, to.offset(back)?.rank()),
-            None => {
-                let one = to.offset(back)?;
-                if pieces.contains(one) {
-                    one
-                } else if !occupied.contains(one) && to.rank() == Rank::Fourth.relative_to(us) {
-                    one.offset(back)?
-                } else {
-                    return None;
-                }
-            }
-        };
-        if !pieces.contains(from)
-            || (file.is_some() && from.file().index().abs_diff(to.file().index()) != 1)
-        {
-            return None;
-        }
-        if pinned_off_line(pos, king, from, to) {
-            return None;
-        }
-        from
-    } else {
-        let candidates = if role == Role::Knight {
-            attacks::knight_attacks(to) & pieces
-        } else {
-            // Our few sliders of that kind, each checked on its line to
-            // `to` (small tables, no slider lookup).
-            let mut candidates = Bitboard::EMPTY;
-            for from in pieces {
-                let straight = from.file() == to.file() || from.rank() == to.rank();
-                let fits = match role {
-                    Role::Bishop => !straight,
-                    Role::Rook => straight,
-                    _ => true,
-                };
-                if fits
-                    && attacks::line(from, to).any()
-                    && (attacks::between(from, to) & occupied).is_empty()
-                {
-                    candidates = candidates.with(from);
-                }
-            }
-            candidates
-        };
-        if file.is_none() && rank.is_none() {
-            // The common case: one piece of that kind can get there.
-            if let Some(from) = candidates.single_square() {
-                return (!pinned_off_line(pos, king, from, to)).then(|| Move::normal(from, to));
-            }
-        }
-        let mut legal = candidates;
-        for sq in candidates {
-            if pinned_off_line(pos, king, sq, to) {
-                legal = legal.without(sq);
-            }
-        }
-        let mut named = legal;
-        if let Some(f) = file {
-            named &= Bitboard::from_file(f);
-        }
-        if let Some(r) = rank {
-            named &= Bitboard::from_rank(r);
-        }
-        let from = named.single_square()?;
-        // Exactly the disambiguation the standard asks for.
-        if disambiguation(from, legal.without(from)) != (file, rank) {
-            return None;
-        }
-        from
+    let candidates = pos.origins(role, to, capture);
+    let file_mask = file.map_or(Bitboard::FULL, Bitboard::from_file);
+    let rank_mask = rank.map_or(Bitboard::FULL, Bitboard::from_rank);
+    let named = candidates & file_mask & rank_mask;
+    let found = |from| FastMove {
+        from,
+        to,
+        role,
+        promotion,
     };
-    Some(match promotion {
-        Some(p) => Move::promotion(from, to, p),
-        None => Move::normal(from, to),
-    })
-}
-
-/// Would moving our piece on `from` to `to` expose our king on `king` to a
-/// slider (the piece is pinned, and leaves the line of the pin)?
-#[inline(always)]
-fn pinned_off_line(pos: &Position, king: Square, from: Square, to: Square) -> bool {
-    let line = attacks::line(king, from);
-    if line.is_empty() || line.contains(to) {
-        return false;
+    if pawn || (file.is_none() && rank.is_none()) {
+        // The common case: one piece of that kind can get there (a pawn's
+        // file, when it captures, leaves one).
+        if let Some(from) = named.single_square() {
+            return pos.is_safe(from, to, role).then(|| found(from));
+        }
+        if pawn {
+            return None;
+        }
     }
-    let board = pos.board();
-    let theirs = board.by_color(pos.turn().other());
-    let occupied = board.occupied().without(from);
-    let straight = king.file() == from.file() || king.rank() == from.rank();
-    let snipers = if straight {
-        attacks::rook_attacks(king, occupied) & board.rooks_and_queens()
-    } else {
-        attacks::bishop_attacks(king, occupied) & board.bishops_and_queens()
-    };
-    (snipers & theirs & line).any()
+    let mut legal = candidates;
+    for sq in candidates {
+        if !pos.is_safe(sq, to, role) {
+            legal = legal.without(sq);
+        }
+    }
+    let from = (legal & file_mask & rank_mask).single_square()?;
+    // Exactly the disambiguation the standard asks for.
+    (disambiguation(from, legal.without(from)) == (file, rank)).then(|| found(from))
 }
 
 /// Which resolution-level departures to look for.
@@ -2347,7 +2283,7 @@ mod tests {
                 }
                 for &m in moves.iter() {
                     let canonical = San::from_move(&pos, m);
-                    let resolved = resolve_fast(&pos, &canonical);
+                    let resolved = resolve_fast(&pos, &canonical).map(FastMove::mv);
                     if !m.is_castle() && !m.is_en_passant() {
                         assert_eq!(resolved, Some(m), "{canonical} in {pos:?}");
                         fast += 1;
@@ -2384,7 +2320,7 @@ mod tests {
                         },
                         promotion,
                     };
-                    if let Some(mv) = resolve_fast(&pos, &altered) {
+                    if let Some(mv) = resolve_fast(&pos, &altered).map(FastMove::mv) {
                         checked += 1;
                         assert_eq!(altered.to_move(&pos), Ok(mv), "{altered} in {pos:?}");
                     }

@@ -301,6 +301,70 @@ fn is_blank(byte: u8) -> bool {
 
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
+/// What [`Lexer`]'s loop does with the tokens it finds: each is offered to
+/// [`Sink::take`]; one not taken is stored for [`Lexer::next_token`].
+pub(crate) trait Sink {
+    /// Tokens are offered (and those not taken stored); `false`: every
+    /// token is passed over.
+    const STORE: bool;
+
+    /// Takes `token` of the game that starts at `game_start` in `buf` (the
+    /// lexer's buffer), or not (`false`).
+    fn take(&mut self, token: Token, buf: &[u8], game_start: usize) -> bool;
+}
+
+/// After a SAN token that ends at `end` in `buf`: can the next token be
+/// neither a run of more than two `!` and `?` written against the move
+/// nor an `e.p.` marker (the tokens that change how the replay reads the
+/// move before them)? `false` when it cannot be told from the next bytes
+/// alone (a `%` escape line, which is passed over without a token, may
+/// come first).
+#[inline(always)]
+pub(crate) fn san_stands_alone(buf: &[u8], end: usize) -> bool {
+    let rest = buf.get(end..).unwrap_or_default();
+    match rest {
+        [b'!' | b'?', b'!' | b'?', b'!' | b'?', ..] => false,
+        [b'!' | b'?', ..] => true,
+        _ => {
+            let blank = rest
+                .iter()
+                .position(|&b| {
+                    !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'.' | b'\x0b' | b'\x0c')
+                })
+                .unwrap_or(rest.len());
+            // `e.p.`, `e.p`, `ep` and `ep.` in any case.
+            !matches!(
+                rest[blank..],
+                [b'e' | b'E', b'.' | b'p' | b'P', ..] | [b'%', ..]
+            )
+        }
+    }
+}
+
+/// Stores every token.
+struct Batch;
+
+impl Sink for Batch {
+    const STORE: bool = true;
+
+    #[inline(always)]
+    fn take(&mut self, _token: Token, _buf: &[u8], _game_start: usize) -> bool {
+        false
+    }
+}
+
+/// Passes over every token.
+struct Pass;
+
+impl Sink for Pass {
+    const STORE: bool = false;
+
+    #[inline(always)]
+    fn take(&mut self, _token: Token, _buf: &[u8], _game_start: usize) -> bool {
+        true
+    }
+}
+
 /// A decision needs bytes past the end of a buffer that is not the last
 /// (see [`GameSkipper`]); the lexer stopped at `resume`, from where the
 /// bytes must be seen again.
@@ -812,22 +876,57 @@ impl<'a> Lexer<'a> {
     }
 
     /// The token [`Lexer::next_token`] will return next, without taking it.
+    ///
+    /// Only the one token is lexed ahead, so that a caller mixing peeks
+    /// with `Lexer::run` (crate-private) gets back to the latter at once.
     #[inline]
     pub fn peek_token(&mut self) -> Option<Token> {
-        if self.batch_pos >= self.batch.len() && !self.refill() {
+        if self.batch_pos >= self.batch.len() && !self.refill_up_to(1) {
             return None;
         }
         Some(self.batch[self.batch_pos])
     }
 
     /// Lexes the next batch of tokens; `false` if the game has none left.
-    #[inline(never)]
+    #[inline]
     fn refill(&mut self) -> bool {
+        self.refill_up_to(BATCH)
+    }
+
+    /// Lexes the next `limit` tokens (fewer at the game's end); `false` if
+    /// the game has none left.
+    #[inline(never)]
+    fn refill_up_to(&mut self, limit: usize) -> bool {
         self.batch.clear();
         self.batch_pos = 0;
         // (Complete buffers only: no decision waits for more bytes.)
-        let _ = self.lex_run::<true, true>();
+        let _ = self.lex_run::<true, _>(&mut Batch, limit);
         !self.batch.is_empty()
+    }
+
+    /// Lexes on, offering each token to `sink` as it is found, up to the
+    /// first token the sink does not take, which is returned (and handed
+    /// out no more); `None` once the game has ended. Tokens lexed ahead
+    /// earlier ([`Lexer::peek_token`]) are offered first.
+    ///
+    /// The sink's code runs inside the lexer's loop: a caller that handles
+    /// most tokens in a few steps (the replay's common moves) interleaves
+    /// its work with the lexing, token by token, in one loop.
+    #[inline(always)]
+    pub(crate) fn run<S: Sink>(&mut self, sink: &mut S) -> Option<Token> {
+        while self.batch_pos < self.batch.len() {
+            let token = self.batch[self.batch_pos];
+            self.batch_pos += 1;
+            if !sink.take(token, self.buf, self.start) {
+                return Some(token);
+            }
+        }
+        self.batch.clear();
+        self.batch_pos = 0;
+        let _ = self.lex_run::<true, S>(sink, 1);
+        let token = *self.batch.first()?;
+        self.batch_pos = 1;
+        Some(token)
     }
 
     /// The same lexer, handing out move numbers as tokens too (for
@@ -850,7 +949,7 @@ impl<'a> Lexer<'a> {
         self.batch.clear();
         self.batch_pos = 0;
         if self.complete {
-            let _ = self.lex_run::<true, false>();
+            let _ = self.lex_run::<true, _>(&mut Pass, 0);
         }
         let ended_by = match self.st.phase {
             Phase::Ended(end) => end,
@@ -1131,14 +1230,19 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// Lexes movetext tokens from `self.pos`: up to [`BATCH`] of them into
-    /// `self.batch` (with `STORE`), or up to the end of the game (without:
-    /// passing over). One loop for complete buffers and for the pieces a
-    /// [`GameSkipper`] feeds (`COMPLETE` false), so both follow the same
-    /// rules; the position lives in a local and is written back before
-    /// anything that reads `self.pos`.
+    /// Lexes movetext tokens from `self.pos`, offering each to `sink`: the
+    /// tokens it does not take go into `self.batch`, up to `limit` of them
+    /// (a sink that passes over, [`Pass`], stores none: the game is read
+    /// to its end). One loop for complete buffers and for the pieces a
+    /// [`GameSkipper`] feeds (`COMPLETE` false), and for every sink, so all
+    /// follow the same rules; the position lives in a local and is written
+    /// back before anything that reads `self.pos`.
     #[inline(always)]
-    fn lex_run<const COMPLETE: bool, const STORE: bool>(&mut self) -> Result<(), NeedMore> {
+    fn lex_run<const COMPLETE: bool, S: Sink>(
+        &mut self,
+        sink: &mut S,
+        limit: usize,
+    ) -> Result<(), NeedMore> {
         match self.st.phase {
             Phase::Movetext => {}
             Phase::Ended(_) => return Ok(()),
@@ -1160,9 +1264,9 @@ impl<'a> Lexer<'a> {
             ($token:expr, $end:expr) => {{
                 let token = $token;
                 pos = $end;
-                if STORE {
+                if S::STORE && !sink.take(token, buf, self.start) {
                     self.batch.push(token);
-                    if self.batch.len() >= BATCH {
+                    if self.batch.len() >= limit {
                         self.pos = pos;
                         return Ok(());
                     }
@@ -1246,7 +1350,7 @@ impl<'a> Lexer<'a> {
                     ),
                     None if COMPLETE => {
                         let token = self.token(start, buf.len(), TokenKind::Comment);
-                        if STORE {
+                        if S::STORE && !sink.take(token, buf, self.start) {
                             self.batch.push(token);
                         }
                         end!(buf.len(), GameEnd::UnterminatedComment);
@@ -1275,7 +1379,7 @@ impl<'a> Lexer<'a> {
                     self.pos = pos;
                     let (token, ended) = self.line_comment(start)?;
                     if ended {
-                        if STORE {
+                        if S::STORE && !sink.take(token, buf, self.start) {
                             self.batch.push(token);
                         }
                         return Ok(());
@@ -1955,9 +2059,9 @@ impl GameSkipper {
                 break None;
             }
             let step = if complete {
-                lexer.lex_run::<true, false>()
+                lexer.lex_run::<true, _>(&mut Pass, 0)
             } else {
-                lexer.lex_run::<false, false>()
+                lexer.lex_run::<false, _>(&mut Pass, 0)
             };
             if let Err(need) = step {
                 break Some(need);

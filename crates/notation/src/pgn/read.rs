@@ -38,7 +38,9 @@ use std::rc::Rc;
 
 use pgn_reader::{RawTag, Visitor};
 
-use crate::pgn::lex::{count_newlines, GameEnd, GameHead, GameSpan, Lexer, TagLineProblem, Token};
+use crate::pgn::lex::{
+    count_newlines, GameEnd, GameHead, GameSpan, Lexer, Sink, TagLineProblem, Token,
+};
 
 /// A problem with the bytes of a game found while reading it (before any
 /// move is checked for legality).
@@ -341,6 +343,13 @@ impl<'a> RawGame<'a> {
     #[inline]
     pub fn next_token(&mut self) -> Option<Token> {
         self.lexer.next_token()
+    }
+
+    /// Reads on, offering each token to `sink` (see [`Lexer::run`]): the
+    /// first token it does not take, or `None` at the end of the game.
+    #[inline(always)]
+    pub(crate) fn run<S: Sink>(&mut self, sink: &mut S) -> Option<Token> {
+        self.lexer.run(sink)
     }
 
     /// The token [`RawGame::next_token`] returns next, without taking it.

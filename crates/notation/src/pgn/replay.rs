@@ -21,13 +21,15 @@ use board::Color;
 use movegen::{CastlingMode, Move, Position};
 
 use crate::fen::{Fen, ParseFenError};
-use crate::pgn::lex::{count_newlines, glyph_nags, GameEnd, Token, TokenKind};
+use crate::pgn::lex::{
+    count_newlines, glyph_nags, san_stands_alone, GameEnd, Sink, Token, TokenKind,
+};
 use crate::pgn::model::{nag_from_glyph, GameResult};
 use crate::pgn::read::RawGame;
 use crate::pgn::tags::escape_for_report;
 use crate::san::{
-    parse_standard, resolve_fast, resolve_lenient, LenientSan, SanError, SanPlus, SanWarning,
-    SanWarnings, Suffix,
+    parse_standard, resolve_fast, resolve_lenient, FastMove, LenientSan, SanError, SanPlus,
+    SanWarning, SanWarnings, Suffix,
 };
 
 /// How strictly to read.
@@ -304,11 +306,95 @@ impl Frame {
         self.ply += 1;
     }
 
+    /// Plays `fast` (legal in `current`), as [`Frame::play`] does.
+    #[inline(always)]
+    fn play_fast(&mut self, fast: FastMove) {
+        self.before_last.clone_from(&self.current);
+        self.current
+            .play_normal_unchecked(fast.from, fast.to, fast.role, fast.promotion);
+        self.ply_before_last = self.ply;
+        self.ply += 1;
+    }
+
     /// Takes back the move just played (for a move found wrong after it
     /// was played, in strict mode).
     fn take_back(&mut self) {
         self.current.clone_from(&self.before_last);
         self.ply = self.ply_before_last;
+    }
+}
+
+/// The replay's fast lane, run inside the lexer's loop
+/// ([`RawGame::run`]): it takes the tokens that need nothing but the
+/// current line's position, exactly as the replay's loop would handle
+/// them, and leaves every other token (and any doubt) to that loop.
+struct FastLane<'f, V> {
+    frame: &'f mut Frame,
+    /// Variation depth.
+    depth: u32,
+    /// The mainline's result was seen, and this is the mainline.
+    finished: bool,
+    visitor: &'f mut V,
+    out: &'f mut Replayed,
+    seen: &'f mut Seen,
+}
+
+impl<V: ReplayVisitor> Sink for FastLane<'_, V> {
+    const STORE: bool = true;
+
+    #[inline(always)]
+    fn take(&mut self, token: Token, buf: &[u8], game_start: usize) -> bool {
+        match token.kind {
+            TokenKind::San => {
+                // Standard SAN naming a legal move as the standard writes
+                // it, with the suffix it earns, and nothing after it that
+                // changes how it reads: what `play_fast` plays without a
+                // word.
+                let Some(san) = token.san else {
+                    return false;
+                };
+                if self.finished || !san_stands_alone(buf, game_start + token.end() as usize) {
+                    return false;
+                }
+                let frame = &mut *self.frame;
+                let Some(fast) = resolve_fast(&frame.current, &san.san) else {
+                    return false;
+                };
+                let ply = frame.ply + 1;
+                frame.play_fast(fast);
+                if Suffix::from_position(&frame.current) != san.suffix {
+                    // (The loop plays it again and says what is wrong.)
+                    frame.take_back();
+                    return false;
+                }
+                let played = Ply {
+                    ply,
+                    before: &frame.before_last,
+                    mv: fast.mv(),
+                    after: &frame.current,
+                    written: Some(san),
+                };
+                self.visitor.move_played(self.depth, &played);
+                if self.depth == 0 {
+                    self.visitor.mainline_move(&played);
+                    self.out.plies = ply;
+                }
+                true
+            }
+            TokenKind::Comment => {
+                self.seen.last_comment = Some(token);
+                let start = game_start + token.start as usize;
+                let bytes = &buf[start..start + token.len as usize];
+                let inner = bytes.strip_prefix(b"{").unwrap_or(bytes);
+                let inner = inner.strip_suffix(b"}").unwrap_or(inner);
+                self.visitor.comment(self.depth, inner);
+                if self.depth == 0 {
+                    self.visitor.mainline_comment(inner);
+                }
+                true
+            }
+            _ => false,
+        }
     }
 }
 
@@ -383,7 +469,20 @@ pub fn replay(
     };
     // The mainline's result was seen: only comments may follow.
     let mut finished = false;
-    while let Some(token) = game.next_token() {
+    loop {
+        // The common tokens are handled as the lexer finds them; the rest
+        // (and anything unusual about a common one) below.
+        let mut lane = FastLane {
+            frame: &mut frame,
+            depth: stack.len() as u32,
+            finished: finished && stack.is_empty(),
+            visitor: &mut *visitor,
+            out: &mut out,
+            seen: &mut seen,
+        };
+        let Some(token) = game.run(&mut lane) else {
+            break;
+        };
         let depth = stack.len() as u32;
         if finished && depth == 0 {
             // (Move numbers are not looked at; an unreadable token is
@@ -747,7 +846,7 @@ fn play_fast(
     game: &mut RawGame<'_>,
     token: &Token,
     san: SanPlus,
-    mv: Move,
+    fast: FastMove,
     options: &ReplayOptions,
     visitor: &mut impl ReplayVisitor,
     frame: &mut Frame,
@@ -766,7 +865,8 @@ fn play_fast(
         }
     }
     let ply = frame.ply + 1;
-    frame.play(mv);
+    frame.play_fast(fast);
+    let mv = fast.mv();
     let actual = Suffix::from_position(&frame.current);
     if actual != san.suffix {
         let warning = SanWarning::WrongSuffix {
