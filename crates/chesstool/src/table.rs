@@ -355,7 +355,14 @@ fn fits(value: &Value<'_>, column: &Column) -> bool {
 pub fn float_text(out: &mut String, x: f64) {
     use std::fmt::Write as _;
     if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 {
-        let _ = write!(out, "{x:.1}");
+        // What `{x:.1}` writes, without the formatter's exact-decimal
+        // machinery (a clock per ply): `-0.0` keeps its sign.
+        if x.is_sign_negative() {
+            out.push('-');
+        }
+        #[allow(clippy::cast_possible_truncation)]
+        push_int(out, x.abs() as i64);
+        out.push_str(".0");
     } else if x.is_finite() {
         let _ = write!(out, "{x}");
     } else {
@@ -364,13 +371,31 @@ pub fn float_text(out: &mut String, x: f64) {
     }
 }
 
+/// `n` in decimal, as `{n}` writes it.
+pub fn push_int(out: &mut String, n: i64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
+}
+
 fn csv_text(out: &mut String, value: &Value<'_>, ty: Type) {
-    use std::fmt::Write as _;
     match value {
         Value::Null => {}
-        Value::Int(n) => {
-            let _ = write!(out, "{n}");
-        }
+        Value::Int(n) => push_int(out, *n),
         Value::Float(x) => float_text(out, *x),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Str(s) => out.push_str(s),
@@ -396,12 +421,9 @@ fn csv_text(out: &mut String, value: &Value<'_>, ty: Type) {
 }
 
 fn json_value(out: &mut String, value: &Value<'_>) {
-    use std::fmt::Write as _;
     match value {
         Value::Null => out.push_str("null"),
-        Value::Int(n) => {
-            let _ = write!(out, "{n}");
-        }
+        Value::Int(n) => push_int(out, *n),
         Value::Float(x) => float_text(out, *x),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Str(s) => json::push_str(out, s),
@@ -733,6 +755,30 @@ pub fn tag_integer(text: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_as_the_formatter_writes_them() {
+        for n in [0, 1, 9, 10, 99, 100, -1, -10, 12_345, i64::MAX, i64::MIN] {
+            let mut out = String::new();
+            push_int(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            60.0,
+            5400.0,
+            1e14,
+            -1e14,
+            999_999_999_999_999.0,
+        ] {
+            let mut out = String::new();
+            float_text(&mut out, x);
+            assert_eq!(out, format!("{x:.1}"), "{x}");
+        }
+    }
 
     #[test]
     fn floats_read_back_as_floats() {
