@@ -8,6 +8,11 @@
 //!
 //! Ctrl-C and SIGTERM remove the temporary file too ([`crate::signals`]).
 //!
+//! A destination that exists and is not a regular file (`/dev/null`,
+//! `/dev/stdout`, a FIFO, a shell's `>(…)`) is written directly: renaming a
+//! file over it would replace the device with a regular file (one
+//! `-o /dev/null` once did that to a whole machine's `/dev/null`).
+//!
 //! Rust ignores `SIGPIPE`, so a closed stdout (`chesstool … | head`)
 //! surfaces as an [`io::ErrorKind::BrokenPipe`] error from `write` or
 //! `commit`; `main` turns that into exit code 0.
@@ -29,6 +34,11 @@ pub struct Output {
 
 enum Sink {
     Stdout(BufWriter<Stdout>),
+    /// An existing destination that is not a regular file, written as is.
+    Stream {
+        writer: BufWriter<File>,
+        dest: PathBuf,
+    },
     File {
         /// `None` once committed or discarded.
         writer: Option<BufWriter<File>>,
@@ -41,6 +51,7 @@ impl fmt::Debug for Output {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.sink {
             Sink::Stdout(_) => f.write_str("Output(<stdout>)"),
+            Sink::Stream { dest, .. } => f.debug_struct("Output").field("dest", dest).finish(),
             Sink::File { temp, dest, .. } => f
                 .debug_struct("Output")
                 .field("dest", dest)
@@ -77,6 +88,24 @@ impl Output {
     /// When the temporary file cannot be created (a missing directory, no
     /// permission); the message names `path`.
     pub fn create(path: &Path) -> anyhow::Result<Output> {
+        if fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir()) {
+            let file = fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|err| {
+                    anyhow::anyhow!(
+                        "cannot write {}: {}",
+                        path.display(),
+                        crate::input::os_message(&err)
+                    )
+                })?;
+            return Ok(Output {
+                sink: Sink::Stream {
+                    writer: BufWriter::with_capacity(BUFFER_SIZE, file),
+                    dest: path.to_path_buf(),
+                },
+            });
+        }
         let temp = temp_path(path)
             .with_context(|| format!("cannot create {}: not a file name", path.display()))?;
         // Registered first: an interruption right after the file appears
@@ -113,7 +142,7 @@ impl Output {
     pub fn name(&self) -> String {
         match &self.sink {
             Sink::Stdout(_) => "<stdout>".to_owned(),
-            Sink::File { dest, .. } => dest.display().to_string(),
+            Sink::File { dest, .. } | Sink::Stream { dest, .. } => dest.display().to_string(),
         }
     }
 
@@ -128,6 +157,9 @@ impl Output {
         let name = self.name();
         match &mut self.sink {
             Sink::Stdout(writer) => writer.flush().context("cannot write to stdout"),
+            Sink::Stream { writer, .. } => writer
+                .flush()
+                .with_context(|| format!("cannot write {name}")),
             Sink::File { writer, temp, dest } => {
                 let Some(writer) = writer.take() else {
                     return Ok(());
@@ -153,6 +185,7 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.sink {
             Sink::Stdout(writer) => writer.write(buf),
+            Sink::Stream { writer, .. } => writer.write(buf),
             Sink::File { writer, .. } => writer.as_mut().ok_or_else(finished)?.write(buf),
         }
     }
@@ -160,6 +193,7 @@ impl Write for Output {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.sink {
             Sink::Stdout(writer) => writer.write_all(buf),
+            Sink::Stream { writer, .. } => writer.write_all(buf),
             Sink::File { writer, .. } => writer.as_mut().ok_or_else(finished)?.write_all(buf),
         }
     }
@@ -167,6 +201,7 @@ impl Write for Output {
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.sink {
             Sink::Stdout(writer) => writer.flush(),
+            Sink::Stream { writer, .. } => writer.flush(),
             Sink::File { writer, .. } => writer.as_mut().ok_or_else(finished)?.flush(),
         }
     }
@@ -235,6 +270,29 @@ mod tests {
             PathBuf::from(format!(".games.csv.tmp-{pid}"))
         );
         assert_eq!(temp_path(Path::new("/")), None);
+    }
+
+    #[test]
+    fn a_device_or_fifo_is_written_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = temp_dir("fifo");
+        let fifo = dir.join("pipe");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(status.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+        };
+        let mut output = Output::create(&fifo).unwrap();
+        output.write_all(b"file,game\n").unwrap();
+        output.commit().unwrap();
+        assert_eq!(reader.join().unwrap(), "file,game\n");
+        assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(entries(&dir), ["pipe"]);
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

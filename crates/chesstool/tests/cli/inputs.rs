@@ -319,3 +319,52 @@ fn concatenated_shared_files_give_the_games_of_each_file() {
         );
     }
 }
+
+#[test]
+fn output_to_a_fifo_writes_it_and_leaves_it_in_place() {
+    // A FIFO stands for every destination that is not a regular file
+    // (`/dev/null`, `/dev/stdout`, `>(…)`): renaming a temporary file over
+    // one replaced it (`-o /dev/null` once turned the machine's null
+    // device into a regular file). Not tested on /dev/null itself, so a
+    // regression cannot break the machine running the tests.
+    use std::os::unix::fs::FileTypeExt;
+    let dir = temp_dir("inputs_output_fifo");
+    write(&dir.join("a.pgn"), A);
+    for (i, args) in [
+        &["validate", "a.pgn", "--format", "csv"][..],
+        &["replay", "a.pgn", "--format", "parquet"],
+        &["adjudicate", "a.pgn", "--format", "csv"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let fifo = dir.join(format!("report-{i}.fifo"));
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        let name = fifo.file_name().unwrap().to_str().unwrap().to_owned();
+        let mut args = args.to_vec();
+        args.extend(["-o", &name]);
+        let run = chesstool(&dir, &args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        // Checked before waiting for the reader, which would wait forever
+        // on a FIFO nobody opened.
+        assert!(
+            std::fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+            "{args:?} replaced the FIFO"
+        );
+        let bytes = reader.join().unwrap();
+        if args[0] == "replay" {
+            assert!(bytes.starts_with(b"PAR1") && bytes.ends_with(b"PAR1"));
+        } else {
+            let csv = String::from_utf8(bytes).unwrap();
+            assert_eq!(files_in(&csv), ["a.pgn"], "{args:?}: {csv}");
+        }
+    }
+}
