@@ -321,6 +321,9 @@ impl Game {
     /// has, and [`Game::ending`] and the others test it when asked. That
     /// test is most of a ply's cost here, and only a game's last
     /// position ever fails it.
+    // A symbol of its own for the profiles of `cargo xtask bench
+    // adjudicate` (the rules per ply).
+    #[inline(never)]
     pub(crate) fn push_replayed(&mut self, mv: Move, after: &Position) {
         debug_assert!(self.ending.is_none(), "push_replayed after the end");
         debug_assert!(
