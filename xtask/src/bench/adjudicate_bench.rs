@@ -306,9 +306,10 @@ fn bench_input(
 fn print_header(options: &Options, bin: &Path, inputs: &[Input], rss: bool) {
     println!(
         "chesstool adjudicate vs chesstool validate; median wall-clock of {} interleaved run{} \
-         (validate t1, adjudicate t1, validate t2, adjudicate t2){}",
+         ({}){}",
         options.runs,
         if options.runs == 1 { "" } else { "s" },
+        TIMED.join(", "),
         if options.quick { " (--quick)" } else { "" },
     );
     println!(
