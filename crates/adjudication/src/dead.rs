@@ -83,7 +83,17 @@ impl core::fmt::Display for DeadReason {
 /// assert_eq!(dead_position(&Position::new()), None);
 /// ```
 #[must_use]
+#[inline]
 pub fn dead_position(pos: &Position) -> Option<DeadReason> {
+    if surely_alive(pos) {
+        return None;
+    }
+    dead_position_slow(pos)
+}
+
+/// [`dead_position`] past its first filter.
+#[inline(never)]
+fn dead_position_slow(pos: &Position) -> Option<DeadReason> {
     if is_insufficient_material(pos.board()) {
         Some(DeadReason::InsufficientMaterial)
     } else if locked_pawns(pos) {
@@ -95,6 +105,32 @@ pub fn dead_position(pos: &Position) -> Option<DeadReason> {
     } else {
         None
     }
+}
+
+/// A first filter that settles nearly every position of a game in a few
+/// bitboard operations: each test below fails when there is a pawn, rook
+/// or queen (material), a knight, rook or queen (locked pawns, locked
+/// bishops), and one of those with more than four pieces of the side not
+/// to move besides its king (every move leading to a dead position: see
+/// [`could_die_in_one_move`]).
+#[inline]
+fn surely_alive(pos: &Position) -> bool {
+    let board = pos.board();
+    let others = board.occupied() & !board.kings();
+    (board.pawns() | board.rooks_and_queens()).any()
+        && (board.knights() | board.rooks_and_queens()).any()
+        && more_than_four(board.by_color(pos.turn().other()) & others)
+}
+
+/// `bb.count() > 4`, without a population count (which portable builds
+/// do in a dozen instructions).
+#[inline]
+fn more_than_four(bb: Bitboard) -> bool {
+    let mut bits = bb.0;
+    for _ in 0..4 {
+        bits &= bits.wrapping_sub(1);
+    }
+    bits != 0
 }
 
 /// Kings, bishops and pawns only, every pawn blocked by a pawn, and the
@@ -319,7 +355,7 @@ fn could_die_in_one_move(pos: &Position) -> bool {
         return others.any() && unblocked_pawns(board).count() <= 2;
     }
     let theirs = board.by_color(pos.turn().other()) & others;
-    if theirs.count() > 4 {
+    if more_than_four(theirs) {
         return false;
     }
     theirs.into_iter().any(|sq| {
@@ -348,6 +384,25 @@ mod tests {
         // A pawn that may still move: not asked.
         let pos = position("2b1k3/8/8/1p1p1p1p/1P1P1P2/7P/8/2B1K3 w - - 0 1");
         assert_eq!(dead_position(&pos), None);
+    }
+
+    #[test]
+    fn more_than_four_counts() {
+        for bits in [
+            0u64,
+            1,
+            0b1111,
+            0b1_1111,
+            u64::MAX,
+            0x8000_0000_0000_000f,
+            0x1010_1010,
+        ] {
+            assert_eq!(
+                more_than_four(Bitboard(bits)),
+                bits.count_ones() > 4,
+                "{bits:#x}"
+            );
+        }
     }
 
     #[test]

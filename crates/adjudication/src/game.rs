@@ -174,7 +174,14 @@ pub struct Game {
     pos: Position,
     ply: u32,
     reps: Repetitions,
+    /// The ending and its ply, but for checkmate and stalemate of the
+    /// current position while `unsettled`.
     ending: Option<(Ending, u32)>,
+    /// The current position came from [`Game::push_replayed`] and was not
+    /// tested for having a legal move (the next move played proves it has
+    /// one; [`Game::settled_ending`] tests it when asked). Every other
+    /// ending was tested, and none applied.
+    unsettled: bool,
     /// Fivefold repetition and the 75-move rule end the game (the Laws
     /// from 1 July 2014).
     automatic_draws: bool,
@@ -221,6 +228,7 @@ impl Game {
             ply: 0,
             reps,
             ending,
+            unsettled: false,
             automatic_draws,
         }
     }
@@ -238,7 +246,7 @@ impl Game {
     /// [`GameError::IllegalMove`] if `mv` is not legal here. The game is
     /// unchanged either way.
     pub fn push(&mut self, mv: Move) -> Result<Option<Ending>, GameError> {
-        if let Some((ending, ply)) = self.ending {
+        if let Some((ending, ply)) = self.settled_ending() {
             return Err(GameError::MoveAfterEnd { ending, ply, mv });
         }
         if !self.pos.is_legal(mv) {
@@ -259,7 +267,7 @@ impl Game {
     /// An illegal `mv` leaves the game in an unspecified (memory-safe)
     /// state; debug builds assert legality.
     pub fn push_legal(&mut self, mv: Move) -> Result<Option<Ending>, GameError> {
-        if let Some((ending, ply)) = self.ending {
+        if let Some((ending, ply)) = self.settled_ending() {
             return Err(GameError::MoveAfterEnd { ending, ply, mv });
         }
         debug_assert!(self.pos.is_legal(mv), "push_legal with an illegal move");
@@ -288,7 +296,7 @@ impl Game {
     /// # Ok::<(), movegen::IllegalMoveError>(())
     /// ```
     pub fn push_played(&mut self, mv: Move, after: &Position) -> Result<Option<Ending>, GameError> {
-        if let Some((ending, ply)) = self.ending {
+        if let Some((ending, ply)) = self.settled_ending() {
             return Err(GameError::MoveAfterEnd { ending, ply, mv });
         }
         debug_assert!(
@@ -300,20 +308,82 @@ impl Game {
             "push_played with a position that does not follow"
         );
         let irreversible = is_irreversible(&self.pos, mv);
+        self.ply = self.ply.saturating_add(1);
+        let count = self.reps.push_move(&self.pos, mv, after, irreversible);
         self.pos.clone_from(after);
-        Ok(self.after_move(irreversible))
+        Ok(self.after_count(count))
+    }
+
+    /// [`Game::push_played`] for a replay that has just played `mv` (legal
+    /// in the current position, which has not ended) and computed
+    /// `after`. The one test it leaves for later is whether `after` has a
+    /// legal move (checkmate, stalemate): the next move pushed proves it
+    /// has, and [`Game::ending`] and the others test it when asked. That
+    /// test is most of a ply's cost here, and only a game's last
+    /// position ever fails it.
+    // A symbol of its own for the profiles of `cargo xtask bench
+    // adjudicate` (the rules per ply).
+    #[inline(never)]
+    pub(crate) fn push_replayed(&mut self, mv: Move, after: &Position) {
+        debug_assert!(self.ending.is_none(), "push_replayed after the end");
+        debug_assert!(
+            {
+                let mut played = self.pos.clone();
+                played.play_unchecked(mv);
+                &played == after
+            },
+            "push_replayed with a position that does not follow"
+        );
+        let irreversible = is_irreversible(&self.pos, mv);
+        self.ply = self.ply.saturating_add(1);
+        let count = self.reps.push_move(&self.pos, mv, after, irreversible);
+        self.pos.clone_from(after);
+        self.ending = match detect_with_moves(&self.pos, count, self.automatic_draws) {
+            // An ending: mate or stalemate come first, and are rare.
+            Some(_) => detect(&self.pos, count, self.automatic_draws).map(|e| (e, self.ply)),
+            None => None,
+        };
+        self.unsettled = self.ending.is_none();
+    }
+
+    /// [`Game::push_replayed`] for a move known to be legal, played here.
+    pub(crate) fn push_trusted(&mut self, mv: Move) {
+        let mut after = self.pos.clone();
+        after.play_unchecked(mv);
+        self.push_replayed(mv, &after);
+    }
+
+    /// The ending, with checkmate and stalemate of an unsettled current
+    /// position tested now.
+    #[inline]
+    fn settled_ending(&self) -> Option<(Ending, u32)> {
+        if self.unsettled {
+            return no_moves_ending(&self.pos).map(|ending| (ending, self.ply));
+        }
+        self.ending
+    }
+
+    /// Whether a rule ended the game before the current position: a move
+    /// from it is then an error. (The current position itself may be a
+    /// mate or stalemate not yet tested, after [`Game::push_replayed`].)
+    #[inline]
+    pub(crate) fn ended_before_unsettled(&self) -> bool {
+        self.ending.is_some()
     }
 
     fn play_legal(&mut self, mv: Move) -> Option<Ending> {
         let irreversible = is_irreversible(&self.pos, mv);
+        let before = self.pos.clone();
         self.pos.play_unchecked(mv);
-        self.after_move(irreversible)
+        self.ply = self.ply.saturating_add(1);
+        let count = self.reps.push_move(&before, mv, &self.pos, irreversible);
+        self.after_count(count)
     }
 
-    /// Bookkeeping once the move is on the board.
-    fn after_move(&mut self, irreversible: bool) -> Option<Ending> {
-        self.ply = self.ply.saturating_add(1);
-        let count = self.reps.push(&self.pos, irreversible);
+    /// Bookkeeping once the move is on the board and counted (`count`
+    /// occurrences of the position now).
+    fn after_count(&mut self, count: u32) -> Option<Ending> {
+        self.unsettled = false;
         self.ending =
             detect(&self.pos, count, self.automatic_draws).map(|ending| (ending, self.ply));
         self.ending.map(|(ending, _)| ending)
@@ -340,13 +410,13 @@ impl Game {
     /// How the game ended, if a rule ended it.
     #[must_use]
     pub fn ending(&self) -> Option<Ending> {
-        self.ending.map(|(ending, _)| ending)
+        self.settled_ending().map(|(ending, _)| ending)
     }
 
     /// The ply at which the game ended (0: before any move).
     #[must_use]
     pub fn ending_ply(&self) -> Option<u32> {
-        self.ending.map(|(_, ply)| ply)
+        self.settled_ending().map(|(_, ply)| ply)
     }
 
     /// Why the current position is dead, when it is (the detail behind
@@ -397,7 +467,7 @@ impl Game {
     /// ```
     #[must_use]
     pub fn claimable(&self) -> Claims {
-        if self.ending.is_some() {
+        if self.settled_ending().is_some() {
             return Claims::NONE;
         }
         repetition::claims(&self.pos, &self.reps)
@@ -441,15 +511,27 @@ impl Game {
 
 /// The rule that ends the game in `pos`, which has occurred `count` times.
 fn detect(pos: &Position, count: u32, automatic_draws: bool) -> Option<Ending> {
-    if !pos.has_legal_moves() {
-        return Some(if pos.is_check() {
-            Ending::Checkmate {
-                winner: pos.turn().other(),
-            }
-        } else {
-            Ending::Stalemate
-        });
+    no_moves_ending(pos).or_else(|| detect_with_moves(pos, count, automatic_draws))
+}
+
+/// Checkmate or stalemate, when `pos` has no legal move.
+#[inline]
+fn no_moves_ending(pos: &Position) -> Option<Ending> {
+    if pos.has_legal_moves() {
+        return None;
     }
+    Some(if pos.is_check() {
+        Ending::Checkmate {
+            winner: pos.turn().other(),
+        }
+    } else {
+        Ending::Stalemate
+    })
+}
+
+/// The rule that ends the game in `pos` (occurred `count` times), which
+/// has a legal move.
+fn detect_with_moves(pos: &Position, count: u32, automatic_draws: bool) -> Option<Ending> {
     match dead_position(pos) {
         Some(DeadReason::InsufficientMaterial) => return Some(Ending::InsufficientMaterial),
         Some(_) => return Some(Ending::DeadPosition),
@@ -471,10 +553,13 @@ fn detect(pos: &Position, count: u32, automatic_draws: bool) -> Option<Ending> {
 mod tests {
     use super::*;
 
-    /// [`Game::push_played`] (the position after each move handed in)
-    /// keeps the same game as [`Game::push_legal`] (each move played):
-    /// endings, plies, repetition counts and claims, along random games
-    /// that shuffle pieces (so repetitions and claims do happen).
+    /// [`Game::push_played`] (the position after each move handed in) and
+    /// [`Game::push_replayed`] (the mate test left for later) keep the
+    /// same game as [`Game::push_legal`] (each move played): endings,
+    /// plies, repetition counts (keys updated move by move, checked
+    /// against keys computed afresh in debug builds) and claims, along
+    /// random games that shuffle pieces (so repetitions and claims do
+    /// happen).
     #[test]
     fn push_played_keeps_the_same_game_as_push_legal() {
         let mut x: u64 = 0x2545_f491_4f6c_dd1d;
@@ -482,6 +567,7 @@ mod tests {
         for _ in 0..300 {
             let mut played = Game::new(Position::new());
             let mut pushed = Game::new(Position::new());
+            let mut replayed = Game::new(Position::new());
             for _ in 0..400 {
                 let moves = played.position().legal_moves();
                 if moves.is_empty() || played.ending().is_some() {
@@ -503,6 +589,12 @@ mod tests {
                 let a = played.push_played(mv, &after).unwrap();
                 let b = pushed.push_legal(mv).unwrap();
                 assert_eq!(a, b);
+                assert!(!replayed.ended_before_unsettled());
+                replayed.push_replayed(mv, &after);
+                assert_eq!(replayed.ending(), b);
+                assert_eq!(replayed.ending_ply(), pushed.ending_ply());
+                assert_eq!(replayed.repetition_count(), pushed.repetition_count());
+                assert_eq!(replayed.claimable(), pushed.claimable());
                 assert_eq!(played.position(), pushed.position());
                 assert_eq!(played.ply(), pushed.ply());
                 assert_eq!(played.repetition_count(), pushed.repetition_count());

@@ -156,6 +156,9 @@ pub fn helpmate(pos: &Position, color: Color, budget: u64) -> Helpmate {
 
 /// The search, with positions that may not be entered (their next
 /// occurrence would be the fifth: Article 9.6.1 ends the game there).
+// Never inlined: one call per question, and a symbol of its own for the
+// profiles of `cargo xtask bench adjudicate`.
+#[inline(never)]
 pub(crate) fn search(
     pos: &Position,
     color: Color,

@@ -11,7 +11,7 @@
 //! en-passant capture is legal.
 
 use board::{zobrist, Bitboard, Board, Color, Role, Square};
-use movegen::{Move, Position};
+use movegen::{Move, MoveKind, Position};
 
 /// A position as Article 9.2.3 compares positions: placement, side to
 /// move, castling rights and the en-passant square if (and only if) an
@@ -91,6 +91,60 @@ impl RepetitionKey {
         }
     }
 
+    /// The key of `after`, the position after `mv` (legal) from `before`,
+    /// whose key is `before_key`: the same as [`RepetitionKey::of`], but
+    /// the Zobrist key is updated from the pieces the move moved, took or
+    /// promoted instead of computed from every piece (in full only when
+    /// the castling rights changed, which is rare).
+    ///
+    /// ```
+    /// use adjudication::RepetitionKey;
+    /// use board::Square;
+    /// use movegen::{Move, Position};
+    ///
+    /// let before = Position::new();
+    /// let mv = Move::normal(Square::G1, Square::F3);
+    /// let mut after = before.clone();
+    /// after.play(mv).unwrap();
+    /// let key = RepetitionKey::after_move(&RepetitionKey::of(&before), &before, mv, &after);
+    /// assert_eq!(key, RepetitionKey::of(&after));
+    /// assert_eq!(key.hash(), RepetitionKey::of(&after).hash());
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn after_move(
+        before_key: &RepetitionKey,
+        before: &Position,
+        mv: Move,
+        after: &Position,
+    ) -> RepetitionKey {
+        let mut hash = if before.castling_rights() == after.castling_rights() {
+            before_key.hash_without_ep() ^ zobrist::white_to_move() ^ move_delta(before, mv)
+        } else {
+            after.zobrist_without_ep()
+        };
+        let ep_square = after.legal_ep_square();
+        if let Some(ep) = ep_square {
+            hash ^= zobrist::en_passant(ep.file());
+        }
+        RepetitionKey {
+            hash,
+            board: *after.board(),
+            turn: after.turn(),
+            castling_rights: after.castling_rights(),
+            ep_square,
+        }
+    }
+
+    /// The Zobrist key without its en-passant component.
+    #[inline]
+    fn hash_without_ep(&self) -> u64 {
+        match self.ep_square {
+            Some(ep) => self.hash ^ zobrist::en_passant(ep.file()),
+            None => self.hash,
+        }
+    }
+
     /// The 64-bit Zobrist key (Polyglot numbers; the en-passant file only
     /// when an en-passant capture is legal).
     #[must_use]
@@ -121,6 +175,39 @@ impl RepetitionKey {
     pub fn ep_square(&self) -> Option<Square> {
         self.ep_square
     }
+}
+
+/// The XOR of the Zobrist keys of the pieces `mv` (legal, and not
+/// castling, which changes the castling rights) moves, takes or promotes
+/// in `before`.
+#[inline]
+fn move_delta(before: &Position, mv: Move) -> u64 {
+    let board = before.board();
+    let us = before.turn();
+    let them = us.other();
+    let (from, to) = (mv.from(), mv.to());
+    let role = board.role_at(from).unwrap_or(Role::Pawn);
+    let mut hash = zobrist::piece_parts(us, role, from);
+    match mv.kind() {
+        MoveKind::EnPassant => {
+            let captured = Square::from_coords(to.file(), from.rank());
+            hash ^= zobrist::piece_parts(us, Role::Pawn, to)
+                ^ zobrist::piece_parts(them, Role::Pawn, captured);
+        }
+        kind => {
+            if board.by_color(them).contains(to) {
+                if let Some(captured) = board.role_at(to) {
+                    hash ^= zobrist::piece_parts(them, captured, to);
+                }
+            }
+            let new_role = match kind {
+                MoveKind::Promotion(promoted) => promoted,
+                _ => role,
+            };
+            hash ^= zobrist::piece_parts(us, new_role, to);
+        }
+    }
+    hash
 }
 
 /// `true` if playing `mv` in `before` makes every earlier position
@@ -214,6 +301,34 @@ impl Repetitions {
             return 1;
         }
         let key = RepetitionKey::of(after);
+        self.window.push(key);
+        self.hashes.push(key.hash);
+        self.count(&key)
+    }
+
+    /// [`Repetitions::push`] for `after`, the position after `mv` (legal)
+    /// from `before`, the window's current position; `irreversible` as
+    /// [`is_irreversible`] says of the move. The key is updated from the
+    /// move ([`RepetitionKey::after_move`]), not computed afresh.
+    pub fn push_move(
+        &mut self,
+        before: &Position,
+        mv: Move,
+        after: &Position,
+        irreversible: bool,
+    ) -> u32 {
+        let key = match self.window.last() {
+            Some(last) => RepetitionKey::after_move(last, before, mv, after),
+            None => RepetitionKey::of(after),
+        };
+        debug_assert_eq!(key.hash, RepetitionKey::of(after).hash);
+        if irreversible {
+            self.window.clear();
+            self.hashes.clear();
+            self.window.push(key);
+            self.hashes.push(key.hash);
+            return 1;
+        }
         self.window.push(key);
         self.hashes.push(key.hash);
         self.count(&key)

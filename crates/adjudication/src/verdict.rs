@@ -407,6 +407,9 @@ pub struct RecordedTags {
     pub time_control: Option<TimeControl>,
 }
 
+/// The plies a [`Record`] makes room for at once.
+const RESERVED_PLIES: usize = 160;
+
 /// A game as its record gives it, fed move by move.
 #[derive(Clone, Debug)]
 pub struct Record {
@@ -432,8 +435,9 @@ impl Record {
             fifty_at: (start.halfmoves() >= 100).then_some(0),
             game: Game::with_automatic_draws(start.clone(), laws.automatic_draws()),
             start,
-            moves: Vec::new(),
-            clocks: Vec::new(),
+            // Most games fit: no reallocation along the way.
+            moves: Vec::with_capacity(RESERVED_PLIES),
+            clocks: Vec::with_capacity(RESERVED_PLIES),
             after_end: None,
             laws,
             laws_date: None,
@@ -484,9 +488,10 @@ impl Record {
         if self.fifty_at.is_none() && after.halfmoves() >= 100 {
             self.fifty_at = Some(self.ply());
         }
-        if self.game.ending().is_none() {
-            // Cannot fail: the game has not ended.
-            let _ = self.game.push_played(mv, after);
+        if !self.game.ended_before_unsettled() {
+            // The game has not ended: `mv`, legal, proves that the
+            // position before it was no mate or stalemate.
+            self.game.push_replayed(mv, after);
         } else {
             self.after_end_position(after);
         }
@@ -618,11 +623,18 @@ fn color_name(color: Color) -> &'static str {
 
 /// The game fed move by move from the start, up to `plies` moves.
 fn game_after(record: &Record, plies: usize) -> Game {
+    if plies >= record.moves.len() {
+        // All of them (the flag fell on the last move or after): the game
+        // the record kept.
+        return record.game.clone();
+    }
     let mut game = Game::with_automatic_draws(record.start.clone(), record.laws.automatic_draws());
     for &mv in &record.moves[..plies.min(record.moves.len())] {
-        if game.push_legal(mv).is_err() {
+        if game.ended_before_unsettled() {
             break;
         }
+        // Legal: the record's moves were, and the game has not ended.
+        game.push_trusted(mv);
     }
     game
 }

@@ -252,6 +252,7 @@ impl ReplayVisitor for Recorder<'_> {
         }
     }
 
+    #[inline]
     fn mainline_comment(&mut self, text: &[u8]) {
         let Some(clock) = self.record.as_mut().and_then(Record::last_clock_mut) else {
             return;

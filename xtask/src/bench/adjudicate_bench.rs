@@ -1,34 +1,61 @@
-//! `cargo xtask bench adjudicate` (issue 5, "Speed"): the release
-//! `chesstool adjudicate` beside `chesstool validate` on the same files in
-//! the same run, with one and two threads; the target is adjudicate at
-//! least 0.8 times validate's throughput.
+//! `cargo xtask bench adjudicate` (issues 5 and 12, "Speed"): the release
+//! `chesstool adjudicate` beside `chesstool validate` and the pgn-reader +
+//! shakmaty validator (the baseline of `bench validate`) on the same files
+//! in the same run. Targets: FIDE adjudicate with one thread at least 0.4
+//! times the baseline's speed on the generated corpus and 0.6 times on the
+//! shared real files (issue 12), and at least 0.8 times validate's
+//! throughput (issue 5).
 //!
 //! Inputs: every `.pgn` under `../shared/data/pgn/real` (skipped with a
 //! message when absent) and the generated corpus
 //! `target/corpus/lichess-like.pgn` (generated as `cargo xtask gen-corpus`
 //! would when missing).
 //!
-//! Per input, runs are interleaved (validate t1, adjudicate t1, validate
-//! t2, adjudicate t2, repeat), each a child process timed from spawn to exit
-//! with the machinery of `bench validate` (peak RSS from `/usr/bin/time`),
-//! and each gets its median. Adjudicate writes CSV to /dev/null; its stderr
+//! Per input, runs are interleaved (validate t1, adjudicate t1,
+//! `adjudicate --rules lichess` t1, validate t2, adjudicate t2, the
+//! baseline, repeat), each of ours a child process timed from spawn to
+//! exit with the machinery of `bench validate` (peak RSS from
+//! `/usr/bin/time`), the baseline in-process as `bench validate` runs it;
+//! each gets its median. Adjudicate writes CSV to /dev/null; its stderr
 //! summary (games, agreement, counts per reason) is read back.
 //!
-//! It is a measurement: it exits 0 whether the target is met or not.
+//! Then, unless `--no-callgrind` (or without valgrind): instruction counts
+//! of `adjudicate --threads 1 --format csv` (FIDE and `--rules lichess`)
+//! and of `validate` on the 20 MB corpus (`gen-corpus --size-mb 20 --seed
+//! 1`), the `profiling` build under `valgrind --tool=callgrind`, split into
+//! components by the inclusive cost of their functions (see
+//! [`super::callgrind::inclusive`]): the can-mate questions (and in them
+//! the search engine, forcing lines, reachability), the rules applied per
+//! ply, the clock comments (per comment), the verdict, and the rest (read,
+//! replay, report), beside issue 12's instruction budgets.
+//!
+//! It is a measurement: it exits 0 whether the targets are met or not.
 
+use std::ffi::OsStr;
 use std::path::Path;
+use std::time::Instant;
 
+use anyhow::Context;
+
+use super::callgrind::{self, Rule};
 use super::notation_bench::mbps;
 use super::validate_bench::{
-    corpus_input, corpus_path, met, print_environment, real_input, rss_file, run_child, run_ours,
-    show_rss, Input, Options, OursCounts,
+    build_profiling_binary, callgrind_corpus, corpus_input, corpus_path, met, print_environment,
+    real_input, rss_file, run_baseline, run_child, run_ours, show_rss, Input, Options, OursCounts,
 };
 use super::{median, spread};
 use crate::args::Args;
-use crate::{build_release_binary, rerun_in_release};
+use crate::{build_release_binary, rerun_in_release, target_dir};
 
-/// Adjudicate over validate, at each thread count.
+/// Adjudicate over validate, at each thread count (issue 5).
 const TARGET_ADJ_OVER_VALIDATE: f64 = 0.8;
+/// FIDE adjudicate t1 over the baseline: (input name, target) (issue 12).
+const TARGET_ADJ_OVER_BASELINE: [(&str, f64); 2] = [("lichess-like", 0.4), ("real", 0.6)];
+/// Instruction budgets on the 20 MB corpus, millions (issue 12).
+const BUDGET_FIDE_M: f64 = 1_500.0;
+const BUDGET_LICHESS_M: f64 = 700.0;
+/// Instructions per clock comment (issue 12).
+const BUDGET_PER_CLOCK: f64 = 60.0;
 
 /// The thread counts measured.
 const THREADS: [usize; 2] = [1, 2];
@@ -36,11 +63,16 @@ const THREADS: [usize; 2] = [1, 2];
 /// Runs `bench adjudicate [options]`.
 pub(super) fn run(mut args: Args) -> anyhow::Result<()> {
     let options = Options::parse(&mut args)?;
+    let callgrind = !args.flag("--no-callgrind");
     args.finish()?;
     if cfg!(debug_assertions) {
-        return rerun_in_release(&options.to_args("adjudicate"), "the benchmark");
+        let mut again = options.to_args("adjudicate");
+        if !callgrind {
+            again.push("--no-callgrind".to_owned());
+        }
+        return rerun_in_release(&again, "the benchmark");
     }
-    bench_adjudicate(&options)
+    bench_adjudicate(&options, callgrind)
 }
 
 fn load_inputs() -> anyhow::Result<Vec<Input>> {
@@ -102,14 +134,31 @@ fn parse_summary(stderr: &str) -> Option<Summary> {
     Some(summary)
 }
 
+/// The timed commands of one run, in order.
+const TIMED: [&str; 6] = [
+    "validate t1",
+    "adjudicate t1",
+    "adjudicate --rules lichess t1",
+    "validate t2",
+    "adjudicate t2",
+    "baseline (pgn-reader + shakmaty)",
+];
+/// Indices into [`TIMED`].
+const VAL_T1: usize = 0;
+const ADJ_T1: usize = 1;
+const LICHESS_T1: usize = 2;
+const VAL_T2: usize = 3;
+const ADJ_T2: usize = 4;
+const BASELINE: usize = 5;
+
 /// The measurements of one input.
 #[derive(Debug)]
 struct Row {
     name: String,
     megabytes: f64,
-    /// Median MB/s: validate t1, adjudicate t1, validate t2, adjudicate t2.
-    mbps: [f64; 4],
-    spread: [f64; 4],
+    /// Median MB/s, by [`TIMED`].
+    mbps: [f64; 6],
+    spread: [f64; 6],
     /// Highest peak RSS over the runs, KiB, in the same order.
     rss_kib: [Option<u64>; 4],
     validate: [Option<OursCounts>; 2],
@@ -118,7 +167,7 @@ struct Row {
     notes: Vec<String>,
 }
 
-fn bench_adjudicate(options: &Options) -> anyhow::Result<()> {
+fn bench_adjudicate(options: &Options, callgrind: bool) -> anyhow::Result<()> {
     let bin = build_release_binary("chesstool", "chesstool")?;
     let inputs = load_inputs()?;
     let rss_file = rss_file("bench-adjudicate-rss.txt");
@@ -127,7 +176,20 @@ fn bench_adjudicate(options: &Options) -> anyhow::Result<()> {
     for input in &inputs {
         rows.push(bench_input(options, &bin, input, rss_file.as_deref())?);
     }
-    print_results(&rows, options.runs);
+    let mut missed = print_results(&rows, options.runs);
+    let callgrind_ok = callgrind && callgrind::available();
+    if callgrind && !callgrind_ok {
+        eprintln!("skipping the callgrind step: valgrind cannot be run");
+    }
+    if callgrind_ok {
+        missed.extend(callgrind_step()?);
+    }
+    println!();
+    if missed.is_empty() {
+        println!("all targets met");
+    } else {
+        println!("targets missed: {}", missed.join("; "));
+    }
     Ok(())
 }
 
@@ -137,7 +199,7 @@ fn bench_input(
     input: &Input,
     rss_file: Option<&Path>,
 ) -> anyhow::Result<Row> {
-    let mut seconds: [Vec<f64>; 4] = Default::default();
+    let mut seconds: [Vec<f64>; 6] = Default::default();
     let mut rss_kib: [Option<u64>; 4] = [None; 4];
     let mut validate: [Option<OursCounts>; 2] = [None; 2];
     let mut adjudicate: [Option<Summary>; 2] = [None, None];
@@ -145,8 +207,9 @@ fn bench_input(
     for run_idx in 0..options.runs {
         for (t_idx, threads) in THREADS.into_iter().enumerate() {
             let idx = 2 * t_idx;
+            let (val_idx, adj_idx) = [(VAL_T1, ADJ_T1), (VAL_T2, ADJ_T2)][t_idx];
             let run = run_ours(bin, input, threads, rss_file)?;
-            seconds[idx].push(run.seconds);
+            seconds[val_idx].push(run.seconds);
             rss_kib[idx] = rss_kib[idx].max(run.rss_kib);
             if run.exit == Some(2) {
                 notes.push(format!("validate t{threads} exited with 2"));
@@ -173,7 +236,7 @@ fn bench_input(
                 input,
                 rss_file,
             )?;
-            seconds[idx + 1].push(run.seconds);
+            seconds[adj_idx].push(run.seconds);
             rss_kib[idx + 1] = rss_kib[idx + 1].max(run.rss_kib);
             if run.exit == Some(2) {
                 notes.push(format!("adjudicate t{threads} exited with 2"));
@@ -186,19 +249,45 @@ fn bench_input(
                 ));
             }
             adjudicate[t_idx] = summary;
+            if t_idx == 0 {
+                let run = run_child(
+                    bin,
+                    &[
+                        "adjudicate",
+                        "--rules",
+                        "lichess",
+                        "--threads",
+                        "1",
+                        "-q",
+                        "--format",
+                        "csv",
+                    ],
+                    input,
+                    None,
+                )?;
+                seconds[LICHESS_T1].push(run.seconds);
+                if run.exit == Some(2) {
+                    notes.push("adjudicate --rules lichess t1 exited with 2".to_owned());
+                }
+            }
         }
+        let started = Instant::now();
+        run_baseline(input)?;
+        seconds[BASELINE].push(started.elapsed().as_secs_f64());
         let bytes = input.bytes as usize;
         let speed = |idx: usize| mbps(bytes, seconds[idx][run_idx]);
         eprintln!(
-            "{} run {}/{}: t1 validate {:.0}, adjudicate {:.0}; t2 validate {:.0}, \
-             adjudicate {:.0} MB/s",
+            "{} run {}/{}: t1 validate {:.0}, adjudicate {:.0}, lichess {:.0}; t2 validate \
+             {:.0}, adjudicate {:.0}; baseline {:.0} MB/s",
             input.name,
             run_idx + 1,
             options.runs,
-            speed(0),
-            speed(1),
-            speed(2),
-            speed(3),
+            speed(VAL_T1),
+            speed(ADJ_T1),
+            speed(LICHESS_T1),
+            speed(VAL_T2),
+            speed(ADJ_T2),
+            speed(BASELINE),
         );
     }
     notes.dedup();
@@ -217,65 +306,104 @@ fn bench_input(
 fn print_header(options: &Options, bin: &Path, inputs: &[Input], rss: bool) {
     println!(
         "chesstool adjudicate vs chesstool validate; median wall-clock of {} interleaved run{} \
-         (validate t1, adjudicate t1, validate t2, adjudicate t2){}",
+         ({}){}",
         options.runs,
         if options.runs == 1 { "" } else { "s" },
+        TIMED.join(", "),
         if options.quick { " (--quick)" } else { "" },
     );
     println!(
-        "validate: {} validate --threads N -q FILES; adjudicate: {} adjudicate --threads N \
-         -q --format csv FILES > /dev/null; child processes, from spawn to exit",
+        "validate: {} validate --threads N -q FILES; adjudicate: {} adjudicate [--rules \
+         lichess] --threads N -q --format csv FILES > /dev/null; child processes, from spawn \
+         to exit; baseline: pgn-reader + shakmaty validate (bench validate's), in-process, \
+         one thread",
         bin.display(),
         bin.display()
     );
     print_environment(inputs, rss);
 }
 
-fn print_results(rows: &[Row], runs: usize) {
+/// Prints the timings and returns the targets missed.
+fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
     let mut checks = Vec::new();
     let mut missed = Vec::new();
+    let mut check = |ok: bool, what: String| {
+        checks.push(format!("  {:<6} {what}", met(ok)));
+        if !ok {
+            missed.push(what);
+        }
+    };
     println!();
     println!(
-        "{:<13} {:>7} {:>9} {:>9} {:>8} {:>9} {:>9} {:>8}",
-        "input", "MB", "val t1", "adj t1", "adj/val", "val t2", "adj t2", "adj/val",
+        "{:<13} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "input",
+        "MB",
+        "val t1",
+        "adj t1",
+        "adj/val",
+        "lichess",
+        "val t2",
+        "adj t2",
+        "adj/val",
+        "baseline",
+        "adj/base",
     );
     for row in rows {
-        let ratio = |t_idx: usize| row.mbps[2 * t_idx + 1] / row.mbps[2 * t_idx];
+        let over = |a: usize, b: usize| row.mbps[a] / row.mbps[b];
         println!(
-            "{:<13} {:>7.1} {:>9.1} {:>9.1} {:>7.2}x {:>9.1} {:>9.1} {:>7.2}x",
+            "{:<13} {:>7.1} {:>8.1} {:>8.1} {:>7.2}x {:>8.1} {:>8.1} {:>8.1} {:>7.2}x {:>8.1} \
+             {:>7.2}x",
             row.name,
             row.megabytes,
-            row.mbps[0],
-            row.mbps[1],
-            ratio(0),
-            row.mbps[2],
-            row.mbps[3],
-            ratio(1),
+            row.mbps[VAL_T1],
+            row.mbps[ADJ_T1],
+            over(ADJ_T1, VAL_T1),
+            row.mbps[LICHESS_T1],
+            row.mbps[VAL_T2],
+            row.mbps[ADJ_T2],
+            over(ADJ_T2, VAL_T2),
+            row.mbps[BASELINE],
+            over(ADJ_T1, BASELINE),
         );
-        for (t_idx, threads) in THREADS.into_iter().enumerate() {
-            let what = format!(
-                "{}: adjudicate/validate t{threads} {:.2}x >= {TARGET_ADJ_OVER_VALIDATE}x",
-                row.name,
-                ratio(t_idx)
+        if let Some(&(_, want)) = TARGET_ADJ_OVER_BASELINE
+            .iter()
+            .find(|(name, _)| *name == row.name)
+        {
+            let ratio = over(ADJ_T1, BASELINE);
+            check(
+                ratio >= want,
+                format!(
+                    "{}: FIDE adjudicate t1 / baseline {ratio:.2}x >= {want}x",
+                    row.name
+                ),
             );
-            let ok = ratio(t_idx) >= TARGET_ADJ_OVER_VALIDATE;
-            checks.push(format!("  {:<6} {what}", met(ok)));
-            if !ok {
-                missed.push(what);
-            }
+        }
+        for (t_idx, threads) in THREADS.into_iter().enumerate() {
+            let (val, adj) = [(VAL_T1, ADJ_T1), (VAL_T2, ADJ_T2)][t_idx];
+            let ratio = over(adj, val);
+            check(
+                ratio >= TARGET_ADJ_OVER_VALIDATE,
+                format!(
+                    "{}: adjudicate/validate t{threads} {ratio:.2}x >= {TARGET_ADJ_OVER_VALIDATE}x",
+                    row.name
+                ),
+            );
         }
     }
-    println!("MB/s (median); target adjudicate/validate >= {TARGET_ADJ_OVER_VALIDATE}x");
+    println!(
+        "MB/s (median); lichess = adjudicate --rules lichess t1; baseline = pgn-reader + \
+         shakmaty validate, one thread; adj/base = FIDE adjudicate t1 over it"
+    );
     for row in rows.iter().filter(|_| runs > 1) {
-        let spreads: Vec<_> = row
-            .spread
+        let spreads: Vec<_> = TIMED
             .iter()
-            .map(|s| format!("{:.0}%", s * 100.0))
+            .zip(&row.spread)
+            .map(|(what, s)| format!("{what} {:.0}%", s * 100.0))
             .collect();
         println!(
-            "{}: run-to-run spread (max - min) / median: val t1 {}, adj t1 {}, val t2 {}, \
-             adj t2 {}",
-            row.name, spreads[0], spreads[1], spreads[2], spreads[3]
+            "{}: run-to-run spread (max - min) / median: {}",
+            row.name,
+            spreads.join(", ")
         );
     }
 
@@ -301,16 +429,255 @@ fn print_results(rows: &[Row], runs: usize) {
     }
 
     println!();
-    println!("targets:");
+    println!("targets (timings):");
     for line in &checks {
         println!("{line}");
     }
-    println!();
-    if missed.is_empty() {
-        println!("all targets met");
-    } else {
-        println!("targets missed: {}", missed.join("; "));
+    missed
+}
+
+/// A component of adjudicate's instructions: a name and the functions
+/// whose inclusive cost it is (see [`callgrind::inclusive`]).
+struct Component {
+    name: &'static str,
+    functions: &'static [&'static str],
+    /// Printed indented: a part of the component above.
+    part: bool,
+}
+
+/// The components, by the functions that do them. The rules per ply and
+/// the questions do not overlap (a question runs from the verdict);
+/// the verdict's line excludes its questions.
+const COMPONENTS: &[Component] = &[
+    Component {
+        name: "can-mate questions (helpmate::search)",
+        functions: &["adjudication::helpmate::search"],
+        part: false,
+    },
+    Component {
+        name: "search engine (search.rs)",
+        functions: &["adjudication::search::"],
+        part: true,
+    },
+    Component {
+        name: "forcing lines (forced.rs)",
+        functions: &["adjudication::forced::"],
+        part: true,
+    },
+    Component {
+        name: "reachability stage (reach::mate_impossible)",
+        functions: &["adjudication::reach::mate_impossible"],
+        part: true,
+    },
+    Component {
+        name: "rules per ply (Game::push_replayed)",
+        functions: &["adjudication::game::Game::push_replayed"],
+        part: false,
+    },
+    Component {
+        name: "dead positions past the first filter",
+        functions: &["adjudication::dead::dead_position_slow"],
+        part: true,
+    },
+    Component {
+        name: "repetition counts (Repetitions::count)",
+        functions: &["adjudication::repetition::Repetitions::count"],
+        part: true,
+    },
+    Component {
+        name: "verdict (verdict::adjudicate, without the questions)",
+        functions: &["adjudication::verdict::adjudicate"],
+        part: false,
+    },
+    Component {
+        name: "clock analysis (clock::analyze_clocks)",
+        functions: &["adjudication::clock::"],
+        part: true,
+    },
+];
+
+/// The clock comments' reading: the code of comment.rs wherever it was
+/// inlined (`clock_and_emt` is, into the replay's comment hook).
+const CLOCK_RULES: &[Rule] = &[Rule {
+    name: "clock comments (comment.rs)",
+    owners: &["notation/src/pgn/comment.rs"],
+    functions: &[],
+}];
+
+/// One profiled command: its total and its components.
+struct Profiled {
+    total: u64,
+    components: Vec<u64>,
+    clock: u64,
+}
+
+fn profile_command(profiling: &Path, args: &[&OsStr], out: &Path) -> anyhow::Result<Profiled> {
+    let text = callgrind::run(profiling, args, out)?;
+    let clock_profile = callgrind::summarise(&text, CLOCK_RULES);
+    let mut components: Vec<u64> = COMPONENTS
+        .iter()
+        .map(|c| callgrind::inclusive(&text, c.functions).0)
+        .collect();
+    // The verdict runs the questions: its own line is without them.
+    let questions = components[0];
+    let verdict = COMPONENTS
+        .iter()
+        .position(|c| c.name.starts_with("verdict"))
+        .unwrap_or(0);
+    components[verdict] = components[verdict].saturating_sub(questions);
+    Ok(Profiled {
+        total: clock_profile.total,
+        components,
+        clock: clock_profile.components[0].1,
+    })
+}
+
+/// Profiles FIDE and Lichess adjudicate and validate on the 20 MB corpus
+/// and prints the component table; returns the budgets missed.
+fn callgrind_step() -> anyhow::Result<Vec<String>> {
+    let corpus = callgrind_corpus()?;
+    let profiling = build_profiling_binary()?;
+    let dir = target_dir().join("bench");
+    std::fs::create_dir_all(&dir)?;
+    let clocks = count_clock_comments(&corpus)?;
+    let mut profiles = Vec::new();
+    for (label, args) in [
+        (
+            "FIDE",
+            &["adjudicate", "--threads", "1", "--format", "csv"][..],
+        ),
+        (
+            "Lichess",
+            &[
+                "adjudicate",
+                "--rules",
+                "lichess",
+                "--threads",
+                "1",
+                "--format",
+                "csv",
+            ][..],
+        ),
+        (
+            "validate",
+            &["validate", "--threads", "1", "--format", "csv"][..],
+        ),
+    ] {
+        eprintln!("callgrind: {} {} ...", args.join(" "), corpus.display());
+        let mut os_args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+        os_args.push(corpus.as_os_str());
+        let out = dir.join(format!("callgrind.adjudicate-{}.out", label.to_lowercase()));
+        profiles.push((label, profile_command(&profiling, &os_args, &out)?));
     }
+    let millions = |n: u64| n as f64 / 1e6;
+    let (fide, lichess, validate) = (&profiles[0].1, &profiles[1].1, &profiles[2].1);
+    println!();
+    println!(
+        "callgrind instructions, one thread, {} ({clocks} clock comments), millions:",
+        corpus.display()
+    );
+    println!();
+    println!("| component | FIDE | Lichess |");
+    println!("|---|---:|---:|");
+    println!(
+        "| **adjudicate, total** | **{:.1}** | **{:.1}** |",
+        millions(fide.total),
+        millions(lichess.total)
+    );
+    let mut rest = [fide.total, lichess.total];
+    for (index, component) in COMPONENTS.iter().enumerate() {
+        let (a, b) = (fide.components[index], lichess.components[index]);
+        if !component.part {
+            rest[0] = rest[0].saturating_sub(a);
+            rest[1] = rest[1].saturating_sub(b);
+        }
+        let indent = if component.part {
+            "&nbsp;&nbsp;of which "
+        } else {
+            ""
+        };
+        println!(
+            "| {indent}{} | {:.1} | {:.1} |",
+            component.name,
+            millions(a),
+            millions(b)
+        );
+    }
+    rest[0] = rest[0].saturating_sub(fide.clock);
+    rest[1] = rest[1].saturating_sub(lichess.clock);
+    let per_clock = |p: &Profiled| p.clock as f64 / clocks.max(1) as f64;
+    println!(
+        "| clock comments (comment.rs; per comment {:.0} / {:.0}) | {:.1} | {:.1} |",
+        per_clock(fide),
+        per_clock(lichess),
+        millions(fide.clock),
+        millions(lichess.clock)
+    );
+    println!(
+        "| the rest: read, replay, SAN, make-move, tags, report | {:.1} | {:.1} |",
+        millions(rest[0]),
+        millions(rest[1])
+    );
+    println!(
+        "| validate --format csv (same corpus) | {:.1} | {:.1} |",
+        millions(validate.total),
+        millions(validate.total)
+    );
+    println!(
+        "| **adjudicate minus validate** | **{:.1}** | **{:.1}** |",
+        millions(fide.total.saturating_sub(validate.total)),
+        millions(lichess.total.saturating_sub(validate.total))
+    );
+    println!(
+        "(inclusive costs of each component's functions; a part's line is within the line \
+         above it)"
+    );
+    let mut checks = Vec::new();
+    let mut missed = Vec::new();
+    for (ok, what) in [
+        (
+            millions(fide.total) <= BUDGET_FIDE_M,
+            format!(
+                "FIDE adjudicate {:.0} M <= {BUDGET_FIDE_M:.0} M instructions",
+                millions(fide.total)
+            ),
+        ),
+        (
+            millions(lichess.total) <= BUDGET_LICHESS_M,
+            format!(
+                "Lichess adjudicate {:.0} M <= {BUDGET_LICHESS_M:.0} M instructions \
+                 (adjudicate alone {:.0} M over validate's {:.0} M)",
+                millions(lichess.total),
+                millions(lichess.total.saturating_sub(validate.total)),
+                millions(validate.total)
+            ),
+        ),
+        (
+            per_clock(fide) <= BUDGET_PER_CLOCK,
+            format!(
+                "clock comments {:.0} <= {BUDGET_PER_CLOCK:.0} instructions each",
+                per_clock(fide)
+            ),
+        ),
+    ] {
+        checks.push(format!("  {:<6} {what}", met(ok)));
+        if !ok {
+            missed.push(what);
+        }
+    }
+    println!();
+    println!("targets (instructions):");
+    for line in &checks {
+        println!("{line}");
+    }
+    Ok(missed)
+}
+
+/// The `[%clk ` commands in `path` (every comment of the generated corpus
+/// holds one).
+fn count_clock_comments(path: &Path) -> anyhow::Result<u64> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(bytes.windows(6).filter(|w| w == b"[%clk ").count() as u64)
 }
 
 /// Games per command and adjudicate's counts per reason for one input.

@@ -53,6 +53,14 @@ pub(super) fn profile(
     out: &Path,
     rules: &[Rule],
 ) -> anyhow::Result<Profile> {
+    let text = run(program, args, out)?;
+    Ok(summarise(&text, rules))
+}
+
+/// Runs `program args…` under callgrind (output in `out`, stdout to
+/// /dev/null) and returns the output's text. Exit 0 and 1 are results;
+/// anything else is an error.
+pub(super) fn run(program: &Path, args: &[&std::ffi::OsStr], out: &Path) -> anyhow::Result<String> {
     let status = Command::new("valgrind")
         .arg("--tool=callgrind")
         .arg("--compress-strings=no")
@@ -71,9 +79,57 @@ pub(super) fn profile(
             program.display()
         );
     }
-    let text =
-        std::fs::read_to_string(out).with_context(|| format!("cannot read {}", out.display()))?;
-    Ok(summarise(&text, rules))
+    std::fs::read_to_string(out).with_context(|| format!("cannot read {}", out.display()))
+}
+
+/// The inclusive cost of a set of functions (those whose symbol contains
+/// one of `patterns`): their own instructions and those of every call
+/// they make to a function outside the set (a call within the set is
+/// already counted where it lands), with the number of calls made into
+/// the set from outside it.
+pub(super) fn inclusive(text: &str, patterns: &[&str]) -> (u64, u64) {
+    let matches = |name: &str| patterns.iter().any(|p| name.contains(p));
+    let (mut cost_sum, mut calls_in) = (0u64, 0u64);
+    let (mut in_set, mut callee_in_set) = (false, false);
+    let mut pending_call: Option<u64> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("fn=") {
+            in_set = matches(rest);
+        } else if let Some(rest) = line.strip_prefix("cfn=") {
+            callee_in_set = matches(rest);
+        } else if let Some(rest) = line.strip_prefix("calls=") {
+            pending_call = rest
+                .split_ascii_whitespace()
+                .next()
+                .and_then(|n| n.parse().ok());
+        } else if line
+            .as_bytes()
+            .first()
+            .is_some_and(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'*'))
+        {
+            let Some(cost) = line
+                .split_ascii_whitespace()
+                .nth(1)
+                .and_then(|n| n.parse::<u64>().ok())
+            else {
+                pending_call = None;
+                continue;
+            };
+            match pending_call.take() {
+                Some(count) => {
+                    if in_set && !callee_in_set {
+                        cost_sum += cost;
+                    }
+                    if !in_set && callee_in_set {
+                        calls_in += count;
+                    }
+                }
+                None if in_set => cost_sum += cost,
+                None => {}
+            }
+        }
+    }
+    (cost_sum, calls_in)
 }
 
 /// Rust's standard library, whose inlined code counts for its caller.
@@ -149,6 +205,36 @@ pub(super) fn summarise(text: &str, rules: &[Rule]) -> Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inclusive_costs_count_calls_out_of_the_set_once() {
+        let text = "events: Ir\n\
+            fl=/w/a.rs\n\
+            fn=main\n\
+            1 5\n\
+            cfn=crate::search::run\n\
+            calls=3 0\n\
+            2 1000\n\
+            fn=crate::search::run\n\
+            3 100\n\
+            cfn=crate::search::expand\n\
+            calls=7 0\n\
+            4 600\n\
+            cfn=movegen::play\n\
+            calls=9 0\n\
+            5 300\n\
+            fn=crate::search::expand\n\
+            6 200\n\
+            cfn=movegen::play\n\
+            calls=2 0\n\
+            7 400\n\
+            fn=movegen::play\n\
+            8 700\n";
+        // run's own 100, its call to play 300; expand's own 200 and its
+        // call to play 400; the call from run to expand is inside the set.
+        assert_eq!(inclusive(text, &["crate::search::"]), (1000, 3));
+        assert_eq!(inclusive(text, &["movegen::play"]), (700, 11));
+    }
 
     const RULES: &[Rule] = &[
         Rule {

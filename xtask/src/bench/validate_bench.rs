@@ -418,7 +418,7 @@ fn run_zstd_dc(input: &Input) -> anyhow::Result<(f64, &'static str)> {
 }
 
 /// The baseline over every file of `input`, each read from disk.
-fn run_baseline(input: &Input) -> anyhow::Result<Counts> {
+pub(super) fn run_baseline(input: &Input) -> anyhow::Result<Counts> {
     let mut total = Counts::default();
     for path in &input.files {
         let file =
@@ -744,7 +744,7 @@ const BASELINE_COMPONENTS: &[Rule] = &[
 
 /// `cargo build --profile profiling -p chesstool`: release code with line
 /// tables, for the component split.
-fn build_profiling_binary() -> anyhow::Result<PathBuf> {
+pub(super) fn build_profiling_binary() -> anyhow::Result<PathBuf> {
     eprintln!("building chesstool (profiling: release with line tables) ...");
     let status = crate::cargo()
         .args(["build", "--profile", "profiling", "--package", "chesstool"])

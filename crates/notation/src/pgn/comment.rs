@@ -512,11 +512,93 @@ pub fn parse_comment(raw: &[u8]) -> Comment<'_> {
 /// assert_eq!(clock_and_emt(b"no commands"), (None, None));
 /// ```
 #[must_use]
+#[inline]
 pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
+    if let Some(clock) = exported_clock(raw) {
+        return (Some(clock), None);
+    }
+    any_clock_and_emt(raw)
+}
+
+/// [`clock_and_emt`] for every comment that is not in the exported form.
+#[inline(never)]
+fn any_clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
     if find_byte(b'%', raw).is_none() {
         return (None, None);
     }
     canonical_clock_and_emt(raw).unwrap_or_else(|| commands_clock_and_emt(raw))
+}
+
+/// The clock of a comment exactly as Lichess (and `gen-corpus`) export
+/// it: ` [%clk H:MM:SS] `, optionally after one ` [%eval …]`, one space
+/// around each command, nothing else. `None` for anything else, which the
+/// general readers take (an `[%eval]` holding `[` included): the answer
+/// is then theirs. Nearly every clock comment of a Lichess export takes
+/// this form, and it is read here with a few word compares.
+#[inline(always)]
+fn exported_clock(raw: &[u8]) -> Option<Millis> {
+    let (&b' ', mut rest) = raw.split_first()? else {
+        return None;
+    };
+    if let Some((&b' ', head)) = rest.split_last() {
+        rest = head;
+    }
+    if rest.len() > CLOCK_COMMAND {
+        let (head, after) = rest.split_at(7);
+        if head != b"[%eval " {
+            return None;
+        }
+        // Eval arguments are a few bytes: `0.17`, `#-3`, `-1.50,23`.
+        let close = after
+            .iter()
+            .take(16)
+            .position(|&b| b == b']' || b == b'[')?;
+        if after[close] != b']' {
+            return None;
+        }
+        rest = after[close + 1..].strip_prefix(b" ")?;
+    }
+    let command: &[u8; CLOCK_COMMAND] = rest.try_into().ok()?;
+    clock_command(command)
+}
+
+/// The length of `[%clk H:MM:SS]`.
+const CLOCK_COMMAND: usize = 14;
+
+/// `[%clk H:MM:SS]` read as two little-endian words: `[%clk H:` and
+/// `H:MM:SS]` (they share the hour). XOR with the expected bytes must
+/// leave zero everywhere but the low nibbles of the digits; adding 6 to a digit
+/// (10 to the tens of minutes and seconds) carries into bit 4 exactly
+/// when it is too large. No branch per byte, no loop.
+#[inline(always)]
+fn clock_command(command: &[u8; CLOCK_COMMAND]) -> Option<Millis> {
+    const HEAD: u64 = u64::from_le_bytes(*b"[%clk 0:");
+    const TAIL: u64 = u64::from_le_bytes(*b"0:00:00]");
+    // Every byte but the hour's low nibble (byte 6 of the head).
+    const HEAD_MASK: u64 = !(0x0f << 48);
+    // The low nibbles of the tail's digits: bytes 0, 2, 3, 5 and 6.
+    const DIGITS: u64 = 0x000f_0f00_0f0f_000f;
+    // Bytes 0, 3, 6 of the tail are H, M, S (at most 9); 2 and 5 the tens
+    // of minutes and seconds (at most 5).
+    const CARRY: u64 = 0x0006_0a00_060a_0006;
+    const OVERFLOW: u64 = 0x1010_1010_1010_1010;
+    let (Some(head), Some(tail)) = (command.first_chunk::<8>(), command.last_chunk::<8>()) else {
+        return None;
+    };
+    let (head, tail) = (u64::from_le_bytes(*head), u64::from_le_bytes(*tail));
+    let nibbles = tail ^ TAIL;
+    if (head ^ HEAD) & HEAD_MASK != 0 || nibbles & !DIGITS != 0 || (nibbles + CARRY) & OVERFLOW != 0
+    {
+        return None;
+    }
+    // Tens in the low byte of each pair, units in the high one.
+    let minutes = (nibbles >> 16) & 0x0f0f;
+    let seconds = (nibbles >> 40) & 0x0f0f;
+    let secs = (nibbles & 0x0f) * 3600
+        + ((minutes & 0x0f) * 10 + (minutes >> 8)) * 60
+        + (seconds & 0x0f) * 10
+        + (seconds >> 8);
+    Some(Millis(secs * 1000))
 }
 
 /// [`clock_and_emt`] for comments whose commands are all written the
@@ -875,13 +957,134 @@ mod tests {
         }
     }
 
+    /// The exported-form reader before the word-at-a-time
+    /// [`clock_command`], byte by byte, kept as the reference it must
+    /// agree with.
+    fn exported_clock_reference(raw: &[u8]) -> Option<Millis> {
+        let mut rest = raw.strip_prefix(b" ")?;
+        rest = rest.strip_suffix(b" ").unwrap_or(rest);
+        if rest.len() > 14 {
+            let (head, after) = rest.split_at(7);
+            if head != b"[%eval " {
+                return None;
+            }
+            let close = after
+                .iter()
+                .take(16)
+                .position(|&b| b == b']' || b == b'[')?;
+            if after[close] != b']' {
+                return None;
+            }
+            rest = after[close + 1..].strip_prefix(b" ")?;
+        }
+        let &[b'[', b'%', b'c', b'l', b'k', b' ', h, b':', m1, m2, b':', s1, s2, b']'] = rest
+        else {
+            return None;
+        };
+        let digit = |byte: u8| u64::from(byte.wrapping_sub(b'0'));
+        let (h, m1, m2, s1, s2) = (digit(h), digit(m1), digit(m2), digit(s1), digit(s2));
+        if h > 9 || m1 > 5 || m2 > 9 || s1 > 5 || s2 > 9 {
+            return None;
+        }
+        Some(Millis(
+            (h * 3600 + (m1 * 10 + m2) * 60 + s1 * 10 + s2) * 1000,
+        ))
+    }
+
+    /// Every single-byte change of a few exported clock comments (each
+    /// position, all 256 bytes) is read by [`exported_clock`] (and its
+    /// word-at-a-time [`clock_command`]) exactly as by the byte-by-byte
+    /// reference, and so is the command alone.
+    #[test]
+    fn exported_clock_agrees_with_the_reference_on_every_byte_change() {
+        let comments: [&[u8]; 6] = [
+            b" [%clk 0:00:00] ",
+            b" [%clk 1:23:45] ",
+            b" [%clk 9:59:59] ",
+            b" [%clk 5:09:50]",
+            b" [%eval 0.25] [%clk 0:03:07] ",
+            b" [%eval #-3] [%clk 2:40:06] ",
+        ];
+        let mut accepted = 0;
+        let mut refused = 0;
+        for comment in comments {
+            assert!(exported_clock_reference(comment).is_some(), "{comment:?}");
+            let start = comment.len() - CLOCK_COMMAND - usize::from(comment.ends_with(b" "));
+            for index in 0..comment.len() {
+                for byte in 0..=u8::MAX {
+                    let mut changed = comment.to_vec();
+                    changed[index] = byte;
+                    let expected = exported_clock_reference(&changed);
+                    assert_eq!(
+                        exported_clock(&changed),
+                        expected,
+                        "{:?}",
+                        String::from_utf8_lossy(&changed)
+                    );
+                    let command: &[u8; CLOCK_COMMAND] =
+                        changed[start..start + CLOCK_COMMAND].try_into().unwrap();
+                    let mut spaced = b" ".to_vec();
+                    spaced.extend_from_slice(command);
+                    spaced.push(b' ');
+                    assert_eq!(
+                        clock_command(command),
+                        exported_clock_reference(&spaced),
+                        "{:?}",
+                        String::from_utf8_lossy(command)
+                    );
+                    if expected.is_some() {
+                        accepted += 1;
+                    } else {
+                        refused += 1;
+                    }
+                }
+            }
+        }
+        // Each digit has ten values that keep the comment valid (six for
+        // the tens of minutes and seconds), and the rest refuse it.
+        assert!(accepted > 200 && refused > 20_000, "{accepted} {refused}");
+    }
+
+    /// Every hour 0..9, minute and second 00..59 is read with its value;
+    /// 60 minutes or 60 seconds is refused, as by the reference.
+    #[test]
+    fn clock_command_boundaries() {
+        for h in 0..10u64 {
+            for minutes in 0..=60u64 {
+                for seconds in 0..=60u64 {
+                    let text = format!("[%clk {h}:{minutes:02}:{seconds:02}]");
+                    let command: &[u8; CLOCK_COMMAND] = text.as_bytes().try_into().unwrap();
+                    let expected = (minutes < 60 && seconds < 60)
+                        .then_some(Millis((h * 3600 + minutes * 60 + seconds) * 1000));
+                    assert_eq!(clock_command(command), expected, "{text}");
+                    assert_eq!(
+                        exported_clock_reference(format!(" {text} ").as_bytes()),
+                        expected,
+                        "{text}"
+                    );
+                }
+            }
+        }
+        // A two-digit hour is not this form: the general readers take it.
+        assert_eq!(exported_clock(b" [%clk 10:00:00] "), None);
+        assert_eq!(
+            clock_and_emt(b" [%clk 10:00:00] ").0,
+            Some(Millis(36_000_000))
+        );
+    }
+
     /// [`clock_and_emt`] reads what [`parse_comment`] reads, on every
     /// shape of command (well formed, malformed, repeated, unterminated,
     /// spaced, upper case) and on random mixes of their pieces.
     #[test]
     fn clock_and_emt_agrees_with_parse_comment() {
-        let pieces: [&[u8]; 14] = [
+        let pieces: [&[u8]; 19] = [
             b"[%clk 0:01:02]",
+            b" [%clk 0:03:27] ",
+            b" [%eval 0.17] [%clk 0:03:27]",
+            b" [%eval #-3] ",
+            b"[%clk 0:65:07] ",
+            b"[%eval [%clk 0:00:01]] ",
             b"[%clk 1:02:03.4]",
             b"[%clk x]",
             b"[%emt 0:00:05]",
