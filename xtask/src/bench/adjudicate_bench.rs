@@ -16,8 +16,9 @@
 //! baseline, repeat), each of ours a child process timed from spawn to
 //! exit with the machinery of `bench validate` (peak RSS from
 //! `/usr/bin/time`), the baseline in-process as `bench validate` runs it;
-//! each gets its median. Adjudicate writes CSV to /dev/null; its stderr
-//! summary (games, agreement, counts per reason) is read back.
+//! each gets its median. Adjudicate's timed runs write CSV to stdout,
+//! which is discarded; the counts (games, agreement, counts per reason)
+//! come from one untimed `--format text` report per thread count.
 //!
 //! Then, unless `--no-callgrind` (or without valgrind): instruction counts
 //! of `adjudicate --threads 1 --format csv` (FIDE and `--rules lichess`)
@@ -89,7 +90,7 @@ fn load_inputs() -> anyhow::Result<Vec<Input>> {
     Ok(inputs)
 }
 
-/// Adjudicate's stderr summary: `N games: A recorded results agree, D
+/// Adjudicate's text summary: `N games: A recorded results agree, D
 /// disagree, I invalid`, then `  reason  count` lines.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Summary {
@@ -100,9 +101,9 @@ struct Summary {
     reasons: Vec<(String, u64)>,
 }
 
-/// The last summary in `stderr`, if any.
-fn parse_summary(stderr: &str) -> Option<Summary> {
-    let lines: Vec<&str> = stderr.lines().collect();
+/// The last summary in `text`, if any.
+fn parse_summary(text: &str) -> Option<Summary> {
+    let lines: Vec<&str> = text.lines().collect();
     let (start, head) = lines.iter().enumerate().rev().find_map(|(idx, line)| {
         let (games, rest) = line.split_once(" games: ")?;
         let (agree, rest) = rest.split_once(" recorded results agree, ")?;
@@ -241,14 +242,31 @@ fn bench_input(
             if run.exit == Some(2) {
                 notes.push(format!("adjudicate t{threads} exited with 2"));
             }
-            let summary = parse_summary(&run.stderr);
-            if run_idx > 0 && summary != adjudicate[t_idx] {
-                notes.push(format!(
-                    "adjudicate t{threads} counted differently in run {}",
-                    run_idx + 1
-                ));
+            if run_idx == 0 {
+                // The counts, from one untimed text report (its summary is
+                // on stdout; stderr has one only on a terminal).
+                let dir = crate::target_dir().join("bench");
+                std::fs::create_dir_all(&dir)?;
+                let report = dir.join(format!("adjudicate-t{threads}.txt"));
+                let report_arg = report.display().to_string();
+                run_child(
+                    bin,
+                    &[
+                        "adjudicate",
+                        "--threads",
+                        &threads_arg,
+                        "--format",
+                        "text",
+                        "-o",
+                        &report_arg,
+                    ],
+                    input,
+                    None,
+                )?;
+                adjudicate[t_idx] = std::fs::read_to_string(&report)
+                    .ok()
+                    .and_then(|text| parse_summary(&text));
             }
-            adjudicate[t_idx] = summary;
             if t_idx == 0 {
                 let run = run_child(
                     bin,
@@ -691,7 +709,7 @@ fn print_counts(row: &Row) {
         games(row.validate[1]),
     );
     let Some(summary) = &row.adjudicate[0] else {
-        println!("{}: no summary on adjudicate's stderr", row.name);
+        println!("{}: no summary in adjudicate's text report", row.name);
         return;
     };
     println!(
