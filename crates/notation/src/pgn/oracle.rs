@@ -29,7 +29,11 @@
 //! - A comment that never closes: pgn-reader gives up with an error; the
 //!   comparison stops there (our reader reports the unterminated comment
 //!   as an error of its game).
-//! - Tag sections are read by pgn-reader in both readers.
+//! - Tag sections are read by pgn-reader in both readers. A game with a
+//!   malformed tag line (forum markup such as `[pgn] 1. e4 … [/pgn]`) is
+//!   an error of that game to us, while pgn-reader reads on past the line:
+//!   such games are left out of the comparison (their bytes become blank
+//!   lines for both readers) and counted in [`Agreement::games_left_out`].
 //!
 //! ```
 //! use notation::pgn::oracle::compare_with_pgn_reader;
@@ -45,7 +49,7 @@ use std::ops::ControlFlow;
 
 use pgn_reader::{RawComment, RawTag, Skip, Visitor};
 
-use crate::pgn::lex::{glyph_nags, Lexer, Token, TokenKind};
+use crate::pgn::lex::{glyph_nags, Lexer, TagLineProblem, Token, TokenKind};
 use crate::pgn::model::{nag_from_glyph, GameResult};
 use crate::pgn::tags::escape_for_report;
 use crate::san::SanPlus;
@@ -90,6 +94,8 @@ pub struct Agreement {
     /// pgn-reader gave up (an unterminated comment) and the comparison
     /// stopped there.
     pub pgn_reader_error: Option<String>,
+    /// Games with a malformed tag line, errors to us, not compared.
+    pub games_left_out: usize,
 }
 
 /// Where the readers disagree.
@@ -142,10 +148,13 @@ struct Ours {
 /// # Errors
 /// The first [`Disagreement`].
 pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
+    let (blanked, games_left_out) = without_malformed_tag_games(pgn);
+    let pgn = blanked.as_deref().unwrap_or(pgn);
     let (theirs, error) = pgn_reader_events(pgn);
     let ours = our_events(pgn);
     let mut agreement = Agreement {
         pgn_reader_error: error.clone(),
+        games_left_out,
         ..Agreement::default()
     };
     let mut next = ours.iter().peekable();
@@ -196,6 +205,27 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
         agreement.ours_only += 1;
     }
     Ok(agreement)
+}
+
+/// `pgn` with every game that has a malformed tag line turned into
+/// blank lines (offsets and line numbers kept), and how many there were;
+/// `None` when there are none.
+fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
+    let mut blanked: Option<Vec<u8>> = None;
+    let mut count = 0;
+    let mut lexer = Lexer::new(pgn, 1);
+    while let Some(span) = lexer.next_span() {
+        if lexer
+            .tag_issues()
+            .iter()
+            .any(|issue| issue.problem == TagLineProblem::Malformed)
+        {
+            let buf = blanked.get_or_insert_with(|| pgn.to_vec());
+            buf[span.start..span.end].fill(b'\n');
+            count += 1;
+        }
+    }
+    (blanked, count)
 }
 
 /// Our events over the whole buffer, game after game.
@@ -352,4 +382,28 @@ impl Visitor for Recorder {
     }
 
     fn end_game(&mut self, _movetext: ()) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_with_forum_markup_is_left_out_and_the_rest_compared() {
+        // The lexer fuzz target's case: `[pgn] … [/pgn]` on one line is a
+        // malformed tag line to us (the game's error); pgn-reader reads
+        // the moves after it.
+        let pgn = b"[Event \"a\"]\n\n1. d4 d5 *\n\n[pgn] 1. e4 e5 2. Nf3 Nc6 [/pgn]\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        assert_eq!(agreement.games_left_out, 1);
+        // d4, d5 and the result.
+        assert_eq!(agreement.matched, 3);
+        // Markup on lines of its own: two such games (the moves belong to
+        // the first).
+        let pgn = b"[pgn]\n1. e4 e5\n[/pgn]\n";
+        assert_eq!(compare_with_pgn_reader(pgn).unwrap().games_left_out, 2);
+        assert!(without_malformed_tag_games(b"[Event \"a\"]\n\n1. e4 *\n")
+            .0
+            .is_none());
+    }
 }
