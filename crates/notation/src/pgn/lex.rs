@@ -1843,9 +1843,10 @@ pub fn count_newlines(bytes: &[u8]) -> u64 {
 /// into chunks that can be read in parallel: the start of the last line
 /// that begins with `[` and whose last non-blank line before it is not a
 /// tag line (so a game's tags are never cut apart, not even at a blank
-/// line inside them, which ChessBase writes) and does not end with `]`
-/// (a tag glued to the end of a game there begins the game this line
-/// goes on). Returns `None` if there is none after the first byte.
+/// line inside them, which ChessBase writes), does not end with `]` and
+/// holds no `[Name "` (a tag glued to the end of a game there begins the
+/// game this line goes on). Returns `None` if there is none after the
+/// first byte.
 ///
 /// The guess is cheap and can be wrong only inside a `{` comment that
 /// spans the cut; whoever scans the chunk then sees its last game end as
@@ -1887,9 +1888,13 @@ pub fn split_candidate(buf: &[u8]) -> Option<usize> {
             // `]`: a tag pair glued to the end of a game there (after a
             // result, or ending a `;` comment) starts a game that this line
             // continues.
+            // Nor after a line with a tag pair in it (`1/2-1/2[Variant "`
+            // with its value left open): a game starts there, and its tag
+            // section may go on past blank lines to this one.
             if !prev_line.starts_with(b"[")
                 && !prev_line.starts_with(b"%")
                 && !prev_line.ends_with(b"]")
+                && !has_tag_pair_start(prev_line)
             {
                 return Some(i);
             }
@@ -1897,6 +1902,12 @@ pub fn split_candidate(buf: &[u8]) -> Option<usize> {
         end = i;
     }
     None
+}
+
+/// Whether `line` holds a `[Name "` anywhere (a `[%clk …]` command does
+/// not count).
+fn has_tag_pair_start(line: &[u8]) -> bool {
+    memchr::memchr_iter(b'[', line).any(|at| tag_pair_start(&line[at..], true) == Ok(true))
 }
 
 /// Cuts `buf`, which starts at a game boundary, into game-aligned chunks
@@ -2300,6 +2311,34 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Found by the `pgn` fuzz target: a tag glued after a result with
+    /// its value left open (`1/2-1/2[Variant " Standa … 1-0`) starts a
+    /// game whose tag section goes on past the blank lines after it; a
+    /// cut at the next `[Event` split that game's tags.
+    #[test]
+    fn split_candidate_keeps_the_tags_of_a_game_glued_mid_line() {
+        let pgn = b"[Event \"a\"]\n\n1. e4 e5 1/2-1/2[Variant \" Standa 2. Nf3 1-0\n\n\n[Event \"b\"]\n[Site \"c\"]\n\n1. d4 *\n";
+        let spans: Vec<_> = std::iter::from_fn({
+            let mut lexer = Lexer::new(pgn, 1);
+            move || lexer.next_span()
+        })
+        .map(|span| span.start)
+        .collect();
+        assert_eq!(spans.len(), 2, "{spans:?}");
+        for end in 1..=pgn.len() {
+            if let Some(cut) = split_candidate(&pgn[..end]) {
+                assert!(
+                    cut == 0 || spans.contains(&cut),
+                    "cut at {cut}, not a game boundary ({spans:?})"
+                );
+            }
+        }
+        // A clock command in the line before is no tag pair.
+        let pgn = b"[Event \"a\"]\n\n1. e4 { [%clk 0:01:00] } 1-0\n\n[Event \"b\"]\n\n1. d4 *\n";
+        let cut = split_candidate(pgn).unwrap();
+        assert!(pgn[cut..].starts_with(b"[Event \"b\"]"));
     }
 
     #[test]
