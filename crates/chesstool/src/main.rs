@@ -52,6 +52,8 @@ enum Command {
     Adjudicate(adjudicate::AdjudicateArgs),
     /// Print the columns of a report as JSON: name, type (int64, float64,
     /// bool, string, list<string>) and nullability.
+    // The doc is the --help text too: `list<string>` is the type's name.
+    #[allow(rustdoc::invalid_html_tags)]
     #[command(after_help = schema::EXAMPLES)]
     Schema(schema::SchemaArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
