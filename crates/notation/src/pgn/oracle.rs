@@ -21,6 +21,8 @@
 //!   promotions `e8=K`): errors of their game to us; an event of ours
 //!   that is no standard move matches pgn-reader's move written the same.
 //! - A NAG that ends the input with nothing after it: pgn-reader drops it.
+//! - A move number glued to its move without the dot (`51f5`): an error of
+//!   its game to us; pgn-reader reads the number, then the move.
 //! - Game boundaries: pgn-reader also ends a game at a blank line inside
 //!   the movetext, and reads a tag pair glued to a result (`1-0[Event …`,
 //!   from `cat` of files without a final newline) as junk movetext; we
@@ -266,6 +268,14 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
                 if nag_from_glyph(bytes).is_some() && !bytes.starts_with(b"$") {
                     our.alternative = None;
                 }
+                // A move number glued to its move without the dot (`51f5`):
+                // pgn-reader reads the number and then the move.
+                let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+                if our.alternative.is_none() && digits > 0 {
+                    our.alternative = SanPlus::from_ascii(&bytes[digits..])
+                        .ok()
+                        .map(|san| OracleEvent::San(san.to_string()));
+                }
                 out.push(our);
             }
         },
@@ -405,5 +415,13 @@ mod tests {
         assert!(without_malformed_tag_games(b"[Event \"a\"]\n\n1. e4 *\n")
             .0
             .is_none());
+    }
+
+    #[test]
+    fn a_move_number_glued_without_its_dot_is_pgn_readers_move() {
+        // Found by the lexer fuzz target: `51f5` is an error to us, the
+        // number 51 and the move f5 to pgn-reader.
+        let agreement = compare_with_pgn_reader(b"1. e4 e5 2. Nf3 .51f5 3. d4 *\n").unwrap();
+        assert_eq!(agreement.matched, 6, "{agreement:?}");
     }
 }
