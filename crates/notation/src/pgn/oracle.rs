@@ -21,6 +21,10 @@
 //!   promotions `e8=K`): errors of their game to us; an event of ours
 //!   that is no standard move matches pgn-reader's move written the same.
 //! - A NAG that ends the input with nothing after it: pgn-reader drops it.
+//! - A `*` glued to the front of a move (`*O-O`): an error of its game to
+//!   us (the typo is reported, not read as the end of the game); pgn-reader
+//!   ends the game at the `*`, as the standard's self-terminating `*`
+//!   would, and reads the move as the next game's.
 //! - A move number glued to its move without the dot (`51f5`): an error of
 //!   its game to us; pgn-reader reads the number, then the move.
 //! - Game boundaries: pgn-reader also ends a game at a blank line inside
@@ -268,6 +272,20 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
                 if nag_from_glyph(bytes).is_some() && !bytes.starts_with(b"$") {
                     our.alternative = None;
                 }
+                // A `*` glued to the front of a move (`*O-O`): the
+                // standard makes `*` a token of its own, and pgn-reader
+                // ends the game there and reads the move as the next
+                // game's; to us the token is an error of its game.
+                if let Some(rest) = bytes.strip_prefix(b"*") {
+                    if let Ok(san) = SanPlus::from_ascii(rest) {
+                        let mut result =
+                            ours(Some(OracleEvent::Outcome(GameResult::Unknown)), true);
+                        result.text = "*".to_owned();
+                        out.push(result);
+                        out.push(ours(Some(OracleEvent::San(san.to_string())), true));
+                        return;
+                    }
+                }
                 // A move number glued to its move without the dot (`51f5`):
                 // pgn-reader reads the number and then the move.
                 let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -423,5 +441,14 @@ mod tests {
         // number 51 and the move f5 to pgn-reader.
         let agreement = compare_with_pgn_reader(b"1. e4 e5 2. Nf3 .51f5 3. d4 *\n").unwrap();
         assert_eq!(agreement.matched, 6, "{agreement:?}");
+    }
+
+    #[test]
+    fn a_result_glued_before_a_move_is_pgn_readers_end_of_game() {
+        // Found by the lexer fuzz target: `11.*O-O`.
+        let pgn = b"1. e4 e5 2. Nf3 Nc6 3.*Bb5 a6 *\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        // e4 e5 Nf3 Nc6, then pgn-reader's * Bb5 a6 *.
+        assert_eq!(agreement.matched, 8, "{agreement:?}");
     }
 }
