@@ -25,6 +25,9 @@
 //!   us (the typo is reported, not read as the end of the game); pgn-reader
 //!   ends the game at the `*`, as the standard's self-terminating `*`
 //!   would, and reads the move as the next game's.
+//! - A token that is no move but begins with one (`Qd3b4a4+`): an error
+//!   of its game to us; pgn-reader drops the SAN it read at its start and
+//!   reads on from there (here `a4+`).
 //! - A move number glued to its move without the dot (`51f5`): an error of
 //!   its game to us; pgn-reader reads the number, then the move.
 //! - Game boundaries: pgn-reader also ends a game at a blank line inside
@@ -286,6 +289,12 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
                         return;
                     }
                 }
+                // A junk token that begins with SAN (`Qd3b4a4+`): pgn-reader
+                // drops each SAN prefix not followed by a token end and goes
+                // on from there, and reports the last piece if it is a move.
+                if our.alternative.is_none() {
+                    our.alternative = pgn_reader_fragment(bytes).map(OracleEvent::San);
+                }
                 // A move number glued to its move without the dot (`51f5`):
                 // pgn-reader reads the number and then the move.
                 let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -325,6 +334,28 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
             out.push(ours(Some(OracleEvent::Outcome(result)), bare));
         }
     }
+}
+
+/// What pgn-reader reports of a token that is no move but starts with one
+/// (`Qd3b4a4+`): it reads a SAN prefix, drops it when no token end follows,
+/// and goes on at the next byte; the last piece is reported when it is a
+/// move that ends the token.
+fn pgn_reader_fragment(bytes: &[u8]) -> Option<String> {
+    let mut rest = bytes;
+    for piece in 0..8 {
+        if !rest.first()?.is_ascii_alphabetic() {
+            return None;
+        }
+        let (san, len) = pgn_reader::shakmaty::san::SanPlus::from_ascii_prefix(rest).ok()?;
+        if len == 0 {
+            return None;
+        }
+        rest = &rest[len..];
+        if rest.is_empty() {
+            return (piece > 0).then(|| san.to_string());
+        }
+    }
+    None
 }
 
 /// pgn-reader's events over the whole buffer, and its error if it gave up.
@@ -450,5 +481,16 @@ mod tests {
         let agreement = compare_with_pgn_reader(pgn).unwrap();
         // e4 e5 Nf3 Nc6, then pgn-reader's * Bb5 a6 *.
         assert_eq!(agreement.matched, 8, "{agreement:?}");
+    }
+
+    #[test]
+    fn a_junk_token_that_begins_with_a_move_is_read_on_by_pgn_reader() {
+        // Found by the lexer fuzz target: `14. Qd3b4a4+`.
+        let pgn = b"1. e4 e5 2. Qh5b4a4+ Nc6 *\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        // e4 e5, pgn-reader's a4+, Nc6 and the result.
+        assert_eq!(agreement.matched, 5, "{agreement:?}");
+        assert_eq!(pgn_reader_fragment(b"Qd3b4a4+").as_deref(), Some("a4+"));
+        assert_eq!(pgn_reader_fragment(b"Nf3"), None);
     }
 }
