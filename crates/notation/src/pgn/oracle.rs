@@ -21,10 +21,11 @@
 //!   promotions `e8=K`): errors of their game to us; an event of ours
 //!   that is no standard move matches pgn-reader's move written the same.
 //! - A NAG that ends the input with nothing after it: pgn-reader drops it.
-//! - A `*` glued to the front of a move (`*O-O`): an error of its game to
-//!   us (the typo is reported, not read as the end of the game); pgn-reader
-//!   ends the game at the `*`, as the standard's self-terminating `*`
-//!   would, and reads the move as the next game's.
+//! - A result glued to the front of a move (`*O-O`, `½-½e6`): an error of
+//!   its game to us (the typo is reported, not read as the end of the
+//!   game); pgn-reader ends the game at the result (for `*`, as the
+//!   standard's self-terminating `*` would) and reads the move as the next
+//!   game's.
 //! - A token that is no move but begins with one (`Qd3b4a4+`): an error
 //!   of its game to us; pgn-reader drops the SAN it read at its start and
 //!   reads on from there (here `a4+`).
@@ -275,16 +276,16 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
                 if nag_from_glyph(bytes).is_some() && !bytes.starts_with(b"$") {
                     our.alternative = None;
                 }
-                // A `*` glued to the front of a move (`*O-O`): the
-                // standard makes `*` a token of its own, and pgn-reader
-                // ends the game there and reads the move as the next
-                // game's; to us the token is an error of its game.
-                if let Some(rest) = bytes.strip_prefix(b"*") {
+                // A result glued to the front of a move (`*O-O`, `½-½e6`):
+                // pgn-reader reads the result, which ends the game, and
+                // the move as the next game's; to us the token is an error
+                // of its game.
+                if let Some((result, rest)) = glued_result(bytes) {
                     if let Ok(san) = SanPlus::from_ascii(rest) {
-                        let mut result =
-                            ours(Some(OracleEvent::Outcome(GameResult::Unknown)), true);
-                        result.text = "*".to_owned();
-                        out.push(result);
+                        let mut end = ours(Some(OracleEvent::Outcome(result)), true);
+                        end.text =
+                            escape_for_report(&bytes[..bytes.len() - rest.len()]).into_owned();
+                        out.push(end);
                         out.push(ours(Some(OracleEvent::San(san.to_string())), true));
                         return;
                     }
@@ -334,6 +335,28 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
             out.push(ours(Some(OracleEvent::Outcome(result)), bare));
         }
     }
+}
+
+/// A result at the start of `bytes` as pgn-reader reads one there (with
+/// `-` or an en dash), and what follows it.
+fn glued_result(bytes: &[u8]) -> Option<(GameResult, &[u8])> {
+    const RESULTS: [(&str, GameResult); 9] = [
+        ("*", GameResult::Unknown),
+        ("1-0", GameResult::WhiteWins),
+        ("1\u{2013}0", GameResult::WhiteWins),
+        ("0-1", GameResult::BlackWins),
+        ("0\u{2013}1", GameResult::BlackWins),
+        ("1/2-1/2", GameResult::Draw),
+        ("1/2\u{2013}1/2", GameResult::Draw),
+        ("\u{bd}-\u{bd}", GameResult::Draw),
+        ("\u{bd}\u{2013}\u{bd}", GameResult::Draw),
+    ];
+    RESULTS.iter().find_map(|&(text, result)| {
+        bytes
+            .strip_prefix(text.as_bytes())
+            .filter(|rest| !rest.is_empty())
+            .map(|rest| (result, rest))
+    })
 }
 
 /// What pgn-reader reports of a token that is no move but starts with one
@@ -492,5 +515,18 @@ mod tests {
         assert_eq!(agreement.matched, 5, "{agreement:?}");
         assert_eq!(pgn_reader_fragment(b"Qd3b4a4+").as_deref(), Some("a4+"));
         assert_eq!(pgn_reader_fragment(b"Nf3"), None);
+    }
+
+    #[test]
+    fn any_result_glued_before_a_move_is_pgn_readers_end_of_game() {
+        // Found by the lexer fuzz target: `47. ½-½e6`.
+        let pgn = "1. e4 e5 2. \u{bd}-\u{bd}Nf3 Nc6 *\n".as_bytes();
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        assert_eq!(agreement.matched, 6, "{agreement:?}");
+        assert_eq!(
+            glued_result(b"1-0e6"),
+            Some((GameResult::WhiteWins, &b"e6"[..]))
+        );
+        assert_eq!(glued_result(b"1-0"), None);
     }
 }
