@@ -36,19 +36,19 @@
 //!
 //! ```
 //! use adjudication::verdict::{adjudicate, Laws, Reason, Record, RecordedTags, Rules};
-//! use adjudication::termination::RecordedResult;
+//! use board::GameResult;
 //! use board::Square;
 //! use movegen::{Move, Position};
 //!
 //! // Fool's mate, recorded as a White win.
-//! let tags = RecordedTags { result: "1-0".into(), ..RecordedTags::default() };
+//! let tags = RecordedTags { result: GameResult::WhiteWins.into(), ..RecordedTags::default() };
 //! let mut record = Record::new(Position::new(), Laws::Fide2023, tags);
 //! for (from, to) in [(Square::F2, Square::F3), (Square::E7, Square::E5),
 //!                    (Square::G2, Square::G4), (Square::D8, Square::H4)] {
 //!     record.push(Move::normal(from, to)).unwrap();
 //! }
 //! let verdict = adjudicate(&record, &Rules::fide());
-//! assert_eq!(verdict.result, RecordedResult::BlackWins);
+//! assert_eq!(verdict.result, GameResult::BlackWins);
 //! assert_eq!(verdict.reason, Reason::Checkmate);
 //! assert_eq!(verdict.decided_at_ply, 4);
 //! assert!(!verdict.agrees);
@@ -57,12 +57,12 @@
 
 use core::fmt;
 
-use board::Color;
+use board::{Color, GameResult, RecordedResult};
 use movegen::{Move, Position};
 
 use crate::clock::{analyze_clocks, PlyClock, TimeControl};
 use crate::termination::{
-    external_result, EndingKind, ExternalEvent, MateAbility, RecordedEnding, RecordedResult,
+    external_result, EndingKind, ExternalEvent, MateAbility, RecordedEnding,
 };
 use crate::{has_insufficient_material, Answer, Claims, Ending, Game, GameError, Proof};
 
@@ -394,9 +394,8 @@ impl Rules {
 /// What a game's tags say, as the adjudication reads them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RecordedTags {
-    /// The `Result` tag as written, else the movetext's terminator
-    /// (empty when neither is there).
-    pub result: String,
+    /// The `Result` tag, else the movetext's terminator.
+    pub result: RecordedResult,
     /// The `Termination` tag, decoded.
     pub termination: Option<String>,
     /// The `White` tag (names in a `Termination` text say who won).
@@ -508,7 +507,7 @@ impl Record {
 
     /// Sets the recorded result (the `Result` tag as written, else the
     /// movetext's terminator), when it was not known at [`Record::new`].
-    pub fn set_recorded_result(&mut self, result: String) {
+    pub fn set_recorded_result(&mut self, result: RecordedResult) {
         self.tags.result = result;
     }
 
@@ -571,7 +570,7 @@ impl Record {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
     /// The result the rules give (`Unknown`: not finished).
-    pub result: RecordedResult,
+    pub result: GameResult,
     /// Why.
     pub reason: Reason,
     /// The ply at which it was decided (the first ending, the flag fall,
@@ -607,7 +606,7 @@ impl Verdict {
     /// changes it), else [`Reason::standard_termination`].
     #[must_use]
     pub fn termination(&self) -> &'static str {
-        if self.result == RecordedResult::Unknown {
+        if self.result == GameResult::Unknown {
             "unterminated"
         } else if !self.agrees {
             "adjudication"
@@ -673,17 +672,17 @@ fn external(
     game: &Game,
     event: ExternalEvent,
     loser: Color,
-    recorded: RecordedResult,
+    recorded: GameResult,
     rules: &Rules,
     laws: Laws,
-) -> (RecordedResult, String, Vec<Move>) {
+) -> (GameResult, String, Vec<Move>) {
     let resigned = matches!(
         event,
         ExternalEvent::Resignation | ExternalEvent::Abandonment
     );
     if rules.ruleset == Ruleset::Lichess && event == ExternalEvent::Resignation {
         return (
-            RecordedResult::win_for(loser.other()),
+            GameResult::win_for(loser.other()),
             format!("{} resigned (always a loss on Lichess)", color_name(loser)),
             Vec::new(),
         );
@@ -695,7 +694,7 @@ fn external(
             "left the game (counts as resignation)"
         };
         return (
-            RecordedResult::win_for(loser.other()),
+            GameResult::win_for(loser.other()),
             format!(
                 "{} {what} (before the Laws of 2023 a loss whatever the material)",
                 color_name(loser)
@@ -749,7 +748,7 @@ fn after_end_note(after: u32) -> String {
 /// the moves that followed.
 #[must_use]
 pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
-    let recorded = RecordedResult::from_tag(&record.tags.result);
+    let recorded = record.tags.result.result().unwrap_or(GameResult::Unknown);
     let laws = record.laws;
     let laws_note = if laws == Laws::TODAY {
         String::new()
@@ -759,12 +758,12 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
             None => format!("; judged by {}", laws.describe()),
         }
     };
-    let agrees_with = |result: RecordedResult| {
+    let agrees_with = |result: GameResult| {
         // `*` agrees with `*` only: not with nothing recorded, `?` or
         // anything else that is no result.
-        result == recorded && (recorded != RecordedResult::Unknown || record.tags.result == "*")
+        record.tags.result.is(result)
     };
-    let finish = |result: RecordedResult,
+    let finish = |result: GameResult,
                   reason: Reason,
                   ply: u32,
                   claimable: Claims,
@@ -798,8 +797,8 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
     };
     if let Some((ending, ply)) = board_ending.filter(|_| board_first) {
         let result = match ending.winner() {
-            Some(color) => RecordedResult::win_for(color),
-            None => RecordedResult::Draw,
+            Some(color) => GameResult::win_for(color),
+            None => GameResult::Draw,
         };
         return finish(
             result,
@@ -813,7 +812,7 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
     }
     if let Some(ply) = lichess_fifty {
         return finish(
-            RecordedResult::Draw,
+            GameResult::Draw,
             Reason::FiftyMoves,
             ply,
             Claims::NONE,
@@ -901,7 +900,7 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
     }
 
     // 4. A recorded draw; 5. an unfinished game.
-    if recorded == RecordedResult::Draw {
+    if recorded == GameResult::Draw {
         let (reason, detail) = if claims.threefold {
             (
                 Reason::ThreefoldRepetition,
@@ -919,7 +918,7 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
             kind => format!("; recorded as {kind}"),
         };
         return finish(
-            RecordedResult::Draw,
+            GameResult::Draw,
             reason,
             plies,
             claims,
@@ -929,7 +928,7 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
         );
     }
     finish(
-        RecordedResult::Unknown,
+        GameResult::Unknown,
         Reason::Unterminated,
         plies,
         claims,
@@ -946,7 +945,7 @@ mod tests {
 
     fn record(moves: &[(Square, Square)], laws: Laws, result: &str) -> Record {
         let tags = RecordedTags {
-            result: result.to_string(),
+            result: RecordedResult::read(Some(result), None),
             ..RecordedTags::default()
         };
         let mut record = Record::new(Position::new(), laws, tags);

@@ -284,6 +284,116 @@ impl fmt::Display for FenDisplay<'_> {
     }
 }
 
+/// Appends the FEN of `pos` to `out`, with the en-passant square chosen by
+/// `ep_mode`: the same text as
+/// [`Fen::from_position_with`]`(pos, ep_mode).to_string()`, written
+/// straight from the bitboards into `out` (a FEN per ply is most of
+/// `replay`'s output).
+///
+/// ```
+/// use movegen::Position;
+/// use notation::fen::{push_fen, EpMode};
+///
+/// let mut out = Vec::new();
+/// push_fen(&mut out, &Position::new(), EpMode::Legal);
+/// assert_eq!(out, b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+/// ```
+pub fn push_fen(out: &mut Vec<u8>, pos: &Position, ep_mode: EpMode) {
+    // The board as a mailbox of piece letters, 0 for an empty square,
+    // filled from the twelve piece sets.
+    let board = pos.board();
+    let mut squares = [0u8; 64];
+    for color in Color::ALL {
+        let ours = board.by_color(color);
+        for role in Role::ALL {
+            let letter = Piece { color, role }.char() as u8;
+            for sq in board.by_role(role) & ours {
+                squares[sq.index()] = letter;
+            }
+        }
+    }
+    out.reserve(FEN_MAX);
+    for rank in (0..8).rev() {
+        let mut n_empty = 0u8;
+        for &letter in &squares[rank * 8..rank * 8 + 8] {
+            if letter == 0 {
+                n_empty += 1;
+            } else {
+                if n_empty > 0 {
+                    out.push(b'0' + n_empty);
+                    n_empty = 0;
+                }
+                out.push(letter);
+            }
+        }
+        if n_empty > 0 {
+            out.push(b'0' + n_empty);
+        }
+        if rank > 0 {
+            out.push(b'/');
+        }
+    }
+    out.push(b' ');
+    out.push(pos.turn().char() as u8);
+    out.push(b' ');
+    push_castling(out, pos);
+    out.push(b' ');
+    let ep = match ep_mode {
+        EpMode::Always => pos.ep_square(),
+        EpMode::Legal => pos.legal_ep_square(),
+    };
+    match ep {
+        Some(sq) => {
+            out.push(sq.file().char() as u8);
+            out.push(sq.rank().char() as u8);
+        }
+        None => out.push(b'-'),
+    }
+    out.push(b' ');
+    push_decimal(out, pos.halfmoves());
+    out.push(b' ');
+    push_decimal(out, pos.fullmoves());
+}
+
+/// The castling field of `pos`: rooks in the corners (every standard
+/// position) written straight away, anything else as [`write_castling`]
+/// writes it.
+fn push_castling(out: &mut Vec<u8>, pos: &Position) {
+    let rights = pos.castling_rights();
+    if rights.is_empty() {
+        out.push(b'-');
+        return;
+    }
+    const CORNERS: [(Square, u8); 4] = [
+        (Square::H1, b'K'),
+        (Square::A1, b'Q'),
+        (Square::H8, b'k'),
+        (Square::A8, b'q'),
+    ];
+    let corners = CORNERS
+        .iter()
+        .fold(Bitboard::EMPTY, |bb, &(sq, _)| bb | Bitboard::from_square(sq));
+    if (rights & !corners).is_empty() {
+        // A rook in a corner is the outermost of its side: `K`/`Q`
+        // whatever the king's file, as X-FEN writes it.
+        for &(sq, letter) in &CORNERS {
+            if rights.contains(sq) {
+                out.push(letter);
+            }
+        }
+        return;
+    }
+    let mut buf = FenBuf::default();
+    write_castling(&mut buf, &pos.to_setup(), FenStyle::Standard);
+    out.extend_from_slice(&buf.bytes[..buf.len]);
+}
+
+fn push_decimal(out: &mut Vec<u8>, n: u32) {
+    let mut buf = FenBuf::default();
+    buf.push_u32(n);
+    out.extend_from_slice(&buf.bytes[..buf.len]);
+}
+
 /// The longest FEN: 71 bytes of board, 16 castling letters (every square
 /// of both back ranks), two ten-digit counters and the separators.
 const FEN_MAX: usize = 128;

@@ -520,6 +520,37 @@ pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
     any_clock_and_emt(raw)
 }
 
+/// The `[%clk]`, `[%emt]` and `[%eval]` values of a raw comment, as
+/// [`parse_comment`] reads them, for callers that need nothing else:
+/// [`clock_and_emt`]'s fast reading, and the full reader only for a
+/// comment that may hold an evaluation.
+///
+/// ```
+/// use notation::pgn::comment::{clock_emt_eval, Eval, Millis};
+///
+/// let (clock, emt, eval) = clock_emt_eval(b" [%eval -1.5] [%clk 0:03:00] ");
+/// assert_eq!((clock, emt, eval), (Some(Millis(180_000)), None, Some(Eval::Centipawns(-150))));
+/// assert_eq!(clock_emt_eval(b" [%clk 0:00:09.5] ").0, Some(Millis(9_500)));
+/// ```
+#[must_use]
+#[inline]
+pub fn clock_emt_eval(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Option<Eval>) {
+    let (clock, emt) = clock_and_emt(raw);
+    if clock.is_none() && emt.is_none() && find_byte(b'%', raw).is_none() {
+        return (None, None, None);
+    }
+    // An `[%eval]` command names `eval` in some case: without those
+    // letters there is none.
+    let may_eval = memchr::memchr2_iter(b'e', b'E', raw)
+        .any(|i| raw.get(i..i + 4).is_some_and(|w| w.eq_ignore_ascii_case(b"eval")));
+    let eval = if may_eval {
+        parse_comment(raw).eval
+    } else {
+        None
+    };
+    (clock, emt, eval)
+}
+
 /// [`clock_and_emt`] for every comment that is not in the exported form.
 #[inline(never)]
 fn any_clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
