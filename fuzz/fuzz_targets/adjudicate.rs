@@ -11,9 +11,10 @@
 
 #![no_main]
 
-use adjudication::termination::RecordedResult;
 use adjudication::verdict::{Rules, Ruleset};
+use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::Ruling;
+use board::GameResult;
 use libfuzzer_sys::fuzz_target;
 use notation::pgn::read::{GameReader, RawGame};
 
@@ -26,22 +27,25 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn check(raw: &mut RawGame<'_>) {
+    let header = GameHeader::read(raw, &HeaderSpec::default().for_adjudication());
     for ruleset in [Ruleset::Fide, Ruleset::Lichess] {
         let rules = Rules {
             ruleset,
             helpmate_budget: BUDGET,
             ..Rules::fide()
         };
-        let ruling = arbiter::adjudicate(raw, &rules);
+        let ruling = arbiter::adjudicate(raw, &header, &rules);
         let fixed = arbiter::fixed_pgn(raw, &ruling);
         let Ruling::Judged(judged) = &ruling else {
             continue;
         };
         let v = &judged.verdict;
+        // The recorded text, read again: a result only where it is one
+        // (`*` included; nothing recorded, `?` or junk agree with nothing).
+        let recorded = judged.recorded.text().unwrap_or_default().trim();
         assert_eq!(
             v.agrees,
-            RecordedResult::from_tag(&judged.recorded) == v.result
-                && (v.result != RecordedResult::Unknown || judged.recorded == "*"),
+            GameResult::from_ascii(recorded.as_bytes()).ok() == Some(v.result),
             "agrees: {v:?}"
         );
         if !v.mating_line.is_empty() {
@@ -59,7 +63,11 @@ fn check(raw: &mut RawGame<'_>) {
             let mut result = None;
             GameReader::new().read_chunk(&fixed, 0, 1, |again| {
                 if result.is_none() {
-                    result = Some(arbiter::tag_text(again, b"Result"));
+                    result = Some(
+                        arbiter::header::tag_text(again, b"Result")
+                            .unwrap_or_default()
+                            .into_owned(),
+                    );
                 }
             });
             assert_eq!(result.as_deref(), Some(v.result.as_str()), "{fixed:?}");
