@@ -367,7 +367,7 @@ fn stdin_metadata() -> Option<std::fs::Metadata> {
 #[derive(Debug)]
 pub struct Placed<R> {
     /// The input as named (`<stdin>` for stdin), shared by its games.
-    pub file: std::sync::Arc<str>,
+    pub file: std::sync::Arc<crate::report::table::FileName>,
     /// 1-based index of the game in its file.
     pub game: u64,
     /// Byte offset of the game's first byte in the (decompressed) stream.
@@ -459,7 +459,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     // The inputs opened and not yet done, oldest first: (index in the
     // pipeline, name, read in part only).
     let opened: std::cell::RefCell<
-        std::collections::VecDeque<(usize, std::sync::Arc<str>, bool)>,
+        std::collections::VecDeque<(usize, std::sync::Arc<crate::report::table::FileName>, bool)>,
     > =
         std::cell::RefCell::new(std::collections::VecDeque::new());
     let mut n_opened = 0usize;
@@ -514,7 +514,11 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             };
             opened
                 .borrow_mut()
-                .push_back((n_opened, name.into(), range.is_some()));
+                .push_back((
+                    n_opened,
+                    std::sync::Arc::new(crate::report::table::FileName::new(&name)),
+                    range.is_some(),
+                ));
             n_opened += 1;
             last.set(0);
             *reading.borrow_mut() = Some(std::sync::Arc::clone(&input.bytes_read));
@@ -546,7 +550,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                     .front()
                     .filter(|(index, _, _)| *index == located.input)
                     .map(|(_, name, _)| std::sync::Arc::clone(name))
-                    .unwrap_or_else(|| std::sync::Arc::from(""));
+                    .unwrap_or_else(|| std::sync::Arc::new(crate::report::table::FileName::new("")));
                 task.rebase(&mut located.record, located.line_base);
                 let placed = Placed {
                     file,
@@ -577,7 +581,13 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 let (index, name, ranged) = opened
                     .borrow_mut()
                     .pop_front()
-                    .unwrap_or_else(|| (0, std::sync::Arc::from(""), false));
+                    .unwrap_or_else(|| {
+                        (
+                            0,
+                            std::sync::Arc::new(crate::report::table::FileName::new("")),
+                            false,
+                        )
+                    });
                 debug_assert_eq!(index, input, "inputs are done in order");
                 run.bytes += totals.bytes;
                 match error {
@@ -594,7 +604,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                                 format!(" ({:.1} MB read)", totals.bytes as f64 / 1e6)
                             });
                         progress.suspend(|| {
-                            eprintln!("chesstool: {}{cut}", input::describe_io_error(&name, &err));
+                            eprintln!("chesstool: {}{cut}", input::describe_io_error(name.as_str(), &err));
                         });
                         io_failed.set(true);
                     }

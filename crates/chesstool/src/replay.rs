@@ -117,19 +117,22 @@ impl FenEp {
 }
 
 /// One mainline position as replayed: the start position (ply 0, no
-/// move) or the position after a ply. Fixed size, nothing owned.
+/// move) or the position after a ply. Fixed size, nothing owned: its
+/// texts are in the game's [`Replayed::text`].
 #[derive(Debug, Clone, Copy)]
 struct PlyRow {
     ply: u32,
     move_number: u32,
     /// Who made the move (at ply 0, who is to move).
     side: Color,
-    /// The move, canonical; `None` at ply 0 (and where the format does
-    /// not need it).
-    san: Option<SanPlus>,
-    uci: Option<UciMove>,
-    /// The FEN, in [`Replayed::fens`]; empty when not wanted.
-    fen: (u32, u32),
+    /// The move in canonical SAN then in UCI, from `moves`; lengths 0 at
+    /// ply 0 (and where the format needs no moves).
+    moves: u32,
+    san_len: u8,
+    uci_len: u8,
+    /// The FEN, from `fen` (`fen_len` 0 when not wanted).
+    fen: u32,
+    fen_len: u8,
     clock: Option<Millis>,
     emt: Option<Millis>,
     eval: Option<Eval>,
@@ -148,8 +151,9 @@ pub struct Replayed {
     has_start: bool,
     /// The mainline plies, in order.
     rows: Vec<PlyRow>,
-    /// Every FEN of the rows, one after the other.
-    fens: Vec<u8>,
+    /// The texts of the rows (moves and FENs), one after the other: ASCII
+    /// written by the worker, checked as UTF-8 once per game.
+    text: String,
     final_board: Option<Position>,
     pgn: Option<String>,
     /// With `--format pgn`, an invalid game's bytes as read, to be written
@@ -186,9 +190,24 @@ impl Replayed {
         }
     }
 
-    fn fen(&self, row: &PlyRow) -> &[u8] {
-        let (start, end) = row.fen;
-        &self.fens[start as usize..end as usize]
+    fn slice(&self, start: u32, len: u8) -> &str {
+        let start = start as usize;
+        self.text.get(start..start + usize::from(len)).unwrap_or_default()
+    }
+
+    /// The FEN of a row (empty when not wanted).
+    fn fen(&self, row: &PlyRow) -> &str {
+        self.slice(row.fen, row.fen_len)
+    }
+
+    /// The SAN of a row's move, `None` at ply 0.
+    fn san(&self, row: &PlyRow) -> Option<&str> {
+        (row.san_len > 0).then(|| self.slice(row.moves, row.san_len))
+    }
+
+    /// The UCI of a row's move, `None` at ply 0.
+    fn uci(&self, row: &PlyRow) -> Option<&str> {
+        (row.uci_len > 0).then(|| self.slice(row.moves + u32::from(row.san_len), row.uci_len))
     }
 
     /// Table row `index`: 0 is the start row (there only when it is
@@ -217,28 +236,40 @@ struct Wants {
 
 struct Collect<'r> {
     rows: &'r mut Vec<PlyRow>,
-    fens: &'r mut Vec<u8>,
+    /// The texts, as bytes until the game is done.
+    text: &'r mut Vec<u8>,
     wants: Wants,
     ep_mode: EpMode,
 }
 
+/// The length of what was written since `start`, as a row keeps it.
+fn written(text: &[u8], start: u32) -> u8 {
+    u8::try_from(text.len() - start as usize).unwrap_or(u8::MAX)
+}
+
 impl Collect<'_> {
     fn push(&mut self, ply: u32, before: &Position, after: &Position, mv: Option<(SanPlus, UciMove)>) {
-        let start = self.fens.len() as u32;
-        if self.wants.fen.is_some_and(|at| at.is_none_or(|at| at == ply)) {
-            push_fen(self.fens, after, self.ep_mode);
+        let moves = self.text.len() as u32;
+        let (mut san_len, mut uci_len) = (0, 0);
+        if let Some((san, uci)) = mv {
+            san.push_to(self.text);
+            san_len = written(self.text, moves);
+            uci.push_to(self.text);
+            uci_len = written(self.text, moves) - san_len;
         }
-        let (san, uci) = match mv {
-            Some((san, uci)) => (Some(san), Some(uci)),
-            None => (None, None),
-        };
+        let fen = self.text.len() as u32;
+        if self.wants.fen.is_some_and(|at| at.is_none_or(|at| at == ply)) {
+            push_fen(self.text, after, self.ep_mode);
+        }
         self.rows.push(PlyRow {
             ply,
             move_number: before.fullmoves(),
             side: before.turn(),
-            san,
-            uci,
-            fen: (start, self.fens.len() as u32),
+            moves,
+            san_len,
+            uci_len,
+            fen,
+            fen_len: written(self.text, fen),
             clock: None,
             emt: None,
             eval: None,
@@ -312,7 +343,7 @@ impl ReplayTask {
             start_row: None,
             has_start: false,
             rows: Vec::new(),
-            fens: Vec::new(),
+            text: String::new(),
             final_board: None,
             pgn: None,
             raw: None,
@@ -361,9 +392,13 @@ impl Task for ReplayTask {
             table,
         };
         let mut record = self.empty(header);
+        // Room for a game of usual length: one allocation each, most
+        // games.
+        record.rows.reserve(96);
+        let mut text = Vec::with_capacity(if wants.fen.is_some() { 96 * 80 } else { 96 * 12 });
         let mut collect = Collect {
             rows: &mut record.rows,
-            fens: &mut record.fens,
+            text: &mut text,
             wants,
             ep_mode: self.ep_mode,
         };
@@ -377,15 +412,17 @@ impl Task for ReplayTask {
             || (self.final_only && record.rows.is_empty())
             || (self.format == Format::Fen && !self.final_only && self.fen_only_at.is_none());
         if let Some(start) = replayed.start.as_ref().filter(|_| start_wanted) {
-            let begin = record.fens.len() as u32;
-            push_fen(&mut record.fens, start, self.ep_mode);
+            let begin = text.len() as u32;
+            push_fen(&mut text, start, self.ep_mode);
             record.start_row = Some(PlyRow {
                 ply: 0,
                 move_number: start.fullmoves(),
                 side: start.turn(),
-                san: None,
-                uci: None,
-                fen: (begin, record.fens.len() as u32),
+                moves: begin,
+                san_len: 0,
+                uci_len: 0,
+                fen: begin,
+                fen_len: written(&text, begin),
                 clock: None,
                 emt: None,
                 eval: None,
@@ -395,12 +432,15 @@ impl Task for ReplayTask {
         if self.final_only {
             // The last row's position is the final one.
             if let (Some(last), Some(board)) = (record.rows.last_mut(), &replayed.final_position) {
-                let begin = record.fens.len() as u32;
-                push_fen(&mut record.fens, board, self.ep_mode);
-                last.fen = (begin, record.fens.len() as u32);
+                let begin = text.len() as u32;
+                push_fen(&mut text, board, self.ep_mode);
+                last.fen = begin;
+                last.fen_len = written(&text, begin);
                 last.zobrist = if table { board.zobrist() } else { 0 };
             }
         }
+        // Only ASCII was written.
+        record.text = String::from_utf8(text).unwrap_or_default();
         record.final_board = replayed.final_position;
         record
     }
@@ -458,7 +498,7 @@ pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, Ta
         r.record.row(index)
     }
     let mut columns: Vec<Column<Row>> = vec![
-        Column::new("file", Type::Str, false, |r: &Row, _, c| c.str(&r.file)),
+        Column::new("file", Type::Str, false, |r: &Row, _, c| c.file(&r.file)),
         Column::new("game", Type::Int64, false, |r: &Row, _, c| c.count(r.game)),
         Column::new("ply", Type::Int64, false, |r: &Row, i, c| {
             c.int(i64::from(ply(r, i).ply))
@@ -470,22 +510,12 @@ pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, Ta
             c.str(ply(r, i).side.fold("white", "black"))
         })
         .plain(),
-        Column::new("san", Type::Str, true, |r: &Row, i, c| match ply(r, i).san {
-            Some(san) => {
-                let mut text = Vec::with_capacity(8);
-                san.push_to(&mut text);
-                c.ascii(&text);
-            }
-            None => c.null(),
+        Column::new("san", Type::Str, true, |r: &Row, i, c| {
+            c.opt_ascii(r.record.san(ply(r, i)))
         })
         .plain(),
-        Column::new("uci", Type::Str, true, |r: &Row, i, c| match ply(r, i).uci {
-            Some(uci) => {
-                let mut text = Vec::with_capacity(5);
-                uci.push_to(&mut text);
-                c.ascii(&text);
-            }
-            None => c.null(),
+        Column::new("uci", Type::Str, true, |r: &Row, i, c| {
+            c.opt_ascii(r.record.uci(ply(r, i)))
         })
         .plain(),
         Column::new("fen", Type::Str, false, |r: &Row, i, c| {
@@ -705,22 +735,22 @@ fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row, first: bool) -> Re
                 fen.push(b'\n');
                 out.write_all(&fen)?;
             } else if let Some(n) = args.ply {
-                let fen: &[u8] = if n == 0 {
-                    r.start_row.as_ref().map_or(&[][..], |row| r.fen(row))
+                let fen = if n == 0 {
+                    r.start_row.as_ref().map_or("", |row| r.fen(row))
                 } else {
                     r.rows
                         .iter()
                         .find(|row| row.ply == n)
-                        .map_or(&[][..], |row| r.fen(row))
+                        .map_or("", |row| r.fen(row))
                 };
-                out.write_all(fen)?;
+                out.write_all(fen.as_bytes())?;
                 out.write_all(b"\n")?;
             } else {
                 if !first {
                     writeln!(out)?;
                 }
                 for row in r.start_row.iter().chain(&r.rows) {
-                    out.write_all(r.fen(row))?;
+                    out.write_all(r.fen(row).as_bytes())?;
                     out.write_all(b"\n")?;
                 }
             }
@@ -738,11 +768,12 @@ fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row, first: bool) -> Re
                 if !line.is_empty() {
                     line.push(b' ');
                 }
-                match (args.format, row.san, row.uci) {
-                    (Format::San, Some(san), _) => san.push_to(&mut line),
-                    (_, _, Some(uci)) => uci.push_to(&mut line),
-                    _ => {}
-                }
+                let text = if args.format == Format::San {
+                    r.san(row)
+                } else {
+                    r.uci(row)
+                };
+                line.extend_from_slice(text.unwrap_or_default().as_bytes());
             }
             line.push(b'\n');
             out.write_all(&line)?;
@@ -777,9 +808,7 @@ fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row, first: bool) -> Re
                 } else if ply.ply == 1 || line.is_empty() {
                     line.push_str(&format!("{}... ", ply.move_number));
                 }
-                if let Some(san) = ply.san {
-                    line.push_str(&san.to_string());
-                }
+                line.push_str(r.san(ply).unwrap_or_default());
                 line.push(' ');
                 if line.len() > 72 {
                     writeln!(out, "  {}", line.trim_end())?;

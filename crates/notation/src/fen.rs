@@ -300,7 +300,8 @@ impl fmt::Display for FenDisplay<'_> {
 /// ```
 pub fn push_fen(out: &mut Vec<u8>, pos: &Position, ep_mode: EpMode) {
     // The board as a mailbox of piece letters, 0 for an empty square,
-    // filled from the twelve piece sets.
+    // filled from the twelve piece sets; then written rank by rank into a
+    // buffer on the stack, handed over in one copy.
     let board = pos.board();
     let mut squares = [0u8; 64];
     for color in Color::ALL {
@@ -312,53 +313,55 @@ pub fn push_fen(out: &mut Vec<u8>, pos: &Position, ep_mode: EpMode) {
             }
         }
     }
-    out.reserve(FEN_MAX);
+    let mut buf = FenBuf::default();
+    let occupied = board.occupied().0;
     for rank in (0..8).rev() {
-        let mut n_empty = 0u8;
-        for &letter in &squares[rank * 8..rank * 8 + 8] {
-            if letter == 0 {
-                n_empty += 1;
-            } else {
-                if n_empty > 0 {
-                    out.push(b'0' + n_empty);
-                    n_empty = 0;
-                }
-                out.push(letter);
+        // The rank's pieces, file by file, from its occupancy byte.
+        let mut files = (occupied >> (rank * 8)) as u8;
+        let mut next = 0u8;
+        while files != 0 {
+            let file = files.trailing_zeros() as u8;
+            if file > next {
+                buf.push(b'0' + file - next);
             }
+            buf.push(squares[rank * 8 + usize::from(file)]);
+            next = file + 1;
+            files &= files - 1;
         }
-        if n_empty > 0 {
-            out.push(b'0' + n_empty);
+        if next < 8 {
+            buf.push(b'0' + 8 - next);
         }
         if rank > 0 {
-            out.push(b'/');
+            buf.push(b'/');
         }
     }
-    out.push(b' ');
-    out.push(pos.turn().char() as u8);
-    out.push(b' ');
-    push_castling(out, pos);
-    out.push(b' ');
+    buf.push(b' ');
+    buf.push(pos.turn().char() as u8);
+    buf.push(b' ');
+    push_castling(&mut buf, pos);
+    buf.push(b' ');
     let ep = match ep_mode {
         EpMode::Always => pos.ep_square(),
         EpMode::Legal => pos.legal_ep_square(),
     };
     match ep {
         Some(sq) => {
-            out.push(sq.file().char() as u8);
-            out.push(sq.rank().char() as u8);
+            buf.push(sq.file().char() as u8);
+            buf.push(sq.rank().char() as u8);
         }
-        None => out.push(b'-'),
+        None => buf.push(b'-'),
     }
-    out.push(b' ');
-    push_decimal(out, pos.halfmoves());
-    out.push(b' ');
-    push_decimal(out, pos.fullmoves());
+    buf.push(b' ');
+    buf.push_u32(pos.halfmoves());
+    buf.push(b' ');
+    buf.push_u32(pos.fullmoves());
+    out.extend_from_slice(&buf.bytes[..buf.len]);
 }
 
 /// The castling field of `pos`: rooks in the corners (every standard
 /// position) written straight away, anything else as [`write_castling`]
 /// writes it.
-fn push_castling(out: &mut Vec<u8>, pos: &Position) {
+fn push_castling(out: &mut FenBuf, pos: &Position) {
     let rights = pos.castling_rights();
     if rights.is_empty() {
         out.push(b'-');
@@ -383,15 +386,7 @@ fn push_castling(out: &mut Vec<u8>, pos: &Position) {
         }
         return;
     }
-    let mut buf = FenBuf::default();
-    write_castling(&mut buf, &pos.to_setup(), FenStyle::Standard);
-    out.extend_from_slice(&buf.bytes[..buf.len]);
-}
-
-fn push_decimal(out: &mut Vec<u8>, n: u32) {
-    let mut buf = FenBuf::default();
-    buf.push_u32(n);
-    out.extend_from_slice(&buf.bytes[..buf.len]);
+    write_castling(out, &pos.to_setup(), FenStyle::Standard);
 }
 
 /// The longest FEN: 71 bytes of board, 16 castling letters (every square

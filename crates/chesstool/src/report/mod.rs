@@ -150,7 +150,7 @@ pub trait GameRecord {
 /// `result_name`), `plies`.
 pub fn game_columns<R: GameRecord + 'static>(result_name: &str) -> Vec<Column<Placed<R>>> {
     vec![
-        Column::new("file", Type::Str, false, |g: &Placed<R>, _, c| c.str(&g.file)),
+        Column::new("file", Type::Str, false, |g: &Placed<R>, _, c| c.file(&g.file)),
         Column::new("game", Type::Int64, false, |g: &Placed<R>, _, c| {
             c.count(g.game)
         }),

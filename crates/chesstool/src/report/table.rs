@@ -343,20 +343,37 @@ impl Cell<'_> {
     /// ASCII text that needs neither quoting nor escaping (a FEN, a
     /// move): copied as it is.
     #[inline]
-    pub fn ascii(&mut self, text: &[u8]) {
+    pub fn ascii(&mut self, text: &str) {
         debug_assert!(text
-            .iter()
-            .all(|&b| b.is_ascii_graphic() || b == b' ') && !text.contains(&b'"') && !text.contains(&b','));
+            .bytes()
+            .all(|b| (b.is_ascii_graphic() || b == b' ') && b != b'"' && b != b','));
         match &mut self.target {
-            Target::Csv { line, .. } => line.extend_from_slice(text),
+            Target::Csv { line, .. } => line.extend_from_slice(text.as_bytes()),
             Target::Json { line } => {
                 line.push(b'"');
-                line.extend_from_slice(text);
+                line.extend_from_slice(text.as_bytes());
                 line.push(b'"');
             }
-            Target::Parquet(builder) => {
-                builder.append_str(std::str::from_utf8(text).unwrap_or_default());
-            }
+            Target::Parquet(builder) => builder.append_str(text),
+        }
+    }
+
+    /// ASCII text (see [`Cell::ascii`]), or null.
+    #[inline]
+    pub fn opt_ascii(&mut self, text: Option<&str>) {
+        match text {
+            Some(text) => self.ascii(text),
+            None => self.null(),
+        }
+    }
+
+    /// An input's name, prepared once ([`FileName`]).
+    #[inline]
+    pub fn file(&mut self, file: &FileName) {
+        match &mut self.target {
+            Target::Csv { line, .. } => line.extend_from_slice(&file.csv),
+            Target::Json { line } => line.extend_from_slice(&file.json),
+            Target::Parquet(builder) => builder.append_str(&file.name),
         }
     }
 
@@ -494,6 +511,39 @@ impl Cell<'_> {
             }
             Target::Parquet(builder) => builder.append_int_list(items),
         }
+    }
+}
+
+/// An input's name as reports show it, prepared once per input: escaped
+/// ([`escape_controls`]), and as a CSV field and a JSON string, so that
+/// the `file` column of every row is a copy.
+#[derive(Debug, PartialEq, Eq)]
+pub struct FileName {
+    name: String,
+    csv: Vec<u8>,
+    json: Vec<u8>,
+}
+
+impl FileName {
+    /// `name` prepared.
+    pub fn new(name: &str) -> FileName {
+        let name = escape_controls(name).into_owned();
+        let mut csv = Vec::new();
+        push_csv_field(&mut csv, &name);
+        let mut json = Vec::new();
+        super::json::push_str(&mut json, &name);
+        FileName { name, csv, json }
+    }
+
+    /// The name, escaped.
+    pub fn as_str(&self) -> &str {
+        &self.name
+    }
+}
+
+impl std::fmt::Display for FileName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)
     }
 }
 
@@ -709,26 +759,13 @@ pub fn push_csv_field(line: &mut Vec<u8>, field: &str) {
 /// `n` in decimal, as `{n}` writes it.
 #[inline]
 pub fn push_int(out: &mut Vec<u8>, n: i64) {
-    if n < 0 {
-        out.push(b'-');
-    }
-    push_uint(out, n.unsigned_abs());
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// `n` in decimal.
 #[inline]
-pub fn push_uint(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
+pub fn push_uint(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// `units / 10^scale` as an exact decimal with at least one digit after

@@ -1104,13 +1104,17 @@ mod tests {
         );
     }
 
-    /// [`clock_and_emt`] reads what [`parse_comment`] reads, on every
+    /// [`clock_and_emt`] (and [`clock_emt_eval`]) read what
+    /// [`parse_comment`] reads, on every
     /// shape of command (well formed, malformed, repeated, unterminated,
     /// spaced, upper case) and on random mixes of their pieces.
     #[test]
     fn clock_and_emt_agrees_with_parse_comment() {
-        let pieces: [&[u8]; 19] = [
+        let pieces: [&[u8]; 22] = [
             b"[%clk 0:01:02]",
+            b"[ % EVAL -2.5 ]",
+            b"[%eval 1x]",
+            b"[%Eval #7,20]",
             b" [%clk 0:03:27] ",
             b" [%eval 0.17] [%clk 0:03:27]",
             b" [%eval #-3] ",
@@ -1146,6 +1150,12 @@ mod tests {
             assert_eq!(
                 clock_and_emt(&raw),
                 (full.clock, full.emt),
+                "{}",
+                String::from_utf8_lossy(&raw)
+            );
+            assert_eq!(
+                clock_emt_eval(&raw),
+                (full.clock, full.emt, full.eval),
                 "{}",
                 String::from_utf8_lossy(&raw)
             );
