@@ -72,7 +72,18 @@ pub fn validate(
     header: &GameHeader,
     options: &ReplayOptions,
 ) -> Validation {
-    let replayed = replay(game, options, &mut notation::pgn::replay::NoVisitor);
+    validate_with(game, header, options, &mut notation::pgn::replay::NoVisitor)
+}
+
+/// [`validate`], with `visitor` seeing the replay too (the mainline's
+/// moves and clocks for a games table, say).
+pub fn validate_with(
+    game: &mut RawGame<'_>,
+    header: &GameHeader,
+    options: &ReplayOptions,
+    visitor: &mut impl ReplayVisitor,
+) -> Validation {
+    let replayed = replay(game, options, visitor);
     Validation {
         recorded: header.recorded(replayed.terminator),
         plies: replayed.plies,
@@ -287,6 +298,16 @@ fn mainline_move_tokens(game: &mut RawGame<'_>) -> Vec<Token> {
 /// [`HeaderSpec::for_adjudication`](header::HeaderSpec::for_adjudication)
 /// names: a tag the header lacks is read as missing.
 pub fn adjudicate(game: &mut RawGame<'_>, header: &GameHeader, rules: &Rules) -> Ruling {
+    adjudicate_with(game, header, rules, &mut notation::pgn::replay::NoVisitor)
+}
+
+/// [`adjudicate`], with `visitor` seeing the one replay too.
+pub fn adjudicate_with(
+    game: &mut RawGame<'_>,
+    header: &GameHeader,
+    rules: &Rules,
+    visitor: &mut impl ReplayVisitor,
+) -> Ruling {
     let tags = RecordedTags {
         result: RecordedResult::Missing,
         termination: header.text("Termination").map(str::to_owned),
@@ -301,7 +322,8 @@ pub fn adjudicate(game: &mut RawGame<'_>, header: &GameHeader, rules: &Rules) ->
         record: None,
         null_at: None,
     };
-    let replayed = replay(game, &ReplayOptions { strict: false }, &mut recorder);
+    let mut both = (&mut recorder, visitor);
+    let replayed = replay(game, &ReplayOptions { strict: false }, &mut both);
     let recorded = header.recorded(replayed.terminator);
     let invalid = |kind, detail, line| {
         Ruling::Invalid(Invalid {

@@ -299,9 +299,10 @@ impl fmt::Display for FenDisplay<'_> {
 /// assert_eq!(out, b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
 /// ```
 pub fn push_fen(out: &mut Vec<u8>, pos: &Position, ep_mode: EpMode) {
-    // The board as a mailbox of piece letters, 0 for an empty square,
-    // filled from the twelve piece sets; then written rank by rank into a
-    // buffer on the stack, handed over in one copy.
+    // The board as a mailbox of piece letters, filled from the twelve
+    // piece sets; then written rank by rank from the occupancy bytes into
+    // a buffer on the stack (its length in a register, indices masked so
+    // that no bound is checked), handed over in one copy.
     let board = pos.board();
     let mut squares = [0u8; 64];
     for color in Color::ALL {
@@ -313,81 +314,92 @@ pub fn push_fen(out: &mut Vec<u8>, pos: &Position, ep_mode: EpMode) {
             }
         }
     }
-    let mut buf = FenBuf::default();
+    const MASK: usize = FEN_MAX - 1;
+    let mut bytes = [0u8; FEN_MAX];
+    let mut n = 0usize;
+    let mut put = |byte: u8| {
+        bytes[n & MASK] = byte;
+        n += 1;
+    };
     let occupied = board.occupied().0;
     for rank in (0..8).rev() {
-        // The rank's pieces, file by file, from its occupancy byte.
+        // The rank's pieces, file by file.
         let mut files = (occupied >> (rank * 8)) as u8;
         let mut next = 0u8;
         while files != 0 {
             let file = files.trailing_zeros() as u8;
             if file > next {
-                buf.push(b'0' + file - next);
+                put(b'0' + file - next);
             }
-            buf.push(squares[rank * 8 + usize::from(file)]);
+            put(squares[(rank * 8 + usize::from(file)) & 63]);
             next = file + 1;
             files &= files - 1;
         }
         if next < 8 {
-            buf.push(b'0' + 8 - next);
+            put(b'0' + 8 - next);
         }
         if rank > 0 {
-            buf.push(b'/');
+            put(b'/');
         }
     }
-    buf.push(b' ');
-    buf.push(pos.turn().char() as u8);
-    buf.push(b' ');
-    push_castling(&mut buf, pos);
-    buf.push(b' ');
+    put(b' ');
+    put(pos.turn().char() as u8);
+    put(b' ');
+    let rights = pos.castling_rights();
+    if rights.is_empty() {
+        put(b'-');
+    } else if (rights & !CORNERS).is_empty() {
+        // A rook in a corner is the outermost of its side: `K`/`Q`
+        // whatever the king's file, as X-FEN writes it.
+        for (sq, letter) in [
+            (Square::H1, b'K'),
+            (Square::A1, b'Q'),
+            (Square::H8, b'k'),
+            (Square::A8, b'q'),
+        ] {
+            if rights.contains(sq) {
+                put(letter);
+            }
+        }
+    } else {
+        let mut castling = FenBuf::default();
+        write_castling(&mut castling, &pos.to_setup(), FenStyle::Standard);
+        for &byte in &castling.bytes[..castling.len] {
+            put(byte);
+        }
+    }
+    put(b' ');
     let ep = match ep_mode {
         EpMode::Always => pos.ep_square(),
         EpMode::Legal => pos.legal_ep_square(),
     };
     match ep {
         Some(sq) => {
-            buf.push(sq.file().char() as u8);
-            buf.push(sq.rank().char() as u8);
+            put(sq.file().char() as u8);
+            put(sq.rank().char() as u8);
         }
-        None => buf.push(b'-'),
+        None => put(b'-'),
     }
-    buf.push(b' ');
-    buf.push_u32(pos.halfmoves());
-    buf.push(b' ');
-    buf.push_u32(pos.fullmoves());
-    out.extend_from_slice(&buf.bytes[..buf.len]);
-}
-
-/// The castling field of `pos`: rooks in the corners (every standard
-/// position) written straight away, anything else as [`write_castling`]
-/// writes it.
-fn push_castling(out: &mut FenBuf, pos: &Position) {
-    let rights = pos.castling_rights();
-    if rights.is_empty() {
-        out.push(b'-');
-        return;
-    }
-    const CORNERS: [(Square, u8); 4] = [
-        (Square::H1, b'K'),
-        (Square::A1, b'Q'),
-        (Square::H8, b'k'),
-        (Square::A8, b'q'),
-    ];
-    let corners = CORNERS
-        .iter()
-        .fold(Bitboard::EMPTY, |bb, &(sq, _)| bb | Bitboard::from_square(sq));
-    if (rights & !corners).is_empty() {
-        // A rook in a corner is the outermost of its side: `K`/`Q`
-        // whatever the king's file, as X-FEN writes it.
-        for &(sq, letter) in &CORNERS {
-            if rights.contains(sq) {
-                out.push(letter);
+    for counter in [pos.halfmoves(), pos.fullmoves()] {
+        put(b' ');
+        if counter < 10 {
+            put(b'0' + counter as u8);
+        } else if counter < 100 {
+            put(b'0' + (counter / 10) as u8);
+            put(b'0' + (counter % 10) as u8);
+        } else {
+            let mut digits = FenBuf::default();
+            digits.push_u32(counter);
+            for &byte in &digits.bytes[..digits.len] {
+                put(byte);
             }
         }
-        return;
     }
-    write_castling(out, &pos.to_setup(), FenStyle::Standard);
+    out.extend_from_slice(&bytes[..n.min(FEN_MAX)]);
 }
+
+/// The four corners, where the rooks of standard castling rights stand.
+const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
 
 /// The longest FEN: 71 bytes of board, 16 castling letters (every square
 /// of both back ranks), two ten-digit counters and the separators.
