@@ -236,3 +236,49 @@ fn no_shakmaty_type_in_public_library_signatures() {
         }
     }
 }
+
+/// The `key = value` lines of one `[section]` of a manifest, as text.
+fn section(manifest: &str, name: &str) -> BTreeMap<String, String> {
+    let mut in_section = false;
+    let mut out = BTreeMap::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_section = line == format!("[{name}]");
+            continue;
+        }
+        if let (true, Some((key, value))) = (in_section, line.split_once('=')) {
+            out.insert(key.trim().to_string(), value.trim().to_string());
+        }
+    }
+    out
+}
+
+/// The build profiles the README describes (issue 21): `release` builds in
+/// minutes (thin LTO, parallel codegen), `dist` is the fastest code (fat
+/// LTO, one unit), and the Install command and `profiling` (callgrind)
+/// use `dist`, as the benchmarks do.
+#[test]
+fn release_builds_quickly_and_install_builds_dist() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    let release = section(&manifest, "profile.release");
+    assert_eq!(release.get("lto").map(String::as_str), Some("\"thin\""));
+    assert_eq!(release.get("codegen-units").map(String::as_str), Some("16"));
+    let dist = section(&manifest, "profile.dist");
+    assert_eq!(
+        dist.get("inherits").map(String::as_str),
+        Some("\"release\"")
+    );
+    assert_eq!(dist.get("lto").map(String::as_str), Some("\"fat\""));
+    assert_eq!(dist.get("codegen-units").map(String::as_str), Some("1"));
+    let profiling = section(&manifest, "profile.profiling");
+    assert_eq!(
+        profiling.get("inherits").map(String::as_str),
+        Some("\"dist\"")
+    );
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    assert!(
+        readme.contains("cargo install --locked --profile dist --path crates/chesstool"),
+        "the README's Install command must build the dist profile"
+    );
+}
