@@ -26,12 +26,20 @@ pub struct CommonArgs {
     /// formats, which have none).
     #[arg(long)]
     pub no_header: bool,
-    /// Only the games that start in the K-th of N equal byte ranges of
-    /// each input (K from 1 to N): N runs with 1/N … N/N together give
-    /// exactly the output of one run, game numbers and lines included.
-    /// Plain files only (their size must be known).
+    /// Only the K-th of N shares of the games of each input (K from 1 to
+    /// N): N runs with 1/N … N/N together give exactly the output of one
+    /// run, game numbers and lines included. A plain file is cut into N
+    /// equal byte ranges; compressed input and stdin, whose size is not
+    /// known, are decompressed whole by every shard, which checks the games
+    /// that start in its blocks (blocks of --shard-block bytes of the
+    /// decompressed stream, dealt in turn: block i to shard i mod N + 1).
     #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with = "byte_range")]
     pub shard: Option<Shard>,
+    /// With --shard on compressed input or stdin: the size of the blocks
+    /// of the decompressed stream dealt to the shards (suffixes K, M, G:
+    /// binary). Every shard of a split must be given the same.
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
+    pub shard_block: usize,
     /// Only the games whose first byte lies in A..B (offsets in the
     /// decompressed stream; `A..` and `..B` leave an end open), for
     /// runners that split inputs by bytes themselves.
@@ -382,7 +390,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
         crate::pipeline::Located<T::Record>,
     ) -> Result<Flow>,
 ) -> Result<InputsRun> {
-    use crate::pipeline::{Control, Event, Settings, Source};
+    use crate::pipeline::{Control, Event, Selection, Settings, Source};
     use std::sync::atomic::Ordering;
 
     let pool = thread_pool(common.threads)?;
@@ -460,24 +468,29 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             // under 64 KiB), so that the records they make stay within the
             // bound.
             .min(((8 << 20) / (threads + 1)).max(64 << 10));
-            let range = match (common.shard, common.byte_range) {
+            let select = match (common.shard, common.byte_range) {
                 (Some(shard), _) => match (input.size, input.compression) {
-                    (Some(size), input::Compression::None) => Some(shard.range(size)),
-                    _ => {
-                        eprintln!(
-                            "chesstool: {name}: --shard needs a plain file of known size \
-                             (for compressed input or a pipe, use --byte-range on the decompressed stream)"
-                        );
-                        io_failed.set(true);
-                        continue;
+                    (Some(size), input::Compression::None) => {
+                        let (start, end) = shard.range(size);
+                        Selection::Range { start, end }
                     }
+                    // Compressed, or a pipe: every shard reads the whole
+                    // stream and checks its blocks.
+                    _ => Selection::Blocks {
+                        block: common.shard_block as u64,
+                        k: shard.k - 1,
+                        n: shard.n,
+                    },
                 },
-                (None, Some(range)) => Some((range.start, range.end)),
-                (None, None) => None,
+                (None, Some(range)) => Selection::Range {
+                    start: range.start,
+                    end: range.end,
+                },
+                (None, None) => Selection::All,
             };
             opened
                 .borrow_mut()
-                .push_back((n_opened, name, range.is_some()));
+                .push_back((n_opened, name, select != Selection::All));
             n_opened += 1;
             last.set(0);
             *reading.borrow_mut() = Some(std::sync::Arc::clone(&input.bytes_read));
@@ -485,7 +498,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 reader: std::mem::replace(&mut input.reader, Box::new(std::io::empty())),
                 settings: Settings {
                     chunk_size,
-                    range,
+                    select,
                     max_game_size: common.max_game_size,
                 },
             });
