@@ -373,8 +373,9 @@ pub struct InputsRun {
 /// in input order, with one progress bar for the run. One worker pool and
 /// one ordered stream serve all inputs (see
 /// [`crate::pipeline::run_many`]). An input that cannot be opened or read
-/// is reported on stderr and the others still run; an input with no games
-/// gets a warning. `on_game` gets the input's name, the progress bar (to
+/// is reported on stderr and the others still run; so is an input with no
+/// games (outside `--shard` and `--byte-range`), which fails the run the
+/// same way (exit 2). `on_game` gets the input's name, the progress bar (to
 /// print around it) and each game's record.
 ///
 /// # Errors
@@ -563,8 +564,14 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                         });
                         io_failed.set(true);
                     }
-                    None if totals.games == 0 && !ranged && failure.is_none() => {
-                        progress.suspend(|| eprintln!("chesstool: warning: no games in {name}"));
+                    // An input without a game (an empty file, a failed
+                    // download) fails the run like one that cannot be
+                    // read; a shard or byte range may hold none.
+                    None if totals.games == 0 && !ranged && failure.is_none() && !run.stopped => {
+                        progress.suspend(|| {
+                            eprintln!("chesstool: no games in {name} (empty, or no PGN in it)");
+                        });
+                        io_failed.set(true);
                     }
                     None => {}
                 }

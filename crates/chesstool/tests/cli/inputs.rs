@@ -120,22 +120,55 @@ fn a_file_that_is_not_pgn_is_refused_and_the_rest_goes_on() {
     assert_eq!(files_in(&run.stdout).len(), 2, "{}", run.stdout);
 }
 
+/// An input without a game (an empty file, a failed download, a `.zst`
+/// of nothing) is named and fails the run with exit 2, in every
+/// subcommand; the other inputs still run (issue 21: it was a warning and
+/// exit 0). A shard that holds no game is no failure.
 #[test]
-fn an_input_without_games_is_named() {
+fn an_input_without_games_is_named_and_exits_2() {
     let dir = temp_dir("inputs_no_games");
     write(&dir.join("empty.pgn"), "");
     write(&dir.join("blank.pgn"), "\n\n  \n");
     write(&dir.join("a.pgn"), A);
-    let run = chesstool(&dir, &["validate", "empty.pgn", "a.pgn", "blank.pgn"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    for name in ["empty.pgn", "blank.pgn"] {
-        assert!(
-            run.stderr.contains(&format!("warning: no games in {name}")),
-            "{}",
-            run.stderr
+    std::fs::write(
+        dir.join("empty.pgn.zst"),
+        zstd::encode_all(&b""[..], 3).unwrap(),
+    )
+    .unwrap();
+    for command in ["validate", "replay", "adjudicate"] {
+        let run = chesstool(
+            &dir,
+            &[
+                command,
+                "empty.pgn",
+                "a.pgn",
+                "blank.pgn",
+                "empty.pgn.zst",
+                "--format",
+                "csv",
+            ],
         );
+        assert_eq!(run.code, 2, "{command}: {}", run.stderr);
+        for name in ["empty.pgn", "blank.pgn", "empty.pgn.zst"] {
+            assert!(
+                run.stderr
+                    .contains(&format!("chesstool: no games in {name} ")),
+                "{command}: {}",
+                run.stderr
+            );
+        }
+        assert!(!run.stderr.contains("a.pgn"), "{}", run.stderr);
+        let mut files = files_in(&run.stdout);
+        files.dedup();
+        assert_eq!(files, ["a.pgn"], "{command}: the others still run");
     }
-    assert!(!run.stderr.contains("a.pgn"), "{}", run.stderr);
+    // Empty stdin too.
+    let run = crate::util::chesstool_stdin(&dir, &["validate", "-"], b"");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("no games in <stdin>"), "{}", run.stderr);
+    // A shard or byte range without a game is no failure.
+    let run = chesstool(&dir, &["validate", "a.pgn", "--byte-range", "0..0"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
 #[test]
@@ -240,7 +273,14 @@ fn many_inputs_give_the_rows_of_each_alone_for_any_thread_count() {
         ];
         args.extend(names.iter().map(String::as_str));
         let run = chesstool(&dir, &args);
-        assert_eq!(run.code, 1, "{}", run.stderr);
+        // Every seventh file is empty: named, and the run exits 2.
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        let empty: Vec<&str> = run
+            .stderr
+            .lines()
+            .filter(|l| l.contains("no games in"))
+            .collect();
+        assert_eq!(empty.len(), 6, "{}", run.stderr);
         let body: String = run
             .stdout
             .lines()
