@@ -196,28 +196,73 @@ pub struct InputPath {
     pub named: bool,
 }
 
-/// Whether a file found in a directory is read: `*.pgn`, and `*.pgn.zst`,
-/// `*.pgn.gz`, `*.pgn.bz2` (compression is detected from the bytes all
+/// The names of the files read in a directory, in any case (`.PGN`
+/// too): every compression the reader reads (detected from the bytes all
 /// the same).
+pub const PGN_SUFFIXES: [&str; 4] = [".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst"];
+
+/// Whether a file found in a directory is read: a name ending in one of
+/// [`PGN_SUFFIXES`], in any case.
 fn is_pgn_name(path: &Path) -> bool {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2"]
-        .iter()
-        .any(|suffix| name.ends_with(suffix))
+    PGN_SUFFIXES.iter().any(|suffix| name.ends_with(suffix))
+}
+
+/// What the walk of the directories named as inputs left out.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Skipped {
+    /// Files (and other entries) whose name is not a PGN name.
+    pub other_names: u64,
+    /// Entries whose name starts with `.` (not walked into).
+    pub hidden: u64,
+    /// Symbolic links (not followed).
+    pub symlinks: u64,
+}
+
+impl Skipped {
+    /// For the end of a summary line: empty when nothing was skipped,
+    /// else `; 3 entries of directories skipped (1 not named *.pgn,
+    /// *.pgn.gz, *.pgn.bz2 or *.pgn.zst, 1 hidden, 1 symlink)`.
+    pub fn note(self) -> String {
+        let total = self.other_names + self.hidden + self.symlinks;
+        if total == 0 {
+            return String::new();
+        }
+        let mut parts = Vec::new();
+        if self.other_names > 0 {
+            parts.push(format!(
+                "{} not named *.pgn, *.pgn.gz, *.pgn.bz2 or *.pgn.zst",
+                self.other_names
+            ));
+        }
+        if self.hidden > 0 {
+            parts.push(format!("{} hidden", self.hidden));
+        }
+        if self.symlinks > 0 {
+            let s = if self.symlinks == 1 { "" } else { "s" };
+            parts.push(format!("{} symlink{s}", self.symlinks));
+        }
+        let s = if total == 1 { "y" } else { "ies" };
+        format!(
+            "; {total} entr{s} of directories skipped ({})",
+            parts.join(", ")
+        )
+    }
 }
 
 /// The inputs, in order: each file named (stdin for `-`, or for none),
 /// the lines of `--files-from`, and directories walked in sorted order
-/// (hidden entries skipped, symlinks not followed, PGN names only). A
-/// directory that cannot be read is reported on stderr and marks the run
-/// failed; the others still run.
+/// (hidden entries skipped, symlinks not followed, PGN names only, each
+/// entry left out counted in `skipped`). A directory that cannot be read
+/// is reported on stderr and marks the run failed; the others still run.
 pub fn expand_inputs(
     files: &[PathBuf],
     files_from: Option<&Path>,
     failed: &mut bool,
+    skipped: &mut Skipped,
 ) -> Result<Vec<InputPath>> {
     let mut named: Vec<PathBuf> = files.to_vec();
     if let Some(list) = files_from {
@@ -242,11 +287,11 @@ pub fn expand_inputs(
     for path in named {
         if !input::is_stdin(&path) && path.is_dir() {
             let before = out.len();
-            walk(&path, &mut out, failed);
+            walk(&path, &mut out, failed, skipped);
             if out.len() == before {
                 eprintln!(
-                    "chesstool: no PGN files in directory {} (looked for *.pgn, *.pgn.zst, \
-                     *.pgn.gz and *.pgn.bz2, hidden entries skipped)",
+                    "chesstool: no PGN files in directory {} (looked for *.pgn, *.pgn.gz, \
+                     *.pgn.bz2 and *.pgn.zst in any case; hidden entries and symlinks skipped)",
                     path.display()
                 );
                 *failed = true;
@@ -268,8 +313,9 @@ fn terminal_hint(what: &str) {
     }
 }
 
-/// The PGN files below `dir`, sorted, into `out`.
-fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool) {
+/// The PGN files below `dir`, sorted, into `out`; what is left out counted
+/// in `skipped`.
+fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool, skipped: &mut Skipped) {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(err) => {
@@ -282,19 +328,24 @@ fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool) {
             return;
         }
     };
-    let mut paths: Vec<(PathBuf, std::fs::FileType)> = entries
-        .filter_map(|entry| {
-            let entry = entry.ok()?;
-            let hidden = entry.file_name().to_string_lossy().starts_with('.');
-            (!hidden).then(|| Some((entry.path(), entry.file_type().ok()?)))?
-        })
-        .collect();
+    let mut paths: Vec<(PathBuf, std::fs::FileType)> = Vec::new();
+    for entry in entries.filter_map(std::result::Result::ok) {
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            skipped.hidden += 1;
+        } else if let Ok(kind) = entry.file_type() {
+            paths.push((entry.path(), kind));
+        }
+    }
     paths.sort_by(|a, b| a.0.cmp(&b.0));
     for (path, kind) in paths {
-        if kind.is_dir() {
-            walk(&path, out, failed);
+        if kind.is_symlink() {
+            skipped.symlinks += 1;
+        } else if kind.is_dir() {
+            walk(&path, out, failed, skipped);
         } else if kind.is_file() && is_pgn_name(&path) {
             out.push(InputPath { path, named: false });
+        } else {
+            skipped.other_names += 1;
         }
     }
 }
@@ -367,6 +418,9 @@ pub struct InputsRun {
     pub io_failed: bool,
     /// The callback stopped the run.
     pub stopped: bool,
+    /// What the walk of directories left out (for the summary:
+    /// [`Skipped::note`]).
+    pub skipped: Skipped,
 }
 
 /// Runs `task` over every game of every input (see [`expand_inputs`]),
@@ -399,7 +453,12 @@ pub fn run_inputs<T: crate::pipeline::Task>(
         .as_ref()
         .map_or(1, rayon::ThreadPool::current_num_threads);
     let mut run = InputsRun::default();
-    let inputs = expand_inputs(files, common.files_from.as_deref(), &mut run.io_failed)?;
+    let inputs = expand_inputs(
+        files,
+        common.files_from.as_deref(),
+        &mut run.io_failed,
+        &mut run.skipped,
+    )?;
     for output in common.output.iter().chain(&common.also_written) {
         if let Some(input) = input_that_is(output, &inputs) {
             let input = if input::is_stdin(&input.path) {

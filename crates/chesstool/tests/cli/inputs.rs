@@ -31,38 +31,58 @@ fn a_directory_is_walked_in_order_skipping_hidden_and_other_files() {
     write(&dir.join("games/.hidden/x.pgn"), A);
     write(&dir.join("games/.y.pgn"), A);
     write(&dir.join("games/notes.txt"), "not chess");
+    write(&dir.join("games/old.bz2"), "not named *.pgn.bz2");
     std::fs::write(
         dir.join("games/z.pgn.zst"),
         zstd::encode_all(B.as_bytes(), 3).unwrap(),
     )
     .unwrap();
+    // Every compression the reader reads, and names in upper case.
+    write(&dir.join("games/D.PGN"), A);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, B.as_bytes()).unwrap();
+    std::fs::write(dir.join("games/e.pgn.gz"), gz.finish().unwrap()).unwrap();
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    std::io::Write::write_all(&mut bz, A.as_bytes()).unwrap();
+    std::fs::write(dir.join("games/f.PGN.BZ2"), bz.finish().unwrap()).unwrap();
+    std::os::unix::fs::symlink("a.pgn", dir.join("games/link.pgn")).unwrap();
     let run = chesstool(&dir, &["validate", "games", "--format", "csv"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert_eq!(
-        files_in(&run.stdout),
-        [
-            "games/a.pgn",
-            "games/b.pgn",
-            "games/sub/c.pgn",
-            "games/z.pgn.zst"
-        ],
+    let read = [
+        "games/D.PGN",
+        "games/a.pgn",
+        "games/b.pgn",
+        "games/e.pgn.gz",
+        "games/f.PGN.BZ2",
+        "games/sub/c.pgn",
+        "games/z.pgn.zst",
+    ];
+    let mut files = files_in(&run.stdout);
+    files.dedup();
+    assert_eq!(files, read, "{}", run.stdout);
+    // The same as naming the files one by one.
+    let mut args = vec!["validate"];
+    args.extend(read);
+    args.extend(["--format", "csv"]);
+    let named = chesstool(&dir, &args);
+    assert_eq!(named.stdout, run.stdout);
+    // The summary counts what was skipped (issue 21: silently before).
+    let note = "; 5 entries of directories skipped (2 not named *.pgn, *.pgn.gz, \
+                *.pgn.bz2 or *.pgn.zst, 2 hidden, 1 symlink)";
+    let run = chesstool(&dir, &["validate", "games"]);
+    let summary = run.stdout.lines().last().unwrap_or_default();
+    assert!(summary.ends_with(note), "{}", run.stdout);
+    let run = chesstool(&dir, &["adjudicate", "games"]);
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.starts_with("7 games: ") && l.ends_with(note)),
         "{}",
         run.stdout
     );
-    // The same as naming the files one by one.
-    let named = chesstool(
-        &dir,
-        &[
-            "validate",
-            "games/a.pgn",
-            "games/b.pgn",
-            "games/sub/c.pgn",
-            "games/z.pgn.zst",
-            "--format",
-            "csv",
-        ],
-    );
-    assert_eq!(named.stdout, run.stdout);
+    // Named inputs are never counted as skipped.
+    let run = chesstool(&dir, &["validate", "games/a.pgn"]);
+    assert!(!run.stdout.contains("skipped"), "{}", run.stdout);
     // An empty directory is a usage error, not an empty success.
     std::fs::create_dir_all(dir.join("none")).unwrap();
     let empty = chesstool(&dir, &["validate", "none"]);
