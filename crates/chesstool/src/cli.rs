@@ -565,7 +565,8 @@ pub fn run_inputs<T: crate::pipeline::Task>(
         }
         None
     };
-    let tick = || {
+    let tick = |data: u64| {
+        progress.inc_data(data);
         if let Some(counter) = reading.borrow().as_ref() {
             let now = counter.load(Ordering::Relaxed);
             progress.inc_bytes(now.saturating_sub(last.replace(now)));

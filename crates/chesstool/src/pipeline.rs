@@ -814,8 +814,8 @@ type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Vec<u8>, &mut Emitter<'_, T, E>) 
 /// this thread. One pool and one ordered stream serve all inputs: the
 /// next input is read while the last chunks of the one before are still
 /// being checked, so many small files keep every worker busy as one large
-/// file does. `tick` is called as each chunk is handed out (for
-/// progress). `emit` may stop an input, or everything.
+/// file does. `tick` is called as each chunk is handed out, with its
+/// length in decompressed bytes (for progress). `emit` may stop an input, or everything.
 ///
 /// A read error ends its input (everything before it is emitted, and the
 /// error comes in its `Done`); the next input is read.
@@ -823,7 +823,7 @@ pub fn run_many<T: Task, E: FnMut(Event<T::Record>) -> Control>(
     next_source: &mut dyn FnMut() -> Option<Source>,
     task: &T,
     pool: Option<&rayon::ThreadPool>,
-    tick: &dyn Fn(),
+    tick: &dyn Fn(u64),
     emit: E,
 ) {
     let mut emitter = Emitter {
@@ -887,7 +887,7 @@ pub fn run_many<T: Task, E: FnMut(Event<T::Record>) -> Control>(
     match pool {
         None => read_everything(
             &mut |mut info, chunk, emitter| {
-                tick();
+                tick(chunk.len() as u64);
                 info.seq = seq.get();
                 seq.set(info.seq + 1);
                 let out = run_chunk(task, info, chunk);
@@ -901,7 +901,7 @@ pub fn run_many<T: Task, E: FnMut(Event<T::Record>) -> Control>(
             pool.in_place_scope(|scope| {
                 read_everything(
                     &mut |mut info, chunk, emitter| {
-                        tick();
+                        tick(chunk.len() as u64);
                         while in_flight >= max_in_flight {
                             match rx.recv() {
                                 Ok(out) => {
