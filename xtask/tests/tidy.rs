@@ -282,3 +282,34 @@ fn release_builds_quickly_and_install_builds_dist() {
         "the README's Install command must build the dist profile"
     );
 }
+
+/// The set-up commands a newcomer runs (issue 21): `cargo xtask` shows
+/// cargo's progress while xtask builds (no `--quiet` in the alias), and
+/// `cargo xtask ci` installs the test tools itself, so `.ci/run` only
+/// hands over to it.
+#[test]
+fn xtask_shows_progress_and_ci_installs_the_test_tools() {
+    let config = std::fs::read_to_string(root().join(".cargo/config.toml")).expect("config");
+    let alias = config
+        .lines()
+        .find(|line| line.trim_start().starts_with("xtask ="))
+        .expect("an xtask alias");
+    assert!(!alias.contains("--quiet"), "{alias}");
+    let ci = std::fs::read_to_string(root().join("xtask/src/ci.rs")).expect("ci.rs");
+    assert!(ci.contains(r#".arg(".ci/install-test-tools")"#));
+    let run = std::fs::read_to_string(root().join(".ci/run")).expect(".ci/run");
+    let commands: Vec<&str> = run
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.starts_with('#'))
+        .collect();
+    assert!(commands
+        .iter()
+        .any(|line| line.starts_with("exec cargo xtask ci")));
+    assert!(
+        !commands
+            .iter()
+            .any(|line| line.contains("install-test-tools")),
+        ".ci/run leaves the install to cargo xtask ci"
+    );
+}
