@@ -349,8 +349,8 @@ const PARALLEL_PIPEPART: &str = r#"{ chesstool validate --format csv --byte-rang
 
 /// xargs, a file per shard, then one CSV.
 const XARGS_SHARDS: &str = r#"mkdir -p out
-seq -w 16 | xargs -P 2 -I{} chesstool validate -q --threads 1 --format csv --no-header \
-  --shard {}/16 -o out/shard-{}.csv testdata/games.pgn
+seq -w 16 | xargs -P 2 -I{} sh -c 'chesstool validate -q --threads 1 --format csv --no-header \
+  --shard {}/16 -o out/shard-{}.csv testdata/games.pgn || [ $? -eq 1 ]'
 { chesstool validate --format csv --byte-range 0..0 testdata/games.pgn; cat out/shard-*.csv; } > verdicts.csv"#;
 
 /// A Slurm array task, and the merge after the array.
@@ -476,14 +476,17 @@ fn gnu_parallel_recipes() {
 }
 
 /// The README's xargs recipe: one file per shard, one header, exactly the
-/// single run.
+/// single run; xargs exits 0 when every job exits 0 or 1 (issue 21: 123
+/// whenever a shard held an invalid game), and not when one fails for
+/// real. Run under `set -e`, so a failing xargs fails the script.
 #[test]
 fn xargs_recipe() {
     let recipe = readme_recipe(XARGS_SHARDS);
+    let strict = format!("set -e\n{recipe}");
     for games in ["testdata/games.pgn", "testdata/sample.pgn"] {
         let dir = recipe_dir("shard_xargs", games);
         let whole = single_run(&dir, "validate", "testdata/games.pgn");
-        let run = crate::util::shell(&dir, recipe, &[]);
+        let run = crate::util::shell(&dir, &strict, &[]);
         assert_eq!(run.code, 0, "{games}: {}", run.stderr);
         let csv = std::fs::read_to_string(dir.join("verdicts.csv")).unwrap();
         assert_one_header(&csv, games);
@@ -492,6 +495,20 @@ fn xargs_recipe() {
             "{games}: the shards differ from the single run"
         );
     }
+    // The README's file has an invalid game: some shard exits 1.
+    assert!(
+        crate::util::shell(
+            &recipe_dir("shard_xargs_1", "testdata/games.pgn"),
+            recipe,
+            &[]
+        )
+        .code
+            == 0
+    );
+    // A shard that fails for real (a missing file) fails xargs, and the script.
+    let dir = recipe_dir("shard_xargs_missing", "testdata/games.pgn");
+    let run = crate::util::shell(&dir, &strict.replace("games.pgn", "missing.pgn"), &[]);
+    assert_eq!(run.code, 123, "{}", run.stderr);
 }
 
 /// The README's Slurm array, its 64 tasks run one after the other with
