@@ -13,24 +13,11 @@ fn root() -> PathBuf {
 /// The dependencies listed in one section of a Cargo.toml (`[dependencies]`
 /// etc.), by name. Good enough for our own manifests, which use
 /// `name.workspace = true` or `name = …` one per line.
-fn deps(manifest: &str, section: &str) -> Vec<String> {
-    let mut in_section = false;
-    let mut out = Vec::new();
-    for line in manifest.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            in_section = line == format!("[{section}]");
-            continue;
-        }
-        if !in_section || line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Some((key, _)) = line.split_once('=') {
-            let name = key.trim().trim_end_matches(".workspace").trim();
-            out.push(name.to_string());
-        }
-    }
-    out
+fn deps(manifest: &str, section_name: &str) -> Vec<String> {
+    section(manifest, section_name)
+        .into_iter()
+        .map(|(key, _)| key.trim_end_matches(".workspace").trim().to_string())
+        .collect()
 }
 
 fn crates() -> BTreeMap<String, String> {
@@ -237,18 +224,22 @@ fn no_shakmaty_type_in_public_library_signatures() {
     }
 }
 
-/// The `key = value` lines of one `[section]` of a manifest, as text.
-fn section(manifest: &str, name: &str) -> BTreeMap<String, String> {
+/// The `key = value` lines of one `[section]` of a manifest, as text, in
+/// order (blank lines and comments left out).
+fn section(manifest: &str, name: &str) -> Vec<(String, String)> {
     let mut in_section = false;
-    let mut out = BTreeMap::new();
+    let mut out = Vec::new();
     for line in manifest.lines() {
         let line = line.trim();
         if line.starts_with('[') {
             in_section = line == format!("[{name}]");
             continue;
         }
-        if let (true, Some((key, value))) = (in_section, line.split_once('=')) {
-            out.insert(key.trim().to_string(), value.trim().to_string());
+        if !in_section || line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some((key, value)) = line.split_once('=') {
+            out.push((key.trim().to_string(), value.trim().to_string()));
         }
     }
     out
@@ -261,17 +252,19 @@ fn section(manifest: &str, name: &str) -> BTreeMap<String, String> {
 #[test]
 fn release_builds_quickly_and_install_builds_dist() {
     let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
-    let release = section(&manifest, "profile.release");
+    let profile =
+        |name: &str| -> BTreeMap<String, String> { section(&manifest, name).into_iter().collect() };
+    let release = profile("profile.release");
     assert_eq!(release.get("lto").map(String::as_str), Some("\"thin\""));
     assert_eq!(release.get("codegen-units").map(String::as_str), Some("16"));
-    let dist = section(&manifest, "profile.dist");
+    let dist = profile("profile.dist");
     assert_eq!(
         dist.get("inherits").map(String::as_str),
         Some("\"release\"")
     );
     assert_eq!(dist.get("lto").map(String::as_str), Some("\"fat\""));
     assert_eq!(dist.get("codegen-units").map(String::as_str), Some("1"));
-    let profiling = section(&manifest, "profile.profiling");
+    let profiling = profile("profile.profiling");
     assert_eq!(
         profiling.get("inherits").map(String::as_str),
         Some("\"dist\"")
