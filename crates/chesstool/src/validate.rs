@@ -27,7 +27,11 @@ Examples:
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// PGN files (plain, .zst, .gz or .bz2, detected from the bytes); `-` or none for stdin.
+    /// PGN files (plain, .zst, .gz or .bz2, detected from the bytes), or
+    /// directories, walked in sorted order for files named *.pgn, *.pgn.gz,
+    /// *.pgn.bz2 or *.pgn.zst in any case (other names, hidden entries and
+    /// symlinks are skipped, and counted in the summary); `-` or none for
+    /// stdin.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Output format.
@@ -232,13 +236,14 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let seconds = started.elapsed().as_secs_f64();
     let mb = counts.bytes as f64 / 1e6;
     let summary = format!(
-        "{} games: {} valid, {} invalid, {} with warnings ({mb:.1} MB in {seconds:.2} s, {:.1} MB/s){}",
+        "{} games: {} valid, {} invalid, {} with warnings ({mb:.1} MB in {seconds:.2} s, {:.1} MB/s){}{}",
         counts.games,
         counts.games - counts.invalid,
         counts.invalid,
         counts.with_warnings,
         mb / seconds.max(1e-9),
-        if stopped { ", stopped after --max-errors" } else { "" }
+        if stopped { ", stopped after --max-errors" } else { "" },
+        run.skipped.note()
     );
     let out = match (table, text) {
         (Some(table), _) => {
