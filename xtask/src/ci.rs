@@ -1,11 +1,14 @@
 //! `cargo xtask ci`: every check CI runs, in order, stopping at the first
-//! failure: formatting, clippy with warnings denied, the whole workspace's
+//! failure, after installing the tools some tests run
+//! (`.ci/install-test-tools`: GNU parallel, pyspark, duckdb/polars/pyarrow;
+//! it never fails, and says loudly what it could not install, for example
+//! without root): formatting, clippy with warnings denied, the whole workspace's
 //! tests, the lexer against pgn-reader on the stress generators
 //! (`stress --oracle --size-mb 8`), the docs with warnings denied, the fuzz targets compiled (a plain
 //! build of the separate `fuzz/` workspace: no nightly, no sanitizer; the
 //! fuzzing itself is `cargo xtask fuzz`), and the benchmarks compiled (when
-//! the workspace has any). `.ci/run` is exactly this command, after
-//! installing the tools some tests run (`.ci/install-test-tools`).
+//! the workspace has any). `.ci/run` is exactly this command, so a
+//! newcomer's `cargo xtask ci` runs every test CI runs.
 //!
 //! After the tests it prints how many skipped for want of `../shared/data`
 //! (only outside CI: under `CI=true` such a test fails) or of a tool
@@ -104,6 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let mut skipped = None;
+    install_test_tools(&mut timings);
     for step in STEPS {
         if step.args[0] == "bench" && !workspace_has_benches()? {
             println!(
@@ -166,6 +170,35 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Runs `.ci/install-test-tools` (the tools the recipe and reader tests
+/// run, installed when missing). It never fails the run: what it cannot
+/// install it says loudly, and the tests that need it skip and are
+/// counted.
+fn install_test_tools(timings: &mut Vec<(&'static str, Option<Duration>)>) {
+    let name = "install-test-tools";
+    println!("==> {name}: bash .ci/install-test-tools");
+    let started = Instant::now();
+    let status = std::process::Command::new("bash")
+        .arg(".ci/install-test-tools")
+        .current_dir(crate::project_root())
+        .stdin(std::process::Stdio::null())
+        .status();
+    let elapsed = started.elapsed();
+    match status {
+        Ok(status) if status.success() => {
+            println!("==> {name}: done in {:.1}s", elapsed.as_secs_f64());
+        }
+        Ok(status) => eprintln!(
+            "\n!!! {name} exited with {status}: the tests that need its tools will SKIP\n"
+        ),
+        Err(err) => eprintln!(
+            "\n!!! cannot run bash .ci/install-test-tools ({err}): the tests that need its \
+             tools will SKIP\n"
+        ),
+    }
+    timings.push((name, Some(elapsed)));
 }
 
 /// The variable that tells the tests where to log their skips.

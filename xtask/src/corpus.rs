@@ -34,7 +34,7 @@ use board::{Color, Role};
 use movegen::{Move, MoveKind, MoveList, Position};
 
 use crate::args::Args;
-use crate::{rerun_in_release, target_dir};
+use crate::{rerun_optimised, target_dir, Profile};
 
 /// Usage of the command, for errors.
 const USAGE: &str = "usage: cargo xtask gen-corpus [--out FILE] [--size-mb N] [--seed N] [--zst]";
@@ -103,7 +103,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     let options = Options::parse(&mut args)?;
     args.finish()?;
     if cfg!(debug_assertions) {
-        return rerun_in_release(&options.to_args(), "gen-corpus");
+        return rerun_optimised(&options.to_args(), "gen-corpus", Profile::Release);
     }
     generate_files(&options)
 }

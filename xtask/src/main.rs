@@ -6,9 +6,9 @@
 //! - `cargo xtask bench perft`: our perft against shakmaty and cozy-chess.
 //! - `cargo xtask bench notation`: our PGN reader against pgn-reader's bare
 //!   visitor (and both with move validation), on the same files.
-//! - `cargo xtask bench validate`: the release `chesstool validate` with 1
+//! - `cargo xtask bench validate`: the dist `chesstool validate` with 1
 //!   and 2 threads against pgn-reader + shakmaty, with peak RSS.
-//! - `cargo xtask bench adjudicate`: the release `chesstool adjudicate`
+//! - `cargo xtask bench adjudicate`: the dist `chesstool adjudicate`
 //!   beside `chesstool validate`, 1 and 2 threads, with peak RSS.
 //! - `cargo xtask bench replay`: `chesstool replay --format parquet`
 //!   against `--format csv`, 2 threads: time and size.
@@ -63,7 +63,7 @@ commands:
                                      with move validation) on ../shared/data/pgn/real and
                                      target/corpus/lichess-like.pgn; --quick: first 20 MB of each
   bench validate [--runs N] [--quick] [--no-rss] [--no-callgrind]
-                                     release `chesstool validate --threads 1|2 --format csv` vs
+                                     dist `chesstool validate --threads 1|2 --format csv` vs
                                      pgn-reader + shakmaty on ../shared/data/pgn/real (as many
                                      inputs) and the generated corpus (plain and .zst, beside
                                      zstd -dc): MB/s, ratios, targets met/missed; peak RSS at
@@ -71,12 +71,12 @@ commands:
                                      component on a 20 MB corpus (ours, baseline, read-only vs
                                      pgn-reader's bare visitor); --quick: 1 run instead of 5
   bench adjudicate [--runs N] [--quick]
-                                     release `chesstool adjudicate --threads 1|2 --format csv`
+                                     dist `chesstool adjudicate --threads 1|2 --format csv`
                                      beside `chesstool validate` on ../shared/data/pgn/real and
                                      the generated corpus: MB/s, adjudicate/validate (target
                                      >= 0.8x), peak RSS, counts per reason; --quick: 1 run
   bench replay [--runs N] [--quick]
-                                     release `chesstool replay --threads 2` with --format
+                                     dist `chesstool replay --threads 2` with --format
                                      parquet against csv on the generated corpus: medians,
                                      time and size ratios (targets <= 1 and <= 0.2); --quick:
                                      1 run on the 20 MB corpus
@@ -190,22 +190,46 @@ pub fn cargo() -> Command {
     cmd
 }
 
-/// Builds `package` with `cargo build --release` and returns the path of its
-/// binary `bin`.
+/// A cargo profile the chores build binaries with (see the root
+/// `Cargo.toml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    /// `release`: optimised, thin LTO, built in minutes (correctness
+    /// chores: stress, suites, the corpus).
+    Release,
+    /// `dist`: fat LTO, one codegen unit, the fastest code: what
+    /// `cargo install` builds, so what every benchmark times.
+    Dist,
+}
+
+impl Profile {
+    /// The profile's name, which is also its directory under the target
+    /// directory.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Release => "release",
+            Profile::Dist => "dist",
+        }
+    }
+}
+
+/// Builds `package` with `cargo build --profile PROFILE` and returns the
+/// path of its binary `bin`.
 ///
 /// # Errors
 /// When cargo cannot be started, the build fails or the binary is missing.
-pub fn build_release_binary(package: &str, bin: &str) -> anyhow::Result<PathBuf> {
-    eprintln!("building {package} (release) ...");
+pub fn build_binary(package: &str, bin: &str, profile: Profile) -> anyhow::Result<PathBuf> {
+    let name = profile.name();
+    eprintln!("building {package} ({name}) ...");
     let status = cargo()
-        .args(["build", "--release", "--package", package])
+        .args(["build", "--profile", name, "--package", package])
         .status()
         .context("cannot run cargo")?;
     if !status.success() {
-        bail!("`cargo build --release --package {package}` failed ({status})");
+        bail!("`cargo build --profile {name} --package {package}` failed ({status})");
     }
     let path = target_dir()
-        .join("release")
+        .join(name)
         .join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
     if !path.is_file() {
         bail!(
@@ -216,24 +240,27 @@ pub fn build_release_binary(package: &str, bin: &str) -> anyhow::Result<PathBuf>
     Ok(path)
 }
 
-/// Set in the environment of the release xtask that a dev xtask starts, so
-/// a release profile with debug assertions cannot make it loop.
+/// Set in the environment of the optimised xtask that a dev xtask starts,
+/// so a profile with debug assertions cannot make it loop.
 const REEXEC_ENV: &str = "XTASK_RELEASE";
 
 /// `cargo xtask` runs xtask in the dev profile; commands that need
 /// optimised code (benchmarks, corpus generation) call this from a debug
-/// build: it builds xtask in release and runs `args` (the command's own
-/// arguments, reproducing the options) there. `what` names the command in
-/// messages.
+/// build: it builds xtask in `profile` (benchmarks: [`Profile::Dist`], the
+/// code they time) and runs `args` (the command's own arguments,
+/// reproducing the options) there. `what` names the command in messages.
 ///
 /// # Errors
-/// Build failures; [`Failed`] when the release run exits with 1; any other
-/// failure of the release run.
-pub fn rerun_in_release(args: &[String], what: &str) -> anyhow::Result<()> {
+/// Build failures; [`Failed`] when the optimised run exits with 1; any
+/// other failure of the optimised run.
+pub fn rerun_optimised(args: &[String], what: &str, profile: Profile) -> anyhow::Result<()> {
     if std::env::var_os(REEXEC_ENV).is_some() {
-        bail!("the release xtask was built with debug assertions; {what} needs optimised code");
+        bail!(
+            "the {} xtask was built with debug assertions; {what} needs optimised code",
+            profile.name()
+        );
     }
-    let exe = build_release_binary("xtask", "xtask")?;
+    let exe = build_binary("xtask", "xtask", profile)?;
     let status = Command::new(&exe)
         .args(args)
         .current_dir(project_root())
@@ -243,7 +270,7 @@ pub fn rerun_in_release(args: &[String], what: &str) -> anyhow::Result<()> {
     match status.code() {
         Some(0) => Ok(()),
         Some(1) => Err(Failed(format!("{what} failed (see above)")).into()),
-        _ => bail!("release xtask exited with {status}"),
+        _ => bail!("{} xtask exited with {status}", profile.name()),
     }
 }
 

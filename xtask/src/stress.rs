@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 
 use crate::args::Args;
-use crate::{build_release_binary, Failed};
+use crate::{build_binary, Failed, Profile};
 
 const USAGE: &str = "usage: cargo xtask stress [--size-mb N] [--case NAME] [--oracle]";
 
@@ -602,7 +602,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     if oracle {
         return run_oracle(only.as_deref(), size);
     }
-    let bin: PathBuf = build_release_binary("chesstool", "chesstool")?;
+    let bin: PathBuf = build_binary("chesstool", "chesstool", Profile::Release)?;
     let mut problems = Vec::new();
     println!(
         "{:<26} {:<24} {:>9} {:>8} {:>8} {:>9} {:>5}",

@@ -17,7 +17,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 
 use crate::args::Args;
-use crate::{build_release_binary, project_root, Failed};
+use crate::{build_binary, project_root, Failed, Profile};
 
 /// Where the suites live, relative to the workspace root.
 const SUITE_DIR: &str = "../shared/data/perft";
@@ -66,7 +66,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let dir = dir.canonicalize().unwrap_or(dir);
-    let chesstool = build_release_binary("chesstool", "chesstool")?;
+    let chesstool = build_binary("chesstool", "chesstool", Profile::Release)?;
     match max_nodes {
         Some(cap) => println!("suites with --max-nodes {cap} (entries above it are skipped)"),
         None => println!("suites in full (no node cap)"),

@@ -1,6 +1,6 @@
 //! `cargo xtask bench unwinnable`: our "can this side still mate?"
 //! ([`adjudication::helpmate`]) against chasolver 3.0.0's full analysis
-//! (`chasolver::winnability`, Ambrona's CHA-Solver), in one release
+//! (`chasolver::winnability`, Ambrona's CHA-Solver), in one dist
 //! binary, over the same positions of `../shared/data/unwinnability/`.
 //!
 //! For each set the positions are parsed once by each side (ours from the
@@ -13,12 +13,12 @@
 //! clock) are counted apart and listed; any other disagreement fails the
 //! benchmark.
 //!
-//! Instruction counts: run the release binary under callgrind with
+//! Instruction counts: run the dist binary under callgrind with
 //! collection limited to the timed loop of one side, e.g.
 //!
 //! ```text
 //! valgrind --tool=callgrind --toggle-collect='*unwinnable*ask_ours*' \
-//!     target/release/xtask bench unwinnable --set lichess --only ours --runs 1
+//!     target/dist/xtask bench unwinnable --set lichess --only ours --runs 1
 //! ```
 //!
 //! and divide the total by the nodes printed (`--only chasolver` and
@@ -36,7 +36,7 @@ use board::Color;
 use movegen::{CastlingMode, Position};
 
 use crate::args::Args;
-use crate::{project_root, rerun_in_release, Failed};
+use crate::{project_root, rerun_optimised, Failed, Profile};
 
 /// One labelled set of `../shared/data/unwinnability/`.
 #[derive(Debug, Clone, Copy)]
@@ -184,7 +184,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     let options = Options::parse(&mut args)?;
     args.finish()?;
     if cfg!(debug_assertions) {
-        return rerun_in_release(&options.to_args(), "the benchmark");
+        return rerun_optimised(&options.to_args(), "the benchmark", Profile::Dist);
     }
     let dir = project_root().join("../shared/data/unwinnability");
     if !dir.is_dir() {

@@ -13,24 +13,11 @@ fn root() -> PathBuf {
 /// The dependencies listed in one section of a Cargo.toml (`[dependencies]`
 /// etc.), by name. Good enough for our own manifests, which use
 /// `name.workspace = true` or `name = …` one per line.
-fn deps(manifest: &str, section: &str) -> Vec<String> {
-    let mut in_section = false;
-    let mut out = Vec::new();
-    for line in manifest.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            in_section = line == format!("[{section}]");
-            continue;
-        }
-        if !in_section || line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Some((key, _)) = line.split_once('=') {
-            let name = key.trim().trim_end_matches(".workspace").trim();
-            out.push(name.to_string());
-        }
-    }
-    out
+fn deps(manifest: &str, section_name: &str) -> Vec<String> {
+    section(manifest, section_name)
+        .into_iter()
+        .map(|(key, _)| key.trim_end_matches(".workspace").trim().to_string())
+        .collect()
 }
 
 fn crates() -> BTreeMap<String, String> {
@@ -235,4 +222,87 @@ fn no_shakmaty_type_in_public_library_signatures() {
             }
         }
     }
+}
+
+/// The `key = value` lines of one `[section]` of a manifest, as text, in
+/// order (blank lines and comments left out).
+fn section(manifest: &str, name: &str) -> Vec<(String, String)> {
+    let mut in_section = false;
+    let mut out = Vec::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_section = line == format!("[{name}]");
+            continue;
+        }
+        if !in_section || line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some((key, value)) = line.split_once('=') {
+            out.push((key.trim().to_string(), value.trim().to_string()));
+        }
+    }
+    out
+}
+
+/// The build profiles the README describes (issue 21): `release` builds in
+/// minutes (thin LTO, parallel codegen), `dist` is the fastest code (fat
+/// LTO, one unit), and the Install command and `profiling` (callgrind)
+/// use `dist`, as the benchmarks do.
+#[test]
+fn release_builds_quickly_and_install_builds_dist() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    let profile =
+        |name: &str| -> BTreeMap<String, String> { section(&manifest, name).into_iter().collect() };
+    let release = profile("profile.release");
+    assert_eq!(release.get("lto").map(String::as_str), Some("\"thin\""));
+    assert_eq!(release.get("codegen-units").map(String::as_str), Some("16"));
+    let dist = profile("profile.dist");
+    assert_eq!(
+        dist.get("inherits").map(String::as_str),
+        Some("\"release\"")
+    );
+    assert_eq!(dist.get("lto").map(String::as_str), Some("\"fat\""));
+    assert_eq!(dist.get("codegen-units").map(String::as_str), Some("1"));
+    let profiling = profile("profile.profiling");
+    assert_eq!(
+        profiling.get("inherits").map(String::as_str),
+        Some("\"dist\"")
+    );
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    assert!(
+        readme.contains("cargo install --locked --profile dist --path crates/chesstool"),
+        "the README's Install command must build the dist profile"
+    );
+}
+
+/// The set-up commands a newcomer runs (issue 21): `cargo xtask` shows
+/// cargo's progress while xtask builds (no `--quiet` in the alias), and
+/// `cargo xtask ci` installs the test tools itself, so `.ci/run` only
+/// hands over to it.
+#[test]
+fn xtask_shows_progress_and_ci_installs_the_test_tools() {
+    let config = std::fs::read_to_string(root().join(".cargo/config.toml")).expect("config");
+    let alias = config
+        .lines()
+        .find(|line| line.trim_start().starts_with("xtask ="))
+        .expect("an xtask alias");
+    assert!(!alias.contains("--quiet"), "{alias}");
+    let ci = std::fs::read_to_string(root().join("xtask/src/ci.rs")).expect("ci.rs");
+    assert!(ci.contains(r#".arg(".ci/install-test-tools")"#));
+    let run = std::fs::read_to_string(root().join(".ci/run")).expect(".ci/run");
+    let commands: Vec<&str> = run
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.starts_with('#'))
+        .collect();
+    assert!(commands
+        .iter()
+        .any(|line| line.starts_with("exec cargo xtask ci")));
+    assert!(
+        !commands
+            .iter()
+            .any(|line| line.contains("install-test-tools")),
+        ".ci/run leaves the install to cargo xtask ci"
+    );
 }

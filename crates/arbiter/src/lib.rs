@@ -417,9 +417,9 @@ pub fn adjudicate_with(
     })
 }
 
-/// The game as `--fix-results` writes it: unchanged (but for one blank
-/// line at its end) where the recorded result agrees or the game is
-/// invalid, else with the `Result` tag and terminator corrected, the PGN
+/// The game as `--fix-results` writes it: byte for byte as it was
+/// ([`rewrite::unchanged`]) where the recorded result agrees or the game
+/// is invalid, else with the `Result` tag and terminator corrected, the PGN
 /// standard's `Termination` value ([`Verdict::termination`]) and a comment
 /// saying why.
 #[must_use]

@@ -38,7 +38,11 @@ Examples:
 
 #[derive(Debug, Args)]
 pub struct AdjudicateArgs {
-    /// PGN files (plain, .zst, .gz or .bz2, detected from the bytes); `-` or none for stdin.
+    /// PGN files (plain, .zst, .gz or .bz2, detected from the bytes), or
+    /// directories, walked in sorted order for files named *.pgn, *.pgn.gz,
+    /// *.pgn.bz2 or *.pgn.zst in any case (other names, hidden entries and
+    /// symlinks are skipped, and counted in the summary); `-` or none for
+    /// stdin.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Output format: `text`, a line per game whose recorded result
@@ -381,12 +385,12 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     let out = match sink {
         Sink::Table(table) => {
             if args.common.summary_on_stderr() {
-                eprint!("{}", summary(&counts));
+                eprint!("{}", summary(&counts, &run.skipped.note()));
             }
             table.finish()?
         }
         Sink::Text(mut out) => {
-            out.write_all(summary(&counts).as_bytes())?;
+            out.write_all(summary(&counts, &run.skipped.note()).as_bytes())?;
             out
         }
     };
@@ -400,10 +404,11 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     })
 }
 
-/// `N games: A agree, D disagree, I invalid`, then a count per reason.
-fn summary(counts: &Counts) -> String {
+/// `N games: A agree, D disagree, I invalid` and `note` (entries of
+/// directories skipped), then a count per reason.
+fn summary(counts: &Counts, note: &str) -> String {
     let mut s = format!(
-        "{} games: {} recorded results agree, {} disagree, {} invalid{}\n",
+        "{} games: {} recorded results agree, {} disagree, {} invalid{}{note}\n",
         counts.games,
         counts.games - counts.disagree - counts.invalid,
         counts.disagree,

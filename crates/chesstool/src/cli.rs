@@ -26,12 +26,20 @@ pub struct CommonArgs {
     /// formats, which have none).
     #[arg(long)]
     pub no_header: bool,
-    /// Only the games that start in the K-th of N equal byte ranges of
-    /// each input (K from 1 to N): N runs with 1/N … N/N together give
-    /// exactly the output of one run, game numbers and lines included.
-    /// Plain files only (their size must be known).
+    /// Only the K-th of N shares of the games of each input (K from 1 to
+    /// N): N runs with 1/N … N/N together give exactly the output of one
+    /// run, game numbers and lines included. A plain file is cut into N
+    /// equal byte ranges; compressed input and stdin, whose size is not
+    /// known, are decompressed whole by every shard, which checks the games
+    /// that start in its blocks (blocks of --shard-block bytes of the
+    /// decompressed stream, dealt in turn: block i to shard i mod N + 1).
     #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with = "byte_range")]
     pub shard: Option<Shard>,
+    /// With --shard on compressed input or stdin: the size of the blocks
+    /// of the decompressed stream dealt to the shards (suffixes K, M, G:
+    /// binary). Every shard of a split must be given the same.
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
+    pub shard_block: usize,
     /// Only the games whose first byte lies in A..B (offsets in the
     /// decompressed stream; `A..` and `..B` leave an end open), for
     /// runners that split inputs by bytes themselves.
@@ -210,28 +218,73 @@ pub struct InputPath {
     pub named: bool,
 }
 
-/// Whether a file found in a directory is read: `*.pgn`, and `*.pgn.zst`,
-/// `*.pgn.gz`, `*.pgn.bz2` (compression is detected from the bytes all
+/// The names of the files read in a directory, in any case (`.PGN`
+/// too): every compression the reader reads (detected from the bytes all
 /// the same).
+pub const PGN_SUFFIXES: [&str; 4] = [".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst"];
+
+/// Whether a file found in a directory is read: a name ending in one of
+/// [`PGN_SUFFIXES`], in any case.
 fn is_pgn_name(path: &Path) -> bool {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2"]
-        .iter()
-        .any(|suffix| name.ends_with(suffix))
+    PGN_SUFFIXES.iter().any(|suffix| name.ends_with(suffix))
+}
+
+/// What the walk of the directories named as inputs left out.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Skipped {
+    /// Files (and other entries) whose name is not a PGN name.
+    pub other_names: u64,
+    /// Entries whose name starts with `.` (not walked into).
+    pub hidden: u64,
+    /// Symbolic links (not followed).
+    pub symlinks: u64,
+}
+
+impl Skipped {
+    /// For the end of a summary line: empty when nothing was skipped,
+    /// else `; 3 entries of directories skipped (1 not named *.pgn,
+    /// *.pgn.gz, *.pgn.bz2 or *.pgn.zst, 1 hidden, 1 symlink)`.
+    pub fn note(self) -> String {
+        let total = self.other_names + self.hidden + self.symlinks;
+        if total == 0 {
+            return String::new();
+        }
+        let mut parts = Vec::new();
+        if self.other_names > 0 {
+            parts.push(format!(
+                "{} not named *.pgn, *.pgn.gz, *.pgn.bz2 or *.pgn.zst",
+                self.other_names
+            ));
+        }
+        if self.hidden > 0 {
+            parts.push(format!("{} hidden", self.hidden));
+        }
+        if self.symlinks > 0 {
+            let s = if self.symlinks == 1 { "" } else { "s" };
+            parts.push(format!("{} symlink{s}", self.symlinks));
+        }
+        let s = if total == 1 { "y" } else { "ies" };
+        format!(
+            "; {total} entr{s} of directories skipped ({})",
+            parts.join(", ")
+        )
+    }
 }
 
 /// The inputs, in order: each file named (stdin for `-`, or for none),
 /// the lines of `--files-from`, and directories walked in sorted order
-/// (hidden entries skipped, symlinks not followed, PGN names only). A
-/// directory that cannot be read is reported on stderr and marks the run
-/// failed; the others still run.
+/// (hidden entries skipped, symlinks not followed, PGN names only, each
+/// entry left out counted in `skipped`). A directory that cannot be read
+/// is reported on stderr and marks the run failed; the others still run.
 pub fn expand_inputs(
     files: &[PathBuf],
     files_from: Option<&Path>,
     failed: &mut bool,
+    skipped: &mut Skipped,
 ) -> Result<Vec<InputPath>> {
     let mut named: Vec<PathBuf> = files.to_vec();
     if let Some(list) = files_from {
@@ -256,11 +309,11 @@ pub fn expand_inputs(
     for path in named {
         if !input::is_stdin(&path) && path.is_dir() {
             let before = out.len();
-            walk(&path, &mut out, failed);
+            walk(&path, &mut out, failed, skipped);
             if out.len() == before {
                 eprintln!(
-                    "chesstool: no PGN files in directory {} (looked for *.pgn, *.pgn.zst, \
-                     *.pgn.gz and *.pgn.bz2, hidden entries skipped)",
+                    "chesstool: no PGN files in directory {} (looked for *.pgn, *.pgn.gz, \
+                     *.pgn.bz2 and *.pgn.zst in any case; hidden entries and symlinks skipped)",
                     path.display()
                 );
                 *failed = true;
@@ -282,8 +335,9 @@ fn terminal_hint(what: &str) {
     }
 }
 
-/// The PGN files below `dir`, sorted, into `out`.
-fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool) {
+/// The PGN files below `dir`, sorted, into `out`; what is left out counted
+/// in `skipped`.
+fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool, skipped: &mut Skipped) {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(err) => {
@@ -296,19 +350,24 @@ fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool) {
             return;
         }
     };
-    let mut paths: Vec<(PathBuf, std::fs::FileType)> = entries
-        .filter_map(|entry| {
-            let entry = entry.ok()?;
-            let hidden = entry.file_name().to_string_lossy().starts_with('.');
-            (!hidden).then(|| Some((entry.path(), entry.file_type().ok()?)))?
-        })
-        .collect();
+    let mut paths: Vec<(PathBuf, std::fs::FileType)> = Vec::new();
+    for entry in entries.filter_map(std::result::Result::ok) {
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            skipped.hidden += 1;
+        } else if let Ok(kind) = entry.file_type() {
+            paths.push((entry.path(), kind));
+        }
+    }
     paths.sort_by(|a, b| a.0.cmp(&b.0));
     for (path, kind) in paths {
-        if kind.is_dir() {
-            walk(&path, out, failed);
+        if kind.is_symlink() {
+            skipped.symlinks += 1;
+        } else if kind.is_dir() {
+            walk(&path, out, failed, skipped);
         } else if kind.is_file() && is_pgn_name(&path) {
             out.push(InputPath { path, named: false });
+        } else {
+            skipped.other_names += 1;
         }
     }
 }
@@ -398,14 +457,18 @@ pub struct InputsRun {
     pub io_failed: bool,
     /// The callback stopped the run.
     pub stopped: bool,
+    /// What the walk of directories left out (for the summary:
+    /// [`Skipped::note`]).
+    pub skipped: Skipped,
 }
 
 /// Runs `task` over every game of every input (see [`expand_inputs`]),
 /// in input order, with one progress bar for the run. One worker pool and
 /// one ordered stream serve all inputs (see
 /// [`crate::pipeline::run_many`]). An input that cannot be opened or read
-/// is reported on stderr and the others still run; an input with no games
-/// gets a warning. `on_game` gets the input's name, the progress bar (to
+/// is reported on stderr and the others still run; so is an input with no
+/// games (outside `--shard` and `--byte-range`), which fails the run the
+/// same way (exit 2). `on_game` gets the input's name, the progress bar (to
 /// print around it) and each game's record.
 ///
 /// # Errors
@@ -417,7 +480,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     task: &T,
     mut on_game: impl FnMut(&crate::progress::Progress, Placed<T::Record>) -> Result<Flow>,
 ) -> Result<InputsRun> {
-    use crate::pipeline::{Control, Event, Settings, Source};
+    use crate::pipeline::{Control, Event, Selection, Settings, Source};
     use std::sync::atomic::Ordering;
 
     let pool = thread_pool(common.threads)?;
@@ -425,7 +488,12 @@ pub fn run_inputs<T: crate::pipeline::Task>(
         .as_ref()
         .map_or(1, rayon::ThreadPool::current_num_threads);
     let mut run = InputsRun::default();
-    let inputs = expand_inputs(files, common.files_from.as_deref(), &mut run.io_failed)?;
+    let inputs = expand_inputs(
+        files,
+        common.files_from.as_deref(),
+        &mut run.io_failed,
+        &mut run.skipped,
+    )?;
     for output in common.output.iter().chain(&common.also_written) {
         if let Some(input) = input_that_is(output, &inputs) {
             let input = if input::is_stdin(&input.path) {
@@ -497,27 +565,32 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             // under 64 KiB), so that the records they make stay within the
             // bound.
             .min(((8 << 20) / (threads + 1)).max(64 << 10));
-            let range = match (common.shard, common.byte_range) {
+            let select = match (common.shard, common.byte_range) {
                 (Some(shard), _) => match (input.size, input.compression) {
-                    (Some(size), input::Compression::None) => Some(shard.range(size)),
-                    _ => {
-                        eprintln!(
-                            "chesstool: {name}: --shard needs a plain file of known size \
-                             (for compressed input or a pipe, use --byte-range on the decompressed stream)"
-                        );
-                        io_failed.set(true);
-                        continue;
+                    (Some(size), input::Compression::None) => {
+                        let (start, end) = shard.range(size);
+                        Selection::Range { start, end }
                     }
+                    // Compressed, or a pipe: every shard reads the whole
+                    // stream and checks its blocks.
+                    _ => Selection::Blocks {
+                        block: common.shard_block as u64,
+                        k: shard.k - 1,
+                        n: shard.n,
+                    },
                 },
-                (None, Some(range)) => Some((range.start, range.end)),
-                (None, None) => None,
+                (None, Some(range)) => Selection::Range {
+                    start: range.start,
+                    end: range.end,
+                },
+                (None, None) => Selection::All,
             };
             opened
                 .borrow_mut()
                 .push_back((
                     n_opened,
                     std::sync::Arc::new(crate::report::table::FileName::new(&name)),
-                    range.is_some(),
+                    select != Selection::All,
                 ));
             n_opened += 1;
             last.set(0);
@@ -526,14 +599,15 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 reader: std::mem::replace(&mut input.reader, Box::new(std::io::empty())),
                 settings: Settings {
                     chunk_size,
-                    range,
+                    select,
                     max_game_size: common.max_game_size,
                 },
             });
         }
         None
     };
-    let tick = || {
+    let tick = |data: u64| {
+        progress.inc_data(data);
         if let Some(counter) = reading.borrow().as_ref() {
             let now = counter.load(Ordering::Relaxed);
             progress.inc_bytes(now.saturating_sub(last.replace(now)));
@@ -608,8 +682,14 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                         });
                         io_failed.set(true);
                     }
-                    None if totals.games == 0 && !ranged && failure.is_none() => {
-                        progress.suspend(|| eprintln!("chesstool: warning: no games in {name}"));
+                    // An input without a game (an empty file, a failed
+                    // download) fails the run like one that cannot be
+                    // read; a shard or byte range may hold none.
+                    None if totals.games == 0 && !ranged && failure.is_none() && !run.stopped => {
+                        progress.suspend(|| {
+                            eprintln!("chesstool: no games in {name} (empty, or no PGN in it)");
+                        });
+                        io_failed.set(true);
                     }
                     None => {}
                 }

@@ -13,12 +13,14 @@
 //! comment; that game and the next chunk are read again, joined, on the
 //! main thread, so the result is the same as reading the file in one piece.
 //!
-//! With a byte range ([`Settings::range`], from `--shard`/`--byte-range`),
-//! only the games whose first byte lies in the range are checked and
-//! emitted. The bytes before it are still read, but only scanned for game
-//! boundaries (the same [`Lexer`] the reader uses, so game numbers and
-//! lines are those of a whole-file run), and reading stops at the first
-//! game that starts past the range.
+//! With a [`Selection`] ([`Settings::select`], from `--shard` or
+//! `--byte-range`), only the games whose first byte it selects are checked
+//! and emitted: those in a byte range, or (a shard of a stream of unknown
+//! size, compressed or piped) those in every n-th block of the
+//! decompressed stream. The chunks with no selected byte are still read,
+//! but only scanned for game boundaries (the same [`Lexer`] the reader
+//! uses, so game numbers and lines are those of a whole-file run); with a
+//! byte range, reading stops at the first game that starts past it.
 //!
 //! A game longer than [`Settings::max_game_size`] is not held in memory.
 //! The main thread never lets a block grow past the limit: where no game
@@ -94,9 +96,9 @@ pub struct Located<R> {
 pub struct Settings {
     /// Bytes per chunk (a chunk grows past this only to end at a game).
     pub chunk_size: usize,
-    /// Only the games whose first byte's offset (in the decompressed
-    /// stream) lies in `start..end`; `None` for all of them.
-    pub range: Option<(u64, u64)>,
+    /// Which games are checked and emitted, by their first byte's offset
+    /// in the decompressed stream.
+    pub select: Selection,
     /// Games longer than this are reported as too large and skipped.
     pub max_game_size: usize,
 }
@@ -114,8 +116,69 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             chunk_size: 1 << 20,
-            range: None,
+            select: Selection::All,
             max_game_size: DEFAULT_MAX_GAME_SIZE,
+        }
+    }
+}
+
+/// Which games of an input a run checks and emits, by the offset of their
+/// first byte in the decompressed stream. Every game belongs to exactly
+/// one part of a split (one range of a partition, one shard of `n`), so
+/// the parts of a split together give exactly the games of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selection {
+    /// Every game.
+    All,
+    /// The games that start in `start..end`.
+    Range {
+        /// First offset selected.
+        start: u64,
+        /// First offset past the range.
+        end: u64,
+    },
+    /// The games that start in a block of `block` bytes whose index
+    /// (offset / `block`) is `k` modulo `n` (`k < n`): one of `n` shards
+    /// of a stream whose size is not known in advance.
+    Blocks {
+        /// Bytes per block (at least 1).
+        block: u64,
+        /// The shard, 0-based.
+        k: u64,
+        /// How many shards.
+        n: u64,
+    },
+}
+
+impl Selection {
+    /// Whether a game starting at `offset` is selected.
+    fn contains(self, offset: u64) -> bool {
+        match self {
+            Selection::All => true,
+            Selection::Range { start, end } => (start..end).contains(&offset),
+            Selection::Blocks { block, k, n } => (offset / block) % n == k,
+        }
+    }
+
+    /// Whether no game starting at `offset` or later is selected.
+    fn ended_by(self, offset: u64) -> bool {
+        match self {
+            Selection::Range { end, .. } => offset >= end,
+            Selection::All | Selection::Blocks { .. } => false,
+        }
+    }
+
+    /// Whether a game starting in the `len` bytes at `offset` may be
+    /// selected.
+    fn touches(self, offset: u64, len: usize) -> bool {
+        let last = offset.saturating_add(len.max(1) as u64 - 1);
+        match self {
+            Selection::All => true,
+            Selection::Range { start, end } => last >= start && offset < end,
+            Selection::Blocks { block, k, n } => {
+                let (first, last) = (offset / block, last / block);
+                last - first + 1 >= n || (first..=last).any(|index| index % n == k)
+            }
         }
     }
 }
@@ -125,7 +188,7 @@ impl Default for Settings {
 enum Work {
     /// Read and check every game.
     Read,
-    /// Count the games only (the chunk is outside the range).
+    /// Count the games only (the selection has no byte in the chunk).
     Scan,
     /// Nothing: the chunk is likely inside an oversized game being
     /// skipped (the emitter reads it after all if it is not).
@@ -198,9 +261,9 @@ pub struct Totals {
 
 struct ChunkOut<R> {
     seq: u64,
-    /// The input it comes from, and that input's range and size limit.
+    /// The input it comes from, and that input's selection and size limit.
     input: usize,
-    range: (u64, u64),
+    select: Selection,
     max_game_size: usize,
     /// For the marker that ends an input (no data): how it ended.
     end: Option<InputEnd>,
@@ -213,7 +276,7 @@ struct ChunkOut<R> {
     /// The input's last chunk, cut short by a read error.
     truncated: bool,
     newlines: u64,
-    /// For a chunk that was only scanned (it lies before the range): the
+    /// For a chunk that was only scanned (the selection has no byte in it): the
     /// games found, none of them in `records`.
     scanned: u64,
     /// Not read ([`Work::Skip`]).
@@ -321,7 +384,7 @@ fn oversized<T: Task>(
 struct ChunkInfo {
     seq: u64,
     input: usize,
-    range: (u64, u64),
+    select: Selection,
     max_game_size: usize,
     offset: u64,
     is_last: bool,
@@ -335,7 +398,7 @@ fn run_chunk<T: Task>(task: &T, info: ChunkInfo, data: Vec<u8>) -> ChunkOut<T::R
     let ChunkInfo {
         seq,
         input,
-        range,
+        select,
         max_game_size,
         offset,
         is_last,
@@ -367,7 +430,7 @@ fn run_chunk<T: Task>(task: &T, info: ChunkInfo, data: Vec<u8>) -> ChunkOut<T::R
     ChunkOut {
         seq,
         input,
-        range,
+        select,
         max_game_size,
         end: None,
         data,
@@ -398,12 +461,12 @@ struct Emitter<'t, T: Task, E> {
     input: usize,
     /// Line of the next byte to be emitted.
     line_base: u64,
-    /// Games seen (emitted or, outside the range, skipped).
+    /// Games seen (emitted or, outside the selection, skipped).
     games: u64,
     /// Games emitted.
     emitted: u64,
-    /// Only games starting in this byte range are emitted.
-    range: (u64, u64),
+    /// Only the games it selects are emitted.
+    select: Selection,
     /// [`Settings::max_game_size`].
     max_game_size: usize,
     /// The start of a game cut inside a comment, waiting for the next chunk.
@@ -442,7 +505,7 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
         self.line_base = 1;
         self.games = 0;
         self.emitted = 0;
-        self.range = out.range;
+        self.select = out.select;
         self.max_game_size = out.max_game_size;
         self.carry = None;
         self.skipping = None;
@@ -497,7 +560,7 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
         ChunkOut {
             seq: self.next_seq,
             input: self.input,
-            range: self.range,
+            select: self.select,
             max_game_size: self.max_game_size,
             end: None,
             data,
@@ -561,7 +624,7 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
             if self.oversized_carry(out, bytes, offset) {
                 return;
             }
-        } else if out.offset >= self.range.1 {
+        } else if self.select.ended_by(out.offset) {
             // Every game of this chunk starts past the range.
             self.stopped = true;
             return;
@@ -710,18 +773,18 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
         out.unread = false;
     }
 
-    /// Counts `scanned` games, then emits `records` (those in the range);
+    /// Counts `scanned` games, then emits `records` (those selected);
     /// `false` once the run is stopped.
     fn emit_all(&mut self, records: Records<T::Record>, scanned: u64) -> bool {
         self.games += scanned;
         for (offset, line, record) in records {
             self.games += 1;
-            if offset < self.range.0 {
-                continue;
-            }
-            if offset >= self.range.1 {
+            if self.select.ended_by(offset) {
                 self.stopped = true;
                 return false;
+            }
+            if !self.select.contains(offset) {
+                continue;
             }
             self.emitted += 1;
             let located = Located {
@@ -759,8 +822,8 @@ type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Vec<u8>, &mut Emitter<'_, T, E>) 
 /// this thread. One pool and one ordered stream serve all inputs: the
 /// next input is read while the last chunks of the one before are still
 /// being checked, so many small files keep every worker busy as one large
-/// file does. `tick` is called as each chunk is handed out (for
-/// progress). `emit` may stop an input, or everything.
+/// file does. `tick` is called as each chunk is handed out, with its
+/// length in decompressed bytes (for progress). `emit` may stop an input, or everything.
 ///
 /// A read error ends its input (everything before it is emitted, and the
 /// error comes in its `Done`); the next input is read.
@@ -768,7 +831,7 @@ pub fn run_many<T: Task, E: FnMut(Event<T::Record>) -> Control>(
     next_source: &mut dyn FnMut() -> Option<Source>,
     task: &T,
     pool: Option<&rayon::ThreadPool>,
-    tick: &dyn Fn(),
+    tick: &dyn Fn(u64),
     emit: E,
 ) {
     let mut emitter = Emitter {
@@ -782,7 +845,7 @@ pub fn run_many<T: Task, E: FnMut(Event<T::Record>) -> Control>(
         line_base: 1,
         games: 0,
         emitted: 0,
-        range: (0, u64::MAX),
+        select: Selection::All,
         max_game_size: DEFAULT_MAX_GAME_SIZE,
         carry: None,
         skipping: None,
@@ -801,13 +864,13 @@ pub fn run_many<T: Task, E: FnMut(Event<T::Record>) -> Control>(
             let Some(mut source) = next_source() else {
                 break;
             };
-            let range = source.settings.range.unwrap_or((0, u64::MAX));
+            let select = source.settings.select;
             let max_game_size = source.settings.max_game_size.max(1 << 10);
             let (bytes, error) = read_input(
                 &mut *source.reader,
                 input,
                 source.settings,
-                range,
+                select,
                 max_game_size,
                 send,
                 emitter,
@@ -818,7 +881,7 @@ pub fn run_many<T: Task, E: FnMut(Event<T::Record>) -> Control>(
             marker.seq = seq.get();
             seq.set(marker.seq + 1);
             marker.input = input;
-            marker.range = range;
+            marker.select = select;
             marker.max_game_size = max_game_size;
             marker.end = Some(InputEnd {
                 totals: Totals { bytes, games: 0 },
@@ -832,7 +895,7 @@ pub fn run_many<T: Task, E: FnMut(Event<T::Record>) -> Control>(
     match pool {
         None => read_everything(
             &mut |mut info, chunk, emitter| {
-                tick();
+                tick(chunk.len() as u64);
                 info.seq = seq.get();
                 seq.set(info.seq + 1);
                 let out = run_chunk(task, info, chunk);
@@ -846,7 +909,7 @@ pub fn run_many<T: Task, E: FnMut(Event<T::Record>) -> Control>(
             pool.in_place_scope(|scope| {
                 read_everything(
                     &mut |mut info, chunk, emitter| {
-                        tick();
+                        tick(chunk.len() as u64);
                         while in_flight >= max_in_flight {
                             match rx.recv() {
                                 Ok(out) => {
@@ -882,7 +945,7 @@ fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
     reader: &mut dyn Read,
     input: usize,
     settings: Settings,
-    range: (u64, u64),
+    select: Selection,
     max_game_size: usize,
     send: &mut Dispatch<'_, T, E>,
     emitter: &mut Emitter<'_, T, E>,
@@ -897,7 +960,7 @@ fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
     let info = |offset: u64, is_last: bool, work: Work, forced: bool| ChunkInfo {
         seq: 0,
         input,
-        range,
+        select,
         max_game_size,
         offset,
         is_last,
@@ -917,7 +980,7 @@ fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
                     // Everything read so far is still worth checking.
                     if !buf.is_empty() {
                         bytes += buf.len() as u64;
-                        let work = work_for(range, offset, buf.len());
+                        let work = work_for(select, offset, buf.len());
                         let chunk = std::mem::take(&mut buf);
                         let cut = ChunkInfo {
                             truncated: true,
@@ -966,7 +1029,7 @@ fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
         let work = if emitter.skipping.is_some() && emitter.input == input || forced {
             Work::Skip
         } else {
-            work_for(range, offset, chunk.len())
+            work_for(select, offset, chunk.len())
         };
         send(info(offset, is_last, work, forced), chunk, emitter);
         offset += cut as u64;
@@ -974,14 +1037,13 @@ fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
     (bytes, None)
 }
 
-/// What to do with the chunk at `offset` of `len` bytes: when it lies
-/// wholly outside `range`, scanning it for game boundaries is enough.
-/// Before the range, no game of it is emitted; past it, none is either
-/// (the emitter stops at the first). A game that starts inside the range
-/// and was cut inside a comment is read again, joined with the next
-/// chunk, whatever that is.
-fn work_for(range: (u64, u64), offset: u64, len: usize) -> Work {
-    if offset.saturating_add(len as u64) <= range.0 || offset >= range.1 {
+/// What to do with the chunk at `offset` of `len` bytes: when the
+/// selection has no byte in it, scanning it for game boundaries is
+/// enough: no game of it is emitted (past a byte range, the emitter stops
+/// at the first). A selected game that was cut inside a comment is read
+/// again, joined with the next chunk, whatever that is.
+fn work_for(select: Selection, offset: u64, len: usize) -> Work {
+    if !select.touches(offset, len) {
         Work::Scan
     } else {
         Work::Read

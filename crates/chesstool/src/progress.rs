@@ -3,11 +3,14 @@
 //! is drawn and every method is a no-op, so scripts and CI logs see only
 //! errors on stderr.
 //!
-//! The bar counts bytes read from disk (compressed bytes for `.zst`, which
-//! is what the input's size is known in) and games done, and shows games/s,
-//! MB/s and, when the total size is known, an ETA. It is cheap to call from
-//! worker threads: both counters are atomics, and indicatif redraws at most
-//! ten times a second. Colour follows `NO_COLOR` (<https://no-color.org>).
+//! The bar shows one figure for the data, as the summary does: the
+//! decompressed bytes read, in MB, and MB/s of them. Its fill, and the
+//! ETA, are the position in the input files as they are on disk
+//! (compressed bytes for `.zst`, the only size known in advance), shown as
+//! a percentage of the input: `30.0 MB (47% of the input)`. It counts games
+//! done and shows games/s. It is cheap to call from worker threads: the
+//! counters are atomics, and indicatif redraws at most ten times a second.
+//! Colour follows `NO_COLOR` (<https://no-color.org>).
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,6 +33,8 @@ pub struct Progress {
 struct Shown {
     bar: ProgressBar,
     games: Arc<AtomicU64>,
+    /// Decompressed bytes read.
+    data: Arc<AtomicU64>,
 }
 
 impl Progress {
@@ -53,16 +58,18 @@ impl Progress {
     /// A shown progress drawing to `target`.
     fn with_target(total_bytes: Option<u64>, target: ProgressDrawTarget) -> Progress {
         let games = Arc::new(AtomicU64::new(0));
+        let data = Arc::new(AtomicU64::new(0));
         let bar = ProgressBar::with_draw_target(total_bytes, target).with_style(style(
             total_bytes.is_some(),
             color_allowed(),
             &games,
+            &data,
         ));
         // Keeps the clock and the spinner moving while input stalls (a slow
         // pipe); it only redraws, the counters stay with the workers.
         bar.enable_steady_tick(Duration::from_millis(250));
         Progress {
-            shown: Some(Shown { bar, games }),
+            shown: Some(Shown { bar, games, data }),
         }
     }
 
@@ -72,7 +79,14 @@ impl Progress {
         Progress { shown: None }
     }
 
-    /// Adds `bytes` read from disk.
+    /// Adds `bytes` decompressed bytes read (the figure shown).
+    pub fn inc_data(&self, bytes: u64) {
+        if let Some(shown) = &self.shown {
+            shown.data.fetch_add(bytes, Ordering::Relaxed);
+        }
+    }
+
+    /// Adds `bytes` read from disk (the bar's fill and ETA).
     pub fn inc_bytes(&self, bytes: u64) {
         if let Some(shown) = &self.shown {
             shown.bar.inc(bytes);
@@ -119,9 +133,15 @@ fn color_allowed() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
 }
 
-/// `  3s [=====>     ] 30.00 MB / 80.00 MB  90,000 games  27,636 games/s  12.9 MB/s  ETA 4s`,
-/// or without a known total a spinner and no bar or ETA.
-fn style(total_known: bool, color: bool, games: &Arc<AtomicU64>) -> ProgressStyle {
+/// `  3s [=====>     ] 30.0 MB (47% of the input)  90,000 games  27,636 games/s  10.0 MB/s  ETA 4s`
+/// (MB decompressed, the percentage and ETA by the position on disk), or
+/// without a known total a spinner, the MB, and no bar or ETA.
+fn style(
+    total_known: bool,
+    color: bool,
+    games: &Arc<AtomicU64>,
+    data: &Arc<AtomicU64>,
+) -> ProgressStyle {
     let bar = if color {
         "{bar:30.cyan/blue}"
     } else {
@@ -129,16 +149,18 @@ fn style(total_known: bool, color: bool, games: &Arc<AtomicU64>) -> ProgressStyl
     };
     let template = if total_known {
         format!(
-            "{{elapsed:>4}} {bar} {{decimal_bytes}} / {{decimal_total_bytes}}  \
+            "{{elapsed:>4}} {bar} {{data}} ({{percent}}% of the input)  \
              {{games}} games  {{games_per_sec}} games/s  {{mb_per_sec}} MB/s  ETA {{eta}}"
         )
     } else {
-        "{spinner} {elapsed:>4} {decimal_bytes}  {games} games  {games_per_sec} games/s  \
+        "{spinner} {elapsed:>4} {data}  {games} games  {games_per_sec} games/s  \
          {mb_per_sec} MB/s"
             .to_owned()
     };
     let games_total = Arc::clone(games);
     let games_rate = Arc::clone(games);
+    let data_total = Arc::clone(data);
+    let data_rate = Arc::clone(data);
     ProgressStyle::with_template(&template)
         .expect("progress template is valid")
         .progress_chars("=> ")
@@ -157,12 +179,24 @@ fn style(total_known: bool, color: bool, games: &Arc<AtomicU64>) -> ProgressStyl
             },
         )
         .with_key(
-            "mb_per_sec",
-            |state: &ProgressState, out: &mut dyn std::fmt::Write| {
-                let rate = per_second(state.pos() as f64 / 1e6, state);
-                let _ = write!(out, "{rate:.1}");
+            "data",
+            move |_: &ProgressState, out: &mut dyn std::fmt::Write| {
+                let _ = write!(out, "{}", megabytes(data_total.load(Ordering::Relaxed)));
             },
         )
+        .with_key(
+            "mb_per_sec",
+            move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                let mb = data_rate.load(Ordering::Relaxed) as f64 / 1e6;
+                let _ = write!(out, "{:.1}", per_second(mb, state));
+            },
+        )
+}
+
+/// `30.0 MB`: decimal megabytes with one decimal, as the summaries write
+/// them.
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
 }
 
 /// The average rate since the start, like the final summary's (indicatif's
@@ -187,9 +221,82 @@ mod tests {
         for total_known in [false, true] {
             for color in [false, true] {
                 // `with_template` panics through the `expect` on a bad one.
-                let _ = style(total_known, color, &games);
+                let _ = style(total_known, color, &games, &games);
             }
         }
+    }
+
+    /// A terminal that keeps what is drawn on it.
+    #[derive(Debug, Clone, Default)]
+    struct Screen(Arc<std::sync::Mutex<String>>);
+
+    impl indicatif::TermLike for Screen {
+        fn width(&self) -> u16 {
+            200
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, line: &str) -> std::io::Result<()> {
+            self.write_str(&format!("{line}\n"))
+        }
+        fn write_str(&self, text: &str) -> std::io::Result<()> {
+            self.0.lock().unwrap().push_str(text);
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Draws `progress` now (the steady ticker would, a little later).
+    fn draw_now(progress: &Progress) {
+        let bar = &progress.shown.as_ref().unwrap().bar;
+        bar.disable_steady_tick();
+        bar.tick();
+    }
+
+    /// One figure for the data (issue 21: a `.zst` showed compressed bytes
+    /// and MB/s beside a summary in decompressed MB): the decompressed MB,
+    /// with the position on disk as a percentage of the input.
+    #[test]
+    fn the_bar_shows_decompressed_megabytes_and_the_share_of_the_input() {
+        let screen = Screen::default();
+        let target = ProgressDrawTarget::term_like(Box::new(screen.clone()));
+        let progress = Progress::with_target(Some(10_000_000), target);
+        progress.inc_bytes(4_700_000);
+        progress.inc_data(30_000_000);
+        progress.inc_games(90_000);
+        draw_now(&progress);
+        let drawn = screen.0.lock().unwrap().clone();
+        assert!(drawn.contains(" 30.0 MB (47% of the input) "), "{drawn}");
+        assert!(drawn.contains(" 90,000 games "), "{drawn}");
+        assert!(!drawn.contains("4.70 MB"), "{drawn}");
+        progress.finish();
+        // Without a known size: the MB alone.
+        let screen = Screen::default();
+        let target = ProgressDrawTarget::term_like(Box::new(screen.clone()));
+        let progress = Progress::with_target(None, target);
+        progress.inc_data(1_250_000);
+        draw_now(&progress);
+        let drawn = screen.0.lock().unwrap().clone();
+        assert!(
+            drawn.contains(" 1.2 MB ") || drawn.contains(" 1.3 MB "),
+            "{drawn}"
+        );
+        assert!(!drawn.contains("of the input"), "{drawn}");
     }
 
     #[test]

@@ -57,7 +57,11 @@ const FORMATS: &[Format] = &[
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
-    /// PGN files (plain, .zst, .gz or .bz2); `-` or none for stdin.
+    /// PGN files (plain, .zst, .gz or .bz2, detected from the bytes), or
+    /// directories, walked in sorted order for files named *.pgn, *.pgn.gz,
+    /// *.pgn.bz2 or *.pgn.zst in any case (other names, hidden entries and
+    /// symlinks are skipped, and counted in the summary); `-` or none for
+    /// stdin.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Output format: `text`, a listing per game with a diagram of the
@@ -694,7 +698,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     // Errors were listed as they came; the summary is for a person
     // watching (stderr a terminal, no -q).
     if args.common.summary_on_stderr() {
-        eprintln!("{}", summary(&counts, args.ply));
+        eprintln!("{}{}", summary(&counts, args.ply), run.skipped.note());
     }
     Ok(if io_failed {
         Outcome::IoError

@@ -37,7 +37,11 @@ const FORMATS: &[Format] = &[Format::Text, Format::Csv, Format::Jsonl, Format::P
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// PGN files (plain, .zst, .gz or .bz2, detected from the bytes); `-` or none for stdin.
+    /// PGN files (plain, .zst, .gz or .bz2, detected from the bytes), or
+    /// directories, walked in sorted order for files named *.pgn, *.pgn.gz,
+    /// *.pgn.bz2 or *.pgn.zst in any case (other names, hidden entries and
+    /// symlinks are skipped, and counted in the summary); `-` or none for
+    /// stdin.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Output format: `text`, a line per invalid game then a summary;
@@ -245,14 +249,15 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let seconds = started.elapsed().as_secs_f64();
     let mb = counts.bytes as f64 / 1e6;
     let summary = format!(
-        "{} games: {} valid, {} invalid, {} with warnings{} ({mb:.1} MB in {seconds:.2} s, {:.1} MB/s){}",
+        "{} games: {} valid, {} invalid, {} with warnings{} ({mb:.1} MB in {seconds:.2} s, {:.1} MB/s){}{}",
         counts.games,
         counts.games - counts.invalid,
         counts.invalid,
         counts.with_warnings,
         unreadable_note(counts.unreadable),
         mb / seconds.max(1e-9),
-        if stopped { ", stopped after --max-errors" } else { "" }
+        if stopped { ", stopped after --max-errors" } else { "" },
+        run.skipped.note()
     );
     let out = match sink {
         Sink::Table(table) => {

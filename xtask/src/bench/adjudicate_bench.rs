@@ -1,4 +1,4 @@
-//! `cargo xtask bench adjudicate` (issues 5 and 12, "Speed"): the release
+//! `cargo xtask bench adjudicate` (issues 5 and 12, "Speed"): the dist
 //! `chesstool adjudicate` beside `chesstool validate` and the pgn-reader +
 //! shakmaty validator (the baseline of `bench validate`) on the same files
 //! in the same run. Targets: FIDE adjudicate with one thread at least 0.4
@@ -46,7 +46,7 @@ use super::validate_bench::{
 };
 use super::{median, spread};
 use crate::args::Args;
-use crate::{build_release_binary, rerun_in_release, target_dir};
+use crate::{build_binary, rerun_optimised, target_dir, Profile};
 
 /// Adjudicate over validate, at each thread count (issue 5).
 const TARGET_ADJ_OVER_VALIDATE: f64 = 0.8;
@@ -71,7 +71,7 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<()> {
         if !callgrind {
             again.push("--no-callgrind".to_owned());
         }
-        return rerun_in_release(&again, "the benchmark");
+        return rerun_optimised(&again, "the benchmark", Profile::Dist);
     }
     bench_adjudicate(&options, callgrind)
 }
@@ -169,7 +169,7 @@ struct Row {
 }
 
 fn bench_adjudicate(options: &Options, callgrind: bool) -> anyhow::Result<()> {
-    let bin = build_release_binary("chesstool", "chesstool")?;
+    let bin = build_binary("chesstool", "chesstool", Profile::Dist)?;
     let inputs = load_inputs()?;
     let rss_file = rss_file("bench-adjudicate-rss.txt");
     print_header(options, &bin, &inputs, rss_file.is_some());

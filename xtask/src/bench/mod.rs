@@ -2,17 +2,17 @@
 //! in one run, on the same positions, single-threaded and without hashing.
 //! `cargo xtask bench notation`: our PGN reader against pgn-reader's bare
 //! visitor, on the same bytes (see [`notation_bench`] below).
-//! `cargo xtask bench validate`: the release `chesstool validate` binary
+//! `cargo xtask bench validate`: the dist (`cargo install`) `chesstool validate` binary
 //! against pgn-reader + shakmaty on the same files (see [`validate_bench`]).
-//! `cargo xtask bench adjudicate`: the release `chesstool adjudicate` beside
+//! `cargo xtask bench adjudicate`: the dist `chesstool adjudicate` beside
 //! `chesstool validate` on the same files (see [`adjudicate_bench`]).
 //! `cargo xtask bench replay`: `chesstool replay --format parquet` against
 //! `--format csv` on the same corpus (see [`replay_bench`]).
 //!
-//! The three libraries are compiled into one release xtask binary, so they
+//! The three libraries are compiled into one xtask binary built with the `dist` profile, so they
 //! share every build flag (profile, LTO, codegen units, target features).
 //! `cargo xtask` runs xtask in the dev profile, so this command first builds
-//! xtask in release and hands over to that binary.
+//! xtask with the `dist` profile (fat LTO, as `cargo install`) and hands over to that binary.
 //!
 //! Runs are interleaved (ours, shakmaty, cozy-chess, ours, …) so that a
 //! noisy neighbour slows all three alike; each library's time is the median
@@ -32,7 +32,7 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context};
 
 use crate::args::Args;
-use crate::{project_root, rerun_in_release, Failed};
+use crate::{project_root, rerun_optimised, Failed, Profile};
 
 /// A benchmark position with its published perft counts.
 #[derive(Debug)]
@@ -275,7 +275,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     args.finish()?;
 
     if cfg!(debug_assertions) {
-        return rerun_in_release(&options.to_args(), "the benchmark");
+        return rerun_optimised(&options.to_args(), "the benchmark", Profile::Dist);
     }
     bench_perft(&options)
 }
@@ -362,7 +362,7 @@ fn print_header(options: &Options) {
         if options.quick { " (--quick: depths reduced by 1)" } else { "" },
     );
     println!(
-        "build: all three libraries compiled into one release xtask binary \
+        "build: all three libraries compiled into one dist xtask binary \
          (lto = \"fat\", codegen-units = 1), so they share the same build flags"
     );
     println!(

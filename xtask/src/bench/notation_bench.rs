@@ -39,7 +39,7 @@ use shakmaty::Position as _;
 
 use super::{compiled_features, cpu_description, locked_version, median, spread};
 use crate::args::Args;
-use crate::{project_root, rerun_in_release, target_dir, Failed};
+use crate::{project_root, rerun_optimised, target_dir, Failed, Profile};
 
 /// Issue 11's limit on the time of (b) over (a): reading with our lexer
 /// (tags through pgn-reader, SAN parsed, no legality) at least as fast as
@@ -112,7 +112,7 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<()> {
     let options = Options::parse(&mut args)?;
     args.finish()?;
     if cfg!(debug_assertions) {
-        return rerun_in_release(&options.to_args(), "the benchmark");
+        return rerun_optimised(&options.to_args(), "the benchmark", Profile::Dist);
     }
     bench_notation(&options)
 }
@@ -610,7 +610,7 @@ fn print_header(options: &Options, inputs: &[Input]) {
         },
     );
     println!(
-        "build: one release xtask binary (lto = \"fat\", codegen-units = 1); \
+        "build: one dist xtask binary (lto = \"fat\", codegen-units = 1); \
          ours = chesstool-notation {}, pgn-reader {}, shakmaty {}",
         locked_version("chesstool-notation"),
         locked_version("pgn-reader"),

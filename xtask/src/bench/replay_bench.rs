@@ -23,7 +23,7 @@ use super::validate_bench::{
 };
 use super::{cpu_description, median, spread};
 use crate::args::Args;
-use crate::{build_release_binary, rerun_in_release, target_dir};
+use crate::{build_binary, rerun_optimised, target_dir, Profile};
 
 /// Parquet's time over CSV's, at most.
 const TARGET_TIME_RATIO: f64 = 1.0;
@@ -37,7 +37,7 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<()> {
     let options = Options::parse(&mut args)?;
     args.finish()?;
     if cfg!(debug_assertions) {
-        return rerun_in_release(&options.to_args("replay"), "the benchmark");
+        return rerun_optimised(&options.to_args("replay"), "the benchmark", Profile::Dist);
     }
     let corpus = if options.quick {
         callgrind_corpus()?
@@ -53,7 +53,7 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<()> {
         corpus
     };
     let input = corpus_input(corpus)?;
-    let bin = build_release_binary("chesstool", "chesstool")?;
+    let bin = build_binary("chesstool", "chesstool", Profile::Dist)?;
     println!("machine: {}", cpu_description());
     bench_replay(&options, &bin, &input)
 }

@@ -1,4 +1,4 @@
-//! `cargo xtask bench validate` (issues 4 and 11): the release `chesstool
+//! `cargo xtask bench validate` (issues 4 and 11): the dist `chesstool
 //! validate --format csv` binary with one and two threads against
 //! pgn-reader + shakmaty (the reader (d) of `bench notation`, pgn-reader's
 //! `examples/validate.rs`), on the same files in the same run.
@@ -22,7 +22,7 @@
 //! each at 1, 2 and 4 threads over 1 GB fed on stdin (the corpus
 //! repeated). And unless `--no-callgrind` (or without valgrind):
 //! instruction counts on the 20 MB corpus (`gen-corpus --size-mb 20 --seed
-//! 1`): ours with one thread (the `profiling` build: release code with line
+//! 1`): ours with one thread (the `profiling` build: dist code with line
 //! tables) split into components by source file, the baseline, our
 //! read-only reader and pgn-reader's bare visitor (`bench notation`'s (b)
 //! and (a)), each under `valgrind --tool=callgrind`.
@@ -41,7 +41,7 @@ use super::callgrind::Rule;
 use super::notation_bench::{mbps, pgn_files, read_validate, shared_real, Counts};
 use super::{compiled_features, cpu_description, locked_version, median, spread};
 use crate::args::Args;
-use crate::{build_release_binary, rerun_in_release, target_dir};
+use crate::{build_binary, rerun_optimised, target_dir, Profile};
 
 /// Single-thread validate over the baseline, on the generated corpus.
 const TARGET_T1_OVER_BASE_CORPUS: f64 = 1.5;
@@ -114,7 +114,7 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<()> {
         if !steps.callgrind {
             again.push("--no-callgrind".to_owned());
         }
-        return rerun_in_release(&again, "the benchmark");
+        return rerun_optimised(&again, "the benchmark", Profile::Dist);
     }
     bench_validate(&options, steps)
 }
@@ -459,7 +459,7 @@ struct Row {
 }
 
 fn bench_validate(options: &Options, steps: Steps) -> anyhow::Result<()> {
-    let bin = build_release_binary("chesstool", "chesstool")?;
+    let bin = build_binary("chesstool", "chesstool", Profile::Dist)?;
     let inputs = load_inputs()?;
     let rss = steps.rss && Path::new(TIME_BIN).is_file();
     if steps.rss && !rss {
@@ -722,7 +722,7 @@ const OUR_COMPONENTS: &[Rule] = &[
     },
 ];
 
-/// Components of the baseline, by function name (the release xtask has
+/// Components of the baseline, by function name (the dist xtask has
 /// no line tables).
 const BASELINE_COMPONENTS: &[Rule] = &[
     Rule {
@@ -742,10 +742,10 @@ const BASELINE_COMPONENTS: &[Rule] = &[
     },
 ];
 
-/// `cargo build --profile profiling -p chesstool`: release code with line
+/// `cargo build --profile profiling -p chesstool`: dist code with line
 /// tables, for the component split.
 pub(super) fn build_profiling_binary() -> anyhow::Result<PathBuf> {
-    eprintln!("building chesstool (profiling: release with line tables) ...");
+    eprintln!("building chesstool (profiling: dist with line tables) ...");
     let status = crate::cargo()
         .args(["build", "--profile", "profiling", "--package", "chesstool"])
         .status()
@@ -956,7 +956,7 @@ fn print_header(options: &Options, bin: &Path, inputs: &[Input], rss: bool) {
     );
     println!(
         "baseline: pgn-reader {} + shakmaty {} (pgn-reader's examples/validate.rs), \
-         in the release xtask, one thread, reading the files from disk",
+         in the dist xtask, one thread, reading the files from disk",
         locked_version("pgn-reader"),
         locked_version("shakmaty"),
     );

@@ -651,6 +651,121 @@ fn adjudicate_fix_results_writes_corrected_games() {
     assert!(run.stdout.is_empty(), "{}", run.stdout);
 }
 
+/// `--fix-results` copies every game it does not correct byte for byte
+/// (issue 21): games with no blank line between them (as chess.com
+/// exports them), CRLF line ends, several blank lines, an invalid game.
+/// Only a last line without its line end gets one.
+#[test]
+fn adjudicate_fix_results_copies_other_games_byte_for_byte() {
+    let examples = std::fs::read_to_string(crate::util::repo_file("testdata/games.pgn")).unwrap();
+    let mut tight = String::new();
+    for block in examples.split("\n\n[") {
+        if !tight.is_empty() {
+            tight.push('[');
+        }
+        // No blank line between a game's movetext and the next game.
+        tight.push_str(block.trim_end());
+        tight.push('\n');
+    }
+    let crlf = examples.replace('\n', "\r\n");
+    let spaced = examples.replace("\n\n[", "\n\n\n\n[");
+    let dir = temp_dir("adj_fix_bytes");
+    for (name, pgn) in [("tight", &tight), ("crlf", &crlf), ("spaced", &spaced)] {
+        std::fs::write(dir.join(format!("{name}.pgn")), pgn).unwrap();
+        let fixed = format!("{name}-fixed.pgn");
+        let run = chesstool(
+            &dir,
+            &[
+                "adjudicate",
+                &format!("{name}.pgn"),
+                &format!("--fix-results={fixed}"),
+                "--format",
+                "csv",
+            ],
+        );
+        assert_eq!(run.code, 1, "{name}: the invalid game: {}", run.stderr);
+        assert_eq!(run.stdout.lines().count(), 4, "{name}: {}", run.stdout);
+        let out = std::fs::read(dir.join(&fixed)).unwrap();
+        assert!(
+            out == pgn.as_bytes(),
+            "{name}: not copied byte for byte:\n{}",
+            String::from_utf8_lossy(&out)
+        );
+    }
+    // A last game without its line end gets one, in its style.
+    std::fs::write(dir.join("open.pgn"), crlf.trim_end()).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "adjudicate",
+            "open.pgn",
+            "--fix-results=open-fixed.pgn",
+            "-q",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let out = std::fs::read_to_string(dir.join("open-fixed.pgn")).unwrap();
+    assert_eq!(out, format!("{}\r\n", crlf.trim_end()));
+}
+
+/// The chess.com export of the shared files has no blank line between its
+/// games: `--fix-results` writes it back as it was but for the one game it
+/// corrects (issue 21: 334 blank lines were added). *Needs `../shared`.*
+#[test]
+fn adjudicate_fix_results_keeps_the_chesscom_export_as_it_was() {
+    let Some(file) =
+        crate::util::shared_data("pgn/real/carlsen-online/chesscom_MagnusCarlsen_games.pgn")
+    else {
+        return;
+    };
+    let dir = temp_dir("adj_fix_chesscom");
+    let run = chesstool(
+        &dir,
+        &[
+            "adjudicate",
+            "-q",
+            &file.display().to_string(),
+            "--fix-results=fixed.pgn",
+            "--format",
+            "csv",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let disagreeing: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(",false,"))
+        .collect();
+    assert_eq!(disagreeing.len(), 1, "{disagreeing:?}");
+    let input = std::fs::read_to_string(&file).unwrap();
+    let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
+    // Everything before and after the corrected game, as it was.
+    let (before, after) = (common_prefix(&input, &fixed), common_suffix(&input, &fixed));
+    let changed_in = &input[before..input.len() - after];
+    let changed_out = &fixed[before..fixed.len() - after];
+    assert!(
+        !changed_in.contains("[Event ") && changed_out.contains("chesstool adjudicate:"),
+        "more than the corrected game changed:\n{changed_in}\n---\n{changed_out}"
+    );
+    assert_eq!(
+        fixed.lines().count(),
+        input.lines().count() + 1,
+        "only the corrected game's blank line is added"
+    );
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+}
+
+fn common_suffix(a: &str, b: &str) -> usize {
+    a.bytes()
+        .rev()
+        .zip(b.bytes().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
 /// `--helpmate-budget`: a search cut short says so and keeps the recorded
 /// result; the default budget answers.
 #[test]

@@ -31,38 +31,58 @@ fn a_directory_is_walked_in_order_skipping_hidden_and_other_files() {
     write(&dir.join("games/.hidden/x.pgn"), A);
     write(&dir.join("games/.y.pgn"), A);
     write(&dir.join("games/notes.txt"), "not chess");
+    write(&dir.join("games/old.bz2"), "not named *.pgn.bz2");
     std::fs::write(
         dir.join("games/z.pgn.zst"),
         zstd::encode_all(B.as_bytes(), 3).unwrap(),
     )
     .unwrap();
+    // Every compression the reader reads, and names in upper case.
+    write(&dir.join("games/D.PGN"), A);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, B.as_bytes()).unwrap();
+    std::fs::write(dir.join("games/e.pgn.gz"), gz.finish().unwrap()).unwrap();
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    std::io::Write::write_all(&mut bz, A.as_bytes()).unwrap();
+    std::fs::write(dir.join("games/f.PGN.BZ2"), bz.finish().unwrap()).unwrap();
+    std::os::unix::fs::symlink("a.pgn", dir.join("games/link.pgn")).unwrap();
     let run = chesstool(&dir, &["validate", "games", "--format", "csv"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert_eq!(
-        files_in(&run.stdout),
-        [
-            "games/a.pgn",
-            "games/b.pgn",
-            "games/sub/c.pgn",
-            "games/z.pgn.zst"
-        ],
+    let read = [
+        "games/D.PGN",
+        "games/a.pgn",
+        "games/b.pgn",
+        "games/e.pgn.gz",
+        "games/f.PGN.BZ2",
+        "games/sub/c.pgn",
+        "games/z.pgn.zst",
+    ];
+    let mut files = files_in(&run.stdout);
+    files.dedup();
+    assert_eq!(files, read, "{}", run.stdout);
+    // The same as naming the files one by one.
+    let mut args = vec!["validate"];
+    args.extend(read);
+    args.extend(["--format", "csv"]);
+    let named = chesstool(&dir, &args);
+    assert_eq!(named.stdout, run.stdout);
+    // The summary counts what was skipped (issue 21: silently before).
+    let note = "; 5 entries of directories skipped (2 not named *.pgn, *.pgn.gz, \
+                *.pgn.bz2 or *.pgn.zst, 2 hidden, 1 symlink)";
+    let run = chesstool(&dir, &["validate", "games"]);
+    let summary = run.stdout.lines().last().unwrap_or_default();
+    assert!(summary.ends_with(note), "{}", run.stdout);
+    let run = chesstool(&dir, &["adjudicate", "games"]);
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.starts_with("7 games: ") && l.ends_with(note)),
         "{}",
         run.stdout
     );
-    // The same as naming the files one by one.
-    let named = chesstool(
-        &dir,
-        &[
-            "validate",
-            "games/a.pgn",
-            "games/b.pgn",
-            "games/sub/c.pgn",
-            "games/z.pgn.zst",
-            "--format",
-            "csv",
-        ],
-    );
-    assert_eq!(named.stdout, run.stdout);
+    // Named inputs are never counted as skipped.
+    let run = chesstool(&dir, &["validate", "games/a.pgn"]);
+    assert!(!run.stdout.contains("skipped"), "{}", run.stdout);
     // An empty directory is a usage error, not an empty success.
     std::fs::create_dir_all(dir.join("none")).unwrap();
     let empty = chesstool(&dir, &["validate", "none"]);
@@ -120,22 +140,55 @@ fn a_file_that_is_not_pgn_is_refused_and_the_rest_goes_on() {
     assert_eq!(files_in(&run.stdout).len(), 2, "{}", run.stdout);
 }
 
+/// An input without a game (an empty file, a failed download, a `.zst`
+/// of nothing) is named and fails the run with exit 2, in every
+/// subcommand; the other inputs still run (issue 21: it was a warning and
+/// exit 0). A shard that holds no game is no failure.
 #[test]
-fn an_input_without_games_is_named() {
+fn an_input_without_games_is_named_and_exits_2() {
     let dir = temp_dir("inputs_no_games");
     write(&dir.join("empty.pgn"), "");
     write(&dir.join("blank.pgn"), "\n\n  \n");
     write(&dir.join("a.pgn"), A);
-    let run = chesstool(&dir, &["validate", "empty.pgn", "a.pgn", "blank.pgn"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    for name in ["empty.pgn", "blank.pgn"] {
-        assert!(
-            run.stderr.contains(&format!("warning: no games in {name}")),
-            "{}",
-            run.stderr
+    std::fs::write(
+        dir.join("empty.pgn.zst"),
+        zstd::encode_all(&b""[..], 3).unwrap(),
+    )
+    .unwrap();
+    for command in ["validate", "replay", "adjudicate"] {
+        let run = chesstool(
+            &dir,
+            &[
+                command,
+                "empty.pgn",
+                "a.pgn",
+                "blank.pgn",
+                "empty.pgn.zst",
+                "--format",
+                "csv",
+            ],
         );
+        assert_eq!(run.code, 2, "{command}: {}", run.stderr);
+        for name in ["empty.pgn", "blank.pgn", "empty.pgn.zst"] {
+            assert!(
+                run.stderr
+                    .contains(&format!("chesstool: no games in {name} ")),
+                "{command}: {}",
+                run.stderr
+            );
+        }
+        assert!(!run.stderr.contains("a.pgn"), "{}", run.stderr);
+        let mut files = files_in(&run.stdout);
+        files.dedup();
+        assert_eq!(files, ["a.pgn"], "{command}: the others still run");
     }
-    assert!(!run.stderr.contains("a.pgn"), "{}", run.stderr);
+    // Empty stdin too.
+    let run = crate::util::chesstool_stdin(&dir, &["validate", "-"], b"");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("no games in <stdin>"), "{}", run.stderr);
+    // A shard or byte range without a game is no failure.
+    let run = chesstool(&dir, &["validate", "a.pgn", "--byte-range", "0..0"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
 #[test]
@@ -240,7 +293,14 @@ fn many_inputs_give_the_rows_of_each_alone_for_any_thread_count() {
         ];
         args.extend(names.iter().map(String::as_str));
         let run = chesstool(&dir, &args);
-        assert_eq!(run.code, 1, "{}", run.stderr);
+        // Every seventh file is empty: named, and the run exits 2.
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        let empty: Vec<&str> = run
+            .stderr
+            .lines()
+            .filter(|l| l.contains("no games in"))
+            .collect();
+        assert_eq!(empty.len(), 6, "{}", run.stderr);
         let body: String = run
             .stdout
             .lines()

@@ -166,7 +166,7 @@ fn shard_summary_counts_only_its_games() {
 }
 
 #[test]
-fn shard_rejects_bad_syntax_and_inputs_without_a_size() {
+fn shard_rejects_bad_syntax() {
     let dir = temp_dir("shard_errors");
     std::fs::write(dir.join("games.pgn"), adversarial()).unwrap();
     for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
@@ -178,30 +178,146 @@ fn shard_rejects_bad_syntax_and_inputs_without_a_size() {
         let run = chesstool(&dir, &["validate", "games.pgn", "--byte-range", bad]);
         assert_eq!(run.code, 2, "--byte-range {bad}: {}", run.stderr);
     }
-    let run = chesstool(
-        &dir,
-        &[
-            "validate",
-            "games.pgn",
-            "--shard",
-            "1/2",
-            "--byte-range",
-            "0..5",
-        ],
-    );
-    assert_eq!(run.code, 2);
-    // A pipe has no size: reported, exit 2.
-    let run = crate::util::chesstool_stdin(
-        &dir,
-        &["validate", "-", "--shard", "1/2"],
-        adversarial().as_bytes(),
-    );
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(
-        run.stderr.contains("--shard needs a plain file"),
-        "{}",
-        run.stderr
-    );
+    // --shard with --byte-range, and --shard-block under 1K or not a size.
+    let refused: [&[&str]; 5] = [
+        &["--byte-range", "0..5"],
+        &["--shard-block", "0"],
+        &["--shard-block", "1"],
+        &["--shard-block", "1023"],
+        &["--shard-block", "x"],
+    ];
+    for extra in refused {
+        let mut args = vec!["validate", "games.pgn", "--shard", "1/2"];
+        args.extend_from_slice(extra);
+        let run = chesstool(&dir, &args);
+        assert_eq!(run.code, 2, "{extra:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "a refused run prints nothing on stdout");
+    }
+}
+
+/// `data` compressed as `kind` (`zst`, `gz` or `bz2`).
+fn compress(data: &[u8], kind: &str) -> Vec<u8> {
+    use std::io::Write;
+    match kind {
+        "zst" => zstd::encode_all(data, 3).unwrap(),
+        "gz" => {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            gz.write_all(data).unwrap();
+            gz.finish().unwrap()
+        }
+        "bz2" => {
+            let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+            bz.write_all(data).unwrap();
+            bz.finish().unwrap()
+        }
+        _ => unreachable!("{kind}"),
+    }
+}
+
+/// `--shard K/N` on compressed input and on stdin (issue 21): every shard
+/// decompresses the whole stream and checks the games that start in its
+/// blocks, so the N shards together hold exactly the rows of one run over
+/// the plain file (none twice, none missing), `game`, `offset` and `line`
+/// included, for blocks and
+/// chunks smaller and larger than games and comments, and any thread
+/// count. Each shard gets a share.
+#[test]
+fn shards_of_compressed_input_and_stdin_equal_the_single_run() {
+    let dir = temp_dir("shard_compressed");
+    let mut data = adversarial();
+    data.push_str(&std::fs::read_to_string(repo_file("testdata/games.pgn")).unwrap());
+    data.push_str(&adversarial());
+    std::fs::write(dir.join("games.pgn"), &data).unwrap();
+    for kind in ["zst", "gz", "bz2"] {
+        let name = format!("games.pgn.{kind}");
+        std::fs::write(dir.join(&name), compress(data.as_bytes(), kind)).unwrap();
+        let commands: &[&str] = if kind == "zst" {
+            &["validate", "replay", "adjudicate"]
+        } else {
+            &["validate"]
+        };
+        for &command in commands {
+            let (code, whole, stderr) = rows(&dir, command, "games.pgn", &["--threads", "1"]);
+            assert!(code <= 1, "{command}: {stderr}");
+            let whole = whole.replace("games.pgn,", &format!("{name},"));
+            for (n, block, chunk, threads) in [
+                (2, "1K", "1024", "2"),
+                (3, "4K", "65536", "1"),
+                (5, "2K", "1024", "2"),
+            ] {
+                let mut joined = String::new();
+                for k in 1..=n {
+                    let shard = format!("{k}/{n}");
+                    let (code, body, stderr) = rows(
+                        &dir,
+                        command,
+                        &name,
+                        &[
+                            "--shard",
+                            &shard,
+                            "--shard-block",
+                            block,
+                            "--chunk-size",
+                            chunk,
+                            "--threads",
+                            threads,
+                        ],
+                    );
+                    assert!(code <= 1, "{command} --shard {shard} {name}: {stderr}");
+                    assert!(
+                        !body.is_empty(),
+                        "{command} --shard {shard} {name}: no rows"
+                    );
+                    joined.push_str(&body);
+                }
+                assert!(
+                    sorted_lines(&joined) == sorted_lines(&whole),
+                    "{command} {name}: {n} shards (blocks {block}, chunks {chunk}) \
+                     differ from the single run"
+                );
+            }
+        }
+    }
+    // stdin, plain and compressed: offsets and lines of the stream.
+    let (_, whole, _) = rows(&dir, "validate", "games.pgn", &[]);
+    let whole = whole.replace("games.pgn,", "<stdin>,");
+    for bytes in [data.as_bytes().to_vec(), compress(data.as_bytes(), "zst")] {
+        let mut joined = String::new();
+        for k in 1..=3 {
+            let shard = format!("{k}/3");
+            let run = crate::util::chesstool_stdin(
+                &dir,
+                &[
+                    "validate",
+                    "-q",
+                    "--format",
+                    "csv",
+                    "--no-header",
+                    "--shard",
+                    &shard,
+                    "--shard-block",
+                    "2K",
+                    "-",
+                ],
+                &bytes,
+            );
+            assert!(run.code <= 1, "stdin --shard {shard}: {}", run.stderr);
+            joined.push_str(&run.stdout);
+        }
+        assert!(
+            sorted_lines(&joined) == sorted_lines(&whole),
+            "stdin: 3 shards differ from the single run"
+        );
+    }
+}
+
+/// The lines of `text`, sorted: shards of a stream hold interleaved
+/// blocks, so their union is compared as a set of rows (each with its
+/// game number, offset and line), duplicates counted.
+fn sorted_lines(text: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.sort_unstable();
+    lines
 }
 
 // The README's scaling recipes, word for word (each test checks that the
@@ -221,8 +337,8 @@ const PARALLEL_PIPEPART: &str = r#"{ chesstool validate --format csv --byte-rang
 
 /// xargs, a file per shard, then one CSV.
 const XARGS_SHARDS: &str = r#"mkdir -p out
-seq -w 16 | xargs -P 2 -I{} chesstool validate -q --threads 1 --format csv --no-header \
-  --shard {}/16 -o out/shard-{}.csv testdata/games.pgn
+seq -w 16 | xargs -P 2 -I{} sh -c 'chesstool validate -q --threads 1 --format csv --no-header \
+  --shard {}/16 -o out/shard-{}.csv testdata/games.pgn || [ $? -eq 1 ]'
 { chesstool validate --format csv --byte-range 0..0 testdata/games.pgn; cat out/shard-*.csv; } > verdicts.csv"#;
 
 /// A Slurm array task, and the merge after the array.
@@ -348,14 +464,17 @@ fn gnu_parallel_recipes() {
 }
 
 /// The README's xargs recipe: one file per shard, one header, exactly the
-/// single run.
+/// single run; xargs exits 0 when every job exits 0 or 1 (issue 21: 123
+/// whenever a shard held an invalid game), and not when one fails for
+/// real. Run under `set -e`, so a failing xargs fails the script.
 #[test]
 fn xargs_recipe() {
     let recipe = readme_recipe(XARGS_SHARDS);
+    let strict = format!("set -e\n{recipe}");
     for games in ["testdata/games.pgn", "testdata/sample.pgn"] {
         let dir = recipe_dir("shard_xargs", games);
         let whole = single_run(&dir, "validate", "testdata/games.pgn");
-        let run = crate::util::shell(&dir, recipe, &[]);
+        let run = crate::util::shell(&dir, &strict, &[]);
         assert_eq!(run.code, 0, "{games}: {}", run.stderr);
         let csv = std::fs::read_to_string(dir.join("verdicts.csv")).unwrap();
         assert_one_header(&csv, games);
@@ -364,6 +483,20 @@ fn xargs_recipe() {
             "{games}: the shards differ from the single run"
         );
     }
+    // The README's file has an invalid game: some shard exits 1.
+    assert!(
+        crate::util::shell(
+            &recipe_dir("shard_xargs_1", "testdata/games.pgn"),
+            recipe,
+            &[]
+        )
+        .code
+            == 0
+    );
+    // A shard that fails for real (a missing file) fails xargs, and the script.
+    let dir = recipe_dir("shard_xargs_missing", "testdata/games.pgn");
+    let run = crate::util::shell(&dir, &strict.replace("games.pgn", "missing.pgn"), &[]);
+    assert_eq!(run.code, 123, "{}", run.stderr);
 }
 
 /// The README's Slurm array, its 64 tasks run one after the other with

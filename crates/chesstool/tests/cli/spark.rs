@@ -1,10 +1,11 @@
 //! The README's Spark recipe, run for real: the ```python block of the
 //! README that calls `RDD.pipe`, run by pyspark in `local[2]` mode on a
-//! shared file, once with `validate` and once with `adjudicate` (whose
-//! `detail` column has doubled quotes), its single output file compared
-//! byte for byte with a single run, read back with `header` and
-//! `escape='"'` and compared row by row, and run on a missing file, where
-//! the shards exit 2 and the job must fail.
+//! shared file, in a folder outside the repository, with `validate` and
+//! with `adjudicate` (whose `detail` column has doubled quotes), each
+//! twice (the second run replaces the first's output); its Parquet output
+//! read back, its column types checked against `chesstool schema` and
+//! its rows against a single run; and run on a missing file, where the
+//! shards exit 2 and the job must fail.
 //!
 //! It needs pyspark (in `target/venv-spark`, which `.ci/install-test-tools`
 //! makes, or the Python named by `CHESSTOOL_SPARK_PYTHON`) and Java 17 or
@@ -13,13 +14,15 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{chesstool, readme, shared_data, shell, skip, temp_dir, Skip};
+use crate::util::{chesstool, readme, shared_data, shell, skip, Skip};
 
 /// The harness: builds the local session, then runs the recipe as the
 /// README has it, with the input, the subcommand and the output folder
 /// substituted, and checks what Spark reads back against the single run.
 const HARNESS: &str = r#"
 import csv
+import json
+import subprocess
 import sys
 import time
 
@@ -39,6 +42,9 @@ spark = (
 )
 spark.sparkContext.setLogLevel("OFF")
 
+# The Spark type each of chesstool's types must be read as.
+SPARK_TYPE = {"string": "string", "int64": "bigint", "float64": "double", "bool": "boolean"}
+
 
 def substituted(old, new, text, count):
     if text.count(old) != count:
@@ -48,26 +54,41 @@ def substituted(old, new, text, count):
 
 def run(subcommand, pgn_path, out):
     code = substituted('"testdata/games.pgn"', repr(pgn_path), recipe, 1)
-    code = substituted("chesstool validate", "chesstool " + subcommand, code, 1)
-    code = substituted('"verdicts"', repr(out), code, 2)
-    namespace = {}
-    exec(compile(code, "README.md (Spark recipe)", "exec"), namespace)
-    return namespace["verdicts"]
+    code = substituted('subcommand = "validate"', "subcommand = %r" % subcommand, code, 1)
+    code = substituted('"verdicts.parquet"', repr(out), code, 1)
+    exec(compile(code, "README.md (Spark recipe)", "exec"), {})
+
+
+def as_csv_text(value):
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 for subcommand in ["validate", "adjudicate"]:
-    verdicts = run(subcommand, pgn, "verdicts-" + subcommand)
+    out = "verdicts-%s.parquet" % subcommand
+    # Twice: the second run replaces the first's output.
+    run(subcommand, pgn, out)
+    run(subcommand, pgn, out)
+    verdicts = spark.read.parquet(out).orderBy("game")
     with open("single-%s.csv" % subcommand, newline="", encoding="utf-8") as f:
         single = list(csv.reader(f))
     if verdicts.columns != single[0]:
         raise SystemExit("%s: columns %r, not %r" % (subcommand, verdicts.columns, single[0]))
-    rows = [["" if v is None else v for v in row] for row in verdicts.collect()]
+    schema = json.loads(subprocess.run(["chesstool", "schema", subcommand], check=True,
+                                       capture_output=True, text=True).stdout)
+    expected = [(c["name"], SPARK_TYPE.get(c["type"], "string")) for c in schema]
+    if verdicts.dtypes != expected:
+        raise SystemExit("%s: types %r, not %r" % (subcommand, verdicts.dtypes, expected))
+    rows = [[as_csv_text(v) for v in row] for row in verdicts.collect()]
     if rows != single[1:]:
         raise SystemExit("%s: read back %r, not %r" % (subcommand, rows, single[1:]))
-    print("%s: %d rows read back, equal to the single run" % (subcommand, len(rows)))
+    print("%s: %d rows read back, typed, equal to the single run" % (subcommand, len(rows)))
 
 try:
-    run("validate", pgn + ".missing", "verdicts-missing")
+    run("validate", pgn + ".missing", "verdicts-missing.parquet")
 except Exception as err:
     print("missing input: the job failed (%s)" % type(err).__name__)
 else:
@@ -151,7 +172,10 @@ fn spark_recipe_equals_a_single_run() {
         );
         return;
     }
-    let dir = temp_dir("spark_recipe");
+    // Outside the repository (the recipe writes into its working folder).
+    let dir = std::env::temp_dir().join(format!("chesstool-spark-recipe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
     let pgn = std::fs::canonicalize(pgn).unwrap().display().to_string();
     for subcommand in ["validate", "adjudicate"] {
         let run = chesstool(&dir, &[subcommand, "-q", "--format", "csv", &pgn]);
@@ -189,32 +213,16 @@ fn spark_recipe_equals_a_single_run() {
         run.stdout
     );
     for subcommand in ["validate", "adjudicate"] {
-        // One output file, one header, exactly the single run.
-        let out = dir.join(format!("verdicts-{subcommand}"));
-        let mut parts: Vec<PathBuf> = std::fs::read_dir(&out)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| {
-                p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("part-"))
-            })
-            .collect();
-        parts.sort();
-        assert_eq!(parts.len(), 1, "{subcommand}: {parts:?}");
-        let written = std::fs::read_to_string(&parts[0]).unwrap();
         let single = std::fs::read_to_string(dir.join(format!("single-{subcommand}.csv"))).unwrap();
         assert!(
-            written == single,
-            "{subcommand}: Spark wrote\n{written}\n--- the single run\n{single}"
-        );
-        assert!(
             run.stdout.contains(&format!(
-                "{subcommand}: {} rows read back",
+                "{subcommand}: {} rows read back, typed",
                 single.lines().count() - 1
             )),
             "{}",
             run.stdout
         );
+        assert!(dir.join(format!("verdicts-{subcommand}.parquet")).is_dir());
     }
     assert!(
         run.stdout.contains("missing input: the job failed"),
@@ -226,4 +234,5 @@ fn spark_recipe_equals_a_single_run() {
         run.stdout.trim().replace('\n', "; "),
         started.elapsed().as_secs_f64()
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -178,12 +178,18 @@ pub fn with_result(
     out
 }
 
-/// `game` unchanged but for its trailing whitespace, which becomes one
-/// blank line (so rewritten and untouched games concatenate alike).
+/// `game` byte for byte, line endings and the space after it as they
+/// were (a file without blank lines between its games is copied as it
+/// is); only a game whose last line has no line end gets one, in the
+/// game's own style (`\r\n` or `\n`), so that the next game starts on a
+/// line of its own.
 #[must_use]
 pub fn unchanged(game: &[u8]) -> Vec<u8> {
-    let mut out = game.trim_ascii_end().to_vec();
-    out.extend_from_slice(b"\n\n");
+    let mut out = game.to_vec();
+    if !out.ends_with(b"\n") {
+        let crlf = memchr::memchr(b'\n', game).is_some_and(|i| i > 0 && game[i - 1] == b'\r');
+        out.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+    }
     out
 }
 
@@ -262,7 +268,14 @@ mod tests {
     }
 
     #[test]
-    fn unchanged_games_end_with_one_blank_line() {
-        assert_eq!(unchanged(b"1. e4 *\r\n\r\n\r\n"), b"1. e4 *\n\n");
+    fn unchanged_games_are_copied_byte_for_byte() {
+        assert_eq!(unchanged(b"1. e4 *\r\n\r\n\r\n"), b"1. e4 *\r\n\r\n\r\n");
+        assert_eq!(unchanged(b"[A \"b\"]\n1. e4 *\n"), b"[A \"b\"]\n1. e4 *\n");
+        // Only a missing last line end is added, in the game's style.
+        assert_eq!(unchanged(b"1. e4 *"), b"1. e4 *\n");
+        assert_eq!(
+            unchanged(b"[A \"b\"]\r\n\r\n1. e4 *"),
+            b"[A \"b\"]\r\n\r\n1. e4 *\r\n"
+        );
     }
 }
