@@ -14,13 +14,15 @@ use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::{Invalid, Judged, Ruling};
 use board::RecordedResult;
 use clap::{Args, ValueEnum};
+use notation::pgn::mainline::Mainline;
 use notation::pgn::read::RawGame;
 
 use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
 use crate::output::Output;
 use crate::pipeline::Task;
 use crate::report::{
-    game_columns, unreadable_note, Column, Format, GameRecord, Schema, Sink, TagColumns, Type,
+    date_partitions, game_columns, moves_columns, unreadable_note, Column, Format, GameMoves, GameRecord,
+    GamesTableArgs, Schema, Sink, TagColumns, Type,
 };
 use crate::validate::game_place;
 use crate::Outcome;
@@ -78,6 +80,8 @@ pub struct AdjudicateArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BUDGET)]
     helpmate_budget: u64,
     #[command(flatten)]
+    table: GamesTableArgs,
+    #[command(flatten)]
     common: CommonArgs,
 }
 
@@ -120,6 +124,8 @@ pub struct Adjudicated {
     mating_line: String,
     /// With `--fix-results`: the game as it is written back.
     fixed_pgn: Option<Vec<u8>>,
+    /// With `--moves`.
+    moves: Option<GameMoves>,
 }
 
 impl Adjudicated {
@@ -144,6 +150,10 @@ impl GameRecord for Adjudicated {
     fn plies(&self) -> u32 {
         self.ruling.plies()
     }
+
+    fn moves(&self) -> Option<&GameMoves> {
+        self.moves.as_ref()
+    }
 }
 
 type Row = Placed<Adjudicated>;
@@ -154,7 +164,11 @@ type Row = Placed<Adjudicated>;
 ///
 /// # Errors
 /// A usage error in `--tags`.
-pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, TagColumns)> {
+pub fn schema(
+    tags: &[String],
+    table: &GamesTableArgs,
+    spec: &mut HeaderSpec,
+) -> Result<(Schema<Row>, TagColumns)> {
     fn judged(r: &Row) -> Option<&Judged> {
         match &r.record.ruling {
             Ruling::Judged(judged) => Some(judged),
@@ -219,9 +233,19 @@ pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, Ta
             })
         }),
     ]);
-    let own: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+    let moves = if table.moves {
+        moves_columns::<Adjudicated>()
+    } else {
+        Vec::new()
+    };
+    let own: Vec<&str> = columns
+        .iter()
+        .chain(&moves)
+        .map(|c| c.name.as_str())
+        .collect();
     let tags = TagColumns::new(tags, &own, &TAGS_AS_COLUMNS, spec)?;
     columns.extend(tags.columns(|r: &Row| &r.record.header));
+    columns.extend(moves);
     Ok((Schema { columns }, tags))
 }
 
@@ -229,6 +253,8 @@ struct Adjudicate {
     rules: Rules,
     fix_results: bool,
     spec: HeaderSpec,
+    /// `--moves`: gather the mainline and the movetext.
+    moves: bool,
 }
 
 impl Task for Adjudicate {
@@ -236,7 +262,13 @@ impl Task for Adjudicate {
 
     fn game(&self, raw: &mut RawGame<'_>) -> Adjudicated {
         let header = GameHeader::read(raw, &self.spec);
-        let ruling = arbiter::adjudicate(raw, &header, &self.rules);
+        let (ruling, moves) = if self.moves {
+            let mut mainline = Mainline::default();
+            let ruling = arbiter::adjudicate_with(raw, &header, &self.rules, &mut mainline);
+            (ruling, Some(GameMoves::of(raw, mainline)))
+        } else {
+            (arbiter::adjudicate(raw, &header, &self.rules), None)
+        };
         let fixed_pgn = self.fix_results.then(|| arbiter::fixed_pgn(raw, &ruling));
         let mating_line = match &ruling {
             Ruling::Judged(judged) => judged.mating_line_san(),
@@ -247,6 +279,7 @@ impl Task for Adjudicate {
             ruling,
             mating_line,
             fixed_pgn,
+            moves,
         }
     }
 
@@ -270,7 +303,8 @@ struct Counts {
 
 pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     let mut spec = HeaderSpec::default();
-    let (schema, tags) = schema(&args.common.tags, &mut spec)?;
+    let (schema, tags) = schema(&args.common.tags, &args.table, &mut spec)?;
+    let partition = date_partitions::<Adjudicated>(&args.table.partition_by, &mut spec);
     let report_path = args
         .common
         .output
@@ -333,13 +367,19 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         },
         fix_results: games_to.is_some(),
         spec: spec.for_adjudication(),
+        moves: args.table.moves,
     };
-    let out = Output::new(report_to.as_deref())?;
     let mut fixed = match &games_to {
         Some(path) => Some(Output::new(path.as_deref())?),
         None => None,
     };
-    let mut sink = Sink::new(out, args.format, || schema, &args.common)?;
+    let mut sink = Sink::create(
+        report_to.as_deref(),
+        args.format,
+        || schema,
+        &args.common,
+        partition,
+    )?;
     let mut counts = Counts::default();
     let run = run_inputs(
         &args.files,
@@ -382,19 +422,14 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     // The text report ends with its summary; beside a CSV, JSONL or
     // Parquet report the summary is for a person watching (stderr a
     // terminal, no -q).
-    let out = match sink {
-        Sink::Table(table) => {
-            if args.common.summary_on_stderr() {
-                eprint!("{}", summary(&counts, &run.skipped.note()));
-            }
-            table.finish()?
+    match &mut sink {
+        Sink::Table(_) if args.common.summary_on_stderr() => {
+            eprint!("{}", summary(&counts, &run.skipped.note()));
         }
-        Sink::Text(mut out) => {
-            out.write_all(summary(&counts, &run.skipped.note()).as_bytes())?;
-            out
-        }
-    };
-    out.commit()?;
+        Sink::Table(_) => {}
+        Sink::Text(out) => out.write_all(summary(&counts, &run.skipped.note()).as_bytes())?,
+    }
+    sink.finish()?.commit()?;
     Ok(if io_failed {
         Outcome::IoError
     } else if counts.disagree > 0 || counts.invalid > 0 {

@@ -644,8 +644,13 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         final_only: args.final_position,
         keep_raw: args.format == Format::Pgn && !args.drop_invalid,
     };
-    let out = Output::new(args.common.output.as_deref())?;
-    let mut sink = Sink::new(out, args.format, || schema, &args.common)?;
+    let mut sink = Sink::create(
+        args.common.output.as_deref(),
+        args.format,
+        || schema,
+        &args.common,
+        None,
+    )?;
     let mut counts = Counts::default();
     let mut written = 0u64;
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {

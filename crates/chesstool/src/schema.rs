@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 
 use arbiter::header::HeaderSpec;
 
-use crate::report::TableFormat;
+use crate::report::{GamesTableArgs, TableFormat};
 use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
@@ -34,6 +34,8 @@ pub struct SchemaArgs {
     /// The columns of `validate --show-warnings` (validate only).
     #[arg(long)]
     show_warnings: bool,
+    #[command(flatten)]
+    table: GamesTableArgs,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -50,13 +52,18 @@ pub fn run(args: &SchemaArgs) -> Result<Outcome> {
     if args.show_warnings && args.report != Report::Validate {
         anyhow::bail!("--show-warnings is validate's");
     }
+    if args.table.moves && args.report == Report::Replay {
+        anyhow::bail!("--moves adds columns to the games tables of validate and adjudicate");
+    }
     let spec = &mut HeaderSpec::default();
     let json = match args.report {
-        Report::Validate => crate::validate::schema(args.show_warnings, &args.tags, spec)?
-            .0
-            .to_json(args.format),
+        Report::Validate => {
+            crate::validate::schema(args.show_warnings, &args.tags, &args.table, spec)?
+                .0
+                .to_json(args.format)
+        }
         Report::Replay => crate::replay::schema(&args.tags, spec)?.0.to_json(args.format),
-        Report::Adjudicate => crate::adjudicate::schema(&args.tags, spec)?
+        Report::Adjudicate => crate::adjudicate::schema(&args.tags, &args.table, spec)?
             .0
             .to_json(args.format),
     };

@@ -10,16 +10,16 @@ use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::Validation;
 use board::RecordedResult;
 use clap::Args;
+use notation::pgn::mainline::Mainline;
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{GameError, GameWarning, ReplayOptions};
 
 use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
-use crate::output::Output;
 use crate::pipeline::Task;
 use crate::report::table::escape_controls;
 use crate::report::{
-    game_columns, or_unknown, unreadable_note, Column, Format, GameRecord, Schema, Sink,
-    TagColumns, Type,
+    date_partitions, game_columns, moves_columns, or_unknown, unreadable_note, Column, Format, GameMoves,
+    GameRecord, GamesTableArgs, Schema, Sink, TagColumns, Type,
 };
 use crate::Outcome;
 
@@ -60,6 +60,8 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_errors: Option<u64>,
     #[command(flatten)]
+    table: GamesTableArgs,
+    #[command(flatten)]
     common: CommonArgs,
 }
 
@@ -73,6 +75,8 @@ pub struct Report {
     validation: Validation,
     /// Warnings, counted (kept in `validation` only with `--show-warnings`).
     warnings: usize,
+    /// With `--moves`.
+    moves: Option<GameMoves>,
 }
 
 impl GameRecord for Report {
@@ -87,6 +91,10 @@ impl GameRecord for Report {
     fn plies(&self) -> u32 {
         self.validation.plies
     }
+
+    fn moves(&self) -> Option<&GameMoves> {
+        self.moves.as_ref()
+    }
 }
 
 type Row = Placed<Report>;
@@ -100,6 +108,7 @@ type Row = Placed<Report>;
 pub fn schema(
     show_warnings: bool,
     tags: &[String],
+    table: &GamesTableArgs,
     spec: &mut HeaderSpec,
 ) -> Result<(Schema<Row>, TagColumns)> {
     fn error(r: &Row) -> Option<&GameError> {
@@ -148,15 +157,27 @@ pub fn schema(
             },
         ));
     }
-    let own: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+    let moves = if table.moves {
+        moves_columns::<Report>()
+    } else {
+        Vec::new()
+    };
+    let own: Vec<&str> = columns
+        .iter()
+        .chain(&moves)
+        .map(|c| c.name.as_str())
+        .collect();
     let tags = TagColumns::new(tags, &own, &TAGS_AS_COLUMNS, spec)?;
     columns.extend(tags.columns(|r: &Row| &r.record.header));
+    columns.extend(moves);
     Ok((Schema { columns }, tags))
 }
 
 struct Validate {
     options: ReplayOptions,
     spec: HeaderSpec,
+    /// `--moves`: gather the mainline and the movetext.
+    moves: bool,
     /// Keep each game's warnings (`--show-warnings`), not just their count.
     keep_warnings: bool,
 }
@@ -166,7 +187,13 @@ impl Task for Validate {
 
     fn game(&self, game: &mut RawGame<'_>) -> Report {
         let header = GameHeader::read(game, &self.spec);
-        let mut validation = arbiter::validate(game, &header, &self.options);
+        let (mut validation, moves) = if self.moves {
+            let mut mainline = Mainline::default();
+            let validation = arbiter::validate_with(game, &header, &self.options, &mut mainline);
+            (validation, Some(GameMoves::of(game, mainline)))
+        } else {
+            (arbiter::validate(game, &header, &self.options), None)
+        };
         let warnings = validation.warnings.len();
         if !self.keep_warnings {
             validation.warnings = Vec::new();
@@ -175,6 +202,7 @@ impl Task for Validate {
             header,
             validation,
             warnings,
+            moves,
         }
     }
 
@@ -199,16 +227,23 @@ struct Counts {
 
 pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let mut spec = HeaderSpec::default();
-    let (schema, tags) = schema(args.show_warnings, &args.common.tags, &mut spec)?;
+    let (schema, tags) = schema(args.show_warnings, &args.common.tags, &args.table, &mut spec)?;
+    let partition = date_partitions::<Report>(&args.table.partition_by, &mut spec);
     let task = Validate {
         options: ReplayOptions {
             strict: args.strict,
         },
         spec,
+        moves: args.table.moves,
         keep_warnings: args.show_warnings,
     };
-    let out = Output::new(args.common.output.as_deref())?;
-    let mut sink = Sink::new(out, args.format, || schema, &args.common)?;
+    let mut sink = Sink::create(
+        args.common.output.as_deref(),
+        args.format,
+        || schema,
+        &args.common,
+        partition,
+    )?;
     let started = Instant::now();
     let mut counts = Counts::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
@@ -259,19 +294,12 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         if stopped { ", stopped after --max-errors" } else { "" },
         run.skipped.note()
     );
-    let out = match sink {
-        Sink::Table(table) => {
-            if args.common.summary_on_stderr() {
-                eprintln!("{summary}");
-            }
-            table.finish()?
-        }
-        Sink::Text(mut out) => {
-            writeln!(out, "{summary}")?;
-            out
-        }
-    };
-    out.commit()?;
+    match &mut sink {
+        Sink::Table(_) if args.common.summary_on_stderr() => eprintln!("{summary}"),
+        Sink::Table(_) => {}
+        Sink::Text(out) => writeln!(out, "{summary}")?,
+    }
+    sink.finish()?.commit()?;
     Ok(if io_failed {
         Outcome::IoError
     } else if counts.invalid > 0 {

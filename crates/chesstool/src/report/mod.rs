@@ -14,9 +14,12 @@ pub mod table;
 use anyhow::{bail, Result};
 use arbiter::header::{GameHeader, HeaderSpec, Speed, TagField, TagType, TimeControl};
 use board::RecordedResult;
+use notation::pgn::comment::Eval;
+use notation::pgn::mainline::{movetext_line, Mainline};
 
 use crate::cli::{CommonArgs, Placed};
-use crate::output::Output;
+use crate::output::{Output, OutputDir};
+pub use parquet::Destination;
 pub use parquet::ParquetSettings;
 pub use table::{Column, Item, Schema, Table, TableFormat, Type};
 
@@ -100,17 +103,34 @@ impl<R: ?Sized> std::fmt::Debug for Sink<R> {
 }
 
 impl<R: ?Sized> Sink<R> {
-    /// `out` as `format` wants it: a table of `schema` (built only then),
-    /// or text.
+    /// `path` (stdout for none or `-`) as `format` wants it: a table of
+    /// `schema` (built only then), or text. With `partition`, a Parquet table partitioned
+    /// into the directory `-o DIR`.
     ///
     /// # Errors
-    /// As [`Table::new`].
-    pub fn new(
-        out: Output,
+    /// As [`Table::new`]; `--partition-by` without `--format parquet -o
+    /// DIR`.
+    pub fn create(
+        path: Option<&std::path::Path>,
         format: Format,
         schema: impl FnOnce() -> Schema<R>,
         common: &CommonArgs,
+        partition: Option<PartitionFn<R>>,
     ) -> Result<Sink<R>> {
+        let path = path.filter(|p| p.as_os_str() != "-");
+        if let Some(partition) = partition {
+            let (Format::Parquet, Some(path)) = (format, path) else {
+                bail!("--partition-by writes a directory of Parquet files: give --format parquet -o DIR");
+            };
+            let dir = OutputDir::create(path)?;
+            return Ok(Sink::Table(Table::partitioned(
+                dir,
+                schema(),
+                &common.parquet_settings(),
+                partition,
+            )?));
+        }
+        let out = Output::new(path)?;
         Ok(match format.table() {
             Some(table) => Sink::Table(Table::new(
                 out,
@@ -123,16 +143,70 @@ impl<R: ?Sized> Sink<R> {
         })
     }
 
-    /// The output, with what is buffered written, to be committed.
+    /// Where the report went, with what is buffered written, to be
+    /// committed.
     ///
     /// # Errors
     /// As [`Table::finish`].
-    pub fn finish(self) -> Result<Output> {
+    pub fn finish(self) -> Result<Destination> {
         match self {
-            Sink::Text(out) => Ok(out),
+            Sink::Text(out) => Ok(Destination::File(out)),
             Sink::Table(table) => table.finish(),
         }
     }
+}
+
+/// How a row's partition is named (`year=2024/month=01`), written into the
+/// string given.
+pub type PartitionFn<R> = Box<dyn Fn(&R, &mut String) + Send + Sync>;
+
+/// A column of hive partitions (`--partition-by`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PartitionKey {
+    /// The year the game was played (`UTCDate`, else `Date`).
+    Year,
+    /// Its month, two digits.
+    Month,
+}
+
+/// The directory name Spark and Hive give a null partition value.
+pub const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
+
+/// The partitions of a games table by the date a game was played:
+/// `UTCDate`, else `Date` (both added to `spec`); a part the date lacks
+/// (`2019.??.??` has no month) is [`NULL_PARTITION`].
+pub fn date_partitions<R: GameRecord + 'static>(
+    keys: &[PartitionKey],
+    spec: &mut HeaderSpec,
+) -> Option<PartitionFn<Placed<R>>> {
+    if keys.is_empty() {
+        return None;
+    }
+    let (utc, date) = (spec.add("UTCDate"), spec.add("Date"));
+    let keys = keys.to_vec();
+    Some(Box::new(move |g: &Placed<R>, out: &mut String| {
+        use std::fmt::Write;
+        let fields = g.record.header().fields();
+        let played = [utc, date].iter().find_map(|&i| match fields.get(i) {
+            Some(TagField::Date(date)) => Some(*date),
+            _ => None,
+        });
+        out.clear();
+        for (i, key) in keys.iter().enumerate() {
+            if i > 0 {
+                out.push('/');
+            }
+            let value = match key {
+                PartitionKey::Year => played.map(|d| format!("{:04}", d.year)),
+                PartitionKey::Month => played.and_then(|d| d.month).map(|m| format!("{m:02}")),
+            };
+            let name = match key {
+                PartitionKey::Year => "year",
+                PartitionKey::Month => "month",
+            };
+            let _ = write!(out, "{name}={}", value.as_deref().unwrap_or(NULL_PARTITION));
+        }
+    }))
 }
 
 /// What every per-game report knows of its games.
@@ -143,6 +217,119 @@ pub trait GameRecord {
     fn recorded(&self) -> &RecordedResult;
     /// Mainline plies replayed (up to the first error).
     fn plies(&self) -> u32;
+    /// With `--moves`: the mainline and the movetext.
+    fn moves(&self) -> Option<&GameMoves> {
+        None
+    }
+}
+
+/// What `--moves` keeps of a game: its mainline as replayed (SAN, clocks,
+/// evals) and its movetext as one line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameMoves {
+    /// The mainline, up to the first error.
+    pub mainline: Mainline,
+    /// The movetext as read, on one line ([`movetext_line`]), decoded.
+    pub movetext: String,
+}
+
+impl GameMoves {
+    /// The mainline gathered by a replay of `game`, and its movetext
+    /// (the rest of the game is read for it).
+    pub fn of(game: &mut notation::pgn::read::RawGame<'_>, mainline: Mainline) -> GameMoves {
+        let start = game.movetext_start() as usize;
+        let bytes = game.bytes();
+        let line = movetext_line(bytes.get(start..).unwrap_or_default());
+        GameMoves {
+            mainline,
+            movetext: notation::pgn::tags::decode_text(&line).0.into_owned(),
+        }
+    }
+}
+
+/// What a games table holds besides its report's columns.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GamesTableArgs {
+    /// Add the game's moves: `movetext` (as read, on one line, with its
+    /// result, as Lichess's dataset has it), `moves` (the mainline in
+    /// SAN), `clocks` (seconds after each ply, from `[%clk]`), `evals`
+    /// (pawns, from `[%eval]`) and `mates` (moves to mate, from
+    /// `[%eval #N]`): lists with an item per ply, null where a ply has
+    /// none.
+    #[arg(long)]
+    pub moves: bool,
+    /// Write a Parquet table partitioned by the date each game was played
+    /// (`UTCDate`, else `Date`): `-o DIR` gets hive directories
+    /// `year=YYYY/month=MM/part-00000.parquet`, and a game without a date
+    /// goes where Spark puts nulls (`__HIVE_DEFAULT_PARTITION__`). Needs
+    /// `--format parquet -o DIR` (a new or empty directory).
+    #[arg(long, value_name = "KEY,…", value_delimiter = ',', value_enum)]
+    pub partition_by: Vec<PartitionKey>,
+}
+
+/// The `--moves` columns.
+pub fn moves_columns<R: GameRecord + 'static>() -> Vec<Column<Placed<R>>> {
+    fn moves<R: GameRecord>(g: &Placed<R>) -> Option<&GameMoves> {
+        g.record.moves()
+    }
+    vec![
+        Column::new("movetext", Type::Str, false, |g: &Placed<R>, _, c| {
+            c.str(moves(g).map_or("", |m| m.movetext.as_str()))
+        })
+        .unique(),
+        Column::new("moves", Type::LIST_STR, false, |g: &Placed<R>, _, c| {
+            match moves(g) {
+                Some(m) => c.list_str(m.mainline.sans()),
+                None => c.list_str([]),
+            }
+        }),
+        Column::new(
+            "clocks",
+            Type::List {
+                item: Item::Float64,
+                sep: ";",
+            },
+            false,
+            |g: &Placed<R>, _, c| {
+                let clocks = moves(g).map_or(&[][..], |m| m.mainline.clocks());
+                c.list_decimal(
+                    clocks
+                        .iter()
+                        .map(|clock| clock.map(|m| (i64::try_from(m.0).unwrap_or(i64::MAX), 3))),
+                );
+            },
+        ),
+        Column::new(
+            "evals",
+            Type::List {
+                item: Item::Float64,
+                sep: ";",
+            },
+            false,
+            |g: &Placed<R>, _, c| {
+                let evals = moves(g).map_or(&[][..], |m| m.mainline.evals());
+                c.list_decimal(evals.iter().map(|eval| match eval {
+                    Some(Eval::Centipawns(cp)) => Some((i64::from(*cp), 2)),
+                    _ => None,
+                }));
+            },
+        ),
+        Column::new(
+            "mates",
+            Type::List {
+                item: Item::Int64,
+                sep: ";",
+            },
+            false,
+            |g: &Placed<R>, _, c| {
+                let evals = moves(g).map_or(&[][..], |m| m.mainline.evals());
+                c.list_int(evals.iter().map(|eval| match eval {
+                    Some(Eval::Mate(n)) => Some(i64::from(*n)),
+                    _ => None,
+                }));
+            },
+        ),
+    ]
 }
 
 /// The columns every per-game report starts with: `file`, `game`,
@@ -301,11 +488,6 @@ impl TagColumns {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.columns.is_empty()
-    }
-
-    /// The tags, in column order.
-    pub fn tags(&self) -> impl Iterator<Item = &str> + '_ {
-        self.columns.iter().map(|c| c.tag.as_str())
     }
 
     /// The columns over records of type `R`, whose header `header`

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use arrow_array::builder::{
     ArrayBuilder, BooleanBuilder, Date32Builder, Float64Builder, Int64Builder, ListBuilder,
-    StringBuilder, Time32SecondBuilder, UInt64Builder,
+    StringBuilder, Time32MillisecondBuilder, UInt64Builder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema as ArrowSchema, TimeUnit};
@@ -23,7 +23,7 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 
 use super::table::{Item, Schema, Type};
-use crate::output::Output;
+use crate::output::{Output, OutputDir};
 
 /// The default rows per row group: large enough for good compression and
 /// cheap metadata, small enough that a row group of replay rows (a FEN
@@ -56,7 +56,7 @@ fn arrow_type(ty: Type) -> DataType {
         Type::Bool => DataType::Boolean,
         Type::Str => DataType::Utf8,
         Type::Date => DataType::Date32,
-        Type::Time => DataType::Time32(TimeUnit::Second),
+        Type::Time => DataType::Time32(TimeUnit::Millisecond),
         Type::List { item, .. } => DataType::List(Arc::new(list_item(item))),
     }
 }
@@ -90,7 +90,7 @@ pub enum Builder {
     Bool(BooleanBuilder),
     Str(StringBuilder),
     Date(Date32Builder),
-    Time(Time32SecondBuilder),
+    Time(Time32MillisecondBuilder),
     StrList(ListBuilder<StringBuilder>),
     FloatList(ListBuilder<Float64Builder>),
     IntList(ListBuilder<Int64Builder>),
@@ -105,7 +105,7 @@ impl Builder {
             Type::Bool => Builder::Bool(BooleanBuilder::with_capacity(rows)),
             Type::Str => Builder::Str(StringBuilder::with_capacity(rows, 1 << 20)),
             Type::Date => Builder::Date(Date32Builder::with_capacity(rows)),
-            Type::Time => Builder::Time(Time32SecondBuilder::with_capacity(rows)),
+            Type::Time => Builder::Time(Time32MillisecondBuilder::with_capacity(rows)),
             Type::List { item, .. } => match item {
                 Item::Str => Builder::StrList(
                     ListBuilder::new(StringBuilder::new()).with_field(list_item(item)),
@@ -182,9 +182,12 @@ impl Builder {
         }
     }
 
+    /// A time of day in seconds, stored in milliseconds: Parquet's TIME
+    /// has no unit of seconds (arrow's `time32[s]` is written without its
+    /// logical type, and duckdb reads an integer).
     pub fn append_time(&mut self, seconds: i32) {
         match self {
-            Builder::Time(b) => b.append_value(seconds),
+            Builder::Time(b) => b.append_value(seconds.saturating_mul(1000)),
             _ => self.mismatch("a time"),
         }
     }
@@ -273,12 +276,23 @@ impl Builder {
             }
             Builder::Time(b) => {
                 let array = b.finish();
-                *b = Time32SecondBuilder::with_capacity(rows);
+                *b = Time32MillisecondBuilder::with_capacity(rows);
                 Arc::new(array)
             }
             Builder::StrList(b) => Arc::new(b.finish()),
             Builder::FloatList(b) => Arc::new(b.finish()),
             Builder::IntList(b) => Arc::new(b.finish()),
+        }
+    }
+
+    /// About how many bytes the rows gathered take.
+    fn bytes(&self) -> usize {
+        match self {
+            Builder::Str(b) => b.values_slice().len() + 4 * b.len(),
+            Builder::StrList(b) => b.values_ref().values_slice().len() + 8 * b.values_ref().len(),
+            Builder::FloatList(b) => 8 * b.values_ref().len(),
+            Builder::IntList(b) => 8 * b.values_ref().len(),
+            other => 8 * other.len(),
         }
     }
 
@@ -327,57 +341,247 @@ fn writer_properties<R: ?Sized>(
         .build())
 }
 
-/// Rows gathered into arrow builders, a row group handed every
-/// `row_group_rows` rows to an encoder thread that owns the file.
-pub struct ParquetSink {
-    schema: Arc<ArrowSchema>,
+/// Where Parquet files go: one file, or the files of a partitioned table.
+#[derive(Debug)]
+pub enum Destination {
+    /// `-o FILE`.
+    File(Output),
+    /// `-o DIR` with `--partition-by`.
+    Dir(OutputDir),
+}
+
+impl Destination {
+    /// Puts what was written in place.
+    ///
+    /// # Errors
+    /// As [`Output::commit`] and [`OutputDir::commit`].
+    pub fn commit(self) -> Result<()> {
+        match self {
+            Destination::File(out) => out.commit(),
+            Destination::Dir(dir) => dir.commit(),
+        }
+    }
+}
+
+/// A Parquet file being written: the report's output, or a file of a
+/// partitioned table.
+enum FileOut {
+    Output(Output),
+    Part(std::io::BufWriter<std::fs::File>),
+}
+
+impl std::io::Write for FileOut {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            FileOut::Output(out) => out.write(buf),
+            FileOut::Part(out) => out.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match self {
+            FileOut::Output(out) => out.write_all(buf),
+            FileOut::Part(out) => out.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            FileOut::Output(out) => out.flush(),
+            FileOut::Part(out) => out.flush(),
+        }
+    }
+}
+
+/// What the gathering thread tells the encoder thread.
+enum Message {
+    /// Start file `id` at `path` (inside the table's directory).
+    Open { id: usize, path: std::path::PathBuf },
+    /// A row group of file `id`.
+    Group { id: usize, batch: RecordBatch },
+    /// File `id` is complete.
+    Close { id: usize },
+}
+
+/// The partitions of a table open at once, at most: a partition closed to
+/// open another starts a new file when its games come back.
+pub const MAX_OPEN_PARTITIONS: usize = 16;
+
+/// The bytes the open partitions may gather before the largest is
+/// written out as a row group.
+pub const PARTITION_BYTES: usize = 256 << 20;
+
+/// One file being gathered: its builders and where it goes.
+struct Part {
+    /// The partition (`year=2024/month=01`; empty for a single file).
+    key: String,
+    /// The encoder's id of its file.
+    id: usize,
     builders: Vec<Builder>,
     rows: usize,
+    /// When it last took a row, for closing the least recently used.
+    used: u64,
+}
+
+/// Rows gathered into arrow builders, a row group handed every
+/// `row_group_rows` rows to an encoder thread that owns the files
+/// (encoding and zstd beside the gathering, not on it). For a partitioned
+/// table, each partition gathers its own rows into its own file
+/// (`KEY/part-00000.parquet`); at most [`MAX_OPEN_PARTITIONS`] are open
+/// and [`PARTITION_BYTES`] gathered at once, so memory stays bounded
+/// whatever the number of partitions, and every decision depends on the
+/// rows alone: the files are the same for any `--threads`.
+pub struct ParquetSink {
+    schema: Arc<ArrowSchema>,
+    types: Vec<Type>,
     group_rows: usize,
-    batches: Option<std::sync::mpsc::SyncSender<RecordBatch>>,
-    encoder: Option<std::thread::JoinHandle<Result<Output>>>,
+    parts: Vec<Part>,
+    /// The part taking the current row.
+    current: usize,
+    /// For a partitioned table: the next file number of each partition.
+    files: Option<std::collections::HashMap<String, usize>>,
+    next_id: usize,
+    clock: u64,
+    messages: Option<std::sync::mpsc::SyncSender<Message>>,
+    encoder: Option<std::thread::JoinHandle<Result<Destination>>>,
 }
 
 impl ParquetSink {
+    /// A sink writing one file to `out`.
+    ///
+    /// # Errors
+    /// When the encoder cannot start.
     pub fn new<R: ?Sized>(
         out: Output,
         schema: &Schema<R>,
         settings: &ParquetSettings,
     ) -> Result<ParquetSink> {
+        let mut sink = ParquetSink::start(Destination::File(out), schema, settings)?;
+        let builders = sink.new_builders();
+        sink.parts.push(Part {
+            key: String::new(),
+            id: 0,
+            builders,
+            rows: 0,
+            used: 0,
+        });
+        sink.next_id = 1;
+        Ok(sink)
+    }
+
+    /// A sink writing a partitioned table into `dir`.
+    ///
+    /// # Errors
+    /// When the encoder cannot start.
+    pub fn partitioned<R: ?Sized>(
+        dir: OutputDir,
+        schema: &Schema<R>,
+        settings: &ParquetSettings,
+    ) -> Result<ParquetSink> {
+        let mut sink = ParquetSink::start(Destination::Dir(dir), schema, settings)?;
+        sink.files = Some(std::collections::HashMap::new());
+        Ok(sink)
+    }
+
+    fn start<R: ?Sized>(
+        destination: Destination,
+        schema: &Schema<R>,
+        settings: &ParquetSettings,
+    ) -> Result<ParquetSink> {
         let arrow = Arc::new(arrow_schema(schema));
         let props = writer_properties(schema, settings)?;
-        let mut writer = ArrowWriter::try_new(out, Arc::clone(&arrow), Some(props))
-            .context("cannot start the parquet file")?;
-        let (batches, receive) = std::sync::mpsc::sync_channel::<RecordBatch>(1);
+        let (messages, receive) = std::sync::mpsc::sync_channel::<Message>(1);
+        let file_schema = Arc::clone(&arrow);
         let encoder = std::thread::Builder::new()
             .name("chesstool-parquet".to_owned())
-            .spawn(move || -> Result<Output> {
-                for batch in receive {
-                    writer.write(&batch).map_err(parquet_error)?;
-                    // One row group per batch, cut by count.
-                    writer.flush().map_err(parquet_error)?;
-                }
-                writer.into_inner().map_err(parquet_error)
-            })
+            .spawn(move || encode(destination, &file_schema, &props, &receive))
             .context("cannot start the parquet encoder thread")?;
-        let group_rows = settings.row_group_rows.max(1);
         Ok(ParquetSink {
             schema: arrow,
-            builders: schema
-                .columns
-                .iter()
-                .map(|c| Builder::new(c.ty, group_rows.min(DEFAULT_ROW_GROUP_ROWS)))
-                .collect(),
-            rows: 0,
-            group_rows,
-            batches: Some(batches),
+            types: schema.columns.iter().map(|c| c.ty).collect(),
+            group_rows: settings.row_group_rows.max(1),
+            parts: Vec::new(),
+            current: 0,
+            files: None,
+            next_id: 0,
+            clock: 0,
+            messages: Some(messages),
             encoder: Some(encoder),
         })
     }
 
+    fn new_builders(&self) -> Vec<Builder> {
+        let rows = self.group_rows.min(DEFAULT_ROW_GROUP_ROWS);
+        self.types.iter().map(|&ty| Builder::new(ty, rows)).collect()
+    }
+
+    /// Sends `message` to the encoder; its error if it stopped.
+    fn send(&mut self, message: Message) -> Result<()> {
+        let sent = self
+            .messages
+            .as_ref()
+            .is_some_and(|messages| messages.send(message).is_ok());
+        if !sent {
+            // The encoder stopped: its error says why.
+            return self.join().map(drop);
+        }
+        Ok(())
+    }
+
+    /// The next row goes to partition `key` (opened, and the least
+    /// recently used one closed, as needed).
+    ///
+    /// # Errors
+    /// The encoder's error, when it stopped.
+    pub fn select(&mut self, key: &str) -> Result<()> {
+        self.clock += 1;
+        if let Some(index) = self.parts.iter().position(|p| p.key == key) {
+            self.current = index;
+            self.parts[index].used = self.clock;
+            return Ok(());
+        }
+        if self.parts.len() >= MAX_OPEN_PARTITIONS {
+            let oldest = (0..self.parts.len())
+                .min_by_key(|&i| self.parts[i].used)
+                .unwrap_or(0);
+            self.close_part(oldest)?;
+        }
+        let number = self
+            .files
+            .as_mut()
+            .map(|files| {
+                let next = files.entry(key.to_owned()).or_insert(0);
+                *next += 1;
+                *next - 1
+            })
+            .unwrap_or(0);
+        let id = self.next_id;
+        self.next_id += 1;
+        let path = std::path::Path::new(key).join(format!("part-{number:05}.parquet"));
+        self.send(Message::Open { id, path })?;
+        let builders = self.new_builders();
+        self.parts.push(Part {
+            key: key.to_owned(),
+            id,
+            builders,
+            rows: 0,
+            used: self.clock,
+        });
+        self.current = self.parts.len() - 1;
+        Ok(())
+    }
+
+    /// Writes part `index`'s rows as a row group, closes its file and
+    /// forgets it.
+    fn close_part(&mut self, index: usize) -> Result<()> {
+        self.write_group(index)?;
+        let part = self.parts.remove(index);
+        self.send(Message::Close { id: part.id })
+    }
+
     /// The builders, one per column, for the next row.
     pub fn builders(&mut self) -> impl Iterator<Item = &mut Builder> {
-        self.builders.iter_mut()
+        self.parts[self.current].builders.iter_mut()
     }
 
     /// A row was appended to every builder.
@@ -386,39 +590,57 @@ impl ParquetSink {
     /// The encoder's error, when it stopped.
     #[inline]
     pub fn row_done(&mut self) -> Result<()> {
-        debug_assert!(self.builders.iter().all(|b| b.len() == self.rows + 1));
-        self.rows += 1;
-        if self.rows >= self.group_rows {
-            self.write_group()?;
+        let part = &mut self.parts[self.current];
+        debug_assert!(part.builders.iter().all(|b| b.len() == part.rows + 1));
+        part.rows += 1;
+        if part.rows >= self.group_rows {
+            return self.write_group(self.current);
+        }
+        if self.files.is_some() && self.clock % 64 == 0 {
+            self.keep_within_budget()?;
         }
         Ok(())
     }
 
-    /// The rows gathered so far as one row group.
-    fn write_group(&mut self) -> Result<()> {
-        if self.rows == 0 {
+    /// While the open partitions hold more than [`PARTITION_BYTES`], the
+    /// largest is written out.
+    fn keep_within_budget(&mut self) -> Result<()> {
+        loop {
+            let sizes: Vec<usize> = self
+                .parts
+                .iter()
+                .map(|p| p.builders.iter().map(Builder::bytes).sum())
+                .collect();
+            if sizes.iter().sum::<usize>() <= PARTITION_BYTES {
+                return Ok(());
+            }
+            let largest = (0..sizes.len()).max_by_key(|&i| (sizes[i], std::cmp::Reverse(i)));
+            match largest {
+                Some(index) if self.parts[index].rows > 0 => self.write_group(index)?,
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Part `index`'s rows so far as one row group.
+    fn write_group(&mut self, index: usize) -> Result<()> {
+        let part = &mut self.parts[index];
+        if part.rows == 0 {
             return Ok(());
         }
-        let rows = self.rows.min(DEFAULT_ROW_GROUP_ROWS);
-        let arrays: Vec<ArrayRef> = self.builders.iter_mut().map(|b| b.finish(rows)).collect();
-        self.rows = 0;
+        let rows = part.rows.min(DEFAULT_ROW_GROUP_ROWS);
+        let arrays: Vec<ArrayRef> = part.builders.iter_mut().map(|b| b.finish(rows)).collect();
+        part.rows = 0;
+        let id = part.id;
         let batch = RecordBatch::try_new(Arc::clone(&self.schema), arrays)
             .context("a parquet row group")?;
-        let sent = self
-            .batches
-            .as_ref()
-            .is_some_and(|batches| batches.send(batch).is_ok());
-        if !sent {
-            // The encoder stopped: its error says why.
-            return self.join().map(drop);
-        }
-        Ok(())
+        self.send(Message::Group { id, batch })
     }
 
-    /// Waits for the encoder, which has every row group sent so far, and
-    /// takes back the output with the footer written.
-    fn join(&mut self) -> Result<Output> {
-        self.batches = None;
+    /// Waits for the encoder, which has every message sent so far, and
+    /// takes back the destination with every file complete.
+    fn join(&mut self) -> Result<Destination> {
+        self.messages = None;
         match self.encoder.take() {
             Some(encoder) => match encoder.join() {
                 Ok(result) => result,
@@ -428,10 +650,72 @@ impl ParquetSink {
         }
     }
 
-    pub fn finish(mut self) -> Result<Output> {
-        self.write_group()?;
+    /// Writes what is gathered, closes every file and hands back the
+    /// destination, to be committed.
+    ///
+    /// # Errors
+    /// The encoder's error.
+    pub fn finish(mut self) -> Result<Destination> {
+        while !self.parts.is_empty() {
+            self.close_part(0)?;
+        }
         self.join()
     }
+}
+
+/// The encoder thread: files opened, row groups written (one per message,
+/// cut by the gatherer), files closed, in the order the gatherer says.
+fn encode(
+    mut destination: Destination,
+    schema: &Arc<ArrowSchema>,
+    props: &WriterProperties,
+    messages: &std::sync::mpsc::Receiver<Message>,
+) -> Result<Destination> {
+    let mut writers: std::collections::HashMap<usize, ArrowWriter<FileOut>> =
+        std::collections::HashMap::new();
+    // The single file's writer starts at once, on the report's output.
+    if let Destination::File(out) = &mut destination {
+        let out = std::mem::replace(out, Output::stdout());
+        let writer = ArrowWriter::try_new(FileOut::Output(out), Arc::clone(schema), Some(props.clone()))
+            .context("cannot start the parquet file")?;
+        writers.insert(0, writer);
+    }
+    for message in messages {
+        match message {
+            Message::Open { id, path } => {
+                let Destination::Dir(dir) = &destination else {
+                    bail!("a partition opened without a directory");
+                };
+                let file = dir
+                    .file(&path)
+                    .with_context(|| format!("cannot create {}", path.display()))?;
+                let writer = ArrowWriter::try_new(FileOut::Part(file), Arc::clone(schema), Some(props.clone()))
+                    .context("cannot start a parquet file")?;
+                writers.insert(id, writer);
+            }
+            Message::Group { id, batch } => {
+                let writer = writers.get_mut(&id).context("a row group of no open file")?;
+                writer.write(&batch).map_err(parquet_error)?;
+                // One row group per batch, cut by the gatherer.
+                writer.flush().map_err(parquet_error)?;
+            }
+            Message::Close { id } => {
+                let writer = writers.remove(&id).context("a close of no open file")?;
+                match writer.into_inner().map_err(parquet_error)? {
+                    FileOut::Output(out) => {
+                        if let Destination::File(slot) = &mut destination {
+                            *slot = out;
+                        }
+                    }
+                    FileOut::Part(mut file) => {
+                        use std::io::Write;
+                        file.flush().context("cannot write a parquet file")?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(destination)
 }
 
 /// A Parquet error as ours: an I/O error stays one.

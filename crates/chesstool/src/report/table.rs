@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use anyhow::{bail, Result};
 
-use super::parquet::{Builder, ParquetSink, ParquetSettings};
+use super::parquet::{Builder, Destination, ParquetSink, ParquetSettings};
 use crate::output::Output;
 
 /// The formats a [`Table`] writes.
@@ -54,7 +54,8 @@ pub enum Type {
     /// A calendar date (`YYYY-MM-DD` in CSV and JSONL, `date32` in
     /// Parquet).
     Date,
-    /// A time of day (`HH:MM:SS`; `time32[s]` in Parquet).
+    /// A time of day (`HH:MM:SS`; `time32[ms]` in Parquet, whole
+    /// seconds).
     Time,
     /// A list (`sep`-joined in CSV, a null item as an empty one).
     List {
@@ -170,23 +171,6 @@ impl<R: ?Sized> Column<R> {
     pub fn unique(mut self) -> Column<R> {
         self.unique = true;
         self
-    }
-
-    /// The same column over records of type `S`, reached from them by
-    /// `get` (the game columns of a per-ply report, say).
-    pub fn map<S: ?Sized + 'static>(self, get: fn(&S) -> &R) -> Column<S>
-    where
-        R: 'static,
-    {
-        let write = self.write;
-        Column {
-            name: self.name,
-            ty: self.ty,
-            nullable: self.nullable,
-            plain: self.plain,
-            unique: self.unique,
-            write: Box::new(move |s: &S, index, cell: &mut Cell<'_>| write(get(s), index, cell)),
-        }
     }
 }
 
@@ -551,6 +535,8 @@ impl std::fmt::Display for FileName {
 pub struct Table<R: ?Sized> {
     schema: Schema<R>,
     sink: Sink,
+    /// For a partitioned table: each row's partition, and a buffer for it.
+    partition: Option<(super::PartitionFn<R>, String)>,
 }
 
 enum Sink {
@@ -630,12 +616,29 @@ impl<R: ?Sized> Table<R> {
                 Sink::Parquet(Box::new(ParquetSink::new(out, &schema, parquet)?))
             }
         };
-        Ok(Table { schema, sink })
+        Ok(Table {
+            schema,
+            sink,
+            partition: None,
+        })
     }
 
-    /// The columns.
-    pub fn schema(&self) -> &Schema<R> {
-        &self.schema
+    /// A Parquet table partitioned into `dir` by `partition`.
+    ///
+    /// # Errors
+    /// When the encoder cannot start.
+    pub fn partitioned(
+        dir: crate::output::OutputDir,
+        schema: Schema<R>,
+        parquet: &ParquetSettings,
+        partition: super::PartitionFn<R>,
+    ) -> Result<Table<R>> {
+        let sink = Sink::Parquet(Box::new(ParquetSink::partitioned(dir, &schema, parquet)?));
+        Ok(Table {
+            schema,
+            sink,
+            partition: Some((partition, String::new())),
+        })
     }
 
     /// Writes row `index` of `record` (0 for a record of one row).
@@ -688,6 +691,10 @@ impl<R: ?Sized> Table<R> {
                 out.write_all(line)?;
             }
             Sink::Parquet(sink) => {
+                if let Some((partition, key)) = &mut self.partition {
+                    partition(record, key);
+                    sink.select(key)?;
+                }
                 for (column, builder) in columns.iter().zip(sink.builders()) {
                     (column.write)(
                         record,
@@ -703,14 +710,14 @@ impl<R: ?Sized> Table<R> {
         Ok(())
     }
 
-    /// Writes what is buffered (for Parquet: the last row group and the
-    /// footer) and hands back the output, to be committed.
+    /// Writes what is buffered (for Parquet: the last row groups and the
+    /// footers) and hands back where it went, to be committed.
     ///
     /// # Errors
     /// The output's write error.
-    pub fn finish(self) -> Result<Output> {
+    pub fn finish(self) -> Result<Destination> {
         match self.sink {
-            Sink::Csv { out, .. } | Sink::Jsonl { out, .. } => Ok(out),
+            Sink::Csv { out, .. } | Sink::Jsonl { out, .. } => Ok(Destination::File(out)),
             Sink::Parquet(sink) => sink.finish(),
         }
     }

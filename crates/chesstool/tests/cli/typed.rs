@@ -16,7 +16,7 @@ use std::process::Command;
 
 use arrow_array::{
     Array, BooleanArray, Date32Array, Float64Array, Int64Array, ListArray, StringArray,
-    Time32SecondArray, UInt64Array,
+    Time32MillisecondArray, UInt64Array,
 };
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -155,7 +155,7 @@ fn type_name(ty: &DataType) -> String {
         DataType::Int64 => "int64".into(),
         DataType::UInt64 => "uint64".into(),
         DataType::Date32 => "date".into(),
-        DataType::Time32(arrow_schema::TimeUnit::Second) => "time".into(),
+        DataType::Time32(arrow_schema::TimeUnit::Millisecond) => "time".into(),
         DataType::Float64 => "float64".into(),
         DataType::Boolean => "bool".into(),
         DataType::Utf8 => "string".into(),
@@ -270,7 +270,8 @@ fn parquet_as_jsonl(path: &Path) -> (Vec<String>, Vec<i64>) {
                         json_str(&civil_from_days(days))
                     }
                     DataType::Time32(_) => {
-                        let s = any.downcast_ref::<Time32SecondArray>().unwrap().value(row);
+                        let ms = any.downcast_ref::<Time32MillisecondArray>().unwrap().value(row);
+                        let s = ms / 1000;
                         json_str(&format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60))
                     }
                     DataType::List(_) => {
