@@ -241,7 +241,7 @@ impl SeenTable {
     /// on the clock, as node `next`: `true` if it is new, or was seen
     /// only with less room before the 75-move rule (then it is searched
     /// again from `next`); `false` if it was seen with as much room.
-    #[inline]
+    #[inline(always)]
     fn admit(&mut self, key: u64, check: u64, halfmoves: u16, next: u32, nodes: &[Node]) -> bool {
         let (slot, found) = self.slot(key, check);
         if !found {
@@ -480,6 +480,7 @@ fn run(
 /// The moves of `pos` a search of `width` expands: every move (wide
 /// searches, into `all`), the defender's best reply, or the best few by
 /// [`MoveScorer`] (into `picked`).
+#[inline]
 fn choose_moves<'a>(
     pos: &Position,
     mater: Color,
@@ -548,7 +549,7 @@ impl Expanding<'_> {
     /// of the mater that may give check (it may mate), or any move when
     /// some positions are banned, is played in full; the others are
     /// read from [`Position::after_move`].
-    #[inline]
+    #[inline(always)]
     fn child(&self, role: Role, mv: Move) -> Child {
         let pos = self.pos;
         let them = pos.turn().other();
