@@ -447,9 +447,8 @@ fn bench_set(
     }
     let mut rows = Vec::new();
     for (m, &method) in modes.iter().enumerate() {
-        let qps = |seconds: &[f64]| {
-            (!seconds.is_empty()).then(|| queries.len() as f64 / median(seconds))
-        };
+        let qps =
+            |seconds: &[f64]| (!seconds.is_empty()).then(|| queries.len() as f64 / median(seconds));
         let process_qps = if options.process && method == Method::Screen {
             Some(queries.len() as f64 / time_process(set, options.runs)?)
         } else {

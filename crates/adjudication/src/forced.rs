@@ -166,7 +166,6 @@ impl Walk<'_> {
         step
     }
 
-
     /// Every line from `pos`, whose legal moves are `moves`.
     fn expand(&mut self, pos: &Position, moves: &MoveList, depth: u32) -> Step {
         if depth == 0 {

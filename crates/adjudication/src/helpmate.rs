@@ -315,7 +315,6 @@ pub(crate) fn search(
         }
     }
     if shape.may_exhaust() {
-
         // A small exhaustive search: such structures have few positions.
         let limit = match method {
             Method::Screen => SCREEN_EXHAUSTIVE,
@@ -426,7 +425,7 @@ impl Shape {
             });
         Shape {
             pawns_and_bishops: (board.knights() | board.rooks_and_queens()).is_empty(),
-            blocked: blocked >= 1 && blocked + 2 >= pawns.count() as u32 / 2,
+            blocked: blocked >= 1 && blocked + 2 >= pawns.count() / 2,
             locked: pawns.any() && crate::dead::unblocked_pawns(board).is_empty(),
             lonely: lonely_pawns(pos),
             pieces_stuck,
@@ -487,7 +486,6 @@ fn lonely_pawns(pos: &Position) -> bool {
     files(Color::White, Bitboard::from_rank(board::Rank::Seventh))
         != files(Color::Black, Bitboard::from_rank(board::Rank::Second))
 }
-
 
 /// The forcing lines tried first: every line while positions have at
 /// most 4 moves, 8 plies deep, 200 positions; nothing else analysed.

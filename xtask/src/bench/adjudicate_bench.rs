@@ -117,10 +117,12 @@ fn issue_19_inputs() -> anyhow::Result<Vec<Input>> {
         let dir = target_dir().join("bench");
         std::fs::create_dir_all(&dir)?;
         let repeated = dir.join("lichess-60mb.pgn");
-        let games = std::fs::read(lichess)
-            .with_context(|| format!("cannot read {}", lichess.display()))?;
+        let games =
+            std::fs::read(lichess).with_context(|| format!("cannot read {}", lichess.display()))?;
         let copies = (60_000_000usize).div_ceil(games.len().max(1));
-        if std::fs::metadata(&repeated).map(|m| m.len()).ok() != Some((copies * (games.len() + 1)) as u64) {
+        if std::fs::metadata(&repeated).map(|m| m.len()).ok()
+            != Some((copies * (games.len() + 1)) as u64)
+        {
             let mut out = Vec::with_capacity(copies * (games.len() + 1));
             for _ in 0..copies {
                 out.extend_from_slice(&games);
@@ -152,7 +154,10 @@ fn issue_19_inputs() -> anyhow::Result<Vec<Input>> {
         }
         inputs.push(Input {
             name: "masters".to_owned(),
-            what: format!("{} TCEC and TWIC files of ../shared/data/pgn/real", masters.len()),
+            what: format!(
+                "{} TCEC and TWIC files of ../shared/data/pgn/real",
+                masters.len()
+            ),
             files: masters,
             bytes,
             stored: bytes,

@@ -713,7 +713,10 @@ fn adjudicate_can_mate_screen() {
         ("1-0", "1-0", "time_forfeit", "1", "", "true"),
         "White (K+B+P) v K not proven unwinnable (screen); recorded result kept",
     );
-    let run = chesstool(&temp_dir("adj_screen_bad"), &["adjudicate", "--can-mate", "guess", "-"]);
+    let run = chesstool(
+        &temp_dir("adj_screen_bad"),
+        &["adjudicate", "--can-mate", "guess", "-"],
+    );
     assert_eq!(run.code, 2);
 }
 
