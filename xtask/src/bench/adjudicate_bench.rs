@@ -347,43 +347,19 @@ fn bench_input(
                     .and_then(|text| parse_summary(&text));
             }
             if t_idx == 0 {
-                let run = run_child(
-                    bin,
-                    &[
-                        "adjudicate",
-                        "--rules",
-                        "lichess",
-                        "--threads",
-                        "1",
-                        "-q",
-                        "--format",
-                        "csv",
-                    ],
-                    input,
-                    None,
-                )?;
-                seconds[LICHESS_T1].push(run.seconds);
-                if run.exit == Some(2) {
-                    notes.push("adjudicate --rules lichess t1 exited with 2".to_owned());
-                }
-                let run = run_child(
-                    bin,
-                    &[
-                        "adjudicate",
-                        "--can-mate",
-                        "screen",
-                        "--threads",
-                        "1",
-                        "-q",
-                        "--format",
-                        "csv",
-                    ],
-                    input,
-                    None,
-                )?;
-                seconds[SCREEN_T1].push(run.seconds);
-                if run.exit == Some(2) {
-                    notes.push("adjudicate --can-mate screen t1 exited with 2".to_owned());
+                // The other modes, one thread.
+                for (slot, mode) in [
+                    (LICHESS_T1, ["--rules", "lichess"]),
+                    (SCREEN_T1, ["--can-mate", "screen"]),
+                ] {
+                    let mut args = vec!["adjudicate"];
+                    args.extend(mode);
+                    args.extend(["--threads", "1", "-q", "--format", "csv"]);
+                    let run = run_child(bin, &args, input, None)?;
+                    seconds[slot].push(run.seconds);
+                    if run.exit == Some(2) {
+                        notes.push(format!("adjudicate {} t1 exited with 2", mode.join(" ")));
+                    }
                 }
             }
         }
