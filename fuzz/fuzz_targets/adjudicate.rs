@@ -8,11 +8,15 @@
 //! - A mating line is legal from the position it starts at and ends in
 //!   mate by the side that was not flagged or resigned.
 //! - A corrected game read again has the verdict's result recorded.
+//! - Under FIDE rules, `--can-mate screen` gives exact's verdict, or keeps
+//!   the recorded result and says it proved nothing: a draw of the
+//!   screen's is never a win of exact's.
 
 #![no_main]
 
 use adjudication::termination::RecordedResult;
 use adjudication::verdict::{Rules, Ruleset};
+use adjudication::Method;
 use arbiter::Ruling;
 use libfuzzer_sys::fuzz_target;
 use notation::pgn::read::{GameReader, RawGame};
@@ -26,6 +30,31 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn check(raw: &mut RawGame<'_>) {
+    let exact = arbiter::adjudicate(
+        raw,
+        &Rules {
+            helpmate_budget: BUDGET,
+            ..Rules::fide()
+        },
+    );
+    let screen = arbiter::adjudicate(
+        raw,
+        &Rules {
+            helpmate_budget: BUDGET,
+            can_mate: Method::Screen,
+            ..Rules::fide()
+        },
+    );
+    if let (Ruling::Judged(exact), Ruling::Judged(screen)) = (&exact, &screen) {
+        let (e, s) = (&exact.verdict, &screen.verdict);
+        if e.result != s.result {
+            assert!(
+                s.detail.contains("not proven unwinnable (screen)")
+                    || e.detail.contains("unknown whether"),
+                "screen {s:?} against exact {e:?}"
+            );
+        }
+    }
     for ruleset in [Ruleset::Fide, Ruleset::Lichess] {
         let rules = Rules {
             ruleset,
