@@ -15,7 +15,7 @@
 #![no_main]
 
 use adjudication::termination::RecordedResult;
-use adjudication::verdict::{Rules, Ruleset};
+use adjudication::verdict::{Rules, Ruleset, Verdict};
 use adjudication::Method;
 use arbiter::Ruling;
 use libfuzzer_sys::fuzz_target;
@@ -26,35 +26,38 @@ use notation::pgn::read::{GameReader, RawGame};
 const BUDGET: u64 = 500;
 
 fuzz_target!(|data: &[u8]| {
-    GameReader::new().read_chunk(data, 0, 1, |raw: &mut RawGame<'_>| check(raw));
+    // Exact's verdicts, then the screen's on a second reading of the same
+    // bytes (a game's moves are read once).
+    let mut exact = Vec::new();
+    GameReader::new().read_chunk(data, 0, 1, |raw: &mut RawGame<'_>| exact.push(check(raw)));
+    let mut index = 0;
+    GameReader::new().read_chunk(data, 0, 1, |raw: &mut RawGame<'_>| {
+        let screen = arbiter::adjudicate(
+            raw,
+            &Rules {
+                helpmate_budget: BUDGET,
+                can_mate: Method::Screen,
+                ..Rules::fide()
+            },
+        );
+        if let (Some(Some(e)), Ruling::Judged(screen)) = (exact.get(index), &screen) {
+            let s = &screen.verdict;
+            if e.result != s.result {
+                assert!(
+                    s.detail.contains("not proven unwinnable (screen)")
+                        || e.detail.contains("unknown whether"),
+                    "screen {s:?} against exact {e:?}"
+                );
+            }
+        }
+        index += 1;
+    });
 });
 
-fn check(raw: &mut RawGame<'_>) {
-    let exact = arbiter::adjudicate(
-        raw,
-        &Rules {
-            helpmate_budget: BUDGET,
-            ..Rules::fide()
-        },
-    );
-    let screen = arbiter::adjudicate(
-        raw,
-        &Rules {
-            helpmate_budget: BUDGET,
-            can_mate: Method::Screen,
-            ..Rules::fide()
-        },
-    );
-    if let (Ruling::Judged(exact), Ruling::Judged(screen)) = (&exact, &screen) {
-        let (e, s) = (&exact.verdict, &screen.verdict);
-        if e.result != s.result {
-            assert!(
-                s.detail.contains("not proven unwinnable (screen)")
-                    || e.detail.contains("unknown whether"),
-                "screen {s:?} against exact {e:?}"
-            );
-        }
-    }
+/// The invariants of one game under both rulesets; returns the FIDE
+/// (exact) verdict.
+fn check(raw: &mut RawGame<'_>) -> Option<Verdict> {
+    let mut fide = None;
     for ruleset in [Ruleset::Fide, Ruleset::Lichess] {
         let rules = Rules {
             ruleset,
@@ -67,6 +70,9 @@ fn check(raw: &mut RawGame<'_>) {
             continue;
         };
         let v = &judged.verdict;
+        if ruleset == Ruleset::Fide {
+            fide = Some(v.clone());
+        }
         assert_eq!(
             v.agrees,
             RecordedResult::from_tag(&judged.recorded) == v.result
@@ -94,4 +100,5 @@ fn check(raw: &mut RawGame<'_>) {
             assert_eq!(result.as_deref(), Some(v.result.as_str()), "{fixed:?}");
         }
     }
+    fide
 }
