@@ -8,10 +8,14 @@
 //! - A mating line is legal from the position it starts at and ends in
 //!   mate by the side that was not flagged or resigned.
 //! - A corrected game read again has the verdict's result recorded.
+//! - Under FIDE rules, `--can-mate screen` gives exact's verdict, or keeps
+//!   the recorded result and says it proved nothing: a draw of the
+//!   screen's is never a win of exact's.
 
 #![no_main]
 
-use adjudication::verdict::{Rules, Ruleset};
+use adjudication::verdict::{Rules, Ruleset, Verdict};
+use adjudication::Method;
 use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::Ruling;
 use board::GameResult;
@@ -23,11 +27,41 @@ use notation::pgn::read::{GameReader, RawGame};
 const BUDGET: u64 = 500;
 
 fuzz_target!(|data: &[u8]| {
-    GameReader::new().read_chunk(data, 0, 1, |raw: &mut RawGame<'_>| check(raw));
+    // Exact's verdicts, then the screen's on a second reading of the same
+    // bytes (a game's moves are read once).
+    let mut exact = Vec::new();
+    GameReader::new().read_chunk(data, 0, 1, |raw: &mut RawGame<'_>| exact.push(check(raw)));
+    let mut index = 0;
+    GameReader::new().read_chunk(data, 0, 1, |raw: &mut RawGame<'_>| {
+        let header = GameHeader::read(raw, &HeaderSpec::default().for_adjudication());
+        let screen = arbiter::adjudicate(
+            raw,
+            &header,
+            &Rules {
+                helpmate_budget: BUDGET,
+                can_mate: Method::Screen,
+                ..Rules::fide()
+            },
+        );
+        if let (Some(Some(e)), Ruling::Judged(screen)) = (exact.get(index), &screen) {
+            let s = &screen.verdict;
+            if e.result != s.result {
+                assert!(
+                    s.detail.contains("not proven unwinnable (screen)")
+                        || e.detail.contains("unknown whether"),
+                    "screen {s:?} against exact {e:?}"
+                );
+            }
+        }
+        index += 1;
+    });
 });
 
-fn check(raw: &mut RawGame<'_>) {
+/// The invariants of one game under both rulesets; returns the FIDE
+/// (exact) verdict.
+fn check(raw: &mut RawGame<'_>) -> Option<Verdict> {
     let header = GameHeader::read(raw, &HeaderSpec::default().for_adjudication());
+    let mut fide = None;
     for ruleset in [Ruleset::Fide, Ruleset::Lichess] {
         let rules = Rules {
             ruleset,
@@ -40,6 +74,9 @@ fn check(raw: &mut RawGame<'_>) {
             continue;
         };
         let v = &judged.verdict;
+        if ruleset == Ruleset::Fide {
+            fide = Some(v.clone());
+        }
         // The recorded text, read again: a result only where it is one
         // (`*` included; nothing recorded, `?` or junk agree with nothing).
         let recorded = judged.recorded.text().unwrap_or_default().trim();
@@ -73,4 +110,5 @@ fn check(raw: &mut RawGame<'_>) {
             assert_eq!(result.as_deref(), Some(v.result.as_str()), "{fixed:?}");
         }
     }
+    fide
 }

@@ -80,7 +80,7 @@ commands:
                                      parquet against csv on the generated corpus: medians,
                                      time and size ratios (targets <= 1 and <= 0.2); --quick:
                                      1 run on the 20 MB corpus
-  bench unwinnable [--runs N] [--quick] [--set unfair,timeouts,lichess,testvector]
+  bench unwinnable [--runs N] [--quick] [--mode exact|screen|both] [--process] [--set unfair,timeouts,lichess,testvector]
                    [--only ours|chasolver] [--budget N]
                                      adjudication::helpmate vs chasolver::winnability (full) on
                                      ../shared/data/unwinnability: questions/s, unknowns, nodes,

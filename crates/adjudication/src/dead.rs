@@ -266,7 +266,7 @@ fn king_step(bb: Bitboard) -> Bitboard {
 
 /// Pawns whose square in front is free of pawns: those that may move one
 /// day (a king standing in front steps away).
-fn unblocked_pawns(board: &Board) -> Bitboard {
+pub(crate) fn unblocked_pawns(board: &Board) -> Bitboard {
     let pawns = board.pawns();
     let white = pawns & board.by_color(Color::White);
     let black = pawns & board.by_color(Color::Black);

@@ -12,7 +12,7 @@
 //! nothing, makes the answer unknown; so does the node budget.
 
 use board::Color;
-use movegen::{Move, Position};
+use movegen::{Move, MoveList, Position};
 
 use crate::dead::has_insufficient_material;
 use crate::repetition::RepetitionKey;
@@ -68,7 +68,12 @@ pub(crate) fn lines(
         analyses: 0,
         line: Vec::new(),
     };
-    let outcome = match walk.expand(pos, limits.depth) {
+    let step = if limits.branching >= movegen::MAX_MOVES {
+        walk.expand_all(pos, limits.depth)
+    } else {
+        walk.expand(pos, &pos.legal_moves(), limits.depth)
+    };
+    let outcome = match step {
         Step::Mate => Forced::Mate(core::mem::take(&mut walk.line)),
         Step::Hopeless => Forced::Hopeless,
         Step::Unknown => Forced::Unknown,
@@ -86,28 +91,86 @@ enum Step {
 impl Walk<'_> {
     /// A position reached by a move: decided by itself, or expanded.
     fn visit(&mut self, pos: &Position, depth: u32) -> Step {
-        if !pos.has_legal_moves() {
-            return if pos.is_check() && pos.turn() != self.mater {
-                Step::Mate
-            } else {
-                Step::Hopeless
-            };
+        if self.limits.branching >= movegen::MAX_MOVES {
+            // Every position expanded: moves generated as they are played.
+            if !pos.has_legal_moves() {
+                return self.no_moves(pos);
+            }
+            if let Some(step) = self.decided(pos) {
+                return step;
+            }
+            return self.expand_all(pos, depth);
         }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return self.no_moves(pos);
+        }
+        if let Some(step) = self.decided(pos) {
+            return step;
+        }
+        self.expand(pos, &moves, depth)
+    }
+
+    /// A position without a legal move: mate by the mater, or over.
+    fn no_moves(&self, pos: &Position) -> Step {
+        if pos.is_check() && pos.turn() != self.mater {
+            Step::Mate
+        } else {
+            Step::Hopeless
+        }
+    }
+
+    /// A position with legal moves where the game is over all the same,
+    /// or the mater's material cannot mate.
+    fn decided(&self, pos: &Position) -> Option<Step> {
         if pos.halfmoves() >= 150 || has_insufficient_material(pos.board(), self.mater) {
-            return Step::Hopeless;
+            return Some(Step::Hopeless);
         }
         if !self.banned.is_empty() && self.banned.contains(&RepetitionKey::of(pos)) {
             // Its fifth occurrence: the game is over (9.6.1).
-            return Step::Hopeless;
+            return Some(Step::Hopeless);
         }
-        self.expand(pos, depth)
+        None
     }
 
-    fn expand(&mut self, pos: &Position, depth: u32) -> Step {
+    /// [`Walk::expand`] without a limit on the moves of a position, each
+    /// move played as it is generated: a walk that ends at its first
+    /// undecided line generates few moves.
+    fn expand_all(&mut self, pos: &Position, depth: u32) -> Step {
         if depth == 0 {
             return self.analyse(pos);
         }
-        let moves = pos.legal_moves();
+        let mut step = Step::Hopeless;
+        pos.generate_moves(|piece_moves| {
+            piece_moves.for_each(|mv| {
+                if step != Step::Hopeless {
+                    return;
+                }
+                self.nodes += 1;
+                if self.nodes > self.limits.nodes {
+                    step = Step::Unknown;
+                    return;
+                }
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                self.line.push(mv);
+                match self.visit(&child, depth - 1) {
+                    Step::Hopeless => {
+                        self.line.pop();
+                    }
+                    other => step = other,
+                }
+            });
+            step != Step::Hopeless
+        });
+        step
+    }
+
+    /// Every line from `pos`, whose legal moves are `moves`.
+    fn expand(&mut self, pos: &Position, moves: &MoveList, depth: u32) -> Step {
+        if depth == 0 {
+            return self.analyse(pos);
+        }
         if moves.len() > self.limits.branching {
             return self.analyse(pos);
         }

@@ -22,7 +22,7 @@ use board::Color;
 use movegen::{Move, Position};
 
 use crate::dead::{dead_position, DeadReason};
-use crate::helpmate::{self, Answer, Helpmate};
+use crate::helpmate::{self, Answer, Helpmate, Method};
 use crate::repetition::{self, is_irreversible, Claims, RepetitionKey, Repetitions};
 
 /// How a game ended by a rule of the game itself (not a clock, a
@@ -486,6 +486,13 @@ impl Game {
     /// [`Game::can_mate`] with the proof, the line and the node count.
     #[must_use]
     pub fn helpmate(&self, color: Color, budget: u64) -> Helpmate {
+        self.helpmate_by(color, budget, Method::Exact)
+    }
+
+    /// [`Game::helpmate`] by `method`: [`Method::Screen`] only proves
+    /// "cannot mate" (see [`crate::screen`]) and ignores `budget`.
+    #[must_use]
+    pub fn helpmate_by(&self, color: Color, budget: u64, method: Method) -> Helpmate {
         if let Some(ending) = self.ending() {
             let answer = if ending.winner() == Some(color) {
                 Answer::Yes
@@ -505,7 +512,7 @@ impl Game {
                 banned.push(*key);
             }
         }
-        helpmate::search(&self.pos, color, budget, &banned)
+        helpmate::search(&self.pos, color, budget, &banned, method)
     }
 }
 

@@ -48,7 +48,7 @@
 
 use std::cell::RefCell;
 
-use board::Color;
+use board::{attacks, Bitboard, Color, Role};
 use movegen::{Move, Position};
 
 use crate::dead::{dead_position, has_insufficient_material};
@@ -114,6 +114,9 @@ pub enum Proof {
     Exhausted,
     /// The budget ran out.
     Budget,
+    /// The screen ([`Method::Screen`]) proved nothing: the question is
+    /// open (it never searches for a mate).
+    Unproven,
 }
 
 /// The outcome of a [`helpmate`] search.
@@ -151,7 +154,65 @@ pub fn can_mate(pos: &Position, color: Color, budget: u64) -> Answer {
 /// Like [`can_mate`], with the proof, the mating line and the node count.
 #[must_use]
 pub fn helpmate(pos: &Position, color: Color, budget: u64) -> Helpmate {
-    search(pos, color, budget, &[])
+    search(pos, color, budget, &[], Method::Exact)
+}
+
+/// How a "can this side still mate?" question is answered.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// [`screen`] first, then the mate searches: every question decided
+    /// within the budget (for arbitration).
+    #[default]
+    Exact,
+    /// [`screen`] only: a sound proof of "cannot mate" or nothing, never
+    /// a search for a mate (for scanning a database for games scored
+    /// unfairly).
+    Screen,
+}
+
+impl Method {
+    /// The option value: `exact` or `screen`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Method::Exact => "exact",
+            Method::Screen => "screen",
+        }
+    }
+}
+
+/// Proves, when it can, that `color` cannot mate from `pos` by any series
+/// of legal moves; it never searches for a mate. The answer is
+/// [`Answer::No`] with its proof, or [`Answer::Unknown`] with
+/// [`Proof::Unproven`] (the screen proved nothing; the position may well
+/// allow a mate), or, rarely, [`Answer::Yes`] when a forcing line it
+/// walked happened to end in mate (with that line).
+///
+/// The stages, cheapest first, each sound: the position itself, the
+/// material, [`crate::dead_position`], every line while positions have at
+/// most four moves, every line a few plies deep (given up at the first
+/// line that ends undecided, so an open position costs a handful of
+/// moves), the reachability analysis on the position and after each
+/// legal first move, and on locked structures a small exhaustive search.
+///
+/// ```
+/// use adjudication::{screen, Answer, Proof};
+/// use board::{Board, Color, Piece, Role, Square};
+/// use movegen::{CastlingMode, Position, Setup};
+///
+/// assert_eq!(screen(&Position::new(), Color::White).proof, Proof::Unproven);
+/// // A lone knight cannot mate.
+/// let mut board = Board::empty();
+/// board.set_piece_at(Square::E1, Piece { color: Color::White, role: Role::King });
+/// board.set_piece_at(Square::C1, Piece { color: Color::White, role: Role::Knight });
+/// board.set_piece_at(Square::E6, Piece { color: Color::Black, role: Role::King });
+/// let setup = Setup { board, ..Setup::empty() };
+/// let pos = Position::from_setup(setup, CastlingMode::Standard).unwrap();
+/// assert_eq!(screen(&pos, Color::White).answer, Answer::No);
+/// ```
+#[must_use]
+pub fn screen(pos: &Position, color: Color) -> Helpmate {
+    search(pos, color, 0, &[], Method::Screen)
 }
 
 /// The search, with positions that may not be entered (their next
@@ -164,6 +225,7 @@ pub(crate) fn search(
     color: Color,
     budget: u64,
     banned: &[RepetitionKey],
+    method: Method,
 ) -> Helpmate {
     let settled = |answer, proof| Helpmate {
         answer,
@@ -192,36 +254,86 @@ pub(crate) fn search(
         return settled(Answer::No, Proof::DeadPosition);
     }
     let mut spent = 0;
-    // Forcing positions: every line, while they are few.
-    let (forced, nodes) = forced::lines(pos, color, banned, FORCED_QUICK);
-    spent += nodes;
-    match forced {
-        Forced::Mate(line) => return found(line, spent),
-        Forced::Hopeless => return proved(Proof::Forced, spent),
-        Forced::Unknown => {}
+    // Forcing positions: every line, while they are few; then every line
+    // a few plies deep, given up at the first that ends undecided.
+    let root_moves = pos.legal_moves().len();
+    let stages = if root_moves <= FORCED_QUICK.branching {
+        &[FORCED_QUICK, shallow_limits(pos)][..]
+    } else {
+        // The quick stage would stop at once.
+        &[shallow_limits(pos)][..]
+    };
+    for &limits in stages {
+        let (forced, nodes) = forced::lines(pos, color, banned, limits);
+        spent += nodes;
+        match forced {
+            Forced::Mate(line) => return found(line, spent),
+            Forced::Hopeless => return proved(Proof::Forced, spent),
+            Forced::Unknown => {}
+        }
     }
-    // Then a narrow search, only the most promising few moves of each
-    // position: it finds the helpmates of nearly every position of real
-    // games, at a fraction of the cost of anything else.
-    let (width, quick_budget) = NARROW_STAGES[0];
-    let quick = run_search(pos, color, quick_budget.min(budget / 8), banned, width);
-    spent += quick.nodes;
-    if quick.answer == Answer::Yes {
-        return Helpmate {
-            nodes: spent,
-            ..quick
+    if method == Method::Exact {
+        // A narrow search, only the most promising few moves of each
+        // position: it finds the helpmates of nearly every position of
+        // real games, at a fraction of the cost of what follows.
+        let (width, quick_budget) = NARROW_STAGES[0];
+        let quick = run_search(pos, color, quick_budget.min(budget / 8), banned, width);
+        spent += quick.nodes;
+        if quick.answer == Answer::Yes {
+            return Helpmate {
+                nodes: spent,
+                ..quick
+            };
+        }
+    }
+    // The positions after the forced moves (each the only legal one):
+    // every game from `pos` passes through it, so "no mate from there"
+    // is "no mate from here" (the moves on the way mate nobody: each
+    // position had a legal move).
+    let forced_end = if root_moves == 1 {
+        after_forced_moves(pos)
+    } else {
+        None
+    };
+    let at = forced_end.as_ref().unwrap_or(pos);
+    let shape = Shape::of(at, color, forced_end.is_none().then_some(root_moves));
+    // The reachability analysis costs a hundred-odd thousand instructions:
+    // the screen runs it only where pawns block each other and the
+    // pieces are few or stuck (where it proves things); the exact mode
+    // always.
+    if method == Method::Exact || shape.may_reach_prove() {
+        if crate::reach::mate_impossible(at, color) {
+            return proved(Proof::Reachability, spent);
+        }
+        // Every legal first move, the positions after it analysed.
+        let (forced, nodes) = forced::lines(at, color, banned, FORCED_DEEP);
+        spent += nodes;
+        match forced {
+            Forced::Mate(line) if forced_end.is_none() => return found(line, spent),
+            Forced::Hopeless => return proved(Proof::Forced, spent),
+            Forced::Mate(_) | Forced::Unknown => {}
+        }
+    }
+    if shape.may_exhaust() {
+        // A small exhaustive search: such structures have few positions.
+        let limit = match method {
+            Method::Screen => SCREEN_EXHAUSTIVE,
+            Method::Exact => SCREEN_EXHAUSTIVE.min(budget.saturating_sub(spent)),
         };
+        let mut full = run_search(pos, color, limit, banned, FULL_WIDTH);
+        full.nodes += spent;
+        spent = full.nodes;
+        if full.answer != Answer::Unknown {
+            return full;
+        }
     }
-    if crate::reach::mate_impossible(pos, color) {
-        return proved(Proof::Reachability, spent);
-    }
-    // Every line a little further, the undecided ends analysed.
-    let (forced, nodes) = forced::lines(pos, color, banned, FORCED_DEEP);
-    spent += nodes;
-    match forced {
-        Forced::Mate(line) => return found(line, spent),
-        Forced::Hopeless => return proved(Proof::Forced, spent),
-        Forced::Unknown => {}
+    if method == Method::Screen {
+        return Helpmate {
+            answer: Answer::Unknown,
+            proof: Proof::Unproven,
+            line: Vec::new(),
+            nodes: spent,
+        };
     }
     // The narrow searches on larger budgets; they can prove nothing else
     // (they skip moves), so what they do not find goes to the full search.
@@ -244,6 +356,135 @@ pub(crate) fn search(
     let mut full = run_search(pos, color, budget.saturating_sub(spent), banned, FULL_WIDTH);
     full.nodes += spent;
     full
+}
+
+/// Positions the screen's exhaustive search may generate.
+const SCREEN_EXHAUSTIVE: u64 = 300_000;
+
+/// Every line a few plies deep, given up at the first line that ends
+/// undecided: deeper where only pawns and bishops are left (their lines
+/// close sooner).
+fn shallow_limits(pos: &Position) -> Limits {
+    let board = pos.board();
+    let pawns_and_bishops = (board.knights() | board.rooks_and_queens()).is_empty();
+    Limits {
+        depth: if pawns_and_bishops { 7 } else { 4 },
+        branching: 256,
+        nodes: 20_000,
+        analyses: 0,
+    }
+}
+
+/// The few facts about a position that decide which of the screen's
+/// costlier stages may prove anything there (skipping a stage is always
+/// sound: it only leaves the question open). The gates are those of
+/// chasolver's fast filter, which the shared sets confirm.
+struct Shape {
+    /// Only kings, pawns and bishops.
+    pawns_and_bishops: bool,
+    /// Enough of the mater's pawns are blocked (an enemy pawn or the
+    /// enemy king right in front): at least one, and at least half the
+    /// pawns on the board less two.
+    blocked: bool,
+    /// Every pawn is blocked by a pawn.
+    locked: bool,
+    /// Some file has a pawn of one side and none of the other's.
+    lonely: bool,
+    /// No knight, rook or queen has a square to go to now.
+    pieces_stuck: bool,
+    /// The side to move has at most 8 legal moves.
+    few_moves: bool,
+}
+
+impl Shape {
+    /// The shape of `pos`, whose number of legal moves may be known.
+    fn of(pos: &Position, mater: Color, moves: Option<usize>) -> Shape {
+        let board = pos.board();
+        let pawns = board.pawns();
+        let defender = board.by_color(mater.other());
+        let blockers = (pawns | board.kings()) & defender;
+        let own = (pawns & board.by_color(mater)).0;
+        let ahead = match mater {
+            Color::White => own << 8,
+            Color::Black => own >> 8,
+        };
+        let blocked = (ahead & blockers.0).count_ones();
+        let occupied = board.occupied();
+        let pieces_stuck = (board.knights() | board.rooks_and_queens())
+            .into_iter()
+            .all(|sq| {
+                let Some(color) = board.color_at(sq) else {
+                    return true;
+                };
+                let moves = match board.role_at(sq) {
+                    Some(Role::Knight) => attacks::knight_attacks(sq),
+                    Some(Role::Rook) => attacks::rook_attacks(sq, occupied),
+                    _ => attacks::queen_attacks(sq, occupied),
+                };
+                (moves & !board.by_color(color)).is_empty()
+            });
+        Shape {
+            pawns_and_bishops: (board.knights() | board.rooks_and_queens()).is_empty(),
+            blocked: blocked >= 1 && blocked + 2 >= pawns.count() / 2,
+            locked: pawns.any() && crate::dead::unblocked_pawns(board).is_empty(),
+            lonely: lonely_pawns(pos),
+            pieces_stuck,
+            few_moves: moves.unwrap_or_else(|| pos.legal_moves().len()) <= 8,
+        }
+    }
+
+    /// The reachability stages: blocked pawns on every file, and pieces
+    /// that are stuck or few moves to play.
+    fn may_reach_prove(&self) -> bool {
+        self.blocked
+            && !self.lonely
+            && (self.pawns_and_bishops || self.pieces_stuck || self.few_moves)
+    }
+
+    /// The small exhaustive search: pawns and bishops, locked, or blocked
+    /// with few moves to play.
+    fn may_exhaust(&self) -> bool {
+        self.pawns_and_bishops && (self.locked || (self.blocked && self.few_moves))
+    }
+}
+
+/// The position after the moves forced from `pos` (each the only legal
+/// move of its position), if there is one and it has a legal move.
+fn after_forced_moves(pos: &Position) -> Option<Position> {
+    let mut moves = pos.legal_moves();
+    if moves.len() != 1 {
+        return None;
+    }
+    let mut at = pos.clone();
+    for _ in 0..MAX_FORCED_MOVES {
+        at.play_unchecked(moves[0]);
+        moves = at.legal_moves();
+        if moves.len() != 1 {
+            break;
+        }
+    }
+    (!moves.is_empty()).then_some(at)
+}
+
+/// The most forced moves [`after_forced_moves`] plays.
+const MAX_FORCED_MOVES: usize = 32;
+
+/// Some file has a pawn of one side (not about to promote) and none of
+/// the other's: a pawn that may run.
+fn lonely_pawns(pos: &Position) -> bool {
+    let board = pos.board();
+    let files = |color: Color, skip: Bitboard| {
+        let pawns = (board.pawns() & board.by_color(color) & !skip).0;
+        let mut files = 0u8;
+        for file in 0..8 {
+            if pawns & (0x0101_0101_0101_0101u64 << file) != 0 {
+                files |= 1 << file;
+            }
+        }
+        files
+    };
+    files(Color::White, Bitboard::from_rank(board::Rank::Seventh))
+        != files(Color::Black, Bitboard::from_rank(board::Rank::Second))
 }
 
 /// The forcing lines tried first: every line while positions have at

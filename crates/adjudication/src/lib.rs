@@ -66,7 +66,7 @@ pub use dead::{
     dead_position, has_bare_king, has_insufficient_material, is_insufficient_material, DeadReason,
 };
 pub use game::{Ending, Game, GameError};
-pub use helpmate::{can_mate, helpmate, Answer, Helpmate, Proof, DEFAULT_BUDGET};
+pub use helpmate::{can_mate, helpmate, screen, Answer, Helpmate, Method, Proof, DEFAULT_BUDGET};
 pub use repetition::{claims, is_irreversible, Claims, RepetitionKey, Repetitions};
 
 /// What a position decides by itself, before any claim, clock or

@@ -26,8 +26,8 @@
 //!   table look-ups, without playing the moves;
 //! - the heuristic is a handful of table look-ups and popcounts.
 
-use board::{attacks, Bitboard, Board, CastlingSide, Color, Role, Square};
-use movegen::{Move, MoveKind, PieceMoves, Position};
+use board::{attacks, Bitboard, Board, Color, Role, Square};
+use movegen::{Move, PieceMoves, Position};
 
 use crate::dead::has_insufficient_material;
 use crate::repetition::RepetitionKey;
@@ -237,6 +237,25 @@ impl SeenTable {
         }
     }
 
+    /// Admits the position keyed `(key, check)`, reached with `halfmoves`
+    /// on the clock, as node `next`: `true` if it is new, or was seen
+    /// only with less room before the 75-move rule (then it is searched
+    /// again from `next`); `false` if it was seen with as much room.
+    #[inline(always)]
+    fn admit(&mut self, key: u64, check: u64, halfmoves: u16, next: u32, nodes: &[Node]) -> bool {
+        let (slot, found) = self.slot(key, check);
+        if !found {
+            self.insert_at(slot, key, check, next);
+            return true;
+        }
+        let entry = &mut self.entries[slot];
+        if nodes[entry.node as usize].halfmoves <= halfmoves {
+            return false;
+        }
+        entry.node = next;
+        true
+    }
+
     #[cold]
     fn grow(&mut self) {
         let old = core::mem::take(&mut self.entries);
@@ -398,105 +417,50 @@ fn run(
             scratch.keep(parent, &pos);
             pos
         };
-        let mater_to_move = pos.turn() == mater;
-        let width = if mater_to_move { width.0 } else { width.1 };
         let mut picked = [(Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST];
-        let chosen: &[(Role, Move)] = if width > NARROWEST {
-            all.clear();
-            pos.generate_moves(|piece_moves| {
-                piece_moves.for_each(|mv| all.push((piece_moves.role, mv)));
-                false
-            });
-            all
-        } else if width == 1 && !mater_to_move {
-            match best_defence(&pos, mater) {
-                Some(Some(best)) => {
-                    picked[0] = best;
-                    &picked[..1]
-                }
-                Some(None) => &picked[..0],
-                None => {
-                    let n = pick_moves(&pos, mater, width, &mut picked);
-                    &picked[..n]
-                }
-            }
-        } else {
-            let n = pick_moves(&pos, mater, width, &mut picked);
-            &picked[..n]
+        let chosen = choose_moves(&pos, mater, width, all, &mut picked);
+        let expanding = Expanding {
+            pos: &pos,
+            mater,
+            checks: if pos.turn() == mater {
+                CheckSquares::new(&pos, mater)
+            } else {
+                CheckSquares::NONE
+            },
+            halfmoves: node.halfmoves,
+            banned,
+            exhaustive,
         };
-        let checks = if mater_to_move {
-            CheckSquares::new(&pos, mater)
-        } else {
-            CheckSquares::NONE
-        };
-        let them = pos.turn().other();
-        let rights = pos.castling_rights();
         for &(role, mv) in chosen {
             if generated >= budget {
                 return (Outcome::Budget, generated);
             }
             generated += 1;
-            let capture = mv.is_en_passant()
-                || (!mv.is_castle() && pos.board().by_color(them).contains(mv.to()));
-            let irreversible = capture || role == Role::Pawn;
-            let halfmoves = if irreversible {
-                0
-            } else {
-                node.halfmoves.saturating_add(1)
+            let Child::Node {
+                board,
+                halfmoves,
+                key,
+                check,
+                played,
+            } = (match expanding.child(role, mv) {
+                Child::Mate => {
+                    scratch.set_line(parent);
+                    scratch.line.push(mv);
+                    return (Outcome::Found, generated);
+                }
+                other => other,
+            })
+            else {
+                continue;
             };
-            let full = mater_to_move && checks.may_check(role, mv);
-            let child_pos;
-            let child_board;
-            if full || !banned.is_empty() {
-                let mut child = pos.clone();
-                child.play_unchecked(mv);
-                if child.is_check() && !child.has_legal_moves() {
-                    if child.turn() != mater {
-                        scratch.set_line(parent);
-                        scratch.line.push(mv);
-                        return (Outcome::Found, generated);
-                    }
-                    // The wrong side is mated: the game is over.
-                    continue;
-                }
-                if !banned.is_empty() && banned.contains(&RepetitionKey::of(&child)) {
-                    continue;
-                }
-                child_board = *child.board();
-                child_pos = Some(child);
-            } else {
-                child_board = board_after(pos.board(), pos.turn(), role, mv);
-                child_pos = None;
-            }
-            if halfmoves >= 150 {
-                // The 75-move rule ends the game (Article 9.6.2).
-                continue;
-            }
-            if irreversible && has_insufficient_material(&child_board, mater) {
-                continue;
-            }
             let next = scratch.nodes.len() as u32;
-            let (key, check) = keys(
-                &child_board,
-                them,
-                rights_after(rights, pos.turn(), role, mv),
-                ep_after(role, mv),
-                exhaustive,
-            );
-            let (slot, found) = scratch.seen.slot(key, check);
-            if found {
-                let entry = &mut scratch.seen.entries[slot];
-                if scratch.nodes[entry.node as usize].halfmoves <= halfmoves {
-                    continue;
-                }
-                // Reached again with more room before the 75-move rule:
-                // search it again from here.
-                entry.node = next;
-            } else {
-                scratch.seen.insert_at(slot, key, check, next);
+            if !scratch
+                .seen
+                .admit(key, check, halfmoves, next, &scratch.nodes)
+            {
+                continue;
             }
-            let priority =
-                HEURISTIC_WEIGHT * heuristic(&child_board, mater) + i32::from(node.plies) + 1;
+            let priority = HEURISTIC_WEIGHT * heuristic(&board, mater) + i32::from(node.plies) + 1;
             scratch.nodes.push(Node {
                 parent: index,
                 kept: NIL,
@@ -504,7 +468,7 @@ fn run(
                 plies: node.plies.saturating_add(1),
                 halfmoves,
             });
-            if let Some(child) = child_pos {
+            if let Some(child) = played {
                 scratch.keep(next as usize, &child);
             }
             scratch.queue.push(priority, next);
@@ -513,70 +477,141 @@ fn run(
     (Outcome::Exhausted, generated)
 }
 
+/// The moves of `pos` a search of `width` expands: every move (wide
+/// searches, into `all`), the defender's best reply, or the best few by
+/// [`MoveScorer`] (into `picked`).
+#[inline]
+fn choose_moves<'a>(
+    pos: &Position,
+    mater: Color,
+    width: Width,
+    all: &'a mut Vec<(Role, Move)>,
+    picked: &'a mut [(Role, Move); NARROWEST],
+) -> &'a [(Role, Move)] {
+    let mater_to_move = pos.turn() == mater;
+    let width = if mater_to_move { width.0 } else { width.1 };
+    if width > NARROWEST {
+        all.clear();
+        pos.generate_moves(|piece_moves| {
+            piece_moves.for_each(|mv| all.push((piece_moves.role, mv)));
+            false
+        });
+        return all;
+    }
+    if width == 1 && !mater_to_move {
+        match best_defence(pos, mater) {
+            Some(Some(best)) => {
+                picked[0] = best;
+                return &picked[..1];
+            }
+            Some(None) => return &picked[..0],
+            None => {}
+        }
+    }
+    let n = pick_moves(pos, mater, width, picked);
+    &picked[..n]
+}
+
+/// A child of the node being expanded, as the search sees it.
+enum Child {
+    /// The move mates the defender: the search is over.
+    Mate,
+    /// The game is over there (the mater mated, a fifth occurrence, the
+    /// 75-move rule) or the mater's material cannot mate: not entered.
+    Pruned,
+    /// A position to enter, if the table admits it.
+    Node {
+        /// Its placement.
+        board: Board,
+        /// Its halfmove clock (capped at 150).
+        halfmoves: u16,
+        /// Its table keys (see [`keys`]).
+        key: u64,
+        check: u64,
+        /// The position itself, when the move was played to test for mate.
+        played: Option<Position>,
+    },
+}
+
+/// What every child of one expanded node shares.
+struct Expanding<'a> {
+    pos: &'a Position,
+    mater: Color,
+    checks: CheckSquares,
+    /// The node's halfmove clock.
+    halfmoves: u16,
+    banned: &'a [RepetitionKey],
+    exhaustive: bool,
+}
+
+impl Expanding<'_> {
+    /// The child by `mv`, a legal move of a piece of `role`. Only a move
+    /// of the mater that may give check (it may mate), or any move when
+    /// some positions are banned, is played in full; the others are
+    /// read from [`Position::after_move`].
+    #[inline(always)]
+    fn child(&self, role: Role, mv: Move) -> Child {
+        let pos = self.pos;
+        let them = pos.turn().other();
+        let capture =
+            mv.is_en_passant() || (!mv.is_castle() && pos.board().by_color(them).contains(mv.to()));
+        let irreversible = capture || role == Role::Pawn;
+        let halfmoves = if irreversible {
+            0
+        } else {
+            self.halfmoves.saturating_add(1)
+        };
+        let full = pos.turn() == self.mater && self.checks.may_check(role, mv);
+        let (after, played) = if full || !self.banned.is_empty() {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            if child.is_check() && !child.has_legal_moves() {
+                // Mate: by the mater it ends the search; the wrong side
+                // mated ends the game.
+                return if child.turn() != self.mater {
+                    Child::Mate
+                } else {
+                    Child::Pruned
+                };
+            }
+            if !self.banned.is_empty() && self.banned.contains(&RepetitionKey::of(&child)) {
+                return Child::Pruned;
+            }
+            let after = movegen::After {
+                board: *child.board(),
+                castling_rights: child.castling_rights(),
+                ep_square: child.ep_square(),
+            };
+            (after, Some(child))
+        } else {
+            (pos.after_move(role, mv), None)
+        };
+        if halfmoves >= 150 {
+            // The 75-move rule ends the game (Article 9.6.2).
+            return Child::Pruned;
+        }
+        if irreversible && has_insufficient_material(&after.board, self.mater) {
+            return Child::Pruned;
+        }
+        let (key, check) = keys(
+            &after.board,
+            them,
+            after.castling_rights,
+            after.ep_square,
+            self.exhaustive,
+        );
+        Child::Node {
+            board: after.board,
+            halfmoves,
+            key,
+            check,
+            played,
+        }
+    }
+}
+
 fn halfmoves_of(pos: &Position) -> u16 {
     pos.halfmoves().min(150) as u16
-}
-
-/// The placement after `mv`, a legal move by `us` of a piece of `role`.
-#[inline]
-pub(crate) fn board_after(board: &Board, us: Color, role: Role, mv: Move) -> Board {
-    let them = us.other();
-    let (from, to) = (mv.from(), mv.to());
-    let mut after = *board;
-    match mv.kind() {
-        MoveKind::Castle => {
-            let side = if to.file() > from.file() {
-                CastlingSide::KingSide
-            } else {
-                CastlingSide::QueenSide
-            };
-            after.toggle(from, us, Role::King);
-            after.toggle(to, us, Role::Rook);
-            after.toggle(side.king_to(us), us, Role::King);
-            after.toggle(side.rook_to(us), us, Role::Rook);
-        }
-        MoveKind::EnPassant => {
-            let captured = Square::from_coords(to.file(), from.rank());
-            after.toggle(captured, them, Role::Pawn);
-            after.toggle(from, us, Role::Pawn);
-            after.toggle(to, us, Role::Pawn);
-        }
-        kind => {
-            if board.by_color(them).contains(to) {
-                if let Some(captured) = board.role_at(to) {
-                    after.toggle(to, them, captured);
-                }
-            }
-            let new_role = match kind {
-                MoveKind::Promotion(promoted) => promoted,
-                _ => role,
-            };
-            after.toggle(from, us, role);
-            after.toggle(to, us, new_role);
-        }
-    }
-    after
-}
-
-/// The castling rights (rook squares) after `mv` by `us`.
-#[inline]
-fn rights_after(rights: Bitboard, us: Color, role: Role, mv: Move) -> Bitboard {
-    if rights.is_empty() {
-        return rights;
-    }
-    let mut rights = rights.without(mv.from()).without(mv.to());
-    if role == Role::King {
-        rights &= !Bitboard::from_rank(us.backrank());
-    }
-    rights
-}
-
-/// The en-passant square recorded after `mv` (a double pawn push).
-#[inline]
-fn ep_after(role: Role, mv: Move) -> Option<Square> {
-    let (from, to) = (mv.from(), mv.to());
-    (role == Role::Pawn && from.index().abs_diff(to.index()) == 16)
-        .then(|| Square::new(((from.index() + to.index()) / 2) as u32))
 }
 
 /// The table keys of a position: a hash of placement, side to move,
@@ -1661,27 +1696,5 @@ mod tests {
             }
         });
         assert!(shortcut * 2 > checked, "{shortcut} of {checked}");
-    }
-
-    #[test]
-    fn board_after_equals_play() {
-        for_random_positions(|pos| {
-            pos.generate_moves(|piece_moves| {
-                piece_moves.for_each(|mv| {
-                    let mut child = pos.clone();
-                    child.play_unchecked(mv);
-                    assert_eq!(
-                        board_after(pos.board(), pos.turn(), piece_moves.role, mv),
-                        *child.board()
-                    );
-                    assert_eq!(
-                        rights_after(pos.castling_rights(), pos.turn(), piece_moves.role, mv),
-                        child.castling_rights()
-                    );
-                    assert_eq!(ep_after(piece_moves.role, mv), child.ep_square());
-                });
-                false
-            });
-        });
     }
 }

@@ -509,6 +509,9 @@ pub enum MateAbility {
     No,
     /// Not decided (a search ran out of budget).
     Unknown,
+    /// Not proved impossible by the screen (`--can-mate screen`), which
+    /// never searches for a mate: the recorded result is kept.
+    NotProven,
 }
 
 /// The result of an external event, with its reason and a one-sentence
@@ -616,6 +619,17 @@ pub fn external_result(
             recorded,
             format!(
                 "unknown whether {opponent_side} can mate{loser_material}; recorded result kept"
+            ),
+        ),
+        MateAbility::NotProven => (
+            recorded,
+            format!(
+                "{opponent_side}{} not proven unwinnable (screen); recorded result kept",
+                if board.is_some() {
+                    format!(" v{loser_material}")
+                } else {
+                    String::new()
+                }
             ),
         ),
     };

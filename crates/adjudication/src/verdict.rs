@@ -64,7 +64,7 @@ use crate::clock::{analyze_clocks, PlyClock, TimeControl};
 use crate::termination::{
     external_result, EndingKind, ExternalEvent, MateAbility, RecordedEnding,
 };
-use crate::{has_insufficient_material, Answer, Claims, Ending, Game, GameError, Proof};
+use crate::{has_insufficient_material, Answer, Claims, Ending, Game, GameError, Method, Proof};
 
 /// Why a game has the result the rules give it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -350,6 +350,10 @@ pub struct Rules {
     /// opponent still mate?); past it the answer is unknown and the
     /// recorded result stands.
     pub helpmate_budget: u64,
+    /// Under FIDE: how the question is answered ([`Method::Exact`]
+    /// decides it within the budget; [`Method::Screen`] only proves
+    /// "cannot mate", and keeps the recorded result otherwise).
+    pub can_mate: Method,
 }
 
 impl Rules {
@@ -360,6 +364,7 @@ impl Rules {
             ruleset: Ruleset::Fide,
             laws: LawsChoice::ByDate,
             helpmate_budget: crate::DEFAULT_BUDGET,
+            can_mate: Method::Exact,
         }
     }
 
@@ -370,6 +375,7 @@ impl Rules {
             ruleset: Ruleset::Lichess,
             laws: LawsChoice::ByDate,
             helpmate_budget: crate::DEFAULT_BUDGET,
+            can_mate: Method::Exact,
         }
     }
 
@@ -650,16 +656,17 @@ fn mate_ability(game: &Game, color: Color, rules: &Rules) -> (MateAbility, Vec<M
             }
         }
         Ruleset::Fide => {
-            let found = game.helpmate(color, rules.helpmate_budget);
+            let found = game.helpmate_by(color, rules.helpmate_budget, rules.can_mate);
             let line = if found.proof == Proof::Found {
                 found.line
             } else {
                 Vec::new()
             };
-            let ability = match found.answer {
-                Answer::Yes => MateAbility::Yes,
-                Answer::No => MateAbility::No,
-                Answer::Unknown => MateAbility::Unknown,
+            let ability = match (found.answer, found.proof) {
+                (Answer::Yes, _) => MateAbility::Yes,
+                (Answer::No, _) => MateAbility::No,
+                (Answer::Unknown, Proof::Unproven) => MateAbility::NotProven,
+                (Answer::Unknown, _) => MateAbility::Unknown,
             };
             (ability, line)
         }

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use adjudication::verdict::{Laws, LawsChoice, Reason, Rules, Ruleset};
-use adjudication::DEFAULT_BUDGET;
+use adjudication::{Method, DEFAULT_BUDGET};
 use anyhow::{bail, Result};
 use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::{Invalid, Judged, Ruling};
@@ -79,6 +79,15 @@ pub struct AdjudicateArgs {
     /// with more unknowns.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BUDGET)]
     helpmate_budget: u64,
+    /// How "can the opponent still mate?" is answered under FIDE rules:
+    /// `exact` decides it (a proof of "cannot mate", else a search for a
+    /// mating line, within --helpmate-budget), for arbitration; `screen`
+    /// only proves "cannot mate" and never searches for a mate, so a
+    /// position it cannot prove keeps the recorded result ("not proven
+    /// unwinnable (screen)"), for scanning a database for unfairly scored
+    /// games.
+    #[arg(long, value_enum, default_value_t = CanMateArg::Exact)]
+    can_mate: CanMateArg,
     #[command(flatten)]
     table: GamesTableArgs,
     #[command(flatten)]
@@ -95,6 +104,14 @@ enum RulesArg {
     /// Lichess: 50-move draw automatic at 100 plies; a timeout (or
     /// abandonment) is a draw only if the winner has insufficient material.
     Lichess,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum CanMateArg {
+    /// Decide: prove "cannot mate", else search for a mate.
+    Exact,
+    /// Prove "cannot mate" only; never search for a mate.
+    Screen,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -364,6 +381,10 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
             ruleset,
             laws,
             helpmate_budget: args.helpmate_budget,
+            can_mate: match args.can_mate {
+                CanMateArg::Exact => Method::Exact,
+                CanMateArg::Screen => Method::Screen,
+            },
         },
         fix_results: games_to.is_some(),
         spec: spec.for_adjudication(),

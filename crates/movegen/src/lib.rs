@@ -14,6 +14,7 @@
 
 #![deny(missing_docs)]
 
+mod after;
 mod gen;
 mod keyed;
 mod known;
@@ -22,6 +23,7 @@ mod perft;
 mod position;
 mod setup;
 
+pub use after::After;
 pub use keyed::Keyed;
 pub use moves::{Move, MoveKind, MoveList, PieceMoves, MAX_MOVES};
 pub use perft::{perft, perft_divide, perft_hashed, PerftTable};

@@ -51,10 +51,19 @@ use crate::{build_binary, rerun_optimised, target_dir, Profile};
 /// Adjudicate over validate, at each thread count (issue 5).
 const TARGET_ADJ_OVER_VALIDATE: f64 = 0.8;
 /// FIDE adjudicate t1 over the baseline: (input name, target) (issue 12).
-const TARGET_ADJ_OVER_BASELINE: [(&str, f64); 2] = [("lichess-like", 0.4), ("real", 0.6)];
+const TARGET_ADJ_OVER_BASELINE: [(&str, f64); 4] = [
+    ("lichess-like", 0.4),
+    ("real", 0.6),
+    ("lichess-60mb", 0.4),
+    ("masters", 0.65),
+];
+/// FIDE adjudicate `--can-mate screen` t1 over the baseline (issue 19).
+const TARGET_SCREEN_OVER_BASELINE: [(&str, f64); 2] = [("lichess-60mb", 0.75), ("masters", 0.65)];
 /// Instruction budgets on the 20 MB corpus, millions (issue 12).
 const BUDGET_FIDE_M: f64 = 1_500.0;
 const BUDGET_LICHESS_M: f64 = 700.0;
+/// `--rules lichess` over validate, instructions (issue 19).
+const LICHESS_OVER_VALIDATE: f64 = 1.3;
 /// Instructions per clock comment (issue 12).
 const BUDGET_PER_CLOCK: f64 = 60.0;
 
@@ -87,6 +96,74 @@ fn load_inputs() -> anyhow::Result<Vec<Input>> {
         crate::corpus::run(Args::new(Vec::new()))?;
     }
     inputs.push(corpus_input(corpus)?);
+    inputs.extend(issue_19_inputs()?);
+    Ok(inputs)
+}
+
+/// Issue 19's inputs, when the shared data is there: `lichess-60mb`,
+/// the real Lichess games of `pgn-reader-bench/lichess_db_1000k.pgn`
+/// repeated to 60 MB (written once under target/bench), and `masters`,
+/// the TCEC files and the TWIC files of the shared real files.
+fn issue_19_inputs() -> anyhow::Result<Vec<Input>> {
+    let Some(real) = real_input()? else {
+        return Ok(Vec::new());
+    };
+    let mut inputs = Vec::new();
+    if let Some(lichess) = real
+        .files
+        .iter()
+        .find(|file| file.ends_with("pgn-reader-bench/lichess_db_1000k.pgn"))
+    {
+        let dir = target_dir().join("bench");
+        std::fs::create_dir_all(&dir)?;
+        let repeated = dir.join("lichess-60mb.pgn");
+        let games =
+            std::fs::read(lichess).with_context(|| format!("cannot read {}", lichess.display()))?;
+        let copies = (60_000_000usize).div_ceil(games.len().max(1));
+        if std::fs::metadata(&repeated).map(|m| m.len()).ok()
+            != Some((copies * (games.len() + 1)) as u64)
+        {
+            let mut out = Vec::with_capacity(copies * (games.len() + 1));
+            for _ in 0..copies {
+                out.extend_from_slice(&games);
+                out.push(b'\n');
+            }
+            std::fs::write(&repeated, &out)
+                .with_context(|| format!("cannot write {}", repeated.display()))?;
+        }
+        let mut input = corpus_input(repeated)?;
+        input.name = "lichess-60mb".to_owned();
+        input.what = format!("{} repeated {copies} times", lichess.display());
+        inputs.push(input);
+    }
+    let masters: Vec<_> = real
+        .files
+        .iter()
+        .filter(|file| {
+            let path = file.display().to_string();
+            path.contains("/tcec/") || path.to_lowercase().contains("twic")
+        })
+        .cloned()
+        .collect();
+    if !masters.is_empty() {
+        let mut bytes = 0;
+        for file in &masters {
+            bytes += std::fs::metadata(file)
+                .with_context(|| format!("cannot read {}", file.display()))?
+                .len();
+        }
+        inputs.push(Input {
+            name: "masters".to_owned(),
+            what: format!(
+                "{} TCEC and TWIC files of ../shared/data/pgn/real",
+                masters.len()
+            ),
+            files: masters,
+            bytes,
+            stored: bytes,
+            zst: false,
+        });
+    }
     Ok(inputs)
 }
 
@@ -136,13 +213,14 @@ fn parse_summary(text: &str) -> Option<Summary> {
 }
 
 /// The timed commands of one run, in order.
-const TIMED: [&str; 6] = [
+const TIMED: [&str; 7] = [
     "validate t1",
     "adjudicate t1",
     "adjudicate --rules lichess t1",
     "validate t2",
     "adjudicate t2",
     "baseline (pgn-reader + shakmaty)",
+    "adjudicate --can-mate screen t1",
 ];
 /// Indices into [`TIMED`].
 const VAL_T1: usize = 0;
@@ -151,6 +229,7 @@ const LICHESS_T1: usize = 2;
 const VAL_T2: usize = 3;
 const ADJ_T2: usize = 4;
 const BASELINE: usize = 5;
+const SCREEN_T1: usize = 6;
 
 /// The measurements of one input.
 #[derive(Debug)]
@@ -158,8 +237,8 @@ struct Row {
     name: String,
     megabytes: f64,
     /// Median MB/s, by [`TIMED`].
-    mbps: [f64; 6],
-    spread: [f64; 6],
+    mbps: [f64; 7],
+    spread: [f64; 7],
     /// Highest peak RSS over the runs, KiB, in the same order.
     rss_kib: [Option<u64>; 4],
     validate: [Option<OursCounts>; 2],
@@ -200,7 +279,7 @@ fn bench_input(
     input: &Input,
     rss_file: Option<&Path>,
 ) -> anyhow::Result<Row> {
-    let mut seconds: [Vec<f64>; 6] = Default::default();
+    let mut seconds: [Vec<f64>; 7] = Default::default();
     let mut rss_kib: [Option<u64>; 4] = [None; 4];
     let mut validate: [Option<OursCounts>; 2] = [None; 2];
     let mut adjudicate: [Option<Summary>; 2] = [None, None];
@@ -268,24 +347,19 @@ fn bench_input(
                     .and_then(|text| parse_summary(&text));
             }
             if t_idx == 0 {
-                let run = run_child(
-                    bin,
-                    &[
-                        "adjudicate",
-                        "--rules",
-                        "lichess",
-                        "--threads",
-                        "1",
-                        "-q",
-                        "--format",
-                        "csv",
-                    ],
-                    input,
-                    None,
-                )?;
-                seconds[LICHESS_T1].push(run.seconds);
-                if run.exit == Some(2) {
-                    notes.push("adjudicate --rules lichess t1 exited with 2".to_owned());
+                // The other modes, one thread.
+                for (slot, mode) in [
+                    (LICHESS_T1, ["--rules", "lichess"]),
+                    (SCREEN_T1, ["--can-mate", "screen"]),
+                ] {
+                    let mut args = vec!["adjudicate"];
+                    args.extend(mode);
+                    args.extend(["--threads", "1", "-q", "--format", "csv"]);
+                    let run = run_child(bin, &args, input, None)?;
+                    seconds[slot].push(run.seconds);
+                    if run.exit == Some(2) {
+                        notes.push(format!("adjudicate {} t1 exited with 2", mode.join(" ")));
+                    }
                 }
             }
         }
@@ -295,13 +369,14 @@ fn bench_input(
         let bytes = input.bytes as usize;
         let speed = |idx: usize| mbps(bytes, seconds[idx][run_idx]);
         eprintln!(
-            "{} run {}/{}: t1 validate {:.0}, adjudicate {:.0}, lichess {:.0}; t2 validate \
-             {:.0}, adjudicate {:.0}; baseline {:.0} MB/s",
+            "{} run {}/{}: t1 validate {:.0}, adjudicate {:.0}, screen {:.0}, lichess {:.0}; t2 \
+             validate {:.0}, adjudicate {:.0}; baseline {:.0} MB/s",
             input.name,
             run_idx + 1,
             options.runs,
             speed(VAL_T1),
             speed(ADJ_T1),
+            speed(SCREEN_T1),
             speed(LICHESS_T1),
             speed(VAL_T2),
             speed(ADJ_T2),
@@ -353,7 +428,7 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
     };
     println!();
     println!(
-        "{:<13} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "{:<13} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
         "input",
         "MB",
         "val t1",
@@ -365,12 +440,14 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
         "adj/val",
         "baseline",
         "adj/base",
+        "screen",
+        "scr/base",
     );
     for row in rows {
         let over = |a: usize, b: usize| row.mbps[a] / row.mbps[b];
         println!(
             "{:<13} {:>7.1} {:>8.1} {:>8.1} {:>7.2}x {:>8.1} {:>8.1} {:>8.1} {:>7.2}x {:>8.1} \
-             {:>7.2}x",
+             {:>7.2}x {:>8.1} {:>7.2}x",
             row.name,
             row.megabytes,
             row.mbps[VAL_T1],
@@ -382,7 +459,22 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
             over(ADJ_T2, VAL_T2),
             row.mbps[BASELINE],
             over(ADJ_T1, BASELINE),
+            row.mbps[SCREEN_T1],
+            over(SCREEN_T1, BASELINE),
         );
+        if let Some(&(_, want)) = TARGET_SCREEN_OVER_BASELINE
+            .iter()
+            .find(|(name, _)| *name == row.name)
+        {
+            let ratio = over(SCREEN_T1, BASELINE);
+            check(
+                ratio >= want,
+                format!(
+                    "{}: FIDE adjudicate --can-mate screen t1 / baseline {ratio:.2}x >= {want}x",
+                    row.name
+                ),
+            );
+        }
         if let Some(&(_, want)) = TARGET_ADJ_OVER_BASELINE
             .iter()
             .find(|(name, _)| *name == row.name)
@@ -410,7 +502,8 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
     }
     println!(
         "MB/s (median); lichess = adjudicate --rules lichess t1; baseline = pgn-reader + \
-         shakmaty validate, one thread; adj/base = FIDE adjudicate t1 over it"
+         shakmaty validate, one thread; adj/base = FIDE adjudicate t1 over it; screen = \
+         adjudicate --can-mate screen t1, scr/base its ratio to the baseline"
     );
     for row in rows.iter().filter(|_| runs > 1) {
         let spreads: Vec<_> = TIMED
@@ -580,6 +673,18 @@ fn callgrind_step() -> anyhow::Result<Vec<String>> {
             "validate",
             &["validate", "--threads", "1", "--format", "csv"][..],
         ),
+        (
+            "screen",
+            &[
+                "adjudicate",
+                "--can-mate",
+                "screen",
+                "--threads",
+                "1",
+                "--format",
+                "csv",
+            ][..],
+        ),
     ] {
         eprintln!("callgrind: {} {} ...", args.join(" "), corpus.display());
         let mut os_args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
@@ -588,26 +693,37 @@ fn callgrind_step() -> anyhow::Result<Vec<String>> {
         profiles.push((label, profile_command(&profiling, &os_args, &out)?));
     }
     let millions = |n: u64| n as f64 / 1e6;
-    let (fide, lichess, validate) = (&profiles[0].1, &profiles[1].1, &profiles[2].1);
+    let (fide, lichess, validate, screen) = (
+        &profiles[0].1,
+        &profiles[1].1,
+        &profiles[2].1,
+        &profiles[3].1,
+    );
     println!();
     println!(
         "callgrind instructions, one thread, {} ({clocks} clock comments), millions:",
         corpus.display()
     );
     println!();
-    println!("| component | FIDE | Lichess |");
-    println!("|---|---:|---:|");
+    println!("| component | FIDE exact | FIDE screen | Lichess |");
+    println!("|---|---:|---:|---:|");
     println!(
-        "| **adjudicate, total** | **{:.1}** | **{:.1}** |",
+        "| **adjudicate, total** | **{:.1}** | **{:.1}** | **{:.1}** |",
         millions(fide.total),
+        millions(screen.total),
         millions(lichess.total)
     );
-    let mut rest = [fide.total, lichess.total];
+    let mut rest = [fide.total, lichess.total, screen.total];
     for (index, component) in COMPONENTS.iter().enumerate() {
-        let (a, b) = (fide.components[index], lichess.components[index]);
+        let (a, b, c) = (
+            fide.components[index],
+            lichess.components[index],
+            screen.components[index],
+        );
         if !component.part {
             rest[0] = rest[0].saturating_sub(a);
             rest[1] = rest[1].saturating_sub(b);
+            rest[2] = rest[2].saturating_sub(c);
         }
         let indent = if component.part {
             "&nbsp;&nbsp;of which "
@@ -615,35 +731,41 @@ fn callgrind_step() -> anyhow::Result<Vec<String>> {
             ""
         };
         println!(
-            "| {indent}{} | {:.1} | {:.1} |",
+            "| {indent}{} | {:.1} | {:.1} | {:.1} |",
             component.name,
             millions(a),
+            millions(c),
             millions(b)
         );
     }
     rest[0] = rest[0].saturating_sub(fide.clock);
     rest[1] = rest[1].saturating_sub(lichess.clock);
+    rest[2] = rest[2].saturating_sub(screen.clock);
     let per_clock = |p: &Profiled| p.clock as f64 / clocks.max(1) as f64;
     println!(
-        "| clock comments (comment.rs; per comment {:.0} / {:.0}) | {:.1} | {:.1} |",
+        "| clock comments (comment.rs; per comment {:.0} / {:.0}) | {:.1} | {:.1} | {:.1} |",
         per_clock(fide),
         per_clock(lichess),
         millions(fide.clock),
+        millions(screen.clock),
         millions(lichess.clock)
     );
     println!(
-        "| the rest: read, replay, SAN, make-move, tags, report | {:.1} | {:.1} |",
+        "| the rest: read, replay, SAN, make-move, tags, report | {:.1} | {:.1} | {:.1} |",
         millions(rest[0]),
+        millions(rest[2]),
         millions(rest[1])
     );
     println!(
-        "| validate --format csv (same corpus) | {:.1} | {:.1} |",
+        "| validate --format csv (same corpus) | {:.1} | {:.1} | {:.1} |",
+        millions(validate.total),
         millions(validate.total),
         millions(validate.total)
     );
     println!(
-        "| **adjudicate minus validate** | **{:.1}** | **{:.1}** |",
+        "| **adjudicate minus validate** | **{:.1}** | **{:.1}** | **{:.1}** |",
         millions(fide.total.saturating_sub(validate.total)),
+        millions(screen.total.saturating_sub(validate.total)),
         millions(lichess.total.saturating_sub(validate.total))
     );
     println!(
@@ -668,6 +790,13 @@ fn callgrind_step() -> anyhow::Result<Vec<String>> {
                 millions(lichess.total),
                 millions(lichess.total.saturating_sub(validate.total)),
                 millions(validate.total)
+            ),
+        ),
+        (
+            lichess.total as f64 <= LICHESS_OVER_VALIDATE * validate.total as f64,
+            format!(
+                "Lichess adjudicate {:.2}x <= {LICHESS_OVER_VALIDATE}x validate's instructions",
+                lichess.total as f64 / validate.total.max(1) as f64
             ),
         ),
         (

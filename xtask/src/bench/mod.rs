@@ -248,7 +248,7 @@ const USAGE: &str =
                      cargo xtask bench adjudicate [--runs N] [--quick]\n       \
                      cargo xtask bench replay [--runs N] [--quick]\n       \
                      cargo xtask bench unwinnable [--runs N] [--quick] [--set a,b,..] \
-                     [--only ours|chasolver] [--budget N]";
+                     [--mode exact|screen|both] [--process] [--only ours|chasolver] [--budget N]";
 
 /// Runs `bench <what> [options]`.
 ///

@@ -794,6 +794,49 @@ fn adjudicate_helpmate_budget() {
     );
 }
 
+/// `--can-mate screen`: a proof of "cannot mate" changes the result as in
+/// `exact`; a position it cannot prove keeps the recorded result and says
+/// so, where `exact` finds the mate.
+#[test]
+fn adjudicate_can_mate_screen() {
+    // Black flags with two queens against it, but every line ends in
+    // stalemate (a real unfairly scored timeout): a draw in both modes.
+    let locked = game(
+        "1-0",
+        Some("k7/2Q5/3Q4/1p6/8/KP6/P1P5/8 b - - 2 52"),
+        "[Termination \"Time forfeit\"]\n",
+        "",
+    );
+    for mode in ["exact", "screen"] {
+        let (_, rows) = adjudicate(
+            &format!("adj_screen_locked_{mode}"),
+            &locked,
+            &["--can-mate", mode],
+        );
+        assert_eq!(&rows[0][..2], ["1-0", "1/2-1/2"], "{mode}: {:?}", rows[0]);
+    }
+    // Black flags with a bare king against K+B+P: exact finds the mate,
+    // the screen proves nothing and keeps the recorded result.
+    let open = game(
+        "1-0",
+        Some("4k3/8/8/8/8/8/4P3/2B1K3 b - - 0 1"),
+        "[Termination \"Time forfeit\"]\n",
+        "1... Kd7",
+    );
+    check(
+        "adj_screen_open",
+        &open,
+        &["--can-mate", "screen"],
+        ("1-0", "1-0", "time_forfeit", "1", "", "true"),
+        "White (K+B+P) v K not proven unwinnable (screen); recorded result kept",
+    );
+    let run = chesstool(
+        &temp_dir("adj_screen_bad"),
+        &["adjudicate", "--can-mate", "guess", "-"],
+    );
+    assert_eq!(run.code, 2);
+}
+
 /// A game that records no result (no `Result` tag, no terminator) does not
 /// agree with any, `*` included: it is reported, and `--fix-results`
 /// gives it one.
