@@ -61,9 +61,7 @@ use board::{Color, GameResult, RecordedResult};
 use movegen::{Move, Position};
 
 use crate::clock::{analyze_clocks, PlyClock, TimeControl};
-use crate::termination::{
-    external_result, EndingKind, ExternalEvent, MateAbility, RecordedEnding,
-};
+use crate::termination::{external_result, EndingKind, ExternalEvent, MateAbility, RecordedEnding};
 use crate::{has_insufficient_material, Answer, Claims, Ending, Game, GameError, Method, Proof};
 
 /// Why a game has the result the rules give it.

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use adjudication::termination::{
     external_result, material_label, EndingKind, ExternalEvent, MateAbility, RecordedEnding,
 };
-use board::{GameResult, RecordedResult};
 use board::Color::{self, Black, White};
 use board::{Board, Piece, Role, Square};
+use board::{GameResult, RecordedResult};
 
 use EndingKind::*;
 use GameResult::{BlackWins, Draw, WhiteWins};

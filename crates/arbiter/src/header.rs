@@ -155,7 +155,9 @@ impl std::fmt::Display for Date {
 fn days_in_month(year: u16, month: u8) -> u8 {
     match month {
         4 | 6 | 9 | 11 => 30,
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
+            29
+        }
         2 => 28,
         _ => 31,
     }
@@ -508,7 +510,10 @@ mod tests {
             }
         );
         assert!(read("abc", TagType::TimeControl).is_unreadable());
-        assert_eq!(read("Caf\u{e9}", TagType::Text), TagField::Text("Café".into()));
+        assert_eq!(
+            read("Caf\u{e9}", TagType::Text),
+            TagField::Text("Café".into())
+        );
         assert_eq!(TagField::read(None, TagType::Int), TagField::Missing);
         assert!(!TagField::Missing.is_unreadable());
     }

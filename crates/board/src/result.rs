@@ -136,7 +136,6 @@ impl fmt::Display for ParseGameResultError {
 
 impl std::error::Error for ParseGameResultError {}
 
-
 /// What a game records as its result: its `Result` tag (decoded and
 /// trimmed) when that is not empty, else the movetext's terminator. The
 /// cases a report tells apart are kept apart: no tag and no terminator
@@ -318,7 +317,10 @@ mod tests {
     #[test]
     fn recorded_results() {
         let read = RecordedResult::read;
-        assert_eq!(read(Some("1-0"), Some(GameResult::Draw)), RecordedResult::from(GameResult::WhiteWins));
+        assert_eq!(
+            read(Some("1-0"), Some(GameResult::Draw)),
+            RecordedResult::from(GameResult::WhiteWins)
+        );
         assert_eq!(read(Some("*"), None).result(), Some(GameResult::Unknown));
         assert_eq!(read(Some("*"), None).text(), Some("*"));
         assert_eq!(read(Some("1–0"), None).text(), Some("1–0"));
@@ -328,6 +330,9 @@ mod tests {
         assert_eq!(read(Some("  "), None), RecordedResult::Empty);
         assert_eq!(read(None, Some(GameResult::BlackWins)).text(), Some("0-1"));
         assert_eq!(read(None, None).text(), None);
-        assert_eq!(read(Some("1-0 (forfeit)"), None).to_string(), "1-0 (forfeit)");
+        assert_eq!(
+            read(Some("1-0 (forfeit)"), None).to_string(),
+            "1-0 (forfeit)"
+        );
     }
 }

@@ -21,8 +21,8 @@ use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
 use crate::output::Output;
 use crate::pipeline::Task;
 use crate::report::{
-    date_partitions, game_columns, moves_columns, unreadable_note, Column, Format, GameMoves, GameRecord,
-    GamesTableArgs, Schema, Sink, TagColumns, Type,
+    date_partitions, game_columns, moves_columns, unreadable_note, Column, Format, GameMoves,
+    GameRecord, GamesTableArgs, Schema, Sink, TagColumns, Type,
 };
 use crate::validate::game_place;
 use crate::Outcome;
@@ -213,8 +213,11 @@ pub fn schema(
                 Ruling::Invalid(_) => None,
             })
         }),
-        Column::new("claimable", Type::LIST_STR, true, move |r: &Row, _, c| {
-            match judged(r) {
+        Column::new(
+            "claimable",
+            Type::LIST_STR,
+            true,
+            move |r: &Row, _, c| match judged(r) {
                 Some(judged) => {
                     let claims = judged.verdict.claimable;
                     c.list_str(
@@ -227,14 +230,17 @@ pub fn schema(
                     );
                 }
                 None => c.null(),
-            }
-        }),
-        Column::new("agrees", Type::Bool, true, move |r: &Row, _, c| {
-            match judged(r) {
+            },
+        ),
+        Column::new(
+            "agrees",
+            Type::Bool,
+            true,
+            move |r: &Row, _, c| match judged(r) {
                 Some(judged) => c.bool(judged.verdict.agrees),
                 None => c.null(),
-            }
-        }),
+            },
+        ),
         Column::new("termination", Type::Str, true, move |r: &Row, _, c| {
             c.opt_str(judged(r).map(|j| j.verdict.termination()))
         })
@@ -402,40 +408,35 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         partition,
     )?;
     let mut counts = Counts::default();
-    let run = run_inputs(
-        &args.files,
-        &args.common,
-        &task,
-        |progress, row: Row| {
-            let record = &row.record;
-            counts.games += 1;
-            counts.unreadable += tags.unreadable(&record.header);
-            let agrees = record.ruling.verdict().map(|v| v.agrees);
-            match agrees {
-                None => counts.invalid += 1,
-                Some(false) => counts.disagree += 1,
-                Some(true) => {}
+    let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
+        let record = &row.record;
+        counts.games += 1;
+        counts.unreadable += tags.unreadable(&record.header);
+        let agrees = record.ruling.verdict().map(|v| v.agrees);
+        match agrees {
+            None => counts.invalid += 1,
+            Some(false) => counts.disagree += 1,
+            Some(true) => {}
+        }
+        let reason_index = match record.ruling.verdict() {
+            Some(v) => Reason::ALL.iter().position(|r| *r == v.reason),
+            None => Some(Reason::ALL.len()),
+        };
+        if let Some(i) = reason_index {
+            counts.reasons[i] += 1;
+        }
+        if let (Some(fixed), Some(pgn)) = (&mut fixed, &record.fixed_pgn) {
+            fixed.write_all(pgn)?;
+        }
+        match &mut sink {
+            Sink::Table(table) => table.row(&row, 0)?,
+            Sink::Text(out) if agrees != Some(true) => {
+                progress.suspend(|| write_line(out, &text_line(&row)))?;
             }
-            let reason_index = match record.ruling.verdict() {
-                Some(v) => Reason::ALL.iter().position(|r| *r == v.reason),
-                None => Some(Reason::ALL.len()),
-            };
-            if let Some(i) = reason_index {
-                counts.reasons[i] += 1;
-            }
-            if let (Some(fixed), Some(pgn)) = (&mut fixed, &record.fixed_pgn) {
-                fixed.write_all(pgn)?;
-            }
-            match &mut sink {
-                Sink::Table(table) => table.row(&row, 0)?,
-                Sink::Text(out) if agrees != Some(true) => {
-                    progress.suspend(|| write_line(out, &text_line(&row)))?;
-                }
-                Sink::Text(_) => {}
-            }
-            Ok(Flow::Continue)
-        },
-    )?;
+            Sink::Text(_) => {}
+        }
+        Ok(Flow::Continue)
+    })?;
     let io_failed = run.io_failed;
     if let Some(fixed) = fixed {
         fixed.commit()?;

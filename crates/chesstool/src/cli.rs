@@ -128,7 +128,9 @@ fn parse_size(text: &str) -> Result<usize, String> {
 fn parse_row_group_rows(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
         Ok(n @ 1..) => Ok(n),
-        _ => Err(format!("expected a number of rows, at least 1, got `{text}`")),
+        _ => Err(format!(
+            "expected a number of rows, at least 1, got `{text}`"
+        )),
     }
 }
 
@@ -528,8 +530,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     // pipeline, name, read in part only).
     let opened: std::cell::RefCell<
         std::collections::VecDeque<(usize, std::sync::Arc<crate::report::table::FileName>, bool)>,
-    > =
-        std::cell::RefCell::new(std::collections::VecDeque::new());
+    > = std::cell::RefCell::new(std::collections::VecDeque::new());
     let mut n_opened = 0usize;
     let io_failed = std::cell::Cell::new(run.io_failed);
     let reading: std::cell::RefCell<Option<std::sync::Arc<std::sync::atomic::AtomicU64>>> =
@@ -585,13 +586,11 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 },
                 (None, None) => Selection::All,
             };
-            opened
-                .borrow_mut()
-                .push_back((
-                    n_opened,
-                    std::sync::Arc::new(crate::report::table::FileName::new(&name)),
-                    select != Selection::All,
-                ));
+            opened.borrow_mut().push_back((
+                n_opened,
+                std::sync::Arc::new(crate::report::table::FileName::new(&name)),
+                select != Selection::All,
+            ));
             n_opened += 1;
             last.set(0);
             *reading.borrow_mut() = Some(std::sync::Arc::clone(&input.bytes_read));
@@ -624,7 +623,9 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                     .front()
                     .filter(|(index, _, _)| *index == located.input)
                     .map(|(_, name, _)| std::sync::Arc::clone(name))
-                    .unwrap_or_else(|| std::sync::Arc::new(crate::report::table::FileName::new("")));
+                    .unwrap_or_else(|| {
+                        std::sync::Arc::new(crate::report::table::FileName::new(""))
+                    });
                 task.rebase(&mut located.record, located.line_base);
                 let placed = Placed {
                     file,
@@ -652,16 +653,13 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 error,
                 cut,
             } => {
-                let (index, name, ranged) = opened
-                    .borrow_mut()
-                    .pop_front()
-                    .unwrap_or_else(|| {
-                        (
-                            0,
-                            std::sync::Arc::new(crate::report::table::FileName::new("")),
-                            false,
-                        )
-                    });
+                let (index, name, ranged) = opened.borrow_mut().pop_front().unwrap_or_else(|| {
+                    (
+                        0,
+                        std::sync::Arc::new(crate::report::table::FileName::new("")),
+                        false,
+                    )
+                });
                 debug_assert_eq!(index, input, "inputs are done in order");
                 run.bytes += totals.bytes;
                 match error {
@@ -678,7 +676,10 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                                 format!(" ({:.1} MB read)", totals.bytes as f64 / 1e6)
                             });
                         progress.suspend(|| {
-                            eprintln!("chesstool: {}{cut}", input::describe_io_error(name.as_str(), &err));
+                            eprintln!(
+                                "chesstool: {}{cut}",
+                                input::describe_io_error(name.as_str(), &err)
+                            );
                         });
                         io_failed.set(true);
                     }

@@ -196,7 +196,9 @@ impl Replayed {
 
     fn slice(&self, start: u32, len: u8) -> &str {
         let start = start as usize;
-        self.text.get(start..start + usize::from(len)).unwrap_or_default()
+        self.text
+            .get(start..start + usize::from(len))
+            .unwrap_or_default()
     }
 
     /// The FEN of a row (empty when not wanted).
@@ -252,7 +254,13 @@ fn written(text: &[u8], start: u32) -> u8 {
 }
 
 impl Collect<'_> {
-    fn push(&mut self, ply: u32, before: &Position, after: &Position, mv: Option<(SanPlus, UciMove)>) {
+    fn push(
+        &mut self,
+        ply: u32,
+        before: &Position,
+        after: &Position,
+        mv: Option<(SanPlus, UciMove)>,
+    ) {
         let moves = self.text.len() as u32;
         let (mut san_len, mut uci_len) = (0, 0);
         if let Some((san, uci)) = mv {
@@ -262,7 +270,11 @@ impl Collect<'_> {
             uci_len = written(self.text, moves) - san_len;
         }
         let fen = self.text.len() as u32;
-        if self.wants.fen.is_some_and(|at| at.is_none_or(|at| at == ply)) {
+        if self
+            .wants
+            .fen
+            .is_some_and(|at| at.is_none_or(|at| at == ply))
+        {
             push_fen(self.text, after, self.ep_mode);
         }
         self.rows.push(PlyRow {
@@ -667,8 +679,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
             counts.invalid += 1;
             // A game too large to hold cannot be copied: the error line
             // says so, whatever the summary does.
-            let left_out = if args.format == Format::Pgn && record.too_large && !args.drop_invalid
-            {
+            let left_out = if args.format == Format::Pgn && record.too_large && !args.drop_invalid {
                 "; not copied to the output (raise --max-game-size to keep it)"
             } else {
                 ""

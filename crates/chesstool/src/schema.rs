@@ -62,7 +62,9 @@ pub fn run(args: &SchemaArgs) -> Result<Outcome> {
                 .0
                 .to_json(args.format)
         }
-        Report::Replay => crate::replay::schema(&args.tags, spec)?.0.to_json(args.format),
+        Report::Replay => crate::replay::schema(&args.tags, spec)?
+            .0
+            .to_json(args.format),
         Report::Adjudicate => crate::adjudicate::schema(&args.tags, &args.table, spec)?
             .0
             .to_json(args.format),

@@ -18,8 +18,8 @@ use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
 use crate::pipeline::Task;
 use crate::report::table::escape_controls;
 use crate::report::{
-    date_partitions, game_columns, moves_columns, or_unknown, unreadable_note, Column, Format, GameMoves,
-    GameRecord, GamesTableArgs, Schema, Sink, TagColumns, Type,
+    date_partitions, game_columns, moves_columns, or_unknown, unreadable_note, Column, Format,
+    GameMoves, GameRecord, GamesTableArgs, Schema, Sink, TagColumns, Type,
 };
 use crate::Outcome;
 
@@ -117,7 +117,11 @@ pub fn schema(
     let mut columns = game_columns::<Report>("result");
     columns.extend([
         Column::new("status", Type::Str, false, move |r: &Row, _, c| {
-            c.str(if error(r).is_some() { "invalid" } else { "valid" })
+            c.str(if error(r).is_some() {
+                "invalid"
+            } else {
+                "valid"
+            })
         })
         .plain(),
         Column::new("warnings", Type::Int64, false, |r: &Row, _, c| {
@@ -132,9 +136,11 @@ pub fn schema(
         Column::new("error_line", Type::Int64, true, move |r: &Row, _, c| {
             c.opt_int(error(r).map(|e| i64::try_from(e.line).unwrap_or(i64::MAX)))
         }),
-        Column::new("error", Type::Str, true, move |r: &Row, _, c| match error(r) {
-            Some(e) => c.str(&format!("{}: {}", e.kind, e.message)),
-            None => c.null(),
+        Column::new("error", Type::Str, true, move |r: &Row, _, c| {
+            match error(r) {
+                Some(e) => c.str(&format!("{}: {}", e.kind, e.message)),
+                None => c.null(),
+            }
         }),
     ]);
     if show_warnings {
@@ -227,7 +233,12 @@ struct Counts {
 
 pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let mut spec = HeaderSpec::default();
-    let (schema, tags) = schema(args.show_warnings, &args.common.tags, &args.table, &mut spec)?;
+    let (schema, tags) = schema(
+        args.show_warnings,
+        &args.common.tags,
+        &args.table,
+        &mut spec,
+    )?;
     let partition = date_partitions::<Report>(&args.table.partition_by, &mut spec);
     let task = Validate {
         options: ReplayOptions {
@@ -313,7 +324,8 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
 /// warnings are reported, in every subcommand.
 pub fn game_place<R: GameRecord>(row: &Placed<R>, line: u64) -> String {
     let header = row.record.header();
-    let name = |tag: Option<&String>| escape_controls(or_unknown(tag.map(String::as_str))).into_owned();
+    let name =
+        |tag: Option<&String>| escape_controls(or_unknown(tag.map(String::as_str))).into_owned();
     format!(
         "{}:{line}: game {} ({} – {})",
         row.file,

@@ -129,13 +129,21 @@ fn check_position(pos: &Position) -> usize {
         // position after is the one found by playing the move.
         let mut after = pos.clone();
         after.play_unchecked(m);
-        assert_eq!(SanPlus::from_move_after(pos, m, &after), san, "{fen} {text}");
+        assert_eq!(
+            SanPlus::from_move_after(pos, m, &after),
+            san,
+            "{fen} {text}"
+        );
         let mut bytes = Vec::new();
         san.push_to(&mut bytes);
         assert_eq!(bytes, text.as_bytes(), "{fen} {text}");
         let mut bytes = Vec::new();
         write_uci(pos, m).push_to(&mut bytes);
-        assert_eq!(bytes, write_uci(pos, m).to_string().as_bytes(), "{fen} {text}");
+        assert_eq!(
+            bytes,
+            write_uci(pos, m).to_string().as_bytes(),
+            "{fen} {text}"
+        );
 
         let parsed = SanPlus::from_ascii(text.as_bytes())
             .unwrap_or_else(|e| panic!("{fen}: strict reading of our {text}: {e}"));

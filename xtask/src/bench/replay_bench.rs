@@ -147,7 +147,8 @@ pub(super) fn run_script(mut args: Args) -> anyhow::Result<()> {
     args.finish()?;
     let file = fs::File::open(&input).with_context(|| format!("cannot read {input}"))?;
     let out = fs::File::create(&output).with_context(|| format!("cannot create {output}"))?;
-    let rows = super::replay_script::replay_script(std::io::BufReader::with_capacity(1 << 16, file), out)?;
+    let rows =
+        super::replay_script::replay_script(std::io::BufReader::with_capacity(1 << 16, file), out)?;
     println!("replay script: {rows} rows");
     Ok(())
 }

@@ -35,6 +35,9 @@ mod tests {
     fn escapes() {
         let mut s = Vec::new();
         super::push_str(&mut s, "a\"b\\c\nd\u{1}é\u{1f}");
-        assert_eq!(String::from_utf8(s).unwrap(), "\"a\\\"b\\\\c\\nd\\u0001é\\u001f\"");
+        assert_eq!(
+            String::from_utf8(s).unwrap(),
+            "\"a\\\"b\\\\c\\nd\\u0001é\\u001f\""
+        );
     }
 }

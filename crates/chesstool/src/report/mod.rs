@@ -73,7 +73,9 @@ impl Format {
     }
 
     /// A clap parser taking only `allowed`.
-    pub fn parser(allowed: &'static [Format]) -> impl clap::builder::TypedValueParser<Value = Format> {
+    pub fn parser(
+        allowed: &'static [Format],
+    ) -> impl clap::builder::TypedValueParser<Value = Format> {
         use clap::builder::TypedValueParser;
         use clap::ValueEnum;
         clap::builder::PossibleValuesParser::new(
@@ -277,12 +279,15 @@ pub fn moves_columns<R: GameRecord + 'static>() -> Vec<Column<Placed<R>>> {
             c.str(moves(g).map_or("", |m| m.movetext.as_str()))
         })
         .unique(),
-        Column::new("moves", Type::LIST_STR, false, |g: &Placed<R>, _, c| {
-            match moves(g) {
+        Column::new(
+            "moves",
+            Type::LIST_STR,
+            false,
+            |g: &Placed<R>, _, c| match moves(g) {
                 Some(m) => c.list_str(m.mainline.sans()),
                 None => c.list_str([]),
-            }
-        }),
+            },
+        ),
         Column::new(
             "clocks",
             Type::List {
@@ -337,7 +342,9 @@ pub fn moves_columns<R: GameRecord + 'static>() -> Vec<Column<Placed<R>>> {
 /// `result_name`), `plies`.
 pub fn game_columns<R: GameRecord + 'static>(result_name: &str) -> Vec<Column<Placed<R>>> {
     vec![
-        Column::new("file", Type::Str, false, |g: &Placed<R>, _, c| c.file(&g.file)),
+        Column::new("file", Type::Str, false, |g: &Placed<R>, _, c| {
+            c.file(&g.file)
+        }),
         Column::new("game", Type::Int64, false, |g: &Placed<R>, _, c| {
             c.count(g.game)
         }),
@@ -459,7 +466,10 @@ impl TagColumns {
         // The names taken before the tags: the report's own columns, and
         // those a TimeControl column brings.
         let mut taken: Vec<String> = own.iter().map(|s| (*s).to_owned()).collect();
-        if wanted.iter().any(|t| TagType::of(t) == TagType::TimeControl) {
+        if wanted
+            .iter()
+            .any(|t| TagType::of(t) == TagType::TimeControl)
+        {
             taken.extend(TIME_CONTROL_COLUMNS.iter().map(|s| (*s).to_owned()));
         }
         let mut columns = Vec::with_capacity(wanted.len());
@@ -520,14 +530,24 @@ impl TagColumns {
                 },
             ));
             if column.ty == TagType::TimeControl {
-                out.push(Column::new("base", Type::Int64, true, move |r: &R, _, c| {
-                    let tc = time_control_of(header(r), index);
-                    c.opt_int(tc.and_then(|tc| whole_seconds(tc.initial_time()?)))
-                }));
-                out.push(Column::new("increment", Type::Int64, true, move |r: &R, _, c| {
-                    let tc = time_control_of(header(r), index);
-                    c.opt_int(tc.and_then(|tc| whole_seconds(tc.first_increment()?)))
-                }));
+                out.push(Column::new(
+                    "base",
+                    Type::Int64,
+                    true,
+                    move |r: &R, _, c| {
+                        let tc = time_control_of(header(r), index);
+                        c.opt_int(tc.and_then(|tc| whole_seconds(tc.initial_time()?)))
+                    },
+                ));
+                out.push(Column::new(
+                    "increment",
+                    Type::Int64,
+                    true,
+                    move |r: &R, _, c| {
+                        let tc = time_control_of(header(r), index);
+                        c.opt_int(tc.and_then(|tc| whole_seconds(tc.first_increment()?)))
+                    },
+                ));
                 out.push(
                     Column::new("speed", Type::Str, true, move |r: &R, _, c| {
                         let tc = time_control_of(header(r), index);
@@ -547,7 +567,12 @@ impl TagColumns {
         self.columns
             .iter()
             .filter(|c| c.ty != TagType::Text)
-            .filter(|c| header.fields().get(c.index).is_some_and(TagField::is_unreadable))
+            .filter(|c| {
+                header
+                    .fields()
+                    .get(c.index)
+                    .is_some_and(TagField::is_unreadable)
+            })
             .count() as u64
     }
 }
@@ -568,7 +593,8 @@ fn time_control_of(header: &GameHeader, index: usize) -> Option<&TimeControl> {
 /// A duration in whole seconds, `None` when it has a fraction.
 fn whole_seconds(millis: adjudication::clock::Millis) -> Option<i64> {
     let ms = millis.as_millis();
-    (ms % 1000 == 0).then(|| i64::try_from(ms / 1000).unwrap_or(i64::MAX))
+    ms.is_multiple_of(1000)
+        .then(|| i64::try_from(ms / 1000).unwrap_or(i64::MAX))
 }
 
 /// `…, N tag values not of their column's type (null)` for a summary,
@@ -611,7 +637,12 @@ mod tests {
         let own = ["file", "game", "white", "termination"];
         let as_columns = ["White", "Result"];
         assert_eq!(
-            names(&["ECO", "WhiteElo", "Game", "Termination"], &own, &as_columns).unwrap(),
+            names(
+                &["ECO", "WhiteElo", "Game", "Termination"],
+                &own,
+                &as_columns
+            )
+            .unwrap(),
             ["ECO", "WhiteElo", "Game_tag", "Termination_tag"]
         );
         assert_eq!(
@@ -632,7 +663,12 @@ mod tests {
 
     #[test]
     fn lichess_stands_for_the_datasets_tags() {
-        let got = names(&["lichess"], &["file", "white", "black", "result"], &["White", "Black", "Result"]).unwrap();
+        let got = names(
+            &["lichess"],
+            &["file", "white", "black", "result"],
+            &["White", "Black", "Result"],
+        )
+        .unwrap();
         assert_eq!(
             got,
             [

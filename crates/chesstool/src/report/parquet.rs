@@ -512,7 +512,10 @@ impl ParquetSink {
 
     fn new_builders(&self) -> Vec<Builder> {
         let rows = self.group_rows.min(DEFAULT_ROW_GROUP_ROWS);
-        self.types.iter().map(|&ty| Builder::new(ty, rows)).collect()
+        self.types
+            .iter()
+            .map(|&ty| Builder::new(ty, rows))
+            .collect()
     }
 
     /// Sends `message` to the encoder; its error if it stopped.
@@ -596,7 +599,7 @@ impl ParquetSink {
         if part.rows >= self.group_rows {
             return self.write_group(self.current);
         }
-        if self.files.is_some() && self.clock % 64 == 0 {
+        if self.files.is_some() && self.clock.is_multiple_of(64) {
             self.keep_within_budget()?;
         }
         Ok(())
@@ -676,8 +679,12 @@ fn encode(
     // The single file's writer starts at once, on the report's output.
     if let Destination::File(out) = &mut destination {
         let out = std::mem::replace(out, Output::stdout());
-        let writer = ArrowWriter::try_new(FileOut::Output(out), Arc::clone(schema), Some(props.clone()))
-            .context("cannot start the parquet file")?;
+        let writer = ArrowWriter::try_new(
+            FileOut::Output(out),
+            Arc::clone(schema),
+            Some(props.clone()),
+        )
+        .context("cannot start the parquet file")?;
         writers.insert(0, writer);
     }
     for message in messages {
@@ -689,12 +696,18 @@ fn encode(
                 let file = dir
                     .file(&path)
                     .with_context(|| format!("cannot create {}", path.display()))?;
-                let writer = ArrowWriter::try_new(FileOut::Part(file), Arc::clone(schema), Some(props.clone()))
-                    .context("cannot start a parquet file")?;
+                let writer = ArrowWriter::try_new(
+                    FileOut::Part(file),
+                    Arc::clone(schema),
+                    Some(props.clone()),
+                )
+                .context("cannot start a parquet file")?;
                 writers.insert(id, writer);
             }
             Message::Group { id, batch } => {
-                let writer = writers.get_mut(&id).context("a row group of no open file")?;
+                let writer = writers
+                    .get_mut(&id)
+                    .context("a row group of no open file")?;
                 writer.write(&batch).map_err(parquet_error)?;
                 // One row group per batch, cut by the gatherer.
                 writer.flush().map_err(parquet_error)?;

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use anyhow::{bail, Result};
 
-use super::parquet::{Builder, Destination, ParquetSink, ParquetSettings};
+use super::parquet::{Builder, Destination, ParquetSettings, ParquetSink};
 use crate::output::Output;
 
 /// The formats a [`Table`] writes.
@@ -83,7 +83,9 @@ impl Type {
             Type::Str => "string",
             Type::Date => "date",
             Type::Time => "time",
-            Type::List { item: Item::Str, .. } => "list<string>",
+            Type::List {
+                item: Item::Str, ..
+            } => "list<string>",
             Type::List {
                 item: Item::Float64,
                 ..
@@ -792,7 +794,7 @@ pub fn push_decimal(out: &mut Vec<u8>, units: i64, scale: u32) {
         return;
     }
     let mut width = scale;
-    while frac % 10 == 0 {
+    while frac.is_multiple_of(10) {
         frac /= 10;
         width -= 1;
     }
@@ -861,7 +863,10 @@ mod tests {
     fn decimals_as_rust_writes_the_nearest_float() {
         // Every clock to the millisecond over two hours, and every eval in
         // centipawns: the decimal written is the float's shortest form.
-        for units in (0..7_200_000i64).step_by(7).chain([1, 5, 10, 100, 999, 1000]) {
+        for units in (0..7_200_000i64)
+            .step_by(7)
+            .chain([1, 5, 10, 100, 999, 1000])
+        {
             let x = decimal_value(units, 3);
             let expected = if x.fract() == 0.0 {
                 format!("{x:.1}")

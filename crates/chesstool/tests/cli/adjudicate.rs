@@ -1022,7 +1022,9 @@ fn adjudicate_the_1937_match_by_its_laws() {
     assert_eq!(fivefold.len(), 2, "{today:#?}");
     for (game, row) in fivefold {
         assert!(
-            row.contains(",1-0,") && row.contains(",1/2-1/2,fivefold_repetition,") && row.contains(",false,adjudication,"),
+            row.contains(",1-0,")
+                && row.contains(",1/2-1/2,fivefold_repetition,")
+                && row.contains(",false,adjudication,"),
             "{row}"
         );
         assert!(row.contains("plies played after the game ended"), "{row}");

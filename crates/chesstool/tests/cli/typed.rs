@@ -33,6 +33,7 @@ use crate::util::{chesstool, repo_file, skip, temp_dir, Skip};
 const GAMES: &str = r#"[Event "Rated Blitz game"]
 [Site "https://lichess.org/abcdefgh"]
 [Date "2024.01.05"]
+[UTCTime "12:34:56"]
 [White "Alice"]
 [Black "Bob"]
 [Result "1-0"]
@@ -94,12 +95,15 @@ fn setup(name: &str) -> PathBuf {
 
 const TAGS: &str = "Event,Date,WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,ECO,TimeControl,Termination,UTCDate";
 
+/// Every typed tag: the tags above and a time of day.
+const ALL_TAGS: &str = "Event,Date,WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,ECO,TimeControl,Termination,UTCDate,UTCTime";
+
 /// The three reports, each with the arguments that give it every column.
 fn reports() -> [(&'static str, Vec<&'static str>); 3] {
     [
-        ("validate", vec!["validate", "--show-warnings"]),
+        ("validate", vec!["validate", "--show-warnings", "--moves"]),
         ("replay", vec!["replay"]),
-        ("adjudicate", vec!["adjudicate"]),
+        ("adjudicate", vec!["adjudicate", "--moves"]),
     ]
 }
 
@@ -112,15 +116,18 @@ fn write_reports(dir: &Path) {
             let out = format!("{name}.{format}");
             let mut all = args.clone();
             all.extend([
-                "g.pgn", "--tags", TAGS, "--format", format, "-o", &out, "-q",
+                "g.pgn", "--tags", ALL_TAGS, "--format", format, "-o", &out, "-q",
             ]);
             let run = chesstool(dir, &all);
             assert!(run.code <= 1, "{all:?}: exit {}: {}", run.code, run.stderr);
             assert!(run.stdout.is_empty(), "{all:?}: {}", run.stdout);
         }
-        let mut schema_args = vec!["schema", name, "--tags", TAGS];
+        let mut schema_args = vec!["schema", name, "--tags", ALL_TAGS];
         if name == "validate" {
             schema_args.push("--show-warnings");
+        }
+        if name != "replay" {
+            schema_args.push("--moves");
         }
         let run = chesstool(dir, &schema_args);
         assert_eq!(run.code, 0, "{}", run.stderr);
@@ -270,7 +277,10 @@ fn parquet_as_jsonl(path: &Path) -> (Vec<String>, Vec<i64>) {
                         json_str(&civil_from_days(days))
                     }
                     DataType::Time32(_) => {
-                        let ms = any.downcast_ref::<Time32MillisecondArray>().unwrap().value(row);
+                        let ms = any
+                            .downcast_ref::<Time32MillisecondArray>()
+                            .unwrap()
+                            .value(row);
                         let s = ms / 1000;
                         json_str(&format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60))
                     }
@@ -286,7 +296,11 @@ fn parquet_as_jsonl(path: &Path) -> (Vec<String>, Vec<i64>) {
                             } else if let Some(items) = items.downcast_ref::<Float64Array>() {
                                 float(items.value(k))
                             } else {
-                                items.downcast_ref::<Int64Array>().unwrap().value(k).to_string()
+                                items
+                                    .downcast_ref::<Int64Array>()
+                                    .unwrap()
+                                    .value(k)
+                                    .to_string()
                             }
                         };
                         let items: Vec<String> = (0..list.len()).map(item).collect();
@@ -446,7 +460,11 @@ fn typed_fields_in_jsonl_and_csv() {
         ],
     );
     assert!(
-        run.stdout.lines().nth(1).unwrap().ends_with(",177.0,,,-3,12126346875789483836"),
+        run.stdout
+            .lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(",177.0,,,-3,12126346875789483836"),
         "{}",
         run.stdout
     );
@@ -828,9 +846,18 @@ def check(reader, name, got, want):
         raise SystemExit("%s, %s: got %r, want %r" % (reader, name, got, want))
 
 
+def plain(value):
+    """A value as JSONL writes it: dates and times as ISO text."""
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
 def rows_equal(reader, name, rows, what="parquet"):
     want = [list(r.values()) for r in jsonl(name)]
-    check(reader, "%s %s rows" % (name, what), [list(r) for r in rows], want)
+    check(reader, "%s %s rows" % (name, what), [[plain(v) for v in r] for r in rows], want)
 
 
 try:
@@ -839,8 +866,12 @@ try:
 except ImportError as err:
     print("missing pyarrow: %s" % err)
 else:
-    types = {"int64": pyarrow.int64(), "float64": pyarrow.float64(), "bool": pyarrow.bool_(),
-             "string": pyarrow.string(), "list<string>": pyarrow.list_(pyarrow.field("item", pyarrow.string(), nullable=False))}
+    types = {"int64": pyarrow.int64(), "uint64": pyarrow.uint64(), "float64": pyarrow.float64(),
+             "bool": pyarrow.bool_(), "string": pyarrow.string(), "date": pyarrow.date32(),
+             "time": pyarrow.time32("ms"),
+             "list<string>": pyarrow.list_(pyarrow.field("item", pyarrow.string(), nullable=False)),
+             "list<float64>": pyarrow.list_(pyarrow.field("item", pyarrow.float64())),
+             "list<int64>": pyarrow.list_(pyarrow.field("item", pyarrow.int64()))}
     for name in reports:
         table = pq.read_table("%s/%s.parquet" % (folder, name))
         want = pyarrow.schema([pyarrow.field(c["name"], types[c["type"]], nullable=c["nullable"]) for c in schema(name)])
@@ -853,7 +884,9 @@ try:
 except ImportError as err:
     print("missing duckdb: %s" % err)
 else:
-    types = {"int64": "BIGINT", "float64": "DOUBLE", "bool": "BOOLEAN", "string": "VARCHAR", "list<string>": "VARCHAR[]"}
+    types = {"int64": "BIGINT", "uint64": "UBIGINT", "float64": "DOUBLE", "bool": "BOOLEAN",
+             "string": "VARCHAR", "date": "DATE", "time": "TIME", "list<string>": "VARCHAR[]",
+             "list<float64>": "DOUBLE[]", "list<int64>": "BIGINT[]"}
     for name in reports:
         rel = duckdb.sql("SELECT * FROM read_parquet('%s/%s.parquet')" % (folder, name))
         # duckdb's column names ignore case: a second `Termination` (the
@@ -879,13 +912,20 @@ try:
 except ImportError as err:
     print("missing polars: %s" % err)
 else:
-    types = {"int64": pl.Int64, "float64": pl.Float64, "bool": pl.Boolean, "string": pl.String, "list<string>": pl.List(pl.String)}
+    types = {"int64": pl.Int64, "uint64": pl.UInt64, "float64": pl.Float64, "bool": pl.Boolean,
+             "string": pl.String, "date": pl.Date, "time": pl.Time, "list<string>": pl.List(pl.String),
+             "list<float64>": pl.List(pl.Float64), "list<int64>": pl.List(pl.Int64)}
     for name in reports:
         frame = pl.read_parquet("%s/%s.parquet" % (folder, name))
         want = {c["name"]: types[c["type"]] for c in schema(name)}
         check("polars", name + " schema", dict(frame.schema), want)
         rows_equal("polars", name, frame.rows())
-        frame = pl.read_ndjson("%s/%s.jsonl" % (folder, name), schema_overrides=want)
+        # JSON has no dates: polars reads them as strings and casts them.
+        texts = {n: (pl.String if t in (pl.Date, pl.Time) else t) for n, t in want.items()}
+        frame = pl.read_ndjson("%s/%s.jsonl" % (folder, name), schema_overrides=texts)
+        frame = frame.with_columns(
+            [pl.col(n).str.to_date() for n, t in want.items() if t == pl.Date]
+            + [pl.col(n).str.to_time() for n, t in want.items() if t == pl.Time]).select(list(want))
         check("polars", name + " jsonl schema", dict(frame.schema), want)
         rows_equal("polars", name, frame.rows(), "jsonl")
         csv_want = {c["name"]: types[c["type"]] for c in schema(name, "csv-schema")}

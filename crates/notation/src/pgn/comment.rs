@@ -541,8 +541,10 @@ pub fn clock_emt_eval(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Option<Eva
     }
     // An `[%eval]` command names `eval` in some case: without those
     // letters there is none.
-    let may_eval = memchr::memchr2_iter(b'e', b'E', raw)
-        .any(|i| raw.get(i..i + 4).is_some_and(|w| w.eq_ignore_ascii_case(b"eval")));
+    let may_eval = memchr::memchr2_iter(b'e', b'E', raw).any(|i| {
+        raw.get(i..i + 4)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"eval"))
+    });
     let eval = if may_eval {
         parse_comment(raw).eval
     } else {

@@ -78,7 +78,8 @@ impl Mainline {
         let mut bytes = Vec::with_capacity(8);
         san.push_to(&mut bytes);
         // SAN is ASCII.
-        self.text.push_str(std::str::from_utf8(&bytes).unwrap_or_default());
+        self.text
+            .push_str(std::str::from_utf8(&bytes).unwrap_or_default());
         self.ends.push(self.text.len() as u32);
         self.clocks.push(None);
         self.evals.push(None);
