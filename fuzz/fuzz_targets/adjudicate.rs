@@ -14,10 +14,11 @@
 
 #![no_main]
 
-use adjudication::termination::RecordedResult;
 use adjudication::verdict::{Rules, Ruleset, Verdict};
 use adjudication::Method;
+use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::Ruling;
+use board::GameResult;
 use libfuzzer_sys::fuzz_target;
 use notation::pgn::read::{GameReader, RawGame};
 
@@ -32,8 +33,10 @@ fuzz_target!(|data: &[u8]| {
     GameReader::new().read_chunk(data, 0, 1, |raw: &mut RawGame<'_>| exact.push(check(raw)));
     let mut index = 0;
     GameReader::new().read_chunk(data, 0, 1, |raw: &mut RawGame<'_>| {
+        let header = GameHeader::read(raw, &HeaderSpec::default().for_adjudication());
         let screen = arbiter::adjudicate(
             raw,
+            &header,
             &Rules {
                 helpmate_budget: BUDGET,
                 can_mate: Method::Screen,
@@ -57,6 +60,7 @@ fuzz_target!(|data: &[u8]| {
 /// The invariants of one game under both rulesets; returns the FIDE
 /// (exact) verdict.
 fn check(raw: &mut RawGame<'_>) -> Option<Verdict> {
+    let header = GameHeader::read(raw, &HeaderSpec::default().for_adjudication());
     let mut fide = None;
     for ruleset in [Ruleset::Fide, Ruleset::Lichess] {
         let rules = Rules {
@@ -64,7 +68,7 @@ fn check(raw: &mut RawGame<'_>) -> Option<Verdict> {
             helpmate_budget: BUDGET,
             ..Rules::fide()
         };
-        let ruling = arbiter::adjudicate(raw, &rules);
+        let ruling = arbiter::adjudicate(raw, &header, &rules);
         let fixed = arbiter::fixed_pgn(raw, &ruling);
         let Ruling::Judged(judged) = &ruling else {
             continue;
@@ -73,10 +77,12 @@ fn check(raw: &mut RawGame<'_>) -> Option<Verdict> {
         if ruleset == Ruleset::Fide {
             fide = Some(v.clone());
         }
+        // The recorded text, read again: a result only where it is one
+        // (`*` included; nothing recorded, `?` or junk agree with nothing).
+        let recorded = judged.recorded.text().unwrap_or_default().trim();
         assert_eq!(
             v.agrees,
-            RecordedResult::from_tag(&judged.recorded) == v.result
-                && (v.result != RecordedResult::Unknown || judged.recorded == "*"),
+            GameResult::from_ascii(recorded.as_bytes()).ok() == Some(v.result),
             "agrees: {v:?}"
         );
         if !v.mating_line.is_empty() {
@@ -94,7 +100,11 @@ fn check(raw: &mut RawGame<'_>) -> Option<Verdict> {
             let mut result = None;
             GameReader::new().read_chunk(&fixed, 0, 1, |again| {
                 if result.is_none() {
-                    result = Some(arbiter::tag_text(again, b"Result"));
+                    result = Some(
+                        arbiter::header::tag_text(again, b"Result")
+                            .unwrap_or_default()
+                            .into_owned(),
+                    );
                 }
             });
             assert_eq!(result.as_deref(), Some(v.result.as_str()), "{fixed:?}");

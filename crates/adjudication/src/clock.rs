@@ -280,6 +280,71 @@ impl ServerClock {
     }
 }
 
+/// Lichess's speed categories, by the estimated duration of a game
+/// (base + 40 × increment): ultrabullet under 30 s, bullet under 180 s,
+/// blitz under 480 s, rapid under 1,500 s, classical under 21,600 s, and
+/// correspondence from there (and for games without a clock).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Speed {
+    /// Under 30 s.
+    UltraBullet,
+    /// 30 s to under 3 min.
+    Bullet,
+    /// 3 min to under 8 min.
+    Blitz,
+    /// 8 min to under 25 min.
+    Rapid,
+    /// 25 min to under 6 h.
+    Classical,
+    /// 6 h and more, or no clock.
+    Correspondence,
+}
+
+impl Speed {
+    /// Every category, fastest first.
+    pub const ALL: [Speed; 6] = [
+        Speed::UltraBullet,
+        Speed::Bullet,
+        Speed::Blitz,
+        Speed::Rapid,
+        Speed::Classical,
+        Speed::Correspondence,
+    ];
+
+    /// The category of a game estimated to last `estimated`.
+    #[must_use]
+    pub const fn of_estimated(estimated: Millis) -> Speed {
+        match estimated.0 / 1000 {
+            0..30 => Speed::UltraBullet,
+            30..180 => Speed::Bullet,
+            180..480 => Speed::Blitz,
+            480..1500 => Speed::Rapid,
+            1500..21_600 => Speed::Classical,
+            _ => Speed::Correspondence,
+        }
+    }
+
+    /// The name, lower case: `ultrabullet`, `bullet`, `blitz`, `rapid`,
+    /// `classical`, `correspondence` (Lichess's API writes `ultraBullet`).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Speed::UltraBullet => "ultrabullet",
+            Speed::Bullet => "bullet",
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+            Speed::Classical => "classical",
+            Speed::Correspondence => "correspondence",
+        }
+    }
+}
+
+impl fmt::Display for Speed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl TimeControl {
     /// Reads a `TimeControl` tag value. Surrounding ASCII whitespace is
     /// ignored; seconds may have up to three decimals.
@@ -334,6 +399,49 @@ impl TimeControl {
             TimeControl::Sandclock(time) => Some(*time),
             TimeControl::Unknown | TimeControl::Unlimited => None,
         }
+    }
+
+    /// The first period's increment (zero when none is written);
+    /// `None` for `?`, `-` and sandclocks, which have none.
+    #[must_use]
+    pub fn first_increment(&self) -> Option<Millis> {
+        self.periods().first().map(Period::increment_or_zero)
+    }
+
+    /// The speed category, as Lichess defines it from the estimated
+    /// duration of a game, base + 40 × increment of the first period
+    /// (a sandclock's time alone); `-` (no time control) is
+    /// correspondence; `None` for `?`.
+    ///
+    /// ```
+    /// use adjudication::clock::{Speed, TimeControl};
+    ///
+    /// let speed = |tc: &str| tc.parse::<TimeControl>().unwrap().speed();
+    /// assert_eq!(speed("15+0"), Some(Speed::UltraBullet));
+    /// assert_eq!(speed("60+0"), Some(Speed::Bullet));
+    /// assert_eq!(speed("120+1"), Some(Speed::Bullet)); // 120 + 40 × 1 = 160 s
+    /// assert_eq!(speed("120+2"), Some(Speed::Blitz)); // 200 s
+    /// assert_eq!(speed("180+0"), Some(Speed::Blitz));
+    /// assert_eq!(speed("600+0"), Some(Speed::Rapid));
+    /// assert_eq!(speed("1800+0"), Some(Speed::Classical));
+    /// assert_eq!(speed("-"), Some(Speed::Correspondence));
+    /// assert_eq!(speed("?"), None);
+    /// ```
+    #[must_use]
+    pub fn speed(&self) -> Option<Speed> {
+        let estimated = match self {
+            TimeControl::Unknown => return None,
+            TimeControl::Unlimited => return Some(Speed::Correspondence),
+            TimeControl::Sandclock(time) => time.0,
+            TimeControl::Periods(periods) => {
+                let first = periods.first()?;
+                first
+                    .time
+                    .0
+                    .saturating_add(first.increment_or_zero().0.saturating_mul(40))
+            }
+        };
+        Some(Speed::of_estimated(Millis(estimated)))
     }
 
     /// `Some(S)` for the per-move form `1/S` (one period of one move,

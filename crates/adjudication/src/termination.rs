@@ -37,19 +37,20 @@
 //! (cutechess leaves it empty exactly where Lichess writes `Normal`).
 //!
 //! ```
-//! use adjudication::termination::{EndingKind, RecordedEnding, RecordedResult};
+//! use adjudication::termination::{EndingKind, RecordedEnding};
+//! use board::GameResult;
 //! use board::Color;
 //!
 //! let ending = RecordedEnding::parse(
 //!     Some("MagnusCarlsen won on time"),
-//!     RecordedResult::WhiteWins,
+//!     GameResult::WhiteWins,
 //!     "MagnusCarlsen",
 //!     "santosalberto1987",
 //! );
 //! assert_eq!(ending.kind, EndingKind::TimeForfeit);
 //! assert_eq!((ending.winner, ending.loser), (Some(Color::White), Some(Color::Black)));
 //!
-//! let lichess = RecordedEnding::parse(Some("Abandoned"), RecordedResult::BlackWins, "a", "b");
+//! let lichess = RecordedEnding::parse(Some("Abandoned"), GameResult::BlackWins, "a", "b");
 //! assert_eq!(lichess.kind, EndingKind::Abandonment);
 //! assert_eq!(lichess.loser, Some(Color::White));
 //! ```
@@ -64,111 +65,25 @@
 //! ran out of budget) it keeps the recorded result and says `unknown`.
 //!
 //! ```
-//! use adjudication::termination::{external_result, ExternalEvent, MateAbility, RecordedResult};
+//! use adjudication::termination::{external_result, ExternalEvent, MateAbility};
+//! use board::GameResult;
 //! use board::Color;
 //!
 //! let verdict = external_result(
 //!     ExternalEvent::FlagFall,
 //!     Color::White,
 //!     MateAbility::No,
-//!     RecordedResult::BlackWins,
+//!     GameResult::BlackWins,
 //!     None,
 //! );
-//! assert_eq!(verdict.result, RecordedResult::Draw);
+//! assert_eq!(verdict.result, GameResult::Draw);
 //! assert_eq!(verdict.reason(), "time_forfeit");
 //! assert_eq!(verdict.detail, "White flagged; Black cannot mate by any series of legal moves");
 //! ```
 
 use core::fmt;
 
-use board::{Board, Color, Role};
-
-/// The `Result` tag: who won, as recorded.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum RecordedResult {
-    /// `1-0`.
-    WhiteWins,
-    /// `0-1`.
-    BlackWins,
-    /// `1/2-1/2`.
-    Draw,
-    /// `*`, a missing tag, or anything else.
-    Unknown,
-}
-
-impl RecordedResult {
-    /// Reads a `Result` tag value: `1-0`, `0-1`, `1/2-1/2`, and the
-    /// spellings the PGN reader also takes for them (`½-½`, `1/2`, `½`,
-    /// `0.5-0.5`, Unicode dashes); anything else, `*` included, is
-    /// [`RecordedResult::Unknown`].
-    ///
-    /// ```
-    /// use adjudication::termination::RecordedResult;
-    ///
-    /// assert_eq!(RecordedResult::from_tag("1/2-1/2"), RecordedResult::Draw);
-    /// assert_eq!(RecordedResult::from_tag("1/2"), RecordedResult::Draw);
-    /// assert_eq!(RecordedResult::from_tag("1–0"), RecordedResult::WhiteWins);
-    /// assert_eq!(RecordedResult::from_tag("*"), RecordedResult::Unknown);
-    /// assert_eq!(RecordedResult::from_tag("?"), RecordedResult::Unknown);
-    /// ```
-    #[must_use]
-    pub fn from_tag(value: &str) -> RecordedResult {
-        let value = value.trim();
-        if value.len() > 24 {
-            return RecordedResult::Unknown;
-        }
-        let mut normal = String::with_capacity(value.len() + 4);
-        for ch in value.chars() {
-            match ch {
-                '\u{2010}' | '\u{2011}' | '\u{2013}' | '\u{2014}' | '\u{2212}' => normal.push('-'),
-                '½' => normal.push_str("1/2"),
-                _ => normal.push(ch),
-            }
-        }
-        match normal.as_str() {
-            "1-0" => RecordedResult::WhiteWins,
-            "0-1" => RecordedResult::BlackWins,
-            "1/2-1/2" | "1/2" | "0.5-0.5" => RecordedResult::Draw,
-            _ => RecordedResult::Unknown,
-        }
-    }
-
-    /// A win for `color`.
-    #[must_use]
-    pub const fn win_for(color: Color) -> RecordedResult {
-        match color {
-            Color::White => RecordedResult::WhiteWins,
-            Color::Black => RecordedResult::BlackWins,
-        }
-    }
-
-    /// The winner of a decisive result.
-    #[must_use]
-    pub const fn winner(self) -> Option<Color> {
-        match self {
-            RecordedResult::WhiteWins => Some(Color::White),
-            RecordedResult::BlackWins => Some(Color::Black),
-            RecordedResult::Draw | RecordedResult::Unknown => None,
-        }
-    }
-
-    /// The tag value: `1-0`, `0-1`, `1/2-1/2` or `*`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            RecordedResult::WhiteWins => "1-0",
-            RecordedResult::BlackWins => "0-1",
-            RecordedResult::Draw => "1/2-1/2",
-            RecordedResult::Unknown => "*",
-        }
-    }
-}
-
-impl fmt::Display for RecordedResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+use board::{Board, Color, GameResult, Role};
 
 /// How the record says the game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -369,23 +284,24 @@ impl RecordedEnding {
     /// [`EndingKind::Unknown`].
     ///
     /// ```
-    /// use adjudication::termination::{EndingKind, RecordedEnding, RecordedResult};
+    /// use adjudication::termination::{EndingKind, RecordedEnding};
+    /// use board::GameResult;
     /// use board::Color;
     ///
     /// let parse = |text, result| RecordedEnding::parse(Some(text), result, "Stockfish", "Leela");
-    /// let mate = parse("Black mates", RecordedResult::BlackWins);
+    /// let mate = parse("Black mates", GameResult::BlackWins);
     /// assert_eq!((mate.kind, mate.winner), (EndingKind::Checkmate, Some(Color::Black)));
-    /// let stall = parse("White's connection stalls", RecordedResult::BlackWins);
+    /// let stall = parse("White's connection stalls", GameResult::BlackWins);
     /// assert_eq!((stall.kind, stall.loser), (EndingKind::Abandonment, Some(Color::White)));
-    /// let draw = parse("Draw by 3-fold repetition", RecordedResult::Draw);
+    /// let draw = parse("Draw by 3-fold repetition", GameResult::Draw);
     /// assert_eq!((draw.kind, draw.winner, draw.loser), (EndingKind::Repetition, None, None));
-    /// let tcec = parse("GUI TB adjudication", RecordedResult::WhiteWins);
+    /// let tcec = parse("GUI TB adjudication", GameResult::WhiteWins);
     /// assert_eq!((tcec.kind, tcec.loser), (EndingKind::Adjudication, Some(Color::Black)));
     /// ```
     #[must_use]
     pub fn parse(
         termination: Option<&str>,
-        result: RecordedResult,
+        result: GameResult,
         white: &str,
         black: &str,
     ) -> RecordedEnding {
@@ -604,7 +520,7 @@ pub enum MateAbility {
 pub struct ExternalVerdict {
     /// The result the rules give (or the recorded one, kept when whether
     /// the opponent can mate is unknown).
-    pub result: RecordedResult,
+    pub result: GameResult,
     /// The event.
     pub event: ExternalEvent,
     /// A short sentence: `White flagged; Black (K+N) cannot mate K+Q`.
@@ -629,7 +545,8 @@ impl ExternalVerdict {
 /// material: `White flagged; Black (K+N) cannot mate K+Q`.
 ///
 /// ```
-/// use adjudication::termination::{external_result, ExternalEvent, MateAbility, RecordedResult};
+/// use adjudication::termination::{external_result, ExternalEvent, MateAbility};
+/// use board::GameResult;
 /// use board::{Board, Color, Piece, Role, Square};
 ///
 /// let mut board = Board::empty();
@@ -645,20 +562,20 @@ impl ExternalVerdict {
 ///     ExternalEvent::FlagFall,
 ///     Color::White,
 ///     MateAbility::No,
-///     RecordedResult::BlackWins,
+///     GameResult::BlackWins,
 ///     Some(&board),
 /// );
-/// assert_eq!(verdict.result, RecordedResult::Draw);
+/// assert_eq!(verdict.result, GameResult::Draw);
 /// assert_eq!(verdict.detail, "White flagged; Black (K+N) cannot mate K+Q");
 ///
 /// let unknown = external_result(
 ///     ExternalEvent::Resignation,
 ///     Color::Black,
 ///     MateAbility::Unknown,
-///     RecordedResult::WhiteWins,
+///     GameResult::WhiteWins,
 ///     None,
 /// );
-/// assert_eq!(unknown.result, RecordedResult::WhiteWins);
+/// assert_eq!(unknown.result, GameResult::WhiteWins);
 /// assert_eq!(unknown.detail, "Black resigned; unknown whether White can mate; recorded result kept");
 /// ```
 #[must_use]
@@ -666,7 +583,7 @@ pub fn external_result(
     event: ExternalEvent,
     loser: Color,
     opponent_can_mate: MateAbility,
-    recorded: RecordedResult,
+    recorded: GameResult,
     board: Option<&Board>,
 ) -> ExternalVerdict {
     let opponent = loser.other();
@@ -687,11 +604,11 @@ pub fn external_result(
     };
     let (result, consequence) = match opponent_can_mate {
         MateAbility::Yes => (
-            RecordedResult::win_for(opponent),
+            GameResult::win_for(opponent),
             format!("{opponent_side} can mate{loser_material}"),
         ),
         MateAbility::No => (
-            RecordedResult::Draw,
+            GameResult::Draw,
             if board.is_some() {
                 format!("{opponent_side} cannot mate{loser_material}")
             } else {

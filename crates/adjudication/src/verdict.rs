@@ -36,19 +36,19 @@
 //!
 //! ```
 //! use adjudication::verdict::{adjudicate, Laws, Reason, Record, RecordedTags, Rules};
-//! use adjudication::termination::RecordedResult;
+//! use board::GameResult;
 //! use board::Square;
 //! use movegen::{Move, Position};
 //!
 //! // Fool's mate, recorded as a White win.
-//! let tags = RecordedTags { result: "1-0".into(), ..RecordedTags::default() };
+//! let tags = RecordedTags { result: GameResult::WhiteWins.into(), ..RecordedTags::default() };
 //! let mut record = Record::new(Position::new(), Laws::Fide2023, tags);
 //! for (from, to) in [(Square::F2, Square::F3), (Square::E7, Square::E5),
 //!                    (Square::G2, Square::G4), (Square::D8, Square::H4)] {
 //!     record.push(Move::normal(from, to)).unwrap();
 //! }
 //! let verdict = adjudicate(&record, &Rules::fide());
-//! assert_eq!(verdict.result, RecordedResult::BlackWins);
+//! assert_eq!(verdict.result, GameResult::BlackWins);
 //! assert_eq!(verdict.reason, Reason::Checkmate);
 //! assert_eq!(verdict.decided_at_ply, 4);
 //! assert!(!verdict.agrees);
@@ -57,13 +57,11 @@
 
 use core::fmt;
 
-use board::Color;
+use board::{Color, GameResult, RecordedResult};
 use movegen::{Move, Position};
 
 use crate::clock::{analyze_clocks, PlyClock, TimeControl};
-use crate::termination::{
-    external_result, EndingKind, ExternalEvent, MateAbility, RecordedEnding, RecordedResult,
-};
+use crate::termination::{external_result, EndingKind, ExternalEvent, MateAbility, RecordedEnding};
 use crate::{has_insufficient_material, Answer, Claims, Ending, Game, GameError, Method, Proof};
 
 /// Why a game has the result the rules give it.
@@ -400,9 +398,8 @@ impl Rules {
 /// What a game's tags say, as the adjudication reads them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RecordedTags {
-    /// The `Result` tag as written, else the movetext's terminator
-    /// (empty when neither is there).
-    pub result: String,
+    /// The `Result` tag, else the movetext's terminator.
+    pub result: RecordedResult,
     /// The `Termination` tag, decoded.
     pub termination: Option<String>,
     /// The `White` tag (names in a `Termination` text say who won).
@@ -514,7 +511,7 @@ impl Record {
 
     /// Sets the recorded result (the `Result` tag as written, else the
     /// movetext's terminator), when it was not known at [`Record::new`].
-    pub fn set_recorded_result(&mut self, result: String) {
+    pub fn set_recorded_result(&mut self, result: RecordedResult) {
         self.tags.result = result;
     }
 
@@ -577,7 +574,7 @@ impl Record {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
     /// The result the rules give (`Unknown`: not finished).
-    pub result: RecordedResult,
+    pub result: GameResult,
     /// Why.
     pub reason: Reason,
     /// The ply at which it was decided (the first ending, the flag fall,
@@ -613,7 +610,7 @@ impl Verdict {
     /// changes it), else [`Reason::standard_termination`].
     #[must_use]
     pub fn termination(&self) -> &'static str {
-        if self.result == RecordedResult::Unknown {
+        if self.result == GameResult::Unknown {
             "unterminated"
         } else if !self.agrees {
             "adjudication"
@@ -680,17 +677,17 @@ fn external(
     game: &Game,
     event: ExternalEvent,
     loser: Color,
-    recorded: RecordedResult,
+    recorded: GameResult,
     rules: &Rules,
     laws: Laws,
-) -> (RecordedResult, String, Vec<Move>) {
+) -> (GameResult, String, Vec<Move>) {
     let resigned = matches!(
         event,
         ExternalEvent::Resignation | ExternalEvent::Abandonment
     );
     if rules.ruleset == Ruleset::Lichess && event == ExternalEvent::Resignation {
         return (
-            RecordedResult::win_for(loser.other()),
+            GameResult::win_for(loser.other()),
             format!("{} resigned (always a loss on Lichess)", color_name(loser)),
             Vec::new(),
         );
@@ -702,7 +699,7 @@ fn external(
             "left the game (counts as resignation)"
         };
         return (
-            RecordedResult::win_for(loser.other()),
+            GameResult::win_for(loser.other()),
             format!(
                 "{} {what} (before the Laws of 2023 a loss whatever the material)",
                 color_name(loser)
@@ -756,7 +753,7 @@ fn after_end_note(after: u32) -> String {
 /// the moves that followed.
 #[must_use]
 pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
-    let recorded = RecordedResult::from_tag(&record.tags.result);
+    let recorded = record.tags.result.result().unwrap_or(GameResult::Unknown);
     let laws = record.laws;
     let laws_note = if laws == Laws::TODAY {
         String::new()
@@ -766,12 +763,12 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
             None => format!("; judged by {}", laws.describe()),
         }
     };
-    let agrees_with = |result: RecordedResult| {
+    let agrees_with = |result: GameResult| {
         // `*` agrees with `*` only: not with nothing recorded, `?` or
         // anything else that is no result.
-        result == recorded && (recorded != RecordedResult::Unknown || record.tags.result == "*")
+        record.tags.result.is(result)
     };
-    let finish = |result: RecordedResult,
+    let finish = |result: GameResult,
                   reason: Reason,
                   ply: u32,
                   claimable: Claims,
@@ -805,8 +802,8 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
     };
     if let Some((ending, ply)) = board_ending.filter(|_| board_first) {
         let result = match ending.winner() {
-            Some(color) => RecordedResult::win_for(color),
-            None => RecordedResult::Draw,
+            Some(color) => GameResult::win_for(color),
+            None => GameResult::Draw,
         };
         return finish(
             result,
@@ -820,7 +817,7 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
     }
     if let Some(ply) = lichess_fifty {
         return finish(
-            RecordedResult::Draw,
+            GameResult::Draw,
             Reason::FiftyMoves,
             ply,
             Claims::NONE,
@@ -908,7 +905,7 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
     }
 
     // 4. A recorded draw; 5. an unfinished game.
-    if recorded == RecordedResult::Draw {
+    if recorded == GameResult::Draw {
         let (reason, detail) = if claims.threefold {
             (
                 Reason::ThreefoldRepetition,
@@ -926,7 +923,7 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
             kind => format!("; recorded as {kind}"),
         };
         return finish(
-            RecordedResult::Draw,
+            GameResult::Draw,
             reason,
             plies,
             claims,
@@ -936,7 +933,7 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
         );
     }
     finish(
-        RecordedResult::Unknown,
+        GameResult::Unknown,
         Reason::Unterminated,
         plies,
         claims,
@@ -953,7 +950,7 @@ mod tests {
 
     fn record(moves: &[(Square, Square)], laws: Laws, result: &str) -> Record {
         let tags = RecordedTags {
-            result: result.to_string(),
+            result: RecordedResult::read(Some(result), None),
             ..RecordedTags::default()
         };
         let mut record = Record::new(Position::new(), laws, tags);

@@ -10,19 +10,19 @@ use std::path::{Path, PathBuf};
 
 use adjudication::termination::{
     external_result, material_label, EndingKind, ExternalEvent, MateAbility, RecordedEnding,
-    RecordedResult,
 };
 use board::Color::{self, Black, White};
 use board::{Board, Piece, Role, Square};
+use board::{GameResult, RecordedResult};
 
 use EndingKind::*;
-use RecordedResult::{BlackWins, Draw, WhiteWins};
+use GameResult::{BlackWins, Draw, WhiteWins};
 
 /// Classifies `text` for a game `white` v `black` with `result` and
 /// compares kind, winner and loser.
 fn check(
     text: &str,
-    result: RecordedResult,
+    result: GameResult,
     (white, black): (&str, &str),
     kind: EndingKind,
     winner: Option<Color>,
@@ -81,7 +81,7 @@ fn lichess_values() {
     );
     check(
         "Unterminated",
-        RecordedResult::Unknown,
+        GameResult::Unknown,
         names,
         Unterminated,
         None,
@@ -126,7 +126,7 @@ fn pgn_standard_values() {
     );
     check(
         "unterminated",
-        RecordedResult::Unknown,
+        GameResult::Unknown,
         ENGINES,
         Unterminated,
         None,
@@ -281,7 +281,7 @@ fn cutechess_values() {
     );
     check(
         "unterminated",
-        RecordedResult::Unknown,
+        GameResult::Unknown,
         ENGINES,
         Unterminated,
         None,
@@ -388,7 +388,7 @@ fn cutechess_values() {
     );
     check(
         "No result",
-        RecordedResult::Unknown,
+        GameResult::Unknown,
         ENGINES,
         Unterminated,
         None,
@@ -477,7 +477,7 @@ fn fastchess_values() {
     );
     check(
         "unterminated",
-        RecordedResult::Unknown,
+        GameResult::Unknown,
         ENGINES,
         Unterminated,
         None,
@@ -511,7 +511,7 @@ fn fastchess_values() {
     );
     check(
         "Game interrupted",
-        RecordedResult::Unknown,
+        GameResult::Unknown,
         ENGINES,
         Unterminated,
         None,
@@ -714,23 +714,24 @@ fn names_and_kinds() {
 
 #[test]
 fn result_tags() {
+    let read = |tag: &str| RecordedResult::read(Some(tag), None).result();
     for (tag, result, winner) in [
         ("1-0", WhiteWins, Some(White)),
         ("0-1", BlackWins, Some(Black)),
         ("1/2-1/2", Draw, None),
-        ("*", RecordedResult::Unknown, None),
+        ("*", GameResult::Unknown, None),
     ] {
-        assert_eq!(RecordedResult::from_tag(tag), result);
+        assert_eq!(read(tag), Some(result));
         assert_eq!(result.as_str(), tag);
         assert_eq!(result.to_string(), tag);
         assert_eq!(result.winner(), winner);
     }
-    assert_eq!(RecordedResult::from_tag("½-½"), Draw);
-    assert_eq!(RecordedResult::from_tag(" 1-0 "), WhiteWins);
-    assert_eq!(RecordedResult::from_tag("?"), RecordedResult::Unknown);
-    assert_eq!(RecordedResult::from_tag(""), RecordedResult::Unknown);
-    assert_eq!(RecordedResult::win_for(White), WhiteWins);
-    assert_eq!(RecordedResult::win_for(Black), BlackWins);
+    assert_eq!(read("½-½"), Some(Draw));
+    assert_eq!(read(" 1-0 "), Some(WhiteWins));
+    assert_eq!(read("?"), None);
+    assert_eq!(read(""), None);
+    assert_eq!(GameResult::win_for(White), WhiteWins);
+    assert_eq!(GameResult::win_for(Black), BlackWins);
 }
 
 // ---------------------------------------------------------------------------
@@ -764,9 +765,9 @@ fn every_event_and_answer() {
             };
             // The recorded result is kept only when the answer is unknown;
             // try one that differs from every rule's answer.
-            let recorded = RecordedResult::Unknown;
+            let recorded = GameResult::Unknown;
             let yes = external_result(event, loser, MateAbility::Yes, recorded, None);
-            assert_eq!(yes.result, RecordedResult::win_for(winner));
+            assert_eq!(yes.result, GameResult::win_for(winner));
             assert_eq!(yes.event, event);
             assert_eq!(yes.reason(), event.reason());
             assert_eq!(
@@ -918,7 +919,9 @@ fn real_termination_values_are_all_classified() {
         let bytes = std::fs::read(file).expect("readable file");
         let text = String::from_utf8_lossy(&bytes);
         for game in text.split("\n[Event ").map(|game| format!("[Event {game}")) {
-            let result = RecordedResult::from_tag(tag(&game, "Result").unwrap_or("*"));
+            let result = RecordedResult::read(tag(&game, "Result"), None)
+                .result()
+                .unwrap_or(GameResult::Unknown);
             let white = tag(&game, "White").unwrap_or("");
             let black = tag(&game, "Black").unwrap_or("");
             for name in ["Termination", "TerminationDetails"] {

@@ -2,6 +2,8 @@
 //! `chesstool adjudicate` take, for Rust users to call without copying the
 //! binary's code.
 //!
+//! - [`header`]: a game's tags read once, decoded and typed
+//!   ([`header::GameHeader`]), for every report, filter and ruling.
 //! - [`validate`]: a game replayed (every mainline and variation move
 //!   checked), with its warnings and first error.
 //! - [`adjudicate`]: a game replayed once, its positions handed to the
@@ -13,43 +15,41 @@
 //!   (`--fix-results`), through [`notation::pgn::rewrite`].
 //!
 //! ```
+//! use arbiter::header::{GameHeader, HeaderSpec};
 //! use arbiter::{adjudicate, Ruling};
 //! use adjudication::verdict::{Reason, Rules};
+//! use board::GameResult;
 //! use notation::pgn::read::GameReader;
 //!
 //! let pgn = b"[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n";
+//! // The tags the rules read, typed once per game.
+//! let spec = HeaderSpec::default().for_adjudication();
 //! let mut rulings = Vec::new();
 //! GameReader::new().read_chunk(pgn, 0, 1, |game| {
-//!     rulings.push(adjudicate(game, &Rules::fide()));
+//!     let header = GameHeader::read(game, &spec);
+//!     rulings.push(adjudicate(game, &header, &Rules::fide()));
 //! });
 //! let Ruling::Judged(judged) = &rulings[0] else { panic!() };
 //! assert_eq!(judged.verdict.reason, Reason::Checkmate);
 //! assert!(!judged.verdict.agrees);
-//! assert_eq!(judged.recorded, "1-0");
+//! assert!(judged.recorded.is(GameResult::WhiteWins));
 //! ```
 
-use adjudication::clock::{Millis, PlyClock, TimeControl};
+pub mod header;
+
+use adjudication::clock::{Millis, PlyClock};
 use adjudication::verdict::{self, GameDate, Reason, Record, RecordedTags, Rules, Verdict};
-use board::Color;
+use board::{Color, RecordedResult};
+use header::GameHeader;
 use movegen::{Move, Position};
 use notation::pgn::comment::clock_and_emt;
 use notation::pgn::lex::{game_tokens, Token, TokenKind};
-use notation::pgn::model::GameResult;
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{
     replay, ErrorKind, GameError, GameWarning, Ply, ReplayOptions, ReplayVisitor,
 };
 use notation::pgn::rewrite::{self, TagEdit};
-use notation::pgn::tags::decode_tag_value;
 use notation::san::SanPlus;
-
-/// A tag's value decoded (escapes, Windows-1252), or empty.
-#[must_use]
-pub fn tag_text(game: &RawGame<'_>, name: &[u8]) -> String {
-    game.tag(name)
-        .map(|v| decode_tag_value(v).0.into_owned())
-        .unwrap_or_default()
-}
 
 /// What [`validate`] found in one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,33 +60,32 @@ pub struct Validation {
     pub warnings: Vec<GameWarning>,
     /// The first error; `None` if the game is valid.
     pub error: Option<GameError>,
-    /// The recorded result, as [`recorded_result`] reads it: the same
-    /// in every report.
-    pub recorded: Option<String>,
-}
-
-/// The result a game records: its `Result` tag (decoded, trimmed) when
-/// that is not empty, else the movetext terminator; an empty `Result`
-/// tag and no terminator give `""`, no tag and no terminator `None`.
-/// (A tag at odds with the terminator is reported by the replay; the
-/// tag is what the game records.)
-#[must_use]
-pub fn recorded_result(game: &RawGame<'_>, terminator: Option<GameResult>) -> Option<String> {
-    let tag = game.tag(b"Result").map(|v| decode_tag_value(v).0);
-    match (tag.as_deref().map(str::trim), terminator) {
-        (Some(text), _) if !text.is_empty() => Some(text.to_string()),
-        (_, Some(term)) => Some(term.as_str().to_string()),
-        (Some(_), None) => Some(String::new()),
-        (None, None) => None,
-    }
+    /// The recorded result ([`GameHeader::recorded`]): the same in every
+    /// report.
+    pub recorded: RecordedResult,
 }
 
 /// Replays `game` (strictly or leniently as `options` say) and reports
-/// what it found.
-pub fn validate(game: &mut RawGame<'_>, options: &ReplayOptions) -> Validation {
-    let replayed = replay(game, options, &mut notation::pgn::replay::NoVisitor);
+/// what it found; `header` is the game's, read before.
+pub fn validate(
+    game: &mut RawGame<'_>,
+    header: &GameHeader,
+    options: &ReplayOptions,
+) -> Validation {
+    validate_with(game, header, options, &mut notation::pgn::replay::NoVisitor)
+}
+
+/// [`validate`], with `visitor` seeing the replay too (the mainline's
+/// moves and clocks for a games table, say).
+pub fn validate_with(
+    game: &mut RawGame<'_>,
+    header: &GameHeader,
+    options: &ReplayOptions,
+    visitor: &mut impl ReplayVisitor,
+) -> Validation {
+    let replayed = replay(game, options, visitor);
     Validation {
-        recorded: recorded_result(game, replayed.terminator),
+        recorded: header.recorded(replayed.terminator),
         plies: replayed.plies,
         warnings: replayed.warnings,
         error: replayed.error,
@@ -117,10 +116,19 @@ impl Ruling {
 
     /// The `Result` as recorded (the tag, else the movetext terminator).
     #[must_use]
-    pub fn recorded(&self) -> &str {
+    pub fn recorded(&self) -> &RecordedResult {
         match self {
             Ruling::Judged(judged) => &judged.recorded,
             Ruling::Invalid(invalid) => &invalid.recorded,
+        }
+    }
+
+    /// Mainline plies replayed (up to the error, for an invalid game).
+    #[must_use]
+    pub fn plies(&self) -> u32 {
+        match self {
+            Ruling::Judged(judged) => judged.plies,
+            Ruling::Invalid(invalid) => invalid.plies,
         }
     }
 }
@@ -128,9 +136,10 @@ impl Ruling {
 /// A judged game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Judged {
-    /// The `Result` as recorded (the tag, else the movetext terminator;
-    /// empty when neither is there).
-    pub recorded: String,
+    /// The `Result` as recorded (the tag, else the movetext terminator).
+    pub recorded: RecordedResult,
+    /// Mainline plies replayed.
+    pub plies: u32,
     /// The verdict.
     pub verdict: Verdict,
     /// The start position (for writing the mating line).
@@ -212,7 +221,9 @@ pub struct Invalid {
     /// What went wrong.
     pub kind: InvalidKind,
     /// The `Result` as recorded.
-    pub recorded: String,
+    pub recorded: RecordedResult,
+    /// Mainline plies replayed (up to the error).
+    pub plies: u32,
     /// A sentence: the replay's error, or what happened.
     pub detail: String,
     /// The line (relative to the chunk, as [`RawGame::line`]) to report.
@@ -282,39 +293,43 @@ fn mainline_move_tokens(game: &mut RawGame<'_>) -> Vec<Token> {
         .collect()
 }
 
-/// The date a game was played: `Date`, else `UTCDate`.
-fn game_date(game: &RawGame<'_>) -> Option<GameDate> {
-    [b"Date".as_slice(), b"UTCDate"]
-        .iter()
-        .find_map(|name| GameDate::parse(&tag_text(game, name)))
+/// Rules on `game` under `rules`: replayed once, leniently. `header` is
+/// the game's, read with (at least) the tags
+/// [`HeaderSpec::for_adjudication`](header::HeaderSpec::for_adjudication)
+/// names: a tag the header lacks is read as missing.
+pub fn adjudicate(game: &mut RawGame<'_>, header: &GameHeader, rules: &Rules) -> Ruling {
+    adjudicate_with(game, header, rules, &mut notation::pgn::replay::NoVisitor)
 }
 
-/// Rules on `game` under `rules`: replayed once, leniently.
-pub fn adjudicate(game: &mut RawGame<'_>, rules: &Rules) -> Ruling {
+/// [`adjudicate`], with `visitor` seeing the one replay too.
+pub fn adjudicate_with(
+    game: &mut RawGame<'_>,
+    header: &GameHeader,
+    rules: &Rules,
+    visitor: &mut impl ReplayVisitor,
+) -> Ruling {
     let tags = RecordedTags {
-        result: String::new(),
-        termination: game
-            .tag(b"Termination")
-            .map(|v| decode_tag_value(v).0.into_owned()),
-        white: tag_text(game, b"White"),
-        black: tag_text(game, b"Black"),
-        time_control: game
-            .tag(b"TimeControl")
-            .and_then(|value| TimeControl::from_ascii(value).ok()),
+        result: RecordedResult::Missing,
+        termination: header.text("Termination").map(str::to_owned),
+        white: header.white.clone().unwrap_or_default(),
+        black: header.black.clone().unwrap_or_default(),
+        time_control: header.time_control().cloned(),
     };
     let mut recorder = Recorder {
         rules,
-        date: game_date(game),
+        date: header.laws_date(),
         tags: Some(tags),
         record: None,
         null_at: None,
     };
-    let replayed = replay(game, &ReplayOptions { strict: false }, &mut recorder);
-    let recorded = recorded_result(game, replayed.terminator).unwrap_or_default();
+    let mut both = (&mut recorder, visitor);
+    let replayed = replay(game, &ReplayOptions { strict: false }, &mut both);
+    let recorded = header.recorded(replayed.terminator);
     let invalid = |kind, detail, line| {
         Ruling::Invalid(Invalid {
             kind,
             recorded: recorded.clone(),
+            plies: replayed.plies,
             detail,
             line,
         })
@@ -395,6 +410,7 @@ pub fn adjudicate(game: &mut RawGame<'_>, rules: &Rules) -> Ruling {
     verdict.detail.push_str(&notes);
     Ruling::Judged(Judged {
         recorded,
+        plies: replayed.plies,
         verdict,
         start,
         line_from,
@@ -415,10 +431,9 @@ pub fn fixed_pgn(game: &mut RawGame<'_>, ruling: &Ruling) -> Vec<u8> {
     if v.agrees {
         return rewrite::unchanged(game.bytes());
     }
-    let recorded = if judged.recorded.is_empty() {
-        "no result"
-    } else {
-        judged.recorded.as_str()
+    let recorded = match judged.recorded.text() {
+        None | Some("") => "no result",
+        Some(text) => text,
     };
     let comment = format!(
         "chesstool adjudicate: {recorded} corrected to {}: {} at ply {}: {}",

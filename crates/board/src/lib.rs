@@ -22,11 +22,13 @@ mod bitboard;
 mod magics;
 mod placement;
 mod polyglot;
+mod result;
 mod types;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Squares};
 pub use placement::Board;
+pub use result::{GameResult, ParseGameResultError, RecordedResult};
 pub use types::{
     ByColor, ByRole, CastlingSide, Color, File, ParseSquareError, Piece, Rank, Role, Square,
 };

@@ -4,22 +4,27 @@
 //! ([`arbiter::adjudicate`]); this module holds the arguments and the
 //! report formats.
 
-use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
 use adjudication::verdict::{Laws, LawsChoice, Reason, Rules, Ruleset};
 use adjudication::{Method, DEFAULT_BUDGET};
 use anyhow::{bail, Result};
+use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::{Invalid, Judged, Ruling};
+use board::RecordedResult;
 use clap::{Args, ValueEnum};
+use notation::pgn::mainline::Mainline;
 use notation::pgn::read::RawGame;
 
-use crate::cli::{run_inputs, CommonArgs, Flow};
+use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
 use crate::output::Output;
-use crate::pipeline::{Located, Task};
-use crate::report::{or_unknown, tag_opt};
-use crate::table::{Column, Schema, Table, TableFormat, TagColumns, Value};
+use crate::pipeline::Task;
+use crate::report::{
+    date_partitions, game_columns, moves_columns, unreadable_note, Column, Format, GameMoves,
+    GameRecord, GamesTableArgs, Schema, Sink, TagColumns, Type,
+};
+use crate::validate::game_place;
 use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
@@ -42,8 +47,10 @@ pub struct AdjudicateArgs {
     /// stdin.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format: `text`, a line per game whose recorded result
+    /// disagrees (or that is invalid) then a summary, all on stdout;
+    /// `csv`, `jsonl` or `parquet` (to -o FILE), a row per game.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = Format::parser(FORMATS))]
     format: Format,
     /// Rules: the FIDE Laws (of each game's date, see --laws), or
     /// Lichess's (50-move draw automatic, material-only timeout test,
@@ -82,21 +89,13 @@ pub struct AdjudicateArgs {
     #[arg(long, value_enum, default_value_t = CanMateArg::Exact)]
     can_mate: CanMateArg,
     #[command(flatten)]
+    table: GamesTableArgs,
+    #[command(flatten)]
     common: CommonArgs,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-enum Format {
-    /// One line per game whose recorded result disagrees (or that is
-    /// invalid), then a summary, all on stdout.
-    Text,
-    /// One CSV record per game.
-    Csv,
-    /// One JSON object per line per game.
-    Jsonl,
-    /// One Parquet row per game (to -o FILE).
-    Parquet,
-}
+/// The formats of `adjudicate`.
+const FORMATS: &[Format] = &[Format::Text, Format::Csv, Format::Jsonl, Format::Parquet];
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 enum RulesArg {
@@ -130,73 +129,20 @@ enum LawsArg {
     Fide2009,
 }
 
-/// The report's own columns (before `--tags`), for the clash check.
-const COLUMNS: [&str; 15] = [
-    "file",
-    "game",
-    "offset",
-    "line",
-    "white",
-    "black",
-    "recorded_result",
-    "result",
-    "reason",
-    "decided_at_ply",
-    "claimable",
-    "agrees",
-    "termination",
-    "mating_line",
-    "detail",
-];
-
-/// The tags that are columns already.
+/// The tags that are columns already (`Result` is `recorded_result`).
 const TAGS_AS_COLUMNS: [&str; 3] = ["White", "Black", "Result"];
 
-/// The columns of the report, then the `--tags` columns.
-pub fn schema(tags: &TagColumns) -> Schema {
-    use crate::table::Type::{Bool, Int64, ListStr, Str};
-    let mut columns = vec![
-        Column::new("file", Str, false),
-        Column::new("game", Int64, false),
-        Column::new("offset", Int64, false),
-        Column::new("line", Int64, false),
-        Column::new("white", Str, true),
-        Column::new("black", Str, true),
-        Column::new("recorded_result", Str, true),
-        Column::new("result", Str, false),
-        Column::new("reason", Str, false),
-        Column::new("decided_at_ply", Int64, true),
-        Column::new("claimable", ListStr { sep: ";" }, true),
-        Column::new("agrees", Bool, true),
-        Column::new("termination", Str, true),
-        Column::new("mating_line", Str, true),
-        Column::new("detail", Str, false),
-    ];
-    columns.extend(tags.columns());
-    Schema { columns }
-}
-
-/// `--tags` checked against this report's columns.
-///
-/// # Errors
-/// A usage error (see [`TagColumns::new`]).
-pub fn tag_columns(tags: &[String]) -> Result<TagColumns> {
-    TagColumns::new(tags, &COLUMNS, &TAGS_AS_COLUMNS)
-}
-
 /// What the binary keeps of one game's ruling.
-struct Adjudicated {
-    white: Option<String>,
-    black: Option<String>,
-    /// The recorded result; `None` without a `Result` tag or terminator.
-    recorded: Option<String>,
-    /// The `--tags` values.
-    tags: Vec<Option<String>>,
+#[derive(Debug)]
+pub struct Adjudicated {
+    header: GameHeader,
     ruling: Ruling,
     /// The mating line in SAN with move numbers, when there is one.
     mating_line: String,
     /// With `--fix-results`: the game as it is written back.
     fixed_pgn: Option<Vec<u8>>,
+    /// With `--moves`.
+    moves: Option<GameMoves>,
 }
 
 impl Adjudicated {
@@ -209,35 +155,160 @@ impl Adjudicated {
     }
 }
 
+impl GameRecord for Adjudicated {
+    fn header(&self) -> &GameHeader {
+        &self.header
+    }
+
+    fn recorded(&self) -> &RecordedResult {
+        self.ruling.recorded()
+    }
+
+    fn plies(&self) -> u32 {
+        self.ruling.plies()
+    }
+
+    fn moves(&self) -> Option<&GameMoves> {
+        self.moves.as_ref()
+    }
+}
+
+type Row = Placed<Adjudicated>;
+
+/// The report's columns: the game columns, the verdict's, then the
+/// `--tags` columns (whose tags are added to `spec`, and which are handed
+/// back too).
+///
+/// # Errors
+/// A usage error in `--tags`.
+pub fn schema(
+    tags: &[String],
+    table: &GamesTableArgs,
+    spec: &mut HeaderSpec,
+) -> Result<(Schema<Row>, TagColumns)> {
+    fn judged(r: &Row) -> Option<&Judged> {
+        match &r.record.ruling {
+            Ruling::Judged(judged) => Some(judged),
+            Ruling::Invalid(_) => None,
+        }
+    }
+    let mut columns = game_columns::<Adjudicated>("recorded_result");
+    columns.extend([
+        Column::new("result", Type::Str, false, move |r: &Row, _, c| {
+            c.str(judged(r).map_or("*", |j| j.verdict.result.as_str()))
+        })
+        .plain(),
+        Column::new("reason", Type::Str, false, |r: &Row, _, c| {
+            c.str(r.record.reason())
+        })
+        .plain(),
+        Column::new("decided_at_ply", Type::Int64, true, |r: &Row, _, c| {
+            c.opt_int(match &r.record.ruling {
+                Ruling::Judged(judged) => Some(i64::from(judged.verdict.decided_at_ply)),
+                // Where the checkmate or stalemate ended it.
+                Ruling::Invalid(Invalid {
+                    kind: arbiter::InvalidKind::MoveAfterEnd { ply, .. },
+                    ..
+                }) => Some(i64::from(*ply)),
+                Ruling::Invalid(_) => None,
+            })
+        }),
+        Column::new(
+            "claimable",
+            Type::LIST_STR,
+            true,
+            move |r: &Row, _, c| match judged(r) {
+                Some(judged) => {
+                    let claims = judged.verdict.claimable;
+                    c.list_str(
+                        [
+                            (claims.threefold, "threefold_repetition"),
+                            (claims.fifty, "fifty_moves"),
+                        ]
+                        .into_iter()
+                        .filter_map(|(claimable, name)| claimable.then_some(name)),
+                    );
+                }
+                None => c.null(),
+            },
+        ),
+        Column::new(
+            "agrees",
+            Type::Bool,
+            true,
+            move |r: &Row, _, c| match judged(r) {
+                Some(judged) => c.bool(judged.verdict.agrees),
+                None => c.null(),
+            },
+        ),
+        Column::new("termination", Type::Str, true, move |r: &Row, _, c| {
+            c.opt_str(judged(r).map(|j| j.verdict.termination()))
+        })
+        .plain(),
+        Column::new("mating_line", Type::Str, true, |r: &Row, _, c| {
+            c.opt_str(Some(r.record.mating_line.as_str()).filter(|l| !l.is_empty()))
+        })
+        .unique(),
+        Column::new("detail", Type::Str, false, |r: &Row, _, c| {
+            c.str(match &r.record.ruling {
+                Ruling::Judged(judged) => &judged.verdict.detail,
+                Ruling::Invalid(invalid) => &invalid.detail,
+            })
+        }),
+    ]);
+    let moves = if table.moves {
+        moves_columns::<Adjudicated>()
+    } else {
+        Vec::new()
+    };
+    let own: Vec<&str> = columns
+        .iter()
+        .chain(&moves)
+        .map(|c| c.name.as_str())
+        .collect();
+    let tags = TagColumns::new(tags, &own, &TAGS_AS_COLUMNS, spec)?;
+    columns.extend(tags.columns(|r: &Row| &r.record.header));
+    columns.extend(moves);
+    Ok((Schema { columns }, tags))
+}
+
 struct Adjudicate {
     rules: Rules,
     fix_results: bool,
-    tags: TagColumns,
+    spec: HeaderSpec,
+    /// `--moves`: gather the mainline and the movetext.
+    moves: bool,
 }
 
 impl Task for Adjudicate {
     type Record = Adjudicated;
 
     fn game(&self, raw: &mut RawGame<'_>) -> Adjudicated {
-        let ruling = arbiter::adjudicate(raw, &self.rules);
+        let header = GameHeader::read(raw, &self.spec);
+        let (ruling, moves) = if self.moves {
+            let mut mainline = Mainline::default();
+            let ruling = arbiter::adjudicate_with(raw, &header, &self.rules, &mut mainline);
+            (ruling, Some(GameMoves::of(raw, mainline)))
+        } else {
+            (arbiter::adjudicate(raw, &header, &self.rules), None)
+        };
         let fixed_pgn = self.fix_results.then(|| arbiter::fixed_pgn(raw, &ruling));
         let mating_line = match &ruling {
             Ruling::Judged(judged) => judged.mating_line_san(),
             Ruling::Invalid(_) => String::new(),
         };
-        let recorded = match ruling.recorded() {
-            // No tag and no terminator, or an empty tag.
-            "" => raw.tag(b"Result").map(|_| String::new()),
-            recorded => Some(recorded.to_string()),
-        };
         Adjudicated {
-            white: tag_opt(raw, b"White"),
-            black: tag_opt(raw, b"Black"),
-            recorded,
-            tags: self.tags.values(raw),
+            header,
             ruling,
             mating_line,
             fixed_pgn,
+            moves,
+        }
+    }
+
+    fn rebase(&self, record: &mut Adjudicated, line_base: u64) {
+        if let Ruling::Invalid(invalid) = &mut record.ruling {
+            invalid.line += line_base;
         }
     }
 }
@@ -247,13 +318,16 @@ struct Counts {
     games: u64,
     disagree: u64,
     invalid: u64,
+    /// Typed tag values that were not of their type.
+    unreadable: u64,
     /// Per [`Reason::ALL`], then invalid games.
     reasons: [u64; Reason::ALL.len() + 1],
 }
 
 pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
-    let tags = tag_columns(&args.common.tags)?;
-    let schema = schema(&tags);
+    let mut spec = HeaderSpec::default();
+    let (schema, tags) = schema(&args.common.tags, &args.table, &mut spec)?;
+    let partition = date_partitions::<Adjudicated>(&args.table.partition_by, &mut spec);
     let report_path = args
         .common
         .output
@@ -319,65 +393,50 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
             },
         },
         fix_results: games_to.is_some(),
-        tags,
+        spec: spec.for_adjudication(),
+        moves: args.table.moves,
     };
-    let out = Output::new(report_to.as_deref())?;
     let mut fixed = match &games_to {
         Some(path) => Some(Output::new(path.as_deref())?),
         None => None,
     };
-    let (mut table, mut text) = match args.format {
-        Format::Text => (None, Some(out)),
-        Format::Csv => (
-            Some(Table::new(out, TableFormat::Csv, &schema, &args.common)?),
-            None,
-        ),
-        Format::Jsonl => (
-            Some(Table::new(out, TableFormat::Jsonl, &schema, &args.common)?),
-            None,
-        ),
-        Format::Parquet => (
-            Some(Table::new(
-                out,
-                TableFormat::Parquet,
-                &schema,
-                &args.common,
-            )?),
-            None,
-        ),
-    };
-    let mut counts = Counts::default();
-    let run = run_inputs(
-        &args.files,
+    let mut sink = Sink::create(
+        report_to.as_deref(),
+        args.format,
+        || schema,
         &args.common,
-        &task,
-        |name, progress, located: Located<Adjudicated>| {
-            let record = &located.record;
-            counts.games += 1;
-            let agrees = record.ruling.verdict().map(|v| v.agrees);
-            match agrees {
-                None => counts.invalid += 1,
-                Some(false) => counts.disagree += 1,
-                Some(true) => {}
-            }
-            let reason_index = match record.ruling.verdict() {
-                Some(v) => Reason::ALL.iter().position(|r| *r == v.reason),
-                None => Some(Reason::ALL.len()),
-            };
-            if let Some(i) = reason_index {
-                counts.reasons[i] += 1;
-            }
-            if let (Some(fixed), Some(pgn)) = (&mut fixed, &record.fixed_pgn) {
-                fixed.write_all(pgn)?;
-            }
-            if let Some(table) = &mut table {
-                table.row(&row(name, &located, &task.tags))?;
-            } else if let (Some(out), false) = (&mut text, agrees == Some(true)) {
-                progress.suspend(|| write_line(out, &text_line(name, &located)))?;
-            }
-            Ok(Flow::Continue)
-        },
+        partition,
     )?;
+    let mut counts = Counts::default();
+    let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
+        let record = &row.record;
+        counts.games += 1;
+        counts.unreadable += tags.unreadable(&record.header);
+        let agrees = record.ruling.verdict().map(|v| v.agrees);
+        match agrees {
+            None => counts.invalid += 1,
+            Some(false) => counts.disagree += 1,
+            Some(true) => {}
+        }
+        let reason_index = match record.ruling.verdict() {
+            Some(v) => Reason::ALL.iter().position(|r| *r == v.reason),
+            None => Some(Reason::ALL.len()),
+        };
+        if let Some(i) = reason_index {
+            counts.reasons[i] += 1;
+        }
+        if let (Some(fixed), Some(pgn)) = (&mut fixed, &record.fixed_pgn) {
+            fixed.write_all(pgn)?;
+        }
+        match &mut sink {
+            Sink::Table(table) => table.row(&row, 0)?,
+            Sink::Text(out) if agrees != Some(true) => {
+                progress.suspend(|| write_line(out, &text_line(&row)))?;
+            }
+            Sink::Text(_) => {}
+        }
+        Ok(Flow::Continue)
+    })?;
     let io_failed = run.io_failed;
     if let Some(fixed) = fixed {
         fixed.commit()?;
@@ -385,20 +444,14 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     // The text report ends with its summary; beside a CSV, JSONL or
     // Parquet report the summary is for a person watching (stderr a
     // terminal, no -q).
-    let out = match (table, text) {
-        (Some(table), _) => {
-            if args.common.summary_on_stderr() {
-                eprint!("{}", summary(&counts, &run.skipped.note()));
-            }
-            table.finish()?
+    match &mut sink {
+        Sink::Table(_) if args.common.summary_on_stderr() => {
+            eprint!("{}", summary(&counts, &run.skipped.note()));
         }
-        (None, Some(mut out)) => {
-            out.write_all(summary(&counts, &run.skipped.note()).as_bytes())?;
-            out
-        }
-        (None, None) => unreachable!("a table or text"),
-    };
-    out.commit()?;
+        Sink::Table(_) => {}
+        Sink::Text(out) => out.write_all(summary(&counts, &run.skipped.note()).as_bytes())?,
+    }
+    sink.finish()?.commit()?;
     Ok(if io_failed {
         Outcome::IoError
     } else if counts.disagree > 0 || counts.invalid > 0 {
@@ -412,11 +465,12 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
 /// directories skipped), then a count per reason.
 fn summary(counts: &Counts, note: &str) -> String {
     let mut s = format!(
-        "{} games: {} recorded results agree, {} disagree, {} invalid{note}\n",
+        "{} games: {} recorded results agree, {} disagree, {} invalid{}{note}\n",
         counts.games,
         counts.games - counts.disagree - counts.invalid,
         counts.disagree,
-        counts.invalid
+        counts.invalid,
+        unreadable_note(counts.unreadable)
     );
     let names = Reason::ALL
         .iter()
@@ -439,29 +493,21 @@ fn write_line(out: &mut Output, line: &str) -> Result<()> {
 /// `FILE:LINE: game N (White – Black): recorded 1-0, should be 0-1
 /// (checkmate at ply 40): detail`, or `…: invalid: detail`; then, when the
 /// verdict has one, `  mating line: 41. Qb3+ Ka1 42. Qb2#`.
-fn text_line(name: &str, located: &Located<Adjudicated>) -> String {
-    let record = &located.record;
-    let line = match &record.ruling {
-        Ruling::Invalid(invalid) => located.line_base + invalid.line,
-        Ruling::Judged(_) => located.line,
-    };
-    let head = format!(
-        "{name}:{line}: game {} ({} – {})",
-        located.game,
-        or_unknown(record.white.as_deref().unwrap_or_default()),
-        or_unknown(record.black.as_deref().unwrap_or_default())
-    );
+fn text_line(row: &Row) -> String {
+    let record = &row.record;
     match &record.ruling {
-        Ruling::Invalid(Invalid { detail, .. }) => format!("{head}: invalid: {detail}"),
+        Ruling::Invalid(Invalid { detail, line, .. }) => {
+            format!("{}: invalid: {detail}", game_place(row, *line))
+        }
         Ruling::Judged(Judged {
             recorded, verdict, ..
         }) => {
             let mut text = format!(
-                "{head}: recorded {}, should be {} ({} at ply {}): {}",
-                if recorded.is_empty() {
-                    "nothing"
-                } else {
-                    recorded
+                "{}: recorded {}, should be {} ({} at ply {}): {}",
+                game_place(row, row.line),
+                match recorded.text() {
+                    None | Some("") => "nothing",
+                    Some(text) => text,
                 },
                 verdict.result.as_str(),
                 verdict.reason,
@@ -475,63 +521,4 @@ fn text_line(name: &str, located: &Located<Adjudicated>) -> String {
             text
         }
     }
-}
-
-/// One row of the report, in [`schema`]'s order.
-fn row<'r>(
-    name: &'r str,
-    located: &'r Located<Adjudicated>,
-    tags: &'r TagColumns,
-) -> Vec<Value<'r>> {
-    let record = &located.record;
-    let mut row = vec![
-        Value::str(name),
-        Value::count(located.game),
-        Value::count(located.offset),
-        Value::count(located.line),
-        Value::opt_str(record.white.as_deref()),
-        Value::opt_str(record.black.as_deref()),
-        Value::opt_str(record.recorded.as_deref()),
-    ];
-    match &record.ruling {
-        Ruling::Judged(Judged { verdict, .. }) => {
-            let claims = verdict.claimable;
-            let mut claimable = Vec::new();
-            if claims.threefold {
-                claimable.push(Cow::Borrowed("threefold_repetition"));
-            }
-            if claims.fifty {
-                claimable.push(Cow::Borrowed("fifty_moves"));
-            }
-            row.extend([
-                Value::str(verdict.result.as_str()),
-                Value::str(verdict.reason.as_str()),
-                Value::Int(i64::from(verdict.decided_at_ply)),
-                Value::List(claimable),
-                Value::Bool(verdict.agrees),
-                Value::str(verdict.termination()),
-                Value::opt_str(Some(record.mating_line.as_str()).filter(|l| !l.is_empty())),
-                Value::str(&verdict.detail),
-            ]);
-        }
-        Ruling::Invalid(invalid) => {
-            let ply = match invalid.kind {
-                // Where the checkmate or stalemate ended it.
-                arbiter::InvalidKind::MoveAfterEnd { ply, .. } => Some(i64::from(ply)),
-                _ => None,
-            };
-            row.extend([
-                Value::str("*"),
-                Value::str(record.reason()),
-                Value::opt_int(ply),
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                Value::str(&invalid.detail),
-            ]);
-        }
-    }
-    row.extend(tags.row_values(&record.tags));
-    row
 }

@@ -51,11 +51,19 @@ pub struct CommonArgs {
     #[arg(long, value_name = "SIZE", default_value = "4M", value_parser = parse_size)]
     pub max_game_size: usize,
     /// Add a column per tag to each record (CSV, JSONL, Parquet), named
-    /// as given: `--tags Event,Date,WhiteElo,BlackElo,ECO`. Null when the
-    /// game lacks the tag; `*Elo`, `*RatingDiff` and `PlyCount` are
-    /// integers (null for `?`, `-` or anything not a number).
+    /// as given: `--tags Event,UTCDate,WhiteElo,BlackElo,ECO`; `lichess`
+    /// stands for the tags of Lichess's published dataset. Null when the
+    /// game lacks the tag. `*Elo`, `*RatingDiff` and `PlyCount` are
+    /// integers, `Date`, `UTCDate` and `EventDate` dates, `UTCTime` a time
+    /// (null for `?`, `2019.??.??` or anything not of the type);
+    /// `TimeControl` brings `base`, `increment` and `speed`. A tag named
+    /// like a column of the report is named `{tag}_tag`.
     #[arg(long, value_name = "NAME,…", value_delimiter = ',')]
     pub tags: Vec<String>,
+    /// Rows per Parquet row group.
+    #[arg(long, value_name = "N", default_value_t = crate::report::parquet::DEFAULT_ROW_GROUP_ROWS,
+          value_parser = parse_row_group_rows)]
+    pub row_group_rows: usize,
     /// Read the inputs named in FILE too, one path a line (`-` for stdin).
     #[arg(long, value_name = "FILE")]
     pub files_from: Option<PathBuf>,
@@ -117,6 +125,15 @@ fn parse_size(text: &str) -> Result<usize, String> {
     Ok(n)
 }
 
+fn parse_row_group_rows(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n @ 1..) => Ok(n),
+        _ => Err(format!(
+            "expected a number of rows, at least 1, got `{text}`"
+        )),
+    }
+}
+
 fn parse_shard(text: &str) -> Result<Shard, String> {
     let bad = || format!("expected K/N with 1 <= K <= N (say 3/8), got `{text}`");
     let (k, n) = text.split_once('/').ok_or_else(bad)?;
@@ -146,6 +163,13 @@ fn parse_byte_range(text: &str) -> Result<ByteRange, String> {
 }
 
 impl CommonArgs {
+    /// How Parquet files are cut (`--row-group-rows`).
+    pub fn parquet_settings(&self) -> crate::report::ParquetSettings {
+        crate::report::ParquetSettings {
+            row_group_rows: self.row_group_rows,
+        }
+    }
+
     /// Whether a summary meant for a person may go to stderr: only to a
     /// terminal, and not with `--quiet`. (Scripts that read stderr see
     /// errors and nothing else.)
@@ -398,6 +422,23 @@ fn stdin_metadata() -> Option<std::fs::Metadata> {
     None
 }
 
+/// A game's record with its place: what [`run_inputs`] hands its
+/// callback. Every line number inside the record is absolute (the task's
+/// [`crate::pipeline::Task::rebase`] has run).
+#[derive(Debug)]
+pub struct Placed<R> {
+    /// The input as named (`<stdin>` for stdin), shared by its games.
+    pub file: std::sync::Arc<crate::report::table::FileName>,
+    /// 1-based index of the game in its file.
+    pub game: u64,
+    /// Byte offset of the game's first byte in the (decompressed) stream.
+    pub offset: u64,
+    /// Line of the game's first byte.
+    pub line: u64,
+    /// What the task made of the game.
+    pub record: R,
+}
+
 /// What the per-game callback of [`run_inputs`] wants next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
@@ -439,11 +480,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     files: &[PathBuf],
     common: &CommonArgs,
     task: &T,
-    mut on_game: impl FnMut(
-        &str,
-        &crate::progress::Progress,
-        crate::pipeline::Located<T::Record>,
-    ) -> Result<Flow>,
+    mut on_game: impl FnMut(&crate::progress::Progress, Placed<T::Record>) -> Result<Flow>,
 ) -> Result<InputsRun> {
     use crate::pipeline::{Control, Event, Selection, Settings, Source};
     use std::sync::atomic::Ordering;
@@ -491,8 +528,9 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     let progress = crate::progress::Progress::new(sizes, !common.quiet);
     // The inputs opened and not yet done, oldest first: (index in the
     // pipeline, name, read in part only).
-    let opened: std::cell::RefCell<std::collections::VecDeque<(usize, String, bool)>> =
-        std::cell::RefCell::new(std::collections::VecDeque::new());
+    let opened: std::cell::RefCell<
+        std::collections::VecDeque<(usize, std::sync::Arc<crate::report::table::FileName>, bool)>,
+    > = std::cell::RefCell::new(std::collections::VecDeque::new());
     let mut n_opened = 0usize;
     let io_failed = std::cell::Cell::new(run.io_failed);
     let reading: std::cell::RefCell<Option<std::sync::Arc<std::sync::atomic::AtomicU64>>> =
@@ -548,9 +586,11 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 },
                 (None, None) => Selection::All,
             };
-            opened
-                .borrow_mut()
-                .push_back((n_opened, name, select != Selection::All));
+            opened.borrow_mut().push_back((
+                n_opened,
+                std::sync::Arc::new(crate::report::table::FileName::new(&name)),
+                select != Selection::All,
+            ));
             n_opened += 1;
             last.set(0);
             *reading.borrow_mut() = Some(std::sync::Arc::clone(&input.bytes_read));
@@ -575,16 +615,26 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     let mut failure = None;
     crate::pipeline::run_many(&mut next_source, task, pool.as_ref(), &tick, |event| {
         match event {
-            Event::Game(located) => {
+            Event::Game(mut located) => {
                 progress.inc_games(1);
                 // Records come in input order: the oldest open input's.
-                let name = opened
+                let file = opened
                     .borrow()
                     .front()
                     .filter(|(index, _, _)| *index == located.input)
-                    .map(|(_, name, _)| name.clone())
-                    .unwrap_or_default();
-                match on_game(&name, &progress, located) {
+                    .map(|(_, name, _)| std::sync::Arc::clone(name))
+                    .unwrap_or_else(|| {
+                        std::sync::Arc::new(crate::report::table::FileName::new(""))
+                    });
+                task.rebase(&mut located.record, located.line_base);
+                let placed = Placed {
+                    file,
+                    game: located.game,
+                    offset: located.offset,
+                    line: located.line,
+                    record: located.record,
+                };
+                match on_game(&progress, placed) {
                     Ok(Flow::Continue) => Control::Continue,
                     Ok(Flow::NextInput) => Control::NextInput,
                     Ok(Flow::Stop) => {
@@ -603,7 +653,13 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 error,
                 cut,
             } => {
-                let (index, name, ranged) = opened.borrow_mut().pop_front().unwrap_or_default();
+                let (index, name, ranged) = opened.borrow_mut().pop_front().unwrap_or_else(|| {
+                    (
+                        0,
+                        std::sync::Arc::new(crate::report::table::FileName::new("")),
+                        false,
+                    )
+                });
                 debug_assert_eq!(index, input, "inputs are done in order");
                 run.bytes += totals.bytes;
                 match error {
@@ -620,7 +676,10 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                                 format!(" ({:.1} MB read)", totals.bytes as f64 / 1e6)
                             });
                         progress.suspend(|| {
-                            eprintln!("chesstool: {}{cut}", input::describe_io_error(&name, &err));
+                            eprintln!(
+                                "chesstool: {}{cut}",
+                                input::describe_io_error(name.as_str(), &err)
+                            );
                         });
                         io_failed.set(true);
                     }

@@ -9,7 +9,6 @@ use clap::{Parser, Subcommand};
 mod adjudicate;
 mod cli;
 mod input;
-mod json;
 mod output;
 mod perft;
 mod pipeline;
@@ -18,7 +17,6 @@ mod replay;
 mod report;
 mod schema;
 mod signals;
-mod table;
 mod validate;
 
 /// Reads, checks and rules on chess games.

@@ -226,6 +226,110 @@ impl Drop for Output {
     }
 }
 
+/// A directory of files written as one output (a partitioned Parquet
+/// table): built in a temporary sibling `.DIR.tmp-<pid>` and renamed over
+/// `DIR` only by [`OutputDir::commit`], so `DIR` is either the complete new
+/// table or what was there before. `DIR` must not exist, or be empty: a
+/// table is never merged into another. Dropped without a commit (an
+/// error, an interruption), the temporary directory is removed.
+#[derive(Debug)]
+pub struct OutputDir {
+    /// `None` once committed.
+    temp: Option<PathBuf>,
+    dest: PathBuf,
+}
+
+impl OutputDir {
+    /// Starts writing the directory `path`.
+    ///
+    /// # Errors
+    /// `path` is a file, or a directory that is not empty; the temporary
+    /// directory cannot be created.
+    pub fn create(path: &Path) -> anyhow::Result<OutputDir> {
+        match fs::read_dir(path) {
+            Ok(mut entries) => {
+                if entries.next().is_some() {
+                    anyhow::bail!(
+                        "{} is a directory that is not empty: a partitioned table is written \
+                         into a new (or empty) directory; remove it or choose another",
+                        path.display()
+                    );
+                }
+            }
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+            Err(_) if path.exists() => anyhow::bail!(
+                "{} is not a directory: a partitioned table is a directory of Parquet files",
+                path.display()
+            ),
+            Err(err) => {
+                return Err(anyhow::anyhow!(
+                    "cannot write {}: {}",
+                    path.display(),
+                    crate::input::os_message(&err)
+                ))
+            }
+        }
+        let temp = temp_path(path)
+            .with_context(|| format!("cannot create {}: not a directory name", path.display()))?;
+        crate::signals::register_temp(&temp);
+        if let Err(err) = fs::create_dir_all(&temp) {
+            crate::signals::settle_temp(&temp, || ());
+            return Err(anyhow::anyhow!(
+                "cannot create {}: {}",
+                path.display(),
+                crate::input::os_message(&err)
+            ));
+        }
+        Ok(OutputDir {
+            temp: Some(temp),
+            dest: path.to_path_buf(),
+        })
+    }
+
+    /// Creates the file `relative` (with its parent directories) inside
+    /// the directory being written.
+    ///
+    /// # Errors
+    /// When it cannot be created.
+    pub fn file(&self, relative: &Path) -> io::Result<BufWriter<File>> {
+        let temp = self.temp.as_ref().ok_or_else(finished)?;
+        let path = temp.join(relative);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        Ok(BufWriter::with_capacity(BUFFER_SIZE, File::create(path)?))
+    }
+
+    /// Renames the directory into place (an empty one there is replaced).
+    ///
+    /// # Errors
+    /// When renaming fails (the temporary directory is then removed).
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        let Some(temp) = self.temp.take() else {
+            return Ok(());
+        };
+        let dest = self.dest.clone();
+        let result = crate::signals::settle_temp(&temp, || {
+            if dest.is_dir() {
+                fs::remove_dir(&dest)?;
+            }
+            fs::rename(&temp, &dest)
+        });
+        if result.is_err() {
+            let _ = fs::remove_dir_all(&temp);
+        }
+        result.with_context(|| format!("cannot write {}", dest.display()))
+    }
+}
+
+impl Drop for OutputDir {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            crate::signals::settle_temp(&temp, || fs::remove_dir_all(&temp).ok());
+        }
+    }
+}
+
 /// `dir/FILE` → `dir/.FILE.tmp-<pid>`; `None` for paths without a file
 /// name (`/`, `..`).
 fn temp_path(path: &Path) -> Option<PathBuf> {

@@ -59,6 +59,14 @@ pub trait Task: Sync {
         self.game(game)
     }
 
+    /// Makes the chunk-relative line numbers inside `record` absolute by
+    /// adding `line_base` (called once per record, in input order, before
+    /// the record is handed out; records without line numbers need not
+    /// implement it).
+    fn rebase(&self, record: &mut Self::Record, line_base: u64) {
+        let _ = (record, line_base);
+    }
+
     /// The largest chunk worth handing a worker: tasks whose records are
     /// much larger than the games they come from ask for smaller chunks.
     fn max_chunk_size(&self) -> usize {

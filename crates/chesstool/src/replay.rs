@@ -1,28 +1,35 @@
 //! `chesstool replay`: turns games into positions and moves for the next
-//! script: FEN per ply, SAN or UCI per game, a CSV/JSONL row per ply with
-//! clocks and evals from the comments, canonical PGN, or a readable listing
-//! with the final board.
+//! script: FEN per ply, SAN or UCI per game, a CSV/JSONL/Parquet row per
+//! ply with clocks, evals and Zobrist keys, canonical PGN, or a readable
+//! listing with the final board.
+//!
+//! The worker that replays a game keeps each mainline ply as a small
+//! fixed record ([`PlyRow`]: the move as SAN and UCI values, the clock
+//! and eval read from the comments, the Zobrist key) and writes the FENs
+//! into one buffer per game; the report's columns write those values
+//! straight into the output line. Nothing is allocated per ply.
 
-use std::borrow::Cow;
 use std::io::Write;
+use std::ops::Range;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
+use arbiter::header::{GameHeader, HeaderSpec};
 use board::{Color, File, Rank, Square};
 use clap::{Args, ValueEnum};
 use movegen::Position;
-use notation::fen::{EpMode, Fen};
-use notation::pgn::comment::{parse_comment, Eval};
+use notation::fen::{push_fen, EpMode};
+use notation::pgn::comment::{clock_emt_eval, Eval, Millis};
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{replay, GameError, Ply, ReplayOptions, ReplayVisitor};
-use notation::san::SanPlus;
-use notation::uci::write_uci;
+use notation::san::{San, SanPlus};
+use notation::uci::{write_uci, UciMove};
 
-use crate::cli::{run_inputs, CommonArgs, Flow};
+use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
 use crate::output::Output;
-use crate::pipeline::{Located, Task};
-use crate::report::{or_unknown, tag};
-use crate::table::{Column, Schema, Table, TableFormat, TagColumns, Value};
+use crate::pipeline::Task;
+use crate::report::{Column, Format, Schema, Sink, TagColumns, Type};
+use crate::validate::error_line;
 use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
@@ -30,10 +37,23 @@ Examples:
   chesstool replay games.pgn
   chesstool replay games.pgn --format fen --final
   chesstool replay games.pgn.zst --format csv -o plies.csv
+  chesstool replay games.pgn.zst --format parquet -o plies.parquet --tags UTCDate,WhiteElo,BlackElo
   chesstool replay games.pgn --format pgn -o normalised.pgn
   chesstool replay games.pgn --format pgn --drop-invalid -o valid-only.pgn
   chesstool replay games.pgn --format fen --ply 40 > ply40.txt   # line N is game N
   chesstool replay games.pgn --games 10..20 --format uci";
+
+/// The formats of `replay`.
+const FORMATS: &[Format] = &[
+    Format::Text,
+    Format::Fen,
+    Format::San,
+    Format::Uci,
+    Format::Csv,
+    Format::Jsonl,
+    Format::Pgn,
+    Format::Parquet,
+];
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
@@ -44,8 +64,12 @@ pub struct ReplayArgs {
     /// stdin.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format: `text`, a listing per game with a diagram of the
+    /// final position; `fen`, one FEN per position; `san` or `uci`, one
+    /// line of moves per game; `pgn`, the games again in export format
+    /// with canonical SAN; `csv`, `jsonl` or `parquet` (to -o FILE), a row
+    /// per ply.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = Format::parser(FORMATS))]
     format: Format,
     /// Only game N of each file (1-based).
     #[arg(long, value_name = "N", conflicts_with = "games")]
@@ -78,38 +102,6 @@ pub struct ReplayArgs {
     common: CommonArgs,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-enum Format {
-    /// A readable listing per game with a diagram of the final position.
-    Text,
-    /// One FEN per position.
-    Fen,
-    /// One line of SAN moves per game.
-    San,
-    /// One line of UCI moves per game.
-    Uci,
-    /// One CSV row per ply.
-    Csv,
-    /// One JSON object per ply.
-    Jsonl,
-    /// The games again in PGN export format with canonical SAN.
-    Pgn,
-    /// One Parquet row per ply (to -o FILE).
-    Parquet,
-}
-
-impl Format {
-    /// The typed formats: a row per ply.
-    fn table(self) -> Option<TableFormat> {
-        match self {
-            Format::Csv => Some(TableFormat::Csv),
-            Format::Jsonl => Some(TableFormat::Jsonl),
-            Format::Parquet => Some(TableFormat::Parquet),
-            _ => None,
-        }
-    }
-}
-
 /// `--fen-ep`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 enum FenEp {
@@ -128,76 +120,44 @@ impl FenEp {
     }
 }
 
-/// The report's own columns (before `--tags`), for the clash check.
-const COLUMNS: [&str; 12] = [
-    "file",
-    "game",
-    "ply",
-    "move_number",
-    "side",
-    "san",
-    "uci",
-    "fen",
-    "clock",
-    "emt",
-    "eval",
-    "mate",
-];
-
-/// The columns of a row per ply, then the `--tags` columns.
-pub fn schema(tags: &TagColumns) -> Schema {
-    use crate::table::Type::{Float64, Int64, Str};
-    let mut columns = vec![
-        Column::new("file", Str, false),
-        Column::new("game", Int64, false),
-        Column::new("ply", Int64, false),
-        Column::new("move_number", Int64, false),
-        Column::new("side", Str, false),
-        Column::new("san", Str, true),
-        Column::new("uci", Str, true),
-        Column::new("fen", Str, false),
-        Column::new("clock", Float64, true),
-        Column::new("emt", Float64, true),
-        Column::new("eval", Float64, true),
-        Column::new("mate", Int64, true),
-    ];
-    columns.extend(tags.columns());
-    Schema { columns }
-}
-
-/// `--tags` checked against this report's columns (no tag is one).
-///
-/// # Errors
-/// A usage error (see [`TagColumns::new`]).
-pub fn tag_columns(tags: &[String]) -> Result<TagColumns> {
-    TagColumns::new(tags, &COLUMNS, &[])
-}
-
-/// One mainline ply as replayed.
-#[derive(Debug, Clone)]
-struct Row {
+/// One mainline position as replayed: the start position (ply 0, no
+/// move) or the position after a ply. Fixed size, nothing owned: its
+/// texts are in the game's [`Replayed::text`].
+#[derive(Debug, Clone, Copy)]
+struct PlyRow {
     ply: u32,
     move_number: u32,
+    /// Who made the move (at ply 0, who is to move).
     side: Color,
-    san: String,
-    uci: String,
-    fen: String,
-    clock: Option<f64>,
-    emt: Option<f64>,
+    /// The move in canonical SAN then in UCI, from `moves`; lengths 0 at
+    /// ply 0 (and where the format needs no moves).
+    moves: u32,
+    san_len: u8,
+    uci_len: u8,
+    /// The FEN, from `fen` (`fen_len` 0 when not wanted).
+    fen: u32,
+    fen_len: u8,
+    clock: Option<Millis>,
+    emt: Option<Millis>,
     eval: Option<Eval>,
+    /// The Polyglot key of the position.
+    zobrist: u64,
 }
 
 /// A replayed game, or why it could not be replayed.
-struct Replayed {
-    white: String,
-    black: String,
-    /// The `--tags` values.
-    tags: Vec<Option<String>>,
-    start_fen: String,
-    /// The start position as a row without a move (ply 0): what `--ply 0`
-    /// selects, and `--final` for a game without moves.
-    start_row: Option<Row>,
-    rows: Vec<Row>,
+#[derive(Debug)]
+pub struct Replayed {
+    header: GameHeader,
+    /// The start position (ply 0), when it is selected (`--ply 0`, or
+    /// `--final` of a game without moves) or written (`fen`).
+    start_row: Option<PlyRow>,
+    /// Whether the game has a start position (bad tags leave it none).
+    has_start: bool,
+    /// The mainline plies, in order.
+    rows: Vec<PlyRow>,
+    /// The texts of the rows (moves and FENs), one after the other: ASCII
+    /// written by the worker, checked as UTF-8 once per game.
+    text: String,
     final_board: Option<Position>,
     pgn: Option<String>,
     /// With `--format pgn`, an invalid game's bytes as read, to be written
@@ -208,52 +168,142 @@ struct Replayed {
     error: Option<GameError>,
 }
 
+impl crate::report::GameRecord for Replayed {
+    fn header(&self) -> &GameHeader {
+        &self.header
+    }
+
+    fn recorded(&self) -> &board::RecordedResult {
+        // Replay reports no result column.
+        &board::RecordedResult::Missing
+    }
+
+    fn plies(&self) -> u32 {
+        self.rows.last().map_or(0, |row| row.ply)
+    }
+}
+
 impl Replayed {
     /// Whether the game has ply `n` as far as it was replayed (ply 0 is
     /// the start position, which a game with bad tags lacks).
     fn has_ply(&self, n: u32) -> bool {
         if n == 0 {
-            !self.start_fen.is_empty()
+            self.has_start
         } else {
             self.rows.iter().any(|row| row.ply == n)
         }
     }
+
+    fn slice(&self, start: u32, len: u8) -> &str {
+        let start = start as usize;
+        self.text
+            .get(start..start + usize::from(len))
+            .unwrap_or_default()
+    }
+
+    /// The FEN of a row (empty when not wanted).
+    fn fen(&self, row: &PlyRow) -> &str {
+        self.slice(row.fen, row.fen_len)
+    }
+
+    /// The SAN of a row's move, `None` at ply 0.
+    fn san(&self, row: &PlyRow) -> Option<&str> {
+        (row.san_len > 0).then(|| self.slice(row.moves, row.san_len))
+    }
+
+    /// The UCI of a row's move, `None` at ply 0.
+    fn uci(&self, row: &PlyRow) -> Option<&str> {
+        (row.uci_len > 0).then(|| self.slice(row.moves + u32::from(row.san_len), row.uci_len))
+    }
+
+    /// Table row `index`: 0 is the start row (there only when it is
+    /// selected), `k` the `k`-th ply.
+    fn row(&self, index: usize) -> &PlyRow {
+        match index.checked_sub(1) {
+            Some(k) => &self.rows[k],
+            None => match &self.start_row {
+                Some(start) => start,
+                None => &self.rows[0],
+            },
+        }
+    }
 }
 
-struct Collect<'f> {
-    rows: Vec<Row>,
-    want_fen: bool,
-    fen_only_at: Option<u32>,
-    format: &'f Format,
+/// What the visitor collects, as the format asks.
+#[derive(Debug, Clone, Copy)]
+struct Wants {
+    /// SAN and UCI of each move.
+    moves: bool,
+    /// FENs: of every ply, or of this one only.
+    fen: Option<Option<u32>>,
+    /// Clocks and evals from the comments, and Zobrist keys.
+    table: bool,
+}
+
+struct Collect<'r> {
+    rows: &'r mut Vec<PlyRow>,
+    /// The texts, as bytes until the game is done.
+    text: &'r mut Vec<u8>,
+    wants: Wants,
     ep_mode: EpMode,
 }
 
-impl ReplayVisitor for Collect<'_> {
-    fn mainline_move(&mut self, ply: &Ply<'_>) {
-        let fen = match (self.want_fen, self.fen_only_at) {
-            (false, _) => String::new(),
-            (true, Some(at)) if at != ply.ply => String::new(),
-            (true, _) => Fen::from_position_with(ply.after, self.ep_mode).to_string(),
-        };
-        let (san, uci) = if *self.format == Format::Fen {
-            (String::new(), String::new())
-        } else {
-            (
-                SanPlus::from_move(ply.before, ply.mv).to_string(),
-                write_uci(ply.before, ply.mv).to_string(),
-            )
-        };
-        self.rows.push(Row {
-            ply: ply.ply,
-            move_number: ply.before.fullmoves(),
-            side: ply.before.turn(),
-            san,
-            uci,
+/// The length of what was written since `start`, as a row keeps it.
+fn written(text: &[u8], start: u32) -> u8 {
+    u8::try_from(text.len() - start as usize).unwrap_or(u8::MAX)
+}
+
+impl Collect<'_> {
+    fn push(
+        &mut self,
+        ply: u32,
+        before: &Position,
+        after: &Position,
+        mv: Option<(SanPlus, UciMove)>,
+    ) {
+        let moves = self.text.len() as u32;
+        let (mut san_len, mut uci_len) = (0, 0);
+        if let Some((san, uci)) = mv {
+            san.push_to(self.text);
+            san_len = written(self.text, moves);
+            uci.push_to(self.text);
+            uci_len = written(self.text, moves) - san_len;
+        }
+        let fen = self.text.len() as u32;
+        if self
+            .wants
+            .fen
+            .is_some_and(|at| at.is_none_or(|at| at == ply))
+        {
+            push_fen(self.text, after, self.ep_mode);
+        }
+        self.rows.push(PlyRow {
+            ply,
+            move_number: before.fullmoves(),
+            side: before.turn(),
+            moves,
+            san_len,
+            uci_len,
             fen,
+            fen_len: written(self.text, fen),
             clock: None,
             emt: None,
             eval: None,
+            zobrist: if self.wants.table { after.zobrist() } else { 0 },
         });
+    }
+}
+
+impl ReplayVisitor for Collect<'_> {
+    #[inline]
+    fn mainline_move(&mut self, ply: &Ply<'_>) {
+        let mv = self.wants.moves.then(|| {
+            (
+                SanPlus::from_move_after(ply.before, ply.mv, ply.after),
+                write_uci(ply.before, ply.mv),
+            )
+        });
+        self.push(ply.ply, ply.before, ply.after, mv);
     }
 
     fn null_move(&mut self, depth: u32, ply: u32, before: &Position) {
@@ -262,40 +312,74 @@ impl ReplayVisitor for Collect<'_> {
         }
         let mut after = before.clone();
         after.play_null();
-        let fen = match (self.want_fen, self.fen_only_at) {
-            (true, None) => Fen::from_position_with(&after, self.ep_mode).to_string(),
-            (true, Some(at)) if at == ply => {
-                Fen::from_position_with(&after, self.ep_mode).to_string()
-            }
-            _ => String::new(),
-        };
-        self.rows.push(Row {
-            ply,
-            move_number: before.fullmoves(),
-            side: before.turn(),
-            san: "--".to_string(),
-            uci: "0000".to_string(),
-            fen,
-            clock: None,
-            emt: None,
-            eval: None,
-        });
+        let null = (
+            SanPlus {
+                san: San::Null,
+                suffix: None,
+            },
+            UciMove::Null,
+        );
+        self.push(ply, before, &after, self.wants.moves.then_some(null));
     }
 
+    #[inline]
     fn mainline_comment(&mut self, text: &[u8]) {
+        if !self.wants.table {
+            return;
+        }
         if let Some(row) = self.rows.last_mut() {
-            let comment = parse_comment(text);
-            row.clock = row.clock.or(comment.clock_secs());
-            row.emt = row.emt.or(comment.emt_secs());
-            row.eval = row.eval.or(comment.eval);
+            if row.clock.is_some() && row.emt.is_some() && row.eval.is_some() {
+                return;
+            }
+            let (clock, emt, eval) = clock_emt_eval(text);
+            row.clock = row.clock.or(clock);
+            row.emt = row.emt.or(emt);
+            row.eval = row.eval.or(eval);
+        }
+    }
+}
+
+/// The buffers of replayed games, given back by the thread that wrote
+/// them and taken again by the workers: a game's rows and texts are
+/// allocated once for many games. (Freed and allocated again a chunk at a
+/// time, glibc gave the top of its heap back to the system after every
+/// chunk and took it again for the next: 3,689 `brk` calls and a third
+/// of the time in page faults on 60 MB.)
+#[derive(Debug, Default)]
+struct Pool {
+    buffers: std::sync::Mutex<Vec<(Vec<PlyRow>, Vec<u8>)>>,
+}
+
+impl Pool {
+    /// Buffers kept at most: a few chunks' worth of games in flight.
+    const MAX: usize = 1024;
+
+    fn take(&self) -> (Vec<PlyRow>, Vec<u8>) {
+        let taken = self.buffers.lock().ok().and_then(|mut pool| pool.pop());
+        match taken {
+            Some((mut rows, mut text)) => {
+                rows.clear();
+                text.clear();
+                (rows, text)
+            }
+            None => (Vec::with_capacity(96), Vec::with_capacity(96 * 80)),
+        }
+    }
+
+    fn give_back(&self, record: Replayed) {
+        if let Ok(mut pool) = self.buffers.lock() {
+            if pool.len() < Self::MAX {
+                pool.push((record.rows, record.text.into_bytes()));
+            }
         }
     }
 }
 
 struct ReplayTask {
     format: Format,
+    pool: Pool,
     ep_mode: EpMode,
-    tags: TagColumns,
+    spec: HeaderSpec,
     options: ReplayOptions,
     /// Only this ply's FEN is needed (`--ply`).
     fen_only_at: Option<u32>,
@@ -303,6 +387,23 @@ struct ReplayTask {
     /// Keep the bytes of invalid games (`--format pgn` without
     /// `--drop-invalid`).
     keep_raw: bool,
+}
+
+impl ReplayTask {
+    fn empty(&self, header: GameHeader) -> Replayed {
+        Replayed {
+            header,
+            start_row: None,
+            has_start: false,
+            rows: Vec::new(),
+            text: String::new(),
+            final_board: None,
+            pgn: None,
+            raw: None,
+            too_large: false,
+            error: None,
+        }
+    }
 }
 
 impl Task for ReplayTask {
@@ -316,6 +417,7 @@ impl Task for ReplayTask {
     }
 
     fn game(&self, game: &mut RawGame<'_>) -> Replayed {
+        let header = GameHeader::read(game, &self.spec);
         if self.format == Format::Pgn {
             // The tree, built during the one replay.
             let built = notation::pgn::build::build_game(
@@ -324,76 +426,74 @@ impl Task for ReplayTask {
                     canonical_san: true,
                 },
             );
-            let (pgn, raw, error) = match built {
-                Ok(g) => (Some(notation::pgn::to_pgn_string(&g)), None, None),
-                Err(error) => (
-                    None,
-                    self.keep_raw.then(|| game.bytes().to_vec()),
-                    Some(error),
-                ),
-            };
-            return Replayed {
-                white: tag(game, b"White"),
-                black: tag(game, b"Black"),
-                tags: Vec::new(),
-                start_fen: String::new(),
-                start_row: None,
-                rows: Vec::new(),
-                final_board: None,
-                pgn,
-                raw,
-                too_large: false,
-                error,
-            };
+            let mut record = self.empty(header);
+            match built {
+                Ok(g) => record.pgn = Some(notation::pgn::to_pgn_string(&g)),
+                Err(error) => {
+                    record.raw = self.keep_raw.then(|| game.bytes().to_vec());
+                    record.error = Some(error);
+                }
+            }
+            return record;
         }
-        let want_fen = matches!(
-            self.format,
-            Format::Fen | Format::Csv | Format::Jsonl | Format::Parquet
-        ) && !self.final_only;
+        let table = self.format.table().is_some();
+        let wants = Wants {
+            moves: !matches!(self.format, Format::Fen),
+            fen: (matches!(self.format, Format::Fen) || table)
+                .then_some(self.fen_only_at)
+                .filter(|_| !self.final_only),
+            table,
+        };
+        let mut record = self.empty(header);
+        let (rows, mut text) = self.pool.take();
+        record.rows = rows;
         let mut collect = Collect {
-            rows: Vec::new(),
-            want_fen,
-            fen_only_at: self.fen_only_at,
-            format: &self.format,
+            rows: &mut record.rows,
+            text: &mut text,
+            wants,
             ep_mode: self.ep_mode,
         };
         let replayed = replay(game, &self.options, &mut collect);
-        let pgn = None;
-        let start_fen = replayed
-            .start
-            .as_ref()
-            .map(|p| Fen::from_position_with(p, self.ep_mode).to_string())
-            .unwrap_or_default();
-        // Only `--ply 0` and `--final` (of a game without moves) use it.
-        let wants_start = self.final_only || self.fen_only_at == Some(0);
-        let start_row = replayed
-            .start
-            .as_ref()
-            .filter(|_| wants_start)
-            .map(|start| Row {
+        record.error = replayed.error;
+        record.has_start = replayed.start.is_some();
+        // The start position is a row of its own when it is selected
+        // (`--ply 0`, `--final` of a game without moves) or written
+        // (per-position `fen`).
+        let start_wanted = self.fen_only_at == Some(0)
+            || (self.final_only && record.rows.is_empty())
+            || (self.format == Format::Fen && !self.final_only && self.fen_only_at.is_none());
+        if let Some(start) = replayed.start.as_ref().filter(|_| start_wanted) {
+            let begin = text.len() as u32;
+            push_fen(&mut text, start, self.ep_mode);
+            record.start_row = Some(PlyRow {
                 ply: 0,
                 move_number: start.fullmoves(),
                 side: start.turn(),
-                san: String::new(),
-                uci: String::new(),
-                fen: start_fen.clone(),
+                moves: begin,
+                san_len: 0,
+                uci_len: 0,
+                fen: begin,
+                fen_len: written(&text, begin),
                 clock: None,
                 emt: None,
                 eval: None,
+                zobrist: if table { start.zobrist() } else { 0 },
             });
-        Replayed {
-            white: tag(game, b"White"),
-            black: tag(game, b"Black"),
-            tags: self.tags.values(game),
-            start_fen,
-            start_row,
-            rows: collect.rows,
-            final_board: replayed.final_position,
-            pgn,
-            raw: None,
-            too_large: false,
-            error: replayed.error,
         }
+        if self.final_only {
+            // The last row's position is the final one.
+            if let (Some(last), Some(board)) = (record.rows.last_mut(), &replayed.final_position) {
+                let begin = text.len() as u32;
+                push_fen(&mut text, board, self.ep_mode);
+                last.fen = begin;
+                last.fen_len = written(&text, begin);
+                last.zobrist = if table { board.zobrist() } else { 0 };
+            }
+        }
+        // Only ASCII was written.
+        record.text = String::from_utf8(text).unwrap_or_default();
+        record.final_board = replayed.final_position;
+        record
     }
 
     fn too_large(&self, game: &mut RawGame<'_>) -> Replayed {
@@ -402,6 +502,12 @@ impl Task for ReplayTask {
             raw: None,
             too_large: true,
             ..self.game(game)
+        }
+    }
+
+    fn rebase(&self, record: &mut Replayed, line_base: u64) {
+        if let Some(error) = &mut record.error {
+            error.line += line_base;
         }
     }
 }
@@ -431,6 +537,77 @@ fn parse_range(text: &str) -> Result<(u64, u64)> {
     }
 }
 
+type Row = Placed<Replayed>;
+
+/// The columns of a row per ply, then the `--tags` columns (whose tags
+/// are added to `spec`, and which are handed back too).
+///
+/// # Errors
+/// A usage error in `--tags`.
+pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, TagColumns)> {
+    fn ply(r: &Row, index: usize) -> &PlyRow {
+        r.record.row(index)
+    }
+    let mut columns: Vec<Column<Row>> = vec![
+        Column::new("file", Type::Str, false, |r: &Row, _, c| c.file(&r.file)),
+        Column::new("game", Type::Int64, false, |r: &Row, _, c| c.count(r.game)),
+        Column::new("ply", Type::Int64, false, |r: &Row, i, c| {
+            c.int(i64::from(ply(r, i).ply))
+        }),
+        Column::new("move_number", Type::Int64, false, |r: &Row, i, c| {
+            c.int(i64::from(ply(r, i).move_number))
+        }),
+        Column::new("side", Type::Str, false, |r: &Row, i, c| {
+            c.str(ply(r, i).side.fold("white", "black"))
+        })
+        .plain(),
+        Column::new("san", Type::Str, true, |r: &Row, i, c| {
+            c.opt_ascii(r.record.san(ply(r, i)))
+        })
+        .plain(),
+        Column::new("uci", Type::Str, true, |r: &Row, i, c| {
+            c.opt_ascii(r.record.uci(ply(r, i)))
+        })
+        .plain(),
+        Column::new("fen", Type::Str, false, |r: &Row, i, c| {
+            c.ascii(r.record.fen(ply(r, i)))
+        })
+        .plain()
+        .unique(),
+        Column::new("clock", Type::Float64, true, |r: &Row, i, c| {
+            c.opt_decimal(ply(r, i).clock.map(|m| (millis(m), 3)))
+        }),
+        Column::new("emt", Type::Float64, true, |r: &Row, i, c| {
+            c.opt_decimal(ply(r, i).emt.map(|m| (millis(m), 3)))
+        }),
+        Column::new("eval", Type::Float64, true, |r: &Row, i, c| {
+            c.opt_decimal(match ply(r, i).eval {
+                Some(Eval::Centipawns(cp)) => Some((i64::from(cp), 2)),
+                _ => None,
+            })
+        }),
+        Column::new("mate", Type::Int64, true, |r: &Row, i, c| {
+            c.opt_int(match ply(r, i).eval {
+                Some(Eval::Mate(moves)) => Some(i64::from(moves)),
+                _ => None,
+            })
+        }),
+        Column::new("zobrist", Type::UInt64, false, |r: &Row, i, c| {
+            c.uint(ply(r, i).zobrist)
+        })
+        .unique(),
+    ];
+    let own: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+    let tags = TagColumns::new(tags, &own, &[], spec)?;
+    columns.extend(tags.columns(|r: &Row| &r.record.header));
+    Ok((Schema { columns }, tags))
+}
+
+/// Milliseconds as a signed count.
+fn millis(m: Millis) -> i64 {
+    i64::try_from(m.0).unwrap_or(i64::MAX)
+}
+
 /// What the summary counts.
 #[derive(Debug, Default)]
 struct Counts {
@@ -442,6 +619,8 @@ struct Counts {
     too_large: u64,
     /// Games written without the `--ply` asked for.
     without_ply: u64,
+    /// Typed tag values that were not of their type.
+    unreadable: u64,
 }
 
 pub fn run(args: &ReplayArgs) -> Result<Outcome> {
@@ -457,18 +636,19 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         bail!(
             "--ply and --final keep one position per game, for --format fen, san, uci, csv, jsonl or parquet; \
              --format {} writes whole games",
-            if args.format == Format::Pgn { "pgn" } else { "text" }
+            args.format.name()
         );
     }
-    let tags = tag_columns(&args.common.tags)?;
-    if !tags.names.is_empty() && args.format.table().is_none() {
+    let mut spec = HeaderSpec::default();
+    let (schema, tags) = schema(&args.common.tags, &mut spec)?;
+    if !tags.is_empty() && args.format.table().is_none() {
         bail!("--tags adds columns to --format csv, jsonl or parquet");
     }
-    let schema = schema(&tags);
     let task = ReplayTask {
         format: args.format,
+        pool: Pool::default(),
         ep_mode: args.fen_ep.mode(),
-        tags,
+        spec,
         options: ReplayOptions {
             strict: args.strict,
         },
@@ -476,72 +656,61 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         final_only: args.final_position,
         keep_raw: args.format == Format::Pgn && !args.drop_invalid,
     };
-    let out = Output::new(args.common.output.as_deref())?;
-    let (mut table, mut text) = match args.format.table() {
-        Some(format) => (Some(Table::new(out, format, &schema, &args.common)?), None),
-        None => (None, Some(out)),
-    };
+    let mut sink = Sink::create(
+        args.common.output.as_deref(),
+        args.format,
+        || schema,
+        &args.common,
+        None,
+    )?;
     let mut counts = Counts::default();
     let mut written = 0u64;
-    let run = run_inputs(
-        &args.files,
-        &args.common,
-        &task,
-        |name, progress, located: Located<Replayed>| {
-            if located.game < range.0 {
+    let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
+        if row.game < range.0 {
+            return Ok(Flow::Continue);
+        }
+        if row.game > range.1 {
+            return Ok(Flow::NextInput);
+        }
+        counts.games += 1;
+        counts.unreadable += tags.unreadable(&row.record.header);
+        let record = &row.record;
+        if let Some(err) = &record.error {
+            counts.invalid += 1;
+            // A game too large to hold cannot be copied: the error line
+            // says so, whatever the summary does.
+            let left_out = if args.format == Format::Pgn && record.too_large && !args.drop_invalid {
+                "; not copied to the output (raise --max-game-size to keep it)"
+            } else {
+                ""
+            };
+            progress.suspend(|| eprintln!("{}{left_out}", error_line(&row, err)));
+            if args.drop_invalid {
+                counts.dropped += 1;
                 return Ok(Flow::Continue);
             }
-            if located.game > range.1 {
-                return Ok(Flow::NextInput);
+            if args.format == Format::Pgn && record.too_large {
+                counts.too_large += 1;
+                return Ok(Flow::Continue);
             }
-            counts.games += 1;
-            let record = &located.record;
-            if let Some(err) = &record.error {
-                counts.invalid += 1;
-                let line = located.line_base + err.line;
-                // A game too large to hold cannot be copied: the error
-                // line says so, whatever the summary does.
-                let left_out =
-                    if args.format == Format::Pgn && record.too_large && !args.drop_invalid {
-                        "; not copied to the output (raise --max-game-size to keep it)"
-                    } else {
-                        ""
-                    };
-                progress.suspend(|| {
-                    eprintln!("{name}:{line}: game {}: {err}{left_out}", located.game);
-                });
-                if args.drop_invalid {
-                    counts.dropped += 1;
-                    return Ok(Flow::Continue);
-                }
-                if args.format == Format::Pgn && record.too_large {
-                    counts.too_large += 1;
-                    return Ok(Flow::Continue);
+        }
+        if args.ply.is_some_and(|n| !record.has_ply(n)) {
+            counts.without_ply += 1;
+        }
+        match &mut sink {
+            Sink::Table(table) => {
+                for index in selected(args, record) {
+                    table.row(&row, index)?;
                 }
             }
-            if args.ply.is_some_and(|n| !record.has_ply(n)) {
-                counts.without_ply += 1;
-            }
-            match (&mut table, &mut text) {
-                (Some(table), _) => {
-                    for row in selected(args, record) {
-                        table.row(&row_values(name, located.game, row, record, args, &task))?;
-                    }
-                }
-                (None, Some(out)) => write_game(out, args, name, &located, written == 0, &task)?,
-                (None, None) => unreachable!("a table or text"),
-            }
-            written += 1;
-            Ok(Flow::Continue)
-        },
-    )?;
+            Sink::Text(out) => write_game(out, args, &row, written == 0)?,
+        }
+        written += 1;
+        task.pool.give_back(row.record);
+        Ok(Flow::Continue)
+    })?;
     let io_failed = run.io_failed;
-    let out = match (table, text) {
-        (Some(table), _) => table.finish()?,
-        (None, Some(out)) => out,
-        (None, None) => unreachable!("a table or text"),
-    };
-    out.commit()?;
+    sink.finish()?.commit()?;
     // Errors were listed as they came; the summary is for a person
     // watching (stderr a terminal, no -q).
     if args.common.summary_on_stderr() {
@@ -585,16 +754,24 @@ fn summary(counts: &Counts, ply: Option<u32>) -> String {
         };
         line.push_str(&format!(", {k} {games} {have} no ply {n}"));
     }
+    line.push_str(&crate::report::unreadable_note(counts.unreadable));
     line
 }
 
-/// The rows to print: all, one ply (`--ply`), or the last (`--final`).
-fn selected<'r>(args: &ReplayArgs, r: &'r Replayed) -> Vec<&'r Row> {
+/// The table rows to write (indices of [`Replayed::row`]): every ply,
+/// one ply (`--ply`), or the last (`--final`).
+fn selected(args: &ReplayArgs, r: &Replayed) -> Range<usize> {
+    let n = r.rows.len();
+    let start = usize::from(r.start_row.is_some());
     match (args.ply, args.final_position) {
-        (Some(0), _) => r.start_row.iter().collect(),
-        (Some(n), _) => r.rows.iter().filter(|row| row.ply == n).collect(),
-        (None, true) => r.rows.last().or(r.start_row.as_ref()).into_iter().collect(),
-        (None, false) => r.rows.iter().collect(),
+        (Some(0), _) => 0..start,
+        (Some(ply), _) => match r.rows.iter().position(|row| row.ply == ply) {
+            Some(k) => k + 1..k + 2,
+            None => 0..0,
+        },
+        (None, true) if n == 0 => 0..start,
+        (None, true) => n..n + 1,
+        (None, false) => 1..n + 1,
     }
 }
 
@@ -603,43 +780,35 @@ fn selected<'r>(args: &ReplayArgs, r: &'r Replayed) -> Vec<&'r Row> {
 /// a game without what is asked for (moves, the ply, a position) gets an
 /// empty line; per-position `fen` puts an empty line between games.
 /// `first` says whether it is the first game written.
-fn write_game(
-    out: &mut Output,
-    args: &ReplayArgs,
-    name: &str,
-    located: &Located<Replayed>,
-    first: bool,
-    task: &ReplayTask,
-) -> Result<()> {
-    let r = &located.record;
+fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row, first: bool) -> Result<()> {
+    let r = &row.record;
     match args.format {
         Format::Fen => {
             if args.final_position {
-                let fen = r
-                    .final_board
-                    .as_ref()
-                    .map(|p| Fen::from_position_with(p, task.ep_mode).to_string())
-                    .unwrap_or_default();
-                writeln!(out, "{fen}")?;
+                let mut fen = Vec::new();
+                if let Some(board) = &r.final_board {
+                    push_fen(&mut fen, board, args.fen_ep.mode());
+                }
+                fen.push(b'\n');
+                out.write_all(&fen)?;
             } else if let Some(n) = args.ply {
                 let fen = if n == 0 {
-                    r.start_fen.as_str()
+                    r.start_row.as_ref().map_or("", |row| r.fen(row))
                 } else {
                     r.rows
                         .iter()
                         .find(|row| row.ply == n)
-                        .map_or("", |row| row.fen.as_str())
+                        .map_or("", |row| r.fen(row))
                 };
-                writeln!(out, "{fen}")?;
+                out.write_all(fen.as_bytes())?;
+                out.write_all(b"\n")?;
             } else {
                 if !first {
                     writeln!(out)?;
                 }
-                if !r.start_fen.is_empty() {
-                    writeln!(out, "{}", r.start_fen)?;
-                }
-                for row in &r.rows {
-                    writeln!(out, "{}", row.fen)?;
+                for row in r.start_row.iter().chain(&r.rows) {
+                    out.write_all(r.fen(row).as_bytes())?;
+                    out.write_all(b"\n")?;
                 }
             }
         }
@@ -651,19 +820,20 @@ fn write_game(
                 Some(n) => n,
                 None => u32::MAX,
             };
-            let moves: Vec<&str> = r
-                .rows
-                .iter()
-                .take_while(|row| row.ply <= upto)
-                .map(|row| {
-                    if args.format == Format::San {
-                        row.san.as_str()
-                    } else {
-                        row.uci.as_str()
-                    }
-                })
-                .collect();
-            writeln!(out, "{}", moves.join(" "))?;
+            let mut line = Vec::new();
+            for row in r.rows.iter().take_while(|row| row.ply <= upto) {
+                if !line.is_empty() {
+                    line.push(b' ');
+                }
+                let text = if args.format == Format::San {
+                    r.san(row)
+                } else {
+                    r.uci(row)
+                };
+                line.extend_from_slice(text.unwrap_or_default().as_bytes());
+            }
+            line.push(b'\n');
+            out.write_all(&line)?;
         }
         Format::Csv | Format::Jsonl | Format::Parquet => {
             unreachable!("rows per ply go to a table")
@@ -674,21 +844,28 @@ fn write_game(
             (None, None) => {}
         },
         Format::Text => {
+            let name = |tag: Option<&String>| {
+                crate::report::table::escape_controls(crate::report::or_unknown(
+                    tag.map(String::as_str),
+                ))
+                .into_owned()
+            };
             writeln!(
                 out,
-                "Game {} of {name}: {} – {}",
-                located.game,
-                or_unknown(&r.white),
-                or_unknown(&r.black)
+                "Game {} of {}: {} – {}",
+                row.game,
+                row.file,
+                name(r.header.white.as_ref()),
+                name(r.header.black.as_ref())
             )?;
             let mut line = String::new();
-            for row in &r.rows {
-                if row.side == Color::White {
-                    line.push_str(&format!("{}. ", row.move_number));
-                } else if row.ply == 1 || line.is_empty() {
-                    line.push_str(&format!("{}... ", row.move_number));
+            for ply in &r.rows {
+                if ply.side == Color::White {
+                    line.push_str(&format!("{}. ", ply.move_number));
+                } else if ply.ply == 1 || line.is_empty() {
+                    line.push_str(&format!("{}... ", ply.move_number));
                 }
-                line.push_str(&row.san);
+                line.push_str(r.san(ply).unwrap_or_default());
                 line.push(' ');
                 if line.len() > 72 {
                     writeln!(out, "  {}", line.trim_end())?;
@@ -701,13 +878,15 @@ fn write_game(
             if let Some(err) = &r.error {
                 // The moves above are those before the error; the board
                 // below is the position they reach.
-                let at = located.line_base + err.line;
-                writeln!(out, "  invalid, line {at}: {err}")?;
+                writeln!(out, "  invalid, line {}: {err}", err.line)?;
             }
             if let Some(board) = &r.final_board {
                 writeln!(out)?;
                 write!(out, "{}", diagram(board))?;
-                writeln!(out, "  {}", Fen::from_position_with(board, task.ep_mode))?;
+                let mut fen = Vec::from(&b"  "[..]);
+                push_fen(&mut fen, board, args.fen_ep.mode());
+                fen.push(b'\n');
+                out.write_all(&fen)?;
             }
             writeln!(out)?;
         }
@@ -736,53 +915,6 @@ fn write_through(out: &mut Output, raw: &[u8]) -> Result<()> {
         out.write_all(eol)?;
     }
     Ok(())
-}
-
-/// One row of the report, in [`schema`]'s order.
-fn row_values<'r>(
-    name: &'r str,
-    game: u64,
-    row: &'r Row,
-    r: &'r Replayed,
-    args: &ReplayArgs,
-    task: &'r ReplayTask,
-) -> Vec<Value<'r>> {
-    let fen: Cow<'r, str> = if row.fen.is_empty() && args.final_position {
-        r.final_board
-            .as_ref()
-            .map(|p| Fen::from_position_with(p, task.ep_mode).to_string())
-            .unwrap_or_default()
-            .into()
-    } else {
-        Cow::Borrowed(&row.fen)
-    };
-    // Ply 0, the start position, has no move.
-    let (san, uci) = if row.ply == 0 {
-        (Value::Null, Value::Null)
-    } else {
-        (Value::str(&row.san), Value::str(&row.uci))
-    };
-    let (eval, mate) = match row.eval {
-        Some(Eval::Centipawns(cp)) => (Value::Float(f64::from(cp) / 100.0), Value::Null),
-        Some(Eval::Mate(moves)) => (Value::Null, Value::Int(i64::from(moves))),
-        None => (Value::Null, Value::Null),
-    };
-    let mut values = vec![
-        Value::str(name),
-        Value::count(game),
-        Value::Int(i64::from(row.ply)),
-        Value::Int(i64::from(row.move_number)),
-        Value::str(row.side.fold("white", "black")),
-        san,
-        uci,
-        Value::Str(fen),
-        Value::opt_float(row.clock),
-        Value::opt_float(row.emt),
-        eval,
-        mate,
-    ];
-    values.extend(task.tags.row_values(&r.tags));
-    values
 }
 
 /// An 8×8 board, rank 8 on top, with coordinates.

@@ -7,7 +7,9 @@ use std::io::Write;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 
-use crate::table::TableFormat;
+use arbiter::header::HeaderSpec;
+
+use crate::report::{GamesTableArgs, TableFormat};
 use crate::Outcome;
 
 pub const EXAMPLES: &str = "\
@@ -32,6 +34,8 @@ pub struct SchemaArgs {
     /// The columns of `validate --show-warnings` (validate only).
     #[arg(long)]
     show_warnings: bool,
+    #[command(flatten)]
+    table: GamesTableArgs,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -48,18 +52,25 @@ pub fn run(args: &SchemaArgs) -> Result<Outcome> {
     if args.show_warnings && args.report != Report::Validate {
         anyhow::bail!("--show-warnings is validate's");
     }
-    let schema = match args.report {
-        Report::Validate => crate::validate::schema(
-            args.show_warnings,
-            &crate::validate::tag_columns(&args.tags)?,
-        ),
-        Report::Replay => crate::replay::schema(&crate::replay::tag_columns(&args.tags)?),
-        Report::Adjudicate => {
-            crate::adjudicate::schema(&crate::adjudicate::tag_columns(&args.tags)?)
+    if args.table.moves && args.report == Report::Replay {
+        anyhow::bail!("--moves adds columns to the games tables of validate and adjudicate");
+    }
+    let spec = &mut HeaderSpec::default();
+    let json = match args.report {
+        Report::Validate => {
+            crate::validate::schema(args.show_warnings, &args.tags, &args.table, spec)?
+                .0
+                .to_json(args.format)
         }
+        Report::Replay => crate::replay::schema(&args.tags, spec)?
+            .0
+            .to_json(args.format),
+        Report::Adjudicate => crate::adjudicate::schema(&args.tags, &args.table, spec)?
+            .0
+            .to_json(args.format),
     };
     let mut out = std::io::stdout().lock();
-    out.write_all(schema.to_json(args.format).as_bytes())?;
+    out.write_all(json.as_bytes())?;
     out.flush()?;
     Ok(Outcome::Ok)
 }

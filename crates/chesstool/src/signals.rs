@@ -32,7 +32,10 @@ pub fn install() {
     let _ = ctrlc::set_handler(|| {
         let files = registry();
         for path in files.iter() {
-            let _ = std::fs::remove_file(path);
+            // A file, or the directory of a partitioned table.
+            if std::fs::remove_file(path).is_err() {
+                let _ = std::fs::remove_dir_all(path);
+            }
         }
         let note = if files.is_empty() {
             ""

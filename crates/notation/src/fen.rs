@@ -284,6 +284,123 @@ impl fmt::Display for FenDisplay<'_> {
     }
 }
 
+/// Appends the FEN of `pos` to `out`, with the en-passant square chosen by
+/// `ep_mode`: the same text as
+/// [`Fen::from_position_with`]`(pos, ep_mode).to_string()`, written
+/// straight from the bitboards into `out` (a FEN per ply is most of
+/// `replay`'s output).
+///
+/// ```
+/// use movegen::Position;
+/// use notation::fen::{push_fen, EpMode};
+///
+/// let mut out = Vec::new();
+/// push_fen(&mut out, &Position::new(), EpMode::Legal);
+/// assert_eq!(out, b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+/// ```
+pub fn push_fen(out: &mut Vec<u8>, pos: &Position, ep_mode: EpMode) {
+    // The board as a mailbox of piece letters, filled from the twelve
+    // piece sets; then written rank by rank from the occupancy bytes into
+    // a buffer on the stack (its length in a register, indices masked so
+    // that no bound is checked), handed over in one copy.
+    let board = pos.board();
+    let mut squares = [0u8; 64];
+    for color in Color::ALL {
+        let ours = board.by_color(color);
+        for role in Role::ALL {
+            let letter = Piece { color, role }.char() as u8;
+            for sq in board.by_role(role) & ours {
+                squares[sq.index()] = letter;
+            }
+        }
+    }
+    const MASK: usize = FEN_MAX - 1;
+    let mut bytes = [0u8; FEN_MAX];
+    let mut n = 0usize;
+    let mut put = |byte: u8| {
+        bytes[n & MASK] = byte;
+        n += 1;
+    };
+    let occupied = board.occupied().0;
+    for rank in (0..8).rev() {
+        // The rank's pieces, file by file.
+        let mut files = (occupied >> (rank * 8)) as u8;
+        let mut next = 0u8;
+        while files != 0 {
+            let file = files.trailing_zeros() as u8;
+            if file > next {
+                put(b'0' + file - next);
+            }
+            put(squares[(rank * 8 + usize::from(file)) & 63]);
+            next = file + 1;
+            files &= files - 1;
+        }
+        if next < 8 {
+            put(b'0' + 8 - next);
+        }
+        if rank > 0 {
+            put(b'/');
+        }
+    }
+    put(b' ');
+    put(pos.turn().char() as u8);
+    put(b' ');
+    let rights = pos.castling_rights();
+    if rights.is_empty() {
+        put(b'-');
+    } else if (rights & !CORNERS).is_empty() {
+        // A rook in a corner is the outermost of its side: `K`/`Q`
+        // whatever the king's file, as X-FEN writes it.
+        for (sq, letter) in [
+            (Square::H1, b'K'),
+            (Square::A1, b'Q'),
+            (Square::H8, b'k'),
+            (Square::A8, b'q'),
+        ] {
+            if rights.contains(sq) {
+                put(letter);
+            }
+        }
+    } else {
+        let mut castling = FenBuf::default();
+        write_castling(&mut castling, &pos.to_setup(), FenStyle::Standard);
+        for &byte in &castling.bytes[..castling.len] {
+            put(byte);
+        }
+    }
+    put(b' ');
+    let ep = match ep_mode {
+        EpMode::Always => pos.ep_square(),
+        EpMode::Legal => pos.legal_ep_square(),
+    };
+    match ep {
+        Some(sq) => {
+            put(sq.file().char() as u8);
+            put(sq.rank().char() as u8);
+        }
+        None => put(b'-'),
+    }
+    for counter in [pos.halfmoves(), pos.fullmoves()] {
+        put(b' ');
+        if counter < 10 {
+            put(b'0' + counter as u8);
+        } else if counter < 100 {
+            put(b'0' + (counter / 10) as u8);
+            put(b'0' + (counter % 10) as u8);
+        } else {
+            let mut digits = FenBuf::default();
+            digits.push_u32(counter);
+            for &byte in &digits.bytes[..digits.len] {
+                put(byte);
+            }
+        }
+    }
+    out.extend_from_slice(&bytes[..n.min(FEN_MAX)]);
+}
+
+/// The four corners, where the rooks of standard castling rights stand.
+const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
+
 /// The longest FEN: 71 bytes of board, 16 castling letters (every square
 /// of both back ranks), two ten-digit counters and the separators.
 const FEN_MAX: usize = 128;

@@ -201,6 +201,76 @@ impl fmt::Display for SanPlus {
     }
 }
 
+impl San {
+    /// Appends the move as [`Display`](fmt::Display) writes it, without
+    /// the formatter (a SAN per ply of `replay`'s output).
+    ///
+    /// ```
+    /// use notation::san::San;
+    ///
+    /// let mut out = Vec::new();
+    /// "exd8=Q".parse::<San>()?.push_to(&mut out);
+    /// assert_eq!(out, b"exd8=Q");
+    /// # Ok::<(), notation::san::ParseSanError>(())
+    /// ```
+    pub fn push_to(&self, out: &mut Vec<u8>) {
+        match *self {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role != Role::Pawn {
+                    out.push(role.upper_char() as u8);
+                }
+                if let Some(file) = file {
+                    out.push(file.char() as u8);
+                }
+                if let Some(rank) = rank {
+                    out.push(rank.char() as u8);
+                }
+                if capture {
+                    out.push(b'x');
+                }
+                out.push(to.file().char() as u8);
+                out.push(to.rank().char() as u8);
+                if let Some(promotion) = promotion {
+                    out.push(b'=');
+                    out.push(promotion.upper_char() as u8);
+                }
+            }
+            San::Castle(CastlingSide::KingSide) => out.extend_from_slice(b"O-O"),
+            San::Castle(CastlingSide::QueenSide) => out.extend_from_slice(b"O-O-O"),
+            San::Null => out.extend_from_slice(b"--"),
+        }
+    }
+}
+
+impl SanPlus {
+    /// Appends the move and its suffix as [`Display`](fmt::Display)
+    /// writes them.
+    pub fn push_to(&self, out: &mut Vec<u8>) {
+        self.san.push_to(out);
+        if let Some(suffix) = self.suffix {
+            out.push(suffix.char() as u8);
+        }
+    }
+
+    /// The canonical SAN of `m`, a legal move of `before` that leads to
+    /// `after`, with the suffix it earns there: [`SanPlus::from_move`]
+    /// without playing the move again.
+    #[must_use]
+    pub fn from_move_after(before: &Position, m: Move, after: &Position) -> SanPlus {
+        SanPlus {
+            san: San::from_move(before, m),
+            suffix: Suffix::from_position(after),
+        }
+    }
+}
+
 // ---------------------------------------------------------------------
 // Reading
 // ---------------------------------------------------------------------

@@ -158,6 +158,31 @@ impl fmt::Display for UciMove {
     }
 }
 
+impl UciMove {
+    /// Appends the move as [`Display`](fmt::Display) writes it, without
+    /// the formatter.
+    pub fn push_to(&self, out: &mut Vec<u8>) {
+        match self {
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => {
+                out.extend_from_slice(&[
+                    from.file().char() as u8,
+                    from.rank().char() as u8,
+                    to.file().char() as u8,
+                    to.rank().char() as u8,
+                ]);
+                if let Some(role) = promotion {
+                    out.push(role.char() as u8);
+                }
+            }
+            UciMove::Null => out.extend_from_slice(b"0000"),
+        }
+    }
+}
+
 /// The UCI form of a move of `pos`, castling written as the position's
 /// castling mode asks.
 ///

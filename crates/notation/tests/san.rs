@@ -7,7 +7,7 @@
 mod common;
 
 use movegen::{CastlingMode, Move, Position};
-use notation::fen::Fen;
+use notation::fen::{push_fen, EpMode, Fen};
 use notation::san::{resolve_lenient, San, SanPlus, SanWarning};
 use notation::uci::write_uci;
 use shakmaty::Position as _;
@@ -109,11 +109,41 @@ fn long_algebraic(pos: &Position, m: Move, san: &SanPlus) -> String {
 /// Returns the number of moves checked.
 fn check_position(pos: &Position) -> usize {
     let fen = Fen::from_position(pos).to_string();
+    // The FEN writer of reports, straight from the bitboards, writes what
+    // the `Fen` type writes, in both en-passant modes.
+    for mode in [EpMode::Always, EpMode::Legal] {
+        let mut pushed = Vec::new();
+        push_fen(&mut pushed, pos, mode);
+        assert_eq!(
+            String::from_utf8(pushed).unwrap(),
+            Fen::from_position_with(pos, mode).to_string(),
+            "push_fen {mode:?}"
+        );
+    }
     let mut ours = Vec::new();
     for &m in &pos.legal_moves() {
         let san = SanPlus::from_move(pos, m);
         let text = san.to_string();
         assert_eq!(San::from_move(pos, m), san.san, "{fen} {text}");
+        // The byte writers write what Display writes; the suffix from the
+        // position after is the one found by playing the move.
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        assert_eq!(
+            SanPlus::from_move_after(pos, m, &after),
+            san,
+            "{fen} {text}"
+        );
+        let mut bytes = Vec::new();
+        san.push_to(&mut bytes);
+        assert_eq!(bytes, text.as_bytes(), "{fen} {text}");
+        let mut bytes = Vec::new();
+        write_uci(pos, m).push_to(&mut bytes);
+        assert_eq!(
+            bytes,
+            write_uci(pos, m).to_string().as_bytes(),
+            "{fen} {text}"
+        );
 
         let parsed = SanPlus::from_ascii(text.as_bytes())
             .unwrap_or_else(|e| panic!("{fen}: strict reading of our {text}: {e}"));

@@ -23,6 +23,7 @@ mod adjudicate_bench;
 mod callgrind;
 mod notation_bench;
 mod replay_bench;
+mod replay_script;
 mod validate_bench;
 
 use std::hint::black_box;
@@ -263,6 +264,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         Some("replay") => return replay_bench::run(args),
         Some("unwinnable") => return crate::unwinnable::run(args),
         Some("reader") => return notation_bench::run_reader(args),
+        Some("replay-script") => return replay_bench::run_script(args),
         Some(other) => bail!(
             "unknown benchmark {other:?}; available: perft, notation, validate, adjudicate, \
              replay, unwinnable\n{USAGE}"

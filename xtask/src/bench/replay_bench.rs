@@ -138,6 +138,21 @@ fn bench_replay(options: &Options, bin: &Path, input: &Input) -> anyhow::Result<
     Ok(())
 }
 
+/// Runs `bench replay-script FILE OUT` (for the callgrind step, not
+/// listed in the usage): the baseline script over FILE, rows to OUT.
+pub(super) fn run_script(mut args: Args) -> anyhow::Result<()> {
+    let usage = "usage: cargo xtask bench replay-script FILE OUT";
+    let input = args.positional().context(usage)?;
+    let output = args.positional().context(usage)?;
+    args.finish()?;
+    let file = fs::File::open(&input).with_context(|| format!("cannot read {input}"))?;
+    let out = fs::File::create(&output).with_context(|| format!("cannot create {output}"))?;
+    let rows =
+        super::replay_script::replay_script(std::io::BufReader::with_capacity(1 << 16, file), out)?;
+    println!("replay script: {rows} rows");
+    Ok(())
+}
+
 /// Data rows of a CSV report (its lines less the header; a replay row has
 /// no line break inside a field).
 fn count_csv_rows(path: &Path) -> anyhow::Result<u64> {

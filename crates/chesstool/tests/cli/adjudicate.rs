@@ -26,7 +26,7 @@ pub(crate) fn adjudicate(name: &str, pgn: &str, extra: &[&str]) -> (i32, Vec<Vec
     let mut lines = run.stdout.lines();
     assert_eq!(
         lines.next(),
-        Some("file,game,offset,line,white,black,recorded_result,result,reason,decided_at_ply,claimable,agrees,termination,mating_line,detail"),
+        Some("file,game,offset,line,white,black,recorded_result,plies,result,reason,decided_at_ply,claimable,agrees,termination,mating_line,detail"),
         "stderr: {}",
         run.stderr
     );
@@ -34,6 +34,8 @@ pub(crate) fn adjudicate(name: &str, pgn: &str, extra: &[&str]) -> (i32, Vec<Vec
         .map(|line| {
             let mut fields = split_csv(line);
             fields.drain(..6);
+            // The plies replayed (checked by their own tests).
+            fields.remove(1);
             // The detail before termination and mating line.
             let detail = fields.remove(8);
             fields.insert(6, detail);
@@ -448,7 +450,7 @@ fn adjudicate_jsonl_types() {
         &run,
         0,
         "{\"file\":\"g.pgn\",\"game\":1,\"offset\":0,\"line\":1,\"white\":\"W\",\"black\":\"B\",\
-         \"recorded_result\":\"1-0\",\"result\":\"1-0\",\"reason\":\"checkmate\",\"decided_at_ply\":7,\
+         \"recorded_result\":\"1-0\",\"plies\":7,\"result\":\"1-0\",\"reason\":\"checkmate\",\"decided_at_ply\":7,\
          \"claimable\":[],\"agrees\":true,\"termination\":\"normal\",\"mating_line\":null,\"detail\":\"Black is checkmated\"}\n",
     );
 }
@@ -1020,13 +1022,15 @@ fn adjudicate_the_1937_match_by_its_laws() {
     assert_eq!(fivefold.len(), 2, "{today:#?}");
     for (game, row) in fivefold {
         assert!(
-            row.contains(",1-0,1/2-1/2,") && row.contains(",false,adjudication,"),
+            row.contains(",1-0,")
+                && row.contains(",1/2-1/2,fivefold_repetition,")
+                && row.contains(",false,adjudication,"),
             "{row}"
         );
         assert!(row.contains("plies played after the game ended"), "{row}");
         let dated = &by_date[game];
         assert!(
-            dated.contains(",1-0,1-0,resignation,") && dated.contains(",true,normal,"),
+            dated.contains(",1-0,resignation,") && dated.contains(",true,normal,"),
             "{dated}"
         );
         assert!(

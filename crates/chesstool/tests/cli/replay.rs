@@ -24,7 +24,7 @@ fn replay_san_and_uci_lines() {
     assert_eq!(run.stdout, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#\ne4 e5\nd4 d5 c4\n");
     assert!(
         run.stderr
-            .contains("g.pgn:11: game 2: ply 3 \"2.Ke3\": illegal move"),
+            .contains("g.pgn:11: game 2 (? – ?): ply 3 \"2.Ke3\": illegal move"),
         "{}",
         run.stderr
     );
@@ -40,12 +40,12 @@ fn replay_csv_rows_with_clocks_and_evals() {
     let rows: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(
         rows[0],
-        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval,mate"
+        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval,mate,zobrist"
     );
     // Numbers as numbers (a float always with its point); the en-passant
     // square only where a capture is legal (none here).
-    assert_eq!(rows[1], "g.pgn,1,1,1,white,e4,e2e4,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,180.0,,,");
-    assert_eq!(rows[2], "g.pgn,1,2,1,black,e5,e7e5,rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2,178.5,,0.25,");
+    assert_eq!(rows[1], "g.pgn,1,1,1,white,e4,e2e4,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,180.0,,,,9384546495678726550");
+    assert_eq!(rows[2], "g.pgn,1,2,1,black,e5,e7e5,rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2,178.5,,0.25,,595762792459712928");
     assert_eq!(rows.len(), 8);
     assert!(rows[7].starts_with("g.pgn,1,7,4,white,Qxf7#,h5f7,"));
 }
@@ -97,7 +97,7 @@ fn replay_fen_final_ply_and_jsonl() {
     assert_output(
         &run,
         0,
-        "{\"file\":\"g.pgn\",\"game\":1,\"ply\":2,\"move_number\":1,\"side\":\"black\",\"san\":\"e5\",\"uci\":\"e7e5\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\",\"clock\":178.5,\"emt\":null,\"eval\":0.25,\"mate\":null}\n",
+        "{\"file\":\"g.pgn\",\"game\":1,\"ply\":2,\"move_number\":1,\"side\":\"black\",\"san\":\"e5\",\"uci\":\"e7e5\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\",\"clock\":178.5,\"emt\":null,\"eval\":0.25,\"mate\":null,\"zobrist\":595762792459712928}\n",
     );
     // Ply 0 is the start position in every format: a row without a move
     // (the side to move, its move number).
@@ -110,8 +110,8 @@ fn replay_fen_final_ply_and_jsonl() {
     assert_output(
         &run,
         0,
-        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval,mate\n\
-         g.pgn,3,0,1,white,,,rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,,,,\n",
+        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval,mate,zobrist\n\
+         g.pgn,3,0,1,white,,,rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,,,,,5060803636482931868\n",
     );
     // So is the final position of a game without moves.
     std::fs::write(
@@ -126,7 +126,7 @@ fn replay_fen_final_ply_and_jsonl() {
     assert_output(
         &run,
         0,
-        "{\"file\":\"empty.pgn\",\"game\":1,\"ply\":0,\"move_number\":40,\"side\":\"black\",\"san\":null,\"uci\":null,\"fen\":\"4k3/8/8/8/8/8/8/4K2R b K - 3 40\",\"clock\":null,\"emt\":null,\"eval\":null,\"mate\":null}\n",
+        "{\"file\":\"empty.pgn\",\"game\":1,\"ply\":0,\"move_number\":40,\"side\":\"black\",\"san\":null,\"uci\":null,\"fen\":\"4k3/8/8/8/8/8/8/4K2R b K - 3 40\",\"clock\":null,\"emt\":null,\"eval\":null,\"mate\":null,\"zobrist\":5046832414802745397}\n",
     );
 }
 
@@ -281,7 +281,7 @@ fn replay_pgn_keeps_the_first_of_repeated_tags() {
 #[test]
 fn replay_line_per_game_formats_keep_every_game() {
     let dir = setup("replay_lines_line_up");
-    let error = "g.pgn:11: game 2: ply 3 \"2.Ke3\": illegal move: no king can reach e3\n";
+    let error = "g.pgn:11: game 2 (? – ?): ply 3 \"2.Ke3\": illegal move: no king can reach e3\n";
 
     let run = chesstool(&dir, &["replay", "g.pgn", "--format", "uci"]);
     assert_output(
@@ -359,9 +359,9 @@ fn replay_ply_n_counts_the_games_without_it() {
     assert_output(
         &run,
         1,
-        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval,mate\n\
-         g.pgn,1,3,2,white,Qh5,d1h5,rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2,,,,\n\
-         g.pgn,3,3,2,white,c4,c2c4,rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2,,,,\n",
+        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval,mate,zobrist\n\
+         g.pgn,1,3,2,white,Qh5,d1h5,rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2,,,,,12126346875789483836\n\
+         g.pgn,3,3,2,white,c4,c2c4,rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2,,,,,9963937660605248767\n",
     );
     if let Some(shown) =
         chesstool_on_terminal(&dir, &["replay", "g.pgn", "--format", "csv", "--ply", "3"])
@@ -481,8 +481,8 @@ fn replay_pgn_writes_invalid_games_through() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(
         run.stderr,
-        "odd.pgn:4: game 1: ply 3 \"2.Ke3\": illegal move: no king can reach e3\n\
-         odd.pgn:11: game 3: ply 4 \"2...Qxh5\": illegal move: no queen can reach h5\n"
+        "odd.pgn:4: game 1 (Café – ?): ply 3 \"2.Ke3\": illegal move: no king can reach e3\n\
+         odd.pgn:11: game 3 (? – ?): ply 4 \"2...Qxh5\": illegal move: no queen can reach h5\n"
     );
     let out = std::fs::read(dir.join("out.pgn")).unwrap();
     let at = |needle: &[u8]| {
@@ -587,7 +587,7 @@ fn replay_pgn_leaves_out_a_game_too_large_to_copy() {
     assert_eq!(run.stdout.matches("[Event ").count(), 1, "{}", run.stdout);
     assert!(
         run.stderr
-            .starts_with("big.pgn:1: game 1: syntax error: game too large"),
+            .starts_with("big.pgn:1: game 1 (? – ?): syntax error: game too large"),
         "{}",
         run.stderr
     );

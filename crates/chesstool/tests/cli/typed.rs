@@ -14,7 +14,10 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use arrow_array::{Array, BooleanArray, Float64Array, Int64Array, ListArray, StringArray};
+use arrow_array::{
+    Array, BooleanArray, Date32Array, Float64Array, Int64Array, ListArray, StringArray,
+    Time32MillisecondArray, UInt64Array,
+};
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::FileReader;
@@ -30,6 +33,7 @@ use crate::util::{chesstool, repo_file, skip, temp_dir, Skip};
 const GAMES: &str = r#"[Event "Rated Blitz game"]
 [Site "https://lichess.org/abcdefgh"]
 [Date "2024.01.05"]
+[UTCTime "12:34:56"]
 [White "Alice"]
 [Black "Bob"]
 [Result "1-0"]
@@ -91,12 +95,15 @@ fn setup(name: &str) -> PathBuf {
 
 const TAGS: &str = "Event,Date,WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,ECO,TimeControl,Termination,UTCDate";
 
+/// Every typed tag: the tags above and a time of day.
+const ALL_TAGS: &str = "Event,Date,WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,ECO,TimeControl,Termination,UTCDate,UTCTime";
+
 /// The three reports, each with the arguments that give it every column.
 fn reports() -> [(&'static str, Vec<&'static str>); 3] {
     [
-        ("validate", vec!["validate", "--show-warnings"]),
+        ("validate", vec!["validate", "--show-warnings", "--moves"]),
         ("replay", vec!["replay"]),
-        ("adjudicate", vec!["adjudicate"]),
+        ("adjudicate", vec!["adjudicate", "--moves"]),
     ]
 }
 
@@ -109,15 +116,18 @@ fn write_reports(dir: &Path) {
             let out = format!("{name}.{format}");
             let mut all = args.clone();
             all.extend([
-                "g.pgn", "--tags", TAGS, "--format", format, "-o", &out, "-q",
+                "g.pgn", "--tags", ALL_TAGS, "--format", format, "-o", &out, "-q",
             ]);
             let run = chesstool(dir, &all);
             assert!(run.code <= 1, "{all:?}: exit {}: {}", run.code, run.stderr);
             assert!(run.stdout.is_empty(), "{all:?}: {}", run.stdout);
         }
-        let mut schema_args = vec!["schema", name, "--tags", TAGS];
+        let mut schema_args = vec!["schema", name, "--tags", ALL_TAGS];
         if name == "validate" {
             schema_args.push("--show-warnings");
+        }
+        if name != "replay" {
+            schema_args.push("--moves");
         }
         let run = chesstool(dir, &schema_args);
         assert_eq!(run.code, 0, "{}", run.stderr);
@@ -150,11 +160,20 @@ fn schema_columns(json: &str) -> Vec<(String, String, bool)> {
 fn type_name(ty: &DataType) -> String {
     match ty {
         DataType::Int64 => "int64".into(),
+        DataType::UInt64 => "uint64".into(),
+        DataType::Date32 => "date".into(),
+        DataType::Time32(arrow_schema::TimeUnit::Millisecond) => "time".into(),
         DataType::Float64 => "float64".into(),
         DataType::Boolean => "bool".into(),
         DataType::Utf8 => "string".into(),
         DataType::List(item) if item.data_type() == &DataType::Utf8 && !item.is_nullable() => {
             "list<string>".into()
+        }
+        DataType::List(item) if item.data_type() == &DataType::Float64 && item.is_nullable() => {
+            "list<float64>".into()
+        }
+        DataType::List(item) if item.data_type() == &DataType::Int64 && item.is_nullable() => {
+            "list<int64>".into()
         }
         other => format!("{other:?}"),
     }
@@ -185,6 +204,21 @@ fn float(x: f64) -> String {
     } else {
         format!("{x}")
     }
+}
+
+/// `YYYY-MM-DD` of a `date32` (days since 1970-01-01), by Howard
+/// Hinnant's `civil_from_days`.
+fn civil_from_days(days: i32) -> String {
+    let z = i64::from(days) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
 }
 
 /// Every row of a Parquet file, read with the parquet crate's arrow
@@ -233,11 +267,43 @@ fn parquet_as_jsonl(path: &Path) -> (Vec<String>, Vec<i64>) {
                     DataType::Utf8 => {
                         json_str(any.downcast_ref::<StringArray>().unwrap().value(row))
                     }
+                    DataType::UInt64 => any
+                        .downcast_ref::<UInt64Array>()
+                        .unwrap()
+                        .value(row)
+                        .to_string(),
+                    DataType::Date32 => {
+                        let days = any.downcast_ref::<Date32Array>().unwrap().value(row);
+                        json_str(&civil_from_days(days))
+                    }
+                    DataType::Time32(_) => {
+                        let ms = any
+                            .downcast_ref::<Time32MillisecondArray>()
+                            .unwrap()
+                            .value(row);
+                        let s = ms / 1000;
+                        json_str(&format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60))
+                    }
                     DataType::List(_) => {
                         let list = any.downcast_ref::<ListArray>().unwrap().value(row);
-                        let items = list.as_any().downcast_ref::<StringArray>().unwrap();
-                        let items: Vec<String> =
-                            (0..items.len()).map(|k| json_str(items.value(k))).collect();
+                        let item = |k: usize| -> String {
+                            if list.is_null(k) {
+                                return "null".to_owned();
+                            }
+                            let items = list.as_any();
+                            if let Some(items) = items.downcast_ref::<StringArray>() {
+                                json_str(items.value(k))
+                            } else if let Some(items) = items.downcast_ref::<Float64Array>() {
+                                float(items.value(k))
+                            } else {
+                                items
+                                    .downcast_ref::<Int64Array>()
+                                    .unwrap()
+                                    .value(k)
+                                    .to_string()
+                            }
+                        };
+                        let items: Vec<String> = (0..list.len()).map(item).collect();
                         format!("[{}]", items.join(","))
                     }
                     other => panic!("unexpected type {other:?}"),
@@ -301,22 +367,21 @@ fn typed_fields_in_jsonl_and_csv() {
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert!(
         lines[0].ends_with(
-            "\"clock\":180.0,\"emt\":null,\"eval\":0.17,\"mate\":null,\"WhiteElo\":1500}"
+            "\"clock\":180.0,\"emt\":null,\"eval\":0.17,\"mate\":null,\"zobrist\":9384546495678726550,\"WhiteElo\":1500}"
         ),
         "{}",
         lines[0]
     );
     assert!(
-        lines[1].ends_with(
-            "\"clock\":178.5,\"emt\":null,\"eval\":-1.5,\"mate\":null,\"WhiteElo\":1500}"
-        ),
+        lines[1].contains("\"clock\":178.5,\"emt\":null,\"eval\":-1.5,\"mate\":null,\"zobrist\":")
+            && lines[1].ends_with(",\"WhiteElo\":1500}"),
         "{}",
         lines[1]
     );
     // `[%eval #-3]`: Black mates in 3, from White's point of view.
     assert!(
-        lines[2]
-            .ends_with("\"clock\":177.0,\"emt\":null,\"eval\":null,\"mate\":-3,\"WhiteElo\":1500}"),
+        lines[2].contains("\"clock\":177.0,\"emt\":null,\"eval\":null,\"mate\":-3,\"zobrist\":")
+            && lines[2].ends_with(",\"WhiteElo\":1500}"),
         "{}",
         lines[2]
     );
@@ -340,9 +405,9 @@ fn typed_fields_in_jsonl_and_csv() {
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert!(
         lines[0].ends_with(
-            "\"Event\":\"Rated Blitz game\",\"Date\":\"2024.01.05\",\"WhiteElo\":1500,\"BlackElo\":null,\
+            "\"Event\":\"Rated Blitz game\",\"Date\":\"2024-01-05\",\"WhiteElo\":1500,\"BlackElo\":null,\
              \"WhiteRatingDiff\":12,\"BlackRatingDiff\":-12,\"ECO\":\"C20\",\"TimeControl\":\"180+0\",\
-             \"Termination\":\"Normal\",\"UTCDate\":null}"
+             \"base\":180,\"increment\":0,\"speed\":\"blitz\",\"Termination\":\"Normal\",\"UTCDate\":null}"
         ),
         "{}",
         lines[0]
@@ -357,7 +422,8 @@ fn typed_fields_in_jsonl_and_csv() {
     assert!(
         lines[1].ends_with(
             "\"Event\":\"\",\"Date\":null,\"WhiteElo\":null,\"BlackElo\":null,\"WhiteRatingDiff\":null,\
-             \"BlackRatingDiff\":null,\"ECO\":null,\"TimeControl\":null,\"Termination\":null,\"UTCDate\":null}"
+             \"BlackRatingDiff\":null,\"ECO\":null,\"TimeControl\":null,\"base\":null,\"increment\":null,\
+             \"speed\":null,\"Termination\":null,\"UTCDate\":null}"
         ),
         "{}",
         lines[1]
@@ -394,7 +460,11 @@ fn typed_fields_in_jsonl_and_csv() {
         ],
     );
     assert!(
-        run.stdout.lines().nth(1).unwrap().ends_with(",177.0,,,-3"),
+        run.stdout
+            .lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(",177.0,,,-3,12126346875789483836"),
         "{}",
         run.stdout
     );
@@ -415,10 +485,6 @@ fn tags_that_are_columns_are_usage_errors() {
         (
             &["validate", "g.pgn", "--tags", "ECO,ECO"][..],
             "ECO given twice",
-        ),
-        (
-            &["replay", "g.pgn", "--format", "csv", "--tags", "fen"][..],
-            "a second column named fen",
         ),
         (
             &["schema", "validate", "--tags", "Black"][..],
@@ -452,7 +518,7 @@ fn tags_that_are_columns_are_usage_errors() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with(
-        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval,mate,White,Black\n"
+        "file,game,ply,move_number,side,san,uci,fen,clock,emt,eval,mate,zobrist,White,Black\n"
     ));
     assert!(
         run.stdout.lines().nth(1).unwrap().ends_with(",Alice,Bob"),
@@ -780,9 +846,18 @@ def check(reader, name, got, want):
         raise SystemExit("%s, %s: got %r, want %r" % (reader, name, got, want))
 
 
+def plain(value):
+    """A value as JSONL writes it: dates and times as ISO text."""
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
 def rows_equal(reader, name, rows, what="parquet"):
     want = [list(r.values()) for r in jsonl(name)]
-    check(reader, "%s %s rows" % (name, what), [list(r) for r in rows], want)
+    check(reader, "%s %s rows" % (name, what), [[plain(v) for v in r] for r in rows], want)
 
 
 try:
@@ -791,8 +866,12 @@ try:
 except ImportError as err:
     print("missing pyarrow: %s" % err)
 else:
-    types = {"int64": pyarrow.int64(), "float64": pyarrow.float64(), "bool": pyarrow.bool_(),
-             "string": pyarrow.string(), "list<string>": pyarrow.list_(pyarrow.field("item", pyarrow.string(), nullable=False))}
+    types = {"int64": pyarrow.int64(), "uint64": pyarrow.uint64(), "float64": pyarrow.float64(),
+             "bool": pyarrow.bool_(), "string": pyarrow.string(), "date": pyarrow.date32(),
+             "time": pyarrow.time32("ms"),
+             "list<string>": pyarrow.list_(pyarrow.field("item", pyarrow.string(), nullable=False)),
+             "list<float64>": pyarrow.list_(pyarrow.field("item", pyarrow.float64())),
+             "list<int64>": pyarrow.list_(pyarrow.field("item", pyarrow.int64()))}
     for name in reports:
         table = pq.read_table("%s/%s.parquet" % (folder, name))
         want = pyarrow.schema([pyarrow.field(c["name"], types[c["type"]], nullable=c["nullable"]) for c in schema(name)])
@@ -805,7 +884,9 @@ try:
 except ImportError as err:
     print("missing duckdb: %s" % err)
 else:
-    types = {"int64": "BIGINT", "float64": "DOUBLE", "bool": "BOOLEAN", "string": "VARCHAR", "list<string>": "VARCHAR[]"}
+    types = {"int64": "BIGINT", "uint64": "UBIGINT", "float64": "DOUBLE", "bool": "BOOLEAN",
+             "string": "VARCHAR", "date": "DATE", "time": "TIME", "list<string>": "VARCHAR[]",
+             "list<float64>": "DOUBLE[]", "list<int64>": "BIGINT[]"}
     for name in reports:
         rel = duckdb.sql("SELECT * FROM read_parquet('%s/%s.parquet')" % (folder, name))
         # duckdb's column names ignore case: a second `Termination` (the
@@ -831,13 +912,20 @@ try:
 except ImportError as err:
     print("missing polars: %s" % err)
 else:
-    types = {"int64": pl.Int64, "float64": pl.Float64, "bool": pl.Boolean, "string": pl.String, "list<string>": pl.List(pl.String)}
+    types = {"int64": pl.Int64, "uint64": pl.UInt64, "float64": pl.Float64, "bool": pl.Boolean,
+             "string": pl.String, "date": pl.Date, "time": pl.Time, "list<string>": pl.List(pl.String),
+             "list<float64>": pl.List(pl.Float64), "list<int64>": pl.List(pl.Int64)}
     for name in reports:
         frame = pl.read_parquet("%s/%s.parquet" % (folder, name))
         want = {c["name"]: types[c["type"]] for c in schema(name)}
         check("polars", name + " schema", dict(frame.schema), want)
         rows_equal("polars", name, frame.rows())
-        frame = pl.read_ndjson("%s/%s.jsonl" % (folder, name), schema_overrides=want)
+        # JSON has no dates: polars reads them as strings and casts them.
+        texts = {n: (pl.String if t in (pl.Date, pl.Time) else t) for n, t in want.items()}
+        frame = pl.read_ndjson("%s/%s.jsonl" % (folder, name), schema_overrides=texts)
+        frame = frame.with_columns(
+            [pl.col(n).str.to_date() for n, t in want.items() if t == pl.Date]
+            + [pl.col(n).str.to_time() for n, t in want.items() if t == pl.Time]).select(list(want))
         check("polars", name + " jsonl schema", dict(frame.schema), want)
         rows_equal("polars", name, frame.rows(), "jsonl")
         csv_want = {c["name"]: types[c["type"]] for c in schema(name, "csv-schema")}

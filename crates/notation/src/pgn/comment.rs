@@ -520,6 +520,39 @@ pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
     any_clock_and_emt(raw)
 }
 
+/// The `[%clk]`, `[%emt]` and `[%eval]` values of a raw comment, as
+/// [`parse_comment`] reads them, for callers that need nothing else:
+/// [`clock_and_emt`]'s fast reading, and the full reader only for a
+/// comment that may hold an evaluation.
+///
+/// ```
+/// use notation::pgn::comment::{clock_emt_eval, Eval, Millis};
+///
+/// let (clock, emt, eval) = clock_emt_eval(b" [%eval -1.5] [%clk 0:03:00] ");
+/// assert_eq!((clock, emt, eval), (Some(Millis(180_000)), None, Some(Eval::Centipawns(-150))));
+/// assert_eq!(clock_emt_eval(b" [%clk 0:00:09.5] ").0, Some(Millis(9_500)));
+/// ```
+#[must_use]
+#[inline]
+pub fn clock_emt_eval(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Option<Eval>) {
+    let (clock, emt) = clock_and_emt(raw);
+    if clock.is_none() && emt.is_none() && find_byte(b'%', raw).is_none() {
+        return (None, None, None);
+    }
+    // An `[%eval]` command names `eval` in some case: without those
+    // letters there is none.
+    let may_eval = memchr::memchr2_iter(b'e', b'E', raw).any(|i| {
+        raw.get(i..i + 4)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"eval"))
+    });
+    let eval = if may_eval {
+        parse_comment(raw).eval
+    } else {
+        None
+    };
+    (clock, emt, eval)
+}
+
 /// [`clock_and_emt`] for every comment that is not in the exported form.
 #[inline(never)]
 fn any_clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
@@ -1073,13 +1106,17 @@ mod tests {
         );
     }
 
-    /// [`clock_and_emt`] reads what [`parse_comment`] reads, on every
+    /// [`clock_and_emt`] (and [`clock_emt_eval`]) read what
+    /// [`parse_comment`] reads, on every
     /// shape of command (well formed, malformed, repeated, unterminated,
     /// spaced, upper case) and on random mixes of their pieces.
     #[test]
     fn clock_and_emt_agrees_with_parse_comment() {
-        let pieces: [&[u8]; 19] = [
+        let pieces: [&[u8]; 22] = [
             b"[%clk 0:01:02]",
+            b"[ % EVAL -2.5 ]",
+            b"[%eval 1x]",
+            b"[%Eval #7,20]",
             b" [%clk 0:03:27] ",
             b" [%eval 0.17] [%clk 0:03:27]",
             b" [%eval #-3] ",
@@ -1115,6 +1152,12 @@ mod tests {
             assert_eq!(
                 clock_and_emt(&raw),
                 (full.clock, full.emt),
+                "{}",
+                String::from_utf8_lossy(&raw)
+            );
+            assert_eq!(
+                clock_emt_eval(&raw),
+                (full.clock, full.emt, full.eval),
                 "{}",
                 String::from_utf8_lossy(&raw)
             );

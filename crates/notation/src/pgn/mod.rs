@@ -15,6 +15,8 @@
 //!   tag pairs.
 //! - [`replay`]: every move checked from its own position, results checked.
 //! - [`build`]: a game as read, replayed, into a [`Game`] tree.
+//! - [`mainline`]: a game's mainline as data (SAN, clocks, evals) and
+//!   its movetext as one line.
 //!
 //! ```
 //! use notation::pgn::{comment::parse_comment, to_pgn_string, Game, GameResult, MoveNode};
@@ -32,6 +34,7 @@
 pub mod build;
 pub mod comment;
 pub mod lex;
+pub mod mainline;
 pub mod model;
 pub mod oracle;
 pub mod read;

@@ -28,11 +28,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use core::fmt;
 use core::ops::{Deref, DerefMut};
-use core::str::FromStr;
 
-use board::Color;
+pub use board::{GameResult, ParseGameResultError};
 
 use crate::san::SanPlus;
 
@@ -258,184 +256,9 @@ pub fn glyph_of_nag(nag: u8) -> Option<&'static str> {
         .map(|&(text, _)| text)
 }
 
-/// How a game ended, as the movetext's termination marker (or the
-/// `Result` tag) says.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// `1-0`.
-    WhiteWins,
-    /// `0-1`.
-    BlackWins,
-    /// `1/2-1/2`.
-    Draw,
-    /// `*`: unknown, ongoing or abandoned.
-    Unknown,
-}
-
-impl GameResult {
-    /// Reads a result: the standard `1-0`, `0-1`, `1/2-1/2` and `*`, and
-    /// leniently what real files also contain: `½` for `1/2`, the dashes
-    /// `‐` `‑` `–` `—` `−` for `-`, a bare `1/2` or `½`, and `0.5-0.5`.
-    ///
-    /// The input was lenient exactly when it differs from
-    /// [`GameResult::as_str`] of the result, which is how a caller reports
-    /// the normalisation.
-    ///
-    /// ```
-    /// use notation::pgn::model::GameResult;
-    ///
-    /// assert_eq!(GameResult::from_ascii(b"1-0")?, GameResult::WhiteWins);
-    /// assert_eq!(GameResult::from_ascii("1–0".as_bytes())?, GameResult::WhiteWins);
-    /// assert_eq!(GameResult::from_ascii("0—1".as_bytes())?, GameResult::BlackWins);
-    /// assert_eq!(GameResult::from_ascii("½-½".as_bytes())?.as_str(), "1/2-1/2");
-    /// assert!(GameResult::from_ascii(b"1-1").is_err());
-    /// # Ok::<(), notation::pgn::model::ParseGameResultError>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`ParseGameResultError`] holding the text if it is none of those.
-    pub fn from_ascii(text: &[u8]) -> Result<GameResult, ParseGameResultError> {
-        match text {
-            b"1-0" => return Ok(GameResult::WhiteWins),
-            b"0-1" => return Ok(GameResult::BlackWins),
-            b"1/2-1/2" => return Ok(GameResult::Draw),
-            b"*" => return Ok(GameResult::Unknown),
-            _ => {}
-        }
-        let error = || ParseGameResultError {
-            text: String::from_utf8_lossy(text).into_owned(),
-        };
-        // The lenient forms are short; anything long is not a result.
-        if text.len() > 24 {
-            return Err(error());
-        }
-        let text = std::str::from_utf8(text).map_err(|_| error())?;
-        let mut normal = String::with_capacity(text.len() + 4);
-        for ch in text.chars() {
-            match ch {
-                '\u{2010}' | '\u{2011}' | '\u{2013}' | '\u{2014}' | '\u{2212}' => normal.push('-'),
-                '½' => normal.push_str("1/2"),
-                _ => normal.push(ch),
-            }
-        }
-        match normal.as_str() {
-            "1-0" => Ok(GameResult::WhiteWins),
-            "0-1" => Ok(GameResult::BlackWins),
-            "1/2-1/2" | "1/2" | "0.5-0.5" => Ok(GameResult::Draw),
-            _ => Err(error()),
-        }
-    }
-
-    /// The standard text: `1-0`, `0-1`, `1/2-1/2` or `*`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
-        }
-    }
-
-    /// The winner, for decisive results.
-    #[must_use]
-    pub const fn winner(self) -> Option<Color> {
-        match self {
-            GameResult::WhiteWins => Some(Color::White),
-            GameResult::BlackWins => Some(Color::Black),
-            GameResult::Draw | GameResult::Unknown => None,
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for GameResult {
-    type Err = ParseGameResultError;
-    fn from_str(text: &str) -> Result<GameResult, ParseGameResultError> {
-        GameResult::from_ascii(text.as_bytes())
-    }
-}
-
-/// Text that is not a game result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseGameResultError {
-    /// The offending text (lossily decoded).
-    pub text: String,
-}
-
-impl fmt::Display for ParseGameResultError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid game result: {:?}", self.text)
-    }
-}
-
-impl std::error::Error for ParseGameResultError {}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn results() {
-        let cases: [(&str, GameResult); 17] = [
-            ("1-0", GameResult::WhiteWins),
-            ("0-1", GameResult::BlackWins),
-            ("1/2-1/2", GameResult::Draw),
-            ("*", GameResult::Unknown),
-            ("½-½", GameResult::Draw),
-            ("½–½", GameResult::Draw),
-            ("1/2–1/2", GameResult::Draw),
-            ("½", GameResult::Draw),
-            ("1/2", GameResult::Draw),
-            ("0.5-0.5", GameResult::Draw),
-            ("1–0", GameResult::WhiteWins),
-            ("1—0", GameResult::WhiteWins),
-            ("1−0", GameResult::WhiteWins),
-            ("1‐0", GameResult::WhiteWins),
-            ("0–1", GameResult::BlackWins),
-            ("0—1", GameResult::BlackWins),
-            ("0‑1", GameResult::BlackWins),
-        ];
-        for (text, expected) in cases {
-            assert_eq!(text.parse::<GameResult>(), Ok(expected), "{text}");
-        }
-        for result in [
-            GameResult::WhiteWins,
-            GameResult::BlackWins,
-            GameResult::Draw,
-            GameResult::Unknown,
-        ] {
-            assert_eq!(result.to_string().parse::<GameResult>(), Ok(result));
-        }
-    }
-
-    #[test]
-    fn not_results() {
-        for text in [
-            &b""[..],
-            b"1-1",
-            b"0-0",
-            b"1/2-",
-            b"**",
-            b" 1-0",
-            b"1-0 ",
-            b"e4",
-            b"\xff",
-            b"1/2-1/2-1/2-1/2-1/2-1/2-1/2",
-        ] {
-            let error = GameResult::from_ascii(text).unwrap_err();
-            assert_eq!(error.text, String::from_utf8_lossy(text));
-        }
-        assert_eq!(
-            GameResult::from_ascii(b"2-0").unwrap_err().to_string(),
-            "invalid game result: \"2-0\""
-        );
-    }
 
     #[test]
     fn nags() {
@@ -502,12 +325,5 @@ mod tests {
         game.result = None;
         game.set_tag("Result", "garbage");
         assert_eq!(game.effective_result(), GameResult::Unknown);
-    }
-
-    #[test]
-    fn winner() {
-        assert_eq!(GameResult::WhiteWins.winner(), Some(Color::White));
-        assert_eq!(GameResult::BlackWins.winner(), Some(Color::Black));
-        assert_eq!(GameResult::Draw.winner(), None);
     }
 }

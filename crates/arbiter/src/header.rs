@@ -1,0 +1,520 @@
+//! A game's header: its tags read once, decoded and typed, for every
+//! report, filter and ruling of the game.
+//!
+//! A run says once which tags it needs and as what ([`HeaderSpec`]: the
+//! report's `--tags` columns, the fields of a `--where` filter, the tags
+//! the rules read); each game's header ([`GameHeader::read`]) is then
+//! computed once, by the worker that reads the game, and everything
+//! downstream reads the typed values from it. No tag is parsed twice.
+//!
+//! The typing rules are here and nowhere else ([`TagType::of`]):
+//! - `*Elo`, `*RatingDiff` and `PlyCount` are integers (`+12` is 12;
+//!   `?`, `-` and junk read as nothing);
+//! - `Date`, `UTCDate` and `EventDate` are dates (`YYYY.MM.DD`; a date
+//!   with unknown parts is no date);
+//! - `UTCTime` and `Time` are times of day (`HH:MM:SS`);
+//! - `TimeControl` is a [`TimeControl`], with its base, increment and
+//!   speed ([`Speed`]);
+//! - anything else is text.
+//!
+//! A tag that is there but does not read as its type is
+//! [`TagField::Unreadable`]: null in a typed column, and counted.
+//!
+//! ```
+//! use arbiter::header::{GameHeader, HeaderSpec, TagField};
+//! use board::{GameResult, RecordedResult};
+//! use notation::pgn::read::GameReader;
+//!
+//! let pgn = b"[White \"Carlsen\"]\n[Black \"Caruana\"]\n[Result \"1-0\"]\n[WhiteElo \"2863\"]\n\
+//!             [UTCDate \"2018.11.28\"]\n[TimeControl \"180+2\"]\n\n1. e4 e5 1-0\n";
+//! let spec = HeaderSpec::with_tags(["WhiteElo", "UTCDate", "TimeControl"]);
+//! GameReader::new().read_chunk(pgn, 0, 1, |game| {
+//!     let header = GameHeader::read(game, &spec);
+//!     assert_eq!(header.white.as_deref(), Some("Carlsen"));
+//!     assert_eq!(header.field("WhiteElo"), Some(&TagField::Int(2863)));
+//!     let date = header.field("UTCDate").and_then(TagField::full_date).unwrap();
+//!     assert_eq!(date.days_since_epoch(), 17_863);
+//!     let tc = header.time_control().unwrap();
+//!     assert_eq!(tc.speed().map(|s| s.as_str()), Some("blitz"));
+//!     assert_eq!(header.recorded(Some(GameResult::WhiteWins)), RecordedResult::from(GameResult::WhiteWins));
+//! });
+//! ```
+
+use std::borrow::Cow;
+
+pub use adjudication::clock::{Speed, TimeControl};
+use adjudication::verdict::GameDate;
+use board::{GameResult, RecordedResult};
+use notation::pgn::read::RawGame;
+use notation::pgn::tags::decode_tag_value;
+
+/// What a tag's value is read as.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TagType {
+    /// Text, decoded.
+    Text,
+    /// A signed integer.
+    Int,
+    /// A calendar date.
+    Date,
+    /// A time of day.
+    Time,
+    /// A `TimeControl` value.
+    TimeControl,
+}
+
+impl TagType {
+    /// The type of the tag `name`: see the [module documentation](self).
+    ///
+    /// ```
+    /// use arbiter::header::TagType;
+    ///
+    /// assert_eq!(TagType::of("WhiteElo"), TagType::Int);
+    /// assert_eq!(TagType::of("BlackRatingDiff"), TagType::Int);
+    /// assert_eq!(TagType::of("UTCDate"), TagType::Date);
+    /// assert_eq!(TagType::of("UTCTime"), TagType::Time);
+    /// assert_eq!(TagType::of("TimeControl"), TagType::TimeControl);
+    /// assert_eq!(TagType::of("Round"), TagType::Text);
+    /// ```
+    #[must_use]
+    pub fn of(name: &str) -> TagType {
+        match name {
+            "Date" | "UTCDate" | "EventDate" => TagType::Date,
+            "UTCTime" | "Time" => TagType::Time,
+            "TimeControl" => TagType::TimeControl,
+            "PlyCount" => TagType::Int,
+            _ if name.ends_with("Elo") || name.ends_with("RatingDiff") => TagType::Int,
+            _ => TagType::Text,
+        }
+    }
+}
+
+/// A calendar date with every part known.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date {
+    /// The year.
+    pub year: u16,
+    /// The month, 1–12.
+    pub month: u8,
+    /// The day, 1 to the month's length.
+    pub day: u8,
+}
+
+impl Date {
+    /// The date of `date` when it is a real calendar date with every part
+    /// known (`2019.02.29` and `2019.??.??` are none).
+    #[must_use]
+    pub fn from_game_date(date: GameDate) -> Option<Date> {
+        let (month, day) = (date.month?, date.day?);
+        (day <= days_in_month(date.year, month)).then_some(Date {
+            year: date.year,
+            month,
+            day,
+        })
+    }
+
+    /// Reads `YYYY-MM-DD` (an SQL date literal) or a PGN date
+    /// (`YYYY.MM.DD`).
+    ///
+    /// ```
+    /// use arbiter::header::Date;
+    ///
+    /// assert_eq!(Date::parse("2024-02-29").map(|d| d.day), Some(29));
+    /// assert_eq!(Date::parse("2023-02-29"), None);
+    /// assert_eq!(Date::parse("2024.01.??"), None);
+    /// ```
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Date> {
+        GameDate::parse(text).and_then(Date::from_game_date)
+    }
+
+    /// Days since 1970-01-01 (Arrow's and Parquet's `date32`).
+    #[must_use]
+    pub fn days_since_epoch(self) -> i32 {
+        // Howard Hinnant's days_from_civil.
+        let (y, m, d) = (
+            i64::from(self.year) - i64::from(self.month <= 2),
+            i64::from(self.month),
+            i64::from(self.day),
+        );
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        (era * 146_097 + doe - 719_468) as i32
+    }
+}
+
+impl std::fmt::Display for Date {
+    /// `YYYY-MM-DD`, as SQL and ISO 8601 write dates.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+fn days_in_month(year: u16, month: u8) -> u8 {
+    match month {
+        4 | 6 | 9 | 11 => 30,
+        2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
+            29
+        }
+        2 => 28,
+        _ => 31,
+    }
+}
+
+/// A time of day, to the second.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TimeOfDay {
+    /// Seconds since midnight, below 86,400.
+    pub seconds: u32,
+}
+
+impl TimeOfDay {
+    /// Reads `HH:MM:SS` (`HH:MM` too), surrounding space ignored.
+    ///
+    /// ```
+    /// use arbiter::header::TimeOfDay;
+    ///
+    /// assert_eq!(TimeOfDay::parse("23:59:59").map(|t| t.seconds), Some(86_399));
+    /// assert_eq!(TimeOfDay::parse("12:05").map(|t| t.seconds), Some(43_500));
+    /// assert_eq!(TimeOfDay::parse("24:00:00"), None);
+    /// assert_eq!(TimeOfDay::parse("??:??:??"), None);
+    /// ```
+    #[must_use]
+    pub fn parse(text: &str) -> Option<TimeOfDay> {
+        let mut parts = text.trim().split(':');
+        let mut field = |max: u32| -> Option<u32> {
+            let part = parts.next()?;
+            if part.len() != 2 || !part.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            part.parse().ok().filter(|&n| n <= max)
+        };
+        let (h, m) = (field(23)?, field(59)?);
+        let s = match parts.next() {
+            None => 0,
+            Some(part) if part.len() == 2 && part.bytes().all(|b| b.is_ascii_digit()) => {
+                part.parse().ok().filter(|&n| n <= 59)?
+            }
+            Some(_) => return None,
+        };
+        if parts.next().is_some() {
+            return None;
+        }
+        Some(TimeOfDay {
+            seconds: h * 3600 + m * 60 + s,
+        })
+    }
+}
+
+impl std::fmt::Display for TimeOfDay {
+    /// `HH:MM:SS`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = self.seconds;
+        write!(f, "{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    }
+}
+
+/// An integer tag's value: `2700`, `+12`, `-5` (surrounding space
+/// ignored); `None` for `?`, `-`, `2700?` or empty.
+///
+/// ```
+/// use arbiter::header::read_int;
+///
+/// assert_eq!(read_int("+12"), Some(12));
+/// assert_eq!(read_int(" 1500 "), Some(1500));
+/// assert_eq!(read_int("?"), None);
+/// ```
+#[must_use]
+pub fn read_int(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// One tag of a game, read as its [`TagType`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TagField {
+    /// The game has no such tag.
+    Missing,
+    /// A text tag's value, decoded (empty for an empty tag).
+    Text(String),
+    /// An integer tag's value.
+    Int(i64),
+    /// A date tag's value: a year at least, month and day when known
+    /// (a date column holds only [full](TagField::full_date) ones).
+    Date(GameDate),
+    /// A time-of-day tag's value.
+    Time(TimeOfDay),
+    /// A `TimeControl` value, and its text as written (decoded).
+    TimeControl {
+        /// The time control.
+        tc: TimeControl,
+        /// The tag's value.
+        text: String,
+    },
+    /// A typed tag whose value does not read as its type (`WhiteElo "?"`,
+    /// `Date "????.??.??"`): the value as written, decoded.
+    Unreadable(String),
+}
+
+impl TagField {
+    fn read(raw: Option<&[u8]>, ty: TagType) -> TagField {
+        let Some(raw) = raw else {
+            return TagField::Missing;
+        };
+        if ty == TagType::TimeControl {
+            // The value is ASCII when it reads at all: no decoding needed.
+            let text = decode_tag_value(raw).0.into_owned();
+            return match TimeControl::from_ascii(raw) {
+                Ok(tc) => TagField::TimeControl { tc, text },
+                Err(_) => TagField::Unreadable(text),
+            };
+        }
+        let text = decode_tag_value(raw).0;
+        let typed = match ty {
+            TagType::Text => return TagField::Text(text.into_owned()),
+            TagType::Int => read_int(&text).map(TagField::Int),
+            TagType::Date => GameDate::parse(&text).map(TagField::Date),
+            TagType::Time => TimeOfDay::parse(&text).map(TagField::Time),
+            TagType::TimeControl => None,
+        };
+        typed.unwrap_or_else(|| TagField::Unreadable(text.into_owned()))
+    }
+
+    /// The date, when it is a full calendar date.
+    #[must_use]
+    pub fn full_date(&self) -> Option<Date> {
+        match self {
+            TagField::Date(date) => Date::from_game_date(*date),
+            _ => None,
+        }
+    }
+
+    /// Whether a typed column or comparison finds no value of its type in
+    /// a tag that is there: an unreadable value, or a date with unknown
+    /// parts.
+    #[must_use]
+    pub fn is_unreadable(&self) -> bool {
+        match self {
+            TagField::Unreadable(_) => true,
+            TagField::Date(date) => Date::from_game_date(*date).is_none(),
+            _ => false,
+        }
+    }
+}
+
+/// The tags a run reads, and as what: built once per run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeaderSpec {
+    tags: Vec<(String, TagType)>,
+}
+
+impl HeaderSpec {
+    /// A spec reading `names`, each as [`TagType::of`] its name.
+    #[must_use]
+    pub fn with_tags<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> HeaderSpec {
+        let mut spec = HeaderSpec::default();
+        for name in names {
+            spec.add(name.as_ref());
+        }
+        spec
+    }
+
+    /// Reads tag `name` too (once, however often it is added); its index
+    /// in [`GameHeader::fields`].
+    pub fn add(&mut self, name: &str) -> usize {
+        if let Some(index) = self.index(name) {
+            return index;
+        }
+        self.tags.push((name.to_owned(), TagType::of(name)));
+        self.tags.len() - 1
+    }
+
+    /// The index of tag `name` in [`GameHeader::fields`].
+    #[must_use]
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.tags.iter().position(|(n, _)| n == name)
+    }
+
+    /// The tags read, in order, with their types.
+    pub fn tags(&self) -> impl Iterator<Item = (&str, TagType)> + '_ {
+        self.tags.iter().map(|(name, ty)| (name.as_str(), *ty))
+    }
+
+    /// The tags the adjudication reads: `TimeControl`, `Termination`, and
+    /// `Date` and `UTCDate` (the Laws of the game's date).
+    #[must_use]
+    pub fn for_adjudication(mut self) -> HeaderSpec {
+        for name in ["TimeControl", "Termination", "Date", "UTCDate"] {
+            self.add(name);
+        }
+        self
+    }
+}
+
+/// A game's tags, read once: the players and the `Result` tag (which
+/// every report shows), and the tags of the run's [`HeaderSpec`], typed.
+/// Values are decoded (escapes undone, Windows-1252 when not UTF-8) and
+/// owned, so a header travels with the game's record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameHeader {
+    /// The `White` tag.
+    pub white: Option<String>,
+    /// The `Black` tag.
+    pub black: Option<String>,
+    /// The `Result` tag.
+    pub result_tag: Option<String>,
+    /// The spec's tags, in its order.
+    fields: Vec<TagField>,
+    /// The names of the spec's tags (shared by every game of the run).
+    names: std::sync::Arc<[String]>,
+}
+
+impl GameHeader {
+    /// Reads `game`'s tags as `spec` says.
+    #[must_use]
+    pub fn read(game: &RawGame<'_>, spec: &HeaderSpec) -> GameHeader {
+        let text = |name: &[u8]| game.tag(name).map(|v| decode_tag_value(v).0.into_owned());
+        GameHeader {
+            white: text(b"White"),
+            black: text(b"Black"),
+            result_tag: text(b"Result"),
+            fields: spec
+                .tags
+                .iter()
+                .map(|(name, ty)| TagField::read(game.tag(name.as_bytes()), *ty))
+                .collect(),
+            names: spec.tags.iter().map(|(name, _)| name.clone()).collect(),
+        }
+    }
+
+    /// The spec's tags, typed, in the spec's order.
+    #[must_use]
+    pub fn fields(&self) -> &[TagField] {
+        &self.fields
+    }
+
+    /// Tag `name`, if the spec reads it.
+    #[must_use]
+    pub fn field(&self, name: &str) -> Option<&TagField> {
+        let index = self.names.iter().position(|n| n == name)?;
+        self.fields.get(index)
+    }
+
+    /// A text tag of the spec, `None` when the game lacks it.
+    #[must_use]
+    pub fn text(&self, name: &str) -> Option<&str> {
+        match self.field(name)? {
+            TagField::Text(text) | TagField::Unreadable(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The `TimeControl` tag, when the spec reads it and it reads.
+    #[must_use]
+    pub fn time_control(&self) -> Option<&TimeControl> {
+        match self.field("TimeControl")? {
+            TagField::TimeControl { tc, .. } => Some(tc),
+            _ => None,
+        }
+    }
+
+    /// The date the game was played, for the Laws in force: `Date`, else
+    /// `UTCDate` (a year at least), when the spec reads them.
+    #[must_use]
+    pub fn laws_date(&self) -> Option<GameDate> {
+        ["Date", "UTCDate"]
+            .iter()
+            .find_map(|name| match self.field(name)? {
+                TagField::Date(date) => Some(*date),
+                _ => None,
+            })
+    }
+
+    /// The result the game records: its `Result` tag (trimmed) when that
+    /// is not empty, else `terminator`, the movetext's.
+    #[must_use]
+    pub fn recorded(&self, terminator: Option<GameResult>) -> RecordedResult {
+        RecordedResult::read(self.result_tag.as_deref(), terminator)
+    }
+
+    /// How many of the spec's tags are there but do not read as their
+    /// type (see [`TagField::is_unreadable`]).
+    #[must_use]
+    pub fn unreadable(&self) -> usize {
+        self.fields.iter().filter(|f| f.is_unreadable()).count()
+    }
+}
+
+/// A tag's value decoded, for code that reads one tag once (the players'
+/// names in a text report, a tag the spec does not hold).
+#[must_use]
+pub fn tag_text<'g>(game: &RawGame<'g>, name: &[u8]) -> Option<Cow<'g, str>> {
+    game.tag(name).map(|v| decode_tag_value(v).0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_since_epoch_as_arrow_counts_them() {
+        let days = |y, m, d| {
+            Date {
+                year: y,
+                month: m,
+                day: d,
+            }
+            .days_since_epoch()
+        };
+        assert_eq!(days(1970, 1, 1), 0);
+        assert_eq!(days(1969, 12, 31), -1);
+        assert_eq!(days(2000, 3, 1), 11_017);
+        assert_eq!(days(2024, 2, 29), 19_782);
+        assert_eq!(days(1600, 1, 1), -135_140);
+        // Every day of four centuries, one after the other.
+        let mut expected = days(1900, 1, 1);
+        for year in 1900..2300u16 {
+            for month in 1..=12u8 {
+                for day in 1..=days_in_month(year, month) {
+                    assert_eq!(days(year, month, day), expected, "{year}-{month}-{day}");
+                    expected += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn typed_fields() {
+        let read = |raw: &str, ty| TagField::read(Some(raw.as_bytes()), ty);
+        assert_eq!(read("2700", TagType::Int), TagField::Int(2700));
+        assert_eq!(read("?", TagType::Int), TagField::Unreadable("?".into()));
+        assert!(read("2019.??.??", TagType::Date).is_unreadable());
+        assert!(!read("2019.01.31", TagType::Date).is_unreadable());
+        assert!(read("2019.02.31", TagType::Date).is_unreadable());
+        assert!(read("????.??.??", TagType::Date).is_unreadable());
+        assert_eq!(
+            read("12:00:01", TagType::Time),
+            TagField::Time(TimeOfDay { seconds: 43_201 })
+        );
+        assert_eq!(
+            read("-", TagType::TimeControl),
+            TagField::TimeControl {
+                tc: TimeControl::Unlimited,
+                text: "-".into()
+            }
+        );
+        assert!(read("abc", TagType::TimeControl).is_unreadable());
+        assert_eq!(
+            read("Caf\u{e9}", TagType::Text),
+            TagField::Text("Café".into())
+        );
+        assert_eq!(TagField::read(None, TagType::Int), TagField::Missing);
+        assert!(!TagField::Missing.is_unreadable());
+    }
+}

@@ -1,0 +1,701 @@
+//! Reports: one definition per table ([`table`]), the columns every
+//! per-game report shares ([`game_columns`]), the `--tags` columns
+//! ([`TagColumns`]), and the one `--format` enum of every subcommand.
+//!
+//! A report is a [`Schema`]: a list of [`Column`]s, each with its name,
+//! type, nullability and the function that writes its value. CSV, JSONL,
+//! Parquet and `chesstool schema` are derived from it, so adding a
+//! per-game column is one entry in one list.
+
+pub mod json;
+pub mod parquet;
+pub mod table;
+
+use anyhow::{bail, Result};
+use arbiter::header::{GameHeader, HeaderSpec, Speed, TagField, TagType, TimeControl};
+use board::RecordedResult;
+use notation::pgn::comment::Eval;
+use notation::pgn::mainline::{movetext_line, Mainline};
+
+use crate::cli::{CommonArgs, Placed};
+use crate::output::{Output, OutputDir};
+pub use parquet::Destination;
+pub use parquet::ParquetSettings;
+pub use table::{Column, Item, Schema, Table, TableFormat, Type};
+
+/// `--format`: every subcommand's formats in one enum; each subcommand
+/// takes its own subset ([`Format::parser`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// For a person: a line per finding, or a listing.
+    Text,
+    /// One FEN per position.
+    Fen,
+    /// One line of SAN moves per game.
+    San,
+    /// One line of UCI moves per game.
+    Uci,
+    /// PGN.
+    Pgn,
+    /// The report as CSV, with a header line.
+    Csv,
+    /// The report as JSON lines.
+    Jsonl,
+    /// The report as Parquet (to -o FILE).
+    Parquet,
+}
+
+impl Format {
+    /// The table format, for the formats that write a report's rows.
+    #[must_use]
+    pub fn table(self) -> Option<TableFormat> {
+        match self {
+            Format::Csv => Some(TableFormat::Csv),
+            Format::Jsonl => Some(TableFormat::Jsonl),
+            Format::Parquet => Some(TableFormat::Parquet),
+            _ => None,
+        }
+    }
+
+    /// The name on the command line.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Fen => "fen",
+            Format::San => "san",
+            Format::Uci => "uci",
+            Format::Pgn => "pgn",
+            Format::Csv => "csv",
+            Format::Jsonl => "jsonl",
+            Format::Parquet => "parquet",
+        }
+    }
+
+    /// A clap parser taking only `allowed`.
+    pub fn parser(
+        allowed: &'static [Format],
+    ) -> impl clap::builder::TypedValueParser<Value = Format> {
+        use clap::builder::TypedValueParser;
+        use clap::ValueEnum;
+        clap::builder::PossibleValuesParser::new(
+            allowed.iter().filter_map(|f| f.to_possible_value()),
+        )
+        .map(|name| {
+            Format::from_str(&name, false).unwrap_or_else(|_| unreachable!("a possible value"))
+        })
+    }
+}
+
+/// Where a report goes: text written as the subcommand likes, or a table.
+pub enum Sink<R: ?Sized> {
+    /// Text (and PGN, FEN, SAN, UCI) output.
+    Text(Output),
+    /// A typed table.
+    Table(Table<R>),
+}
+
+impl<R: ?Sized> std::fmt::Debug for Sink<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Sink::Text(out) => f.debug_tuple("Text").field(out).finish(),
+            Sink::Table(table) => f.debug_tuple("Table").field(table).finish(),
+        }
+    }
+}
+
+impl<R: ?Sized> Sink<R> {
+    /// `path` (stdout for none or `-`) as `format` wants it: a table of
+    /// `schema` (built only then), or text. With `partition`, a Parquet table partitioned
+    /// into the directory `-o DIR`.
+    ///
+    /// # Errors
+    /// As [`Table::new`]; `--partition-by` without `--format parquet -o
+    /// DIR`.
+    pub fn create(
+        path: Option<&std::path::Path>,
+        format: Format,
+        schema: impl FnOnce() -> Schema<R>,
+        common: &CommonArgs,
+        partition: Option<PartitionFn<R>>,
+    ) -> Result<Sink<R>> {
+        let path = path.filter(|p| p.as_os_str() != "-");
+        if let Some(partition) = partition {
+            let (Format::Parquet, Some(path)) = (format, path) else {
+                bail!("--partition-by writes a directory of Parquet files: give --format parquet -o DIR");
+            };
+            let dir = OutputDir::create(path)?;
+            return Ok(Sink::Table(Table::partitioned(
+                dir,
+                schema(),
+                &common.parquet_settings(),
+                partition,
+            )?));
+        }
+        let out = Output::new(path)?;
+        Ok(match format.table() {
+            Some(table) => Sink::Table(Table::new(
+                out,
+                table,
+                schema(),
+                common.no_header,
+                &common.parquet_settings(),
+            )?),
+            None => Sink::Text(out),
+        })
+    }
+
+    /// Where the report went, with what is buffered written, to be
+    /// committed.
+    ///
+    /// # Errors
+    /// As [`Table::finish`].
+    pub fn finish(self) -> Result<Destination> {
+        match self {
+            Sink::Text(out) => Ok(Destination::File(out)),
+            Sink::Table(table) => table.finish(),
+        }
+    }
+}
+
+/// How a row's partition is named (`year=2024/month=01`), written into the
+/// string given.
+pub type PartitionFn<R> = Box<dyn Fn(&R, &mut String) + Send + Sync>;
+
+/// A column of hive partitions (`--partition-by`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PartitionKey {
+    /// The year the game was played (`UTCDate`, else `Date`).
+    Year,
+    /// Its month, two digits.
+    Month,
+}
+
+/// The directory name Spark and Hive give a null partition value.
+pub const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
+
+/// The partitions of a games table by the date a game was played:
+/// `UTCDate`, else `Date` (both added to `spec`); a part the date lacks
+/// (`2019.??.??` has no month) is [`NULL_PARTITION`].
+pub fn date_partitions<R: GameRecord + 'static>(
+    keys: &[PartitionKey],
+    spec: &mut HeaderSpec,
+) -> Option<PartitionFn<Placed<R>>> {
+    if keys.is_empty() {
+        return None;
+    }
+    let (utc, date) = (spec.add("UTCDate"), spec.add("Date"));
+    let keys = keys.to_vec();
+    Some(Box::new(move |g: &Placed<R>, out: &mut String| {
+        use std::fmt::Write;
+        let fields = g.record.header().fields();
+        let played = [utc, date].iter().find_map(|&i| match fields.get(i) {
+            Some(TagField::Date(date)) => Some(*date),
+            _ => None,
+        });
+        out.clear();
+        for (i, key) in keys.iter().enumerate() {
+            if i > 0 {
+                out.push('/');
+            }
+            let value = match key {
+                PartitionKey::Year => played.map(|d| format!("{:04}", d.year)),
+                PartitionKey::Month => played.and_then(|d| d.month).map(|m| format!("{m:02}")),
+            };
+            let name = match key {
+                PartitionKey::Year => "year",
+                PartitionKey::Month => "month",
+            };
+            let _ = write!(out, "{name}={}", value.as_deref().unwrap_or(NULL_PARTITION));
+        }
+    }))
+}
+
+/// What every per-game report knows of its games.
+pub trait GameRecord {
+    /// The game's tags, read once.
+    fn header(&self) -> &GameHeader;
+    /// The result the game records.
+    fn recorded(&self) -> &RecordedResult;
+    /// Mainline plies replayed (up to the first error).
+    fn plies(&self) -> u32;
+    /// With `--moves`: the mainline and the movetext.
+    fn moves(&self) -> Option<&GameMoves> {
+        None
+    }
+}
+
+/// What `--moves` keeps of a game: its mainline as replayed (SAN, clocks,
+/// evals) and its movetext as one line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameMoves {
+    /// The mainline, up to the first error.
+    pub mainline: Mainline,
+    /// The movetext as read, on one line ([`movetext_line`]), decoded.
+    pub movetext: String,
+}
+
+impl GameMoves {
+    /// The mainline gathered by a replay of `game`, and its movetext
+    /// (the rest of the game is read for it).
+    pub fn of(game: &mut notation::pgn::read::RawGame<'_>, mainline: Mainline) -> GameMoves {
+        let start = game.movetext_start() as usize;
+        let bytes = game.bytes();
+        let line = movetext_line(bytes.get(start..).unwrap_or_default());
+        GameMoves {
+            mainline,
+            movetext: notation::pgn::tags::decode_text(&line).0.into_owned(),
+        }
+    }
+}
+
+/// What a games table holds besides its report's columns.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GamesTableArgs {
+    /// Add the game's moves: `movetext` (as read, on one line, with its
+    /// result, as Lichess's dataset has it), `moves` (the mainline in
+    /// SAN), `clocks` (seconds after each ply, from `[%clk]`), `evals`
+    /// (pawns, from `[%eval]`) and `mates` (moves to mate, from
+    /// `[%eval #N]`): lists with an item per ply, null where a ply has
+    /// none.
+    #[arg(long)]
+    pub moves: bool,
+    /// Write a Parquet table partitioned by the date each game was played
+    /// (`UTCDate`, else `Date`): `-o DIR` gets hive directories
+    /// `year=YYYY/month=MM/part-00000.parquet`, and a game without a date
+    /// goes where Spark puts nulls (`__HIVE_DEFAULT_PARTITION__`). Needs
+    /// `--format parquet -o DIR` (a new or empty directory).
+    #[arg(long, value_name = "KEY,…", value_delimiter = ',', value_enum)]
+    pub partition_by: Vec<PartitionKey>,
+}
+
+/// The `--moves` columns.
+pub fn moves_columns<R: GameRecord + 'static>() -> Vec<Column<Placed<R>>> {
+    fn moves<R: GameRecord>(g: &Placed<R>) -> Option<&GameMoves> {
+        g.record.moves()
+    }
+    vec![
+        Column::new("movetext", Type::Str, false, |g: &Placed<R>, _, c| {
+            c.str(moves(g).map_or("", |m| m.movetext.as_str()))
+        })
+        .unique(),
+        Column::new(
+            "moves",
+            Type::LIST_STR,
+            false,
+            |g: &Placed<R>, _, c| match moves(g) {
+                Some(m) => c.list_str(m.mainline.sans()),
+                None => c.list_str([]),
+            },
+        ),
+        Column::new(
+            "clocks",
+            Type::List {
+                item: Item::Float64,
+                sep: ";",
+            },
+            false,
+            |g: &Placed<R>, _, c| {
+                let clocks = moves(g).map_or(&[][..], |m| m.mainline.clocks());
+                c.list_decimal(
+                    clocks
+                        .iter()
+                        .map(|clock| clock.map(|m| (i64::try_from(m.0).unwrap_or(i64::MAX), 3))),
+                );
+            },
+        ),
+        Column::new(
+            "evals",
+            Type::List {
+                item: Item::Float64,
+                sep: ";",
+            },
+            false,
+            |g: &Placed<R>, _, c| {
+                let evals = moves(g).map_or(&[][..], |m| m.mainline.evals());
+                c.list_decimal(evals.iter().map(|eval| match eval {
+                    Some(Eval::Centipawns(cp)) => Some((i64::from(*cp), 2)),
+                    _ => None,
+                }));
+            },
+        ),
+        Column::new(
+            "mates",
+            Type::List {
+                item: Item::Int64,
+                sep: ";",
+            },
+            false,
+            |g: &Placed<R>, _, c| {
+                let evals = moves(g).map_or(&[][..], |m| m.mainline.evals());
+                c.list_int(evals.iter().map(|eval| match eval {
+                    Some(Eval::Mate(n)) => Some(i64::from(*n)),
+                    _ => None,
+                }));
+            },
+        ),
+    ]
+}
+
+/// The columns every per-game report starts with: `file`, `game`,
+/// `offset`, `line`, `white`, `black`, the recorded result (named
+/// `result_name`), `plies`.
+pub fn game_columns<R: GameRecord + 'static>(result_name: &str) -> Vec<Column<Placed<R>>> {
+    vec![
+        Column::new("file", Type::Str, false, |g: &Placed<R>, _, c| {
+            c.file(&g.file)
+        }),
+        Column::new("game", Type::Int64, false, |g: &Placed<R>, _, c| {
+            c.count(g.game)
+        }),
+        Column::new("offset", Type::Int64, false, |g: &Placed<R>, _, c| {
+            c.count(g.offset)
+        }),
+        Column::new("line", Type::Int64, false, |g: &Placed<R>, _, c| {
+            c.count(g.line)
+        }),
+        Column::new("white", Type::Str, true, |g: &Placed<R>, _, c| {
+            c.opt_str(g.record.header().white.as_deref())
+        }),
+        Column::new("black", Type::Str, true, |g: &Placed<R>, _, c| {
+            c.opt_str(g.record.header().black.as_deref())
+        }),
+        Column::new(result_name, Type::Str, true, |g: &Placed<R>, _, c| {
+            c.opt_str(g.record.recorded().text())
+        }),
+        Column::new("plies", Type::Int64, false, |g: &Placed<R>, _, c| {
+            c.int(i64::from(g.record.plies()))
+        }),
+    ]
+}
+
+/// The tags of the Lichess database's published Parquet dataset
+/// (`Lichess/standard-chess-games`), in its column order: what `--tags
+/// lichess` stands for.
+pub const LICHESS_TAGS: [&str; 17] = [
+    "Event",
+    "Site",
+    "White",
+    "Black",
+    "Result",
+    "WhiteTitle",
+    "BlackTitle",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteRatingDiff",
+    "BlackRatingDiff",
+    "UTCDate",
+    "UTCTime",
+    "ECO",
+    "Opening",
+    "Termination",
+    "TimeControl",
+];
+
+/// The columns a `TimeControl` column brings with it.
+const TIME_CONTROL_COLUMNS: [&str; 3] = ["base", "increment", "speed"];
+
+/// One `--tags` column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct TagColumn {
+    /// The tag.
+    tag: String,
+    /// The column's name: the tag's, or `{tag}_tag` when a column of
+    /// the report has that name in any case.
+    name: String,
+    /// The tag's index in the header.
+    index: usize,
+    ty: TagType,
+}
+
+/// `--tags NAME,…`: the tag columns a report adds, typed as
+/// [`TagType::of`] the tag says, and the header fields they read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TagColumns {
+    columns: Vec<TagColumn>,
+}
+
+impl TagColumns {
+    /// The columns of `tags` (with `lichess` standing for
+    /// [`LICHESS_TAGS`]), each tag added to `spec`. `own` are the report's
+    /// own column names, `as_columns` the tags it already shows (`White`,
+    /// `Result`, …): those are a usage error when named, and left out of
+    /// `lichess`. A tag whose name is a column's name in any case is
+    /// named `{tag}_tag`, so that no two columns clash in readers whose
+    /// names ignore case (duckdb, Spark).
+    ///
+    /// # Errors
+    /// A usage error: an empty name, a name given twice, a tag that is
+    /// already a column.
+    pub fn new(
+        tags: &[String],
+        own: &[&str],
+        as_columns: &[&str],
+        spec: &mut HeaderSpec,
+    ) -> Result<TagColumns> {
+        let mut wanted: Vec<String> = Vec::new();
+        let mut named: Vec<&str> = Vec::new();
+        for tag in tags {
+            let tag = tag.trim();
+            if tag.eq_ignore_ascii_case("lichess") {
+                for t in LICHESS_TAGS {
+                    let shown = as_columns.iter().any(|c| c.eq_ignore_ascii_case(t));
+                    if !shown && !wanted.iter().any(|w| w == t) {
+                        wanted.push(t.to_owned());
+                    }
+                }
+                continue;
+            }
+            if tag.is_empty() {
+                bail!("--tags: empty tag name");
+            }
+            if !tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                bail!("--tags: {tag:?} is not a tag name (letters, digits and _ only)");
+            }
+            if let Some(column) = as_columns.iter().find(|c| c.eq_ignore_ascii_case(tag)) {
+                bail!("--tags: the {column} tag is already a column of this report");
+            }
+            if named.contains(&tag) {
+                bail!("--tags: {tag} given twice");
+            }
+            named.push(tag);
+            if !wanted.iter().any(|n| n == tag) {
+                wanted.push(tag.to_owned());
+            }
+        }
+        // The names taken before the tags: the report's own columns, and
+        // those a TimeControl column brings.
+        let mut taken: Vec<String> = own.iter().map(|s| (*s).to_owned()).collect();
+        if wanted
+            .iter()
+            .any(|t| TagType::of(t) == TagType::TimeControl)
+        {
+            taken.extend(TIME_CONTROL_COLUMNS.iter().map(|s| (*s).to_owned()));
+        }
+        let mut columns = Vec::with_capacity(wanted.len());
+        for tag in wanted {
+            let clashes = |name: &str| taken.iter().any(|t| t.eq_ignore_ascii_case(name));
+            let name = if clashes(&tag) {
+                format!("{tag}_tag")
+            } else {
+                tag.clone()
+            };
+            if clashes(&name) {
+                bail!("--tags: {tag} would be a second column named {name}");
+            }
+            taken.push(name.clone());
+            columns.push(TagColumn {
+                index: spec.add(&tag),
+                ty: TagType::of(&tag),
+                tag,
+                name,
+            });
+        }
+        Ok(TagColumns { columns })
+    }
+
+    /// No tag columns.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.columns.is_empty()
+    }
+
+    /// The columns over records of type `R`, whose header `header`
+    /// reaches: each tag in the order given, and after `TimeControl` its
+    /// `base` and `increment` (seconds, first period) and `speed`.
+    pub fn columns<R: 'static>(&self, header: fn(&R) -> &GameHeader) -> Vec<Column<R>> {
+        let mut out = Vec::new();
+        for column in &self.columns {
+            let index = column.index;
+            let ty = match column.ty {
+                TagType::Int => Type::Int64,
+                TagType::Date => Type::Date,
+                TagType::Time => Type::Time,
+                TagType::Text | TagType::TimeControl => Type::Str,
+            };
+            out.push(Column::new(
+                column.name.clone(),
+                ty,
+                true,
+                move |r: &R, _, c| match (field_of(header(r), index), ty) {
+                    (TagField::Text(text) | TagField::Unreadable(text), Type::Str) => c.str(text),
+                    (TagField::TimeControl { text, .. }, _) => c.str(text),
+                    (TagField::Int(n), _) => c.int(*n),
+                    (f @ TagField::Date(_), _) => match f.full_date() {
+                        Some(date) => c.date(date),
+                        None => c.null(),
+                    },
+                    (TagField::Time(time), _) => c.time(*time),
+                    _ => c.null(),
+                },
+            ));
+            if column.ty == TagType::TimeControl {
+                out.push(Column::new(
+                    "base",
+                    Type::Int64,
+                    true,
+                    move |r: &R, _, c| {
+                        let tc = time_control_of(header(r), index);
+                        c.opt_int(tc.and_then(|tc| whole_seconds(tc.initial_time()?)))
+                    },
+                ));
+                out.push(Column::new(
+                    "increment",
+                    Type::Int64,
+                    true,
+                    move |r: &R, _, c| {
+                        let tc = time_control_of(header(r), index);
+                        c.opt_int(tc.and_then(|tc| whole_seconds(tc.first_increment()?)))
+                    },
+                ));
+                out.push(
+                    Column::new("speed", Type::Str, true, move |r: &R, _, c| {
+                        let tc = time_control_of(header(r), index);
+                        c.opt_str(tc.and_then(|tc| tc.speed()).map(Speed::as_str))
+                    })
+                    .plain(),
+                );
+            }
+        }
+        out
+    }
+
+    /// How many of `header`'s tags shown as typed columns are there but do
+    /// not read as their type (written as null): for the summary.
+    #[must_use]
+    pub fn unreadable(&self, header: &GameHeader) -> u64 {
+        self.columns
+            .iter()
+            .filter(|c| c.ty != TagType::Text)
+            .filter(|c| {
+                header
+                    .fields()
+                    .get(c.index)
+                    .is_some_and(TagField::is_unreadable)
+            })
+            .count() as u64
+    }
+}
+
+/// Field `index` of `header`, missing if it has none there.
+fn field_of(header: &GameHeader, index: usize) -> &TagField {
+    header.fields().get(index).unwrap_or(&TagField::Missing)
+}
+
+/// The time control of field `index` of `header`, if it is one.
+fn time_control_of(header: &GameHeader, index: usize) -> Option<&TimeControl> {
+    match field_of(header, index) {
+        TagField::TimeControl { tc, .. } => Some(tc),
+        _ => None,
+    }
+}
+
+/// A duration in whole seconds, `None` when it has a fraction.
+fn whole_seconds(millis: adjudication::clock::Millis) -> Option<i64> {
+    let ms = millis.as_millis();
+    ms.is_multiple_of(1000)
+        .then(|| i64::try_from(ms / 1000).unwrap_or(i64::MAX))
+}
+
+/// `…, N tag values not of their column's type (null)` for a summary,
+/// or nothing.
+#[must_use]
+pub fn unreadable_note(n: u64) -> String {
+    match n {
+        0 => String::new(),
+        1 => ", 1 tag value not of its column's type (written as null)".to_owned(),
+        n => format!(", {n} tag values not of their column's type (written as null)"),
+    }
+}
+
+/// `?` for an empty or missing player name in text output.
+#[must_use]
+pub fn or_unknown(name: Option<&str>) -> &str {
+    match name {
+        None | Some("") => "?",
+        Some(name) => name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(tags: &[&str], own: &[&str], as_columns: &[&str]) -> Result<Vec<String>> {
+        let tags: Vec<String> = tags.iter().map(|s| (*s).to_owned()).collect();
+        let mut spec = HeaderSpec::default();
+        let columns = TagColumns::new(&tags, own, as_columns, &mut spec)?;
+        Ok(columns
+            .columns::<GameHeader>(|h| h)
+            .into_iter()
+            .map(|c| c.name)
+            .collect())
+    }
+
+    #[test]
+    fn tag_columns_never_clash_in_any_case() {
+        let own = ["file", "game", "white", "termination"];
+        let as_columns = ["White", "Result"];
+        assert_eq!(
+            names(
+                &["ECO", "WhiteElo", "Game", "Termination"],
+                &own,
+                &as_columns
+            )
+            .unwrap(),
+            ["ECO", "WhiteElo", "Game_tag", "Termination_tag"]
+        );
+        assert_eq!(
+            names(&["TimeControl", "Base"], &own, &as_columns).unwrap(),
+            ["TimeControl", "base", "increment", "speed", "Base_tag"]
+        );
+        for bad in [
+            &["White"][..],
+            &["Result"],
+            &["result"],
+            &["ECO", "ECO"],
+            &[""],
+            &["a b"],
+        ] {
+            assert!(names(bad, &own, &as_columns).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn lichess_stands_for_the_datasets_tags() {
+        let got = names(
+            &["lichess"],
+            &["file", "white", "black", "result"],
+            &["White", "Black", "Result"],
+        )
+        .unwrap();
+        assert_eq!(
+            got,
+            [
+                "Event",
+                "Site",
+                "WhiteTitle",
+                "BlackTitle",
+                "WhiteElo",
+                "BlackElo",
+                "WhiteRatingDiff",
+                "BlackRatingDiff",
+                "UTCDate",
+                "UTCTime",
+                "ECO",
+                "Opening",
+                "Termination",
+                "TimeControl",
+                "base",
+                "increment",
+                "speed",
+            ]
+        );
+        // With nothing shown already, all of them, and a tag named both
+        // ways once.
+        let got = names(&["lichess"], &["file"], &[]).unwrap();
+        assert_eq!(got.len(), LICHESS_TAGS.len() + 3);
+        assert!(names(&["WhiteElo", "lichess"], &["file"], &[]).is_ok());
+        assert!(names(&["lichess", "WhiteElo"], &["file"], &[]).is_ok());
+    }
+}

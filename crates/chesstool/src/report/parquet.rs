@@ -1,0 +1,745 @@
+//! Parquet output: arrow-rs's `ArrowWriter`, fed by one arrow builder per
+//! column. A row group is cut every `--row-group-rows` rows (65,536 by
+//! default), counted in the ordered stream of records, so the file depends
+//! on the rows alone and is byte-identical for any `--threads`.
+//!
+//! Rows are gathered on the thread that takes the workers' records in
+//! order; each row group is handed to an encoder thread that owns the file
+//! (encoding and zstd beside the gathering, not on it). At most three row
+//! groups are in memory: one gathered, one waiting, one being encoded.
+
+use std::sync::Arc;
+
+use anyhow::{bail, Context, Result};
+use arrow_array::builder::{
+    ArrayBuilder, BooleanBuilder, Date32Builder, Float64Builder, Int64Builder, ListBuilder,
+    StringBuilder, Time32MillisecondBuilder, UInt64Builder,
+};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema as ArrowSchema, TimeUnit};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::schema::types::ColumnPath;
+
+use super::table::{Item, Schema, Type};
+use crate::output::{Output, OutputDir};
+
+/// The default rows per row group: large enough for good compression and
+/// cheap metadata, small enough that a row group of replay rows (a FEN
+/// each) stays a few MiB in memory.
+pub const DEFAULT_ROW_GROUP_ROWS: usize = 64 * 1024;
+
+/// The zstd level of Parquet pages.
+const ZSTD_LEVEL: i32 = 1;
+
+/// How Parquet files are cut.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ParquetSettings {
+    /// Rows per row group.
+    pub row_group_rows: usize,
+}
+
+impl Default for ParquetSettings {
+    fn default() -> ParquetSettings {
+        ParquetSettings {
+            row_group_rows: DEFAULT_ROW_GROUP_ROWS,
+        }
+    }
+}
+
+fn arrow_type(ty: Type) -> DataType {
+    match ty {
+        Type::Int64 => DataType::Int64,
+        Type::UInt64 => DataType::UInt64,
+        Type::Float64 => DataType::Float64,
+        Type::Bool => DataType::Boolean,
+        Type::Str => DataType::Utf8,
+        Type::Date => DataType::Date32,
+        Type::Time => DataType::Time32(TimeUnit::Millisecond),
+        Type::List { item, .. } => DataType::List(Arc::new(list_item(item))),
+    }
+}
+
+/// The item field of a list column: strings are never null, numbers may
+/// be (a ply without a clock).
+fn list_item(item: Item) -> Field {
+    match item {
+        Item::Str => Field::new("item", DataType::Utf8, false),
+        Item::Float64 => Field::new("item", DataType::Float64, true),
+        Item::Int64 => Field::new("item", DataType::Int64, true),
+    }
+}
+
+/// The arrow schema of a report.
+pub fn arrow_schema<R: ?Sized>(schema: &Schema<R>) -> ArrowSchema {
+    ArrowSchema::new(
+        schema
+            .columns
+            .iter()
+            .map(|c| Field::new(&c.name, arrow_type(c.ty), c.nullable))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// One arrow builder per column.
+pub enum Builder {
+    Int(Int64Builder),
+    UInt(UInt64Builder),
+    Float(Float64Builder),
+    Bool(BooleanBuilder),
+    Str(StringBuilder),
+    Date(Date32Builder),
+    Time(Time32MillisecondBuilder),
+    StrList(ListBuilder<StringBuilder>),
+    FloatList(ListBuilder<Float64Builder>),
+    IntList(ListBuilder<Int64Builder>),
+}
+
+impl Builder {
+    fn new(ty: Type, rows: usize) -> Builder {
+        match ty {
+            Type::Int64 => Builder::Int(Int64Builder::with_capacity(rows)),
+            Type::UInt64 => Builder::UInt(UInt64Builder::with_capacity(rows)),
+            Type::Float64 => Builder::Float(Float64Builder::with_capacity(rows)),
+            Type::Bool => Builder::Bool(BooleanBuilder::with_capacity(rows)),
+            Type::Str => Builder::Str(StringBuilder::with_capacity(rows, 1 << 20)),
+            Type::Date => Builder::Date(Date32Builder::with_capacity(rows)),
+            Type::Time => Builder::Time(Time32MillisecondBuilder::with_capacity(rows)),
+            Type::List { item, .. } => match item {
+                Item::Str => Builder::StrList(
+                    ListBuilder::new(StringBuilder::new()).with_field(list_item(item)),
+                ),
+                Item::Float64 => Builder::FloatList(
+                    ListBuilder::new(Float64Builder::new()).with_field(list_item(item)),
+                ),
+                Item::Int64 => Builder::IntList(
+                    ListBuilder::new(Int64Builder::new()).with_field(list_item(item)),
+                ),
+            },
+        }
+    }
+
+    pub fn append_null(&mut self) {
+        match self {
+            Builder::Int(b) => b.append_null(),
+            Builder::UInt(b) => b.append_null(),
+            Builder::Float(b) => b.append_null(),
+            Builder::Bool(b) => b.append_null(),
+            Builder::Str(b) => b.append_null(),
+            Builder::Date(b) => b.append_null(),
+            Builder::Time(b) => b.append_null(),
+            Builder::StrList(b) => b.append(false),
+            Builder::FloatList(b) => b.append(false),
+            Builder::IntList(b) => b.append(false),
+        }
+    }
+
+    #[inline]
+    pub fn append_int(&mut self, n: i64) {
+        match self {
+            Builder::Int(b) => b.append_value(n),
+            _ => self.mismatch("an integer"),
+        }
+    }
+
+    #[inline]
+    pub fn append_uint(&mut self, n: u64) {
+        match self {
+            Builder::UInt(b) => b.append_value(n),
+            _ => self.mismatch("an unsigned integer"),
+        }
+    }
+
+    #[inline]
+    pub fn append_float(&mut self, x: f64) {
+        match self {
+            Builder::Float(b) => b.append_value(x),
+            _ => self.mismatch("a float"),
+        }
+    }
+
+    #[inline]
+    pub fn append_bool(&mut self, value: bool) {
+        match self {
+            Builder::Bool(b) => b.append_value(value),
+            _ => self.mismatch("a bool"),
+        }
+    }
+
+    #[inline]
+    pub fn append_str(&mut self, text: &str) {
+        match self {
+            Builder::Str(b) => b.append_value(text),
+            _ => self.mismatch("a string"),
+        }
+    }
+
+    pub fn append_date(&mut self, days: i32) {
+        match self {
+            Builder::Date(b) => b.append_value(days),
+            _ => self.mismatch("a date"),
+        }
+    }
+
+    /// A time of day in seconds, stored in milliseconds: Parquet's TIME
+    /// has no unit of seconds (arrow's `time32[s]` is written without its
+    /// logical type, and duckdb reads an integer).
+    pub fn append_time(&mut self, seconds: i32) {
+        match self {
+            Builder::Time(b) => b.append_value(seconds.saturating_mul(1000)),
+            _ => self.mismatch("a time"),
+        }
+    }
+
+    pub fn append_str_list<S: AsRef<str>>(&mut self, items: impl IntoIterator<Item = S>) {
+        match self {
+            Builder::StrList(b) => {
+                for item in items {
+                    b.values().append_value(item);
+                }
+                b.append(true);
+            }
+            _ => self.mismatch("a list of strings"),
+        }
+    }
+
+    pub fn append_float_list(&mut self, items: impl IntoIterator<Item = Option<f64>>) {
+        match self {
+            Builder::FloatList(b) => {
+                for item in items {
+                    b.values().append_option(item);
+                }
+                b.append(true);
+            }
+            _ => self.mismatch("a list of floats"),
+        }
+    }
+
+    pub fn append_int_list(&mut self, items: impl IntoIterator<Item = Option<i64>>) {
+        match self {
+            Builder::IntList(b) => {
+                for item in items {
+                    b.values().append_option(item);
+                }
+                b.append(true);
+            }
+            _ => self.mismatch("a list of integers"),
+        }
+    }
+
+    /// A column written with a value of another type: a bug in a report's
+    /// column list, caught by the tests (debug builds panic; release
+    /// builds write a null rather than a shifted column).
+    #[cold]
+    fn mismatch(&mut self, what: &str) {
+        debug_assert!(false, "{what} written into a column of another type");
+        self.append_null();
+    }
+
+    /// The rows gathered as an array; the builder starts again with room
+    /// for a group like this one (arrow's `finish` leaves it empty, and
+    /// regrowing a FEN column from nothing every group was a fifth of the
+    /// writer's time in memmove).
+    fn finish(&mut self, rows: usize) -> ArrayRef {
+        match self {
+            Builder::Int(b) => {
+                let array = b.finish();
+                *b = Int64Builder::with_capacity(rows);
+                Arc::new(array)
+            }
+            Builder::UInt(b) => {
+                let array = b.finish();
+                *b = UInt64Builder::with_capacity(rows);
+                Arc::new(array)
+            }
+            Builder::Float(b) => {
+                let array = b.finish();
+                *b = Float64Builder::with_capacity(rows);
+                Arc::new(array)
+            }
+            Builder::Bool(b) => {
+                let array = b.finish();
+                *b = BooleanBuilder::with_capacity(rows);
+                Arc::new(array)
+            }
+            Builder::Str(b) => {
+                let array = b.finish();
+                let bytes = array.values().len();
+                *b = StringBuilder::with_capacity(rows, bytes + bytes / 8);
+                Arc::new(array)
+            }
+            Builder::Date(b) => {
+                let array = b.finish();
+                *b = Date32Builder::with_capacity(rows);
+                Arc::new(array)
+            }
+            Builder::Time(b) => {
+                let array = b.finish();
+                *b = Time32MillisecondBuilder::with_capacity(rows);
+                Arc::new(array)
+            }
+            Builder::StrList(b) => Arc::new(b.finish()),
+            Builder::FloatList(b) => Arc::new(b.finish()),
+            Builder::IntList(b) => Arc::new(b.finish()),
+        }
+    }
+
+    /// About how many bytes the rows gathered take.
+    fn bytes(&self) -> usize {
+        match self {
+            Builder::Str(b) => b.values_slice().len() + 4 * b.len(),
+            Builder::StrList(b) => b.values_ref().values_slice().len() + 8 * b.values_ref().len(),
+            Builder::FloatList(b) => 8 * b.values_ref().len(),
+            Builder::IntList(b) => 8 * b.values_ref().len(),
+            other => 8 * other.len(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Builder::Int(b) => b.len(),
+            Builder::UInt(b) => b.len(),
+            Builder::Float(b) => b.len(),
+            Builder::Bool(b) => b.len(),
+            Builder::Str(b) => b.len(),
+            Builder::Date(b) => b.len(),
+            Builder::Time(b) => b.len(),
+            Builder::StrList(b) => b.len(),
+            Builder::FloatList(b) => b.len(),
+            Builder::IntList(b) => b.len(),
+        }
+    }
+}
+
+/// The writer properties of every Parquet file chesstool writes.
+fn writer_properties<R: ?Sized>(
+    schema: &Schema<R>,
+    settings: &ParquetSettings,
+) -> Result<WriterProperties> {
+    let mut props = WriterProperties::builder();
+    for column in schema.columns.iter().filter(|c| c.unique) {
+        // Nearly every value differs: a dictionary would only be built to
+        // be dropped, and min/max of FENs say nothing.
+        let path = ColumnPath::from(column.name.as_str());
+        props = props
+            .set_column_dictionary_enabled(path.clone(), false)
+            .set_column_statistics_enabled(path, EnabledStatistics::None);
+    }
+    Ok(props
+        // Min and max per row group, not per page: readers prune row
+        // groups by them, and page statistics cost the writer.
+        .set_statistics_enabled(EnabledStatistics::Chunk)
+        .set_compression(Compression::ZSTD(
+            ZstdLevel::try_new(ZSTD_LEVEL).context("zstd level")?,
+        ))
+        // Row groups are cut here, by count, never by an estimate of
+        // their size.
+        .set_max_row_group_row_count(Some(settings.row_group_rows))
+        .set_max_row_group_bytes(None)
+        .set_created_by(format!("chesstool {}", env!("CARGO_PKG_VERSION")))
+        .build())
+}
+
+/// Where Parquet files go: one file, or the files of a partitioned table.
+#[derive(Debug)]
+pub enum Destination {
+    /// `-o FILE`.
+    File(Output),
+    /// `-o DIR` with `--partition-by`.
+    Dir(OutputDir),
+}
+
+impl Destination {
+    /// Puts what was written in place.
+    ///
+    /// # Errors
+    /// As [`Output::commit`] and [`OutputDir::commit`].
+    pub fn commit(self) -> Result<()> {
+        match self {
+            Destination::File(out) => out.commit(),
+            Destination::Dir(dir) => dir.commit(),
+        }
+    }
+}
+
+/// A Parquet file being written: the report's output, or a file of a
+/// partitioned table.
+enum FileOut {
+    Output(Output),
+    Part(std::io::BufWriter<std::fs::File>),
+}
+
+impl std::io::Write for FileOut {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            FileOut::Output(out) => out.write(buf),
+            FileOut::Part(out) => out.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match self {
+            FileOut::Output(out) => out.write_all(buf),
+            FileOut::Part(out) => out.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            FileOut::Output(out) => out.flush(),
+            FileOut::Part(out) => out.flush(),
+        }
+    }
+}
+
+/// What the gathering thread tells the encoder thread.
+enum Message {
+    /// Start file `id` at `path` (inside the table's directory).
+    Open { id: usize, path: std::path::PathBuf },
+    /// A row group of file `id`.
+    Group { id: usize, batch: RecordBatch },
+    /// File `id` is complete.
+    Close { id: usize },
+}
+
+/// The partitions of a table open at once, at most: a partition closed to
+/// open another starts a new file when its games come back.
+pub const MAX_OPEN_PARTITIONS: usize = 16;
+
+/// The bytes the open partitions may gather before the largest is
+/// written out as a row group.
+pub const PARTITION_BYTES: usize = 256 << 20;
+
+/// One file being gathered: its builders and where it goes.
+struct Part {
+    /// The partition (`year=2024/month=01`; empty for a single file).
+    key: String,
+    /// The encoder's id of its file.
+    id: usize,
+    builders: Vec<Builder>,
+    rows: usize,
+    /// When it last took a row, for closing the least recently used.
+    used: u64,
+}
+
+/// Rows gathered into arrow builders, a row group handed every
+/// `row_group_rows` rows to an encoder thread that owns the files
+/// (encoding and zstd beside the gathering, not on it). For a partitioned
+/// table, each partition gathers its own rows into its own file
+/// (`KEY/part-00000.parquet`); at most [`MAX_OPEN_PARTITIONS`] are open
+/// and [`PARTITION_BYTES`] gathered at once, so memory stays bounded
+/// whatever the number of partitions, and every decision depends on the
+/// rows alone: the files are the same for any `--threads`.
+pub struct ParquetSink {
+    schema: Arc<ArrowSchema>,
+    types: Vec<Type>,
+    group_rows: usize,
+    parts: Vec<Part>,
+    /// The part taking the current row.
+    current: usize,
+    /// For a partitioned table: the next file number of each partition.
+    files: Option<std::collections::HashMap<String, usize>>,
+    next_id: usize,
+    clock: u64,
+    messages: Option<std::sync::mpsc::SyncSender<Message>>,
+    encoder: Option<std::thread::JoinHandle<Result<Destination>>>,
+}
+
+impl ParquetSink {
+    /// A sink writing one file to `out`.
+    ///
+    /// # Errors
+    /// When the encoder cannot start.
+    pub fn new<R: ?Sized>(
+        out: Output,
+        schema: &Schema<R>,
+        settings: &ParquetSettings,
+    ) -> Result<ParquetSink> {
+        let mut sink = ParquetSink::start(Destination::File(out), schema, settings)?;
+        let builders = sink.new_builders();
+        sink.parts.push(Part {
+            key: String::new(),
+            id: 0,
+            builders,
+            rows: 0,
+            used: 0,
+        });
+        sink.next_id = 1;
+        Ok(sink)
+    }
+
+    /// A sink writing a partitioned table into `dir`.
+    ///
+    /// # Errors
+    /// When the encoder cannot start.
+    pub fn partitioned<R: ?Sized>(
+        dir: OutputDir,
+        schema: &Schema<R>,
+        settings: &ParquetSettings,
+    ) -> Result<ParquetSink> {
+        let mut sink = ParquetSink::start(Destination::Dir(dir), schema, settings)?;
+        sink.files = Some(std::collections::HashMap::new());
+        Ok(sink)
+    }
+
+    fn start<R: ?Sized>(
+        destination: Destination,
+        schema: &Schema<R>,
+        settings: &ParquetSettings,
+    ) -> Result<ParquetSink> {
+        let arrow = Arc::new(arrow_schema(schema));
+        let props = writer_properties(schema, settings)?;
+        let (messages, receive) = std::sync::mpsc::sync_channel::<Message>(1);
+        let file_schema = Arc::clone(&arrow);
+        let encoder = std::thread::Builder::new()
+            .name("chesstool-parquet".to_owned())
+            .spawn(move || encode(destination, &file_schema, &props, &receive))
+            .context("cannot start the parquet encoder thread")?;
+        Ok(ParquetSink {
+            schema: arrow,
+            types: schema.columns.iter().map(|c| c.ty).collect(),
+            group_rows: settings.row_group_rows.max(1),
+            parts: Vec::new(),
+            current: 0,
+            files: None,
+            next_id: 0,
+            clock: 0,
+            messages: Some(messages),
+            encoder: Some(encoder),
+        })
+    }
+
+    fn new_builders(&self) -> Vec<Builder> {
+        let rows = self.group_rows.min(DEFAULT_ROW_GROUP_ROWS);
+        self.types
+            .iter()
+            .map(|&ty| Builder::new(ty, rows))
+            .collect()
+    }
+
+    /// Sends `message` to the encoder; its error if it stopped.
+    fn send(&mut self, message: Message) -> Result<()> {
+        let sent = self
+            .messages
+            .as_ref()
+            .is_some_and(|messages| messages.send(message).is_ok());
+        if !sent {
+            // The encoder stopped: its error says why.
+            return self.join().map(drop);
+        }
+        Ok(())
+    }
+
+    /// The next row goes to partition `key` (opened, and the least
+    /// recently used one closed, as needed).
+    ///
+    /// # Errors
+    /// The encoder's error, when it stopped.
+    pub fn select(&mut self, key: &str) -> Result<()> {
+        self.clock += 1;
+        if let Some(index) = self.parts.iter().position(|p| p.key == key) {
+            self.current = index;
+            self.parts[index].used = self.clock;
+            return Ok(());
+        }
+        if self.parts.len() >= MAX_OPEN_PARTITIONS {
+            let oldest = (0..self.parts.len())
+                .min_by_key(|&i| self.parts[i].used)
+                .unwrap_or(0);
+            self.close_part(oldest)?;
+        }
+        let number = self
+            .files
+            .as_mut()
+            .map(|files| {
+                let next = files.entry(key.to_owned()).or_insert(0);
+                *next += 1;
+                *next - 1
+            })
+            .unwrap_or(0);
+        let id = self.next_id;
+        self.next_id += 1;
+        let path = std::path::Path::new(key).join(format!("part-{number:05}.parquet"));
+        self.send(Message::Open { id, path })?;
+        let builders = self.new_builders();
+        self.parts.push(Part {
+            key: key.to_owned(),
+            id,
+            builders,
+            rows: 0,
+            used: self.clock,
+        });
+        self.current = self.parts.len() - 1;
+        Ok(())
+    }
+
+    /// Writes part `index`'s rows as a row group, closes its file and
+    /// forgets it.
+    fn close_part(&mut self, index: usize) -> Result<()> {
+        self.write_group(index)?;
+        let part = self.parts.remove(index);
+        self.send(Message::Close { id: part.id })
+    }
+
+    /// The builders, one per column, for the next row.
+    pub fn builders(&mut self) -> impl Iterator<Item = &mut Builder> {
+        self.parts[self.current].builders.iter_mut()
+    }
+
+    /// A row was appended to every builder.
+    ///
+    /// # Errors
+    /// The encoder's error, when it stopped.
+    #[inline]
+    pub fn row_done(&mut self) -> Result<()> {
+        let part = &mut self.parts[self.current];
+        debug_assert!(part.builders.iter().all(|b| b.len() == part.rows + 1));
+        part.rows += 1;
+        if part.rows >= self.group_rows {
+            return self.write_group(self.current);
+        }
+        if self.files.is_some() && self.clock.is_multiple_of(64) {
+            self.keep_within_budget()?;
+        }
+        Ok(())
+    }
+
+    /// While the open partitions hold more than [`PARTITION_BYTES`], the
+    /// largest is written out.
+    fn keep_within_budget(&mut self) -> Result<()> {
+        loop {
+            let sizes: Vec<usize> = self
+                .parts
+                .iter()
+                .map(|p| p.builders.iter().map(Builder::bytes).sum())
+                .collect();
+            if sizes.iter().sum::<usize>() <= PARTITION_BYTES {
+                return Ok(());
+            }
+            let largest = (0..sizes.len()).max_by_key(|&i| (sizes[i], std::cmp::Reverse(i)));
+            match largest {
+                Some(index) if self.parts[index].rows > 0 => self.write_group(index)?,
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Part `index`'s rows so far as one row group.
+    fn write_group(&mut self, index: usize) -> Result<()> {
+        let part = &mut self.parts[index];
+        if part.rows == 0 {
+            return Ok(());
+        }
+        let rows = part.rows.min(DEFAULT_ROW_GROUP_ROWS);
+        let arrays: Vec<ArrayRef> = part.builders.iter_mut().map(|b| b.finish(rows)).collect();
+        part.rows = 0;
+        let id = part.id;
+        let batch = RecordBatch::try_new(Arc::clone(&self.schema), arrays)
+            .context("a parquet row group")?;
+        self.send(Message::Group { id, batch })
+    }
+
+    /// Waits for the encoder, which has every message sent so far, and
+    /// takes back the destination with every file complete.
+    fn join(&mut self) -> Result<Destination> {
+        self.messages = None;
+        match self.encoder.take() {
+            Some(encoder) => match encoder.join() {
+                Ok(result) => result,
+                Err(_) => bail!("the parquet encoder thread panicked"),
+            },
+            None => bail!("the parquet file was already finished"),
+        }
+    }
+
+    /// Writes what is gathered, closes every file and hands back the
+    /// destination, to be committed.
+    ///
+    /// # Errors
+    /// The encoder's error.
+    pub fn finish(mut self) -> Result<Destination> {
+        while !self.parts.is_empty() {
+            self.close_part(0)?;
+        }
+        self.join()
+    }
+}
+
+/// The encoder thread: files opened, row groups written (one per message,
+/// cut by the gatherer), files closed, in the order the gatherer says.
+fn encode(
+    mut destination: Destination,
+    schema: &Arc<ArrowSchema>,
+    props: &WriterProperties,
+    messages: &std::sync::mpsc::Receiver<Message>,
+) -> Result<Destination> {
+    let mut writers: std::collections::HashMap<usize, ArrowWriter<FileOut>> =
+        std::collections::HashMap::new();
+    // The single file's writer starts at once, on the report's output.
+    if let Destination::File(out) = &mut destination {
+        let out = std::mem::replace(out, Output::stdout());
+        let writer = ArrowWriter::try_new(
+            FileOut::Output(out),
+            Arc::clone(schema),
+            Some(props.clone()),
+        )
+        .context("cannot start the parquet file")?;
+        writers.insert(0, writer);
+    }
+    for message in messages {
+        match message {
+            Message::Open { id, path } => {
+                let Destination::Dir(dir) = &destination else {
+                    bail!("a partition opened without a directory");
+                };
+                let file = dir
+                    .file(&path)
+                    .with_context(|| format!("cannot create {}", path.display()))?;
+                let writer = ArrowWriter::try_new(
+                    FileOut::Part(file),
+                    Arc::clone(schema),
+                    Some(props.clone()),
+                )
+                .context("cannot start a parquet file")?;
+                writers.insert(id, writer);
+            }
+            Message::Group { id, batch } => {
+                let writer = writers
+                    .get_mut(&id)
+                    .context("a row group of no open file")?;
+                writer.write(&batch).map_err(parquet_error)?;
+                // One row group per batch, cut by the gatherer.
+                writer.flush().map_err(parquet_error)?;
+            }
+            Message::Close { id } => {
+                let writer = writers.remove(&id).context("a close of no open file")?;
+                match writer.into_inner().map_err(parquet_error)? {
+                    FileOut::Output(out) => {
+                        if let Destination::File(slot) = &mut destination {
+                            *slot = out;
+                        }
+                    }
+                    FileOut::Part(mut file) => {
+                        use std::io::Write;
+                        file.flush().context("cannot write a parquet file")?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(destination)
+}
+
+/// A Parquet error as ours: an I/O error stays one.
+fn parquet_error(err: parquet::errors::ParquetError) -> anyhow::Error {
+    match err {
+        parquet::errors::ParquetError::External(inner) => {
+            match inner.downcast::<std::io::Error>() {
+                Ok(io) => anyhow::Error::from(*io),
+                Err(other) => anyhow::anyhow!("cannot write parquet: {other}"),
+            }
+        }
+        other => anyhow::anyhow!("cannot write parquet: {other}"),
+    }
+}

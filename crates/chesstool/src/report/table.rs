@@ -1,0 +1,943 @@
+//! One definition per report: a report is a list of [`Column`]s (name,
+//! type, nullability, how to write the value), and CSV, JSONL, Parquet
+//! and `chesstool schema` are all derived from it.
+//!
+//! A column's value is written by a function of the report's record into
+//! a [`Cell`], which puts it straight into the output: a CSV or JSONL line
+//! buffer (no allocation per row, no `fmt` machinery: integers and
+//! decimals are written by hand, CSV quoting is decided per column) or
+//! the column's Parquet builder. So the three formats cannot drift apart,
+//! and adding a column is one entry in its report's list.
+
+use std::borrow::Cow;
+
+use anyhow::{bail, Result};
+
+use super::parquet::{Builder, Destination, ParquetSettings, ParquetSink};
+use crate::output::Output;
+
+/// The formats a [`Table`] writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    /// CSV with a header line.
+    Csv,
+    /// One JSON object a line.
+    Jsonl,
+    /// Parquet (zstd).
+    Parquet,
+}
+
+/// The type of a list's items.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// UTF-8 text, never null.
+    Str,
+    /// A 64-bit float, or null.
+    Float64,
+    /// A signed 64-bit integer, or null.
+    Int64,
+}
+
+/// A column's type, as `chesstool schema` names it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// A signed 64-bit integer.
+    Int64,
+    /// An unsigned 64-bit integer (Zobrist keys).
+    UInt64,
+    /// A 64-bit float.
+    Float64,
+    /// `true` or `false`.
+    Bool,
+    /// UTF-8 text.
+    Str,
+    /// A calendar date (`YYYY-MM-DD` in CSV and JSONL, `date32` in
+    /// Parquet).
+    Date,
+    /// A time of day (`HH:MM:SS`; `time32[ms]` in Parquet, whole
+    /// seconds).
+    Time,
+    /// A list (`sep`-joined in CSV, a null item as an empty one).
+    List {
+        /// The items' type.
+        item: Item,
+        /// What joins the items in CSV.
+        sep: &'static str,
+    },
+}
+
+impl Type {
+    /// A list of strings joined by `;` in CSV.
+    pub const LIST_STR: Type = Type::List {
+        item: Item::Str,
+        sep: ";",
+    };
+
+    /// The name `chesstool schema` prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::Int64 => "int64",
+            Type::UInt64 => "uint64",
+            Type::Float64 => "float64",
+            Type::Bool => "bool",
+            Type::Str => "string",
+            Type::Date => "date",
+            Type::Time => "time",
+            Type::List {
+                item: Item::Str, ..
+            } => "list<string>",
+            Type::List {
+                item: Item::Float64,
+                ..
+            } => "list<float64>",
+            Type::List {
+                item: Item::Int64, ..
+            } => "list<int64>",
+        }
+    }
+
+    /// The type in `format`: CSV has no lists (their items are joined
+    /// into one string).
+    pub fn in_format(self, format: TableFormat) -> Type {
+        match (self, format) {
+            (Type::List { .. }, TableFormat::Csv) => Type::Str,
+            (ty, _) => ty,
+        }
+    }
+}
+
+/// How a column writes its value in row `index` of a record into a
+/// [`Cell`] (a per-game record has one row, index 0; a replayed game a
+/// row per ply).
+type WriteFn<R> = Box<dyn Fn(&R, usize, &mut Cell<'_>) + Send + Sync>;
+
+/// One column of a report over records of type `R`: its name, type and
+/// nullability, hints for the writers, and how to write its value.
+pub struct Column<R: ?Sized> {
+    /// The column's name.
+    pub name: String,
+    /// Its type.
+    pub ty: Type,
+    /// Whether a row may have no value (JSONL `null`, Parquet null, an
+    /// empty CSV field).
+    pub nullable: bool,
+    /// Its values never need CSV quoting nor escaping (numbers, FENs,
+    /// moves): written as they are.
+    pub plain: bool,
+    /// Nearly every value differs (a FEN per ply): Parquet writes it
+    /// without a dictionary and without statistics.
+    pub unique: bool,
+    write: WriteFn<R>,
+}
+
+impl<R: ?Sized> std::fmt::Debug for Column<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Column")
+            .field("name", &self.name)
+            .field("ty", &self.ty)
+            .field("nullable", &self.nullable)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: ?Sized> Column<R> {
+    /// A column `name` of type `ty`, written by `write`.
+    pub fn new(
+        name: impl Into<String>,
+        ty: Type,
+        nullable: bool,
+        write: impl Fn(&R, usize, &mut Cell<'_>) + Send + Sync + 'static,
+    ) -> Column<R> {
+        Column {
+            name: name.into(),
+            ty,
+            nullable,
+            plain: matches!(
+                ty,
+                Type::Int64 | Type::UInt64 | Type::Float64 | Type::Bool | Type::Date | Type::Time
+            ),
+            unique: false,
+            write: Box::new(write),
+        }
+    }
+
+    /// Its values need no CSV quoting nor escaping.
+    #[must_use]
+    pub fn plain(mut self) -> Column<R> {
+        self.plain = true;
+        self
+    }
+
+    /// Nearly every value differs (see [`Column::unique`]).
+    #[must_use]
+    pub fn unique(mut self) -> Column<R> {
+        self.unique = true;
+        self
+    }
+}
+
+/// The columns of a report, in order.
+pub struct Schema<R: ?Sized> {
+    /// The columns.
+    pub columns: Vec<Column<R>>,
+}
+
+impl<R: ?Sized> std::fmt::Debug for Schema<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(&self.columns).finish()
+    }
+}
+
+impl<R: ?Sized> Schema<R> {
+    /// The schema as JSON, one column a line: `{"name": "game", "type":
+    /// "int64", "nullable": false}` (types as they are in `format`).
+    pub fn to_json(&self, format: TableFormat) -> String {
+        let mut out = Vec::from(&b"[\n"[..]);
+        for (i, column) in self.columns.iter().enumerate() {
+            out.extend_from_slice(b"  {\"name\": ");
+            super::json::push_str(&mut out, &column.name);
+            out.extend_from_slice(b", \"type\": ");
+            super::json::push_str(&mut out, column.ty.in_format(format).name());
+            out.extend_from_slice(b", \"nullable\": ");
+            out.extend_from_slice(if column.nullable { b"true" } else { b"false" });
+            out.push(b'}');
+            if i + 1 < self.columns.len() {
+                out.push(b',');
+            }
+            out.push(b'\n');
+        }
+        out.extend_from_slice(b"]\n");
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// The names, in order.
+    pub fn names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.columns.iter().map(|c| c.name.as_str())
+    }
+}
+
+/// Where one value of a row goes: the line being written (CSV, JSONL) or
+/// the column's Parquet builder. Handed to a column's write function,
+/// which calls exactly one of its methods.
+pub struct Cell<'a> {
+    target: Target<'a>,
+}
+
+enum Target<'a> {
+    Csv {
+        line: &'a mut Vec<u8>,
+        plain: bool,
+        sep: &'static str,
+    },
+    Json {
+        line: &'a mut Vec<u8>,
+    },
+    Parquet(&'a mut Builder),
+}
+
+impl Cell<'_> {
+    /// No value (a nullable column only).
+    #[inline]
+    pub fn null(&mut self) {
+        match &mut self.target {
+            Target::Csv { .. } => {}
+            Target::Json { line } => line.extend_from_slice(b"null"),
+            Target::Parquet(builder) => builder.append_null(),
+        }
+    }
+
+    /// An integer.
+    #[inline]
+    pub fn int(&mut self, n: i64) {
+        match &mut self.target {
+            Target::Csv { line, .. } | Target::Json { line } => push_int(line, n),
+            Target::Parquet(builder) => builder.append_int(n),
+        }
+    }
+
+    /// An integer, or null.
+    #[inline]
+    pub fn opt_int(&mut self, n: Option<i64>) {
+        match n {
+            Some(n) => self.int(n),
+            None => self.null(),
+        }
+    }
+
+    /// A count (saturating past `i64::MAX`, which no count reaches).
+    #[inline]
+    pub fn count(&mut self, n: u64) {
+        self.int(i64::try_from(n).unwrap_or(i64::MAX));
+    }
+
+    /// An unsigned 64-bit integer.
+    #[inline]
+    pub fn uint(&mut self, n: u64) {
+        match &mut self.target {
+            Target::Csv { line, .. } | Target::Json { line } => push_uint(line, n),
+            Target::Parquet(builder) => builder.append_uint(n),
+        }
+    }
+
+    /// The float `units / 10^scale`, written as that exact decimal
+    /// (`60.0`, `0.17`, `-1.5`: always with a decimal point, never an
+    /// exponent), which is also how Rust writes the float nearest to it,
+    /// so text and Parquet readers read the same number. For clocks in
+    /// milliseconds (scale 3) and evaluations in centipawns (scale 2).
+    #[inline]
+    pub fn decimal(&mut self, units: i64, scale: u32) {
+        match &mut self.target {
+            Target::Csv { line, .. } | Target::Json { line } => push_decimal(line, units, scale),
+            Target::Parquet(builder) => builder.append_float(decimal_value(units, scale)),
+        }
+    }
+
+    /// A decimal (see [`Cell::decimal`]), or null.
+    #[inline]
+    pub fn opt_decimal(&mut self, value: Option<(i64, u32)>) {
+        match value {
+            Some((units, scale)) => self.decimal(units, scale),
+            None => self.null(),
+        }
+    }
+
+    /// `true` or `false`.
+    #[inline]
+    pub fn bool(&mut self, value: bool) {
+        match &mut self.target {
+            Target::Csv { line, .. } | Target::Json { line } => {
+                line.extend_from_slice(if value { b"true" } else { b"false" });
+            }
+            Target::Parquet(builder) => builder.append_bool(value),
+        }
+    }
+
+    /// Text. Control characters from the input are written escaped
+    /// (`\u{1b}`), in every format, so no report carries them raw.
+    #[inline]
+    pub fn str(&mut self, text: &str) {
+        match &mut self.target {
+            Target::Csv {
+                line, plain: true, ..
+            } => line.extend_from_slice(text.as_bytes()),
+            Target::Csv { line, .. } => push_csv_field(line, &escape_controls(text)),
+            Target::Json { line } => super::json::push_str(line, &escape_controls(text)),
+            Target::Parquet(builder) => builder.append_str(&escape_controls(text)),
+        }
+    }
+
+    /// ASCII text that needs neither quoting nor escaping (a FEN, a
+    /// move): copied as it is.
+    #[inline]
+    pub fn ascii(&mut self, text: &str) {
+        debug_assert!(text
+            .bytes()
+            .all(|b| (b.is_ascii_graphic() || b == b' ') && b != b'"' && b != b','));
+        match &mut self.target {
+            Target::Csv { line, .. } => line.extend_from_slice(text.as_bytes()),
+            Target::Json { line } => {
+                line.push(b'"');
+                line.extend_from_slice(text.as_bytes());
+                line.push(b'"');
+            }
+            Target::Parquet(builder) => builder.append_str(text),
+        }
+    }
+
+    /// ASCII text (see [`Cell::ascii`]), or null.
+    #[inline]
+    pub fn opt_ascii(&mut self, text: Option<&str>) {
+        match text {
+            Some(text) => self.ascii(text),
+            None => self.null(),
+        }
+    }
+
+    /// An input's name, prepared once ([`FileName`]).
+    #[inline]
+    pub fn file(&mut self, file: &FileName) {
+        match &mut self.target {
+            Target::Csv { line, .. } => line.extend_from_slice(&file.csv),
+            Target::Json { line } => line.extend_from_slice(&file.json),
+            Target::Parquet(builder) => builder.append_str(&file.name),
+        }
+    }
+
+    /// Text, or null.
+    #[inline]
+    pub fn opt_str(&mut self, text: Option<&str>) {
+        match text {
+            Some(text) => self.str(text),
+            None => self.null(),
+        }
+    }
+
+    /// A date.
+    pub fn date(&mut self, date: arbiter::header::Date) {
+        match &mut self.target {
+            Target::Csv { line, .. } => push_date(line, date),
+            Target::Json { line } => {
+                line.push(b'"');
+                push_date(line, date);
+                line.push(b'"');
+            }
+            Target::Parquet(builder) => builder.append_date(date.days_since_epoch()),
+        }
+    }
+
+    /// A time of day.
+    pub fn time(&mut self, time: arbiter::header::TimeOfDay) {
+        match &mut self.target {
+            Target::Csv { line, .. } => push_time(line, time.seconds),
+            Target::Json { line } => {
+                line.push(b'"');
+                push_time(line, time.seconds);
+                line.push(b'"');
+            }
+            Target::Parquet(builder) => builder.append_time(time.seconds as i32),
+        }
+    }
+
+    /// A list of strings (escaped as [`Cell::str`] escapes text). In CSV
+    /// the items are joined by the column's separator, an item's own `;`
+    /// written `,` so that the field splits back into its items.
+    pub fn list_str<'s>(&mut self, items: impl IntoIterator<Item = &'s str>) {
+        match &mut self.target {
+            Target::Csv { line, sep, .. } => {
+                let mut joined = String::new();
+                for (i, item) in items.into_iter().enumerate() {
+                    if i > 0 {
+                        joined.push_str(sep);
+                    }
+                    let item = escape_controls(item);
+                    if item.contains(';') {
+                        joined.push_str(&item.replace(';', ","));
+                    } else {
+                        joined.push_str(&item);
+                    }
+                }
+                push_csv_field(line, &joined);
+            }
+            Target::Json { line } => {
+                line.push(b'[');
+                for (i, item) in items.into_iter().enumerate() {
+                    if i > 0 {
+                        line.push(b',');
+                    }
+                    super::json::push_str(line, &escape_controls(item));
+                }
+                line.push(b']');
+            }
+            Target::Parquet(builder) => {
+                builder.append_str_list(items.into_iter().map(|item| escape_controls(item)));
+            }
+        }
+    }
+
+    /// A list of decimals (see [`Cell::decimal`]) or nulls; in CSV an
+    /// empty item for a null.
+    pub fn list_decimal(&mut self, items: impl IntoIterator<Item = Option<(i64, u32)>>) {
+        match &mut self.target {
+            Target::Csv { line, sep, .. } => {
+                for (i, item) in items.into_iter().enumerate() {
+                    if i > 0 {
+                        line.extend_from_slice(sep.as_bytes());
+                    }
+                    if let Some((units, scale)) = item {
+                        push_decimal(line, units, scale);
+                    }
+                }
+            }
+            Target::Json { line } => {
+                line.push(b'[');
+                for (i, item) in items.into_iter().enumerate() {
+                    if i > 0 {
+                        line.push(b',');
+                    }
+                    match item {
+                        Some((units, scale)) => push_decimal(line, units, scale),
+                        None => line.extend_from_slice(b"null"),
+                    }
+                }
+                line.push(b']');
+            }
+            Target::Parquet(builder) => builder.append_float_list(
+                items
+                    .into_iter()
+                    .map(|item| item.map(|(units, scale)| decimal_value(units, scale))),
+            ),
+        }
+    }
+
+    /// A list of integers or nulls; in CSV an empty item for a null.
+    pub fn list_int(&mut self, items: impl IntoIterator<Item = Option<i64>>) {
+        match &mut self.target {
+            Target::Csv { line, sep, .. } => {
+                for (i, item) in items.into_iter().enumerate() {
+                    if i > 0 {
+                        line.extend_from_slice(sep.as_bytes());
+                    }
+                    if let Some(n) = item {
+                        push_int(line, n);
+                    }
+                }
+            }
+            Target::Json { line } => {
+                line.push(b'[');
+                for (i, item) in items.into_iter().enumerate() {
+                    if i > 0 {
+                        line.push(b',');
+                    }
+                    match item {
+                        Some(n) => push_int(line, n),
+                        None => line.extend_from_slice(b"null"),
+                    }
+                }
+                line.push(b']');
+            }
+            Target::Parquet(builder) => builder.append_int_list(items),
+        }
+    }
+}
+
+/// An input's name as reports show it, prepared once per input: escaped
+/// ([`escape_controls`]), and as a CSV field and a JSON string, so that
+/// the `file` column of every row is a copy.
+#[derive(Debug, PartialEq, Eq)]
+pub struct FileName {
+    name: String,
+    csv: Vec<u8>,
+    json: Vec<u8>,
+}
+
+impl FileName {
+    /// `name` prepared.
+    pub fn new(name: &str) -> FileName {
+        let name = escape_controls(name).into_owned();
+        let mut csv = Vec::new();
+        push_csv_field(&mut csv, &name);
+        let mut json = Vec::new();
+        super::json::push_str(&mut json, &name);
+        FileName { name, csv, json }
+    }
+
+    /// The name, escaped.
+    pub fn as_str(&self) -> &str {
+        &self.name
+    }
+}
+
+impl std::fmt::Display for FileName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+/// Writes rows of one [`Schema`] as CSV, JSONL or Parquet.
+pub struct Table<R: ?Sized> {
+    schema: Schema<R>,
+    sink: Sink,
+    /// For a partitioned table: each row's partition, and a buffer for it.
+    partition: Option<(super::PartitionFn<R>, String)>,
+}
+
+enum Sink {
+    Csv {
+        out: Output,
+        line: Vec<u8>,
+    },
+    Jsonl {
+        out: Output,
+        line: Vec<u8>,
+        /// Each column's `"name":`, encoded once.
+        keys: Vec<Vec<u8>>,
+    },
+    Parquet(Box<ParquetSink>),
+}
+
+impl<R: ?Sized> std::fmt::Debug for Table<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("columns", &self.schema.columns.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: ?Sized> Table<R> {
+    /// A table writing `schema`'s rows to `out` in `format`: the CSV
+    /// header first (unless `no_header`). Parquet needs a file (`-o
+    /// FILE`): it is a usage error on stdout.
+    ///
+    /// # Errors
+    /// Parquet to stdout; the output's write error.
+    pub fn new(
+        mut out: Output,
+        format: TableFormat,
+        schema: Schema<R>,
+        no_header: bool,
+        parquet: &ParquetSettings,
+    ) -> Result<Table<R>> {
+        let sink = match format {
+            TableFormat::Csv => {
+                if !no_header {
+                    use std::io::Write;
+                    let mut header = Vec::new();
+                    for (i, name) in schema.names().enumerate() {
+                        if i > 0 {
+                            header.push(b',');
+                        }
+                        push_csv_field(&mut header, name);
+                    }
+                    header.push(b'\n');
+                    out.write_all(&header)?;
+                }
+                Sink::Csv {
+                    out,
+                    line: Vec::with_capacity(512),
+                }
+            }
+            TableFormat::Jsonl => Sink::Jsonl {
+                out,
+                line: Vec::with_capacity(512),
+                keys: schema
+                    .names()
+                    .enumerate()
+                    .map(|(i, name)| {
+                        let mut key = Vec::new();
+                        key.push(if i == 0 { b'{' } else { b',' });
+                        super::json::push_str(&mut key, name);
+                        key.push(b':');
+                        key
+                    })
+                    .collect(),
+            },
+            TableFormat::Parquet => {
+                if out.is_stdout() {
+                    bail!("--format parquet writes a file: give it with -o FILE");
+                }
+                Sink::Parquet(Box::new(ParquetSink::new(out, &schema, parquet)?))
+            }
+        };
+        Ok(Table {
+            schema,
+            sink,
+            partition: None,
+        })
+    }
+
+    /// A Parquet table partitioned into `dir` by `partition`.
+    ///
+    /// # Errors
+    /// When the encoder cannot start.
+    pub fn partitioned(
+        dir: crate::output::OutputDir,
+        schema: Schema<R>,
+        parquet: &ParquetSettings,
+        partition: super::PartitionFn<R>,
+    ) -> Result<Table<R>> {
+        let sink = Sink::Parquet(Box::new(ParquetSink::partitioned(dir, &schema, parquet)?));
+        Ok(Table {
+            schema,
+            sink,
+            partition: Some((partition, String::new())),
+        })
+    }
+
+    /// Writes row `index` of `record` (0 for a record of one row).
+    ///
+    /// # Errors
+    /// The output's write error.
+    #[inline]
+    pub fn row(&mut self, record: &R, index: usize) -> Result<()> {
+        use std::io::Write;
+        let columns = &self.schema.columns;
+        match &mut self.sink {
+            Sink::Csv { out, line } => {
+                line.clear();
+                for (i, column) in columns.iter().enumerate() {
+                    if i > 0 {
+                        line.push(b',');
+                    }
+                    let sep = match column.ty {
+                        Type::List { sep, .. } => sep,
+                        _ => ";",
+                    };
+                    (column.write)(
+                        record,
+                        index,
+                        &mut Cell {
+                            target: Target::Csv {
+                                line,
+                                plain: column.plain,
+                                sep,
+                            },
+                        },
+                    );
+                }
+                line.push(b'\n');
+                out.write_all(line)?;
+            }
+            Sink::Jsonl { out, line, keys } => {
+                line.clear();
+                for (column, key) in columns.iter().zip(keys.iter()) {
+                    line.extend_from_slice(key);
+                    (column.write)(
+                        record,
+                        index,
+                        &mut Cell {
+                            target: Target::Json { line },
+                        },
+                    );
+                }
+                line.extend_from_slice(b"}\n");
+                out.write_all(line)?;
+            }
+            Sink::Parquet(sink) => {
+                if let Some((partition, key)) = &mut self.partition {
+                    partition(record, key);
+                    sink.select(key)?;
+                }
+                for (column, builder) in columns.iter().zip(sink.builders()) {
+                    (column.write)(
+                        record,
+                        index,
+                        &mut Cell {
+                            target: Target::Parquet(builder),
+                        },
+                    );
+                }
+                sink.row_done()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes what is buffered (for Parquet: the last row groups and the
+    /// footers) and hands back where it went, to be committed.
+    ///
+    /// # Errors
+    /// The output's write error.
+    pub fn finish(self) -> Result<Destination> {
+        match self.sink {
+            Sink::Csv { out, .. } | Sink::Jsonl { out, .. } => Ok(Destination::File(out)),
+            Sink::Parquet(sink) => sink.finish(),
+        }
+    }
+}
+
+/// `text` with each control character (C0, DEL, C1) as `\u{…}`; borrowed
+/// when it has none, as nearly all text has.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    // C1 controls are U+0080 to U+009F, 0xC2 0x80–0x9F in UTF-8.
+    let suspect = text.bytes().any(|b| b < 0x20 || b == 0x7f || b == 0xc2);
+    if !suspect || !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Appends `field` as the `csv` crate writes it: quoted (a `"` doubled)
+/// when it holds a `,`, a `"`, a `\r` or a `\n`, as it is otherwise.
+pub fn push_csv_field(line: &mut Vec<u8>, field: &str) {
+    let bytes = field.as_bytes();
+    if !bytes
+        .iter()
+        .any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+    {
+        line.extend_from_slice(bytes);
+        return;
+    }
+    line.push(b'"');
+    for &b in bytes {
+        if b == b'"' {
+            line.push(b'"');
+        }
+        line.push(b);
+    }
+    line.push(b'"');
+}
+
+/// `n` in decimal, as `{n}` writes it.
+#[inline]
+pub fn push_int(out: &mut Vec<u8>, n: i64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
+/// `n` in decimal.
+#[inline]
+pub fn push_uint(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
+/// `units / 10^scale` as an exact decimal with at least one digit after
+/// the point and no trailing zeros past it: `60.0`, `0.17`, `-1.5`.
+#[inline]
+pub fn push_decimal(out: &mut Vec<u8>, units: i64, scale: u32) {
+    let pow = 10u64.pow(scale);
+    if units < 0 {
+        out.push(b'-');
+    }
+    let magnitude = units.unsigned_abs();
+    push_uint(out, magnitude / pow);
+    out.push(b'.');
+    let mut frac = magnitude % pow;
+    if frac == 0 {
+        out.push(b'0');
+        return;
+    }
+    let mut width = scale;
+    while frac.is_multiple_of(10) {
+        frac /= 10;
+        width -= 1;
+    }
+    let start = out.len();
+    push_uint(out, frac);
+    let written = (out.len() - start) as u32;
+    // Leading zeros of the fraction (`0.05`).
+    for _ in written..width {
+        out.insert(start, b'0');
+    }
+}
+
+/// The float nearest `units / 10^scale`.
+#[inline]
+pub fn decimal_value(units: i64, scale: u32) -> f64 {
+    units as f64 / 10f64.powi(scale as i32)
+}
+
+fn push_date(out: &mut Vec<u8>, date: arbiter::header::Date) {
+    let two = |out: &mut Vec<u8>, n: u8| {
+        out.push(b'0' + n / 10);
+        out.push(b'0' + n % 10);
+    };
+    let year = date.year;
+    out.push(b'0' + (year / 1000 % 10) as u8);
+    out.push(b'0' + (year / 100 % 10) as u8);
+    out.push(b'0' + (year / 10 % 10) as u8);
+    out.push(b'0' + (year % 10) as u8);
+    out.push(b'-');
+    two(out, date.month);
+    out.push(b'-');
+    two(out, date.day);
+}
+
+fn push_time(out: &mut Vec<u8>, seconds: u32) {
+    let two = |out: &mut Vec<u8>, n: u32| {
+        out.push(b'0' + (n / 10) as u8);
+        out.push(b'0' + (n % 10) as u8);
+    };
+    two(out, seconds / 3600);
+    out.push(b':');
+    two(out, seconds / 60 % 60);
+    out.push(b':');
+    two(out, seconds % 60);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(f: impl FnOnce(&mut Vec<u8>)) -> String {
+        let mut out = Vec::new();
+        f(&mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn numbers_as_the_formatter_writes_them() {
+        for n in [0, 1, 9, 10, 99, 100, -1, -10, 12_345, i64::MAX, i64::MIN] {
+            assert_eq!(text(|o| push_int(o, n)), n.to_string());
+        }
+        assert_eq!(text(|o| push_uint(o, u64::MAX)), u64::MAX.to_string());
+    }
+
+    #[test]
+    fn decimals_as_rust_writes_the_nearest_float() {
+        // Every clock to the millisecond over two hours, and every eval in
+        // centipawns: the decimal written is the float's shortest form.
+        for units in (0..7_200_000i64)
+            .step_by(7)
+            .chain([1, 5, 10, 100, 999, 1000])
+        {
+            let x = decimal_value(units, 3);
+            let expected = if x.fract() == 0.0 {
+                format!("{x:.1}")
+            } else {
+                format!("{x}")
+            };
+            assert_eq!(text(|o| push_decimal(o, units, 3)), expected, "{units}");
+        }
+        for cp in -100_000i64..100_000 {
+            let x = decimal_value(cp, 2);
+            let expected = if x.fract() == 0.0 {
+                format!("{x:.1}")
+            } else {
+                format!("{x}")
+            };
+            assert_eq!(text(|o| push_decimal(o, cp, 2)), expected, "{cp}");
+        }
+        assert_eq!(text(|o| push_decimal(o, -5, 2)), "-0.05");
+        assert_eq!(text(|o| push_decimal(o, 60_000, 3)), "60.0");
+    }
+
+    #[test]
+    fn csv_quotes_like_the_csv_crate() {
+        let line = text(|o| {
+            for (i, f) in ["a", "b,c", "d\"e", "", "f\rg"].iter().enumerate() {
+                if i > 0 {
+                    o.push(b',');
+                }
+                push_csv_field(o, f);
+            }
+        });
+        assert_eq!(line, "a,\"b,c\",\"d\"\"e\",,\"f\rg\"");
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(escape_controls("Magnus"), "Magnus");
+        assert!(matches!(escape_controls("Ćwiek"), Cow::Borrowed(_)));
+        assert_eq!(
+            escape_controls("a\u{1b}[31mb\0\u{7f}\u{85}é"),
+            "a\\u{1b}[31mb\\u{0}\\u{7f}\\u{85}é"
+        );
+    }
+
+    #[test]
+    fn dates_and_times() {
+        let date = arbiter::header::Date {
+            year: 987,
+            month: 3,
+            day: 9,
+        };
+        assert_eq!(text(|o| push_date(o, date)), "0987-03-09");
+        assert_eq!(text(|o| push_time(o, 86_399)), "23:59:59");
+        assert_eq!(text(|o| push_time(o, 0)), "00:00:00");
+    }
+
+    #[test]
+    fn schema_json() {
+        let schema: Schema<()> = Schema {
+            columns: vec![
+                Column::new("game", Type::Int64, false, |_: &(), _, c| c.int(1)),
+                Column::new("claimable", Type::LIST_STR, true, |_: &(), _, c| c.null()),
+            ],
+        };
+        assert_eq!(
+            schema.to_json(TableFormat::Parquet),
+            "[\n  {\"name\": \"game\", \"type\": \"int64\", \"nullable\": false},\n  \
+             {\"name\": \"claimable\", \"type\": \"list<string>\", \"nullable\": true}\n]\n"
+        );
+        assert!(schema
+            .to_json(TableFormat::Csv)
+            .contains("\"claimable\", \"type\": \"string\""));
+    }
+}
