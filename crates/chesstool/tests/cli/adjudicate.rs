@@ -906,7 +906,9 @@ fn adjudicate_moves_after_end_line_is_the_first_move_too_many() {
     let run = chesstool(&dir, &["adjudicate", "g.pgn"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stderr.starts_with("g.pgn:8: game 1 (a – b): move after the game ended: fivefold_repetition at ply 16"),
+        run.stderr.starts_with(
+            "g.pgn:8: game 1 (a – b): move after the game ended: fivefold_repetition at ply 16"
+        ),
         "{}",
         run.stderr
     );

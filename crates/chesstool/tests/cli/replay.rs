@@ -778,7 +778,11 @@ fn replay_pgn_keeps_the_input_line_ending() {
     assert!(lf > 10, "{}", run.stdout);
     assert_eq!(lf, crlf, "every line ends in CR LF: {:?}", run.stdout);
     assert!(run.stdout.contains("2. Ke3 *\r\n"), "{:?}", run.stdout);
-    assert!(run.stdout.contains("[White \"Alice\"]\r\n"), "{:?}", run.stdout);
+    assert!(
+        run.stdout.contains("[White \"Alice\"]\r\n"),
+        "{:?}",
+        run.stdout
+    );
     let run = chesstool(&dir, &["replay", "g.pgn", "--format", "pgn"]);
     assert_eq!(run.code, 1);
     assert!(!run.stdout.contains('\r'), "{:?}", run.stdout);

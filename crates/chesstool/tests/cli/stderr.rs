@@ -132,7 +132,8 @@ fn no_report_line_carries_raw_control_bytes() {
 fn one_error_line_one_stream_every_subcommand() {
     let dir = temp_dir("stderr_one_format");
     std::fs::write(dir.join("g.pgn"), GAMES).unwrap();
-    let expected = "g.pgn:9: game 2 (? – ?): ply 2 \"1...e4\": illegal move: no pawn can move to e4";
+    let expected =
+        "g.pgn:9: game 2 (? – ?): ply 2 \"1...e4\": illegal move: no pawn can move to e4";
     for args in [
         vec!["validate", "g.pgn"],
         vec!["validate", "g.pgn", "--format", "csv"],
@@ -168,6 +169,10 @@ fn a_run_that_reads_nothing_prints_nothing() {
             "{args:?}: {}",
             run.stdout
         );
-        assert!(run.stderr.contains("missing.pgn"), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("missing.pgn"),
+            "{args:?}: {}",
+            run.stderr
+        );
     }
 }
