@@ -272,8 +272,11 @@ for game in open(pgn).read().split('[Event "')[1:]:
     date = re.search(r'\[UTCDate "([^"]*)"\]', game)[1]
     m = re.fullmatch(r"([0-9]{4})\.([0-9]{2})\.[0-9]{2}", date)
     want[event] = (int(m[1]), int(m[2])) if m else (None, None)
+# `month=02` has a leading zero, which duckdb's type detection keeps as
+# text; hive_types makes it a number (Spark reads it as one by default).
 rows = duckdb.sql(
-    "SELECT Event, year, month, UTCDate FROM read_parquet('%s/**/*.parquet', hive_partitioning=true)" % folder
+    "SELECT Event, year, month, UTCDate FROM read_parquet('%s/**/*.parquet', hive_partitioning=true,"
+    " hive_types={'year': INTEGER, 'month': INTEGER})" % folder
 ).fetchall()
 got = {}
 for event, year, month, utc in rows:
