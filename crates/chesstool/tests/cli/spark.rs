@@ -341,8 +341,19 @@ fn spark_reads_the_partitioned_games_table() {
         lines[lines.len().saturating_sub(30)..].join("\n")
     };
     assert_eq!(run.code, 0, "{}\n--- stderr (end)\n{tail}", run.stdout);
-    assert!(run.stdout.contains(&format!("defaults: {games} games")), "{}", run.stdout);
-    assert!(run.stdout.contains("timeType: UTCTime read as time"), "{}", run.stdout);
-    eprintln!("spark games table: {}", run.stdout.trim().replace('\n', "; "));
+    assert!(
+        run.stdout.contains(&format!("defaults: {games} games")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("timeType: UTCTime read as time"),
+        "{}",
+        run.stdout
+    );
+    eprintln!(
+        "spark games table: {}",
+        run.stdout.trim().replace('\n', "; ")
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
