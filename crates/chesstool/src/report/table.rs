@@ -733,9 +733,9 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
     // turns into vector code: a movetext of a thousand bytes is checked in
     // a few dozen instructions.
     let suspect = text.as_bytes().chunks(32).any(|block| {
-        block
-            .iter()
-            .fold(false, |any, &b| any | (b < 0x20) | (b == 0x7f) | (b == 0xc2))
+        block.iter().fold(false, |any, &b| {
+            any | (b < 0x20) | (b == 0x7f) | (b == 0xc2)
+        })
     });
     if !suspect || !text.chars().any(char::is_control) {
         return Cow::Borrowed(text);

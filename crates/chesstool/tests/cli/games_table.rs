@@ -9,7 +9,7 @@
 //! read-back environment of `.ci/install-test-tools`; without it the tests
 //! skip loudly.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use crate::util::*;
