@@ -171,6 +171,10 @@ impl GameRecord for Adjudicated {
     fn moves(&self) -> Option<&GameMoves> {
         self.moves.as_ref()
     }
+
+    fn moves_hash(&self) -> Option<arbiter::MovesHash> {
+        Some(self.ruling.moves_hash())
+    }
 }
 
 type Row = Placed<Adjudicated>;
@@ -256,11 +260,12 @@ pub fn schema(
             })
         }),
     ]);
-    let moves = if table.moves {
+    let mut moves = if table.moves {
         moves_columns::<Adjudicated>()
     } else {
         Vec::new()
     };
+    moves.push(crate::report::moves_hash_column::<Adjudicated>());
     let own: Vec<&str> = columns
         .iter()
         .chain(&moves)

@@ -895,23 +895,12 @@ fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row, first: bool) -> Re
 }
 
 /// An invalid game's bytes, unchanged, then what it lacks of a line end
-/// and an empty line (in its own line ending), so the next game starts on
-/// a line of its own.
+/// and an empty line ([`notation::pgn::rewrite::missing_line_ends`]), so
+/// the next game starts on a line of its own.
 fn write_through(out: &mut Output, raw: &[u8]) -> Result<()> {
     out.write_all(raw)?;
-    let blank_tail = raw.len()
-        - raw
-            .iter()
-            .rev()
-            .take_while(|b| b.is_ascii_whitespace())
-            .count();
-    let newlines = raw[blank_tail..].iter().filter(|&&b| b == b'\n').count();
-    let crlf = raw
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .is_some_and(|i| i > 0 && raw[i - 1] == b'\r');
-    let eol: &[u8] = if crlf { b"\r\n" } else { b"\n" };
-    for _ in newlines..2 {
+    let (missing, eol) = notation::pgn::rewrite::missing_line_ends(raw);
+    for _ in 0..missing {
         out.write_all(eol)?;
     }
     Ok(())

@@ -77,6 +77,8 @@ pub struct Report {
     warnings: usize,
     /// With `--moves`.
     moves: Option<GameMoves>,
+    /// In a table: the game's identity.
+    moves_hash: Option<arbiter::MovesHash>,
 }
 
 impl GameRecord for Report {
@@ -94,6 +96,10 @@ impl GameRecord for Report {
 
     fn moves(&self) -> Option<&GameMoves> {
         self.moves.as_ref()
+    }
+
+    fn moves_hash(&self) -> Option<arbiter::MovesHash> {
+        self.moves_hash
     }
 }
 
@@ -163,11 +169,12 @@ pub fn schema(
             },
         ));
     }
-    let moves = if table.moves {
+    let mut moves = if table.moves {
         moves_columns::<Report>()
     } else {
         Vec::new()
     };
+    moves.push(crate::report::moves_hash_column::<Report>());
     let own: Vec<&str> = columns
         .iter()
         .chain(&moves)
@@ -186,6 +193,8 @@ struct Validate {
     moves: bool,
     /// Keep each game's warnings (`--show-warnings`), not just their count.
     keep_warnings: bool,
+    /// A table: each game's `moves_hash` too.
+    hash: bool,
 }
 
 impl Task for Validate {
@@ -193,12 +202,26 @@ impl Task for Validate {
 
     fn game(&self, game: &mut RawGame<'_>) -> Report {
         let header = GameHeader::read(game, &self.spec);
-        let (mut validation, moves) = if self.moves {
-            let mut mainline = Mainline::default();
-            let validation = arbiter::validate_with(game, &header, &self.options, &mut mainline);
-            (validation, Some(GameMoves::of(game, mainline)))
-        } else {
-            (arbiter::validate(game, &header, &self.options), None)
+        let mut moves_hash = None;
+        let (mut validation, moves) = match (self.moves, self.hash) {
+            (true, _) => {
+                let mut mainline = Mainline::default();
+                let examined = arbiter::examine(game, &header, &self.options, false, &mut mainline);
+                moves_hash = Some(examined.moves_hash);
+                (examined.validation, Some(GameMoves::of(game, mainline)))
+            }
+            (false, true) => {
+                let examined = arbiter::examine(
+                    game,
+                    &header,
+                    &self.options,
+                    false,
+                    &mut notation::pgn::replay::NoVisitor,
+                );
+                moves_hash = Some(examined.moves_hash);
+                (examined.validation, None)
+            }
+            (false, false) => (arbiter::validate(game, &header, &self.options), None),
         };
         let warnings = validation.warnings.len();
         if !self.keep_warnings {
@@ -209,6 +232,7 @@ impl Task for Validate {
             validation,
             warnings,
             moves,
+            moves_hash,
         }
     }
 
@@ -247,6 +271,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         spec,
         moves: args.table.moves,
         keep_warnings: args.show_warnings,
+        hash: args.format.table().is_some(),
     };
     let mut sink = Sink::create(
         args.common.output.as_deref(),
