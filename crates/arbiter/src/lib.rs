@@ -241,6 +241,49 @@ pub fn examine(
     }
 }
 
+/// Whether `query` selects `game` (whose header, read with the spec the
+/// query was parsed into, is `header`): from the tags alone when they
+/// decide; else a copy of the game is read from its bytes and replayed,
+/// and `game` itself is left unread, for the caller's own replay.
+pub fn selects(
+    query: &query::Query,
+    game: &mut RawGame<'_>,
+    header: &GameHeader,
+    options: &ReplayOptions,
+) -> bool {
+    match query.eval(header, None) {
+        query::Truth::True => true,
+        query::Truth::False | query::Truth::Null => false,
+        query::Truth::Pending => {
+            // From the game's first byte to the end of what was read: the
+            // lexer finds where the game ends, as the reader did.
+            let rest = game.bytes_to(u32::MAX);
+            let Some(span) = notation::pgn::lex::Lexer::new(rest, game.line).next_span() else {
+                return false;
+            };
+            let mut selected = false;
+            notation::pgn::read::GameReader::new().read_chunk(
+                &rest[span.start..span.end],
+                game.offset,
+                game.line,
+                |copy| {
+                    if copy.index_in_chunk == 0 {
+                        let examined = examine(
+                            copy,
+                            header,
+                            options,
+                            query.needs_positions(),
+                            &mut notation::pgn::replay::NoVisitor,
+                        );
+                        selected = query.eval(header, Some(&examined.facts)) == query::Truth::True;
+                    }
+                },
+            );
+            selected
+        }
+    }
+}
+
 /// The ruling on one game.
 // Nearly every game is judged: boxing the large variant would cost an
 // allocation per game for nothing.

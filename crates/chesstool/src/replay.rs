@@ -166,6 +166,8 @@ pub struct Replayed {
     /// Only the first bytes of the game were read (`--max-game-size`).
     too_large: bool,
     error: Option<GameError>,
+    /// `--where` selects it (no rows, no count otherwise).
+    selected: bool,
 }
 
 impl crate::report::GameRecord for Replayed {
@@ -387,6 +389,8 @@ struct ReplayTask {
     /// Keep the bytes of invalid games (`--format pgn` without
     /// `--drop-invalid`).
     keep_raw: bool,
+    /// `--where`.
+    query: Option<arbiter::query::Query>,
 }
 
 impl ReplayTask {
@@ -402,6 +406,7 @@ impl ReplayTask {
             raw: None,
             too_large: false,
             error: None,
+            selected: true,
         }
     }
 }
@@ -418,6 +423,14 @@ impl Task for ReplayTask {
 
     fn game(&self, game: &mut RawGame<'_>) -> Replayed {
         let header = GameHeader::read(game, &self.spec);
+        if let Some(query) = &self.query {
+            if !arbiter::selects(query, game, &header, &self.options) {
+                return Replayed {
+                    selected: false,
+                    ..self.empty(header)
+                };
+            }
+        }
         if self.format == Format::Pgn {
             // The tree, built during the one replay.
             let built = notation::pgn::build::build_game(
@@ -640,6 +653,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         );
     }
     let mut spec = HeaderSpec::default();
+    let query = args.common.query(&mut spec)?;
     let (schema, tags) = schema(&args.common.tags, &mut spec)?;
     if !tags.is_empty() && args.format.table().is_none() {
         bail!("--tags adds columns to --format csv, jsonl or parquet");
@@ -655,6 +669,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         fen_only_at: args.ply,
         final_only: args.final_position,
         keep_raw: args.format == Format::Pgn && !args.drop_invalid,
+        query,
     };
     let mut sink = Sink::create(
         args.common.output.as_deref(),
@@ -671,6 +686,9 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         }
         if row.game > range.1 {
             return Ok(Flow::NextInput);
+        }
+        if !row.record.selected {
+            return Ok(Flow::Continue);
         }
         counts.games += 1;
         counts.unreadable += tags.unreadable(&row.record.header);

@@ -44,14 +44,6 @@ pub struct SelectArgs {
     /// *.pgn.bz2 or *.pgn.zst in any case; `-` or none for stdin.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Keep only the games for which this SQL condition is true, written
-    /// as in a duckdb or Spark WHERE clause: tag names (`WhiteElo`,
-    /// `"Black Elo"`), the fields base, increment, speed, plies, valid and
-    /// result, `= <> < <= > >= + - * AND OR NOT IN BETWEEN LIKE ILIKE IS
-    /// NULL`, and lower(), upper(), year(), month(), reaches('FEN') and
-    /// final('FEN'). A missing tag is NULL, and NULL is not true.
-    #[arg(long = "where", value_name = "EXPR")]
-    condition: Option<String>,
     /// Drop every game whose start position and mainline moves equal
     /// those of an earlier game (across all inputs); the first is kept.
     #[arg(long)]
@@ -274,12 +266,7 @@ impl std::hash::Hasher for KeyHasher {
 
 pub fn run(args: &SelectArgs) -> Result<Outcome> {
     let mut spec = HeaderSpec::default();
-    let query = match &args.condition {
-        Some(text) => {
-            Some(Query::parse(text, &mut spec).map_err(|e| anyhow::anyhow!("--where: {e}"))?)
-        }
-        None => None,
-    };
+    let query = args.common.query(&mut spec)?;
     let table = args.format.table().is_some();
     let (schema, tags) = schema(&args.common.tags, &mut spec)?;
     if !tags.is_empty() && !table {

@@ -79,6 +79,8 @@ pub struct Report {
     moves: Option<GameMoves>,
     /// In a table: the game's identity.
     moves_hash: Option<arbiter::MovesHash>,
+    /// `--where` selects it (no row, no count otherwise).
+    selected: bool,
 }
 
 impl GameRecord for Report {
@@ -195,6 +197,8 @@ struct Validate {
     keep_warnings: bool,
     /// A table: each game's `moves_hash` too.
     hash: bool,
+    /// `--where`.
+    query: Option<arbiter::query::Query>,
 }
 
 impl Task for Validate {
@@ -202,6 +206,23 @@ impl Task for Validate {
 
     fn game(&self, game: &mut RawGame<'_>) -> Report {
         let header = GameHeader::read(game, &self.spec);
+        if let Some(query) = &self.query {
+            if !arbiter::selects(query, game, &header, &self.options) {
+                return Report {
+                    header,
+                    validation: Validation {
+                        plies: 0,
+                        warnings: Vec::new(),
+                        error: None,
+                        recorded: RecordedResult::Missing,
+                    },
+                    warnings: 0,
+                    moves: None,
+                    moves_hash: None,
+                    selected: false,
+                };
+            }
+        }
         let mut moves_hash = None;
         let (mut validation, moves) = match (self.moves, self.hash) {
             (true, _) => {
@@ -233,6 +254,7 @@ impl Task for Validate {
             warnings,
             moves,
             moves_hash,
+            selected: true,
         }
     }
 
@@ -257,6 +279,7 @@ struct Counts {
 
 pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let mut spec = HeaderSpec::default();
+    let query = args.common.query(&mut spec)?;
     let (schema, tags) = schema(
         args.show_warnings,
         &args.common.tags,
@@ -272,6 +295,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         moves: args.table.moves,
         keep_warnings: args.show_warnings,
         hash: args.format.table().is_some(),
+        query,
     };
     let mut sink = Sink::create(
         args.common.output.as_deref(),
@@ -283,6 +307,9 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let started = Instant::now();
     let mut counts = Counts::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
+        if !row.record.selected {
+            return Ok(Flow::Continue);
+        }
         counts.games += 1;
         let report = &row.record;
         let error = report.validation.error.as_ref();

@@ -745,3 +745,90 @@ fn select_bad_expressions_exit_2_with_one_line() {
         );
     }
 }
+
+#[test]
+fn where_on_validate_replay_and_adjudicate_gives_the_rows_of_the_selected_games() {
+    let dir = temp_dir("select_where_elsewhere");
+    std::fs::write(dir.join("f.pgn"), fixture()).unwrap();
+    let games = |args: &[&str], column: usize| -> Vec<String> {
+        let run = chesstool(&dir, args);
+        assert!(run.code == 0 || run.code == 1, "{args:?}: {}", run.stderr);
+        let mut games: Vec<String> = run
+            .stdout
+            .lines()
+            .skip(1)
+            .map(|line| line.split(',').nth(column).unwrap().to_string())
+            .collect();
+        games.dedup();
+        games
+    };
+    for condition in [
+        "WhiteElo >= 2500",
+        "speed = 'blitz' AND NOT valid",
+        "plies > 10 OR result = '0-1'",
+        "reaches('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2')",
+        "UTCDate IS NULL",
+    ] {
+        let selected = games(
+            &["select", "f.pgn", "--where", condition, "--format", "csv"],
+            1,
+        );
+        assert!(!selected.is_empty(), "{condition}");
+        assert_eq!(
+            games(
+                &["validate", "f.pgn", "--where", condition, "--format", "csv"],
+                1
+            ),
+            selected,
+            "validate --where {condition}"
+        );
+        assert_eq!(
+            games(
+                &[
+                    "adjudicate",
+                    "f.pgn",
+                    "--where",
+                    condition,
+                    "--format",
+                    "csv"
+                ],
+                1
+            ),
+            selected,
+            "adjudicate --where {condition}"
+        );
+        // A row per ply: each selected game (every one has moves), once.
+        assert_eq!(
+            games(
+                &["replay", "f.pgn", "--where", condition, "--format", "csv"],
+                1
+            ),
+            selected,
+            "replay --where {condition}"
+        );
+    }
+    // The summary counts the selected games only.
+    let run = chesstool(&dir, &["validate", "f.pgn", "--where", "NOT valid"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("1 games: 0 valid, 1 invalid"),
+        "{}",
+        run.stdout
+    );
+    let run = chesstool(&dir, &["validate", "f.pgn", "--where", "valid"]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("11 games: 11 valid, 0 invalid"),
+        "{}",
+        run.stdout
+    );
+    // A bad expression: one line, exit 2, for every subcommand.
+    for sub in ["validate", "replay", "adjudicate"] {
+        let run = chesstool(&dir, &[sub, "f.pgn", "--where", "UTCDate > 5"]);
+        assert_eq!(run.code, 2);
+        assert_eq!(
+            run.stderr,
+            "chesstool: --where: column 11: cannot compare a date with a number\n"
+        );
+    }
+}
