@@ -56,6 +56,10 @@ pub struct SelectArgs {
     /// or `parquet` (to -o FILE), a row per selected game.
     #[arg(long, value_name = "FORMAT", default_value = "pgn", value_parser = Format::parser(FORMATS))]
     format: Format,
+    /// Write N games a file into the directory -o DIR (new or empty):
+    /// 000001.pgn, 000002.pgn, … (names that sort).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    split_every: Option<u64>,
     /// `valid` is decided strictly (lenient normalisations are errors).
     #[arg(long)]
     strict: bool,
@@ -292,13 +296,33 @@ pub fn run(args: &SelectArgs) -> Result<Outcome> {
         }
         None => None,
     };
-    let mut sink = Sink::create(
-        args.common.output.as_deref(),
-        args.format,
-        || schema,
-        &args.common,
-        None,
-    )?;
+    let mut split = match args.split_every {
+        Some(every) => {
+            let (Format::Pgn, Some(path)) = (args.format, args.common.output.as_deref()) else {
+                anyhow::bail!("--split-every writes PGN files into a directory: give -o DIR");
+            };
+            Some(Split {
+                dir: crate::output::OutputDir::create(path)?,
+                every,
+                file: None,
+                in_file: 0,
+                files: 0,
+                through: notation::pgn::rewrite::PassThrough::default(),
+            })
+        }
+        None => None,
+    };
+    let mut sink = if split.is_some() {
+        Sink::Text(crate::output::Output::new(Some(std::path::Path::new("-")))?)
+    } else {
+        Sink::create(
+            args.common.output.as_deref(),
+            args.format,
+            || schema,
+            &args.common,
+            None,
+        )?
+    };
     let mut counts = Counts::default();
     let mut seen = Seen::default();
     let mut ordinal = 0u64;
@@ -348,6 +372,11 @@ pub fn run(args: &SelectArgs) -> Result<Outcome> {
         counts.selected += 1;
         match &mut sink {
             Sink::Table(table) => table.row(&row, 0)?,
+            Sink::Text(_) if split.is_some() => {
+                if let (Some(split), Some(bytes)) = (&mut split, &row.record.bytes) {
+                    split.write(bytes)?;
+                }
+            }
             Sink::Text(out) => {
                 if let Some(bytes) = &row.record.bytes {
                     buf.clear();
@@ -358,7 +387,10 @@ pub fn run(args: &SelectArgs) -> Result<Outcome> {
         }
         Ok(Flow::Continue)
     })?;
-    if let Sink::Text(out) = &mut sink {
+    if let Some(mut split) = split {
+        split.close()?;
+        split.dir.commit()?;
+    } else if let Sink::Text(out) = &mut sink {
         buf.clear();
         through.finish(&mut buf);
         out.write_all(&buf)?;
@@ -375,6 +407,52 @@ pub fn run(args: &SelectArgs) -> Result<Outcome> {
     } else {
         Outcome::Ok
     })
+}
+
+/// `--split-every N -o DIR`: the file being written and how full it is.
+struct Split {
+    dir: crate::output::OutputDir,
+    every: u64,
+    file: Option<std::io::BufWriter<std::fs::File>>,
+    in_file: u64,
+    files: u64,
+    through: notation::pgn::rewrite::PassThrough,
+}
+
+impl Split {
+    /// Writes a game, into a new file when the current one is full.
+    fn write(&mut self, game: &[u8]) -> Result<()> {
+        if self.file.is_none() || self.in_file == self.every {
+            self.close()?;
+            self.files += 1;
+            let name = format!("{:06}.pgn", self.files);
+            self.file = Some(
+                self.dir
+                    .file(std::path::Path::new(&name))
+                    .with_context(|| format!("cannot create {name}"))?,
+            );
+            self.through = notation::pgn::rewrite::PassThrough::default();
+            self.in_file = 0;
+        }
+        let mut buf = Vec::with_capacity(game.len() + 4);
+        self.through.push(&mut buf, game);
+        if let Some(file) = &mut self.file {
+            file.write_all(&buf)?;
+        }
+        self.in_file += 1;
+        Ok(())
+    }
+
+    /// Ends the current file.
+    fn close(&mut self) -> Result<()> {
+        if let Some(mut file) = self.file.take() {
+            let mut buf = Vec::new();
+            self.through.finish(&mut buf);
+            file.write_all(&buf)?;
+            file.flush()?;
+        }
+        Ok(())
+    }
 }
 
 /// `26280 games read, 300 selected, 0 duplicates dropped, 0 unreadable`.

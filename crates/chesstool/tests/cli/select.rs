@@ -832,3 +832,32 @@ fn where_on_validate_replay_and_adjudicate_gives_the_rows_of_the_selected_games(
         );
     }
 }
+
+#[test]
+fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
+    let dir = temp_dir("select_split");
+    let pgn = fixture();
+    std::fs::write(dir.join("f.pgn"), &pgn).unwrap();
+    let run = chesstool(
+        &dir,
+        &["select", "f.pgn", "--split-every", "5", "-o", "parts", "-q"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("parts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["000001.pgn", "000002.pgn", "000003.pgn"]);
+    let mut joined = String::new();
+    for (name, games) in names.iter().zip([5, 5, 2]) {
+        let text = std::fs::read_to_string(dir.join("parts").join(name)).unwrap();
+        assert_eq!(text.matches("[Event ").count(), games, "{name}");
+        joined.push_str(&text);
+    }
+    // The parts together are the input.
+    assert_eq!(joined, pgn);
+    let run = chesstool(&dir, &["select", "f.pgn", "--split-every", "5"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("give -o DIR"), "{}", run.stderr);
+}
