@@ -54,7 +54,7 @@ pub enum Type {
     /// A calendar date (`YYYY-MM-DD` in CSV and JSONL, `date32` in
     /// Parquet).
     Date,
-    /// A time of day (`HH:MM:SS`; `time32[ms]` in Parquet, whole
+    /// A time of day (`HH:MM:SS`; `time64[us]` in Parquet, whole
     /// seconds).
     Time,
     /// A list (`sep`-joined in CSV, a null item as an empty one).

@@ -16,7 +16,7 @@ use std::process::Command;
 
 use arrow_array::{
     Array, BooleanArray, Date32Array, Float64Array, Int64Array, ListArray, StringArray,
-    Time32MillisecondArray, UInt64Array,
+    Time64MicrosecondArray, UInt64Array,
 };
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -162,7 +162,7 @@ fn type_name(ty: &DataType) -> String {
         DataType::Int64 => "int64".into(),
         DataType::UInt64 => "uint64".into(),
         DataType::Date32 => "date".into(),
-        DataType::Time32(arrow_schema::TimeUnit::Millisecond) => "time".into(),
+        DataType::Time64(arrow_schema::TimeUnit::Microsecond) => "time".into(),
         DataType::Float64 => "float64".into(),
         DataType::Boolean => "bool".into(),
         DataType::Utf8 => "string".into(),
@@ -276,12 +276,12 @@ fn parquet_as_jsonl(path: &Path) -> (Vec<String>, Vec<i64>) {
                         let days = any.downcast_ref::<Date32Array>().unwrap().value(row);
                         json_str(&civil_from_days(days))
                     }
-                    DataType::Time32(_) => {
-                        let ms = any
-                            .downcast_ref::<Time32MillisecondArray>()
+                    DataType::Time64(_) => {
+                        let us = any
+                            .downcast_ref::<Time64MicrosecondArray>()
                             .unwrap()
                             .value(row);
-                        let s = ms / 1000;
+                        let s = us / 1_000_000;
                         json_str(&format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60))
                     }
                     DataType::List(_) => {
@@ -869,7 +869,7 @@ except ImportError as err:
 else:
     types = {"int64": pyarrow.int64(), "uint64": pyarrow.uint64(), "float64": pyarrow.float64(),
              "bool": pyarrow.bool_(), "string": pyarrow.string(), "date": pyarrow.date32(),
-             "time": pyarrow.time32("ms"),
+             "time": pyarrow.time64("us"),
              "list<string>": pyarrow.list_(pyarrow.field("item", pyarrow.string(), nullable=False)),
              "list<float64>": pyarrow.list_(pyarrow.field("item", pyarrow.float64())),
              "list<int64>": pyarrow.list_(pyarrow.field("item", pyarrow.int64()))}
