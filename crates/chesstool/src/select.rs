@@ -56,6 +56,17 @@ pub struct SelectArgs {
     /// or `parquet` (to -o FILE), a row per selected game.
     #[arg(long, value_name = "FORMAT", default_value = "pgn", value_parser = Format::parser(FORMATS))]
     format: Format,
+    /// Write the games through our PGN writer (export format: the Seven
+    /// Tag Roster first, 80 columns) instead of as they were read.
+    /// --strip and --tags imply it.
+    #[arg(long)]
+    export: bool,
+    /// Take out of each game written: comments, nags, variations, clocks
+    /// (`[%clk]` and `[%emt]` inside comments), evals (`[%eval]` inside
+    /// comments). With --format pgn, --tags roster|all|NAME,… chooses the
+    /// tags written (the Seven Tag Roster always is).
+    #[arg(long, value_name = "WHAT,…", value_delimiter = ',', value_enum)]
+    strip: Vec<StripWhat>,
     /// Write N games a file into the directory -o DIR (new or empty):
     /// 000001.pgn, 000002.pgn, … (names that sort).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -65,6 +76,16 @@ pub struct SelectArgs {
     strict: bool,
     #[command(flatten)]
     common: CommonArgs,
+}
+
+/// `--strip`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StripWhat {
+    Comments,
+    Nags,
+    Variations,
+    Clocks,
+    Evals,
 }
 
 /// What one game turned into.
@@ -112,6 +133,30 @@ struct Select {
     replay_selected: bool,
     /// Keep the bytes of selected games (PGN output).
     keep_bytes: bool,
+    /// `--export`, `--strip`, `--tags`: the games rewritten.
+    export: Option<(notation::pgn::clean::Strip, notation::pgn::clean::TagChoice)>,
+}
+
+impl Select {
+    /// `game` (its bytes as read) through our writer, cleaned; `None` for
+    /// a game the writer cannot take (an invalid one: written as read).
+    fn exported(&self, bytes: &[u8], offset: u64, line: u64) -> Option<Vec<u8>> {
+        let (what, tags) = self.export.as_ref()?;
+        let mut out = None;
+        notation::pgn::read::GameReader::new().read_chunk(bytes, offset, line, |copy| {
+            if copy.index_in_chunk == 0 {
+                let options = notation::pgn::BuildOptions {
+                    canonical_san: false,
+                };
+                if let Ok(mut game) = notation::pgn::build_game(copy, &options) {
+                    notation::pgn::clean::strip(&mut game, what);
+                    notation::pgn::clean::keep_tags(&mut game, tags);
+                    out = Some(notation::pgn::to_pgn_string(&game).into_bytes());
+                }
+            }
+        });
+        out
+    }
 }
 
 impl Task for Select {
@@ -165,7 +210,12 @@ impl Task for Select {
         }
         picked.selected = truth == Truth::True;
         if picked.selected && self.keep_bytes {
-            picked.bytes = Some(game.bytes().to_vec());
+            let (offset, line) = (game.offset, game.line);
+            let bytes = game.bytes();
+            picked.bytes = Some(
+                self.exported(bytes, offset, line)
+                    .unwrap_or_else(|| bytes.to_vec()),
+            );
         }
         picked
     }
@@ -272,9 +322,45 @@ pub fn run(args: &SelectArgs) -> Result<Outcome> {
     let mut spec = HeaderSpec::default();
     let query = args.common.query(&mut spec)?;
     let table = args.format.table().is_some();
-    let (schema, tags) = schema(&args.common.tags, &mut spec)?;
-    if !tags.is_empty() && !table {
-        anyhow::bail!("--tags adds columns to --format csv, jsonl or parquet");
+    let column_tags: &[String] = if table { &args.common.tags } else { &[] };
+    let (schema, _tags) = schema(column_tags, &mut spec)?;
+    let export = (args.export
+        || !args.strip.is_empty()
+        || (!table && !args.common.tags.is_empty()))
+    .then(|| {
+        let has = |what| args.strip.contains(&what);
+        let strip = notation::pgn::clean::Strip {
+            comments: has(StripWhat::Comments),
+            nags: has(StripWhat::Nags),
+            variations: has(StripWhat::Variations),
+            clocks: has(StripWhat::Clocks),
+            evals: has(StripWhat::Evals),
+        };
+        // `roster` stands for the Seven Tag Roster, `all` for every tag.
+        let names = &args.common.tags;
+        let tags = if names.is_empty() || names.iter().any(|n| n == "all") {
+            notation::pgn::clean::TagChoice::All
+        } else {
+            notation::pgn::clean::TagChoice::Named(
+                names
+                    .iter()
+                    .flat_map(|n| match n.as_str() {
+                        "roster" => notation::pgn::tags::SEVEN_TAG_ROSTER
+                            .iter()
+                            .map(|r| (*r).to_owned())
+                            .collect(),
+                        _ => vec![n.clone()],
+                    })
+                    .collect(),
+            )
+        };
+        (strip, tags)
+    });
+    if export.is_some() && table {
+        anyhow::bail!(
+            "--export and --strip write PGN: not with --format {}",
+            args.format.name()
+        );
     }
     let task = Select {
         query,
@@ -284,6 +370,7 @@ pub fn run(args: &SelectArgs) -> Result<Outcome> {
         },
         replay_selected: args.unique || table,
         keep_bytes: !table,
+        export,
     };
     let mut duplicates = match &args.duplicates {
         Some(path) => {

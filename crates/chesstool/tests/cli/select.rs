@@ -861,3 +861,85 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("give -o DIR"), "{}", run.stderr);
 }
+
+#[test]
+fn select_export_strip_and_tags_clean_the_games_and_keep_their_moves() {
+    let dir = temp_dir("select_strip");
+    let pgn = "[Event \"e\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[WhiteElo \"2500\"]\n[Opening \"x\"]\n\n\
+               1. e4 { [%eval 0.2] [%clk 0:03:00] fine } 1... e5 $1 (1... c5 { Sicilian } 2. Nf3) \
+               2. Qh5 { [%clk 0:02:59] } Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+               [Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n";
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "g.pgn",
+            "--strip",
+            "clocks,nags,variations",
+            "--tags",
+            "roster,WhiteElo",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "[Event \"e\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"a\"]\n[Black \"b\"]\n\
+         [Result \"1-0\"]\n[WhiteElo \"2500\"]\n\n\
+         1. e4 { [%eval 0.20] fine } 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+         [Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n"
+    );
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "g.pgn",
+            "--strip",
+            "comments,evals",
+            "--tags",
+            "roster",
+            "--where",
+            "valid",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        !run.stdout.contains('{') && !run.stdout.contains("WhiteElo"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("(1... c5 2. Nf3)"), "{}", run.stdout);
+    // On real games: the same moves, statuses and plies as the input.
+    let Some(sample) = shared_data("pgn/real/pgn-reader-bench/lichess_db_1000k.pgn") else {
+        return;
+    };
+    let sample = sample.display().to_string();
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            &sample,
+            "--strip",
+            "comments,nags,variations",
+            "--tags",
+            "roster",
+            "-o",
+            "clean.pgn",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let clean = std::fs::read_to_string(dir.join("clean.pgn")).unwrap();
+    assert!(!clean.contains("[%clk") && !clean.contains("[UTCDate"));
+    let hashes = |file: &str| {
+        let run = chesstool(&dir, &["validate", file, "--format", "csv", "-q"]);
+        run.stdout
+            .lines()
+            .skip(1)
+            .map(|line| {
+                let fields = crate::adjudicate::split_csv(line);
+                format!("{} {} {}", fields[7], fields[8], fields[fields.len() - 1])
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(hashes(&sample), hashes("clean.pgn"));
+}
