@@ -9,30 +9,10 @@
 //! read-back environment of `.ci/install-test-tools`; without it the tests
 //! skip loudly.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use crate::util::*;
-
-/// The Python with the readers: `CHESSTOOL_READERS_PYTHON`, else
-/// `target/venv-readers/bin/python`, else `python3`.
-fn readers_python() -> Option<PathBuf> {
-    if let Some(python) = std::env::var_os("CHESSTOOL_READERS_PYTHON") {
-        return Some(PathBuf::from(python));
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(repo_file("target")));
-    let venv = target.join("venv-readers/bin/python");
-    if venv.exists() {
-        return Some(venv);
-    }
-    Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-        .then(|| PathBuf::from("python3"))
-}
 
 /// Runs `script` with `args`; `None` (a skip recorded) when one of
 /// `modules` is not importable.

@@ -96,6 +96,24 @@ else:
 print("spark took %.1f s" % (time.time() - started))
 "#;
 
+/// The Python with pyspark, Java 17 or later, and a new folder outside
+/// the repository (`chesstool-spark-{name}-PID` in the temporary
+/// directory); `None` (a skip recorded) without pyspark or Java.
+fn spark_setup(name: &str) -> Option<(PathBuf, PathBuf)> {
+    let python = spark_python()?;
+    if !has_java_17() {
+        skip(
+            Skip::Tool,
+            "no Java 17 or later (.ci/install-test-tools installs a JRE)",
+        );
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("chesstool-spark-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    Some((python, dir))
+}
+
 /// The Python with pyspark, or `None` (skip recorded).
 fn spark_python() -> Option<PathBuf> {
     let python = std::env::var_os("CHESSTOOL_SPARK_PYTHON")
@@ -162,20 +180,10 @@ fn spark_recipe_equals_a_single_run() {
         return;
     };
     let recipe = readme_recipe();
-    let Some(python) = spark_python() else {
+    // Outside the repository (the recipe writes into its working folder).
+    let Some((python, dir)) = spark_setup("recipe") else {
         return;
     };
-    if !has_java_17() {
-        skip(
-            Skip::Tool,
-            "no Java 17 or later (.ci/install-test-tools installs a JRE)",
-        );
-        return;
-    }
-    // Outside the repository (the recipe writes into its working folder).
-    let dir = std::env::temp_dir().join(format!("chesstool-spark-recipe-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
     let pgn = std::fs::canonicalize(pgn).unwrap().display().to_string();
     for subcommand in ["validate", "adjudicate"] {
         let run = chesstool(&dir, &[subcommand, "-q", "--format", "csv", &pgn]);
@@ -280,19 +288,9 @@ fn spark_reads_the_partitioned_games_table() {
     let Some(pgn) = shared_data("pgn/real/pgn-reader-bench/lichess_db_1000k.pgn") else {
         return;
     };
-    let Some(python) = spark_python() else {
+    let Some((python, dir)) = spark_setup("games") else {
         return;
     };
-    if !has_java_17() {
-        skip(
-            Skip::Tool,
-            "no Java 17 or later (.ci/install-test-tools installs a JRE)",
-        );
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("chesstool-spark-games-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
     let pgn = std::fs::canonicalize(pgn).unwrap().display().to_string();
     for (out, tags) in [
         ("plain", "Event,UTCDate,WhiteElo,TimeControl"),

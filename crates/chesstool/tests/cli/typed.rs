@@ -23,7 +23,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::FileReader;
 use parquet::file::serialized_reader::SerializedFileReader;
 
-use crate::util::{chesstool, repo_file, skip, temp_dir, Skip};
+use crate::util::{chesstool, readers_python, repo_file, skip, temp_dir, Skip};
 
 /// Games that exercise every typed field: clocks and evals (pawns and
 /// mates), numeric tags (good, `?`, junk, `+12`), a missing and an empty
@@ -934,26 +934,6 @@ else:
         check("polars", name + " csv schema", dict(frame.schema), csv_want)
     print("ok polars %s: parquet schemas and values, jsonl and csv with schema_overrides" % pl.__version__)
 "#;
-
-/// The Python with the readers: `CHESSTOOL_READERS_PYTHON`, else
-/// `target/venv-readers/bin/python`, else `python3`.
-fn readers_python() -> Option<PathBuf> {
-    if let Some(python) = std::env::var_os("CHESSTOOL_READERS_PYTHON") {
-        return Some(PathBuf::from(python));
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(repo_file("target")));
-    let venv = target.join("venv-readers/bin/python");
-    if venv.exists() {
-        return Some(venv);
-    }
-    Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-        .then(|| PathBuf::from("python3"))
-}
 
 #[test]
 fn duckdb_polars_and_pyarrow_read_every_report_with_the_documented_types() {
