@@ -43,7 +43,7 @@
 use std::borrow::Cow;
 
 pub use adjudication::clock::{Speed, TimeControl};
-use adjudication::verdict::GameDate;
+pub use adjudication::verdict::GameDate;
 use board::{GameResult, RecordedResult};
 use notation::pgn::read::RawGame;
 use notation::pgn::tags::decode_tag_value;
@@ -321,6 +321,8 @@ impl TagField {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HeaderSpec {
     tags: Vec<(String, TagType)>,
+    /// The tags' names, shared by the header of every game of the run.
+    names: std::sync::Arc<[String]>,
 }
 
 impl HeaderSpec {
@@ -341,6 +343,7 @@ impl HeaderSpec {
             return index;
         }
         self.tags.push((name.to_owned(), TagType::of(name)));
+        self.names = self.tags.iter().map(|(n, _)| n.clone()).collect();
         self.tags.len() - 1
     }
 
@@ -398,7 +401,7 @@ impl GameHeader {
                 .iter()
                 .map(|(name, ty)| TagField::read(game.tag(name.as_bytes()), *ty))
                 .collect(),
-            names: spec.tags.iter().map(|(name, _)| name.clone()).collect(),
+            names: std::sync::Arc::clone(&spec.names),
         }
     }
 

@@ -272,6 +272,7 @@ pub fn schema(
         .iter()
         .chain(&moves)
         .map(|c| c.name.as_str())
+        .chain(table.partition_names())
         .collect();
     let tags = TagColumns::new(tags, &own, &TAGS_AS_COLUMNS, spec)?;
     columns.extend(tags.columns(|r: &Row| &r.record.header));
@@ -361,7 +362,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     let mut spec = HeaderSpec::default();
     let query = args.common.query(&mut spec)?;
     let (schema, tags) = schema(&args.common.tags, &args.table, &mut spec)?;
-    let partition = date_partitions::<Adjudicated>(&args.table.partition_by, &mut spec);
+    let partition = date_partitions::<Adjudicated>(&args.table.partition_by, &mut spec)?;
     let report_path = args
         .common
         .output

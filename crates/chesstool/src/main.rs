@@ -52,8 +52,9 @@ enum Command {
     /// Rule on every game: the result the Laws give, why and at which ply, beside the recorded one.
     #[command(after_help = adjudicate::EXAMPLES)]
     Adjudicate(adjudicate::AdjudicateArgs),
-    /// Print the columns of a report as JSON: name, type (int64, float64,
-    /// bool, string, list<string>) and nullability.
+    /// Print the columns of a report as JSON: name, type (int64, uint64,
+    /// float64, bool, string, date, time, list<string>, list<float64>,
+    /// list<int64>) and nullability.
     // The doc is the --help text too: `list<string>` is the type's name.
     #[allow(rustdoc::invalid_html_tags)]
     #[command(after_help = schema::EXAMPLES)]

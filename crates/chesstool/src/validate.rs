@@ -181,6 +181,7 @@ pub fn schema(
         .iter()
         .chain(&moves)
         .map(|c| c.name.as_str())
+        .chain(table.partition_names())
         .collect();
     let tags = TagColumns::new(tags, &own, &TAGS_AS_COLUMNS, spec)?;
     columns.extend(tags.columns(|r: &Row| &r.record.header));
@@ -286,7 +287,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         &args.table,
         &mut spec,
     )?;
-    let partition = date_partitions::<Report>(&args.table.partition_by, &mut spec);
+    let partition = date_partitions::<Report>(&args.table.partition_by, &mut spec)?;
     let task = Validate {
         options: ReplayOptions {
             strict: args.strict,

@@ -13,7 +13,7 @@ pub mod table;
 
 use anyhow::{bail, Result};
 use arbiter::header::{
-    whole_seconds, GameHeader, HeaderSpec, Speed, TagField, TagType, TimeControl,
+    whole_seconds, Date, GameDate, GameHeader, HeaderSpec, Speed, TagField, TagType, TimeControl,
 };
 use board::RecordedResult;
 use notation::pgn::comment::Eval;
@@ -173,28 +173,63 @@ pub enum PartitionKey {
     Month,
 }
 
+impl PartitionKey {
+    /// The directory key, and the column readers make of it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            PartitionKey::Year => "year",
+            PartitionKey::Month => "month",
+        }
+    }
+}
+
 /// The directory name Spark and Hive give a null partition value.
 pub const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
 
 /// The partitions of a games table by the date a game was played:
 /// `UTCDate`, else `Date` (both added to `spec`); a part the date lacks
 /// (`2019.??.??` has no month) is [`NULL_PARTITION`].
+///
+/// The date is the first of `UTCDate` and `Date` that is a whole date
+/// that exists, else the first that holds a year (and a month that
+/// exists, if any): `2019.02.30` is no date, as in the date columns.
+///
+/// # Errors
+/// A usage error: a key given twice.
 pub fn date_partitions<R: GameRecord + 'static>(
     keys: &[PartitionKey],
     spec: &mut HeaderSpec,
-) -> Option<PartitionFn<Placed<R>>> {
+) -> Result<Option<PartitionFn<Placed<R>>>> {
     if keys.is_empty() {
-        return None;
+        return Ok(None);
+    }
+    for (i, key) in keys.iter().enumerate() {
+        if keys[..i].contains(key) {
+            bail!("--partition-by: {} given twice", key.name());
+        }
     }
     let (utc, date) = (spec.add("UTCDate"), spec.add("Date"));
     let keys = keys.to_vec();
-    Some(Box::new(move |g: &Placed<R>, out: &mut String| {
+    Ok(Some(Box::new(move |g: &Placed<R>, out: &mut String| {
         use std::fmt::Write;
         let fields = g.record.header().fields();
-        let played = [utc, date].iter().find_map(|&i| match fields.get(i) {
+        let dates = [utc, date].map(|i| match fields.get(i) {
             Some(TagField::Date(date)) => Some(*date),
             _ => None,
         });
+        let whole = |d: &GameDate| Date::from_game_date(*d).is_some();
+        let partial = |d: &GameDate| match (d.month, d.day) {
+            (None, _) => true,
+            (Some(m), None) => (1..=12).contains(&m),
+            (Some(_), Some(_)) => whole(d),
+        };
+        let played = dates
+            .iter()
+            .flatten()
+            .find(|d| whole(d))
+            .or_else(|| dates.iter().flatten().find(|d| partial(d)))
+            .copied();
         out.clear();
         for (i, key) in keys.iter().enumerate() {
             if i > 0 {
@@ -204,13 +239,14 @@ pub fn date_partitions<R: GameRecord + 'static>(
                 PartitionKey::Year => played.map(|d| format!("{:04}", d.year)),
                 PartitionKey::Month => played.and_then(|d| d.month).map(|m| format!("{m:02}")),
             };
-            let name = match key {
-                PartitionKey::Year => "year",
-                PartitionKey::Month => "month",
-            };
-            let _ = write!(out, "{name}={}", value.as_deref().unwrap_or(NULL_PARTITION));
+            let _ = write!(
+                out,
+                "{}={}",
+                key.name(),
+                value.as_deref().unwrap_or(NULL_PARTITION)
+            );
         }
-    }))
+    })))
 }
 
 /// What every per-game report knows of its games.
@@ -273,6 +309,15 @@ pub struct GamesTableArgs {
     /// `--format parquet -o DIR` (a new or empty directory).
     #[arg(long, value_name = "KEY,…", value_delimiter = ',', value_enum)]
     pub partition_by: Vec<PartitionKey>,
+}
+
+impl GamesTableArgs {
+    /// The columns that `--partition-by` adds when the table is read
+    /// (`year`, `month`): taken, so that no tag column is named so.
+    #[must_use]
+    pub fn partition_names(&self) -> Vec<&'static str> {
+        self.partition_by.iter().map(|key| key.name()).collect()
+    }
 }
 
 /// The `--moves` columns.

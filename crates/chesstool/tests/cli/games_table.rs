@@ -343,3 +343,104 @@ fn collect(base: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) {
         }
     }
 }
+
+/// The partitions follow the date columns: an impossible `UTCDate` is no
+/// date (the game goes by its `Date`), a partial one gives the parts it
+/// has; a tag named like a partition column is `{tag}_tag`; a key given
+/// twice is refused.
+#[test]
+fn partitions_follow_the_date_columns() {
+    let dir = temp_dir("games_table_partition_dates");
+    let pgn = "[Event \"a\"]\n[UTCDate \"2019.02.30\"]\n[Date \"2018.05.06\"]\n[Year \"1999\"]\n\n1. e4 *\n\n\
+               [Event \"b\"]\n[UTCDate \"2019.??.??\"]\n\n1. d4 *\n\n\
+               [Event \"c\"]\n[Date \"????.??.??\"]\n\n1. c4 *\n\n";
+    std::fs::write(dir.join("d.pgn"), pgn).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "d.pgn",
+            "--tags",
+            "Year,Event",
+            "--format",
+            "parquet",
+            "--partition-by",
+            "year,month",
+            "-o",
+            "parts",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut files = Vec::new();
+    collect(&dir.join("parts"), &dir.join("parts"), &mut files);
+    let mut names: Vec<String> = files
+        .into_iter()
+        .map(|(name, _)| name.rsplit_once('/').unwrap().0.to_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "year=2018/month=05",
+            "year=2019/month=__HIVE_DEFAULT_PARTITION__",
+            "year=__HIVE_DEFAULT_PARTITION__/month=__HIVE_DEFAULT_PARTITION__",
+        ]
+    );
+    let schema = chesstool(
+        &dir,
+        &[
+            "schema",
+            "validate",
+            "--tags",
+            "Year,Event",
+            "--partition-by",
+            "year",
+        ],
+    );
+    assert!(schema.stdout.contains("\"Year_tag\""), "{}", schema.stdout);
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "d.pgn",
+            "--format",
+            "parquet",
+            "--partition-by",
+            "year,year",
+            "-o",
+            "twice",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("year given twice"), "{}", run.stderr);
+}
+
+/// The `movetext` column reads back as the same game: a `;` comment
+/// becomes a brace comment, a `%` line goes, a tab is a space.
+#[test]
+fn the_movetext_column_reads_back_as_the_same_game() {
+    let dir = temp_dir("games_table_movetext");
+    let pgn = "[Event \"x\"]\n\n1. e4 ; a } note\ne5 2.\tNf3\n% escaped line\n  Nc6 *\n\n";
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    let run = chesstool(&dir, &["validate", "g.pgn", "--moves", "--format", "jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let movetext = run
+        .stdout
+        .split("\"movetext\":\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_owned();
+    assert_eq!(movetext, "1. e4 { a  note} e5 2. Nf3 Nc6 *");
+    std::fs::write(
+        dir.join("again.pgn"),
+        format!("[Event \"x\"]\n\n{movetext}\n"),
+    )
+    .unwrap();
+    let again = chesstool(
+        &dir,
+        &["validate", "again.pgn", "--moves", "--format", "jsonl"],
+    );
+    assert!(again.stdout.contains("\"plies\":4"), "{}", again.stdout);
+    assert!(run.stdout.contains("\"plies\":4"), "{}", run.stdout);
+}

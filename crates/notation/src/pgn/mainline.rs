@@ -196,26 +196,67 @@ impl<A: ReplayVisitor, B: ReplayVisitor> ReplayVisitor for (A, B) {
 
 /// A game's movetext as one line: its bytes from the first after the tag
 /// section to the end of the game (the result included), trimmed, each
-/// line break (with the blanks around it) made one space. What Lichess's
-/// published dataset has in its `movetext` column, for games from any
-/// source.
+/// line break (with the blanks around it) made one space, so that it
+/// reads back as the same game. What Lichess's published dataset has in
+/// its `movetext` column, for games from any source:
+/// - a `;` comment, which runs to the end of its line, becomes a brace
+///   comment (`}` left out of its text), since joining the lines would
+///   let it swallow the moves after it;
+/// - a `%` escape line (a `%` in the first column, outside a comment) is
+///   left out, as every reader ignores it;
+/// - a tab or another control character is a space.
 ///
 /// ```
 /// use notation::pgn::mainline::movetext_line;
 ///
 /// assert_eq!(movetext_line(b"\n1. e4 e5\r\n2. Nf3 { ok }  1-0\n\n"), b"1. e4 e5 2. Nf3 { ok }  1-0");
+/// assert_eq!(movetext_line(b"1. e4 ; a } note\ne5\t2. Nf3 *"), b"1. e4 { a  note} e5 2. Nf3 *");
+/// assert_eq!(movetext_line(b"1. e4\n% private\n   e5 *"), b"1. e4 e5 *");
 /// ```
 #[must_use]
 pub fn movetext_line(bytes: &[u8]) -> Vec<u8> {
-    let trimmed = bytes.trim_ascii();
-    let mut out = Vec::with_capacity(trimmed.len());
-    let mut rest = trimmed;
-    while let Some(i) = memchr::memchr2(b'\n', b'\r', rest) {
-        let before = rest[..i].trim_ascii_end();
-        out.extend_from_slice(before);
-        out.push(b' ');
-        rest = rest[i..].trim_ascii_start();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut in_comment = false;
+    for line in bytes.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !in_comment && line.first() == Some(&b'%') {
+            continue;
+        }
+        let start = out.len();
+        let mut rest = line.trim_ascii_start();
+        while let Some((&b, tail)) = rest.split_first() {
+            rest = tail;
+            match b {
+                b'{' if !in_comment => in_comment = true,
+                b'}' if in_comment => in_comment = false,
+                b';' if !in_comment => {
+                    out.push(b'{');
+                    out.extend(
+                        rest.iter()
+                            .map(|&c| if c < 0x20 || c == 0x7f { b' ' } else { c })
+                            .filter(|&c| c != b'}'),
+                    );
+                    out.push(b'}');
+                    rest = &[];
+                    continue;
+                }
+                _ => {}
+            }
+            out.push(if b < 0x20 || b == 0x7f { b' ' } else { b });
+        }
+        // The line's trailing blanks go; one space joins it to the next.
+        while out.len() > start && out.last() == Some(&b' ') {
+            out.pop();
+        }
+        if out.len() > start {
+            out.push(b' ');
+        }
     }
-    out.extend_from_slice(rest);
+    // Leading blanks of the first line, and the space after the last.
+    let lead = out.iter().take_while(|&&b| b == b' ').count();
+    out.drain(..lead);
+    while out.last() == Some(&b' ') {
+        out.pop();
+    }
     out
 }
