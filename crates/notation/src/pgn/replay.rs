@@ -454,8 +454,6 @@ struct Resolved {
     suffix: Option<Option<Suffix>>,
     /// The move as written, when standard SAN names it ([`Ply::written`]).
     written: Option<SanPlus>,
-    /// How it departs from the standard, so far.
-    warnings: SanWarnings,
     /// A glyph the lenient reader found written against it.
     nag: Option<u8>,
 }
@@ -469,7 +467,6 @@ impl Resolved {
             fast: Some(fast),
             suffix: Some(san.suffix),
             written: Some(san),
-            warnings: SanWarnings::new(),
             nag: None,
         }
     }
@@ -496,7 +493,12 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         loop {
             // The common tokens are handled as the lexer finds them; the
             // rest (and anything unusual about a common one) here.
-            let Some(token) = game.run(&mut FastLane { replayer: self }) else {
+            let mut lane = FastLane {
+                depth: self.depth(),
+                finished: self.finished && self.stack.is_empty(),
+                replayer: self,
+            };
+            let Some(token) = game.run(&mut lane) else {
                 return Ok(());
             };
             self.token(game, token)?;
@@ -533,7 +535,7 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
                     self.visitor.nag(depth, nag);
                 }
             }
-            TokenKind::Comment => self.comment(token, game.token_bytes(&token)),
+            TokenKind::Comment => self.comment(token, game.token_bytes(&token), depth),
             TokenKind::LineComment => {
                 let text = line_comment_text(game.token_bytes(&token));
                 self.visitor.comment(depth, text);
@@ -620,11 +622,10 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
 
     /// A `{` comment (its bytes, braces included).
     #[inline(always)]
-    fn comment(&mut self, token: Token, bytes: &[u8]) {
+    fn comment(&mut self, token: Token, bytes: &[u8], depth: u32) {
         self.seen.last_comment = Some(token);
         let inner = bytes.strip_prefix(b"{").unwrap_or(bytes);
         let inner = inner.strip_suffix(b"}").unwrap_or(inner);
-        let depth = self.depth();
         self.visitor.comment(depth, inner);
         if depth == 0 {
             self.visitor.mainline_comment(inner);
@@ -639,7 +640,8 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         if let Some(san) = token.san {
             if !unusual_next(game, token) {
                 if let Some(fast) = resolve_fast(&self.frame.current, &san.san) {
-                    self.commit(Resolved::fast(fast, san), Some((game, token)))?;
+                    let depth = self.depth();
+                    self.commit(Resolved::fast(fast, san), None, depth, Some((game, token)))?;
                     return Ok(());
                 }
             }
@@ -769,25 +771,27 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             fast: None,
             suffix,
             written: as_written,
-            warnings,
             nag,
         };
-        self.commit(resolved, Some((game, token)))?;
+        self.commit(resolved, Some(&warnings), depth, Some((game, token)))?;
         Ok(())
     }
 
-    /// Plays a resolved move in the current line: the one place a move is
-    /// made. The check suffix as written is checked against the position
-    /// it leads to; the move's warnings are recorded at `at` (the game and
-    /// the token), or, under `--strict`, the first becomes the error and
-    /// the move is taken back; the visitor is told. Without `at` (the fast
-    /// lane, inside the lexer's loop, where no token can be located) a
-    /// move with a warning is taken back and `Ok(false)` returned: the
-    /// replay's loop then plays its token again.
+    /// Plays a resolved move in the current line (at `depth`): the one
+    /// place a move is made. The check suffix as written is checked
+    /// against the position it leads to; the move's warnings (`warnings`,
+    /// and a wrong suffix) are recorded at `at` (the game and the token),
+    /// or, under `--strict`, the first becomes the error and the move is
+    /// taken back; the visitor is told. Without `at` (the fast lane, inside
+    /// the lexer's loop, where no token can be located) a move with a
+    /// warning is taken back and `Ok(false)` returned: the replay's loop
+    /// then plays its token again.
     #[inline(always)]
     fn commit(
         &mut self,
         resolved: Resolved,
+        warnings: Option<&SanWarnings>,
+        depth: u32,
         at: Option<(&RawGame<'_>, &Token)>,
     ) -> Result<bool, Box<GameError>> {
         let Resolved {
@@ -795,7 +799,6 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             fast,
             suffix,
             written,
-            mut warnings,
             nag,
         } = resolved;
         let frame = &mut self.frame;
@@ -804,41 +807,18 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             Some(fast) => frame.play_fast(fast),
             None => frame.play(mv),
         }
-        if let Some(written) = suffix {
+        let wrong_suffix = suffix.and_then(|written| {
             let actual = Suffix::from_position(&frame.current);
-            if actual != written {
-                warnings.push(SanWarning::WrongSuffix { written, actual });
-            }
-        }
-        if let Some(&first) = warnings.first() {
+            (actual != written).then_some(SanWarning::WrongSuffix { written, actual })
+        });
+        if wrong_suffix.is_some() || warnings.is_some_and(|w| !w.as_slice().is_empty()) {
             let Some((game, token)) = at else {
                 frame.take_back();
                 return Ok(false);
             };
-            let bytes = game.token_bytes(token);
-            if self.options.strict {
-                frame.take_back();
-                return Err(Box::new(located(
-                    game,
-                    token,
-                    ErrorKind::Spelling,
-                    Some(ply),
-                    Some(numbered(&frame.current, bytes)),
-                    first.to_string(),
-                )));
-            }
-            let line = self.lines.line_of(game, token);
-            let move_text = numbered(&frame.before_last, bytes);
-            for &w in warnings.as_slice() {
-                self.out.warnings.push(GameWarning {
-                    line,
-                    kind: WarningKind::Move(w),
-                    ply: Some(ply),
-                    token: Some(move_text.clone()),
-                });
-            }
+            self.warn_move(game, token, ply, warnings, wrong_suffix)?;
         }
-        let depth = self.stack.len() as u32;
+        let frame = &self.frame;
         let played = Ply {
             ply,
             before: &frame.before_last,
@@ -855,6 +835,49 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             self.visitor.nag(depth, nag);
         }
         Ok(true)
+    }
+
+    /// The warnings of the move just played at `ply` (`token` in `game`):
+    /// recorded, or under `--strict` the first made the error, the move
+    /// taken back.
+    #[cold]
+    #[inline(never)]
+    fn warn_move(
+        &mut self,
+        game: &RawGame<'_>,
+        token: &Token,
+        ply: u32,
+        warnings: Option<&SanWarnings>,
+        wrong_suffix: Option<SanWarning>,
+    ) -> Result<(), Box<GameError>> {
+        let mut all = warnings.copied().unwrap_or_default();
+        if let Some(warning) = wrong_suffix {
+            all.push(warning);
+        }
+        let frame = &mut self.frame;
+        let bytes = game.token_bytes(token);
+        if let Some(&first) = all.first().filter(|_| self.options.strict) {
+            frame.take_back();
+            return Err(Box::new(located(
+                game,
+                token,
+                ErrorKind::Spelling,
+                Some(ply),
+                Some(numbered(&frame.current, bytes)),
+                first.to_string(),
+            )));
+        }
+        let line = self.lines.line_of(game, token);
+        let move_text = numbered(&frame.before_last, bytes);
+        for &w in all.as_slice() {
+            self.out.warnings.push(GameWarning {
+                line,
+                kind: WarningKind::Move(w),
+                ply: Some(ply),
+                token: Some(move_text.clone()),
+            });
+        }
+        Ok(())
     }
 
     /// Runs the end-of-game checks, in order, while none found an error,
@@ -992,6 +1015,10 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
 /// token (and any doubt) to it.
 struct FastLane<'f, 'r, V> {
     replayer: &'f mut Replayer<'r, V>,
+    /// Variation depth (no token the lane takes changes it).
+    depth: u32,
+    /// The mainline's result was seen, and this is the mainline.
+    finished: bool,
 }
 
 impl<V: ReplayVisitor> Sink for FastLane<'_, '_, V> {
@@ -1007,9 +1034,7 @@ impl<V: ReplayVisitor> Sink for FastLane<'_, '_, V> {
                 let Some(san) = token.san else {
                     return false;
                 };
-                if (replayer.finished && replayer.stack.is_empty())
-                    || !san_stands_alone(buf, game_start + token.end() as usize)
-                {
+                if self.finished || !san_stands_alone(buf, game_start + token.end() as usize) {
                     return false;
                 }
                 let Some(fast) = resolve_fast(&replayer.frame.current, &san.san) else {
@@ -1017,11 +1042,14 @@ impl<V: ReplayVisitor> Sink for FastLane<'_, '_, V> {
                 };
                 // (A wrong suffix: taken back, and played again by the
                 // loop, which says what is wrong.)
-                matches!(replayer.commit(Resolved::fast(fast, san), None), Ok(true))
+                matches!(
+                    replayer.commit(Resolved::fast(fast, san), None, self.depth, None),
+                    Ok(true)
+                )
             }
             TokenKind::Comment => {
                 let start = game_start + token.start as usize;
-                replayer.comment(token, &buf[start..start + token.len as usize]);
+                replayer.comment(token, &buf[start..start + token.len as usize], self.depth);
                 true
             }
             _ => false,
