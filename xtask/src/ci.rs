@@ -52,7 +52,12 @@ const STEPS: &[Step] = &[
         name: "test",
         // The oracle feature explicitly, so the differential test
         // (tests/pgn_oracle.rs) runs whatever the feature unification.
-        args: &["test", "--workspace", "--features", "chesstool-notation/oracle"],
+        args: &[
+            "test",
+            "--workspace",
+            "--features",
+            "chesstool-notation/oracle",
+        ],
         env: &[],
     },
     Step {

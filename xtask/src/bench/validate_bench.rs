@@ -754,7 +754,12 @@ fn measure_rss(bin: &Path, corpus: &Input) -> anyhow::Result<Vec<String>> {
 const OUR_COMPONENTS: &[Rule] = &[
     Rule {
         name: "lexer: boundaries, tokens, newlines (lex.rs, memchr, bytecount)",
-        owners: &["notation/src/pgn/lex.rs", "notation/src/pgn/lex/", "/memchr-", "/bytecount-"],
+        owners: &[
+            "notation/src/pgn/lex.rs",
+            "notation/src/pgn/lex/",
+            "/memchr-",
+            "/bytecount-",
+        ],
         functions: &[],
     },
     Rule {

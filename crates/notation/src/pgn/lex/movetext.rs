@@ -59,9 +59,9 @@ fn result_in(bytes: &[u8]) -> Option<(GameResult, usize)> {
 impl Lexer<'_> {
     /// Lexes movetext tokens from `self.pos`, offering each to `sink`: the
     /// tokens it does not take go into `self.batch`, up to `limit` of them
-    /// (a sink that passes over, [`Pass`], stores none: the game is read
+    /// (a sink that passes over, [`Pass`](super::Pass), stores none: the game is read
     /// to its end). One loop for complete buffers and for the pieces a
-    /// [`GameSkipper`] feeds (`COMPLETE` false), and for every sink, so all
+    /// [`GameSkipper`](super::GameSkipper) feeds (`COMPLETE` false), and for every sink, so all
     /// follow the same rules; the position lives in a local and is written
     /// back before anything that reads `self.pos`.
     #[inline(always)]

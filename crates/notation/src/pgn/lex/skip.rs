@@ -10,7 +10,7 @@ use super::{GameEnd, GameState, Lexer, NeedMore, Pass, Phase};
 /// It runs the [`Lexer`] itself, on buffers that are not the last: where
 /// a decision needs bytes past the end of a piece, the skipper keeps the
 /// bytes from where that decision starts (a few, or a line of at most
-/// [`LINE_RULE_CAP`] bytes) and lexes them again with the next piece;
+/// [`LINE_RULE_CAP`](super::LINE_RULE_CAP) bytes) and lexes them again with the next piece;
 /// comments and other constructs whose bytes decide nothing are passed
 /// over. So it finds exactly the end that lexing the whole game at once
 /// finds, in bounded memory.

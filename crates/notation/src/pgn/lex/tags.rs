@@ -319,7 +319,7 @@ impl Lexer<'_> {
     }
 
     /// The names of the current game's tag lines so far, as the repeat
-    /// rules see them (a [`GameSkipper`] keeps them as it goes; a lexer
+    /// rules see them (a [`GameSkipper`](super::GameSkipper) keeps them as it goes; a lexer
     /// over a complete buffer reads them again from the lines, which only
     /// the rare blank line or line of several tags asks for).
     fn collect_names(&self, names: &mut Names) {
