@@ -428,12 +428,20 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         if let (Some(fixed), Some(pgn)) = (&mut fixed, &record.fixed_pgn) {
             fixed.write_all(pgn)?;
         }
+        // An invalid game: one line on stderr, whatever the format, as in
+        // every subcommand. The text report lists the disagreements.
+        if let Ruling::Invalid(Invalid { detail, line, .. }) = &record.ruling {
+            progress.suspend(|| eprintln!("{}: {detail}", game_place(&row, *line)));
+        }
         match &mut sink {
             Sink::Table(table) => table.row(&row, 0)?,
-            Sink::Text(out) if agrees != Some(true) => {
-                progress.suspend(|| write_line(out, &text_line(&row)))?;
+            Sink::Text(out) => {
+                if let Ruling::Judged(judged) = &record.ruling {
+                    if !judged.verdict.agrees {
+                        progress.suspend(|| write_line(out, &text_line(&row, judged)))?;
+                    }
+                }
             }
-            Sink::Text(_) => {}
         }
         Ok(Flow::Continue)
     })?;
@@ -449,6 +457,8 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
             eprint!("{}", summary(&counts, &run.skipped.note()));
         }
         Sink::Table(_) => {}
+        // A run that read nothing prints nothing on stdout.
+        Sink::Text(_) if io_failed && counts.games == 0 => {}
         Sink::Text(out) => out.write_all(summary(&counts, &run.skipped.note()).as_bytes())?,
     }
     sink.finish()?.commit()?;
@@ -491,34 +501,27 @@ fn write_line(out: &mut Output, line: &str) -> Result<()> {
 }
 
 /// `FILE:LINE: game N (White – Black): recorded 1-0, should be 0-1
-/// (checkmate at ply 40): detail`, or `…: invalid: detail`; then, when the
-/// verdict has one, `  mating line: 41. Qb3+ Ka1 42. Qb2#`.
-fn text_line(row: &Row) -> String {
-    let record = &row.record;
-    match &record.ruling {
-        Ruling::Invalid(Invalid { detail, line, .. }) => {
-            format!("{}: invalid: {detail}", game_place(row, *line))
-        }
-        Ruling::Judged(Judged {
-            recorded, verdict, ..
-        }) => {
-            let mut text = format!(
-                "{}: recorded {}, should be {} ({} at ply {}): {}",
-                game_place(row, row.line),
-                match recorded.text() {
-                    None | Some("") => "nothing",
-                    Some(text) => text,
-                },
-                verdict.result.as_str(),
-                verdict.reason,
-                verdict.decided_at_ply,
-                verdict.detail
-            );
-            if !record.mating_line.is_empty() {
-                text.push_str("\n  mating line: ");
-                text.push_str(&record.mating_line);
-            }
-            text
-        }
+/// (checkmate at ply 40): detail`; then, when the verdict has one,
+/// `  mating line: 41. Qb3+ Ka1 42. Qb2#`.
+fn text_line(row: &Row, judged: &Judged) -> String {
+    let Judged {
+        recorded, verdict, ..
+    } = judged;
+    let mut text = format!(
+        "{}: recorded {}, should be {} ({} at ply {}): {}",
+        game_place(row, row.line),
+        match recorded.text() {
+            None | Some("") => "nothing",
+            Some(text) => text,
+        },
+        verdict.result.as_str(),
+        verdict.reason,
+        verdict.decided_at_ply,
+        verdict.detail
+    );
+    if !row.record.mating_line.is_empty() {
+        text.push_str("\n  mating line: ");
+        text.push_str(&row.record.mating_line);
     }
+    text
 }

@@ -406,6 +406,14 @@ impl ReplayTask {
     }
 }
 
+/// Whether a game's first line ends in CR LF.
+fn crlf(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .is_some_and(|i| i > 0 && bytes[i - 1] == b'\r')
+}
+
 impl Task for ReplayTask {
     type Record = Replayed;
 
@@ -428,7 +436,17 @@ impl Task for ReplayTask {
             );
             let mut record = self.empty(header);
             match built {
-                Ok(g) => record.pgn = Some(notation::pgn::to_pgn_string(&g)),
+                Ok(g) => {
+                    // The game's own line ending, so that a CRLF file
+                    // comes out CRLF whether a game is rewritten or,
+                    // invalid, passed through as read.
+                    let pgn = notation::pgn::to_pgn_string(&g);
+                    record.pgn = Some(if crlf(game.bytes()) {
+                        pgn.replace('\n', "\r\n")
+                    } else {
+                        pgn
+                    });
+                }
                 Err(error) => {
                     record.raw = self.keep_raw.then(|| game.bytes().to_vec());
                     record.error = Some(error);

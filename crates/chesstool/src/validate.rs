@@ -271,16 +271,13 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         for warning in &report.validation.warnings {
             progress.suspend(|| warning_line(&row, warning));
         }
-        match &mut sink {
-            Sink::Table(table) => table.row(&row, 0)?,
-            Sink::Text(out) => {
-                if let Some(err) = error {
-                    progress.suspend(|| -> Result<()> {
-                        writeln!(out, "{}", error_line(&row, err))?;
-                        Ok(())
-                    })?;
-                }
-            }
+        // A game's error: one line on stderr, whatever the format, as in
+        // every subcommand.
+        if let Some(err) = error {
+            progress.suspend(|| eprintln!("{}", error_line(&row, err)));
+        }
+        if let Sink::Table(table) = &mut sink {
+            table.row(&row, 0)?;
         }
         Ok(
             if args.max_errors.is_some_and(|max| counts.invalid >= max) {
@@ -308,6 +305,9 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     match &mut sink {
         Sink::Table(_) if args.common.summary_on_stderr() => eprintln!("{summary}"),
         Sink::Table(_) => {}
+        // A run that read nothing (every input failed) prints nothing on
+        // stdout: its errors said it all.
+        Sink::Text(_) if io_failed && counts.games == 0 => {}
         Sink::Text(out) => writeln!(out, "{summary}")?,
     }
     sink.finish()?.commit()?;

@@ -104,7 +104,7 @@ fn load_inputs() -> anyhow::Result<Vec<Input>> {
 /// the real Lichess games of `pgn-reader-bench/lichess_db_1000k.pgn`
 /// repeated to 60 MB (written once under target/bench), and `masters`,
 /// the TCEC files and the TWIC files of the shared real files.
-fn issue_19_inputs() -> anyhow::Result<Vec<Input>> {
+pub(super) fn issue_19_inputs() -> anyhow::Result<Vec<Input>> {
     let Some(real) = real_input()? else {
         return Ok(Vec::new());
     };

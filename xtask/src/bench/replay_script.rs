@@ -115,12 +115,12 @@ impl<W: Write> Visitor for Plies<W> {
     }
 }
 
-/// Writes the rows of every game read from `input` to `out` (a header
-/// first); the number of rows.
+/// Writes the rows of every game read from `input` to `out` (the header
+/// first when `header`); the number of rows.
 ///
 /// # Errors
 /// The output's write error, or the input's read error.
-pub(super) fn replay_script<R: Read, W: Write>(input: R, out: W) -> io::Result<u64> {
+pub(super) fn replay_script<R: Read, W: Write>(input: R, out: W, header: bool) -> io::Result<u64> {
     let mut visitor = Plies {
         out: io::BufWriter::with_capacity(1 << 16, out),
         game: 0,
@@ -131,7 +131,9 @@ pub(super) fn replay_script<R: Read, W: Write>(input: R, out: W) -> io::Result<u
         rows: 0,
         error: None,
     };
-    writeln!(visitor.out, "game,ply,san,uci,fen,clock")?;
+    if header {
+        writeln!(visitor.out, "game,ply,san,uci,fen,clock")?;
+    }
     let mut reader = pgn_reader::Reader::new(input);
     while reader.read_game(&mut visitor)?.is_some() {}
     if let Some(err) = visitor.error.take() {
@@ -147,7 +149,7 @@ mod tests {
     fn rows_of_a_game() {
         let pgn = b"[Event \"a\"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:02:58.5] } 2. Qh5 *\n";
         let mut out = Vec::new();
-        assert_eq!(super::replay_script(&pgn[..], &mut out).unwrap(), 3);
+        assert_eq!(super::replay_script(&pgn[..], &mut out, true).unwrap(), 3);
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use arrow_array::builder::{
     ArrayBuilder, BooleanBuilder, Date32Builder, Float64Builder, Int64Builder, ListBuilder,
-    StringBuilder, Time32MillisecondBuilder, UInt64Builder,
+    StringBuilder, Time64MicrosecondBuilder, UInt64Builder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema as ArrowSchema, TimeUnit};
@@ -56,7 +56,7 @@ fn arrow_type(ty: Type) -> DataType {
         Type::Bool => DataType::Boolean,
         Type::Str => DataType::Utf8,
         Type::Date => DataType::Date32,
-        Type::Time => DataType::Time32(TimeUnit::Millisecond),
+        Type::Time => DataType::Time64(TimeUnit::Microsecond),
         Type::List { item, .. } => DataType::List(Arc::new(list_item(item))),
     }
 }
@@ -90,7 +90,7 @@ pub enum Builder {
     Bool(BooleanBuilder),
     Str(StringBuilder),
     Date(Date32Builder),
-    Time(Time32MillisecondBuilder),
+    Time(Time64MicrosecondBuilder),
     StrList(ListBuilder<StringBuilder>),
     FloatList(ListBuilder<Float64Builder>),
     IntList(ListBuilder<Int64Builder>),
@@ -105,7 +105,7 @@ impl Builder {
             Type::Bool => Builder::Bool(BooleanBuilder::with_capacity(rows)),
             Type::Str => Builder::Str(StringBuilder::with_capacity(rows, 1 << 20)),
             Type::Date => Builder::Date(Date32Builder::with_capacity(rows)),
-            Type::Time => Builder::Time(Time32MillisecondBuilder::with_capacity(rows)),
+            Type::Time => Builder::Time(Time64MicrosecondBuilder::with_capacity(rows)),
             Type::List { item, .. } => match item {
                 Item::Str => Builder::StrList(
                     ListBuilder::new(StringBuilder::new()).with_field(list_item(item)),
@@ -182,12 +182,13 @@ impl Builder {
         }
     }
 
-    /// A time of day in seconds, stored in milliseconds: Parquet's TIME
+    /// A time of day in seconds, stored in microseconds: Parquet's TIME
     /// has no unit of seconds (arrow's `time32[s]` is written without its
-    /// logical type, and duckdb reads an integer).
+    /// logical type, and duckdb reads an integer), and Spark reads TIME
+    /// only from INT64 (`TIME(MICROS)`), so not `time32[ms]` either.
     pub fn append_time(&mut self, seconds: i32) {
         match self {
-            Builder::Time(b) => b.append_value(seconds.saturating_mul(1000)),
+            Builder::Time(b) => b.append_value(i64::from(seconds) * 1_000_000),
             _ => self.mismatch("a time"),
         }
     }
@@ -276,7 +277,7 @@ impl Builder {
             }
             Builder::Time(b) => {
                 let array = b.finish();
-                *b = Time32MillisecondBuilder::with_capacity(rows);
+                *b = Time64MicrosecondBuilder::with_capacity(rows);
                 Arc::new(array)
             }
             Builder::StrList(b) => Arc::new(b.finish()),

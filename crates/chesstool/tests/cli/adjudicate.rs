@@ -159,10 +159,10 @@ fn adjudicate_moves_after_an_automatic_ending() {
     let run = chesstool(&dir, &["adjudicate", "g.pgn"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stdout.starts_with("g.pgn:7: game 1 (W – B):")
-            && run.stdout.contains("move after the game ended"),
+        run.stderr.starts_with("g.pgn:7: game 1 (W – B):")
+            && run.stderr.contains("move after the game ended"),
         "{}",
-        run.stdout
+        run.stderr
     );
     // Seventy-five moves of each side without a capture or pawn move: the
     // game is drawn at the 150th ply; the two moves after it are counted.
@@ -433,11 +433,14 @@ fn adjudicate_text_reports_disagreements_and_summary() {
         &run,
         1,
         "g.pgn:8: game 2 (W – B): recorded 1-0, should be 0-1 (checkmate at ply 4): White is checkmated\n\
-         g.pgn:20: game 3 (W – B): invalid: ply 3 \"2.Ke3\": illegal move: no king can reach e3\n\
          3 games: 1 recorded results agree, 1 disagree, 1 invalid\n  checkmate                    2\n  \
          invalid                      1\n",
     );
-    assert_eq!(run.stderr, "");
+    // The invalid game: on stderr, as every subcommand reports one.
+    assert_eq!(
+        run.stderr,
+        "g.pgn:20: game 3 (W – B): ply 3 \"2.Ke3\": illegal move: no king can reach e3\n"
+    );
 }
 
 #[test]
@@ -903,9 +906,11 @@ fn adjudicate_moves_after_end_line_is_the_first_move_too_many() {
     let run = chesstool(&dir, &["adjudicate", "g.pgn"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stdout.starts_with("g.pgn:8: game 1 (a – b): invalid: move after the game ended: fivefold_repetition at ply 16"),
+        run.stderr.starts_with(
+            "g.pgn:8: game 1 (a – b): move after the game ended: fivefold_repetition at ply 16"
+        ),
         "{}",
-        run.stdout
+        run.stderr
     );
 }
 

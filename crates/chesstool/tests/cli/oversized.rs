@@ -116,11 +116,11 @@ fn oversized_games_are_reported_and_skipped() {
         let run = chesstool(&dir, &["validate", &file, "--max-game-size", "64K"]);
         let players = if name == "tag" { "? – ?" } else { "c – d" };
         assert!(
-            run.stdout.contains(&format!(
+            run.stderr.contains(&format!(
                 "{file}:22: game 4 ({players}): syntax error: game too large"
             )),
             "{}",
-            run.stdout
+            run.stderr
         );
     }
 }

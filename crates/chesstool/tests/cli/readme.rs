@@ -100,7 +100,14 @@ fn readme_examples_on_the_example_file_run_as_written() {
             run.code,
             run.stderr
         );
-        let mut got: Vec<String> = run.stdout.lines().map(masked).collect();
+        // What a terminal shows: a game's errors (stderr, written as they
+        // come) before the report and its summary (stdout).
+        let mut got: Vec<String> = run
+            .stderr
+            .lines()
+            .chain(run.stdout.lines())
+            .map(masked)
+            .collect();
         while got.last().is_some_and(String::is_empty) {
             got.pop();
         }

@@ -762,3 +762,28 @@ fn replay_keeps_invalid_games_in_place_for_any_thread_count() {
         }
     }
 }
+
+/// `--format pgn` on a CRLF file writes CRLF throughout: the games it
+/// rewrites and the invalid game it passes through as read alike; an LF
+/// file stays LF.
+#[test]
+fn replay_pgn_keeps_the_input_line_ending() {
+    let dir = setup("replay_pgn_crlf");
+    std::fs::write(dir.join("crlf.pgn"), GAMES.replace('\n', "\r\n")).unwrap();
+    let run = chesstool(&dir, &["replay", "crlf.pgn", "--format", "pgn"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let out = run.stdout.as_bytes();
+    let lf = out.iter().filter(|&&b| b == b'\n').count();
+    let crlf = out.windows(2).filter(|w| w == b"\r\n").count();
+    assert!(lf > 10, "{}", run.stdout);
+    assert_eq!(lf, crlf, "every line ends in CR LF: {:?}", run.stdout);
+    assert!(run.stdout.contains("2. Ke3 *\r\n"), "{:?}", run.stdout);
+    assert!(
+        run.stdout.contains("[White \"Alice\"]\r\n"),
+        "{:?}",
+        run.stdout
+    );
+    let run = chesstool(&dir, &["replay", "g.pgn", "--format", "pgn"]);
+    assert_eq!(run.code, 1);
+    assert!(!run.stdout.contains('\r'), "{:?}", run.stdout);
+}

@@ -96,6 +96,24 @@ else:
 print("spark took %.1f s" % (time.time() - started))
 "#;
 
+/// The Python with pyspark, Java 17 or later, and a new folder outside
+/// the repository (`chesstool-spark-{name}-PID` in the temporary
+/// directory); `None` (a skip recorded) without pyspark or Java.
+fn spark_setup(name: &str) -> Option<(PathBuf, PathBuf)> {
+    let python = spark_python()?;
+    if !has_java_17() {
+        skip(
+            Skip::Tool,
+            "no Java 17 or later (.ci/install-test-tools installs a JRE)",
+        );
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("chesstool-spark-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    Some((python, dir))
+}
+
 /// The Python with pyspark, or `None` (skip recorded).
 fn spark_python() -> Option<PathBuf> {
     let python = std::env::var_os("CHESSTOOL_SPARK_PYTHON")
@@ -162,20 +180,10 @@ fn spark_recipe_equals_a_single_run() {
         return;
     };
     let recipe = readme_recipe();
-    let Some(python) = spark_python() else {
+    // Outside the repository (the recipe writes into its working folder).
+    let Some((python, dir)) = spark_setup("recipe") else {
         return;
     };
-    if !has_java_17() {
-        skip(
-            Skip::Tool,
-            "no Java 17 or later (.ci/install-test-tools installs a JRE)",
-        );
-        return;
-    }
-    // Outside the repository (the recipe writes into its working folder).
-    let dir = std::env::temp_dir().join(format!("chesstool-spark-recipe-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
     let pgn = std::fs::canonicalize(pgn).unwrap().display().to_string();
     for subcommand in ["validate", "adjudicate"] {
         let run = chesstool(&dir, &[subcommand, "-q", "--format", "csv", &pgn]);
@@ -233,6 +241,117 @@ fn spark_recipe_equals_a_single_run() {
         "spark recipe: {} in {:.1} s",
         run.stdout.trim().replace('\n', "; "),
         started.elapsed().as_secs_f64()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Spark reads a partitioned games table: with its defaults a table of
+/// dates, integers, TimeControl fields and the move lists (the partition
+/// columns `year` and `month` from the directories, every game found
+/// once); and with `spark.sql.timeType.enabled` the full `--tags lichess`
+/// table, `UTCTime` included (Spark reads Parquet's TIME only so).
+const PARTITIONED: &str = r#"
+import sys
+from pyspark.sql import SparkSession
+plain, lichess, games, local_dir = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+spark = (
+    SparkSession.builder.master("local[1]")
+    .appName("chesstool-games-table")
+    .config("spark.ui.enabled", "false")
+    .config("spark.driver.host", "127.0.0.1")
+    .config("spark.driver.bindAddress", "127.0.0.1")
+    .config("spark.local.dir", local_dir)
+    .getOrCreate()
+)
+spark.sparkContext.setLogLevel("OFF")
+table = spark.read.parquet(plain)
+types = dict(table.dtypes)
+want = {"UTCDate": "date", "WhiteElo": "bigint", "base": "bigint", "speed": "string",
+        "moves": "array<string>", "clocks": "array<double>", "year": "int", "month": "int"}
+for name, ty in want.items():
+    assert types.get(name) == ty, (name, types.get(name), ty)
+assert table.count() == games, (table.count(), games)
+assert table.select("file", "game").distinct().count() == games
+bad = table.where("UTCDate IS NOT NULL AND (year(UTCDate) != year OR month(UTCDate) != month)").count()
+assert bad == 0, bad
+print("defaults: %d games, %d partitions" % (games, table.select("year", "month").distinct().count()))
+spark.conf.set("spark.sql.timeType.enabled", "true")
+full = spark.read.parquet(lichess)
+kind = dict(full.dtypes).get("UTCTime")
+assert kind is not None and kind.startswith("time"), kind
+assert full.count() == games
+print("timeType: UTCTime read as %s" % kind)
+"#;
+
+#[test]
+fn spark_reads_the_partitioned_games_table() {
+    let Some(pgn) = shared_data("pgn/real/pgn-reader-bench/lichess_db_1000k.pgn") else {
+        return;
+    };
+    let Some((python, dir)) = spark_setup("games") else {
+        return;
+    };
+    let pgn = std::fs::canonicalize(pgn).unwrap().display().to_string();
+    for (out, tags) in [
+        ("plain", "Event,UTCDate,WhiteElo,TimeControl"),
+        ("lichess", "lichess"),
+    ] {
+        let run = chesstool(
+            &dir,
+            &[
+                "validate",
+                &pgn,
+                "--tags",
+                tags,
+                "--moves",
+                "--format",
+                "parquet",
+                "--partition-by",
+                "year,month",
+                "-o",
+                out,
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let games = chesstool(&dir, &["validate", "-q", "--format", "csv", &pgn])
+        .stdout
+        .lines()
+        .count()
+        - 1;
+    std::fs::write(dir.join("partitioned.py"), PARTITIONED).unwrap();
+    let python = python.display().to_string();
+    let local_dir = dir.join("spark-local").display().to_string();
+    let games = games.to_string();
+    let run = shell(
+        &dir,
+        r#"exec timeout 600 "$PY" partitioned.py plain lichess "$GAMES" "$LOCAL_DIR""#,
+        &[
+            ("PY", &python),
+            ("PYSPARK_PYTHON", &python),
+            ("GAMES", &games),
+            ("LOCAL_DIR", &local_dir),
+            ("SPARK_LOCAL_IP", "127.0.0.1"),
+        ],
+    );
+    let tail: String = {
+        let lines: Vec<&str> = run.stderr.lines().collect();
+        lines[lines.len().saturating_sub(30)..].join("\n")
+    };
+    assert_eq!(run.code, 0, "{}\n--- stderr (end)\n{tail}", run.stdout);
+    assert!(
+        run.stdout.contains(&format!("defaults: {games} games")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("timeType: UTCTime read as time"),
+        "{}",
+        run.stdout
+    );
+    eprintln!(
+        "spark games table: {}",
+        run.stdout.trim().replace('\n', "; ")
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

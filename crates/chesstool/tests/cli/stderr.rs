@@ -10,16 +10,18 @@ const GAMES: &str =
                      [Event \"b\"]\n[Result \"*\"]\n\n1. e4 e4 *\n\n";
 
 /// The commands under test, each writing its report to `out` (a file):
-/// (arguments, whether its stderr must hold one error line when piped).
+/// (arguments, whether its stderr must hold one error line when piped:
+/// every subcommand that reads games reports an invalid game there, in
+/// every format).
 fn commands() -> Vec<(Vec<&'static str>, bool)> {
     vec![
         (
             vec!["validate", "g.pgn", "--format", "csv", "-o", "out"],
-            false,
+            true,
         ),
         (
             vec!["validate", "g.pgn", "--format", "jsonl", "-o", "out"],
-            false,
+            true,
         ),
         (
             vec!["replay", "g.pgn", "--format", "csv", "-o", "out"],
@@ -27,11 +29,11 @@ fn commands() -> Vec<(Vec<&'static str>, bool)> {
         ),
         (
             vec!["adjudicate", "g.pgn", "--format", "csv", "-o", "out"],
-            false,
+            true,
         ),
         (
             vec!["adjudicate", "g.pgn", "--format", "jsonl", "-o", "out"],
-            false,
+            true,
         ),
         (vec!["perft", "--depth", "3", "-t", "1"], false),
     ]
@@ -119,6 +121,58 @@ fn no_report_line_carries_raw_control_bytes() {
         assert!(
             text.contains("\\u{1b}"),
             "{args:?}: the escape is shown: {text}"
+        );
+    }
+}
+
+/// A game's error is the same one line on stderr in every subcommand and
+/// format, and never on stdout: the text reports keep stdout for their
+/// summary (validate) or the disagreements (adjudicate).
+#[test]
+fn one_error_line_one_stream_every_subcommand() {
+    let dir = temp_dir("stderr_one_format");
+    std::fs::write(dir.join("g.pgn"), GAMES).unwrap();
+    let expected =
+        "g.pgn:9: game 2 (? – ?): ply 2 \"1...e4\": illegal move: no pawn can move to e4";
+    for args in [
+        vec!["validate", "g.pgn"],
+        vec!["validate", "g.pgn", "--format", "csv"],
+        vec!["validate", "g.pgn", "--format", "jsonl"],
+        vec!["adjudicate", "g.pgn"],
+        vec!["adjudicate", "g.pgn", "--format", "csv"],
+        vec!["replay", "g.pgn"],
+        vec!["replay", "g.pgn", "--format", "csv"],
+        vec!["replay", "g.pgn", "--format", "pgn"],
+    ] {
+        let run = chesstool(&dir, &args);
+        assert_eq!(run.code, 1, "{args:?}");
+        assert_eq!(run.stderr.trim_end(), expected, "{args:?}");
+        assert!(!run.stdout.contains(expected), "{args:?}: {}", run.stdout);
+    }
+}
+
+/// A run that reads nothing (its one input is missing) prints nothing on
+/// stdout, in every subcommand: the error on stderr says it all.
+#[test]
+fn a_run_that_reads_nothing_prints_nothing() {
+    let dir = temp_dir("stderr_reads_nothing");
+    for args in [
+        vec!["validate", "missing.pgn"],
+        vec!["adjudicate", "missing.pgn"],
+        vec!["replay", "missing.pgn"],
+        vec!["validate", "missing.pgn", "--format", "csv"],
+    ] {
+        let run = chesstool(&dir, &args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(
+            run.stdout.is_empty() || args.contains(&"csv"),
+            "{args:?}: {}",
+            run.stdout
+        );
+        assert!(
+            run.stderr.contains("missing.pgn"),
+            "{args:?}: {}",
+            run.stderr
         );
     }
 }

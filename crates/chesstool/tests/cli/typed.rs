@@ -16,14 +16,14 @@ use std::process::Command;
 
 use arrow_array::{
     Array, BooleanArray, Date32Array, Float64Array, Int64Array, ListArray, StringArray,
-    Time32MillisecondArray, UInt64Array,
+    Time64MicrosecondArray, UInt64Array,
 };
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::FileReader;
 use parquet::file::serialized_reader::SerializedFileReader;
 
-use crate::util::{chesstool, repo_file, skip, temp_dir, Skip};
+use crate::util::{chesstool, readers_python, repo_file, skip, temp_dir, Skip};
 
 /// Games that exercise every typed field: clocks and evals (pawns and
 /// mates), numeric tags (good, `?`, junk, `+12`), a missing and an empty
@@ -162,7 +162,7 @@ fn type_name(ty: &DataType) -> String {
         DataType::Int64 => "int64".into(),
         DataType::UInt64 => "uint64".into(),
         DataType::Date32 => "date".into(),
-        DataType::Time32(arrow_schema::TimeUnit::Millisecond) => "time".into(),
+        DataType::Time64(arrow_schema::TimeUnit::Microsecond) => "time".into(),
         DataType::Float64 => "float64".into(),
         DataType::Boolean => "bool".into(),
         DataType::Utf8 => "string".into(),
@@ -276,12 +276,12 @@ fn parquet_as_jsonl(path: &Path) -> (Vec<String>, Vec<i64>) {
                         let days = any.downcast_ref::<Date32Array>().unwrap().value(row);
                         json_str(&civil_from_days(days))
                     }
-                    DataType::Time32(_) => {
-                        let ms = any
-                            .downcast_ref::<Time32MillisecondArray>()
+                    DataType::Time64(_) => {
+                        let us = any
+                            .downcast_ref::<Time64MicrosecondArray>()
                             .unwrap()
                             .value(row);
-                        let s = ms / 1000;
+                        let s = us / 1_000_000;
                         json_str(&format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60))
                     }
                     DataType::List(_) => {
@@ -868,7 +868,7 @@ except ImportError as err:
 else:
     types = {"int64": pyarrow.int64(), "uint64": pyarrow.uint64(), "float64": pyarrow.float64(),
              "bool": pyarrow.bool_(), "string": pyarrow.string(), "date": pyarrow.date32(),
-             "time": pyarrow.time32("ms"),
+             "time": pyarrow.time64("us"),
              "list<string>": pyarrow.list_(pyarrow.field("item", pyarrow.string(), nullable=False)),
              "list<float64>": pyarrow.list_(pyarrow.field("item", pyarrow.float64())),
              "list<int64>": pyarrow.list_(pyarrow.field("item", pyarrow.int64()))}
@@ -933,26 +933,6 @@ else:
         check("polars", name + " csv schema", dict(frame.schema), csv_want)
     print("ok polars %s: parquet schemas and values, jsonl and csv with schema_overrides" % pl.__version__)
 "#;
-
-/// The Python with the readers: `CHESSTOOL_READERS_PYTHON`, else
-/// `target/venv-readers/bin/python`, else `python3`.
-fn readers_python() -> Option<PathBuf> {
-    if let Some(python) = std::env::var_os("CHESSTOOL_READERS_PYTHON") {
-        return Some(PathBuf::from(python));
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(repo_file("target")));
-    let venv = target.join("venv-readers/bin/python");
-    if venv.exists() {
-        return Some(venv);
-    }
-    Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-        .then(|| PathBuf::from("python3"))
-}
 
 #[test]
 fn duckdb_polars_and_pyarrow_read_every_report_with_the_documented_types() {

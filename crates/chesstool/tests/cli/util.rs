@@ -255,3 +255,23 @@ pub fn chesstool_on_terminal(dir: &Path, args: &[&str]) -> Option<String> {
         }
     }
 }
+
+/// The Python with the readers: `CHESSTOOL_READERS_PYTHON`, else
+/// `target/venv-readers/bin/python`, else `python3`.
+pub fn readers_python() -> Option<PathBuf> {
+    if let Some(python) = std::env::var_os("CHESSTOOL_READERS_PYTHON") {
+        return Some(PathBuf::from(python));
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(repo_file("target")));
+    let venv = target.join("venv-readers/bin/python");
+    if venv.exists() {
+        return Some(venv);
+    }
+    Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+        .then(|| PathBuf::from("python3"))
+}

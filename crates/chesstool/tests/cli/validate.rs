@@ -35,17 +35,18 @@ fn validate_reports_a_bad_game_among_good_ones() {
     std::fs::write(dir.join("games.pgn"), three_games()).unwrap();
     let run = chesstool(&dir, &["validate", "games.pgn"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    // The error on stderr, the summary on stdout.
     let lines: Vec<&str> = run.stdout.lines().collect();
-    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert_eq!(lines.len(), 1, "{}", run.stdout);
     // Game 2 starts on line 11; its movetext's second line is line 20.
     assert_eq!(
-        lines[0],
-        "games.pgn:20: game 2 (Eve – Frank): ply 10 \"5...Nxe5\": illegal move: no knight can reach e5"
+        run.stderr,
+        "games.pgn:20: game 2 (Eve – Frank): ply 10 \"5...Nxe5\": illegal move: no knight can reach e5\n"
     );
     assert!(
-        lines[1].starts_with("3 games: 2 valid, 1 invalid, 0 with warnings"),
+        lines[0].starts_with("3 games: 2 valid, 1 invalid, 0 with warnings"),
         "{}",
-        lines[1]
+        lines[0]
     );
 }
 
@@ -109,9 +110,12 @@ fn validate_csv_schema_and_rows() {
         rows[3]
     );
     assert_eq!(rows.len(), 4);
-    // stderr is not a terminal here: nothing on it but errors (the
-    // summary goes to a terminal only).
-    assert_eq!(run.stderr, "", "{}", run.stderr);
+    // stderr is not a terminal here: nothing on it but the game's error
+    // (the summary goes to a terminal only).
+    assert_eq!(
+        run.stderr,
+        "games.pgn:20: game 2 (Eve – Frank): ply 10 \"5...Nxe5\": illegal move: no knight can reach e5\n"
+    );
 }
 
 #[test]
@@ -136,9 +140,9 @@ fn validate_reads_stdin() {
         let run = chesstool_stdin(&dir, args, three_games().as_bytes());
         assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
         assert!(
-            run.stdout.starts_with("<stdin>:20: game 2 (Eve – Frank)"),
+            run.stderr.starts_with("<stdin>:20: game 2 (Eve – Frank)"),
             "{}",
-            run.stdout
+            run.stderr
         );
     }
 }
@@ -252,7 +256,8 @@ fn validate_max_errors_and_strict() {
         ],
     );
     assert_eq!(run.code, 1);
-    assert_eq!(run.stdout.lines().count(), 2, "{}", run.stdout);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 1, "{}", run.stdout);
     assert!(run.stdout.contains("stopped after --max-errors"));
     // Zero would mean stopping before the first error: a usage error.
     let run = chesstool(&dir, &["validate", "games.pgn", "--max-errors", "0"]);
@@ -275,10 +280,10 @@ fn validate_max_errors_and_strict() {
     let run = chesstool(&dir, &["validate", "lenient.pgn", "--strict"]);
     assert_eq!(run.code, 1);
     assert!(
-        run.stdout
+        run.stderr
             .contains("ply 3 \"2.Ng1f3\": non-standard notation"),
         "{}",
-        run.stdout
+        run.stderr
     );
 }
 

@@ -31,8 +31,8 @@ use crate::san::{San, SanPlus};
 /// after it (the first of each).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Mainline {
-    /// The SANs, one after the other.
-    text: String,
+    /// The SANs, one after the other (ASCII).
+    text: Vec<u8>,
     /// Where each ply's SAN ends in `text`.
     ends: Vec<u32>,
     clocks: Vec<Option<Millis>>,
@@ -56,7 +56,11 @@ impl Mainline {
     pub fn sans(&self) -> impl Iterator<Item = &str> + '_ {
         let mut start = 0;
         self.ends.iter().map(move |&end| {
-            let san = self.text.get(start..end as usize).unwrap_or_default();
+            let san = self
+                .text
+                .get(start..end as usize)
+                .and_then(|bytes| std::str::from_utf8(bytes).ok())
+                .unwrap_or_default();
             start = end as usize;
             san
         })
@@ -75,11 +79,8 @@ impl Mainline {
     }
 
     fn push(&mut self, san: SanPlus) {
-        let mut bytes = Vec::with_capacity(8);
-        san.push_to(&mut bytes);
-        // SAN is ASCII.
-        self.text
-            .push_str(std::str::from_utf8(&bytes).unwrap_or_default());
+        // Straight into the one buffer: no allocation per ply.
+        san.push_to(&mut self.text);
         self.ends.push(self.text.len() as u32);
         self.clocks.push(None);
         self.evals.push(None);

@@ -1,0 +1,345 @@
+//! The games table (`validate --tags lichess --moves --format parquet`),
+//! read back by the readers data engineers use, with python-chess as the
+//! reference: on the shared Lichess sample every column equals what a
+//! python-chess script computes from the same PGN (SAN lists, clock and
+//! eval lists, speed, base, increment, dates, times, Elo); duckdb reads
+//! the `--partition-by year,month` directory with `hive_partitioning=true`
+//! and finds every game in its partition; the column types are the
+//! documented ones. The Python (duckdb, pyarrow, python-chess) is the
+//! read-back environment of `.ci/install-test-tools`; without it the tests
+//! skip loudly.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::*;
+
+/// Runs `script` with `args`; `None` (a skip recorded) when one of
+/// `modules` is not importable.
+fn python(dir: &Path, script: &str, args: &[&str], modules: &[&str]) -> Option<String> {
+    let Some(python) = readers_python() else {
+        skip(Skip::Tool, "no python3 for the games-table read-back");
+        return None;
+    };
+    for module in modules {
+        let ok = Command::new(&python)
+            .args(["-c", &format!("import {module}")])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !ok {
+            skip(
+                Skip::Tool,
+                &format!(
+                    "{module} is not importable by {} (.ci/install-test-tools installs it)",
+                    python.display()
+                ),
+            );
+            return None;
+        }
+    }
+    std::fs::write(dir.join("check.py"), script).unwrap();
+    let output = Command::new(&python)
+        .arg(dir.join("check.py"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run python");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{}: {}\n{}",
+        python.display(),
+        stdout,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(stdout)
+}
+
+/// What a python-chess script computes from the PGN, column by column,
+/// against what pyarrow and duckdb read from our Parquet file.
+const REFERENCE: &str = r#"
+import datetime, io, re, sys
+import chess, chess.pgn
+import duckdb, pyarrow.parquet as pq
+
+pgn_path, parquet_path = sys.argv[1], sys.argv[2]
+
+def elo(value):
+    return int(value) if value is not None and re.fullmatch(r"[+-]?[0-9]+", value) else None
+
+def date(value):
+    m = re.fullmatch(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})", value or "")
+    if not m:
+        return None
+    try:
+        return datetime.date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        return None
+
+def time(value):
+    m = re.fullmatch(r"([0-9]{2}):([0-9]{2}):([0-9]{2})", value or "")
+    if not m or int(m[1]) > 23 or int(m[2]) > 59 or int(m[3]) > 59:
+        return None
+    return datetime.time(int(m[1]), int(m[2]), int(m[3]))
+
+def time_control(value):
+    # Lichess's categories, on estimated seconds = base + 40 * increment.
+    if value == "-":
+        return None, None, "correspondence"
+    m = re.fullmatch(r"([0-9]+)\+([0-9]+)", value or "")
+    if not m:
+        return None, None, None
+    base, inc = int(m[1]), int(m[2])
+    est = base + 40 * inc
+    for limit, name in [(30, "ultrabullet"), (180, "bullet"), (480, "blitz"), (1500, "rapid"), (21600, "classical")]:
+        if est < limit:
+            return base, inc, name
+    return base, inc, "correspondence"
+
+def mainline(game):
+    sans, clocks, evals, mates = [], [], [], []
+    board = game.board()
+    for node in game.mainline():
+        sans.append(board.san(node.move))
+        board.push(node.move)
+        clocks.append(node.clock())
+        score = node.eval()
+        if score is None:
+            evals.append(None); mates.append(None)
+        elif score.is_mate():
+            evals.append(None); mates.append(score.white().mate())
+        else:
+            evals.append(score.white().score() / 100); mates.append(None)
+    return sans, clocks, evals, mates
+
+table = pq.read_table(parquet_path).to_pylist()
+games = 0
+with open(pgn_path, encoding="utf-8") as f:
+    while True:
+        game = chess.pgn.read_game(f)
+        if game is None:
+            break
+        assert not game.errors, game.errors
+        row = table[games]
+        games += 1
+        h = game.headers
+        where = "game %d" % games
+        def eq(column, want):
+            got = row[column]
+            if isinstance(want, list):
+                assert len(got) == len(want), (where, column, got, want)
+                for g, w in zip(got, want):
+                    ok = (g is None and w is None) or (g is not None and w is not None and abs(g - w) < 1e-9) \
+                        if (isinstance(w, float) or isinstance(g, float)) else g == w
+                    assert ok, (where, column, got, want)
+            else:
+                assert got == want, (where, column, got, want)
+        eq("game", games)
+        eq("white", h.get("White"))
+        eq("black", h.get("Black"))
+        eq("result", h.get("Result"))
+        eq("status", "valid")
+        for tag in ["Event", "Site", "WhiteTitle", "BlackTitle", "ECO", "Opening", "Termination", "TimeControl"]:
+            eq(tag, h.get(tag))
+        for tag in ["WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff"]:
+            eq(tag, elo(h.get(tag)))
+        eq("UTCDate", date(h.get("UTCDate")))
+        eq("UTCTime", time(h.get("UTCTime")))
+        base, inc, speed = time_control(h.get("TimeControl"))
+        eq("base", base)
+        eq("increment", inc)
+        eq("speed", speed)
+        sans, clocks, evals, mates = mainline(game)
+        eq("plies", len(sans))
+        eq("moves", sans)
+        eq("clocks", clocks)
+        eq("evals", evals)
+        eq("mates", mates)
+        # The movetext column, read alone by python-chess, is the same game.
+        again = chess.pgn.read_game(io.StringIO(row["movetext"]))
+        assert mainline(again) == (sans, clocks, evals, mates), (where, "movetext")
+        assert row["movetext"].endswith(h.get("Result")), (where, row["movetext"][-20:])
+assert games == len(table), (games, len(table))
+with_clocks = sum(1 for r in table if any(c is not None for c in r["clocks"]))
+with_evals = sum(1 for r in table if any(e is not None for e in r["evals"]))
+assert with_clocks > 100 and with_evals > 10, (with_clocks, with_evals)
+
+# The documented types, as duckdb names them.
+types = dict((name, ty) for name, ty, *_ in duckdb.sql("DESCRIBE SELECT * FROM read_parquet('%s')" % parquet_path).fetchall())
+want = {"UTCDate": "DATE", "UTCTime": "TIME", "WhiteElo": "BIGINT", "BlackRatingDiff": "BIGINT",
+        "base": "BIGINT", "increment": "BIGINT", "speed": "VARCHAR", "moves": "VARCHAR[]",
+        "clocks": "DOUBLE[]", "evals": "DOUBLE[]", "mates": "BIGINT[]", "movetext": "VARCHAR",
+        "plies": "BIGINT"}
+for name, ty in want.items():
+    assert types[name] == ty, (name, types[name], ty)
+print("ok %d games, %d with clocks, %d with evals, python-chess %s, duckdb %s"
+      % (games, with_clocks, with_evals, chess.__version__, duckdb.__version__))
+"#;
+
+#[test]
+fn the_games_table_equals_what_python_chess_computes() {
+    let Some(sample) = shared_data("pgn/real/pgn-reader-bench/lichess_db_1000k.pgn") else {
+        return;
+    };
+    let dir = temp_dir("games_table_python_chess");
+    let sample = sample.display().to_string();
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            &sample,
+            "--tags",
+            "lichess",
+            "--moves",
+            "--format",
+            "parquet",
+            "-o",
+            "games.parquet",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let Some(out) = python(
+        &dir,
+        REFERENCE,
+        &[&sample, "games.parquet"],
+        &["chess", "duckdb", "pyarrow"],
+    ) else {
+        return;
+    };
+    assert!(out.starts_with("ok "), "{out}");
+    eprintln!("{}", out.trim_end());
+}
+
+/// 45 games over 40 months (every ninth without a date), more than the 16
+/// partitions open at once, so partitions are closed and reopened.
+fn months() -> String {
+    let mut pgn = String::new();
+    for i in 0..45 {
+        let (year, month) = (2010 + i / 12, i % 12 + 1);
+        let date = if i % 9 == 0 {
+            "????.??.??".to_owned()
+        } else {
+            format!("{year}.{month:02}.15")
+        };
+        // Interleaved: month k and month k+20 alternate, so the writer
+        // cycles through more partitions than it keeps open.
+        pgn.push_str(&format!(
+            "[Event \"e{i}\"]\n[White \"w{i}\"]\n[Black \"b{i}\"]\n[Result \"*\"]\n\
+             [UTCDate \"{date}\"]\n[UTCTime \"12:{i:02}:05\"]\n[WhiteElo \"{}\"]\n\
+             [TimeControl \"{}+{}\"]\n\n1. e4 {{ [%clk 0:01:00] }} e5 {{ [%clk 0:00:59.5] }} *\n\n",
+            1500 + i,
+            60 * i,
+            i % 4
+        ));
+    }
+    let games: Vec<&str> = pgn.split_inclusive("*\n\n").collect();
+    let mut mixed = String::new();
+    for k in 0..23 {
+        mixed.push_str(games[k]);
+        if k + 23 < games.len() {
+            mixed.push_str(games[k + 23]);
+        }
+    }
+    mixed
+}
+
+const HIVE: &str = r#"
+import sys, re, duckdb
+pgn, folder = sys.argv[1], sys.argv[2]
+want = {}
+for game in open(pgn).read().split('[Event "')[1:]:
+    event = game.split('"')[0]
+    date = re.search(r'\[UTCDate "([^"]*)"\]', game)[1]
+    m = re.fullmatch(r"([0-9]{4})\.([0-9]{2})\.[0-9]{2}", date)
+    want[event] = (int(m[1]), int(m[2])) if m else (None, None)
+# `month=02` has a leading zero, which duckdb's type detection keeps as
+# text; hive_types makes it a number (Spark reads it as one by default).
+rows = duckdb.sql(
+    "SELECT Event, year, month, UTCDate FROM read_parquet('%s/**/*.parquet', hive_partitioning=true,"
+    " hive_types={'year': INTEGER, 'month': INTEGER})" % folder
+).fetchall()
+got = {}
+for event, year, month, utc in rows:
+    assert event not in got, ("twice", event)
+    got[event] = (year, month)
+    if utc is not None:
+        assert (utc.year, utc.month) == (year, month), (event, utc, year, month)
+assert got == want, (sorted(set(got.items()) ^ set(want.items())))
+print("ok %d games in %d partitions" % (len(rows), len(set(got.values()))))
+"#;
+
+#[test]
+fn duckdb_reads_the_partitioned_table_and_finds_every_game() {
+    let dir = temp_dir("games_table_hive");
+    std::fs::write(dir.join("months.pgn"), months()).unwrap();
+    let mut trees = Vec::new();
+    for threads in ["1", "2"] {
+        let out = format!("parts-{threads}");
+        let run = chesstool(
+            &dir,
+            &[
+                "validate",
+                "months.pgn",
+                "--tags",
+                "Event,UTCDate,UTCTime,WhiteElo,TimeControl",
+                "--moves",
+                "--format",
+                "parquet",
+                "--partition-by",
+                "year,month",
+                "--threads",
+                threads,
+                "--chunk-size",
+                "1000",
+                "-o",
+                &out,
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let mut files = Vec::new();
+        collect(&dir.join(&out), &dir.join(&out), &mut files);
+        files.sort();
+        trees.push(files);
+    }
+    // The same files, byte for byte, for any thread count.
+    assert_eq!(trees[0], trees[1]);
+    let names: Vec<&String> = trees[0].iter().map(|(name, _)| name).collect();
+    assert_eq!(names.len(), 41, "40 months and the nulls: {names:?}");
+    assert!(
+        names.iter().any(|n| n
+            .starts_with("year=__HIVE_DEFAULT_PARTITION__/month=__HIVE_DEFAULT_PARTITION__/part-")),
+        "{names:?}"
+    );
+    // An existing, non-empty directory is refused, not mixed into.
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "months.pgn",
+            "--format",
+            "parquet",
+            "--partition-by",
+            "year,month",
+            "-o",
+            "parts-1",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let Some(out) = python(&dir, HIVE, &["months.pgn", "parts-1"], &["duckdb"]) else {
+        return;
+    };
+    assert_eq!(out.trim_end(), "ok 45 games in 41 partitions");
+}
+
+/// The files below `root`, as (path relative to `base`, bytes).
+fn collect(base: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+    for entry in std::fs::read_dir(root).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            collect(base, &path, out);
+        } else {
+            let name = path.strip_prefix(base).unwrap().display().to_string();
+            out.push((name, std::fs::read(&path).unwrap()));
+        }
+    }
+}
