@@ -509,6 +509,21 @@ fn check_answers(
             Answer::No => Some(false),
             Answer::Unknown => {
                 row.ours_unknown += 1;
+                if row.mode == Method::Exact && row.ours_unknown <= 40 {
+                    // Which questions the exact mode leaves open, and
+                    // what the label says of them.
+                    eprintln!(
+                        "  unknown ({}): {} {} (label: {})",
+                        set.name,
+                        query.id,
+                        query.fen,
+                        if query.label {
+                            "can mate"
+                        } else {
+                            "cannot mate"
+                        }
+                    );
+                }
                 None
             }
         };

@@ -54,10 +54,18 @@ fn crate_graph_has_only_allowed_edges() {
             &["board", "movegen", "pgn-reader", "memchr", "bytecount"][..],
         ),
         ("adjudication", &["board", "movegen"][..]),
-        // The path from a PGN game to a verdict, above its two halves.
+        // The path from a PGN game to a verdict, above its two halves;
+        // `--where` parsed by sqlparser, `moves_hash` by XXH3.
         (
             "arbiter",
-            &["board", "movegen", "notation", "adjudication"][..],
+            &[
+                "board",
+                "movegen",
+                "notation",
+                "adjudication",
+                "sqlparser",
+                "xxhash-rust",
+            ][..],
         ),
         (
             "chesstool",

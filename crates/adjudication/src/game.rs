@@ -23,7 +23,9 @@ use movegen::{Move, Position};
 
 use crate::dead::{dead_position, DeadReason};
 use crate::helpmate::{self, Answer, Helpmate, Method};
-use crate::repetition::{self, is_irreversible, Claims, RepetitionKey, Repetitions};
+use crate::repetition::{
+    self, is_irreversible, was_irreversible, Claims, RepetitionKey, Repetitions,
+};
 
 /// How a game ended by a rule of the game itself (not a clock, a
 /// resignation or an agreement).
@@ -307,7 +309,7 @@ impl Game {
             },
             "push_played with a position that does not follow"
         );
-        let irreversible = is_irreversible(&self.pos, mv);
+        let irreversible = was_irreversible(&self.pos, after);
         self.ply = self.ply.saturating_add(1);
         let count = self.reps.push_move(&self.pos, mv, after, irreversible);
         self.pos.clone_from(after);
@@ -334,9 +336,16 @@ impl Game {
             },
             "push_replayed with a position that does not follow"
         );
-        let irreversible = is_irreversible(&self.pos, mv);
+        let irreversible = was_irreversible(&self.pos, after);
         self.ply = self.ply.saturating_add(1);
-        let count = self.reps.push_move(&self.pos, mv, after, irreversible);
+        // Only the fifth occurrence matters here (9.6.1), and only under
+        // Laws with automatic draws: the window is counted when it can
+        // hold five.
+        let fifth = self
+            .reps
+            .push_move_reaches(&self.pos, mv, after, irreversible, 5)
+            && self.automatic_draws;
+        let count = if fifth { 5 } else { 1 };
         self.pos.clone_from(after);
         self.ending = match detect_with_moves(&self.pos, count, self.automatic_draws) {
             // An ending: mate or stalemate come first, and are rare.

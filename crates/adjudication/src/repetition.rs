@@ -210,6 +210,17 @@ fn move_delta(before: &Position, mv: Move) -> u64 {
     hash
 }
 
+/// [`is_irreversible`] for a move already played, from the positions
+/// before and after it: a capture or a pawn move resets the halfmove
+/// clock, and the other irreversible moves change the castling rights.
+/// Two loads and two compares where [`is_irreversible`] looks at the
+/// move.
+#[must_use]
+#[inline]
+pub(crate) fn was_irreversible(before: &Position, after: &Position) -> bool {
+    after.halfmoves() == 0 || before.castling_rights() != after.castling_rights()
+}
+
 /// `true` if playing `mv` in `before` makes every earlier position
 /// unrepeatable: a capture, a pawn move, or a move that changes castling
 /// rights (castling, a king or rook leaving its square, a rook captured).
@@ -322,26 +333,65 @@ impl Repetitions {
             None => RepetitionKey::of(after),
         };
         debug_assert_eq!(key.hash, RepetitionKey::of(after).hash);
+        if self.record(key, irreversible) {
+            self.count(&key)
+        } else {
+            1
+        }
+    }
+
+    /// [`Repetitions::push_move`] for a caller that only needs to know
+    /// whether `after` has now occurred at least `times` times (a game
+    /// asks for five, 9.6.1): the window is counted only when it is long
+    /// enough to hold `times` positions with the same side to move.
+    pub(crate) fn push_move_reaches(
+        &mut self,
+        before: &Position,
+        mv: Move,
+        after: &Position,
+        irreversible: bool,
+        times: u32,
+    ) -> bool {
+        let key = match self.window.last() {
+            Some(last) => RepetitionKey::after_move(last, before, mv, after),
+            None => RepetitionKey::of(after),
+        };
+        debug_assert_eq!(key.hash, RepetitionKey::of(after).hash);
+        // `times` positions with one side to move span 2 × times − 1
+        // plies of the window at least.
+        self.record(key, irreversible)
+            && self.window.len() >= 2 * times as usize - 1
+            && self.count(&key) >= times
+    }
+
+    /// Pushes `key` (emptying the window first after an irreversible
+    /// move); `false` when the window holds `key` alone.
+    #[inline]
+    fn record(&mut self, key: RepetitionKey, irreversible: bool) -> bool {
         if irreversible {
             self.window.clear();
             self.hashes.clear();
-            self.window.push(key);
-            self.hashes.push(key.hash);
-            return 1;
         }
         self.window.push(key);
         self.hashes.push(key.hash);
-        self.count(&key)
+        !irreversible
     }
 
     /// How often `key` occurs in the window.
     #[must_use]
     pub fn count(&self, key: &RepetitionKey) -> u32 {
+        // The window holds one position a ply, so the sides to move
+        // alternate: only every second entry, counted back from the last
+        // one with `key`'s side to move, can equal `key`.
+        let Some(last) = self.window.last() else {
+            return 0;
+        };
+        let skip = usize::from(last.turn != key.turn);
         let mut count = 0;
-        for (i, &hash) in self.hashes.iter().enumerate() {
+        for i in (0..self.hashes.len() - skip).rev().step_by(2) {
             // Equal hashes are nearly always equal keys; the whole key
             // decides.
-            if hash == key.hash && self.window[i] == *key {
+            if self.hashes[i] == key.hash && self.window[i] == *key {
                 count += 1;
             }
         }
@@ -436,7 +486,11 @@ pub fn claims(pos: &Position, reps: &Repetitions) -> Claims {
                 }
                 let mut after = pos.clone();
                 after.play_unchecked(mv);
-                reps.count(&RepetitionKey::of(&after)) >= 2
+                let key = match reps.window().last() {
+                    Some(last) => RepetitionKey::after_move(last, pos, mv, &after),
+                    None => RepetitionKey::of(&after),
+                };
+                reps.count(&key) >= 2
             }));
     Claims { threefold, fifty }
 }

@@ -26,6 +26,8 @@
 //!   table look-ups, without playing the moves;
 //! - the heuristic is a handful of table look-ups and popcounts.
 
+use core::cell::Cell;
+
 use board::{attacks, Bitboard, Board, Color, Role, Square};
 use movegen::{Move, PieceMoves, Position};
 
@@ -1338,8 +1340,55 @@ pub(crate) fn heuristic(board: &Board, mater: Color) -> i32 {
 /// the corner's neighbours); else the corner nearest the defending king.
 /// `None` for a mater with heavier material.
 pub(crate) fn weak_target(board: &Board, mater: Color) -> Option<Square> {
+    weak_target_by(board, mater, GUIDE.with(Cell::get))
+}
+
+/// How the search reads a weak mater's material ([`weak_target`]). Only
+/// the order in which positions are searched depends on it, never an
+/// answer: an exhausted full search proves "cannot mate" whatever the
+/// guide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Guide {
+    /// Every pawn of the mater makes it heavier (no target corner).
+    Plain,
+    /// A pawn of the mater with an enemy pawn in front of it does not
+    /// (it promotes only after a capture), and a corner the mater's own
+    /// piece stands on comes last: the composed walls of the community
+    /// test vector, where the mater's blocked pawns hide the bishop's
+    /// corner.
+    PastBlockedPawns,
+}
+
+thread_local! {
+    /// The guide of the searches run on this thread
+    /// ([`with_guide`]); read where the heuristic and the move scores
+    /// ask for the target corner, without threading it through every
+    /// call.
+    static GUIDE: Cell<Guide> = const { Cell::new(Guide::Plain) };
+}
+
+/// Runs `search` with `guide` in force on this thread.
+pub(crate) fn with_guide<T>(guide: Guide, search: impl FnOnce() -> T) -> T {
+    let before = GUIDE.with(|cell| cell.replace(guide));
+    let result = search();
+    GUIDE.with(|cell| cell.set(before));
+    result
+}
+
+/// [`weak_target`] under `guide`.
+pub(crate) fn weak_target_by(board: &Board, mater: Color, guide: Guide) -> Option<Square> {
     let ours = board.by_color(mater);
-    if (ours & (board.rooks_and_queens() | board.pawns())).any() {
+    let blocked = match guide {
+        Guide::Plain => Bitboard::EMPTY,
+        Guide::PastBlockedPawns => {
+            let their_pawns = board.pawns() & board.by_color(mater.other());
+            Bitboard(match mater {
+                Color::White => their_pawns.0 >> 8,
+                Color::Black => their_pawns.0 << 8,
+            })
+        }
+    };
+    if (ours & (board.rooks_and_queens() | (board.pawns() & !blocked))).any() {
         return None;
     }
     let bishops = ours & board.bishops();
@@ -1364,10 +1413,16 @@ pub(crate) fn weak_target(board: &Board, mater: Color) -> Option<Square> {
         (true, false, false) if their_light && !their_dark => DARK,
         _ => &[Square::A1, Square::H1, Square::A8, Square::H8],
     };
+    // Under the second guide, a corner the mater's own piece stands on
+    // (its king, say) comes last.
+    let last = match guide {
+        Guide::Plain => Bitboard::EMPTY,
+        Guide::PastBlockedPawns => ours,
+    };
     corners
         .iter()
         .copied()
-        .min_by_key(|corner| corner.distance(king))
+        .min_by_key(|&corner| (last.contains(corner), corner.distance(king)))
 }
 
 /// `2 * min(distance - 1, 3)` for a defender's piece at that distance

@@ -652,8 +652,11 @@ pub fn external_result(
 /// ```
 #[must_use]
 pub fn material_label(board: &Board, color: Color) -> String {
+    // Written byte by byte: this runs for every flag fall and
+    // resignation, and a `Vec` of `format!`ed parts cost more than the
+    // can-mate screen itself.
     let ours = board.by_color(color);
-    let mut parts = Vec::new();
+    let mut label = String::with_capacity(16);
     for (role, letter) in [
         (Role::King, 'K'),
         (Role::Queen, 'Q'),
@@ -662,17 +665,25 @@ pub fn material_label(board: &Board, color: Color) -> String {
         (Role::Knight, 'N'),
         (Role::Pawn, 'P'),
     ] {
-        match (ours & board.by_role(role)).count() {
-            0 => {}
-            1 => parts.push(letter.to_string()),
-            n => parts.push(format!("{n}{letter}")),
+        let n = (ours & board.by_role(role)).count();
+        if n == 0 {
+            continue;
         }
+        if !label.is_empty() {
+            label.push('+');
+        }
+        if n > 1 {
+            if n >= 10 {
+                label.push(char::from(b'0' + (n / 10) as u8));
+            }
+            label.push(char::from(b'0' + (n % 10) as u8));
+        }
+        label.push(letter);
     }
-    if parts.is_empty() {
-        "-".to_owned()
-    } else {
-        parts.join("+")
+    if label.is_empty() {
+        label.push('-');
     }
+    label
 }
 
 /// `White` or `Black`, for sentences.

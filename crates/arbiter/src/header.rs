@@ -236,6 +236,15 @@ pub fn read_int(text: &str) -> Option<i64> {
     text.parse().ok()
 }
 
+/// A duration in whole seconds (`None` when it has a fraction): a
+/// time control's `base` and `increment`, in reports and queries alike.
+#[must_use]
+pub fn whole_seconds(millis: adjudication::clock::Millis) -> Option<i64> {
+    let ms = millis.as_millis();
+    ms.is_multiple_of(1000)
+        .then(|| i64::try_from(ms / 1000).unwrap_or(i64::MAX))
+}
+
 /// One tag of a game, read as its [`TagType`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TagField {

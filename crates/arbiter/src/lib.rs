@@ -36,6 +36,7 @@
 //! ```
 
 pub mod header;
+pub mod query;
 
 use adjudication::clock::{Millis, PlyClock};
 use adjudication::verdict::{self, GameDate, Reason, Record, RecordedTags, Rules, Verdict};
@@ -92,6 +93,197 @@ pub fn validate_with(
     }
 }
 
+/// The key of a position for `reaches` and `final`: placement, side to
+/// move, castling rights and the en-passant square only when an
+/// en-passant capture is legal (the same-position rule of FIDE 9.2.3);
+/// clocks ignored.
+#[must_use]
+pub fn position_key(position: &Position) -> u64 {
+    position.zobrist_without_ep()
+        ^ position
+            .legal_ep_square()
+            .map_or(0, |ep| board::zobrist::en_passant(ep.file()))
+}
+
+/// A game's identity for duplicate removal: XXH3's 128-bit hash of its
+/// start position (its Zobrist key) and its mainline moves. Two games
+/// with the same start and the same mainline have the same hash whatever
+/// their tags, comments, variations or spelling of the moves. An invalid
+/// game hashes its movetext as written instead (and its `FEN` tag), so it
+/// is a duplicate only of the same text.
+///
+/// The odds that two different games of `n` share a hash are about
+/// n² / 2¹²⁹: 1.5 × 10⁻²¹ for a billion games.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MovesHash(pub u128);
+
+impl std::fmt::Display for MovesHash {
+    /// 32 lower-case hex digits.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:032x}", self.0)
+    }
+}
+
+/// What [`examine`] gathers while it replays: the mainline's moves (for
+/// [`MovesHash`]) and, when asked, every position's key.
+#[derive(Debug, Default)]
+struct Gather {
+    moves: Vec<u8>,
+    positions: Option<Vec<u64>>,
+}
+
+impl Gather {
+    /// The game's [`MovesHash`], once its replay is over: `start` and
+    /// `error` are the replay's.
+    fn finish(
+        &self,
+        start: Option<&Position>,
+        error: Option<&GameError>,
+        game: &mut RawGame<'_>,
+    ) -> MovesHash {
+        // A result that disagrees is no reason to doubt the moves.
+        let moves_complete =
+            error.is_none_or(|e| matches!(e.kind, ErrorKind::Result | ErrorKind::ResultTag));
+        let mut bytes = Vec::with_capacity(self.moves.len() + 16);
+        match start.filter(|_| moves_complete) {
+            Some(start) => {
+                bytes.push(b'v');
+                bytes.extend_from_slice(&start.zobrist().to_le_bytes());
+                bytes.extend_from_slice(&self.moves);
+            }
+            None => {
+                bytes.push(b'i');
+                bytes.extend_from_slice(game.tag(b"FEN").unwrap_or_default());
+                bytes.push(0);
+                let at = game.movetext_start() as usize;
+                let text = game.bytes();
+                bytes.extend_from_slice(text.get(at..).unwrap_or_default().trim_ascii());
+            }
+        }
+        MovesHash(xxhash_rust::xxh3::xxh3_128(&bytes))
+    }
+}
+
+impl ReplayVisitor for Gather {
+    fn mainline_move(&mut self, ply: &Ply<'_>) {
+        self.moves
+            .extend_from_slice(&ply.mv.to_bits().to_le_bytes());
+        if let Some(keys) = &mut self.positions {
+            keys.push(position_key(ply.after));
+        }
+    }
+
+    fn null_move(&mut self, depth: u32, _ply: u32, before: &Position) {
+        if depth == 0 {
+            // No move is a1 to a1: zero stands for the null move.
+            self.moves.extend_from_slice(&[0, 0]);
+            if let Some(keys) = &mut self.positions {
+                let mut after = before.clone();
+                after.play_null();
+                keys.push(position_key(&after));
+            }
+        }
+    }
+}
+
+/// A game examined: its validation, its [`MovesHash`], and the facts a
+/// `--where` query reads ([`query::GameFacts`]).
+#[derive(Clone, Debug)]
+pub struct Examined {
+    /// As [`validate`] reports it.
+    pub validation: Validation,
+    /// The game's identity for duplicate removal.
+    pub moves_hash: MovesHash,
+    /// Plies, validity, recorded result, position keys.
+    pub facts: query::GameFacts,
+}
+
+/// Replays `game` once (as [`validate_with`], `visitor` seeing the
+/// replay too) and gathers its [`MovesHash`] and, with `positions`, the
+/// key of every mainline position (for `reaches`).
+pub fn examine(
+    game: &mut RawGame<'_>,
+    header: &GameHeader,
+    options: &ReplayOptions,
+    positions: bool,
+    visitor: &mut impl ReplayVisitor,
+) -> Examined {
+    let mut gather = Gather {
+        moves: Vec::with_capacity(256),
+        positions: positions.then(Vec::new),
+    };
+    let replayed = replay(game, options, &mut (&mut gather, visitor));
+    let validation = Validation {
+        recorded: header.recorded(replayed.terminator),
+        plies: replayed.plies,
+        warnings: replayed.warnings,
+        error: replayed.error,
+    };
+    let valid = validation.error.is_none();
+    let moves_hash = gather.finish(replayed.start.as_ref(), validation.error.as_ref(), game);
+    let mut keys = gather.positions.unwrap_or_default();
+    if positions {
+        if let Some(start) = &replayed.start {
+            keys.insert(0, position_key(start));
+        }
+    }
+    let facts = query::GameFacts {
+        plies: validation.plies,
+        valid,
+        recorded: validation.recorded.clone(),
+        positions: keys,
+        final_key: replayed.final_position.as_ref().map(position_key),
+    };
+    Examined {
+        validation,
+        moves_hash,
+        facts,
+    }
+}
+
+/// Whether `query` selects `game` (whose header, read with the spec the
+/// query was parsed into, is `header`): from the tags alone when they
+/// decide; else a copy of the game is read from its bytes and replayed,
+/// and `game` itself is left unread, for the caller's own replay.
+pub fn selects(
+    query: &query::Query,
+    game: &mut RawGame<'_>,
+    header: &GameHeader,
+    options: &ReplayOptions,
+) -> bool {
+    match query.eval(header, None) {
+        query::Truth::True => true,
+        query::Truth::False | query::Truth::Null => false,
+        query::Truth::Pending => {
+            // From the game's first byte to the end of what was read: the
+            // lexer finds where the game ends, as the reader did.
+            let rest = game.bytes_to(u32::MAX);
+            let Some(span) = notation::pgn::lex::Lexer::new(rest, game.line).next_span() else {
+                return false;
+            };
+            let mut selected = false;
+            notation::pgn::read::GameReader::new().read_chunk(
+                &rest[span.start..span.end],
+                game.offset,
+                game.line,
+                |copy| {
+                    if copy.index_in_chunk == 0 {
+                        let examined = examine(
+                            copy,
+                            header,
+                            options,
+                            query.needs_positions(),
+                            &mut notation::pgn::replay::NoVisitor,
+                        );
+                        selected = query.eval(header, Some(&examined.facts)) == query::Truth::True;
+                    }
+                },
+            );
+            selected
+        }
+    }
+}
+
 /// The ruling on one game.
 // Nearly every game is judged: boxing the large variant would cost an
 // allocation per game for nothing.
@@ -123,6 +315,15 @@ impl Ruling {
         }
     }
 
+    /// The game's identity for duplicate removal.
+    #[must_use]
+    pub fn moves_hash(&self) -> MovesHash {
+        match self {
+            Ruling::Judged(judged) => judged.moves_hash,
+            Ruling::Invalid(invalid) => invalid.moves_hash,
+        }
+    }
+
     /// Mainline plies replayed (up to the error, for an invalid game).
     #[must_use]
     pub fn plies(&self) -> u32 {
@@ -147,6 +348,8 @@ pub struct Judged {
     /// The position where the verdict's mating line starts (the one at
     /// the flag fall or resignation), when there is a line.
     pub line_from: Option<Position>,
+    /// The game's identity for duplicate removal.
+    pub moves_hash: MovesHash,
 }
 
 impl Judged {
@@ -228,6 +431,8 @@ pub struct Invalid {
     pub detail: String,
     /// The line (relative to the chunk, as [`RawGame::line`]) to report.
     pub line: u64,
+    /// The game's identity for duplicate removal.
+    pub moves_hash: MovesHash,
 }
 
 /// Builds the [`Record`] as the replay goes (no move played twice).
@@ -322,9 +527,14 @@ pub fn adjudicate_with(
         record: None,
         null_at: None,
     };
-    let mut both = (&mut recorder, visitor);
+    let mut gather = Gather {
+        moves: Vec::with_capacity(256),
+        positions: None,
+    };
+    let mut both = (&mut recorder, (&mut gather, visitor));
     let replayed = replay(game, &ReplayOptions { strict: false }, &mut both);
     let recorded = header.recorded(replayed.terminator);
+    let moves_hash = gather.finish(replayed.start.as_ref(), replayed.error.as_ref(), game);
     let invalid = |kind, detail, line| {
         Ruling::Invalid(Invalid {
             kind,
@@ -332,6 +542,7 @@ pub fn adjudicate_with(
             plies: replayed.plies,
             detail,
             line,
+            moves_hash,
         })
     };
     // A result that the final position contradicts, or a Result tag at
@@ -414,6 +625,7 @@ pub fn adjudicate_with(
         verdict,
         start,
         line_from,
+        moves_hash,
     })
 }
 

@@ -143,6 +143,8 @@ pub struct Adjudicated {
     fixed_pgn: Option<Vec<u8>>,
     /// With `--moves`.
     moves: Option<GameMoves>,
+    /// `--where` selects it (no row, no count otherwise).
+    selected: bool,
 }
 
 impl Adjudicated {
@@ -170,6 +172,10 @@ impl GameRecord for Adjudicated {
 
     fn moves(&self) -> Option<&GameMoves> {
         self.moves.as_ref()
+    }
+
+    fn moves_hash(&self) -> Option<arbiter::MovesHash> {
+        Some(self.ruling.moves_hash())
     }
 }
 
@@ -256,11 +262,12 @@ pub fn schema(
             })
         }),
     ]);
-    let moves = if table.moves {
+    let mut moves = if table.moves {
         moves_columns::<Adjudicated>()
     } else {
         Vec::new()
     };
+    moves.push(crate::report::moves_hash_column::<Adjudicated>());
     let own: Vec<&str> = columns
         .iter()
         .chain(&moves)
@@ -278,6 +285,8 @@ struct Adjudicate {
     spec: HeaderSpec,
     /// `--moves`: gather the mainline and the movetext.
     moves: bool,
+    /// `--where`.
+    query: Option<arbiter::query::Query>,
 }
 
 impl Task for Adjudicate {
@@ -285,6 +294,29 @@ impl Task for Adjudicate {
 
     fn game(&self, raw: &mut RawGame<'_>) -> Adjudicated {
         let header = GameHeader::read(raw, &self.spec);
+        if let Some(query) = &self.query {
+            let options = notation::pgn::replay::ReplayOptions { strict: false };
+            if !arbiter::selects(query, raw, &header, &options) {
+                // Never shown: the record only says so.
+                return Adjudicated {
+                    header,
+                    ruling: Ruling::Invalid(Invalid {
+                        kind: arbiter::InvalidKind::Replay(
+                            notation::pgn::replay::ErrorKind::Syntax,
+                        ),
+                        recorded: RecordedResult::Missing,
+                        plies: 0,
+                        detail: String::new(),
+                        line: 0,
+                        moves_hash: arbiter::MovesHash(0),
+                    }),
+                    mating_line: String::new(),
+                    fixed_pgn: None,
+                    moves: None,
+                    selected: false,
+                };
+            }
+        }
         let (ruling, moves) = if self.moves {
             let mut mainline = Mainline::default();
             let ruling = arbiter::adjudicate_with(raw, &header, &self.rules, &mut mainline);
@@ -303,6 +335,7 @@ impl Task for Adjudicate {
             mating_line,
             fixed_pgn,
             moves,
+            selected: true,
         }
     }
 
@@ -326,6 +359,7 @@ struct Counts {
 
 pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     let mut spec = HeaderSpec::default();
+    let query = args.common.query(&mut spec)?;
     let (schema, tags) = schema(&args.common.tags, &args.table, &mut spec)?;
     let partition = date_partitions::<Adjudicated>(&args.table.partition_by, &mut spec);
     let report_path = args
@@ -395,6 +429,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         fix_results: games_to.is_some(),
         spec: spec.for_adjudication(),
         moves: args.table.moves,
+        query,
     };
     let mut fixed = match &games_to {
         Some(path) => Some(Output::new(path.as_deref())?),
@@ -410,6 +445,9 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     let mut counts = Counts::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
         let record = &row.record;
+        if !record.selected {
+            return Ok(Flow::Continue);
+        }
         counts.games += 1;
         counts.unreadable += tags.unreadable(&record.header);
         let agrees = record.ruling.verdict().map(|v| v.agrees);

@@ -64,6 +64,15 @@ pub struct CommonArgs {
     #[arg(long, value_name = "N", default_value_t = crate::report::parquet::DEFAULT_ROW_GROUP_ROWS,
           value_parser = parse_row_group_rows)]
     pub row_group_rows: usize,
+    /// Only the games for which this SQL condition is true, written as in
+    /// a duckdb or Spark WHERE clause: tag names (`WhiteElo`, `"Black
+    /// Elo"`), the fields base, increment, speed, plies, valid and result,
+    /// `= <> < <= > >= + - * AND OR NOT IN BETWEEN LIKE ILIKE IS NULL`, and
+    /// lower(), upper(), year(), month(), reaches('FEN') and final('FEN').
+    /// A missing tag is NULL, and NULL is not true. A condition on tags
+    /// alone replays nothing for the games it leaves out.
+    #[arg(long = "where", value_name = "EXPR")]
+    pub condition: Option<String>,
     /// Read the inputs named in FILE too, one path a line (`-` for stdin).
     #[arg(long, value_name = "FILE")]
     pub files_from: Option<PathBuf>,
@@ -163,6 +172,23 @@ fn parse_byte_range(text: &str) -> Result<ByteRange, String> {
 }
 
 impl CommonArgs {
+    /// `--where`, parsed; its tags added to `spec`.
+    ///
+    /// # Errors
+    /// The expression's error, on one line: `--where: column 14: …`.
+    pub fn query(
+        &self,
+        spec: &mut arbiter::header::HeaderSpec,
+    ) -> Result<Option<arbiter::query::Query>> {
+        self.condition
+            .as_deref()
+            .map(|text| {
+                arbiter::query::Query::parse(text, spec)
+                    .map_err(|e| anyhow::anyhow!("--where: {e}"))
+            })
+            .transpose()
+    }
+
     /// How Parquet files are cut (`--row-group-rows`).
     pub fn parquet_settings(&self) -> crate::report::ParquetSettings {
         crate::report::ParquetSettings {

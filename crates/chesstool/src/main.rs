@@ -16,6 +16,7 @@ mod progress;
 mod replay;
 mod report;
 mod schema;
+mod select;
 mod signals;
 mod validate;
 
@@ -45,6 +46,9 @@ enum Command {
     /// Replay games into positions and moves: FEN, SAN, UCI, CSV/JSONL per ply, PGN.
     #[command(after_help = replay::EXAMPLES)]
     Replay(replay::ReplayArgs),
+    /// Write the games that match a condition (--where), once each (--unique), as they were read.
+    #[command(after_help = select::EXAMPLES)]
+    Select(select::SelectArgs),
     /// Rule on every game: the result the Laws give, why and at which ply, beside the recorded one.
     #[command(after_help = adjudicate::EXAMPLES)]
     Adjudicate(adjudicate::AdjudicateArgs),
@@ -115,7 +119,7 @@ fn main() -> ExitCode {
     };
     if matches!(
         cli.command,
-        Command::Validate(_) | Command::Replay(_) | Command::Adjudicate(_)
+        Command::Validate(_) | Command::Replay(_) | Command::Adjudicate(_) | Command::Select(_)
     ) {
         // Before any output file is created.
         signals::install();
@@ -133,6 +137,7 @@ fn main() -> ExitCode {
         }
         Command::Adjudicate(args) => adjudicate::run(args),
         Command::Schema(args) => schema::run(&args),
+        Command::Select(args) => select::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

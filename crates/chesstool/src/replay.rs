@@ -166,6 +166,8 @@ pub struct Replayed {
     /// Only the first bytes of the game were read (`--max-game-size`).
     too_large: bool,
     error: Option<GameError>,
+    /// `--where` selects it (no rows, no count otherwise).
+    selected: bool,
 }
 
 impl crate::report::GameRecord for Replayed {
@@ -387,6 +389,8 @@ struct ReplayTask {
     /// Keep the bytes of invalid games (`--format pgn` without
     /// `--drop-invalid`).
     keep_raw: bool,
+    /// `--where`.
+    query: Option<arbiter::query::Query>,
 }
 
 impl ReplayTask {
@@ -402,6 +406,7 @@ impl ReplayTask {
             raw: None,
             too_large: false,
             error: None,
+            selected: true,
         }
     }
 }
@@ -426,6 +431,14 @@ impl Task for ReplayTask {
 
     fn game(&self, game: &mut RawGame<'_>) -> Replayed {
         let header = GameHeader::read(game, &self.spec);
+        if let Some(query) = &self.query {
+            if !arbiter::selects(query, game, &header, &self.options) {
+                return Replayed {
+                    selected: false,
+                    ..self.empty(header)
+                };
+            }
+        }
         if self.format == Format::Pgn {
             // The tree, built during the one replay.
             let built = notation::pgn::build::build_game(
@@ -658,6 +671,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         );
     }
     let mut spec = HeaderSpec::default();
+    let query = args.common.query(&mut spec)?;
     let (schema, tags) = schema(&args.common.tags, &mut spec)?;
     if !tags.is_empty() && args.format.table().is_none() {
         bail!("--tags adds columns to --format csv, jsonl or parquet");
@@ -673,6 +687,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         fen_only_at: args.ply,
         final_only: args.final_position,
         keep_raw: args.format == Format::Pgn && !args.drop_invalid,
+        query,
     };
     let mut sink = Sink::create(
         args.common.output.as_deref(),
@@ -689,6 +704,9 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         }
         if row.game > range.1 {
             return Ok(Flow::NextInput);
+        }
+        if !row.record.selected {
+            return Ok(Flow::Continue);
         }
         counts.games += 1;
         counts.unreadable += tags.unreadable(&row.record.header);
@@ -913,23 +931,12 @@ fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row, first: bool) -> Re
 }
 
 /// An invalid game's bytes, unchanged, then what it lacks of a line end
-/// and an empty line (in its own line ending), so the next game starts on
-/// a line of its own.
+/// and an empty line ([`notation::pgn::rewrite::missing_line_ends`]), so
+/// the next game starts on a line of its own.
 fn write_through(out: &mut Output, raw: &[u8]) -> Result<()> {
     out.write_all(raw)?;
-    let blank_tail = raw.len()
-        - raw
-            .iter()
-            .rev()
-            .take_while(|b| b.is_ascii_whitespace())
-            .count();
-    let newlines = raw[blank_tail..].iter().filter(|&&b| b == b'\n').count();
-    let crlf = raw
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .is_some_and(|i| i > 0 && raw[i - 1] == b'\r');
-    let eol: &[u8] = if crlf { b"\r\n" } else { b"\n" };
-    for _ in newlines..2 {
+    let (missing, eol) = notation::pgn::rewrite::missing_line_ends(raw);
+    for _ in 0..missing {
         out.write_all(eol)?;
     }
     Ok(())

@@ -46,13 +46,15 @@ enum Report {
     Replay,
     /// `chesstool adjudicate`: a row per game.
     Adjudicate,
+    /// `chesstool select --format csv|jsonl|parquet`: a row per game selected.
+    Select,
 }
 
 pub fn run(args: &SchemaArgs) -> Result<Outcome> {
     if args.show_warnings && args.report != Report::Validate {
         anyhow::bail!("--show-warnings is validate's");
     }
-    if args.table.moves && args.report == Report::Replay {
+    if args.table.moves && matches!(args.report, Report::Replay | Report::Select) {
         anyhow::bail!("--moves adds columns to the games tables of validate and adjudicate");
     }
     let spec = &mut HeaderSpec::default();
@@ -66,6 +68,9 @@ pub fn run(args: &SchemaArgs) -> Result<Outcome> {
             .0
             .to_json(args.format),
         Report::Adjudicate => crate::adjudicate::schema(&args.tags, &args.table, spec)?
+            .0
+            .to_json(args.format),
+        Report::Select => crate::select::schema(&args.tags, spec)?
             .0
             .to_json(args.format),
     };

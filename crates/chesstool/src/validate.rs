@@ -77,6 +77,10 @@ pub struct Report {
     warnings: usize,
     /// With `--moves`.
     moves: Option<GameMoves>,
+    /// In a table: the game's identity.
+    moves_hash: Option<arbiter::MovesHash>,
+    /// `--where` selects it (no row, no count otherwise).
+    selected: bool,
 }
 
 impl GameRecord for Report {
@@ -94,6 +98,10 @@ impl GameRecord for Report {
 
     fn moves(&self) -> Option<&GameMoves> {
         self.moves.as_ref()
+    }
+
+    fn moves_hash(&self) -> Option<arbiter::MovesHash> {
+        self.moves_hash
     }
 }
 
@@ -163,11 +171,12 @@ pub fn schema(
             },
         ));
     }
-    let moves = if table.moves {
+    let mut moves = if table.moves {
         moves_columns::<Report>()
     } else {
         Vec::new()
     };
+    moves.push(crate::report::moves_hash_column::<Report>());
     let own: Vec<&str> = columns
         .iter()
         .chain(&moves)
@@ -186,6 +195,10 @@ struct Validate {
     moves: bool,
     /// Keep each game's warnings (`--show-warnings`), not just their count.
     keep_warnings: bool,
+    /// A table: each game's `moves_hash` too.
+    hash: bool,
+    /// `--where`.
+    query: Option<arbiter::query::Query>,
 }
 
 impl Task for Validate {
@@ -193,12 +206,43 @@ impl Task for Validate {
 
     fn game(&self, game: &mut RawGame<'_>) -> Report {
         let header = GameHeader::read(game, &self.spec);
-        let (mut validation, moves) = if self.moves {
-            let mut mainline = Mainline::default();
-            let validation = arbiter::validate_with(game, &header, &self.options, &mut mainline);
-            (validation, Some(GameMoves::of(game, mainline)))
-        } else {
-            (arbiter::validate(game, &header, &self.options), None)
+        if let Some(query) = &self.query {
+            if !arbiter::selects(query, game, &header, &self.options) {
+                return Report {
+                    header,
+                    validation: Validation {
+                        plies: 0,
+                        warnings: Vec::new(),
+                        error: None,
+                        recorded: RecordedResult::Missing,
+                    },
+                    warnings: 0,
+                    moves: None,
+                    moves_hash: None,
+                    selected: false,
+                };
+            }
+        }
+        let mut moves_hash = None;
+        let (mut validation, moves) = match (self.moves, self.hash) {
+            (true, _) => {
+                let mut mainline = Mainline::default();
+                let examined = arbiter::examine(game, &header, &self.options, false, &mut mainline);
+                moves_hash = Some(examined.moves_hash);
+                (examined.validation, Some(GameMoves::of(game, mainline)))
+            }
+            (false, true) => {
+                let examined = arbiter::examine(
+                    game,
+                    &header,
+                    &self.options,
+                    false,
+                    &mut notation::pgn::replay::NoVisitor,
+                );
+                moves_hash = Some(examined.moves_hash);
+                (examined.validation, None)
+            }
+            (false, false) => (arbiter::validate(game, &header, &self.options), None),
         };
         let warnings = validation.warnings.len();
         if !self.keep_warnings {
@@ -209,6 +253,8 @@ impl Task for Validate {
             validation,
             warnings,
             moves,
+            moves_hash,
+            selected: true,
         }
     }
 
@@ -233,6 +279,7 @@ struct Counts {
 
 pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let mut spec = HeaderSpec::default();
+    let query = args.common.query(&mut spec)?;
     let (schema, tags) = schema(
         args.show_warnings,
         &args.common.tags,
@@ -247,6 +294,8 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         spec,
         moves: args.table.moves,
         keep_warnings: args.show_warnings,
+        hash: args.format.table().is_some(),
+        query,
     };
     let mut sink = Sink::create(
         args.common.output.as_deref(),
@@ -258,6 +307,9 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let started = Instant::now();
     let mut counts = Counts::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
+        if !row.record.selected {
+            return Ok(Flow::Continue);
+        }
         counts.games += 1;
         let report = &row.record;
         let error = report.validation.error.as_ref();

@@ -8,6 +8,8 @@
 //! `chesstool validate` on the same files (see [`adjudicate_bench`]).
 //! `cargo xtask bench replay`: `chesstool replay --format parquet` against
 //! `--format csv` on the same corpus (see [`replay_bench`]).
+//! `cargo xtask bench select`: `chesstool select` against pgn-extract (see
+//! [`select_bench`]).
 //!
 //! The three libraries are compiled into one xtask binary built with the `dist` profile, so they
 //! share every build flag (profile, LTO, codegen units, target features).
@@ -24,6 +26,7 @@ mod callgrind;
 mod notation_bench;
 mod replay_bench;
 mod replay_script;
+mod select_bench;
 mod validate_bench;
 
 use std::hint::black_box;
@@ -247,6 +250,7 @@ const USAGE: &str =
                      cargo xtask bench validate [--runs N] [--quick] [--no-rss] [--no-callgrind]\n       \
                      cargo xtask bench adjudicate [--runs N] [--quick]\n       \
                      cargo xtask bench replay [--runs N] [--quick]\n       \
+                     cargo xtask bench select [--runs N] [--quick]\n       \
                      cargo xtask bench unwinnable [--runs N] [--quick] [--set a,b,..] \
                      [--mode exact|screen|both] [--process] [--only ours|chasolver] [--budget N]";
 
@@ -262,12 +266,13 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         Some("validate") => return validate_bench::run(args),
         Some("adjudicate") => return adjudicate_bench::run(args),
         Some("replay") => return replay_bench::run(args),
+        Some("select") => return select_bench::run(args),
         Some("unwinnable") => return crate::unwinnable::run(args),
         Some("reader") => return notation_bench::run_reader(args),
         Some("replay-script") => return replay_bench::run_script(args),
         Some(other) => bail!(
             "unknown benchmark {other:?}; available: perft, notation, validate, adjudicate, \
-             replay, unwinnable\n{USAGE}"
+             replay, select, unwinnable\n{USAGE}"
         ),
         None => bail!("{USAGE}"),
     }

@@ -12,7 +12,9 @@ pub mod parquet;
 pub mod table;
 
 use anyhow::{bail, Result};
-use arbiter::header::{GameHeader, HeaderSpec, Speed, TagField, TagType, TimeControl};
+use arbiter::header::{
+    whole_seconds, GameHeader, HeaderSpec, Speed, TagField, TagType, TimeControl,
+};
 use board::RecordedResult;
 use notation::pgn::comment::Eval;
 use notation::pgn::mainline::{movetext_line, Mainline};
@@ -223,6 +225,10 @@ pub trait GameRecord {
     fn moves(&self) -> Option<&GameMoves> {
         None
     }
+    /// The game's identity for duplicate removal, when it was replayed.
+    fn moves_hash(&self) -> Option<arbiter::MovesHash> {
+        None
+    }
 }
 
 /// What `--moves` keeps of a game: its mainline as replayed (SAN, clocks,
@@ -367,6 +373,23 @@ pub fn game_columns<R: GameRecord + 'static>(result_name: &str) -> Vec<Column<Pl
             c.int(i64::from(g.record.plies()))
         }),
     ]
+}
+
+/// The last column of every per-game report: `moves_hash`
+/// ([`arbiter::MovesHash`], 32 hex digits), the key that finds duplicate
+/// games with a `GROUP BY` across files and machines.
+pub fn moves_hash_column<R: GameRecord + 'static>() -> Column<Placed<R>> {
+    Column::new(
+        "moves_hash",
+        Type::Str,
+        true,
+        |g: &Placed<R>, _, c| match g.record.moves_hash() {
+            Some(hash) => c.ascii(&hash.to_string()),
+            None => c.null(),
+        },
+    )
+    .plain()
+    .unique()
 }
 
 /// The tags of the Lichess database's published Parquet dataset
@@ -588,13 +611,6 @@ fn time_control_of(header: &GameHeader, index: usize) -> Option<&TimeControl> {
         TagField::TimeControl { tc, .. } => Some(tc),
         _ => None,
     }
-}
-
-/// A duration in whole seconds, `None` when it has a fraction.
-fn whole_seconds(millis: adjudication::clock::Millis) -> Option<i64> {
-    let ms = millis.as_millis();
-    ms.is_multiple_of(1000)
-        .then(|| i64::try_from(ms / 1000).unwrap_or(i64::MAX))
 }
 
 /// `…, N tag values not of their column's type (null)` for a summary,

@@ -26,13 +26,15 @@ pub(crate) fn adjudicate(name: &str, pgn: &str, extra: &[&str]) -> (i32, Vec<Vec
     let mut lines = run.stdout.lines();
     assert_eq!(
         lines.next(),
-        Some("file,game,offset,line,white,black,recorded_result,plies,result,reason,decided_at_ply,claimable,agrees,termination,mating_line,detail"),
+        Some("file,game,offset,line,white,black,recorded_result,plies,result,reason,decided_at_ply,claimable,agrees,termination,mating_line,detail,moves_hash"),
         "stderr: {}",
         run.stderr
     );
     let rows = lines
         .map(|line| {
             let mut fields = split_csv(line);
+            // The moves hash (checked by its own tests).
+            fields.pop();
             fields.drain(..6);
             // The plies replayed (checked by their own tests).
             fields.remove(1);
@@ -67,7 +69,7 @@ pub(crate) fn as_ended(row: &[String]) -> Vec<String> {
 }
 
 /// Splits one CSV record (quoted fields allowed).
-fn split_csv(line: &str) -> Vec<String> {
+pub(crate) fn split_csv(line: &str) -> Vec<String> {
     let mut fields = vec![String::new()];
     let mut quoted = false;
     let mut chars = line.chars().peekable();
@@ -454,7 +456,8 @@ fn adjudicate_jsonl_types() {
         0,
         "{\"file\":\"g.pgn\",\"game\":1,\"offset\":0,\"line\":1,\"white\":\"W\",\"black\":\"B\",\
          \"recorded_result\":\"1-0\",\"plies\":7,\"result\":\"1-0\",\"reason\":\"checkmate\",\"decided_at_ply\":7,\
-         \"claimable\":[],\"agrees\":true,\"termination\":\"normal\",\"mating_line\":null,\"detail\":\"Black is checkmated\"}\n",
+         \"claimable\":[],\"agrees\":true,\"termination\":\"normal\",\"mating_line\":null,\"detail\":\"Black is checkmated\",\
+         \"moves_hash\":\"54bcc06863459a5ba9b1bc8743398d01\"}\n",
     );
 }
 

@@ -11,6 +11,7 @@ mod oversized;
 mod perft;
 mod readme;
 mod replay;
+mod select;
 mod shard;
 mod signals;
 mod spark;

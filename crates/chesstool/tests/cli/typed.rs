@@ -407,7 +407,8 @@ fn typed_fields_in_jsonl_and_csv() {
         lines[0].ends_with(
             "\"Event\":\"Rated Blitz game\",\"Date\":\"2024-01-05\",\"WhiteElo\":1500,\"BlackElo\":null,\
              \"WhiteRatingDiff\":12,\"BlackRatingDiff\":-12,\"ECO\":\"C20\",\"TimeControl\":\"180+0\",\
-             \"base\":180,\"increment\":0,\"speed\":\"blitz\",\"Termination\":\"Normal\",\"UTCDate\":null}"
+             \"base\":180,\"increment\":0,\"speed\":\"blitz\",\"Termination\":\"Normal\",\"UTCDate\":null,\
+             \"moves_hash\":\"54bcc06863459a5ba9b1bc8743398d01\"}"
         ),
         "{}",
         lines[0]
@@ -423,7 +424,7 @@ fn typed_fields_in_jsonl_and_csv() {
         lines[1].ends_with(
             "\"Event\":\"\",\"Date\":null,\"WhiteElo\":null,\"BlackElo\":null,\"WhiteRatingDiff\":null,\
              \"BlackRatingDiff\":null,\"ECO\":null,\"TimeControl\":null,\"base\":null,\"increment\":null,\
-             \"speed\":null,\"Termination\":null,\"UTCDate\":null}"
+             \"speed\":null,\"Termination\":null,\"UTCDate\":null,\"moves_hash\":\"d832f7506ca021233c44a40bc3b558df\"}"
         ),
         "{}",
         lines[1]

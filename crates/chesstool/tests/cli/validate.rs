@@ -94,12 +94,15 @@ fn validate_csv_schema_and_rows() {
     let run = chesstool(&dir, &["validate", "games.pgn", "--format", "csv"]);
     assert_eq!(run.code, 1);
     let rows: Vec<&str> = run.stdout.lines().collect();
-    assert_eq!(rows[0], "file,game,offset,line,white,black,result,plies,status,warnings,error_ply,error_move,error_line,error");
-    assert_eq!(rows[1], "games.pgn,1,0,1,Alice,Bob,1-0,7,valid,0,,,,");
+    assert_eq!(rows[0], "file,game,offset,line,white,black,result,plies,status,warnings,error_ply,error_move,error_line,error,moves_hash");
+    assert_eq!(
+        rows[1],
+        "games.pgn,1,0,1,Alice,Bob,1-0,7,valid,0,,,,,54bcc06863459a5ba9b1bc8743398d01"
+    );
     let bad_offset = GOOD.len();
     assert_eq!(
         rows[2],
-        format!("games.pgn,2,{bad_offset},11,Eve,Frank,*,9,invalid,0,10,5...Nxe5,20,illegal move: no knight can reach e5")
+        format!("games.pgn,2,{bad_offset},11,Eve,Frank,*,9,invalid,0,10,5...Nxe5,20,illegal move: no knight can reach e5,664ff9319c7388c7a6f0a387ab1fe2e8")
     );
     assert!(
         rows[3].starts_with(&format!(
@@ -128,7 +131,7 @@ fn validate_jsonl_uses_the_csv_names() {
     assert_eq!(rows.len(), 3);
     assert_eq!(
         rows[0],
-        "{\"file\":\"games.pgn\",\"game\":1,\"offset\":0,\"line\":1,\"white\":\"Alice\",\"black\":\"Bob\",\"result\":\"1-0\",\"plies\":7,\"status\":\"valid\",\"warnings\":0,\"error_ply\":null,\"error_move\":null,\"error_line\":null,\"error\":null}"
+        "{\"file\":\"games.pgn\",\"game\":1,\"offset\":0,\"line\":1,\"white\":\"Alice\",\"black\":\"Bob\",\"result\":\"1-0\",\"plies\":7,\"status\":\"valid\",\"warnings\":0,\"error_ply\":null,\"error_move\":null,\"error_line\":null,\"error\":null,\"moves_hash\":\"54bcc06863459a5ba9b1bc8743398d01\"}"
     );
     assert!(rows[1].contains("\"error_ply\":10,\"error_move\":\"5...Nxe5\",\"error_line\":20,\"error\":\"illegal move: no knight can reach e5\""), "{}", rows[1]);
 }
@@ -374,9 +377,19 @@ fn validate_show_warnings_lists_each_warning() {
          w.pgn:19: game 2 (u – v): warning: ply 1 \"1.e2-e4\": long algebraic notation\n"
     );
     let lines: Vec<&str> = run.stdout.lines().collect();
-    assert!(lines[0].ends_with(",error,warning_list"), "{}", lines[0]);
     assert!(
-        lines[1].ends_with(
+        lines[0].ends_with(",error,warning_list,moves_hash"),
+        "{}",
+        lines[0]
+    );
+    // Each row without its last field, the moves hash.
+    let strip = |line: &str| {
+        line.rsplit_once(',')
+            .map_or(line, |(rest, _)| rest)
+            .to_string()
+    };
+    assert!(
+        strip(lines[1]).ends_with(
             ",2,,,,,\"ply 3 \"\"2.Qh5+\"\": suffix '+' on a move that does not give check; \
              ply 7 \"\"4.Qxf7\"\": missing checkmate suffix '#'\""
         ),
@@ -386,7 +399,7 @@ fn validate_show_warnings_lists_each_warning() {
     // The same rows as without the flag, plus the field.
     for (with, without) in lines.iter().zip(plain.stdout.lines()).skip(1) {
         assert!(
-            with.starts_with(&format!("{without},")),
+            strip(with).starts_with(&format!("{},", strip(without))),
             "{with}\n{without}"
         );
     }
@@ -395,12 +408,10 @@ fn validate_show_warnings_lists_each_warning() {
         &["validate", "w.pgn", "--format", "jsonl", "--show-warnings"],
     );
     assert!(
-        jsonl
-            .stdout
-            .lines()
-            .nth(1)
-            .unwrap()
-            .ends_with(",\"warning_list\":[\"ply 1 \\\"1.e2-e4\\\": long algebraic notation\"]}"),
+        jsonl.stdout.lines().nth(1).unwrap().ends_with(
+            ",\"warning_list\":[\"ply 1 \\\"1.e2-e4\\\": long algebraic notation\"],\
+                        \"moves_hash\":\"59d8cdd4ed3f636f4df173673ca17e63\"}"
+        ),
         "{}",
         jsonl.stdout
     );

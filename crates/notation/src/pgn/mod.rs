@@ -32,6 +32,7 @@
 //! ```
 
 pub mod build;
+pub mod clean;
 pub mod comment;
 pub mod lex;
 pub mod mainline;

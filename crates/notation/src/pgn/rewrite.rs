@@ -193,6 +193,59 @@ pub fn unchanged(game: &[u8]) -> Vec<u8> {
     out
 }
 
+/// What `game` (its bytes as read, with the space after it) lacks of a
+/// line end and an empty line: how many line ends, and the game's own
+/// line end (`\r\n` or `\n`). Written after a game passed through, they
+/// start the next game on a line of its own after an empty line.
+///
+/// ```
+/// use notation::pgn::rewrite::missing_line_ends;
+///
+/// assert_eq!(missing_line_ends(b"1. e4 *\n\n\n"), (0, &b"\n"[..]));
+/// assert_eq!(missing_line_ends(b"1. e4 *\r\n"), (1, &b"\r\n"[..]));
+/// assert_eq!(missing_line_ends(b"1. e4 *"), (2, &b"\n"[..]));
+/// ```
+#[must_use]
+pub fn missing_line_ends(game: &[u8]) -> (usize, &'static [u8]) {
+    let body = game.trim_ascii_end().len();
+    let newlines = game[body..].iter().filter(|&&b| b == b'\n').count();
+    let crlf = memchr::memrchr(b'\n', game).is_some_and(|i| i > 0 && game[i - 1] == b'\r');
+    let eol: &'static [u8] = if crlf { b"\r\n" } else { b"\n" };
+    (2usize.saturating_sub(newlines), eol)
+}
+
+/// Games written as they were read, one after the other (`select`): each
+/// game's bytes unchanged, the space after it included, and only what is
+/// needed for an empty line between two games added before the next one
+/// (a line end after the last game if it has none). A file whose games
+/// are already so separated (a clean export such as Lichess's, whatever
+/// its last game ends with) comes out byte for byte.
+#[derive(Debug, Default)]
+pub struct PassThrough {
+    /// What the last game written lacks, when there is one.
+    owed: Option<(usize, &'static [u8])>,
+}
+
+impl PassThrough {
+    /// Appends `game` (its bytes as read) to `out`.
+    pub fn push(&mut self, out: &mut Vec<u8>, game: &[u8]) {
+        if let Some((n, eol)) = self.owed {
+            for _ in 0..n {
+                out.extend_from_slice(eol);
+            }
+        }
+        out.extend_from_slice(game);
+        self.owed = Some(missing_line_ends(game));
+    }
+
+    /// Ends the output: a line end after the last game if it has none.
+    pub fn finish(&mut self, out: &mut Vec<u8>) {
+        if let Some((2, eol)) = self.owed.take() {
+            out.extend_from_slice(eol);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,6 +318,27 @@ mod tests {
         });
         assert_eq!(reread, [Some(b"1-0".to_vec())], "{out}");
         assert!(out.starts_with("[White \"Escapes  [Result \"]\n"), "{out}");
+    }
+
+    #[test]
+    fn passed_through_games_get_an_empty_line_between_them_and_nothing_else() {
+        let mut out = Vec::new();
+        let mut through = PassThrough::default();
+        for game in [
+            &b"1. e4 *\n"[..],
+            b"1. d4 *\n\n\n",
+            b"1. c4 *\r\n",
+            b"1. f4 *",
+        ] {
+            through.push(&mut out, game);
+        }
+        through.finish(&mut out);
+        assert_eq!(out, b"1. e4 *\n\n1. d4 *\n\n\n1. c4 *\r\n\r\n1. f4 *\n");
+        let mut last = Vec::new();
+        let mut through = PassThrough::default();
+        through.push(&mut last, b"1. e4 *\n");
+        through.finish(&mut last);
+        assert_eq!(last, b"1. e4 *\n");
     }
 
     #[test]

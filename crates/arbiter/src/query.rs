@@ -1,0 +1,1076 @@
+//! `--where`: a SQL boolean expression over a game's header and what its
+//! replay finds, parsed by [sqlparser] (the parser DataFusion uses) and
+//! evaluated here, typed, with SQL's NULL semantics.
+//!
+//! - **Identifiers** are tag names as written in PGN (`WhiteElo`, `"Black
+//!   Elo"` quoted), read by the same readers as every report's tag
+//!   columns ([`crate::header`]), or, unquoted and in lower case, a
+//!   derived field: `base` and `increment` (seconds, the first period of
+//!   `TimeControl`), `speed` (Lichess's categories, [`Speed`]), `plies`
+//!   (the mainline's), `valid` (as `validate` decides) and `result` (the
+//!   recorded result: the `Result` tag, else the movetext's terminator;
+//!   `1-0`, `0-1`, `1/2-1/2` or `*` however it was spelled).
+//! - **Types** are the tags' ([`TagType::of`]): integers, dates (compared
+//!   with `'YYYY-MM-DD'`), times of day (`'HH:MM:SS'`), text. A tag that
+//!   is missing, or that does not read as its type (`WhiteElo "?"`, a
+//!   date with unknown parts), is NULL; a text tag compared with a number
+//!   is read as one (NULL when it is none).
+//! - **Operators:** `= <> != < <= > >=`, `+ - *` on integers, `AND OR
+//!   NOT`, `IN`, `BETWEEN`, `LIKE`, `ILIKE`, `IS [NOT] NULL`, parentheses.
+//! - **Functions:** `lower`, `upper`, `year`, `month`, `reaches('FEN')`
+//!   (the mainline passes through the position: placement, side to move,
+//!   castling rights and a legal en-passant square, clocks ignored) and
+//!   `final('FEN')` (the last position is it).
+//!
+//! A game is selected when the expression is true; NULL is not true.
+//!
+//! Cost: [`Query::eval`] first runs on the header alone; a field that
+//! needs the moves is then [`Truth::Pending`], and an `AND` with a false
+//! tag condition is false without it. Only a `Pending` answer asks for
+//! the replay ([`GameFacts`]).
+//!
+//! ```
+//! use arbiter::header::{GameHeader, HeaderSpec};
+//! use arbiter::query::{Query, Truth};
+//! use notation::pgn::read::GameReader;
+//!
+//! let mut spec = HeaderSpec::default();
+//! let query = Query::parse("WhiteElo >= 2500 AND speed = 'blitz'", &mut spec)?;
+//! assert!(!query.needs_moves());
+//! let pgn = b"[WhiteElo \"2611\"]\n[TimeControl \"180+2\"]\n\n1. e4 *\n";
+//! GameReader::new().read_chunk(pgn, 0, 1, |game| {
+//!     let header = GameHeader::read(game, &spec);
+//!     assert_eq!(query.eval(&header, None), Truth::True);
+//! });
+//! let err = Query::parse("UTCDate > 2024", &mut spec).unwrap_err();
+//! assert_eq!(err.to_string(), "column 11: cannot compare a date with a number");
+//! # Ok::<(), arbiter::query::QueryError>(())
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+
+use sqlparser::ast::{
+    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, InTarget,
+    ObjectNamePart, Spanned, UnaryOperator, Value,
+};
+use sqlparser::dialect::DuckDbDialect;
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::Token;
+
+use crate::header::{
+    whole_seconds, Date, GameHeader, HeaderSpec, Speed, TagField, TagType, TimeOfDay,
+};
+use board::RecordedResult;
+
+/// An expression that cannot be a `--where` condition, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryError {
+    /// 1-based column (in characters) of the expression's text.
+    pub column: usize,
+    /// What is wrong, lower case.
+    pub message: String,
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {}: {}", self.column, self.message)
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+/// A condition's answer on one game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Truth {
+    /// Selected.
+    True,
+    /// Not selected.
+    False,
+    /// NULL: not selected (and `NOT` of it is NULL too).
+    Null,
+    /// Depends on fields that need the moves: evaluate again with the
+    /// game's [`GameFacts`].
+    Pending,
+}
+
+/// What a replay found, for the fields that need the moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFacts {
+    /// Mainline plies replayed (up to the first error).
+    pub plies: u32,
+    /// Whether the game is valid.
+    pub valid: bool,
+    /// The recorded result.
+    pub recorded: RecordedResult,
+    /// The position key ([`crate::position_key`]) of every mainline
+    /// position, the start one first, when asked for.
+    pub positions: Vec<u64>,
+    /// The key of the last mainline position (after the last move
+    /// replayed), when the start position is legal.
+    pub final_key: Option<u64>,
+}
+
+/// A parsed, typed `--where` expression.
+#[derive(Clone, Debug)]
+pub struct Query {
+    root: Node,
+    needs_moves: bool,
+    needs_positions: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Ty {
+    Bool,
+    Int,
+    Text,
+    Date,
+    Time,
+    /// The `NULL` literal: fits any type.
+    Null,
+}
+
+impl Ty {
+    fn name(self) -> &'static str {
+        match self {
+            Ty::Bool => "a boolean",
+            Ty::Int => "a number",
+            Ty::Text => "text",
+            Ty::Date => "a date",
+            Ty::Time => "a time",
+            Ty::Null => "null",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Lit {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Text(String),
+    Date(Date),
+    Time(TimeOfDay),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Derived {
+    Base,
+    Increment,
+    Speed,
+    Plies,
+    Valid,
+    Result,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Arith {
+    Add,
+    Sub,
+    Mul,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Func {
+    Lower,
+    Upper,
+    Year,
+    Month,
+}
+
+#[derive(Clone, Debug)]
+enum Node {
+    Lit(Lit),
+    /// A tag, by its index in the header's fields, read as its type.
+    Tag(usize, TagType),
+    /// A text tag read as an integer (compared with a number).
+    TagAsInt(usize),
+    /// A derived field; `usize` is `TimeControl`'s index.
+    Derived(Derived, usize),
+    Not(Box<Node>),
+    And(Box<Node>, Box<Node>),
+    Or(Box<Node>, Box<Node>),
+    Cmp(Cmp, Box<Node>, Box<Node>),
+    Arith(Arith, Box<Node>, Box<Node>),
+    IsNull(Box<Node>, bool),
+    In(Box<Node>, Vec<Node>, bool),
+    Like {
+        expr: Box<Node>,
+        pattern: Vec<char>,
+        fold: bool,
+        negated: bool,
+    },
+    Func(Func, Box<Node>),
+    Reaches(u64),
+    Final(u64),
+}
+
+/// A value while evaluating.
+#[derive(Clone, Debug, PartialEq)]
+enum Val<'a> {
+    Null,
+    Pending,
+    Bool(bool),
+    Int(i64),
+    Text(Cow<'a, str>),
+    Date(Date),
+    Time(TimeOfDay),
+}
+
+fn err(column: usize, message: impl Into<String>) -> QueryError {
+    QueryError {
+        column,
+        message: message.into(),
+    }
+}
+
+fn column_of(expr: &impl Spanned) -> usize {
+    (expr.span().start.column as usize).max(1)
+}
+
+impl Query {
+    /// Parses `text` and types it; the tags it reads are added to `spec`
+    /// (so the run's header reads them, once).
+    ///
+    /// # Errors
+    /// [`QueryError`]: text that does not parse, an unknown function, a
+    /// comparison of values of different types (a date with a number),
+    /// a literal that is not of the type compared (`'2024-13-01'`), a FEN
+    /// that does not read, or an expression that is not a condition.
+    pub fn parse(text: &str, spec: &mut HeaderSpec) -> Result<Query, QueryError> {
+        let dialect = DuckDbDialect {};
+        let mut parser = Parser::new(&dialect)
+            .try_with_sql(text)
+            .map_err(|e| parse_error(text, &e))?;
+        let expr = parser.parse_expr().map_err(|e| parse_error(text, &e))?;
+        let next = parser.next_token();
+        if next.token != Token::EOF {
+            return Err(err(
+                (next.span.start.column as usize).max(1),
+                format!("unexpected `{}` after the expression", next.token),
+            ));
+        }
+        let mut compiler = Compiler {
+            spec,
+            needs_moves: false,
+            needs_positions: false,
+        };
+        let (root, ty) = compiler.compile(&expr)?;
+        if ty != Ty::Bool && ty != Ty::Null {
+            return Err(err(
+                column_of(&expr),
+                format!("the expression is {}, not a condition", ty.name()),
+            ));
+        }
+        Ok(Query {
+            root,
+            needs_moves: compiler.needs_moves,
+            needs_positions: compiler.needs_positions,
+        })
+    }
+
+    /// Whether some field needs the moves replayed (`plies`, `valid`,
+    /// `reaches`, `final`, and `result` of a game without a `Result` tag).
+    #[must_use]
+    pub fn needs_moves(&self) -> bool {
+        self.needs_moves
+    }
+
+    /// Whether [`GameFacts::positions`] is read (`reaches`).
+    #[must_use]
+    pub fn needs_positions(&self) -> bool {
+        self.needs_positions
+    }
+
+    /// The expression's answer on a game: from its header alone when
+    /// `facts` is `None` ([`Truth::Pending`] when that is not enough).
+    #[must_use]
+    pub fn eval(&self, header: &GameHeader, facts: Option<&GameFacts>) -> Truth {
+        let cx = Cx { header, facts };
+        match cx.eval(&self.root) {
+            Val::Bool(true) => Truth::True,
+            Val::Bool(false) => Truth::False,
+            Val::Pending => Truth::Pending,
+            _ => Truth::Null,
+        }
+    }
+}
+
+/// sqlparser's message without its ` at Line: 1, Column: 14`, and that
+/// column (the end of the text for an error at its end).
+fn parse_error(text: &str, error: &sqlparser::parser::ParserError) -> QueryError {
+    let message = match error {
+        sqlparser::parser::ParserError::TokenizerError(m)
+        | sqlparser::parser::ParserError::ParserError(m) => m.clone(),
+        sqlparser::parser::ParserError::RecursionLimitExceeded => {
+            return err(1, "the expression is nested too deeply");
+        }
+    };
+    let (message, column) = match message.rfind(" at Line: ") {
+        Some(at) => {
+            let column = message[at..]
+                .rsplit("Column: ")
+                .next()
+                .and_then(|c| c.trim().parse::<usize>().ok());
+            (message[..at].to_string(), column)
+        }
+        None => (message, None),
+    };
+    let column = column.unwrap_or(text.chars().count() + 1).max(1);
+    let mut message = message.replace("Expected: ", "expected ");
+    if let Some(first) = message.get(..1) {
+        message = first.to_lowercase() + &message[1..];
+    }
+    err(column, message)
+}
+
+struct Compiler<'s> {
+    spec: &'s mut HeaderSpec,
+    needs_moves: bool,
+    needs_positions: bool,
+}
+
+impl Compiler<'_> {
+    fn compile(&mut self, expr: &Expr) -> Result<(Node, Ty), QueryError> {
+        let column = column_of(expr);
+        Ok(match expr {
+            Expr::Nested(inner) => self.compile(inner)?,
+            Expr::Identifier(ident) => self.identifier(ident),
+            Expr::CompoundIdentifier(parts) => {
+                return Err(err(
+                    column,
+                    format!(
+                        "`{}` is not a tag name (quote a name with a dot: \"{}\")",
+                        expr,
+                        parts
+                            .iter()
+                            .map(|p| p.value.as_str())
+                            .collect::<Vec<_>>()
+                            .join(".")
+                    ),
+                ))
+            }
+            Expr::Value(value) => literal(&value.value, column)?,
+            Expr::TypedString(typed) => {
+                let text = match &typed.value.value {
+                    Value::SingleQuotedString(s) => s.as_str(),
+                    _ => return Err(err(column, "expected a quoted literal")),
+                };
+                match typed.data_type {
+                    sqlparser::ast::DataType::Date => {
+                        (Node::Lit(Lit::Date(date(text, column)?)), Ty::Date)
+                    }
+                    sqlparser::ast::DataType::Time(..) => {
+                        (Node::Lit(Lit::Time(time(text, column)?)), Ty::Time)
+                    }
+                    _ => {
+                        return Err(err(
+                            column,
+                            format!("unsupported literal type {}", typed.data_type),
+                        ))
+                    }
+                }
+            }
+            Expr::UnaryOp { op, expr: inner } => match op {
+                UnaryOperator::Not => {
+                    let node = self.condition(inner)?;
+                    (Node::Not(Box::new(node)), Ty::Bool)
+                }
+                UnaryOperator::Minus => {
+                    let (node, ty) = self.compile(inner)?;
+                    match (node, ty) {
+                        (Node::Lit(Lit::Int(n)), _) => (Node::Lit(Lit::Int(-n)), Ty::Int),
+                        (node, Ty::Int) => (
+                            Node::Arith(
+                                Arith::Sub,
+                                Box::new(Node::Lit(Lit::Int(0))),
+                                Box::new(node),
+                            ),
+                            Ty::Int,
+                        ),
+                        (_, ty) => return Err(err(column, format!("cannot negate {}", ty.name()))),
+                    }
+                }
+                UnaryOperator::Plus => self.compile(inner)?,
+                _ => return Err(err(column, format!("unsupported operator {op}"))),
+            },
+            Expr::BinaryOp { left, op, right } => self.binary(left, op, right, column)?,
+            Expr::IsNull(inner) | Expr::IsNotNull(inner) => {
+                let (node, _) = self.compile(inner)?;
+                (
+                    Node::IsNull(Box::new(node), matches!(expr, Expr::IsNotNull(_))),
+                    Ty::Bool,
+                )
+            }
+            Expr::IsTrue(inner) | Expr::IsFalse(inner) => {
+                let node = self.condition(inner)?;
+                let want = matches!(expr, Expr::IsTrue(_));
+                // `x IS TRUE` is never NULL.
+                let node = Node::And(
+                    Box::new(Node::IsNull(Box::new(node.clone()), true)),
+                    Box::new(Node::Cmp(
+                        Cmp::Eq,
+                        Box::new(node),
+                        Box::new(Node::Lit(Lit::Bool(want))),
+                    )),
+                );
+                (node, Ty::Bool)
+            }
+            Expr::In {
+                expr: inner,
+                target: InTarget::List(list),
+                negated,
+                ..
+            } => {
+                let (node, ty) = self.compile(inner)?;
+                let mut items = Vec::with_capacity(list.len());
+                let mut node = node;
+                for item in list {
+                    let (item_node, item_ty) = self.compile(item)?;
+                    let (left, right) = unify(
+                        (node, ty, column_of(inner.as_ref())),
+                        (item_node, item_ty, column_of(item)),
+                    )?;
+                    node = left;
+                    items.push(right);
+                }
+                (Node::In(Box::new(node), items, *negated), Ty::Bool)
+            }
+            Expr::In { .. } => {
+                return Err(err(column, "IN takes a list of values: x IN (a, b, c)"));
+            }
+            Expr::Between {
+                expr: inner,
+                negated,
+                low,
+                high,
+            } => {
+                let lower = self.comparison(inner, Cmp::Ge, low)?;
+                let upper = self.comparison(inner, Cmp::Le, high)?;
+                let both = Node::And(Box::new(lower), Box::new(upper));
+                let node = if *negated {
+                    Node::Not(Box::new(both))
+                } else {
+                    both
+                };
+                (node, Ty::Bool)
+            }
+            Expr::Like {
+                negated,
+                any,
+                expr: inner,
+                pattern,
+                escape_char,
+            }
+            | Expr::ILike {
+                negated,
+                any,
+                expr: inner,
+                pattern,
+                escape_char,
+            } => {
+                if *any || escape_char.is_some() {
+                    return Err(err(column, "LIKE ANY and ESCAPE are not supported"));
+                }
+                let (node, ty) = self.compile(inner)?;
+                if ty != Ty::Text && ty != Ty::Null {
+                    return Err(err(
+                        column_of(inner.as_ref()),
+                        format!("LIKE compares text, not {}", ty.name()),
+                    ));
+                }
+                let fold = matches!(expr, Expr::ILike { .. });
+                let text = match pattern.as_ref() {
+                    Expr::Value(v) => match &v.value {
+                        Value::SingleQuotedString(s) => s.clone(),
+                        _ => {
+                            return Err(err(
+                                column_of(pattern.as_ref()),
+                                "a LIKE pattern is a quoted string",
+                            ))
+                        }
+                    },
+                    _ => {
+                        return Err(err(
+                            column_of(pattern.as_ref()),
+                            "a LIKE pattern is a quoted string",
+                        ))
+                    }
+                };
+                let text = if fold { text.to_lowercase() } else { text };
+                (
+                    Node::Like {
+                        expr: Box::new(node),
+                        pattern: text.chars().collect(),
+                        fold,
+                        negated: *negated,
+                    },
+                    Ty::Bool,
+                )
+            }
+            Expr::Function(function) => self.function(function, column)?,
+            other => return Err(err(column, format!("unsupported expression `{other}`"))),
+        })
+    }
+
+    /// An expression that must be a condition.
+    fn condition(&mut self, expr: &Expr) -> Result<Node, QueryError> {
+        let (node, ty) = self.compile(expr)?;
+        match ty {
+            Ty::Bool | Ty::Null => Ok(node),
+            ty => Err(err(
+                column_of(expr),
+                format!("expected a condition, found {}", ty.name()),
+            )),
+        }
+    }
+
+    fn identifier(&mut self, ident: &Ident) -> (Node, Ty) {
+        let name = ident.value.as_str();
+        if ident.quote_style.is_none() {
+            let derived = match name {
+                "base" => Some((Derived::Base, Ty::Int)),
+                "increment" => Some((Derived::Increment, Ty::Int)),
+                "speed" => Some((Derived::Speed, Ty::Text)),
+                "plies" => Some((Derived::Plies, Ty::Int)),
+                "valid" => Some((Derived::Valid, Ty::Bool)),
+                "result" => Some((Derived::Result, Ty::Text)),
+                _ => None,
+            };
+            if let Some((field, ty)) = derived {
+                let index = match field {
+                    Derived::Base | Derived::Increment | Derived::Speed => {
+                        self.spec.add("TimeControl")
+                    }
+                    Derived::Plies | Derived::Valid => {
+                        self.needs_moves = true;
+                        0
+                    }
+                    Derived::Result => {
+                        // The terminator counts when the tag is empty.
+                        self.needs_moves = true;
+                        0
+                    }
+                };
+                return (Node::Derived(field, index), ty);
+            }
+        }
+        let ty = TagType::of(name);
+        let index = self.spec.add(name);
+        let value_ty = match ty {
+            TagType::Int => Ty::Int,
+            TagType::Date => Ty::Date,
+            TagType::Time => Ty::Time,
+            TagType::Text | TagType::TimeControl => Ty::Text,
+        };
+        (Node::Tag(index, ty), value_ty)
+    }
+
+    fn comparison(&mut self, left: &Expr, op: Cmp, right: &Expr) -> Result<Node, QueryError> {
+        let (l, lt) = self.compile(left)?;
+        let (r, rt) = self.compile(right)?;
+        if op != Cmp::Eq && op != Cmp::Ne && (lt == Ty::Bool || rt == Ty::Bool) {
+            return Err(err(column_of(left), "booleans compare with = and <> only"));
+        }
+        let (l, r) = unify((l, lt, column_of(left)), (r, rt, column_of(right)))?;
+        Ok(Node::Cmp(op, Box::new(l), Box::new(r)))
+    }
+
+    fn binary(
+        &mut self,
+        left: &Expr,
+        op: &BinaryOperator,
+        right: &Expr,
+        column: usize,
+    ) -> Result<(Node, Ty), QueryError> {
+        let cmp = match op {
+            BinaryOperator::Eq => Some(Cmp::Eq),
+            BinaryOperator::NotEq => Some(Cmp::Ne),
+            BinaryOperator::Lt => Some(Cmp::Lt),
+            BinaryOperator::LtEq => Some(Cmp::Le),
+            BinaryOperator::Gt => Some(Cmp::Gt),
+            BinaryOperator::GtEq => Some(Cmp::Ge),
+            _ => None,
+        };
+        if let Some(cmp) = cmp {
+            return Ok((self.comparison(left, cmp, right)?, Ty::Bool));
+        }
+        match op {
+            BinaryOperator::And | BinaryOperator::Or => {
+                let (l, r) = (self.condition(left)?, self.condition(right)?);
+                let node = if *op == BinaryOperator::And {
+                    Node::And(Box::new(l), Box::new(r))
+                } else {
+                    Node::Or(Box::new(l), Box::new(r))
+                };
+                Ok((node, Ty::Bool))
+            }
+            BinaryOperator::Plus | BinaryOperator::Minus | BinaryOperator::Multiply => {
+                let arith = match op {
+                    BinaryOperator::Plus => Arith::Add,
+                    BinaryOperator::Minus => Arith::Sub,
+                    _ => Arith::Mul,
+                };
+                let (l, lt) = self.compile(left)?;
+                let (r, rt) = self.compile(right)?;
+                let (l, r) = unify((l, lt, column_of(left)), (r, rt, column_of(right)))?;
+                for (ty, at) in [(lt, column_of(left)), (rt, column_of(right))] {
+                    if !matches!(ty, Ty::Int | Ty::Null | Ty::Text) {
+                        return Err(err(at, format!("cannot do arithmetic on {}", ty.name())));
+                    }
+                }
+                if lt == Ty::Text && rt == Ty::Text {
+                    return Err(err(column, "cannot do arithmetic on text"));
+                }
+                Ok((Node::Arith(arith, Box::new(l), Box::new(r)), Ty::Int))
+            }
+            _ => Err(err(column, format!("unsupported operator {op}"))),
+        }
+    }
+
+    fn function(
+        &mut self,
+        function: &sqlparser::ast::Function,
+        column: usize,
+    ) -> Result<(Node, Ty), QueryError> {
+        let name = match function.name.0.as_slice() {
+            [ObjectNamePart::Identifier(ident)] => ident.value.to_ascii_lowercase(),
+            _ => return Err(err(column, format!("unknown function {}", function.name))),
+        };
+        let args: Vec<&Expr> = match &function.args {
+            FunctionArguments::List(list) => list
+                .args
+                .iter()
+                .map(|arg| match arg {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(expr)) => Ok(expr),
+                    _ => Err(err(column, format!("{name}() takes plain arguments"))),
+                })
+                .collect::<Result<_, _>>()?,
+            _ => Vec::new(),
+        };
+        let [arg] = args.as_slice() else {
+            return Err(err(
+                column,
+                match name.as_str() {
+                    "lower" | "upper" | "year" | "month" | "reaches" | "final" => {
+                        format!("{name}() takes one argument")
+                    }
+                    _ => format!(
+                        "unknown function {name}() (there are lower, upper, year, month, reaches and final)"
+                    ),
+                },
+            ));
+        };
+        match name.as_str() {
+            "lower" | "upper" | "year" | "month" => {
+                let (node, ty) = self.compile(arg)?;
+                let (func, takes, gives) = match name.as_str() {
+                    "lower" => (Func::Lower, Ty::Text, Ty::Text),
+                    "upper" => (Func::Upper, Ty::Text, Ty::Text),
+                    "year" => (Func::Year, Ty::Date, Ty::Int),
+                    _ => (Func::Month, Ty::Date, Ty::Int),
+                };
+                if ty != takes && ty != Ty::Null {
+                    return Err(err(
+                        column_of(*arg),
+                        format!("{name}() takes {}, not {}", takes.name(), ty.name()),
+                    ));
+                }
+                Ok((Node::Func(func, Box::new(node)), gives))
+            }
+            "reaches" | "final" => {
+                let fen = match arg {
+                    Expr::Value(v) => match &v.value {
+                        Value::SingleQuotedString(s) => s.as_str(),
+                        _ => return Err(err(column_of(*arg), format!("{name}() takes a FEN in quotes"))),
+                    },
+                    _ => return Err(err(column_of(*arg), format!("{name}() takes a FEN in quotes"))),
+                };
+                let position = notation::fen::parse_position(fen.trim(), None)
+                    .map_err(|e| err(column_of(*arg), format!("{name}(): {e}")))?;
+                let key = crate::position_key(&position);
+                self.needs_moves = true;
+                if name == "reaches" {
+                    self.needs_positions = true;
+                    Ok((Node::Reaches(key), Ty::Bool))
+                } else {
+                    Ok((Node::Final(key), Ty::Bool))
+                }
+            }
+            _ => Err(err(
+                column,
+                format!(
+                    "unknown function {name}() (there are lower, upper, year, month, reaches and final)"
+                ),
+            )),
+        }
+    }
+}
+
+fn literal(value: &Value, column: usize) -> Result<(Node, Ty), QueryError> {
+    Ok(match value {
+        Value::Number(text, _) => match text.parse::<i64>() {
+            Ok(n) => (Node::Lit(Lit::Int(n)), Ty::Int),
+            Err(_) => return Err(err(column, format!("{text} is not a whole number"))),
+        },
+        Value::SingleQuotedString(text) => (Node::Lit(Lit::Text(text.clone())), Ty::Text),
+        Value::Boolean(b) => (Node::Lit(Lit::Bool(*b)), Ty::Bool),
+        Value::Null => (Node::Lit(Lit::Null), Ty::Null),
+        other => return Err(err(column, format!("unsupported literal {other}"))),
+    })
+}
+
+fn date(text: &str, column: usize) -> Result<Date, QueryError> {
+    let bad = || err(column, format!("'{text}' is not a date (YYYY-MM-DD)"));
+    let t = text.trim();
+    // `YYYY-MM-DD` only: `Date::parse` takes PGN's dots too.
+    if t.len() != 10 || t.as_bytes()[4] != b'-' || t.as_bytes()[7] != b'-' {
+        return Err(bad());
+    }
+    Date::parse(t).ok_or_else(bad)
+}
+
+fn time(text: &str, column: usize) -> Result<TimeOfDay, QueryError> {
+    TimeOfDay::parse(text)
+        .ok_or_else(|| err(column, format!("'{text}' is not a time of day (HH:MM:SS)")))
+}
+
+/// Makes two operands comparable: a text literal read as the other
+/// side's date, time or number, a text tag read as a number; otherwise
+/// the types must be equal. A mismatch is reported at the right operand.
+fn unify(
+    (left, lt, _lc): (Node, Ty, usize),
+    (right, rt, rc): (Node, Ty, usize),
+) -> Result<(Node, Node), QueryError> {
+    if lt == rt || lt == Ty::Null || rt == Ty::Null {
+        return Ok((left, right));
+    }
+    let mismatch = || {
+        err(
+            rc,
+            format!("cannot compare {} with {}", lt.name(), rt.name()),
+        )
+    };
+    let cast = |node: Node, to: Ty, column: usize| -> Result<Node, QueryError> {
+        match (node, to) {
+            (Node::Lit(Lit::Text(text)), Ty::Date) => {
+                Ok(Node::Lit(Lit::Date(date(&text, column)?)))
+            }
+            (Node::Lit(Lit::Text(text)), Ty::Time) => {
+                Ok(Node::Lit(Lit::Time(time(&text, column)?)))
+            }
+            (Node::Lit(Lit::Text(text)), Ty::Int) => match crate::header::read_int(&text) {
+                Some(n) => Ok(Node::Lit(Lit::Int(n))),
+                None => Err(err(column, format!("'{text}' is not a whole number"))),
+            },
+            (Node::Tag(index, TagType::Text), Ty::Int) => Ok(Node::TagAsInt(index)),
+            _ => Err(mismatch()),
+        }
+    };
+    match (lt, rt) {
+        (Ty::Text, Ty::Int | Ty::Date | Ty::Time) => Ok((cast(left, rt, _lc)?, right)),
+        (Ty::Int | Ty::Date | Ty::Time, Ty::Text) => Ok((left, cast(right, lt, rc)?)),
+        _ => Err(mismatch()),
+    }
+}
+
+struct Cx<'a> {
+    header: &'a GameHeader,
+    facts: Option<&'a GameFacts>,
+}
+
+impl<'a> Cx<'a> {
+    fn field(&self, index: usize) -> &'a TagField {
+        self.header
+            .fields()
+            .get(index)
+            .unwrap_or(&TagField::Missing)
+    }
+
+    fn eval(&self, node: &Node) -> Val<'a> {
+        match node {
+            Node::Lit(lit) => match lit {
+                Lit::Null => Val::Null,
+                Lit::Bool(b) => Val::Bool(*b),
+                Lit::Int(n) => Val::Int(*n),
+                Lit::Text(t) => Val::Text(Cow::Owned(t.clone())),
+                Lit::Date(d) => Val::Date(*d),
+                Lit::Time(t) => Val::Time(*t),
+            },
+            Node::Tag(index, ty) => match (self.field(*index), ty) {
+                (TagField::Int(n), _) => Val::Int(*n),
+                (f @ TagField::Date(_), _) => f.full_date().map_or(Val::Null, Val::Date),
+                (TagField::Time(t), _) => Val::Time(*t),
+                (TagField::TimeControl { text, .. }, _) => Val::Text(Cow::Borrowed(text)),
+                (TagField::Text(text), _) => Val::Text(Cow::Borrowed(text)),
+                (TagField::Unreadable(text), TagType::Text | TagType::TimeControl) => {
+                    Val::Text(Cow::Borrowed(text))
+                }
+                _ => Val::Null,
+            },
+            Node::TagAsInt(index) => match self.field(*index) {
+                TagField::Text(text) => crate::header::read_int(text).map_or(Val::Null, Val::Int),
+                _ => Val::Null,
+            },
+            Node::Derived(field, index) => self.derived(*field, *index),
+            Node::Not(inner) => match self.eval(inner) {
+                Val::Bool(b) => Val::Bool(!b),
+                Val::Pending => Val::Pending,
+                _ => Val::Null,
+            },
+            Node::And(l, r) => {
+                let left = self.eval(l);
+                if left == Val::Bool(false) {
+                    return left;
+                }
+                let right = self.eval(r);
+                match (left, right) {
+                    (_, Val::Bool(false)) => Val::Bool(false),
+                    (Val::Pending, _) | (_, Val::Pending) => Val::Pending,
+                    (Val::Bool(true), Val::Bool(true)) => Val::Bool(true),
+                    _ => Val::Null,
+                }
+            }
+            Node::Or(l, r) => {
+                let left = self.eval(l);
+                if left == Val::Bool(true) {
+                    return left;
+                }
+                let right = self.eval(r);
+                match (left, right) {
+                    (_, Val::Bool(true)) => Val::Bool(true),
+                    (Val::Pending, _) | (_, Val::Pending) => Val::Pending,
+                    (Val::Bool(false), Val::Bool(false)) => Val::Bool(false),
+                    _ => Val::Null,
+                }
+            }
+            Node::Cmp(op, l, r) => {
+                let (left, right) = (self.eval(l), self.eval(r));
+                compare(*op, &left, &right)
+            }
+            Node::Arith(op, l, r) => match (self.eval(l), self.eval(r)) {
+                (Val::Pending, _) | (_, Val::Pending) => Val::Pending,
+                (Val::Int(a), Val::Int(b)) => {
+                    let value = match op {
+                        Arith::Add => a.checked_add(b),
+                        Arith::Sub => a.checked_sub(b),
+                        Arith::Mul => a.checked_mul(b),
+                    };
+                    value.map_or(Val::Null, Val::Int)
+                }
+                _ => Val::Null,
+            },
+            Node::IsNull(inner, negated) => match self.eval(inner) {
+                Val::Pending => Val::Pending,
+                Val::Null => Val::Bool(!negated),
+                _ => Val::Bool(*negated),
+            },
+            Node::In(inner, items, negated) => {
+                let value = self.eval(inner);
+                let mut answer = Val::Bool(false);
+                for item in items {
+                    match compare(Cmp::Eq, &value, &self.eval(item)) {
+                        Val::Bool(true) => {
+                            answer = Val::Bool(true);
+                            break;
+                        }
+                        Val::Bool(false) => {}
+                        Val::Pending => answer = Val::Pending,
+                        _ if answer != Val::Pending => answer = Val::Null,
+                        _ => {}
+                    }
+                }
+                match answer {
+                    Val::Bool(b) => Val::Bool(b != *negated),
+                    other => other,
+                }
+            }
+            Node::Like {
+                expr,
+                pattern,
+                fold,
+                negated,
+            } => match self.eval(expr) {
+                Val::Text(text) => {
+                    let matched = if *fold {
+                        like(&text.to_lowercase(), pattern)
+                    } else {
+                        like(&text, pattern)
+                    };
+                    Val::Bool(matched != *negated)
+                }
+                Val::Pending => Val::Pending,
+                _ => Val::Null,
+            },
+            Node::Func(func, inner) => match (func, self.eval(inner)) {
+                (_, Val::Pending) => Val::Pending,
+                (Func::Lower, Val::Text(t)) => Val::Text(Cow::Owned(t.to_lowercase())),
+                (Func::Upper, Val::Text(t)) => Val::Text(Cow::Owned(t.to_uppercase())),
+                (Func::Year, Val::Date(d)) => Val::Int(i64::from(d.year)),
+                (Func::Month, Val::Date(d)) => Val::Int(i64::from(d.month)),
+                _ => Val::Null,
+            },
+            Node::Reaches(key) => match self.facts {
+                None => Val::Pending,
+                Some(facts) if facts.positions.is_empty() => Val::Null,
+                Some(facts) => Val::Bool(facts.positions.contains(key)),
+            },
+            Node::Final(key) => match self.facts {
+                None => Val::Pending,
+                Some(facts) => facts.final_key.map_or(Val::Null, |k| Val::Bool(k == *key)),
+            },
+        }
+    }
+
+    fn derived(&self, field: Derived, index: usize) -> Val<'a> {
+        let tc = || match self.field(index) {
+            TagField::TimeControl { tc, .. } => Some(tc),
+            _ => None,
+        };
+        match field {
+            Derived::Base => tc()
+                .and_then(|tc| whole_seconds(tc.initial_time()?))
+                .map_or(Val::Null, Val::Int),
+            Derived::Increment => tc()
+                .and_then(|tc| whole_seconds(tc.first_increment()?))
+                .map_or(Val::Null, Val::Int),
+            Derived::Speed => tc()
+                .and_then(|tc| tc.speed())
+                .map_or(Val::Null, |s: Speed| Val::Text(Cow::Borrowed(s.as_str()))),
+            Derived::Plies => self
+                .facts
+                .map_or(Val::Pending, |f| Val::Int(i64::from(f.plies))),
+            Derived::Valid => self.facts.map_or(Val::Pending, |f| Val::Bool(f.valid)),
+            Derived::Result => {
+                let recorded = match self.facts {
+                    Some(facts) => Cow::Borrowed(&facts.recorded),
+                    // The tag decides when it is not empty.
+                    None => match self.header.result_tag.as_deref().map(str::trim) {
+                        Some(tag) if !tag.is_empty() => {
+                            Cow::Owned(RecordedResult::read(Some(tag), None))
+                        }
+                        _ => return Val::Pending,
+                    },
+                };
+                result_value(&recorded)
+            }
+        }
+    }
+}
+
+/// `result`: a result in its standard spelling, other text as written.
+fn result_value<'a>(recorded: &RecordedResult) -> Val<'a> {
+    match recorded {
+        RecordedResult::Known { result, .. } => Val::Text(Cow::Borrowed(result.as_str())),
+        other => other
+            .text()
+            .map_or(Val::Null, |t| Val::Text(Cow::Owned(t.to_string()))),
+    }
+}
+
+fn compare(op: Cmp, left: &Val<'_>, right: &Val<'_>) -> Val<'static> {
+    use std::cmp::Ordering;
+    let ordering: Option<Ordering> = match (left, right) {
+        (Val::Null, _) | (_, Val::Null) => return Val::Null,
+        (Val::Pending, _) | (_, Val::Pending) => return Val::Pending,
+        (Val::Int(a), Val::Int(b)) => Some(a.cmp(b)),
+        (Val::Text(a), Val::Text(b)) => Some(a.as_ref().cmp(b.as_ref())),
+        (Val::Date(a), Val::Date(b)) => Some(a.cmp(b)),
+        (Val::Time(a), Val::Time(b)) => Some(a.cmp(b)),
+        (Val::Bool(a), Val::Bool(b)) => Some(a.cmp(b)),
+        _ => None,
+    };
+    let Some(ordering) = ordering else {
+        return Val::Null;
+    };
+    Val::Bool(match op {
+        Cmp::Eq => ordering == Ordering::Equal,
+        Cmp::Ne => ordering != Ordering::Equal,
+        Cmp::Lt => ordering == Ordering::Less,
+        Cmp::Le => ordering != Ordering::Greater,
+        Cmp::Gt => ordering == Ordering::Greater,
+        Cmp::Ge => ordering != Ordering::Less,
+    })
+}
+
+/// SQL `LIKE`: `%` any run of characters, `_` one character.
+fn like(text: &str, pattern: &[char]) -> bool {
+    let text: Vec<char> = text.chars().collect();
+    // The classic greedy wildcard match with one backtrack point.
+    let (mut t, mut p) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        if p < pattern.len() && (pattern[p] == '_' || pattern[p] == text[t]) {
+            t += 1;
+            p += 1;
+        } else if p < pattern.len() && pattern[p] == '%' {
+            star = Some((p, t));
+            p += 1;
+        } else if let Some((sp, st)) = star {
+            p = sp + 1;
+            t = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    pattern[p..].iter().all(|&c| c == '%')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> String {
+        Query::parse(text, &mut HeaderSpec::default())
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn like_patterns() {
+        let like = |t: &str, p: &str| like(t, &p.chars().collect::<Vec<_>>());
+        assert!(like("Carlsen, Magnus", "Carlsen%"));
+        assert!(like("abc", "a_c"));
+        assert!(like("abc", "%"));
+        assert!(like("", "%"));
+        assert!(!like("abc", "a_"));
+        assert!(like("aXbXc", "%b%c"));
+        assert!(!like("abd", "%c%"));
+        assert!(like("mississippi", "%iss%pi"));
+    }
+
+    #[test]
+    fn errors_point_at_their_column() {
+        assert_eq!(
+            error("WhiteElo >= 2500 AND UTCDate > 2024"),
+            "column 32: cannot compare a date with a number"
+        );
+        assert_eq!(
+            error("UTCDate > '2024-13-01'"),
+            "column 11: '2024-13-01' is not a date (YYYY-MM-DD)"
+        );
+        assert!(
+            error("WhiteElo >= ").starts_with("column 13: expected an expression"),
+            "{}",
+            error("WhiteElo >= ")
+        );
+        assert!(error("frob(WhiteElo) = 1").starts_with("column 1: unknown function frob()"));
+        assert_eq!(
+            error("WhiteElo"),
+            "column 1: the expression is a number, not a condition"
+        );
+        assert!(error("reaches('not a fen')").starts_with("column 9: reaches(): "));
+        assert!(error("WhiteElo = 1 2").starts_with("column 14: unexpected `2`"));
+    }
+}

@@ -1,0 +1,557 @@
+//! `chesstool select`: the games that match a `--where` condition, once
+//! each with `--unique`, written as they were read (or as a per-game
+//! report). Arguments, I/O and the summary only: the query is
+//! [`arbiter::query`], the duplicate key [`arbiter::MovesHash`], the
+//! pass-through [`notation::pgn::rewrite::as_read`].
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use arbiter::header::{GameHeader, HeaderSpec};
+use arbiter::query::{Query, Truth};
+use arbiter::MovesHash;
+use board::RecordedResult;
+use clap::Args;
+use notation::pgn::read::RawGame;
+use notation::pgn::replay::{GameError, NoVisitor, ReplayOptions};
+
+use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
+use crate::pipeline::Task;
+use crate::report::table::FileName;
+use crate::report::{game_columns, Column, Format, GameRecord, Schema, Sink, TagColumns, Type};
+use crate::validate::error_line;
+use crate::Outcome;
+
+pub const EXAMPLES: &str = "\
+Examples:
+  chesstool select games.pgn --where \"WhiteElo >= 2500\" -o strong.pgn
+  chesstool select lichess_db_standard_rated_2024-01.pgn.zst --where \"speed = 'blitz' AND WhiteElo BETWEEN 2000 AND 2200\" -o blitz.pgn
+  chesstool select a.pgn b.pgn --unique --duplicates dups.csv -o merged.pgn
+  chesstool select games.pgn --where \"reaches('rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2')\"
+  chesstool select games.pgn --where \"NOT valid\" -o broken.pgn
+  chesstool select games.pgn --where \"year(UTCDate) = 2024 AND White ILIKE 'carlsen%'\" --format csv";
+
+/// The formats of `select`.
+const FORMATS: &[Format] = &[Format::Pgn, Format::Csv, Format::Jsonl, Format::Parquet];
+
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    /// PGN files (plain, .zst, .gz or .bz2, detected from the bytes), or
+    /// directories, walked in sorted order for files named *.pgn, *.pgn.gz,
+    /// *.pgn.bz2 or *.pgn.zst in any case; `-` or none for stdin.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Drop every game whose start position and mainline moves equal
+    /// those of an earlier game (across all inputs); the first is kept.
+    #[arg(long)]
+    unique: bool,
+    /// With --unique: write a CSV of the games dropped, each beside the
+    /// game it duplicates.
+    #[arg(long, value_name = "FILE", requires = "unique")]
+    duplicates: Option<PathBuf>,
+    /// Output format: `pgn`, the games as they were read; `csv`, `jsonl`
+    /// or `parquet` (to -o FILE), a row per selected game.
+    #[arg(long, value_name = "FORMAT", default_value = "pgn", value_parser = Format::parser(FORMATS))]
+    format: Format,
+    /// Write the games through our PGN writer (export format: the Seven
+    /// Tag Roster first, 80 columns) instead of as they were read.
+    /// --strip and --tags imply it.
+    #[arg(long)]
+    export: bool,
+    /// Take out of each game written: comments, nags, variations, clocks
+    /// (`[%clk]` and `[%emt]` inside comments), evals (`[%eval]` inside
+    /// comments). With --format pgn, --tags roster|all|NAME,… chooses the
+    /// tags written (the Seven Tag Roster always is).
+    #[arg(long, value_name = "WHAT,…", value_delimiter = ',', value_enum)]
+    strip: Vec<StripWhat>,
+    /// Write N games a file into the directory -o DIR (new or empty):
+    /// 000001.pgn, 000002.pgn, … (names that sort).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    split_every: Option<u64>,
+    /// `valid` is decided strictly (lenient normalisations are errors).
+    #[arg(long)]
+    strict: bool,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+/// `--strip`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StripWhat {
+    Comments,
+    Nags,
+    Variations,
+    Clocks,
+    Evals,
+}
+
+/// What one game turned into.
+#[derive(Debug)]
+pub struct Picked {
+    header: GameHeader,
+    selected: bool,
+    /// The game's bytes, for PGN output of a selected game.
+    bytes: Option<Vec<u8>>,
+    /// When replayed: its identity.
+    moves_hash: Option<MovesHash>,
+    recorded: RecordedResult,
+    plies: u32,
+    valid: Option<bool>,
+    /// Its bytes could not be read as a game (a malformed tag section, too
+    /// large): reported and counted.
+    unreadable: Option<GameError>,
+}
+
+impl GameRecord for Picked {
+    fn header(&self) -> &GameHeader {
+        &self.header
+    }
+
+    fn recorded(&self) -> &RecordedResult {
+        &self.recorded
+    }
+
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    fn moves_hash(&self) -> Option<MovesHash> {
+        self.moves_hash
+    }
+}
+
+type Row = Placed<Picked>;
+
+struct Select {
+    query: Option<Query>,
+    spec: HeaderSpec,
+    options: ReplayOptions,
+    /// Replay every selected game (for `--unique` and the report).
+    replay_selected: bool,
+    /// Keep the bytes of selected games (PGN output).
+    keep_bytes: bool,
+    /// `--export`, `--strip`, `--tags`: the games rewritten.
+    export: Option<(notation::pgn::clean::Strip, notation::pgn::clean::TagChoice)>,
+}
+
+impl Select {
+    /// `game` (its bytes as read) through our writer, cleaned; `None` for
+    /// a game the writer cannot take (an invalid one: written as read).
+    fn exported(&self, bytes: &[u8], offset: u64, line: u64) -> Option<Vec<u8>> {
+        let (what, tags) = self.export.as_ref()?;
+        let mut out = None;
+        notation::pgn::read::GameReader::new().read_chunk(bytes, offset, line, |copy| {
+            if copy.index_in_chunk == 0 {
+                let options = notation::pgn::BuildOptions {
+                    canonical_san: false,
+                };
+                if let Ok(mut game) = notation::pgn::build_game(copy, &options) {
+                    notation::pgn::clean::strip(&mut game, what);
+                    notation::pgn::clean::keep_tags(&mut game, tags);
+                    out = Some(notation::pgn::to_pgn_string(&game).into_bytes());
+                }
+            }
+        });
+        out
+    }
+}
+
+impl Task for Select {
+    type Record = Picked;
+
+    fn game(&self, game: &mut RawGame<'_>) -> Picked {
+        let header = GameHeader::read(game, &self.spec);
+        let unreadable = game.read_errors().first().map(|e| GameError {
+            kind: notation::pgn::replay::ErrorKind::Syntax,
+            ply: None,
+            move_text: None,
+            token: None,
+            line: e.line,
+            column: None,
+            message: e.message.clone(),
+        });
+        let mut truth = match (&self.query, &unreadable) {
+            (None, _) => Truth::True,
+            // Its tags cannot be trusted: not selected, counted.
+            (Some(_), Some(_)) => Truth::False,
+            (Some(query), None) => query.eval(&header, None),
+        };
+        let mut picked = Picked {
+            recorded: header.recorded(None),
+            header,
+            selected: false,
+            bytes: None,
+            moves_hash: None,
+            plies: 0,
+            valid: None,
+            unreadable,
+        };
+        if truth == Truth::Pending || (truth == Truth::True && self.replay_selected) {
+            let positions = self.query.as_ref().is_some_and(Query::needs_positions);
+            let examined = arbiter::examine(
+                game,
+                &picked.header,
+                &self.options,
+                positions,
+                &mut NoVisitor,
+            );
+            if truth == Truth::Pending {
+                if let Some(query) = &self.query {
+                    truth = query.eval(&picked.header, Some(&examined.facts));
+                }
+            }
+            picked.moves_hash = Some(examined.moves_hash);
+            picked.plies = examined.validation.plies;
+            picked.valid = Some(examined.validation.error.is_none());
+            picked.recorded = examined.validation.recorded;
+        }
+        picked.selected = truth == Truth::True;
+        if picked.selected && self.keep_bytes {
+            let (offset, line) = (game.offset, game.line);
+            let bytes = game.bytes();
+            picked.bytes = Some(
+                self.exported(bytes, offset, line)
+                    .unwrap_or_else(|| bytes.to_vec()),
+            );
+        }
+        picked
+    }
+
+    fn too_large(&self, game: &mut RawGame<'_>) -> Picked {
+        // Its bytes are not all here: never written.
+        let mut picked = self.game(game);
+        picked.selected = false;
+        picked.bytes = None;
+        picked
+    }
+
+    fn rebase(&self, record: &mut Picked, line_base: u64) {
+        if let Some(error) = &mut record.unreadable {
+            error.line += line_base;
+        }
+    }
+}
+
+/// The report of the selected games: the game columns, `valid`, the
+/// `--tags` columns, then `moves_hash`.
+///
+/// # Errors
+/// A usage error in `--tags`.
+pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, TagColumns)> {
+    let mut columns = game_columns::<Picked>("result");
+    columns.push(Column::new(
+        "valid",
+        Type::Bool,
+        true,
+        |r: &Row, _, c| match r.record.valid {
+            Some(valid) => c.bool(valid),
+            None => c.null(),
+        },
+    ));
+    let hash = crate::report::moves_hash_column::<Picked>();
+    let own: Vec<&str> = columns
+        .iter()
+        .chain([&hash])
+        .map(|c| c.name.as_str())
+        .collect();
+    let tags = TagColumns::new(tags, &own, &["White", "Black", "Result"], spec)?;
+    columns.extend(tags.columns(|r: &Row| &r.record.header));
+    columns.push(hash);
+    Ok((Schema { columns }, tags))
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    games: u64,
+    selected: u64,
+    duplicates: u64,
+    unreadable: u64,
+    /// Typed tag values that were not of their type.
+    untyped: u64,
+}
+
+/// The games kept so far by `--unique`: each one's hash and its ordinal
+/// (the n-th game read, counting from 0 across inputs): 24 bytes an
+/// entry.
+#[derive(Default)]
+struct Seen {
+    table: HashMap<[u64; 2], u64, std::hash::BuildHasherDefault<KeyHasher>>,
+    /// The first ordinal of each input, and its name.
+    inputs: Vec<(u64, Arc<FileName>)>,
+}
+
+impl Seen {
+    /// The place (input, game) of the game numbered `ordinal`.
+    fn place(&self, ordinal: u64) -> (&FileName, u64) {
+        let at = self
+            .inputs
+            .partition_point(|(first, _)| *first <= ordinal)
+            .saturating_sub(1);
+        let (first, name) = &self.inputs[at];
+        (name, ordinal - first + 1)
+    }
+}
+
+/// The key is a hash already: its first word is the table's hash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is called for `[u64; 2]` (and the length).
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+
+    fn write_usize(&mut self, _: usize) {}
+}
+
+pub fn run(args: &SelectArgs) -> Result<Outcome> {
+    let mut spec = HeaderSpec::default();
+    let query = args.common.query(&mut spec)?;
+    let table = args.format.table().is_some();
+    let column_tags: &[String] = if table { &args.common.tags } else { &[] };
+    let (schema, _tags) = schema(column_tags, &mut spec)?;
+    let export = (args.export
+        || !args.strip.is_empty()
+        || (!table && !args.common.tags.is_empty()))
+    .then(|| {
+        let has = |what| args.strip.contains(&what);
+        let strip = notation::pgn::clean::Strip {
+            comments: has(StripWhat::Comments),
+            nags: has(StripWhat::Nags),
+            variations: has(StripWhat::Variations),
+            clocks: has(StripWhat::Clocks),
+            evals: has(StripWhat::Evals),
+        };
+        // `roster` stands for the Seven Tag Roster, `all` for every tag.
+        let names = &args.common.tags;
+        let tags = if names.is_empty() || names.iter().any(|n| n == "all") {
+            notation::pgn::clean::TagChoice::All
+        } else {
+            notation::pgn::clean::TagChoice::Named(
+                names
+                    .iter()
+                    .flat_map(|n| match n.as_str() {
+                        "roster" => notation::pgn::tags::SEVEN_TAG_ROSTER
+                            .iter()
+                            .map(|r| (*r).to_owned())
+                            .collect(),
+                        _ => vec![n.clone()],
+                    })
+                    .collect(),
+            )
+        };
+        (strip, tags)
+    });
+    if export.is_some() && table {
+        anyhow::bail!(
+            "--export and --strip write PGN: not with --format {}",
+            args.format.name()
+        );
+    }
+    let task = Select {
+        query,
+        spec,
+        options: ReplayOptions {
+            strict: args.strict,
+        },
+        replay_selected: args.unique || table,
+        keep_bytes: !table,
+        export,
+    };
+    let mut duplicates = match &args.duplicates {
+        Some(path) => {
+            let mut out = crate::output::Output::new(Some(path))?;
+            writeln!(
+                out,
+                "file,game,duplicate_of_file,duplicate_of_game,moves_hash"
+            )?;
+            Some(out)
+        }
+        None => None,
+    };
+    let mut split = match args.split_every {
+        Some(every) => {
+            let (Format::Pgn, Some(path)) = (args.format, args.common.output.as_deref()) else {
+                anyhow::bail!("--split-every writes PGN files into a directory: give -o DIR");
+            };
+            Some(Split {
+                dir: crate::output::OutputDir::create(path)?,
+                every,
+                file: None,
+                in_file: 0,
+                files: 0,
+                through: notation::pgn::rewrite::PassThrough::default(),
+            })
+        }
+        None => None,
+    };
+    let mut sink = if split.is_some() {
+        Sink::Text(crate::output::Output::new(Some(std::path::Path::new("-")))?)
+    } else {
+        Sink::create(
+            args.common.output.as_deref(),
+            args.format,
+            || schema,
+            &args.common,
+            None,
+        )?
+    };
+    let mut counts = Counts::default();
+    let mut seen = Seen::default();
+    let mut ordinal = 0u64;
+    let mut buf = Vec::new();
+    let mut through = notation::pgn::rewrite::PassThrough::default();
+    let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
+        let this = ordinal;
+        ordinal += 1;
+        if row.game == 1 || seen.inputs.is_empty() {
+            seen.inputs.push((this, Arc::clone(&row.file)));
+        }
+        counts.games += 1;
+        counts.untyped += row.record.header.unreadable() as u64;
+        if let Some(err) = &row.record.unreadable {
+            counts.unreadable += 1;
+            if !row.record.selected {
+                progress.suspend(|| eprintln!("{}; not selected", error_line(&row, err)));
+            }
+        }
+        if !row.record.selected {
+            return Ok(Flow::Continue);
+        }
+        if args.unique {
+            if let Some(hash) = row.record.moves_hash {
+                let key = [(hash.0 >> 64) as u64, hash.0 as u64];
+                if let Some(&first) = seen.table.get(&key) {
+                    counts.duplicates += 1;
+                    if let Some(out) = &mut duplicates {
+                        let (file, game) = seen.place(first);
+                        let mut line = csv::WriterBuilder::new()
+                            .has_headers(false)
+                            .from_writer(Vec::new());
+                        line.write_record([
+                            row.file.as_str(),
+                            &row.game.to_string(),
+                            file.as_str(),
+                            &game.to_string(),
+                            &hash.to_string(),
+                        ])?;
+                        out.write_all(&line.into_inner().context("csv")?)?;
+                    }
+                    return Ok(Flow::Continue);
+                }
+                seen.table.insert(key, this);
+            }
+        }
+        counts.selected += 1;
+        match &mut sink {
+            Sink::Table(table) => table.row(&row, 0)?,
+            Sink::Text(_) if split.is_some() => {
+                if let (Some(split), Some(bytes)) = (&mut split, &row.record.bytes) {
+                    split.write(bytes)?;
+                }
+            }
+            Sink::Text(out) => {
+                if let Some(bytes) = &row.record.bytes {
+                    buf.clear();
+                    through.push(&mut buf, bytes);
+                    out.write_all(&buf)?;
+                }
+            }
+        }
+        Ok(Flow::Continue)
+    })?;
+    if let Some(mut split) = split {
+        split.close()?;
+        split.dir.commit()?;
+    } else if let Sink::Text(out) = &mut sink {
+        buf.clear();
+        through.finish(&mut buf);
+        out.write_all(&buf)?;
+    }
+    sink.finish()?.commit()?;
+    if let Some(out) = duplicates {
+        out.commit()?;
+    }
+    if args.common.summary_on_stderr() {
+        eprintln!("{}{}", summary(&counts), run.skipped.note());
+    }
+    Ok(if run.io_failed {
+        Outcome::IoError
+    } else {
+        Outcome::Ok
+    })
+}
+
+/// `--split-every N -o DIR`: the file being written and how full it is.
+struct Split {
+    dir: crate::output::OutputDir,
+    every: u64,
+    file: Option<std::io::BufWriter<std::fs::File>>,
+    in_file: u64,
+    files: u64,
+    through: notation::pgn::rewrite::PassThrough,
+}
+
+impl Split {
+    /// Writes a game, into a new file when the current one is full.
+    fn write(&mut self, game: &[u8]) -> Result<()> {
+        if self.file.is_none() || self.in_file == self.every {
+            self.close()?;
+            self.files += 1;
+            let name = format!("{:06}.pgn", self.files);
+            self.file = Some(
+                self.dir
+                    .file(std::path::Path::new(&name))
+                    .with_context(|| format!("cannot create {name}"))?,
+            );
+            self.through = notation::pgn::rewrite::PassThrough::default();
+            self.in_file = 0;
+        }
+        let mut buf = Vec::with_capacity(game.len() + 4);
+        self.through.push(&mut buf, game);
+        if let Some(file) = &mut self.file {
+            file.write_all(&buf)?;
+        }
+        self.in_file += 1;
+        Ok(())
+    }
+
+    /// Ends the current file.
+    fn close(&mut self) -> Result<()> {
+        if let Some(mut file) = self.file.take() {
+            let mut buf = Vec::new();
+            self.through.finish(&mut buf);
+            file.write_all(&buf)?;
+            file.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// `26280 games read, 300 selected, 0 duplicates dropped, 0 unreadable`.
+fn summary(counts: &Counts) -> String {
+    let mut line = format!(
+        "{} games read, {} selected, {} duplicates dropped, {} unreadable",
+        counts.games, counts.selected, counts.duplicates, counts.unreadable
+    );
+    match counts.untyped {
+        0 => {}
+        1 => line.push_str(", 1 tag value not of its type (NULL)"),
+        n => line.push_str(&format!(", {n} tag values not of their type (NULL)")),
+    }
+    line
+}

@@ -1,0 +1,945 @@
+//! `chesstool select`: every field, operator and function of `--where`
+//! against python-chess (the same games, in the same order), the output
+//! byte for byte, `--unique`, `--duplicates`, and the one-line errors.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::util::{chesstool, in_ci, repo_file, shared_data, skip, temp_dir, Skip};
+
+/// One game of the fixture.
+fn game(tags: &[(&str, &str)], movetext: &str) -> String {
+    let mut out = String::new();
+    for (name, value) in tags {
+        out.push_str(&format!("[{name} \"{value}\"]\n"));
+    }
+    out.push('\n');
+    out.push_str(movetext);
+    out.push_str("\n\n");
+    out
+}
+
+const SCHOLAR: &str = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0";
+const RUY: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 \
+                   8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 1/2-1/2";
+const QGD: &str = "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 6. Nf3 h6 0-1";
+
+/// Games whose tags cover every type, the NULL cases (missing, `?`, a
+/// date with unknown parts, an unreadable time control), a game set up
+/// from a FEN, one without a `Result` tag, one with an illegal move.
+fn fixture() -> String {
+    let mut pgn = String::new();
+    let games: [(&[(&str, &str)], &str); 12] = [
+        (
+            &[
+                ("Event", "Rated Blitz game"),
+                ("White", "Alice"),
+                ("Black", "Bob"),
+                ("Result", "1-0"),
+                ("WhiteElo", "2600"),
+                ("BlackElo", "2450"),
+                ("UTCDate", "2024.01.02"),
+                ("UTCTime", "10:30:00"),
+                ("TimeControl", "180+2"),
+                ("Date", "2024.01.02"),
+                ("Round", "3"),
+                ("Termination", "Normal"),
+            ],
+            SCHOLAR,
+        ),
+        (
+            &[
+                ("Event", "Rated Bullet game"),
+                ("White", "alfred"),
+                ("Black", "Carol"),
+                ("Result", "1/2-1/2"),
+                ("WhiteElo", "1450"),
+                ("BlackElo", "?"),
+                ("UTCDate", "2024.02.29"),
+                ("UTCTime", "23:59:59"),
+                ("TimeControl", "60+0"),
+                ("Date", "2024.??.??"),
+                ("Round", "3.1"),
+            ],
+            RUY,
+        ),
+        (
+            &[
+                ("Event", "Casual Rapid game"),
+                ("White", "Ünal"),
+                ("Black", "bea"),
+                ("Result", "0-1"),
+                ("WhiteElo", "+2100"),
+                ("BlackElo", "2000"),
+                ("UTCDate", "2023.12.31"),
+                ("UTCTime", "00:00:01"),
+                ("TimeControl", "600+5"),
+                ("Date", "2023.12.31"),
+                ("Round", "-"),
+                ("WhiteTitle", "GM"),
+            ],
+            QGD,
+        ),
+        (
+            &[
+                ("Event", "Correspondence"),
+                ("White", "Dan"),
+                ("Black", "Eve"),
+                ("Result", "1-0"),
+                ("WhiteElo", "1900"),
+                ("BlackElo", "1900"),
+                ("TimeControl", "-"),
+                ("Date", "2019.05.01"),
+                ("Termination", "Time forfeit"),
+            ],
+            SCHOLAR,
+        ),
+        (
+            &[
+                ("Event", "rated classical"),
+                ("White", "Frank"),
+                ("Black", "Gina"),
+                ("Result", "1/2-1/2"),
+                ("WhiteElo", "2750"),
+                ("BlackElo", "2790"),
+                ("UTCDate", "2024.03.15"),
+                ("UTCTime", "12:00:00"),
+                ("TimeControl", "1800+30"),
+                ("Round", "12"),
+            ],
+            RUY,
+        ),
+        (
+            &[
+                ("Event", "Odd clocks"),
+                ("White", "Hal"),
+                ("Black", "Ivy"),
+                ("Result", "0-1"),
+                ("WhiteElo", "2500"),
+                ("BlackElo", "2510"),
+                ("UTCDate", "2024.01.01"),
+                ("UTCTime", "11:59:59"),
+                ("TimeControl", "?"),
+                ("Date", "2024.01.01"),
+            ],
+            QGD,
+        ),
+        (
+            &[
+                ("Event", "Ultra"),
+                ("White", "Jo"),
+                ("Black", "Kim"),
+                ("Result", "1-0"),
+                ("WhiteElo", "2200"),
+                ("BlackElo", "2350"),
+                ("UTCDate", "2024.02.10"),
+                ("TimeControl", "15+0"),
+            ],
+            "1. e4 e5 2. Nf3 1-0",
+        ),
+        (
+            // No Result tag: the terminator is the recorded result.
+            &[
+                ("Event", "No result tag"),
+                ("White", "Lee"),
+                ("Black", "Max"),
+                ("WhiteElo", "2000"),
+                ("BlackElo", "2100"),
+                ("TimeControl", "300+3"),
+            ],
+            "1. d4 Nf6 2. c4 g6 3. Nc3 Bg7 0-1",
+        ),
+        (
+            &[
+                ("Event", "Endgame study"),
+                ("White", "Ned"),
+                ("Black", "Oz"),
+                ("Result", "1-0"),
+                ("SetUp", "1"),
+                ("FEN", "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1"),
+                ("TimeControl", "900+10"),
+            ],
+            "1. Kd6 Kd8 2. e6 Ke8 3. e7 Kf7 4. Kd7 1-0",
+        ),
+        (
+            // An illegal move at ply 10.
+            &[
+                ("Event", "Broken"),
+                ("White", "Pat"),
+                ("Black", "Quinn"),
+                ("Result", "*"),
+                ("WhiteElo", "2600"),
+                ("BlackElo", "2600"),
+                ("TimeControl", "180+0"),
+                ("UTCDate", "2024.01.03"),
+            ],
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. Nxe5 Nxe5 *",
+        ),
+        (
+            &[
+                ("Event", "Rated Blitz game"),
+                ("White", "Rosa"),
+                ("Black", "Sam"),
+                ("Result", "1/2-1/2"),
+                ("WhiteElo", "2499"),
+                ("BlackElo", "2501"),
+                ("UTCDate", "2024.02.01"),
+                ("UTCTime", "09:00:00"),
+                ("TimeControl", "300+0"),
+                ("Date", "2024.02.01"),
+                ("Termination", "Normal"),
+            ],
+            "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 1/2-1/2",
+        ),
+        (
+            &[
+                ("Event", "Rated Blitz game"),
+                ("White", "Tom"),
+                ("Black", "Uma"),
+                ("Result", "0-1"),
+                ("WhiteElo", "abc"),
+                ("BlackElo", "1600"),
+                ("UTCDate", "????.??.??"),
+                ("UTCTime", "??:??:??"),
+                ("TimeControl", "180+2"),
+                ("Termination", "Normal"),
+            ],
+            "1. f3 e5 2. g4 Qh4# 0-1",
+        ),
+    ];
+    for (tags, moves) in games {
+        pgn.push_str(&game(tags, moves));
+    }
+    pgn
+}
+
+/// `--where` and the same condition in Python (three-valued: `None` is
+/// NULL; see `PYTHON` for the helpers).
+const CASES: &[(&str, &str)] = &[
+    ("WhiteElo >= 2500", "cmp(i('WhiteElo'), '>=', 2500)"),
+    ("\"WhiteElo\" > 2000", "cmp(i('WhiteElo'), '>', 2000)"),
+    ("BlackElo < 1500 OR WhiteElo < 1500", "OR(cmp(i('BlackElo'), '<', 1500), cmp(i('WhiteElo'), '<', 1500))"),
+    ("NOT (BlackElo > 2000)", "NOT(cmp(i('BlackElo'), '>', 2000))"),
+    ("BlackElo IS NULL", "i('BlackElo') is None"),
+    ("WhiteElo IS NOT NULL AND WhiteElo <> 2600", "AND(i('WhiteElo') is not None, cmp(i('WhiteElo'), '<>', 2600))"),
+    ("WhiteElo != 2600", "cmp(i('WhiteElo'), '<>', 2600)"),
+    ("WhiteElo BETWEEN 1800 AND 2200", "AND(cmp(i('WhiteElo'), '>=', 1800), cmp(i('WhiteElo'), '<=', 2200))"),
+    ("WhiteElo NOT BETWEEN 1800 AND 2200", "NOT(AND(cmp(i('WhiteElo'), '>=', 1800), cmp(i('WhiteElo'), '<=', 2200)))"),
+    ("WhiteElo - BlackElo > 100", "cmp(sub(i('WhiteElo'), i('BlackElo')), '>', 100)"),
+    ("WhiteElo + 100 <= BlackElo * 1", "cmp(add(i('WhiteElo'), 100), '<=', i('BlackElo'))"),
+    ("WhiteElo IN (2600, 2000, 1900)", "IN(i('WhiteElo'), [2600, 2000, 1900])"),
+    ("speed IN ('blitz', 'bullet')", "IN(speed(), ['blitz', 'bullet'])"),
+    ("speed NOT IN ('blitz')", "NOT(IN(speed(), ['blitz']))"),
+    ("speed = 'correspondence' OR speed = 'ultrabullet' OR speed = 'classical'", "IN(speed(), ['correspondence', 'ultrabullet', 'classical'])"),
+    ("speed = 'rapid'", "cmp(speed(), '=', 'rapid')"),
+    ("base >= 300 AND increment > 0", "AND(cmp(base(), '>=', 300), cmp(inc(), '>', 0))"),
+    ("base < 200", "cmp(base(), '<', 200)"),
+    ("increment IS NULL", "inc() is None"),
+    ("White LIKE 'A%'", "LIKE(t('White'), 'A%')"),
+    ("White ILIKE 'a%'", "LIKE(t('White'), 'a%', True)"),
+    ("Black LIKE '_a%'", "LIKE(t('Black'), '_a%')"),
+    ("White NOT LIKE '%a%'", "NOT(LIKE(t('White'), '%a%'))"),
+    ("Event ILIKE '%RATED%'", "LIKE(t('Event'), '%RATED%', True)"),
+    ("lower(Black) = 'carol'", "cmp(lower(t('Black')), '=', 'carol')"),
+    ("upper(White) = 'ÜNAL'", "cmp(upper(t('White')), '=', 'ÜNAL')"),
+    ("Termination = 'Normal'", "cmp(t('Termination'), '=', 'Normal')"),
+    ("WhiteTitle IS NULL AND Termination = 'Normal'", "AND(t('WhiteTitle') is None, cmp(t('Termination'), '=', 'Normal'))"),
+    ("Round = 3", "cmp(i('Round'), '=', 3)"),
+    ("Round = '3'", "cmp(t('Round'), '=', '3')"),
+    ("UTCDate >= '2024-01-02'", "cmp(d('UTCDate'), '>=', date(2024, 1, 2))"),
+    ("UTCDate BETWEEN '2024-01-01' AND '2024-01-31'", "AND(cmp(d('UTCDate'), '>=', date(2024, 1, 1)), cmp(d('UTCDate'), '<=', date(2024, 1, 31)))"),
+    ("Date <> '2024-01-02'", "cmp(d('Date'), '<>', date(2024, 1, 2))"),
+    ("Date IS NULL", "d('Date') is None"),
+    ("year(Date) = 2024 OR month(UTCDate) = 2", "OR(cmp(year(d('Date')), '=', 2024), cmp(month(d('UTCDate')), '=', 2))"),
+    ("UTCTime < '12:00:00'", "cmp(tm('UTCTime'), '<', 12 * 3600)"),
+    ("UTCTime >= '11:59:59'", "cmp(tm('UTCTime'), '>=', 11 * 3600 + 59 * 60 + 59)"),
+    ("plies > 20", "cmp(g.plies, '>', 20)"),
+    ("plies <= 7 AND WhiteElo >= 2000", "AND(cmp(g.plies, '<=', 7), cmp(i('WhiteElo'), '>=', 2000))"),
+    ("NOT valid", "NOT(g.valid)"),
+    ("valid = true AND speed = 'blitz'", "AND(g.valid, cmp(speed(), '=', 'blitz'))"),
+    ("result = '1-0'", "cmp(g.result, '=', '1-0')"),
+    ("result = '0-1' OR result = '*'", "OR(cmp(g.result, '=', '0-1'), cmp(g.result, '=', '*'))"),
+    ("result = '1/2-1/2' AND plies < 20", "AND(cmp(g.result, '=', '1/2-1/2'), cmp(g.plies, '<', 20))"),
+    ("reaches('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2')",
+     "reaches('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2')"),
+    ("reaches('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 7 9')",
+     "reaches('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2')"),
+    ("NOT reaches('rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1')",
+     "NOT(reaches('rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1'))"),
+    ("reaches('4k3/8/4K3/4P3/8/8/8/8 w - - 0 1')", "reaches('4k3/8/4K3/4P3/8/8/8/8 w - - 0 1')"),
+    ("final('r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4')",
+     "final('r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4')"),
+    ("WhiteElo > 2000 AND final('rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3') IS NULL",
+     "AND(cmp(i('WhiteElo'), '>', 2000), final('rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3') is None)"),
+    ("(WhiteElo > 2400 OR BlackElo > 2400) AND NOT (speed = 'bullet')",
+     "AND(OR(cmp(i('WhiteElo'), '>', 2400), cmp(i('BlackElo'), '>', 2400)), NOT(cmp(speed(), '=', 'bullet')))"),
+    ("NULL IS NULL", "True"),
+    ("WhiteElo = NULL", "None"),
+];
+
+/// The reference: python-chess reads the games (one per `[Event` chunk,
+/// so that a game python-chess reads differently cannot shift the
+/// others) and evaluates each case; prints one line of game numbers per
+/// case.
+const PYTHON: &str = r#"
+import datetime, json, re, sys
+import chess, chess.pgn
+import io
+
+path, cases_path = sys.argv[1], sys.argv[2]
+cases = json.load(open(cases_path, encoding="utf-8"))
+text = open(path, encoding="utf-8").read()
+chunks = [c for c in re.split(r"(?m)^(?=\[Event )", text) if c.strip()]
+date = datetime.date
+
+def cmp(a, op, b):
+    if a is None or b is None:
+        return None
+    return {"=": a == b, "<>": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+def AND(*xs):
+    if any(x is False for x in xs): return False
+    if any(x is None for x in xs): return None
+    return True
+def OR(*xs):
+    if any(x is True for x in xs): return True
+    if any(x is None for x in xs): return None
+    return False
+def NOT(x):
+    return None if x is None else not x
+def IN(a, items):
+    return None if a is None else a in items
+def add(a, b): return None if a is None or b is None else a + b
+def sub(a, b): return None if a is None or b is None else a - b
+def LIKE(a, pattern, fold=False):
+    if a is None: return None
+    if fold: a, pattern = a.lower(), pattern.lower()
+    regex = "".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in pattern)
+    return re.fullmatch(regex, a, re.S) is not None
+def lower(a): return None if a is None else a.lower()
+def upper(a): return None if a is None else a.upper()
+def year(d): return None if d is None else d.year
+def month(d): return None if d is None else d.month
+
+def key(board):
+    return (board.board_fen(), board.turn, board.clean_castling_rights(),
+            board.ep_square if board.has_legal_en_passant() else None)
+
+class G:
+    pass
+
+def facts(chunk):
+    game = chess.pgn.read_game(io.StringIO(chunk))
+    g = G()
+    g.headers = game.headers
+    board = game.board()
+    g.positions = [key(board)]
+    plies = 0
+    for move in game.mainline_moves():
+        board.push(move)
+        plies += 1
+        g.positions.append(key(board))
+    g.plies = plies
+    g.final = key(board)
+    g.valid = not game.errors
+    tag = game.headers.get("Result")
+    if tag is not None and tag.strip():
+        g.result = tag.strip()
+    else:
+        m = re.search(r"(1-0|0-1|1/2-1/2|\*)\s*$", chunk)
+        g.result = m.group(1) if m else None
+    return g
+
+games = [facts(chunk) for chunk in chunks]
+for case in cases:
+    selected = []
+    for n, g in enumerate(games, 1):
+        def t(name):
+            return g.headers.get(name)
+        def i(name):
+            v = t(name)
+            if v is None: return None
+            v = v.strip()
+            return int(v) if re.fullmatch(r"[+-]?\d+", v) else None
+        def d(name):
+            v = t(name)
+            m = v and re.fullmatch(r"(\d{4})\.(\d{2})\.(\d{2})", v.strip())
+            if not m: return None
+            try: return date(int(m[1]), int(m[2]), int(m[3]))
+            except ValueError: return None
+        def tm(name):
+            v = t(name)
+            m = v and re.fullmatch(r"(\d{2}):(\d{2}):(\d{2})", v.strip())
+            if not m: return None
+            h, mi, s = int(m[1]), int(m[2]), int(m[3])
+            return h * 3600 + mi * 60 + s if h < 24 and mi < 60 and s < 60 else None
+        def tc():
+            v = t("TimeControl")
+            if v is None: return None
+            v = v.strip()
+            if v == "-": return ("unlimited", None, None)
+            m = re.fullmatch(r"(\d+)\+(\d+)", v)
+            return ("periods", int(m[1]), int(m[2])) if m else None
+        def base():
+            c = tc()
+            return c[1] if c else None
+        def inc():
+            c = tc()
+            return c[2] if c else None
+        def speed():
+            c = tc()
+            if c is None: return None
+            if c[0] == "unlimited": return "correspondence"
+            est = c[1] + 40 * c[2]
+            for limit, name in [(30, "ultrabullet"), (180, "bullet"), (480, "blitz"), (1500, "rapid"), (21600, "classical")]:
+                if est < limit: return name
+            return "correspondence"
+        def reaches(fen):
+            return key(chess.Board(fen)) in g.positions
+        def final(fen):
+            return g.final == key(chess.Board(fen))
+        if eval(case) is True:
+            selected.append(n)
+    print(" ".join(map(str, selected)))
+"#;
+
+/// The Python with python-chess: `CHESSTOOL_READERS_PYTHON`, else
+/// `target/venv-readers/bin/python` (`.ci/install-test-tools` installs
+/// it there), else `python3`; `None` (a skip, a failure under `CI=true`)
+/// when none of them imports `chess`.
+fn python_chess() -> Option<PathBuf> {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(repo_file("target")));
+    let candidates: Vec<PathBuf> = std::env::var_os("CHESSTOOL_READERS_PYTHON")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([
+            target.join("venv-readers/bin/python"),
+            PathBuf::from("python3"),
+        ])
+        .collect();
+    let found = candidates.into_iter().find(|python| {
+        Command::new(python)
+            .args(["-c", "import chess"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if found.is_none() {
+        let message =
+            "no python-chess (.ci/install-test-tools installs it into target/venv-readers; \
+                       or set CHESSTOOL_READERS_PYTHON)";
+        assert!(!in_ci(), "{message}; CI=true, where it must be installed");
+        skip(Skip::Tool, message);
+    }
+    found
+}
+
+/// The game numbers `select --where condition` picks from `file`.
+fn selected(dir: &Path, file: &str, condition: &str) -> String {
+    let run = chesstool(
+        dir,
+        &[
+            "select", file, "--where", condition, "--format", "csv", "-q",
+        ],
+    );
+    assert_eq!(run.code, 0, "--where {condition}: {}", run.stderr);
+    run.stdout
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').nth(1).unwrap().to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Every case on `file`: select picks the games python-chess picks.
+fn check_against_python(dir: &Path, file: &str, python: &Path) {
+    let cases: Vec<&str> = CASES.iter().map(|(_, py)| *py).collect();
+    let json = format!(
+        "[{}]",
+        cases
+            .iter()
+            .map(|c| format!("\"{}\"", c.replace('\\', "\\\\").replace('"', "\\\"")))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    std::fs::write(dir.join("cases.json"), json).unwrap();
+    std::fs::write(dir.join("reference.py"), PYTHON).unwrap();
+    let output = Command::new(python)
+        .arg(dir.join("reference.py"))
+        .arg(dir.join(file))
+        .arg(dir.join("cases.json"))
+        .output()
+        .expect("run python");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let expected = String::from_utf8(output.stdout).unwrap();
+    let expected: Vec<&str> = expected.lines().collect();
+    assert_eq!(expected.len(), CASES.len());
+    let mut wrong = Vec::new();
+    for ((condition, _), want) in CASES.iter().zip(&expected) {
+        let got = selected(dir, file, condition);
+        if got != *want {
+            wrong.push(format!(
+                "--where {condition}\n  python-chess: {want}\n  chesstool:    {got}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{file}:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn select_picks_the_games_python_chess_picks() {
+    let Some(python) = python_chess() else {
+        return;
+    };
+    let dir = temp_dir("select_python");
+    std::fs::write(dir.join("fixture.pgn"), fixture()).unwrap();
+    check_against_python(&dir, "fixture.pgn", &python);
+    // Real games: the shared Lichess sample.
+    if let Some(sample) = shared_data("pgn/real/pgn-reader-bench/lichess_db_1000k.pgn") {
+        std::fs::copy(sample, dir.join("lichess.pgn")).unwrap();
+        check_against_python(&dir, "lichess.pgn", &python);
+    }
+}
+
+#[test]
+fn select_without_a_condition_copies_the_lichess_sample_byte_for_byte() {
+    let Some(sample) = shared_data("pgn/real/pgn-reader-bench/lichess_db_1000k.pgn") else {
+        return;
+    };
+    let dir = temp_dir("select_copy");
+    for threads in ["1", "2"] {
+        let run = chesstool(
+            &dir,
+            &[
+                "select",
+                sample.to_str().unwrap(),
+                "-o",
+                "out.pgn",
+                "--threads",
+                threads,
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            std::fs::read(dir.join("out.pgn")).unwrap() == std::fs::read(&sample).unwrap(),
+            "--threads {threads}: not a byte-identical copy"
+        );
+    }
+}
+
+#[test]
+fn select_without_a_condition_keeps_every_game_of_the_real_files() {
+    // Same games, statuses, plies and errors: validate the output as the
+    // input, compare the reports but for where each game is.
+    let Some(root) = shared_data("pgn/real") else {
+        return;
+    };
+    let dir = temp_dir("select_real");
+    let files = crate::util::pgn_files(&root, 0);
+    assert!(!files.is_empty());
+    for file in &files {
+        let run = chesstool(&dir, &["select", file, "-o", "out.pgn", "-q"]);
+        assert!(run.code == 0 || run.code == 2, "{file}: {}", run.stderr);
+        let report = |path: &str| {
+            let run = chesstool(&dir, &["validate", path, "--format", "csv", "-q"]);
+            run.stdout
+                .lines()
+                .skip(1)
+                .map(|line| {
+                    // file, game, offset, line dropped; error_line too
+                    // (the copy may have other line numbers).
+                    let mut fields: Vec<String> = crate::adjudicate::split_csv(line)
+                        .into_iter()
+                        .skip(4)
+                        .collect();
+                    fields.remove(9);
+                    fields.join(",")
+                })
+                .collect::<Vec<_>>()
+        };
+        let (before, after) = (report(file), report("out.pgn"));
+        assert_eq!(
+            before.len(),
+            after.len(),
+            "{file}: a game was lost or added"
+        );
+        for (n, (b, a)) in before.iter().zip(&after).enumerate() {
+            assert_eq!(b, a, "{file}: game {}", n + 1);
+        }
+    }
+}
+
+#[test]
+fn select_unique_keeps_each_game_of_a_file_concatenated_with_itself_once() {
+    let dir = temp_dir("select_unique");
+    let once = fixture();
+    std::fs::write(dir.join("once.pgn"), &once).unwrap();
+    std::fs::write(dir.join("twice.pgn"), format!("{once}{once}")).unwrap();
+    // The fixture's games 1 and 4 share their moves (scholar's mate),
+    // and so do 2 and 5 (a Ruy Lopez), 3 and 6 (a Queen's Gambit): 9
+    // distinct games of 12.
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "once.pgn",
+            "twice.pgn",
+            "--unique",
+            "--duplicates",
+            "dups.csv",
+            "-o",
+            "out.pgn",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
+    let kept: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("[White \""))
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            "Alice\"]",
+            "alfred\"]",
+            "Ünal\"]",
+            "Jo\"]",
+            "Lee\"]",
+            "Ned\"]",
+            "Pat\"]",
+            "Rosa\"]",
+            "Tom\"]"
+        ]
+    );
+    let dups = std::fs::read_to_string(dir.join("dups.csv")).unwrap();
+    let lines: Vec<&str> = dups.lines().collect();
+    assert_eq!(
+        lines[0],
+        "file,game,duplicate_of_file,duplicate_of_game,moves_hash"
+    );
+    // 36 games read: 3 repeats in once.pgn, and all 24 of twice.pgn.
+    assert_eq!(lines.len(), 1 + 3 + 24);
+    assert!(
+        lines[1].starts_with("once.pgn,4,once.pgn,1,"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[3].starts_with("once.pgn,6,once.pgn,3,"),
+        "{}",
+        lines[3]
+    );
+    assert!(
+        lines[4].starts_with("twice.pgn,1,once.pgn,1,"),
+        "{}",
+        lines[4]
+    );
+    assert!(
+        lines[19].starts_with("twice.pgn,16,once.pgn,1,"),
+        "{}",
+        lines[19]
+    );
+    // The hash is the report's moves_hash.
+    let report = chesstool(&dir, &["validate", "once.pgn", "--format", "csv", "-q"]);
+    let first_hash = report
+        .stdout
+        .lines()
+        .nth(1)
+        .unwrap()
+        .rsplit(',')
+        .next()
+        .unwrap();
+    assert!(lines[1].ends_with(first_hash), "{}\n{first_hash}", lines[1]);
+    // The same for any thread count and chunk size.
+    let again = chesstool(
+        &dir,
+        &[
+            "select",
+            "twice.pgn",
+            "once.pgn",
+            "--unique",
+            "--threads",
+            "2",
+            "--chunk-size",
+            "300",
+        ],
+    );
+    assert_eq!(again.code, 0);
+    let twice_first = chesstool(
+        &dir,
+        &[
+            "select",
+            "twice.pgn",
+            "once.pgn",
+            "--unique",
+            "--threads",
+            "1",
+        ],
+    );
+    assert_eq!(again.stdout, twice_first.stdout);
+}
+
+#[test]
+fn select_tag_conditions_keep_invalid_games_and_count_unreadable_ones() {
+    let dir = temp_dir("select_invalid");
+    std::fs::write(dir.join("f.pgn"), fixture()).unwrap();
+    // Game 10 is invalid: a tag condition keeps it, byte for byte.
+    let run = chesstool(&dir, &["select", "f.pgn", "--where", "White = 'Pat'"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("[Event \"Broken\"]"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with("5. Nxe5 Nxe5 *\n\n"), "{}", run.stdout);
+    // The summary, on a terminal.
+    if let Some(terminal) = crate::util::chesstool_on_terminal(
+        &dir,
+        &[
+            "select",
+            "f.pgn",
+            "--where",
+            "WhiteElo >= 2500",
+            "-o",
+            "out.pgn",
+        ],
+    ) {
+        assert!(
+            terminal.contains(
+                "12 games read, 4 selected, 0 duplicates dropped, 0 unreadable, 1 tag value not of its type (NULL)"
+            ),
+            "{terminal}"
+        );
+    }
+}
+
+#[test]
+fn select_bad_expressions_exit_2_with_one_line() {
+    let dir = temp_dir("select_errors");
+    std::fs::write(dir.join("f.pgn"), fixture()).unwrap();
+    for (condition, error) in [
+        ("WhiteElo >= ", "--where: column 13: expected an expression, found: EOF"),
+        ("WhiteElo >= 2500 AND UTCDate > 2024", "--where: column 32: cannot compare a date with a number"),
+        ("frob(WhiteElo) > 1", "--where: column 1: unknown function frob() (there are lower, upper, year, month, reaches and final)"),
+        ("UTCDate > '2024-13-01'", "--where: column 11: '2024-13-01' is not a date (YYYY-MM-DD)"),
+        ("WhiteElo", "--where: column 1: the expression is a number, not a condition"),
+        ("WhiteElo > 'abc'", "--where: column 12: 'abc' is not a whole number"),
+        ("year(WhiteElo) = 2024", "--where: column 6: year() takes a date, not a number"),
+        ("White LIKE 3", "--where: column 12: a LIKE pattern is a quoted string"),
+        ("final('8/8/8')", "--where: column 7: final(): "),
+        ("WhiteElo = 1 2", "--where: column 14: unexpected `2` after the expression"),
+        ("a.b = 1", "--where: column 1: `a.b` is not a tag name"),
+    ] {
+        let run = chesstool(&dir, &["select", "f.pgn", "--where", condition]);
+        assert_eq!(run.code, 2, "{condition}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{condition}");
+        assert_eq!(run.stderr.lines().count(), 1, "{condition}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with(&format!("chesstool: {error}")),
+            "{condition}:\n  want chesstool: {error}\n  got  {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn where_on_validate_replay_and_adjudicate_gives_the_rows_of_the_selected_games() {
+    let dir = temp_dir("select_where_elsewhere");
+    std::fs::write(dir.join("f.pgn"), fixture()).unwrap();
+    let games = |args: &[&str], column: usize| -> Vec<String> {
+        let run = chesstool(&dir, args);
+        assert!(run.code == 0 || run.code == 1, "{args:?}: {}", run.stderr);
+        let mut games: Vec<String> = run
+            .stdout
+            .lines()
+            .skip(1)
+            .map(|line| line.split(',').nth(column).unwrap().to_string())
+            .collect();
+        games.dedup();
+        games
+    };
+    for condition in [
+        "WhiteElo >= 2500",
+        "speed = 'blitz' AND NOT valid",
+        "plies > 10 OR result = '0-1'",
+        "reaches('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2')",
+        "UTCDate IS NULL",
+    ] {
+        let selected = games(
+            &["select", "f.pgn", "--where", condition, "--format", "csv"],
+            1,
+        );
+        assert!(!selected.is_empty(), "{condition}");
+        assert_eq!(
+            games(
+                &["validate", "f.pgn", "--where", condition, "--format", "csv"],
+                1
+            ),
+            selected,
+            "validate --where {condition}"
+        );
+        assert_eq!(
+            games(
+                &[
+                    "adjudicate",
+                    "f.pgn",
+                    "--where",
+                    condition,
+                    "--format",
+                    "csv"
+                ],
+                1
+            ),
+            selected,
+            "adjudicate --where {condition}"
+        );
+        // A row per ply: each selected game (every one has moves), once.
+        assert_eq!(
+            games(
+                &["replay", "f.pgn", "--where", condition, "--format", "csv"],
+                1
+            ),
+            selected,
+            "replay --where {condition}"
+        );
+    }
+    // The summary counts the selected games only.
+    let run = chesstool(&dir, &["validate", "f.pgn", "--where", "NOT valid"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("1 games: 0 valid, 1 invalid"),
+        "{}",
+        run.stdout
+    );
+    let run = chesstool(&dir, &["validate", "f.pgn", "--where", "valid"]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("11 games: 11 valid, 0 invalid"),
+        "{}",
+        run.stdout
+    );
+    // A bad expression: one line, exit 2, for every subcommand.
+    for sub in ["validate", "replay", "adjudicate"] {
+        let run = chesstool(&dir, &[sub, "f.pgn", "--where", "UTCDate > 5"]);
+        assert_eq!(run.code, 2);
+        assert_eq!(
+            run.stderr,
+            "chesstool: --where: column 11: cannot compare a date with a number\n"
+        );
+    }
+}
+
+#[test]
+fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
+    let dir = temp_dir("select_split");
+    let pgn = fixture();
+    std::fs::write(dir.join("f.pgn"), &pgn).unwrap();
+    let run = chesstool(
+        &dir,
+        &["select", "f.pgn", "--split-every", "5", "-o", "parts", "-q"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("parts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["000001.pgn", "000002.pgn", "000003.pgn"]);
+    let mut joined = String::new();
+    for (name, games) in names.iter().zip([5, 5, 2]) {
+        let text = std::fs::read_to_string(dir.join("parts").join(name)).unwrap();
+        assert_eq!(text.matches("[Event ").count(), games, "{name}");
+        joined.push_str(&text);
+    }
+    // The parts together are the input.
+    assert_eq!(joined, pgn);
+    let run = chesstool(&dir, &["select", "f.pgn", "--split-every", "5"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("give -o DIR"), "{}", run.stderr);
+}
+
+#[test]
+fn select_export_strip_and_tags_clean_the_games_and_keep_their_moves() {
+    let dir = temp_dir("select_strip");
+    let pgn = "[Event \"e\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[WhiteElo \"2500\"]\n[Opening \"x\"]\n\n\
+               1. e4 { [%eval 0.2] [%clk 0:03:00] fine } 1... e5 $1 (1... c5 { Sicilian } 2. Nf3) \
+               2. Qh5 { [%clk 0:02:59] } Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+               [Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n";
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "g.pgn",
+            "--strip",
+            "clocks,nags,variations",
+            "--tags",
+            "roster,WhiteElo",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "[Event \"e\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"a\"]\n[Black \"b\"]\n\
+         [Result \"1-0\"]\n[WhiteElo \"2500\"]\n\n\
+         1. e4 { [%eval 0.20] fine } 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+         [Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n"
+    );
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "g.pgn",
+            "--strip",
+            "comments,evals",
+            "--tags",
+            "roster",
+            "--where",
+            "valid",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        !run.stdout.contains('{') && !run.stdout.contains("WhiteElo"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("(1... c5 2. Nf3)"), "{}", run.stdout);
+    // On real games: the same moves, statuses and plies as the input.
+    let Some(sample) = shared_data("pgn/real/pgn-reader-bench/lichess_db_1000k.pgn") else {
+        return;
+    };
+    let sample = sample.display().to_string();
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            &sample,
+            "--strip",
+            "comments,nags,variations",
+            "--tags",
+            "roster",
+            "-o",
+            "clean.pgn",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let clean = std::fs::read_to_string(dir.join("clean.pgn")).unwrap();
+    assert!(!clean.contains("[%clk") && !clean.contains("[UTCDate"));
+    let hashes = |file: &str| {
+        let run = chesstool(&dir, &["validate", file, "--format", "csv", "-q"]);
+        run.stdout
+            .lines()
+            .skip(1)
+            .map(|line| {
+                let fields = crate::adjudicate::split_csv(line);
+                format!("{} {} {}", fields[7], fields[8], fields[fields.len() - 1])
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(hashes(&sample), hashes("clean.pgn"));
+}

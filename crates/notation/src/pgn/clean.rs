@@ -1,0 +1,112 @@
+//! Cleaning a game tree before it is written (`chesstool select
+//! --strip`, `--tags`): comments, NAGs, variations, the clock and
+//! evaluation commands inside comments, and tags taken out.
+//!
+//! ```
+//! use notation::pgn::clean::{strip, Strip};
+//! use notation::pgn::{build_game, read::GameReader, to_pgn_string, BuildOptions};
+//!
+//! let pgn = b"[White \"a\"]\n\n1. e4 { [%clk 0:03:00] good } $1 (1. d4) e5 *\n";
+//! let mut out = String::new();
+//! GameReader::new().read_chunk(pgn, 0, 1, |raw| {
+//!     let mut game = build_game(raw, &BuildOptions::default()).unwrap();
+//!     strip(&mut game, &Strip { nags: true, variations: true, clocks: true, ..Strip::default() });
+//!     out = to_pgn_string(&game);
+//! });
+//! assert!(out.ends_with("1. e4 { good } 1... e5 *\n\n"), "{out}");
+//! ```
+
+use crate::pgn::comment::parse_comment;
+use crate::pgn::model::{Game, Line};
+
+/// What [`strip`] takes out.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)]
+pub struct Strip {
+    /// Every comment.
+    pub comments: bool,
+    /// Every NAG (and suffix glyph).
+    pub nags: bool,
+    /// Every variation.
+    pub variations: bool,
+    /// `[%clk]` and `[%emt]` inside comments (a comment left empty goes).
+    pub clocks: bool,
+    /// `[%eval]` inside comments (a comment left empty goes).
+    pub evals: bool,
+}
+
+/// Takes out of `game` what `what` says.
+pub fn strip(game: &mut Game, what: &Strip) {
+    if what.comments {
+        game.comments_before.clear();
+    } else {
+        clean_comments(&mut game.comments_before, what);
+    }
+    strip_line(&mut game.moves, what);
+}
+
+fn strip_line(line: &mut Line, what: &Strip) {
+    for node in &mut line.0 {
+        if what.comments {
+            node.comments.clear();
+            node.comments_before.clear();
+        } else {
+            clean_comments(&mut node.comments, what);
+            clean_comments(&mut node.comments_before, what);
+        }
+        if what.nags {
+            node.nags.clear();
+        }
+        if what.variations {
+            node.variations.clear();
+        } else {
+            for variation in &mut node.variations {
+                strip_line(variation, what);
+            }
+        }
+    }
+}
+
+/// The clock and evaluation commands taken out of each comment, as asked;
+/// a comment left with nothing goes.
+fn clean_comments(comments: &mut Vec<String>, what: &Strip) {
+    if !what.clocks && !what.evals {
+        return;
+    }
+    comments.retain_mut(|text| {
+        let mut comment = parse_comment(text.as_bytes());
+        if what.clocks {
+            comment.clock = None;
+            comment.emt = None;
+        }
+        if what.evals {
+            comment.eval = None;
+            comment.eval_depth = None;
+        }
+        let cleaned = comment.to_string();
+        *text = cleaned;
+        !text.is_empty()
+    });
+}
+
+/// Which tags [`keep_tags`] keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TagChoice {
+    /// Every tag.
+    All,
+    /// The Seven Tag Roster.
+    Roster,
+    /// These names.
+    Named(Vec<String>),
+}
+
+/// Keeps the tags of `game` that `choice` names, in their order.
+pub fn keep_tags(game: &mut Game, choice: &TagChoice) {
+    match choice {
+        TagChoice::All => {}
+        TagChoice::Roster => game
+            .tags
+            .retain(|(name, _)| crate::pgn::tags::SEVEN_TAG_ROSTER.contains(&name.as_str())),
+        TagChoice::Named(names) => game.tags.retain(|(name, _)| names.contains(name)),
+    }
+}
