@@ -61,6 +61,34 @@ impl Args {
         Ok(found)
     }
 
+    /// Removes every `name VALUE` and `name=VALUE` and returns the values,
+    /// in order.
+    ///
+    /// # Errors
+    /// When the flag has no value.
+    pub fn values(&mut self, name: &str) -> anyhow::Result<Vec<String>> {
+        let mut found = Vec::new();
+        let mut idx = 0;
+        while idx < self.rest.len() {
+            if self.rest[idx] == name {
+                if idx + 1 >= self.rest.len() {
+                    bail!("{name} needs a value");
+                }
+                self.rest.remove(idx);
+                found.push(self.rest.remove(idx));
+            } else if let Some(value) = self.rest[idx]
+                .strip_prefix(name)
+                .and_then(|tail| tail.strip_prefix('='))
+            {
+                found.push(value.to_owned());
+                self.rest.remove(idx);
+            } else {
+                idx += 1;
+            }
+        }
+        Ok(found)
+    }
+
     /// Like [`Args::value`], parsed with [`FromStr`].
     ///
     /// # Errors

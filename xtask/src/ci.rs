@@ -50,7 +50,14 @@ const STEPS: &[Step] = &[
     },
     Step {
         name: "test",
-        args: &["test", "--workspace"],
+        // The oracle feature explicitly, so the differential test
+        // (tests/pgn_oracle.rs) runs whatever the feature unification.
+        args: &[
+            "test",
+            "--workspace",
+            "--features",
+            "chesstool-notation/oracle",
+        ],
         env: &[],
     },
     Step {

@@ -72,6 +72,19 @@ impl Position {
     #[inline(always)]
     pub fn is_safe(&self, from: Square, to: Square, role: Role) -> bool {
         let board = &self.board;
+        if role != Role::King && self.checkers.is_empty() {
+            // Not in check, and the king stays: a move can only expose
+            // the king by leaving a line between it and one of their
+            // sliders (the piece it lands on can only block one). No
+            // slider of theirs on the line through the king and `from`
+            // (none when they are not aligned): safe, without the attack
+            // lookups below.
+            let sliders = (board.rooks_and_queens() | board.bishops_and_queens())
+                & board.by_color(self.turn.other());
+            if (attacks::line(self.our_king(), from) & sliders).is_empty() {
+                return true;
+            }
+        }
         let target = Bitboard::from_square(to);
         let occupied = board.occupied().without(from) | target;
         let theirs = board.by_color(self.turn.other()) & !target;

@@ -124,12 +124,12 @@ fn check_lenient(pgn: &str, plies: u32, warning: &str) {
         replayed
             .warnings
             .iter()
-            .any(|w| w.message.contains(warning)),
+            .any(|w| w.to_string().contains(warning)),
         "{pgn:?}: no warning with {warning:?} in {:?}",
         replayed
             .warnings
             .iter()
-            .map(|w| &w.message)
+            .map(ToString::to_string)
             .collect::<Vec<_>>()
     );
 }

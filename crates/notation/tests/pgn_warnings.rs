@@ -14,7 +14,11 @@ fn warnings(pgn: &str, strict: bool) -> (Vec<String>, Option<String>) {
             replayed
                 .warnings
                 .iter()
-                .map(|w| w.message.clone())
+                .map(|w| match &w.token {
+                    // A move's warning after the move, as written.
+                    Some(token) => format!("{token}: {}", w.kind),
+                    None => w.kind.to_string(),
+                })
                 .collect(),
             replayed.error.map(|e| e.to_string()),
         ));

@@ -9,8 +9,8 @@
 //! - [`write`](mod@write): PGN export format.
 //! - [`lex`]: our lexer: game boundaries and movetext tokens in one pass,
 //!   and the cuts for reading chunks in parallel.
-//! - [`oracle`]: our lexer against pgn-reader's full visitor (the
-//!   differential test).
+//! - `oracle` (feature `oracle`): our lexer against pgn-reader's full
+//!   visitor (the differential test).
 //! - [`read`]: the reader: the lexer for the movetext, pgn-reader for the
 //!   tag pairs.
 //! - [`replay`]: every move checked from its own position, results checked.
@@ -37,6 +37,7 @@ pub mod comment;
 pub mod lex;
 pub mod mainline;
 pub mod model;
+#[cfg(feature = "oracle")]
 pub mod oracle;
 pub mod read;
 pub mod replay;

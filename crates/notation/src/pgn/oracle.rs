@@ -36,6 +36,13 @@
 //!   from `cat` of files without a final newline) as junk movetext; we
 //!   follow the PGN standard (`[` is a token of its own). Concatenated
 //!   event streams are compared, so boundaries do not matter.
+//! - A tag pair glued after a move, before any result (`2. b4[Result
+//!   "1-0"]`: a game cut short, then the next file's tags, from `cat`):
+//!   decided (issue 20) as the PGN standard reads it: `[` is a token of
+//!   its own, so `b4` is a move and `[` an error of the game it stands in
+//!   (the game has not ended: no result came; only after a result does a
+//!   glued tag pair start the next game). pgn-reader reads `b4[Result` as
+//!   one junk token and drops it, then reads on in the same game.
 //! - A comment that never closes: pgn-reader gives up with an error; the
 //!   comparison stops there (our reader reports the unterminated comment
 //!   as an error of its game).
@@ -265,7 +272,12 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
     match token.kind {
         TokenKind::MoveNumber => {}
         TokenKind::San => match token.san {
-            Some(san) => out.push(ours(Some(OracleEvent::San(san.to_string())), false)),
+            // A move with a `[` glued after it (`b4[Result "1-0"]`):
+            // pgn-reader reads `b4[Result` as one token and drops it.
+            Some(san) => {
+                let glued = pgn.get(offset + bytes.len()) == Some(&b'[');
+                out.push(ours(Some(OracleEvent::San(san.to_string())), glued));
+            }
             None => {
                 // Not standard: pgn-reader passes over it, or reads it as
                 // the move our lenient reader reads.
@@ -528,5 +540,22 @@ mod tests {
             Some((GameResult::WhiteWins, &b"e6"[..]))
         );
         assert_eq!(glued_result(b"1-0"), None);
+    }
+
+    #[test]
+    fn a_tag_pair_glued_after_a_move_is_an_error_of_its_game() {
+        // The open difference of issue 20, decided: `b4[Result "1-0"]`
+        // (a game cut short, then the next file's tags glued on). Before a
+        // result the game has not ended, so the `[` is a token of the game
+        // it stands in (an error there); only after a result does a glued
+        // tag pair start the next game.
+        let pgn = b"1. e4 e5 2. b4[Result \"1-0\"]\n\n1. d4 *\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        // e4 e5 d4 *; b4 is ours only, and so are `[`, `Result` and the
+        // rest of the glued tag (errors of the game to us).
+        assert_eq!(agreement.matched, 4, "{agreement:?}");
+        let mut lexer = crate::pgn::lex::Lexer::new(pgn, 1);
+        assert!(lexer.next_span().is_some());
+        assert!(lexer.next_span().is_none(), "one game");
     }
 }

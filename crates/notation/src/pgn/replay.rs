@@ -135,14 +135,37 @@ impl fmt::Display for GameError {
 pub struct GameWarning {
     /// Line.
     pub line: u64,
-    /// What was normalised, lower case; for a move, after the move as
-    /// written (`12...Nf6+: check suffix on a move that gives no check`).
-    pub message: String,
+    /// What was normalised.
+    pub kind: WarningKind,
     /// For a move: its ply, counted from the start of its line of play.
     pub ply: Option<u32>,
     /// For a move: the move as written with its number (`12...Nf6+`),
     /// escaped for reports.
     pub token: Option<String>,
+}
+
+/// What a [`GameWarning`] is about. `Display` says it in lower case,
+/// without the move (`check suffix on a move that gives no check`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// A move written other than the standard way.
+    Move(SanWarning),
+    /// A null move (`--`, `Z0`): the side to move passed.
+    NullMove,
+    /// The game as a whole (tags, start position, result): what, lower
+    /// case.
+    Game(String),
+}
+
+impl fmt::Display for WarningKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WarningKind::Move(warning) => write!(f, "{warning}"),
+            WarningKind::NullMove => f.write_str("null move"),
+            WarningKind::Game(message) => f.write_str(message),
+        }
+    }
 }
 
 impl GameWarning {
@@ -151,7 +174,7 @@ impl GameWarning {
     pub fn game(line: u64, message: String) -> GameWarning {
         GameWarning {
             line,
-            message,
+            kind: WarningKind::Game(message),
             ply: None,
             token: None,
         }
@@ -159,18 +182,14 @@ impl GameWarning {
 
     /// What was normalised, without the move it is about.
     #[must_use]
-    pub fn what(&self) -> &str {
-        self.token
-            .as_deref()
-            .and_then(|token| self.message.strip_prefix(token))
-            .and_then(|rest| rest.strip_prefix(": "))
-            .unwrap_or(&self.message)
+    pub fn what(&self) -> &WarningKind {
+        &self.kind
     }
 }
 
 impl fmt::Display for GameWarning {
     /// `ply 24 "12...Nf6+": check suffix on a move that gives no check`,
-    /// or the message alone for the game as a whole.
+    /// or the warning alone for the game as a whole.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(ply) = self.ply {
             write!(f, "ply {ply} ")?;
@@ -178,7 +197,7 @@ impl fmt::Display for GameWarning {
         if let Some(token) = &self.token {
             write!(f, "\"{token}\": ")?;
         }
-        f.write_str(self.what())
+        write!(f, "{}", self.kind)
     }
 }
 
@@ -324,80 +343,6 @@ impl Frame {
     }
 }
 
-/// The replay's fast lane, run inside the lexer's loop
-/// ([`RawGame::run`]): it takes the tokens that need nothing but the
-/// current line's position, exactly as the replay's loop would handle
-/// them, and leaves every other token (and any doubt) to that loop.
-struct FastLane<'f, V> {
-    frame: &'f mut Frame,
-    /// Variation depth.
-    depth: u32,
-    /// The mainline's result was seen, and this is the mainline.
-    finished: bool,
-    visitor: &'f mut V,
-    out: &'f mut Replayed,
-    seen: &'f mut Seen,
-}
-
-impl<V: ReplayVisitor> Sink for FastLane<'_, V> {
-    const STORE: bool = true;
-
-    #[inline(always)]
-    fn take(&mut self, token: Token, buf: &[u8], game_start: usize) -> bool {
-        match token.kind {
-            TokenKind::San => {
-                // Standard SAN naming a legal move as the standard writes
-                // it, with the suffix it earns, and nothing after it that
-                // changes how it reads: what `play_fast` plays without a
-                // word.
-                let Some(san) = token.san else {
-                    return false;
-                };
-                if self.finished || !san_stands_alone(buf, game_start + token.end() as usize) {
-                    return false;
-                }
-                let frame = &mut *self.frame;
-                let Some(fast) = resolve_fast(&frame.current, &san.san) else {
-                    return false;
-                };
-                let ply = frame.ply + 1;
-                frame.play_fast(fast);
-                if Suffix::from_position(&frame.current) != san.suffix {
-                    // (The loop plays it again and says what is wrong.)
-                    frame.take_back();
-                    return false;
-                }
-                let played = Ply {
-                    ply,
-                    before: &frame.before_last,
-                    mv: fast.mv(),
-                    after: &frame.current,
-                    written: Some(san),
-                };
-                self.visitor.move_played(self.depth, &played);
-                if self.depth == 0 {
-                    self.visitor.mainline_move(&played);
-                    self.out.plies = ply;
-                }
-                true
-            }
-            TokenKind::Comment => {
-                self.seen.last_comment = Some(token);
-                let start = game_start + token.start as usize;
-                let bytes = &buf[start..start + token.len as usize];
-                let inner = bytes.strip_prefix(b"{").unwrap_or(bytes);
-                let inner = inner.strip_suffix(b"}").unwrap_or(inner);
-                self.visitor.comment(self.depth, inner);
-                if self.depth == 0 {
-                    self.visitor.mainline_comment(inner);
-                }
-                true
-            }
-            _ => false,
-        }
-    }
-}
-
 /// What the replay remembers of the tokens it has seen, to locate the
 /// errors it finds later.
 #[derive(Default)]
@@ -451,275 +396,750 @@ pub fn replay(
         }
     };
     out.start = Some(start.clone());
+    let mut replayer = Replayer {
+        options,
+        visitor,
+        stack: Vec::new(),
+        frame: Frame {
+            before_last: start.clone(),
+            current: start,
+            ply: 0,
+            ply_before_last: 0,
+            start_ply: 0,
+        },
+        seen: Seen::default(),
+        lines: LineCursor {
+            offset: 0,
+            line: game.line,
+        },
+        finished: false,
+        out,
+    };
+    if let Err(error) = replayer.run(game) {
+        replayer.out.error = Some(*error);
+    }
+    replayer.finish(game)
+}
 
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut frame = Frame {
-        before_last: start.clone(),
-        current: start,
-        ply: 0,
-        ply_before_last: 0,
-        start_ply: 0,
-    };
-    let mut seen = Seen::default();
-    // Lines of warned tokens, counted on from the last one: a game with a
-    // warning on every move stays linear.
-    let mut lines = LineCursor {
-        offset: 0,
-        line: game.line,
-    };
-    // The mainline's result was seen: only comments may follow.
-    let mut finished = false;
-    loop {
-        // The common tokens are handled as the lexer finds them; the rest
-        // (and anything unusual about a common one) below.
-        let mut lane = FastLane {
-            frame: &mut frame,
-            depth: stack.len() as u32,
-            finished: finished && stack.is_empty(),
-            visitor: &mut *visitor,
-            out: &mut out,
-            seen: &mut seen,
-        };
-        let Some(token) = game.run(&mut lane) else {
-            break;
-        };
-        let depth = stack.len() as u32;
-        if finished && depth == 0 {
-            // (Move numbers are not looked at; an unreadable token is
-            // reported as such below.)
-            let result = out.terminator.unwrap_or(GameResult::Unknown);
-            match token.kind {
-                TokenKind::Comment | TokenKind::LineComment | TokenKind::MoveNumber => {}
-                TokenKind::San if !is_readable(game.token_bytes(&token)) => {}
-                _ => {
-                    let message = format!("the game already ended with {}", result.as_str());
-                    out.error = Some(match token.kind {
-                        TokenKind::San => located(
-                            game,
-                            &token,
-                            ErrorKind::AfterResult,
-                            Some(frame.ply + 1),
-                            Some(numbered(&frame.current, game.token_bytes(&token))),
-                            message,
-                        ),
-                        _ => located(
-                            game,
-                            &token,
-                            ErrorKind::AfterResult,
-                            Some(frame.ply + 1),
-                            None,
-                            message,
-                        ),
-                    });
-                    break;
-                }
-            }
+/// One game being replayed: the line of play and the lines it branched
+/// from, what was seen, what was found. Every token goes through
+/// [`Replayer::token`] (or the fast lane, which takes the common ones
+/// inside the lexer's loop), and every move through [`Replayer::commit`].
+struct Replayer<'r, V> {
+    options: &'r ReplayOptions,
+    visitor: &'r mut V,
+    /// The lines that the open variations branched from, outermost first.
+    stack: Vec<Frame>,
+    /// The line being played.
+    frame: Frame,
+    seen: Seen,
+    /// Lines of warned tokens, counted on from the last one: a game with a
+    /// warning on every move stays linear.
+    lines: LineCursor,
+    /// The mainline's result was seen: only comments may follow.
+    finished: bool,
+    out: Replayed,
+}
+
+/// A move found for a SAN token, not yet played: what every way of
+/// reading a move hands to [`Replayer::commit`].
+struct Resolved {
+    mv: Move,
+    /// The move for [`Position::play_normal_unchecked`], when the fast
+    /// resolver found it.
+    fast: Option<FastMove>,
+    /// The check suffix as written, still to be checked against the
+    /// position the move leads to (`None`: checked already, or none to
+    /// check).
+    suffix: Option<Option<Suffix>>,
+    /// The move as written, when standard SAN names it ([`Ply::written`]).
+    written: Option<SanPlus>,
+    /// A glyph the lenient reader found written against it.
+    nag: Option<u8>,
+}
+
+impl Resolved {
+    /// Standard SAN resolved by [`resolve_fast`].
+    #[inline(always)]
+    fn fast(fast: FastMove, san: SanPlus) -> Resolved {
+        Resolved {
+            mv: fast.mv(),
+            fast: Some(fast),
+            suffix: Some(san.suffix),
+            written: Some(san),
+            nag: None,
+        }
+    }
+}
+
+/// An end-of-game check of a replay `R` (see [`Replayer::finish`]).
+type Check<R> = fn(&R, &mut RawGame<'_>, &Position) -> Option<Finding>;
+
+/// What an end-of-game check found.
+enum Finding {
+    Error(GameError),
+    Warning(GameWarning),
+}
+
+impl<V: ReplayVisitor> Replayer<'_, V> {
+    /// Variation depth (0 in the mainline).
+    #[inline(always)]
+    fn depth(&self) -> u32 {
+        self.stack.len() as u32
+    }
+
+    /// Replays the tokens of `game` up to its end or the first error.
+    fn run(&mut self, game: &mut RawGame<'_>) -> Result<(), Box<GameError>> {
+        loop {
+            // The common tokens are handled as the lexer finds them; the
+            // rest (and anything unusual about a common one) here.
+            let mut lane = FastLane {
+                depth: self.depth(),
+                finished: self.finished && self.stack.is_empty(),
+                replayer: self,
+            };
+            let Some(token) = game.run(&mut lane) else {
+                return Ok(());
+            };
+            self.token(game, token)?;
+        }
+    }
+
+    /// One token the fast lane left.
+    fn token(&mut self, game: &mut RawGame<'_>, token: Token) -> Result<(), Box<GameError>> {
+        let depth = self.depth();
+        if self.finished && depth == 0 {
+            self.after_result(game, &token)?;
         }
         match token.kind {
             TokenKind::MoveNumber => {}
-            TokenKind::San => {
-                // The common case: standard SAN (read by the lexer) naming
-                // a legal move exactly as the standard writes it.
-                let fast = match token.san {
-                    Some(san) => match resolve_fast(&frame.current, &san.san) {
-                        Some(mv) => play_fast(
-                            game, &token, san, mv, options, visitor, &mut frame, depth, &mut lines,
-                            &mut out,
-                        ),
-                        None => Ok(false),
-                    },
-                    None => Ok(false),
-                };
-                let played = match fast {
-                    Ok(true) => Ok(()),
-                    Ok(false) => play_san(
-                        game, &token, options, visitor, &mut frame, depth, &mut lines, &mut out,
-                    ),
-                    Err(error) => Err(error),
-                };
-                if let Err(error) = played {
-                    out.error = Some(*error);
-                    break;
-                }
-            }
+            TokenKind::San => self.play_san(game, &token)?,
             TokenKind::Nag => {
                 let digits = &game.token_bytes(&token)[1..];
                 match parse_nag(digits) {
-                    Some(nag) => visitor.nag(depth, nag),
+                    Some(nag) => self.visitor.nag(depth, nag),
                     None => {
-                        out.error = Some(located(
+                        return Err(Box::new(located(
                             game,
                             &token,
                             ErrorKind::Unreadable,
-                            Some(frame.ply + 1),
-                            Some(numbered(&frame.current, game.token_bytes(&token))),
+                            Some(self.frame.ply + 1),
+                            Some(numbered(&self.frame.current, game.token_bytes(&token))),
                             "bad numeric annotation glyph".to_string(),
-                        ));
-                        break;
+                        )));
                     }
                 }
             }
             TokenKind::Glyph => {
                 for nag in glyph_nags(game.token_bytes(&token)) {
-                    visitor.nag(depth, nag);
+                    self.visitor.nag(depth, nag);
                 }
             }
-            TokenKind::Comment => {
-                seen.last_comment = Some(token);
-                let bytes = game.token_bytes(&token);
-                let inner = bytes.strip_prefix(b"{").unwrap_or(bytes);
-                let inner = inner.strip_suffix(b"}").unwrap_or(inner);
-                visitor.comment(depth, inner);
-                if depth == 0 {
-                    visitor.mainline_comment(inner);
-                }
-            }
+            TokenKind::Comment => self.comment(token, game.token_bytes(&token), depth),
             TokenKind::LineComment => {
                 let text = line_comment_text(game.token_bytes(&token));
-                visitor.comment(depth, text);
+                self.visitor.comment(depth, text);
                 if depth == 0 {
-                    visitor.mainline_comment(text);
+                    self.visitor.mainline_comment(text);
                 }
             }
             TokenKind::OpenVariation => {
-                if !frame.has_move() {
-                    out.error = Some(located(
+                if !self.frame.has_move() {
+                    return Err(Box::new(located(
                         game,
                         &token,
                         ErrorKind::Variation,
-                        Some(frame.ply + 1),
+                        Some(self.frame.ply + 1),
                         Some("(".to_string()),
                         "variation before any move".to_string(),
-                    ));
-                    break;
+                    )));
                 }
-                if stack.is_empty() {
-                    seen.outermost_open = Some(token);
+                if self.stack.is_empty() {
+                    self.seen.outermost_open = Some(token);
                 }
-                let parent_ply = frame.ply_before_last;
-                let before = frame.before_last.clone();
-                stack.push(frame);
-                frame = Frame {
+                let parent_ply = self.frame.ply_before_last;
+                let before = self.frame.before_last.clone();
+                let branch = Frame {
                     before_last: before.clone(),
                     current: before,
                     ply: parent_ply,
                     ply_before_last: parent_ply,
                     start_ply: parent_ply,
                 };
-                visitor.begin_variation(stack.len() as u32);
+                self.stack.push(std::mem::replace(&mut self.frame, branch));
+                self.visitor.begin_variation(self.depth());
             }
-            TokenKind::CloseVariation => match stack.pop() {
+            TokenKind::CloseVariation => match self.stack.pop() {
                 Some(parent) => {
-                    visitor.end_variation(stack.len() as u32 + 1);
-                    frame = parent;
+                    self.visitor.end_variation(self.depth() + 1);
+                    self.frame = parent;
                 }
                 None => {
-                    out.error = Some(located(
+                    return Err(Box::new(located(
                         game,
                         &token,
                         ErrorKind::Variation,
-                        Some(frame.ply + 1),
+                        Some(self.frame.ply + 1),
                         Some(")".to_string()),
                         "`)` without `(`".to_string(),
-                    ));
-                    break;
+                    )));
                 }
             },
             TokenKind::Result(r) => {
-                visitor.result(depth, r);
+                self.visitor.result(depth, r);
                 if depth == 0 {
-                    out.terminator = Some(r);
-                    finished = true;
+                    self.out.terminator = Some(r);
+                    self.finished = true;
                 }
             }
         }
+        Ok(())
     }
-    if out.error.is_none() && game.ended_by() == GameEnd::UnterminatedComment {
-        // The comment runs to the end of the game: everything before it
-        // was read and replayed; the error is at its `{`.
-        if let Some(token) = seen.last_comment {
-            out.error = Some(located(
-                game,
-                &token,
-                ErrorKind::Syntax,
-                Some(frame.ply + 1),
-                Some("{".to_string()),
-                "unterminated comment: `{` without `}`".to_string(),
-            ));
+
+    /// A token after the mainline's result: comments (and move numbers,
+    /// and tokens that are no move at all, reported as such) may stand
+    /// there; anything else is an error.
+    fn after_result(&self, game: &RawGame<'_>, token: &Token) -> Result<(), Box<GameError>> {
+        match token.kind {
+            TokenKind::Comment | TokenKind::LineComment | TokenKind::MoveNumber => Ok(()),
+            TokenKind::San if !is_readable(game.token_bytes(token)) => Ok(()),
+            _ => {
+                let result = self.out.terminator.unwrap_or(GameResult::Unknown);
+                let message = format!("the game already ended with {}", result.as_str());
+                let move_text = (token.kind == TokenKind::San)
+                    .then(|| numbered(&self.frame.current, game.token_bytes(token)));
+                Err(Box::new(located(
+                    game,
+                    token,
+                    ErrorKind::AfterResult,
+                    Some(self.frame.ply + 1),
+                    move_text,
+                    message,
+                )))
+            }
         }
     }
-    if out.error.is_none() && !stack.is_empty() {
-        // The outermost variation left open.
-        let ply = stack[0].ply_before_last + 1;
-        out.error = Some(match seen.outermost_open {
+
+    /// A `{` comment (its bytes, braces included).
+    #[inline(always)]
+    fn comment(&mut self, token: Token, bytes: &[u8], depth: u32) {
+        self.seen.last_comment = Some(token);
+        let inner = bytes.strip_prefix(b"{").unwrap_or(bytes);
+        let inner = inner.strip_suffix(b"}").unwrap_or(inner);
+        self.visitor.comment(depth, inner);
+        if depth == 0 {
+            self.visitor.mainline_comment(inner);
+        }
+    }
+
+    /// Plays the move of the SAN token `token`: standard SAN naming a
+    /// legal move exactly as the standard writes it is resolved by
+    /// [`resolve_fast`] (unless a glyph run or an `e.p.` marker after it
+    /// changes how it reads); anything else by [`Replayer::play_written`].
+    fn play_san(&mut self, game: &mut RawGame<'_>, token: &Token) -> Result<(), Box<GameError>> {
+        if let Some(san) = token.san {
+            if !unusual_next(game, token) {
+                if let Some(fast) = resolve_fast(&self.frame.current, &san.san) {
+                    let depth = self.depth();
+                    self.commit(Resolved::fast(fast, san), None, depth, Some((game, token)))?;
+                    return Ok(());
+                }
+            }
+        }
+        self.play_written(game, token)
+    }
+
+    /// Plays the move of the SAN token `token` read in full: standard
+    /// SAN, or the lenient reader's reading, with its warnings (a glyph or
+    /// an `e.p.` marker after it is looked at too).
+    fn play_written(
+        &mut self,
+        game: &mut RawGame<'_>,
+        token: &Token,
+    ) -> Result<(), Box<GameError>> {
+        let bytes = game.token_bytes(token);
+        let ply = self.frame.ply + 1;
+        let depth = self.depth();
+        let written = match parse_standard(bytes) {
+            Some(san) => Written::Standard(san),
+            None => match read_lenient(bytes) {
+                Ok(Lenient::Move(lenient)) => Written::Lenient(Box::new(lenient)),
+                Ok(Lenient::Nag(nag)) => {
+                    // A ChessBase glyph such as `±`.
+                    self.visitor.nag(depth, nag);
+                    return Ok(());
+                }
+                Ok(Lenient::EnPassantMarker) => {
+                    return Err(Box::new(located(
+                        game,
+                        token,
+                        ErrorKind::Unreadable,
+                        Some(ply),
+                        Some(numbered(&self.frame.current, bytes)),
+                        "en-passant marker without a move".to_string(),
+                    )));
+                }
+                Err(err) => return Err(Box::new(unreadable(game, token, &self.frame, &err))),
+            },
+        };
+        let pos = &self.frame.current;
+        let mut resolved = match &written {
+            Written::Standard(san) => match san.san.to_move(pos) {
+                Ok(mv) => Ok((mv, SanWarnings::new())),
+                Err(SanError::Nonstandard { mv, warning, .. }) => {
+                    let mut warnings = SanWarnings::new();
+                    warnings.push(warning);
+                    Ok((mv, warnings))
+                }
+                Err(err) => Err(err),
+            },
+            Written::Lenient(lenient) => resolve_lenient(pos, lenient),
+        };
+        // The move as written, when it is standard SAN syntax naming it.
+        let mut as_written = match &written {
+            Written::Standard(san) => Some(*san),
+            Written::Lenient(l) => (l.warnings.is_empty()
+                && l.nag.is_none()
+                && l.lowercase_piece.is_none()
+                && !l.piece_from_board)
+                .then_some(l.san),
+        };
+        if matches!(written, Written::Standard(_))
+            && matches!(resolved, Err(SanError::Illegal { .. }))
+        {
+            // Standard SAN syntax that names no move (`g1f3` read as a
+            // pawn move): try the lenient reading of the same token before
+            // calling it illegal.
+            if let Ok(again) = SanPlus::from_ascii_lenient(bytes) {
+                if let Ok(ok) = resolve_lenient(pos, &again) {
+                    resolved = Ok(ok);
+                    as_written = None;
+                }
+            }
+        }
+        if matches!(resolved, Err(SanError::Null)) && !self.options.strict {
+            // A null move (`--`, `Z0`), as analysis software writes: pass
+            // the turn, with a warning.
+            let mut after = pos.clone();
+            if after.play_null() {
+                let line = self.lines.line_of(game, token);
+                let move_text = numbered(pos, bytes);
+                self.out.warnings.push(GameWarning {
+                    line,
+                    kind: WarningKind::NullMove,
+                    ply: Some(ply),
+                    token: Some(move_text),
+                });
+                self.visitor.null_move(depth, ply, pos);
+                if depth == 0 {
+                    self.out.plies = ply;
+                }
+                let frame = &mut self.frame;
+                frame.before_last = std::mem::replace(&mut frame.current, after);
+                frame.ply_before_last = frame.ply;
+                frame.ply = ply;
+                return Ok(());
+            }
+        }
+        let (mv, mut warnings) = match resolved {
+            Ok(ok) => ok,
+            Err(err) => return Err(Box::new(not_played(game, token, pos, ply, &err))),
+        };
+        // What follows the move: a glyph written against it (one of the
+        // six suffix annotations is standard; a longer run is not), or an
+        // `e.p.` marker.
+        if let Some(next) = game.peek_token() {
+            match next.kind {
+                TokenKind::Glyph if next.start == token.end() && next.len > 2 => {
+                    warnings.push(SanWarning::AttachedGlyph);
+                }
+                TokenKind::San if is_en_passant_marker(game.token_bytes(&next)) => {
+                    // `exd6 e.p.`: the marker belongs to the move before.
+                    game.next_token();
+                    warnings.push(SanWarning::EnPassantSuffix);
+                }
+                _ => {}
+            }
+        }
+        let (suffix, nag) = match &written {
+            // (The lenient resolver checked the suffix already.)
+            Written::Standard(san) => (Some(san.suffix), None),
+            Written::Lenient(l) => (None, l.nag),
+        };
+        let resolved = Resolved {
+            mv,
+            fast: None,
+            suffix,
+            written: as_written,
+            nag,
+        };
+        self.commit(resolved, Some(&warnings), depth, Some((game, token)))?;
+        Ok(())
+    }
+
+    /// Plays a resolved move in the current line (at `depth`): the one
+    /// place a move is made. The check suffix as written is checked
+    /// against the position it leads to; the move's warnings (`warnings`,
+    /// and a wrong suffix) are recorded at `at` (the game and the token),
+    /// or, under `--strict`, the first becomes the error and the move is
+    /// taken back; the visitor is told. Without `at` (the fast lane, inside
+    /// the lexer's loop, where no token can be located) a move with a
+    /// warning is taken back and `Ok(false)` returned: the replay's loop
+    /// then plays its token again.
+    #[inline(always)]
+    fn commit(
+        &mut self,
+        resolved: Resolved,
+        warnings: Option<&SanWarnings>,
+        depth: u32,
+        at: Option<(&RawGame<'_>, &Token)>,
+    ) -> Result<bool, Box<GameError>> {
+        let Resolved {
+            mv,
+            fast,
+            suffix,
+            written,
+            nag,
+        } = resolved;
+        let frame = &mut self.frame;
+        let ply = frame.ply + 1;
+        match fast {
+            Some(fast) => frame.play_fast(fast),
+            None => frame.play(mv),
+        }
+        let wrong_suffix = suffix.and_then(|written| {
+            let actual = Suffix::from_position(&frame.current);
+            (actual != written).then_some(SanWarning::WrongSuffix { written, actual })
+        });
+        if wrong_suffix.is_some() || warnings.is_some_and(|w| !w.as_slice().is_empty()) {
+            let Some((game, token)) = at else {
+                frame.take_back();
+                return Ok(false);
+            };
+            self.warn_move(game, token, ply, warnings, wrong_suffix)?;
+        }
+        let frame = &self.frame;
+        let played = Ply {
+            ply,
+            before: &frame.before_last,
+            mv,
+            after: &frame.current,
+            written,
+        };
+        self.visitor.move_played(depth, &played);
+        if depth == 0 {
+            self.visitor.mainline_move(&played);
+            self.out.plies = ply;
+        }
+        if let Some(nag) = nag {
+            self.visitor.nag(depth, nag);
+        }
+        Ok(true)
+    }
+
+    /// The warnings of the move just played at `ply` (`token` in `game`):
+    /// recorded, or under `--strict` the first made the error, the move
+    /// taken back.
+    #[cold]
+    #[inline(never)]
+    fn warn_move(
+        &mut self,
+        game: &RawGame<'_>,
+        token: &Token,
+        ply: u32,
+        warnings: Option<&SanWarnings>,
+        wrong_suffix: Option<SanWarning>,
+    ) -> Result<(), Box<GameError>> {
+        let mut all = warnings.copied().unwrap_or_default();
+        if let Some(warning) = wrong_suffix {
+            all.push(warning);
+        }
+        let frame = &mut self.frame;
+        let bytes = game.token_bytes(token);
+        if let Some(&first) = all.first().filter(|_| self.options.strict) {
+            frame.take_back();
+            return Err(Box::new(located(
+                game,
+                token,
+                ErrorKind::Spelling,
+                Some(ply),
+                Some(numbered(&frame.current, bytes)),
+                first.to_string(),
+            )));
+        }
+        let line = self.lines.line_of(game, token);
+        let move_text = numbered(&frame.before_last, bytes);
+        for &w in all.as_slice() {
+            self.out.warnings.push(GameWarning {
+                line,
+                kind: WarningKind::Move(w),
+                ply: Some(ply),
+                token: Some(move_text.clone()),
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs the end-of-game checks, in order, while none found an error,
+    /// and hands back what was found.
+    fn finish(self, game: &mut RawGame<'_>) -> Replayed {
+        let checks: [Check<Self>; 6] = [
+            Self::unterminated_comment,
+            Self::open_variation,
+            Self::dangling_move_number,
+            Self::result_fits,
+            Self::result_tag,
+            Self::terminator,
+        ];
+        // The mainline's final position is the outermost frame's.
+        let final_position = match self.stack.first() {
+            Some(mainline) => &mainline.current,
+            None => &self.frame.current,
+        };
+        let mut found = Vec::new();
+        if self.out.error.is_none() {
+            for check in checks {
+                match check(&self, game, final_position) {
+                    Some(Finding::Error(error)) => {
+                        found.push(Finding::Error(error));
+                        break;
+                    }
+                    Some(warning) => found.push(warning),
+                    None => {}
+                }
+            }
+        }
+        let final_position = final_position.clone();
+        let mut out = self.out;
+        for finding in found {
+            match finding {
+                Finding::Error(error) => out.error = Some(error),
+                Finding::Warning(warning) => out.warnings.push(warning),
+            }
+        }
+        out.final_position = Some(final_position);
+        out
+    }
+
+    /// The game ends inside a comment: everything before it was read and
+    /// replayed; the error is at its `{`.
+    fn unterminated_comment(&self, game: &mut RawGame<'_>, _: &Position) -> Option<Finding> {
+        if game.ended_by() != GameEnd::UnterminatedComment {
+            return None;
+        }
+        let token = self.seen.last_comment?;
+        Some(Finding::Error(located(
+            game,
+            &token,
+            ErrorKind::Syntax,
+            Some(self.frame.ply + 1),
+            Some("{".to_string()),
+            "unterminated comment: `{` without `}`".to_string(),
+        )))
+    }
+
+    /// The outermost variation left open.
+    fn open_variation(&self, game: &mut RawGame<'_>, _: &Position) -> Option<Finding> {
+        let outermost = self.stack.first()?;
+        let ply = outermost.ply_before_last + 1;
+        let message = "variation not closed: `(` without `)`".to_string();
+        Some(Finding::Error(match self.seen.outermost_open {
             Some(token) => located(
                 game,
                 &token,
                 ErrorKind::Variation,
                 Some(ply),
                 Some("(".to_string()),
-                "variation not closed: `(` without `)`".to_string(),
+                message,
             ),
-            None => game_error(
-                game,
-                ErrorKind::Variation,
-                "variation not closed: `(` without `)`".to_string(),
-            ),
-        });
+            None => game_error(game, ErrorKind::Variation, message),
+        }))
     }
-    if out.error.is_none() {
-        if let Some(token) = game.dangling_move_number() {
-            let text = escape_for_report(game.token_bytes(&token)).into_owned();
-            out.error = Some(located(
+
+    /// A move number with no move after it: the movetext is cut short.
+    fn dangling_move_number(&self, game: &mut RawGame<'_>, _: &Position) -> Option<Finding> {
+        let token = game.dangling_move_number()?;
+        let text = escape_for_report(game.token_bytes(&token)).into_owned();
+        Some(Finding::Error(located(
+            game,
+            &token,
+            ErrorKind::Syntax,
+            Some(self.out.plies + 1),
+            None,
+            format!("move number {text} without a move: the movetext is cut short"),
+        )))
+    }
+
+    /// The recorded result fits the terminator and the final position.
+    fn result_fits(&self, game: &mut RawGame<'_>, final_position: &Position) -> Option<Finding> {
+        let (kind, message) = check_result(&self.out, final_position)?;
+        Some(Finding::Error(game_error(game, kind, message)))
+    }
+
+    /// A `Result` tag that is not a result.
+    fn result_tag(&self, game: &mut RawGame<'_>, _: &Position) -> Option<Finding> {
+        if self.out.result_tag.is_some() {
+            return None;
+        }
+        // No tag at all is reported with the other missing roster tags.
+        let raw = game.tag(b"Result")?;
+        Some(if raw.trim_ascii().is_empty() || raw.trim_ascii() == b"?" {
+            Finding::Warning(GameWarning::game(game.line, "empty Result tag".to_string()))
+        } else {
+            Finding::Error(game_error(
                 game,
-                &token,
-                ErrorKind::Syntax,
-                Some(out.plies + 1),
-                None,
-                format!("move number {text} without a move: the movetext is cut short"),
-            ));
+                ErrorKind::ResultTag,
+                format!(
+                    "Result tag \"{}\" is not 1-0, 0-1, 1/2-1/2 or *",
+                    escape_for_report(raw)
+                ),
+            ))
+        })
+    }
+
+    /// The movetext has no termination marker.
+    fn terminator(&self, game: &mut RawGame<'_>, _: &Position) -> Option<Finding> {
+        self.out.terminator.is_none().then(|| {
+            Finding::Warning(GameWarning::game(
+                game.line,
+                "movetext has no result".to_string(),
+            ))
+        })
+    }
+}
+
+/// The replay's fast lane, run inside the lexer's loop
+/// ([`RawGame::run`]): it takes the tokens that need nothing but the
+/// current line's position, exactly as [`Replayer::token`] would handle
+/// them (through the same [`Replayer::commit`]), and leaves every other
+/// token (and any doubt) to it.
+struct FastLane<'f, 'r, V> {
+    replayer: &'f mut Replayer<'r, V>,
+    /// Variation depth (no token the lane takes changes it).
+    depth: u32,
+    /// The mainline's result was seen, and this is the mainline.
+    finished: bool,
+}
+
+impl<V: ReplayVisitor> Sink for FastLane<'_, '_, V> {
+    const STORE: bool = true;
+
+    #[inline(always)]
+    fn take(&mut self, token: Token, buf: &[u8], game_start: usize) -> bool {
+        let replayer = &mut *self.replayer;
+        match token.kind {
+            TokenKind::San => {
+                // Standard SAN naming a legal move as the standard writes
+                // it, with nothing after it that changes how it reads.
+                let Some(san) = token.san else {
+                    return false;
+                };
+                if self.finished || !san_stands_alone(buf, game_start + token.end() as usize) {
+                    return false;
+                }
+                let Some(fast) = resolve_fast(&replayer.frame.current, &san.san) else {
+                    return false;
+                };
+                // (A wrong suffix: taken back, and played again by the
+                // loop, which says what is wrong.)
+                matches!(
+                    replayer.commit(Resolved::fast(fast, san), None, self.depth, None),
+                    Ok(true)
+                )
+            }
+            TokenKind::Comment => {
+                let start = game_start + token.start as usize;
+                replayer.comment(token, &buf[start..start + token.len as usize], self.depth);
+                true
+            }
+            _ => false,
         }
     }
-    // The mainline's final position is the outermost frame's.
-    let mainline = stack.into_iter().next().unwrap_or(frame);
-    let final_position = mainline.current;
-    if out.error.is_none() {
-        out.error = check_result(&out, &final_position).map(|(kind, m)| game_error(game, kind, m));
-    }
-    if out.error.is_none() && out.result_tag.is_none() {
-        match game.tag(b"Result") {
-            // Reported with the other missing roster tags.
-            None => {}
-            Some(raw) if raw.trim_ascii().is_empty() || raw.trim_ascii() == b"?" => {
-                out.warnings.push(GameWarning {
-                    ply: None,
-                    token: None,
-                    line: game.line,
-                    message: "empty Result tag".to_string(),
-                });
-            }
-            Some(raw) => {
-                out.error = Some(game_error(
-                    game,
-                    ErrorKind::ResultTag,
-                    format!(
-                        "Result tag \"{}\" is not 1-0, 0-1, 1/2-1/2 or *",
-                        escape_for_report(raw)
-                    ),
-                ));
-            }
-        }
-    }
-    if out.error.is_none() && out.terminator.is_none() {
-        out.warnings.push(GameWarning {
-            ply: None,
-            token: None,
-            line: game.line,
-            message: "movetext has no result".to_string(),
-        });
-    }
-    out.final_position = Some(final_position);
-    out
+}
+
+/// After the standard SAN `token`, does the next token change how it
+/// reads (a run of glyphs written against it, an `e.p.` marker)? Then the
+/// full reading takes it.
+#[inline(always)]
+fn unusual_next(game: &mut RawGame<'_>, token: &Token) -> bool {
+    game.peek_token().is_some_and(|next| match next.kind {
+        TokenKind::Glyph => next.start == token.end() && next.len > 2,
+        TokenKind::San => next.san.is_none() && is_en_passant_marker(game.token_bytes(&next)),
+        _ => false,
+    })
+}
+
+/// A token that is no move in any spelling (glyphs written against it,
+/// `??x`, are part of the token as written).
+fn unreadable(
+    game: &RawGame<'_>,
+    token: &Token,
+    frame: &Frame,
+    err: &crate::san::ParseSanError,
+) -> GameError {
+    let before = game.bytes_to(token.start);
+    let glyphs = before
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b'!' || b == b'?')
+        .count() as u32;
+    let first = Token {
+        start: token.start - glyphs,
+        len: token.len + glyphs,
+        kind: TokenKind::San,
+        san: None,
+    };
+    let text = game.token_bytes(&first);
+    let mut error = located(
+        game,
+        &first,
+        ErrorKind::Unreadable,
+        Some(frame.ply + 1),
+        Some(numbered(&frame.current, text)),
+        escape_for_report(err.to_string().as_bytes()).into_owned(),
+    );
+    error.token = Some(escape_for_report(text).into_owned());
+    error
+}
+
+/// A move that cannot be played in `pos`: illegal, ambiguous, a null
+/// move, or any move after mate or stalemate (every move is illegal
+/// there: say why).
+fn not_played(
+    game: &RawGame<'_>,
+    token: &Token,
+    pos: &Position,
+    ply: u32,
+    err: &SanError,
+) -> GameError {
+    let (kind, message) = if !pos.has_legal_moves() {
+        let what = if pos.is_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        };
+        (
+            ErrorKind::MoveAfterEnd,
+            format!("the game already ended in {what}"),
+        )
+    } else if matches!(err, SanError::Null) {
+        (
+            ErrorKind::NullMove,
+            "null moves are not chess moves".to_string(),
+        )
+    } else if err.is_ambiguous() {
+        (ErrorKind::AmbiguousMove, without_kind(err.to_string()))
+    } else {
+        (ErrorKind::IllegalMove, without_kind(err.to_string()))
+    };
+    located(
+        game,
+        token,
+        kind,
+        Some(ply),
+        Some(numbered(pos, game.token_bytes(token))),
+        escape_for_report(message.as_bytes()).into_owned(),
+    )
 }
 
 /// The warnings the tags earn: missing Seven Tag Roster tags, a tag given
@@ -745,48 +1165,37 @@ fn tag_warnings(game: &RawGame<'_>, warnings: &mut Vec<GameWarning>) {
             .filter(|&(i, _)| roster & (1 << i) == 0)
             .map(|(_, &name)| name)
             .collect();
-        warnings.push(GameWarning {
-            ply: None,
-            token: None,
-            line: game.line,
-            message: format!("missing tags: {}", missing.join(", ")),
-        });
+        warnings.push(GameWarning::game(
+            game.line,
+            format!("missing tags: {}", missing.join(", ")),
+        ));
     }
     for (name, first, value) in game.repeated_tags() {
-        warnings.push(GameWarning {
-            ply: None,
-            token: None,
-            line: game.line,
-            message: format!(
+        warnings.push(GameWarning::game(
+            game.line,
+            format!(
                 "duplicate tag {}: \"{}\" ignored, the first value \"{}\" kept",
                 escape_for_report(name),
                 escape_for_report(crate::pgn::tags::decode_tag_value(value).0.as_bytes()),
                 escape_for_report(crate::pgn::tags::decode_tag_value(first).0.as_bytes()),
             ),
-        });
+        ));
     }
     if not_utf8 {
         for (name, value) in game.tags() {
             if !value.is_ascii() && std::str::from_utf8(value).is_err() {
-                warnings.push(GameWarning {
-                    ply: None,
-                    token: None,
-                    line: game.line,
-                    message: format!(
+                warnings.push(GameWarning::game(
+                    game.line,
+                    format!(
                         "tag {} is not UTF-8; read as Windows-1252",
                         escape_for_report(name)
                     ),
-                });
+                ));
             }
         }
     }
     for w in game.read_warnings() {
-        warnings.push(GameWarning {
-            ply: None,
-            token: None,
-            line: w.line,
-            message: w.message.clone(),
-        });
+        warnings.push(GameWarning::game(w.line, w.message.clone()));
     }
 }
 
@@ -836,323 +1245,11 @@ fn parse_nag(digits: &[u8]) -> Option<u8> {
     (!digits.is_empty()).then_some(value as u8)
 }
 
-/// Plays `mv`, the move of the standard SAN `san` of `token` (found by
-/// [`resolve_fast`]), checking only what the fast resolver did not: the
-/// suffix, and what follows the move. `Ok(false)` (nothing done) when a
-/// glyph run or an `e.p.` marker follows it: the full path then reads it.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn play_fast(
-    game: &mut RawGame<'_>,
-    token: &Token,
-    san: SanPlus,
-    fast: FastMove,
-    options: &ReplayOptions,
-    visitor: &mut impl ReplayVisitor,
-    frame: &mut Frame,
-    depth: u32,
-    lines: &mut LineCursor,
-    out: &mut Replayed,
-) -> Result<bool, Box<GameError>> {
-    if let Some(next) = game.peek_token() {
-        let unusual = match next.kind {
-            TokenKind::Glyph => next.start == token.end() && next.len > 2,
-            TokenKind::San => next.san.is_none() && is_en_passant_marker(game.token_bytes(&next)),
-            _ => false,
-        };
-        if unusual {
-            return Ok(false);
-        }
-    }
-    let ply = frame.ply + 1;
-    frame.play_fast(fast);
-    let mv = fast.mv();
-    let actual = Suffix::from_position(&frame.current);
-    if actual != san.suffix {
-        let warning = SanWarning::WrongSuffix {
-            written: san.suffix,
-            actual,
-        };
-        let bytes = game.token_bytes(token);
-        if options.strict {
-            frame.take_back();
-            return Err(Box::new(located(
-                game,
-                token,
-                ErrorKind::Spelling,
-                Some(ply),
-                Some(numbered(&frame.current, bytes)),
-                warning.to_string(),
-            )));
-        }
-        let line = lines.line_of(game, token);
-        let token = numbered(&frame.before_last, bytes);
-        out.warnings.push(GameWarning {
-            line,
-            message: format!("{token}: {warning}"),
-            ply: Some(ply),
-            token: Some(token),
-        });
-    }
-    let played = Ply {
-        ply,
-        before: &frame.before_last,
-        mv,
-        after: &frame.current,
-        written: Some(san),
-    };
-    visitor.move_played(depth, &played);
-    if depth == 0 {
-        visitor.mainline_move(&played);
-        out.plies = ply;
-    }
-    Ok(true)
-}
-
 /// The move of a SAN token as written: standard SAN read by the fast
 /// path, or a lenient reading (boxed: rare).
 enum Written {
     Standard(SanPlus),
     Lenient(Box<LenientSan>),
-}
-
-/// Plays the move of the SAN token `token` in `frame`, with its warnings
-/// (a glyph or an `e.p.` marker after it is looked at too); the error
-/// that stops the replay, if any.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn play_san(
-    game: &mut RawGame<'_>,
-    token: &Token,
-    options: &ReplayOptions,
-    visitor: &mut impl ReplayVisitor,
-    frame: &mut Frame,
-    depth: u32,
-    lines: &mut LineCursor,
-    out: &mut Replayed,
-) -> Result<(), Box<GameError>> {
-    let bytes = game.token_bytes(token);
-    let ply = frame.ply + 1;
-    let written = match parse_standard(bytes) {
-        Some(san) => Written::Standard(san),
-        None => match read_lenient(bytes) {
-            Ok(Lenient::Move(lenient)) => Written::Lenient(Box::new(lenient)),
-            Ok(Lenient::Nag(nag)) => {
-                // A ChessBase glyph such as `±`.
-                visitor.nag(depth, nag);
-                return Ok(());
-            }
-            Ok(Lenient::EnPassantMarker) => {
-                return Err(Box::new(located(
-                    game,
-                    token,
-                    ErrorKind::Unreadable,
-                    Some(ply),
-                    Some(numbered(&frame.current, bytes)),
-                    "en-passant marker without a move".to_string(),
-                )));
-            }
-            Err(err) => {
-                // Glyphs written against it (`??x`) are part of the token
-                // as written.
-                let before = game.bytes_to(token.start);
-                let glyphs = before
-                    .iter()
-                    .rev()
-                    .take_while(|&&b| b == b'!' || b == b'?')
-                    .count() as u32;
-                let first = Token {
-                    start: token.start - glyphs,
-                    len: token.len + glyphs,
-                    kind: TokenKind::San,
-                    san: None,
-                };
-                let text = game.token_bytes(&first);
-                let mut error = located(
-                    game,
-                    &first,
-                    ErrorKind::Unreadable,
-                    Some(ply),
-                    Some(numbered(&frame.current, text)),
-                    escape_for_report(err.to_string().as_bytes()).into_owned(),
-                );
-                error.token = Some(escape_for_report(text).into_owned());
-                return Err(Box::new(error));
-            }
-        },
-    };
-    let pos = &frame.current;
-    let mut resolved = match &written {
-        Written::Standard(san) => match san.san.to_move(pos) {
-            Ok(mv) => Ok((mv, SanWarnings::new())),
-            Err(SanError::Nonstandard { mv, warning, .. }) => {
-                let mut warnings = SanWarnings::new();
-                warnings.push(warning);
-                Ok((mv, warnings))
-            }
-            Err(err) => Err(err),
-        },
-        Written::Lenient(lenient) => resolve_lenient(pos, lenient),
-    };
-    // The move as written, when it is standard SAN syntax naming it.
-    let mut as_written = match &written {
-        Written::Standard(san) => Some(*san),
-        Written::Lenient(l) => (l.warnings.is_empty()
-            && l.nag.is_none()
-            && l.lowercase_piece.is_none()
-            && !l.piece_from_board)
-            .then_some(l.san),
-    };
-    if matches!(written, Written::Standard(_)) && matches!(resolved, Err(SanError::Illegal { .. }))
-    {
-        // Standard SAN syntax that names no move (`g1f3` read as a pawn
-        // move): try the lenient reading of the same token before calling
-        // it illegal.
-        if let Ok(again) = SanPlus::from_ascii_lenient(bytes) {
-            if let Ok(ok) = resolve_lenient(pos, &again) {
-                resolved = Ok(ok);
-                as_written = None;
-            }
-        }
-    }
-    if matches!(resolved, Err(SanError::Null)) && !options.strict {
-        // A null move (`--`, `Z0`), as analysis software writes: pass the
-        // turn, with a warning.
-        let mut after = pos.clone();
-        if after.play_null() {
-            let line = lines.line_of(game, token);
-            let token = numbered(pos, bytes);
-            out.warnings.push(GameWarning {
-                line,
-                message: format!("{token}: null move"),
-                ply: Some(ply),
-                token: Some(token),
-            });
-            visitor.null_move(depth, ply, pos);
-            if depth == 0 {
-                out.plies = ply;
-            }
-            frame.before_last = std::mem::replace(&mut frame.current, after);
-            frame.ply_before_last = frame.ply;
-            frame.ply = ply;
-            return Ok(());
-        }
-    }
-    let (mv, mut warnings) = match resolved {
-        Ok(ok) => ok,
-        Err(err) => {
-            // After mate or stalemate every move is illegal: say why.
-            let (kind, message) = if !pos.has_legal_moves() {
-                let what = if pos.is_check() {
-                    "checkmate"
-                } else {
-                    "stalemate"
-                };
-                (
-                    ErrorKind::MoveAfterEnd,
-                    format!("the game already ended in {what}"),
-                )
-            } else if matches!(err, SanError::Null) {
-                (
-                    ErrorKind::NullMove,
-                    "null moves are not chess moves".to_string(),
-                )
-            } else if err.is_ambiguous() {
-                (ErrorKind::AmbiguousMove, without_kind(err.to_string()))
-            } else {
-                (ErrorKind::IllegalMove, without_kind(err.to_string()))
-            };
-            return Err(Box::new(located(
-                game,
-                token,
-                kind,
-                Some(ply),
-                Some(numbered(pos, bytes)),
-                escape_for_report(message.as_bytes()).into_owned(),
-            )));
-        }
-    };
-    // What follows the move: a glyph written against it (one of the six
-    // suffix annotations is standard; a longer run is not), or an `e.p.`
-    // marker.
-    if let Some(next) = game.peek_token() {
-        match next.kind {
-            TokenKind::Glyph if next.start == token.end() && next.len > 2 => {
-                warnings.push(SanWarning::AttachedGlyph);
-            }
-            TokenKind::San if is_en_passant_marker(game.token_bytes(&next)) => {
-                // `exd6 e.p.`: the marker belongs to the move before.
-                game.next_token();
-                warnings.push(SanWarning::EnPassantSuffix);
-            }
-            _ => {}
-        }
-    }
-    if let Some(first) = warnings.first() {
-        if options.strict {
-            return Err(Box::new(located(
-                game,
-                token,
-                ErrorKind::Spelling,
-                Some(ply),
-                Some(numbered(&frame.current, bytes)),
-                first.to_string(),
-            )));
-        }
-    }
-    frame.play(mv);
-    if let Written::Standard(san) = &written {
-        // (The lenient resolver checked the suffix already.)
-        let actual = Suffix::from_position(&frame.current);
-        if actual != san.suffix {
-            let warning = SanWarning::WrongSuffix {
-                written: san.suffix,
-                actual,
-            };
-            if options.strict {
-                frame.take_back();
-                return Err(Box::new(located(
-                    game,
-                    token,
-                    ErrorKind::Spelling,
-                    Some(ply),
-                    Some(numbered(&frame.current, bytes)),
-                    warning.to_string(),
-                )));
-            }
-            warnings.push(warning);
-        }
-    }
-    if !warnings.is_empty() {
-        let line = lines.line_of(game, token);
-        let move_text = numbered(&frame.before_last, bytes);
-        for w in warnings.as_slice() {
-            out.warnings.push(GameWarning {
-                line,
-                message: format!("{move_text}: {w}"),
-                ply: Some(ply),
-                token: Some(move_text.clone()),
-            });
-        }
-    }
-    let played = Ply {
-        ply,
-        before: &frame.before_last,
-        mv,
-        after: &frame.current,
-        written: as_written,
-    };
-    visitor.move_played(depth, &played);
-    if depth == 0 {
-        visitor.mainline_move(&played);
-        out.plies = ply;
-    }
-    if let Written::Lenient(l) = &written {
-        if let Some(nag) = l.nag {
-            visitor.nag(depth, nag);
-        }
-    }
-    Ok(())
 }
 
 /// What the lenient reader made of a token that is not plain SAN.
@@ -1267,12 +1364,7 @@ fn start_tag<'a>(
     } else {
         format!("tag {other_name} read as {name}")
     };
-    warnings.push(GameWarning {
-        ply: None,
-        token: None,
-        line: game.line,
-        message,
-    });
+    warnings.push(GameWarning::game(game.line, message));
     exact.or(Some(other_value))
 }
 
@@ -1295,32 +1387,25 @@ fn start_position(
     let setup = start_tag(game, "SetUp", warnings);
     let Some(fen) = start_tag(game, "FEN", warnings) else {
         if setup.is_some_and(|s| s == b"1") {
-            warnings.push(GameWarning {
-                ply: None,
-                token: None,
-                line: game.line,
-                message: "SetUp \"1\" without a FEN tag: starting from the standard position"
-                    .to_string(),
-            });
+            warnings.push(GameWarning::game(
+                game.line,
+                "SetUp \"1\" without a FEN tag: starting from the standard position".to_string(),
+            ));
         }
         return Ok(Position::new());
     };
     if setup.is_some_and(|s| s == b"0") {
-        warnings.push(GameWarning {
-            ply: None,
-            token: None,
-            line: game.line,
-            message: "FEN tag with SetUp \"0\"".to_string(),
-        });
+        warnings.push(GameWarning::game(
+            game.line,
+            "FEN tag with SetUp \"0\"".to_string(),
+        ));
     }
     let text = fen.trim_ascii();
     if text.is_empty() {
-        warnings.push(GameWarning {
-            ply: None,
-            token: None,
-            line: game.line,
-            message: "empty FEN tag: starting from the standard position".to_string(),
-        });
+        warnings.push(GameWarning::game(
+            game.line,
+            "empty FEN tag: starting from the standard position".to_string(),
+        ));
         return Ok(Position::new());
     }
     let (fen, fen_warnings) = match Fen::from_ascii_lenient(text) {
@@ -1339,24 +1424,16 @@ fn start_position(
                 }
                 fixed.extend_from_slice(if i == 2 { b"-" } else { field });
             }
-            warnings.push(GameWarning {
-                ply: None,
-                token: None,
-                line: game.line,
-                message: "FEN tag: castling rights without king and rook in place dropped"
-                    .to_string(),
-            });
+            warnings.push(GameWarning::game(
+                game.line,
+                "FEN tag: castling rights without king and rook in place dropped".to_string(),
+            ));
             Fen::from_ascii_lenient(&fixed).map_err(|e| e.to_string())?
         }
         Err(err) => return Err(err.to_string()),
     };
     for w in fen_warnings {
-        warnings.push(GameWarning {
-            ply: None,
-            token: None,
-            line: game.line,
-            message: format!("FEN tag: {w}"),
-        });
+        warnings.push(GameWarning::game(game.line, format!("FEN tag: {w}")));
     }
     let mode = if chess960 {
         CastlingMode::Chess960
@@ -1372,12 +1449,10 @@ fn start_position(
         );
     }
     if !repairs.castling_rights.is_empty() || repairs.ep_square.is_some() {
-        warnings.push(GameWarning {
-            ply: None,
-            token: None,
-            line: game.line,
-            message: "FEN tag: impossible castling rights or en-passant square dropped".to_string(),
-        });
+        warnings.push(GameWarning::game(
+            game.line,
+            "FEN tag: impossible castling rights or en-passant square dropped".to_string(),
+        ));
     }
     Ok(pos)
 }

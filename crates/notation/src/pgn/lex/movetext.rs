@@ -1,0 +1,461 @@
+//! The movetext: [`Lexer::lex_run`], the one loop that finds every
+//! token, and what it calls (termination markers, words, comments).
+
+use super::tags::{glued_tag_pair, tag_pair_start};
+use super::{
+    find_byte, is_token_end, Class, GameEnd, Inside, Lexer, NeedMore, Phase, Sink, Token,
+    TokenKind, CLASS, LINE_RULE_CAP,
+};
+use crate::pgn::model::GameResult;
+use crate::san::parse_standard_prefix;
+
+/// The termination marker at the start of `bytes`, with every dash
+/// pgn-reader accepts, and its length; `Ok(None)` if there is none, `Err`
+/// if `bytes` ends before that can be told (only when `complete` is
+/// false: the buffer is not the last).
+fn result_at(bytes: &[u8], complete: bool) -> Result<Option<(GameResult, usize)>, ()> {
+    // The longest marker is `1/2—1/2` (9 bytes), plus the byte after it.
+    if !complete && bytes.len() < 10 {
+        return Err(());
+    }
+    Ok(result_in(bytes))
+}
+
+fn result_in(bytes: &[u8]) -> Option<(GameResult, usize)> {
+    const DASHES: [&[u8]; 3] = [b"-", "\u{2013}".as_bytes(), "\u{2014}".as_bytes()];
+    let dash = |rest: &[u8]| DASHES.iter().find(|d| rest.starts_with(d)).map(|d| d.len());
+    let done = |result: GameResult, len: usize| {
+        bytes
+            .get(len)
+            .is_none_or(|&b| is_token_end(b) || b == b')')
+            .then_some((result, len))
+    };
+    match bytes {
+        [b'*', ..] => done(GameResult::Unknown, 1),
+        [b'1', b'/', b'2', rest @ ..] => match dash(rest) {
+            Some(d) if rest[d..].starts_with(b"1/2") => done(GameResult::Draw, 3 + d + 3),
+            // A bare `1/2`, as some old files write a draw.
+            _ => done(GameResult::Draw, 3),
+        },
+        [b'1', rest @ ..] => {
+            let d = dash(rest)?;
+            (rest.get(d) == Some(&b'0')).then_some(())?;
+            done(GameResult::WhiteWins, 1 + d + 1)
+        }
+        [b'0', rest @ ..] => {
+            let d = dash(rest)?;
+            (rest.get(d) == Some(&b'1')).then_some(())?;
+            done(GameResult::BlackWins, 1 + d + 1)
+        }
+        [0xc2, 0xbd, rest @ ..] => {
+            let d = dash(rest)?;
+            rest[d..].starts_with("\u{bd}".as_bytes()).then_some(())?;
+            done(GameResult::Draw, 2 + d + 2)
+        }
+        _ => None,
+    }
+}
+
+impl Lexer<'_> {
+    /// Lexes movetext tokens from `self.pos`, offering each to `sink`: the
+    /// tokens it does not take go into `self.batch`, up to `limit` of them
+    /// (a sink that passes over, [`Pass`](super::Pass), stores none: the game is read
+    /// to its end). One loop for complete buffers and for the pieces a
+    /// [`GameSkipper`](super::GameSkipper) feeds (`COMPLETE` false), and for every sink, so all
+    /// follow the same rules; the position lives in a local and is written
+    /// back before anything that reads `self.pos`.
+    #[inline(always)]
+    pub(super) fn lex_run<const COMPLETE: bool, S: Sink>(
+        &mut self,
+        sink: &mut S,
+        limit: usize,
+    ) -> Result<(), NeedMore> {
+        match self.st.phase {
+            Phase::Movetext => {}
+            Phase::Ended(_) => return Ok(()),
+            _ => {
+                self.lex_tags()?;
+                if self.st.phase != Phase::Movetext {
+                    return Ok(());
+                }
+            }
+        }
+        if self.st.inside != Inside::Nothing {
+            self.resume_inside()?;
+        }
+        let buf = self.buf;
+        let mut pos = self.pos;
+        // A token found: stored (the batch is full: return), or passed
+        // over; the scan goes on at `$end`.
+        macro_rules! emit {
+            ($token:expr, $end:expr) => {{
+                let token = $token;
+                pos = $end;
+                if S::STORE && !sink.take(token, buf, self.start) {
+                    self.batch.push(token);
+                    if self.batch.len() >= limit {
+                        self.pos = pos;
+                        return Ok(());
+                    }
+                }
+                continue;
+            }};
+        }
+        // The game ended at `$at`.
+        macro_rules! end {
+            ($at:expr, $how:expr) => {{
+                self.end_game($at, $how);
+                return Ok(());
+            }};
+        }
+        loop {
+            // The space between tokens, before the dispatch below (mostly
+            // one: a branch that predicts well, where a jump through the
+            // class table would not).
+            while pos < buf.len() && buf[pos] == b' ' {
+                pos += 1;
+            }
+            let Some(&b) = buf.get(pos) else {
+                self.pos = pos;
+                if !COMPLETE {
+                    return Err(NeedMore { resume: buf.len() });
+                }
+                end!(buf.len(), GameEnd::EndOfInput);
+            };
+            if self.st.at_line_start {
+                self.st.at_line_start = false;
+                match b {
+                    b'[' => end!(
+                        pos,
+                        if self.st.finished {
+                            GameEnd::Result
+                        } else {
+                            GameEnd::NextGame
+                        }
+                    ),
+                    b'%' => {
+                        self.pos = pos;
+                        self.st.inside = Inside::Line;
+                        self.resume_inside()?;
+                        pos = self.pos;
+                        continue;
+                    }
+                    // `;` lines after the result stay with the game.
+                    _ if self.st.finished && !matches!(b, b'\n' | b'\r' | b' ' | b'\t' | b';') => {
+                        end!(pos, GameEnd::Result)
+                    }
+                    _ => {}
+                }
+            }
+            let start = pos;
+            let class = CLASS[b as usize];
+            // The usual tokens first, as plain branches (they alternate in
+            // patterns a branch predictor learns: move number, move,
+            // comment), then the rest through one match.
+            if class == Class::Word {
+                self.dangling = None;
+                if COMPLETE {
+                    // Plain standard SAN, read as the token is found.
+                    if let Some((san, len)) = parse_standard_prefix(&buf[start..]) {
+                        let end = start + len;
+                        if buf.get(end).is_none_or(|&c| is_token_end(c)) {
+                            let mut token = self.token(start, end, TokenKind::San);
+                            token.san = Some(san);
+                            emit!(token, end);
+                        }
+                    }
+                }
+                self.pos = pos;
+                let token = self.word(start, start + 1)?;
+                emit!(token, self.pos);
+            }
+            if class == Class::LBrace {
+                match find_byte(b'}', &buf[start + 1..]) {
+                    Some(i) => emit!(
+                        self.token(start, start + i + 2, TokenKind::Comment),
+                        start + i + 2
+                    ),
+                    None if COMPLETE => {
+                        let token = self.token(start, buf.len(), TokenKind::Comment);
+                        if S::STORE && !sink.take(token, buf, self.start) {
+                            self.batch.push(token);
+                        }
+                        end!(buf.len(), GameEnd::UnterminatedComment);
+                    }
+                    None => {
+                        self.pos = buf.len();
+                        self.st.inside = Inside::Comment;
+                        return Err(NeedMore { resume: buf.len() });
+                    }
+                }
+            }
+            match class {
+                Class::Word | Class::LBrace => {}
+                Class::Blank => {
+                    // The run of blanks at once.
+                    pos += 1;
+                    while pos < buf.len() && CLASS[buf[pos] as usize] == Class::Blank {
+                        pos += 1;
+                    }
+                }
+                Class::Newline => {
+                    pos += 1;
+                    self.st.at_line_start = true;
+                }
+                Class::Semicolon => {
+                    self.pos = pos;
+                    let (token, ended) = self.line_comment(start)?;
+                    if ended {
+                        if S::STORE && !sink.take(token, buf, self.start) {
+                            self.batch.push(token);
+                        }
+                        return Ok(());
+                    }
+                    emit!(token, self.pos);
+                }
+                Class::LParen => {
+                    self.st.depth += 1;
+                    self.dangling = None;
+                    emit!(
+                        self.token(start, start + 1, TokenKind::OpenVariation),
+                        start + 1
+                    );
+                }
+                Class::RParen => {
+                    self.st.depth = self.st.depth.saturating_sub(1);
+                    self.dangling = None;
+                    emit!(
+                        self.token(start, start + 1, TokenKind::CloseVariation),
+                        start + 1
+                    );
+                }
+                Class::Glyph => {
+                    // The whole run of `!` and `?` (pgn-reader reads it as
+                    // glyphs of two characters at most: see
+                    // [`glyph_nags`]).
+                    let mut end = start + 1;
+                    while end < buf.len() && matches!(buf[end], b'!' | b'?') {
+                        end += 1;
+                    }
+                    self.dangling = None;
+                    emit!(self.token(start, end, TokenKind::Glyph), end);
+                }
+                Class::Dollar => {
+                    let mut end = start + 1;
+                    while end < buf.len() && buf[end].is_ascii_digit() {
+                        end += 1;
+                    }
+                    let nag = end > start + 1
+                        && match buf.get(end) {
+                            Some(&c) => is_token_end(c),
+                            None => COMPLETE,
+                        };
+                    self.dangling = None;
+                    if nag {
+                        emit!(self.token(start, end, TokenKind::Nag), end);
+                    }
+                    // Not a NAG (or, at the end of a piece, a token whose
+                    // kind decides nothing).
+                    self.pos = pos;
+                    let token = self.word(start, end)?;
+                    emit!(token, self.pos);
+                }
+                Class::Star | Class::Digit | Class::Half => {
+                    // Only `*`, `½` and a `0` or `1` then a dash or `/` can
+                    // start a result: move numbers skip the full test.
+                    let maybe_result = match b {
+                        b'0' | b'1' => {
+                            matches!(buf.get(start + 1), Some(b'-' | b'/' | 0xe2) | None)
+                        }
+                        b'2'..=b'9' => false,
+                        _ => true,
+                    };
+                    if maybe_result {
+                        let Ok(result) = result_at(&buf[start..], COMPLETE) else {
+                            self.pos = pos;
+                            return Err(NeedMore { resume: start });
+                        };
+                        if let Some((result, len)) = result {
+                            if self.st.depth == 0 {
+                                self.st.finished = true;
+                            }
+                            emit!(
+                                self.token(start, start + len, TokenKind::Result(result)),
+                                start + len
+                            );
+                        }
+                    }
+                    if !b.is_ascii_digit() || buf[start..].starts_with(b"0-0") {
+                        self.dangling = None;
+                        self.pos = pos;
+                        let token = self.word(start, start + 1)?;
+                        emit!(token, self.pos);
+                    }
+                    let mut end = start + 1;
+                    while end < buf.len() && buf[end].is_ascii_digit() {
+                        end += 1;
+                    }
+                    match buf.get(end) {
+                        Some(&c) if is_token_end(c) => {
+                            // A move number: the dots that follow are part
+                            // of it.
+                            while end < buf.len() && buf[end] == b'.' {
+                                end += 1;
+                            }
+                        }
+                        None if COMPLETE => {}
+                        // At the end of a piece: a move number or a word,
+                        // which decide nothing.
+                        _ => {
+                            self.dangling = None;
+                            self.pos = pos;
+                            let token = self.word(start, end)?;
+                            emit!(token, self.pos);
+                        }
+                    }
+                    let token = self.token(start, end, TokenKind::MoveNumber);
+                    if self.move_numbers {
+                        emit!(token, end);
+                    }
+                    // Passed over; one that ends the movetext is kept.
+                    self.dangling = Some(token);
+                    pos = end;
+                }
+                Class::LBracket => {
+                    if self.st.finished {
+                        let Ok(tag) = tag_pair_start(&buf[start..], COMPLETE) else {
+                            self.pos = pos;
+                            return Err(NeedMore { resume: start });
+                        };
+                        if tag {
+                            // The next game's first tag, glued on after
+                            // the result.
+                            end!(start, GameEnd::Result);
+                        }
+                    }
+                    self.dangling = None;
+                    emit!(self.token(start, start + 1, TokenKind::San), start + 1);
+                }
+                Class::RBrace => {
+                    self.dangling = None;
+                    emit!(self.token(start, start + 1, TokenKind::San), start + 1);
+                }
+            }
+        }
+    }
+
+    /// Resumes a construct passed over without looking at it.
+    fn resume_inside(&mut self) -> Result<(), NeedMore> {
+        let buf = self.buf;
+        let found = match self.st.inside {
+            Inside::Nothing => return Ok(()),
+            Inside::Comment => memchr::memchr(b'}', &buf[self.pos..]).map(|i| self.pos + i + 1),
+            Inside::Line => memchr::memchr(b'\n', &buf[self.pos..]).map(|i| {
+                self.st.at_line_start = true;
+                self.pos + i + 1
+            }),
+            Inside::Word => buf[self.pos..]
+                .iter()
+                .position(|&b| is_token_end(b))
+                .map(|i| self.pos + i),
+        };
+        match found {
+            Some(at) => {
+                self.pos = at;
+                self.st.inside = Inside::Nothing;
+                Ok(())
+            }
+            None if self.complete => {
+                self.pos = buf.len();
+                if self.st.inside == Inside::Comment {
+                    self.end_game(buf.len(), GameEnd::UnterminatedComment);
+                }
+                self.st.inside = Inside::Nothing;
+                Ok(())
+            }
+            None => {
+                self.pos = buf.len();
+                Err(NeedMore { resume: buf.len() })
+            }
+        }
+    }
+
+    /// A SAN-like token from `start`, whose first bytes up to `from` are
+    /// known to belong to it: up to the next delimiter, except that an
+    /// `e.p.` / `ep.` suffix stays attached (pgn-reader would split it at
+    /// the dots and drop the pieces).
+    #[inline]
+    fn word(&mut self, start: usize, from: usize) -> Result<Token, NeedMore> {
+        let buf = self.buf;
+        let mut end = from;
+        while end < buf.len() && !is_token_end(buf[end]) {
+            end += 1;
+        }
+        if end == buf.len() && !self.complete {
+            // Its bytes decide nothing: pass over it.
+            self.pos = end;
+            self.st.inside = Inside::Word;
+            return Err(NeedMore { resume: end });
+        }
+        if end > start && buf.get(end) == Some(&b'.') {
+            let prev = buf[end - 1].to_ascii_lowercase();
+            if !self.complete && buf.len() - end < 4 {
+                return Err(NeedMore { resume: start });
+            }
+            if prev == b'e' && matches!(buf.get(end + 1), Some(b'p' | b'P')) {
+                end += 2;
+                if buf.get(end) == Some(&b'.') {
+                    end += 1;
+                }
+            } else if prev == b'p' {
+                end += 1;
+            }
+        }
+        self.pos = end;
+        Ok(self.token(start, end, TokenKind::San))
+    }
+
+    /// A `;` comment at `start`, to the end of its line, or to a complete
+    /// tag pair that ends the line (the next game, glued on).
+    fn line_comment(&mut self, start: usize) -> Result<(Token, bool), NeedMore> {
+        let buf = self.buf;
+        let end = match memchr::memchr(b'\n', &buf[start..]) {
+            Some(i) => start + i,
+            None if self.complete => buf.len(),
+            None if buf.len() - start <= LINE_RULE_CAP => {
+                return Err(NeedMore { resume: start });
+            }
+            None => {
+                // Too long for the whole-line rule: a comment to the end
+                // of its line.
+                self.pos = buf.len();
+                self.st.inside = Inside::Line;
+                return Err(NeedMore { resume: buf.len() });
+            }
+        };
+        if end - start <= LINE_RULE_CAP {
+            // The glued tag must be followed by what follows a first tag:
+            // another tag line, or an empty line.
+            let next = &buf[(end + 1).min(buf.len())..];
+            let next_line_fits = match next {
+                [b'[' | b'\n', ..] | [b'\r', b'\n', ..] => true,
+                [] | [b'\r'] if !self.complete && end < buf.len() => {
+                    return Err(NeedMore { resume: start });
+                }
+                _ => false,
+            };
+            if let Some(at) = glued_tag_pair(&buf[start..end]).filter(|_| next_line_fits) {
+                let token = self.token(start, start + at, TokenKind::LineComment);
+                let how = if self.st.finished {
+                    GameEnd::Result
+                } else {
+                    GameEnd::NextGame
+                };
+                self.end_game(start + at, how);
+                return Ok((token, true));
+            }
+        }
+        self.pos = end;
+        Ok((self.token(start, end, TokenKind::LineComment), false))
+    }
+}

@@ -1,0 +1,460 @@
+//! The lexer's unit tests.
+
+use super::*;
+
+/// The skipper, fed in pieces of every size from 1 byte up, finds
+/// the next game where the scanner does, for games that end before a
+/// tag line (comments with blank lines and fake tags, `;` comments
+/// holding braces, `%` lines, a tag value with braces, no tags).
+#[test]
+fn skipper_agrees_with_the_scanner() {
+    let pgn: &[u8] = b"[Event \"a {not a comment\"]\n[Site \"x\"]\n\n1. e4 { c\n\n[Event \"fake\"]\n} e5 ; { not open\n%[Event \"escaped\"]\n2. Nf3 (2. Nc3 {v}) Nc6 1-0\n\n\
+[Event \"b\"]\n\n1. d4 d5 *\n\
+[Event \"c\"]\n[Result \"*\"]\n\n\n1. c4 {\n[x]\n} *\n\n\
+1. e4 e5 *\n\
+[Event \"d\"]\n\n1. f4 *\n";
+    let spans: Vec<usize> = games(pgn).iter().map(|(span, _)| span.start).collect();
+    assert_eq!(spans.len(), 5);
+    for pair in spans.windows(2) {
+        let (start, next) = (pair[0], pair[1]);
+        for piece in 1..=pgn.len() {
+            let mut skipper = GameSkipper::new();
+            let mut at = start;
+            let found = loop {
+                let end = (at + piece).min(pgn.len());
+                if let Some(next) = skipper.feed(&pgn[at..end]) {
+                    break Some(at + next.offset - next.kept.len());
+                }
+                if end == pgn.len() {
+                    break None;
+                }
+                at = end;
+            };
+            assert_eq!(found, Some(next), "game at {start}, pieces of {piece}");
+        }
+    }
+    // The last game runs to the end.
+    let last = *spans.last().unwrap();
+    assert_eq!(GameSkipper::new().feed(&pgn[last..]), None);
+}
+
+/// Random documents built from the pieces that decide where games end
+/// (tag lines, glued tags, blank and `%` lines, byte-order marks,
+/// comments holding fake tags, `;` lines ending in a tag pair,
+/// results glued to tags, variations, CRLF): for every game, the
+/// skipper fed in pieces of many sizes ends it where the lexer does.
+#[test]
+fn skipper_agrees_with_the_lexer_on_random_documents() {
+    const PIECES: [&str; 34] = [
+        "[Event \"a\"]\n",
+        "[Site \"b\"]\n",
+        "[Event \"c\"]",
+        "[Round \"1\"][Event \"g\"]\n",
+        "[Result \"*\"] 1. e4 ",
+        "[White \"x\\\"y\"]\n",
+        "[Bad line]\n",
+        "[Black \"open\n",
+        "\n",
+        "\r\n",
+        "\n\n",
+        "%escape [Event \"no\"]\n",
+        "\u{feff}",
+        "1. e4 ",
+        "e5 ",
+        "{ c\n\n[Event \"fake\"]\n} ",
+        "{ open ",
+        "} ",
+        "; rest [Event \"x\"]\n",
+        "; remark[Event \"y\"]",
+        "(1. d4 d5) ",
+        "( ",
+        ") ",
+        "1-0",
+        "0-1 ",
+        "1/2-1/2\r",
+        "* ",
+        "$12 ",
+        "!? ",
+        "Nf3 ",
+        "[",
+        "x[Site \"z\"]\n",
+        "2. ",
+        "\t ",
+    ];
+    let mut x: u64 = 0x0123_4567_89ab_cdef;
+    for _ in 0..3000 {
+        let mut doc = String::new();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let n = 1 + (x % 40) as usize;
+        for _ in 0..n {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            doc.push_str(PIECES[(x % PIECES.len() as u64) as usize]);
+        }
+        let pgn = doc.as_bytes();
+        let spans: Vec<GameSpan> = games(pgn).into_iter().map(|(span, _)| span).collect();
+        for (i, span) in spans.iter().enumerate() {
+            let expected = if span.ended_by == GameEnd::EndOfInput
+                || span.ended_by == GameEnd::UnterminatedComment
+            {
+                None
+            } else {
+                Some(span.end)
+            };
+            for piece in [1, 2, 3, 5, 8, 13, 64] {
+                let mut skipper = GameSkipper::new();
+                let mut at = span.start;
+                let found = loop {
+                    let end = (at + piece).min(pgn.len());
+                    if let Some(next) = skipper.feed(&pgn[at..end]) {
+                        break Some(at + next.offset - next.kept.len());
+                    }
+                    if end == pgn.len() {
+                        break skipper.finish().map(|next| pgn.len() - next.kept.len());
+                    }
+                    at = end;
+                };
+                assert_eq!(
+                    found, expected,
+                    "game {i} at {} of {doc:?}, pieces of {piece}",
+                    span.start
+                );
+            }
+        }
+    }
+}
+
+fn games(pgn: &[u8]) -> Vec<(GameSpan, Vec<Token>)> {
+    let mut lexer = Lexer::new(pgn, 1).with_move_numbers();
+    let mut out = Vec::new();
+    while lexer.next_game().is_some() {
+        let mut tokens = Vec::new();
+        while let Some(token) = lexer.next_token() {
+            tokens.push(token);
+        }
+        out.push((lexer.finish_game(), tokens));
+    }
+    out
+}
+
+fn kinds(pgn: &[u8]) -> Vec<Vec<(String, TokenKind)>> {
+    games(pgn)
+        .into_iter()
+        .map(|(span, tokens)| {
+            let game = &pgn[span.start..span.end];
+            tokens
+                .iter()
+                .map(|t| (String::from_utf8_lossy(t.bytes(game)).into_owned(), t.kind))
+                .collect()
+        })
+        .collect()
+}
+
+/// Found by the `pgn` fuzz target: a tag line starting with a vertical
+/// tab was not seen as a tag line, and a cut split the tags.
+#[test]
+fn split_candidate_sees_tag_lines_after_a_vertical_tab() {
+    let pgn = b"[Event \"a\"]\n\x0b[Site \"b\"]\n[Result \"*\"]\n\n1. e4 *\n";
+    for end in 1..=pgn.len() {
+        if let Some(cut) = split_candidate(&pgn[..end]) {
+            assert!(
+                cut >= pgn.len() || cut == 0,
+                "cut at {cut} inside the only game"
+            );
+        }
+    }
+}
+
+#[test]
+fn split_candidate_sees_tag_lines_after_byte_order_marks_and_form_feeds() {
+    let pgn =
+        "[Event \"a\"]\n\x0c\u{feff}\x0c\x0c\u{feff}[Site \"b\"]\n[Result \"*\"]\n\n1. e4 *\n";
+    let pgn = pgn.as_bytes();
+    assert_eq!(
+        Lexer::new(pgn, 1).next_span().map(|g| g.end),
+        Some(pgn.len())
+    );
+    for end in 1..=pgn.len() {
+        if let Some(cut) = split_candidate(&pgn[..end]) {
+            assert!(
+                cut >= pgn.len() || cut == 0,
+                "cut at {cut} inside the only game"
+            );
+        }
+    }
+}
+
+/// Found by the `pgn` fuzz target: a tag glued after a result with
+/// its value left open (`1/2-1/2[Variant " Standa … 1-0`) starts a
+/// game whose tag section goes on past the blank lines after it; a
+/// cut at the next `[Event` split that game's tags.
+#[test]
+fn split_candidate_keeps_the_tags_of_a_game_glued_mid_line() {
+    let pgn = b"[Event \"a\"]\n\n1. e4 e5 1/2-1/2[Variant \" Standa 2. Nf3 1-0\n\n\n[Event \"b\"]\n[Site \"c\"]\n\n1. d4 *\n";
+    let spans: Vec<_> = std::iter::from_fn({
+        let mut lexer = Lexer::new(pgn, 1);
+        move || lexer.next_span()
+    })
+    .map(|span| span.start)
+    .collect();
+    assert_eq!(spans.len(), 2, "{spans:?}");
+    for end in 1..=pgn.len() {
+        if let Some(cut) = split_candidate(&pgn[..end]) {
+            assert!(
+                cut == 0 || spans.contains(&cut),
+                "cut at {cut}, not a game boundary ({spans:?})"
+            );
+        }
+    }
+    // A clock command in the line before is no tag pair.
+    let pgn = b"[Event \"a\"]\n\n1. e4 { [%clk 0:01:00] } 1-0\n\n[Event \"b\"]\n\n1. d4 *\n";
+    let cut = split_candidate(pgn).unwrap();
+    assert!(pgn[cut..].starts_with(b"[Event \"b\"]"));
+}
+
+#[test]
+fn newline_count_is_exact() {
+    let text = b"\n\na\n\x0a\x8a\x0b\x09\n\n\n\n\n\n\n\nabc\n\xff\n";
+    for start in 0..text.len() {
+        for end in start..=text.len() {
+            let slow = text[start..end].iter().filter(|&&b| b == b'\n').count() as u64;
+            assert_eq!(count_newlines(&text[start..end]), slow, "{start}..{end}");
+        }
+    }
+}
+
+#[test]
+fn splits_at_tags_and_results() {
+    let pgn = b"[Event \"1\"]\n[Site \"x\"]\n\n1. e4 e5 1-0\n\n[Event \"2\"]\n1. d4 d5 *\n[Event \"3\"]\n\n1. c4 1/2-1/2";
+    let g = games(pgn);
+    assert_eq!(g.len(), 3);
+    assert_eq!((g[0].0.line, g[1].0.line, g[2].0.line), (1, 6, 8));
+    assert_eq!(g[0].0.tag_lines, 2);
+    assert_eq!(g[0].0.ended_by, GameEnd::Result);
+    assert_eq!(g[2].0.ended_by, GameEnd::EndOfInput);
+    assert_eq!(&pgn[g[1].0.start..g[1].0.start + 12], b"[Event \"2\"]\n");
+}
+
+#[test]
+fn comment_with_blank_line_and_fake_tag_stays_in_its_game() {
+    let pgn =
+        b"[Event \"1\"]\n\n1. e4 { one\n\n[Event \"fake\"]\n\n} e5 *\n\n[Event \"2\"]\n\n1. d4 *\n";
+    let g = games(pgn);
+    assert_eq!(g.len(), 2);
+    assert_eq!(g[1].0.line, 9);
+    let k = kinds(pgn);
+    assert_eq!(
+        k[0].iter()
+            .filter(|(_, kind)| *kind == TokenKind::Comment)
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn blank_line_inside_movetext_does_not_split() {
+    let pgn = b"[Event \"1\"]\n\n1. e4 e5\n\n2. Nf3 Nc6 1-0\n";
+    assert_eq!(games(pgn).len(), 1);
+}
+
+#[test]
+fn chessbase_blank_line_after_event_tag_is_one_game() {
+    let pgn = b"[Event \"A\"]\n\n[Date \"2017.12.04\"]\n[Result \"*\"]\n\n1. e4 *\n";
+    let g = games(pgn);
+    assert_eq!(g.len(), 1);
+    assert_eq!(g[0].0.tag_lines, 3);
+    // No split point inside those tags either.
+    assert_eq!(split_candidate(pgn), None);
+    let two = b"1. d4 *\n\n[Event \"A\"]\n\n[Date \"?\"]\n\n1. e4 *\n";
+    assert_eq!(split_candidate(two), Some(9));
+}
+
+#[test]
+fn tags_only_game_then_next_game() {
+    let pgn = b"[Event \"1\"]\n[Site \"a\"]\n\n[Event \"2\"]\n\n1. e4 *\n";
+    let g = games(pgn);
+    assert_eq!(g.len(), 2);
+    assert_eq!(g[0].0.movetext_start, g[0].0.end);
+    assert_eq!(g[1].0.line, 4);
+}
+
+#[test]
+fn a_glued_event_tag_starts_the_next_game() {
+    // `cat a.pgn b.pgn`, a.pgn ending in a game of tags only without a
+    // final newline: b's `[Event` lands on a's last tag line.
+    let pgn = b"[Round \"9.5\"]\n[UTCTime \"05:15:45\"][Event \"b\"]\n[Site \"s\"]\n\n1. e4 *\n";
+    let g = games(pgn);
+    assert_eq!(g.len(), 2);
+    assert_eq!(g[0].0.movetext_start, g[0].0.end);
+    assert_eq!(&pgn[g[1].0.start..][..10], b"[Event \"b\"");
+    // Other tags glued on one line stay one section.
+    let one = b"[Event \"a\"][Site \"s\"][Round \"1\"]\n\n1. e4 *\n";
+    assert_eq!(games(one).len(), 1);
+}
+
+#[test]
+fn movetext_without_tags_split_at_results() {
+    let pgn = b"1. e4 e5 1-0\n1. d4 d5 0-1\n\n1. c4 *";
+    let g = games(pgn);
+    assert_eq!(g.len(), 3);
+    assert_eq!(g[2].0.line, 4);
+}
+
+#[test]
+fn token_kinds() {
+    let pgn = "1. e4!? $1 e5?? 2.Nf3 (2. d4 {c} exd4) ; rest\n2... Nc6 e.p. exd6e.p. 0-0 -- Z0 1–0"
+        .as_bytes();
+    let k = &kinds(pgn)[0];
+    let expect: Vec<(&str, TokenKind)> = vec![
+        ("1.", TokenKind::MoveNumber),
+        ("e4", TokenKind::San),
+        ("!?", TokenKind::Glyph),
+        ("$1", TokenKind::Nag),
+        ("e5", TokenKind::San),
+        ("??", TokenKind::Glyph),
+        ("2.", TokenKind::MoveNumber),
+        ("Nf3", TokenKind::San),
+        ("(", TokenKind::OpenVariation),
+        ("2.", TokenKind::MoveNumber),
+        ("d4", TokenKind::San),
+        ("{c}", TokenKind::Comment),
+        ("exd4", TokenKind::San),
+        (")", TokenKind::CloseVariation),
+        ("; rest", TokenKind::LineComment),
+        ("2...", TokenKind::MoveNumber),
+        ("Nc6", TokenKind::San),
+        ("e.p.", TokenKind::San),
+        ("exd6e.p.", TokenKind::San),
+        ("0-0", TokenKind::San),
+        ("--", TokenKind::San),
+        ("Z0", TokenKind::San),
+        ("1–0", TokenKind::Result(GameResult::WhiteWins)),
+    ];
+    let got: Vec<(&str, TokenKind)> = k.iter().map(|(s, kind)| (s.as_str(), *kind)).collect();
+    assert_eq!(got, expect);
+}
+
+#[test]
+fn escape_lines_bom_and_crlf() {
+    let pgn = b"\xef\xbb\xbf% escaped { not a comment\r\n[Event \"1\"]\r\n\r\n1. e4 *\r\n%x\r\n[Event \"2\"]\r\n\r\n1. d4 *\r\n";
+    let g = games(pgn);
+    assert_eq!(g.len(), 2);
+    assert_eq!((g[0].0.line, g[1].0.line), (2, 6));
+}
+
+#[test]
+fn unterminated_comment_runs_to_the_end() {
+    let pgn = b"[Event \"1\"]\n\n1. e4 { never closed\n\n[Event \"2\"]\n\n1. d4 *\n";
+    let g = games(pgn);
+    assert_eq!(g.len(), 1);
+    assert_eq!(g[0].0.ended_by, GameEnd::UnterminatedComment);
+}
+
+#[test]
+fn result_inside_variation_does_not_end_the_game() {
+    let pgn = b"1. e4 (1. d4 1-0) e5 *\n";
+    let g = games(pgn);
+    assert_eq!(g.len(), 1);
+    assert_eq!(
+        g[0].1
+            .iter()
+            .filter(|t| matches!(t.kind, TokenKind::Result(_)))
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn semicolon_lines_after_the_result_stay_with_the_game() {
+    let pgn = b"1. e4 e5 1-0\n; { Game Nr. 1 : adjudicated\n; Duration 1:00 }\n1. d4 *\n";
+    let g = kinds(pgn);
+    assert_eq!(g.len(), 2);
+    assert_eq!(g[0].len(), 6);
+    assert_eq!(
+        g[0][5],
+        ("; Duration 1:00 }".to_string(), TokenKind::LineComment)
+    );
+}
+
+#[test]
+fn trailing_comment_after_result_stays_on_its_line() {
+    let pgn = b"1. e4 e5 1-0 {White won}\n1. d4 *\n";
+    let g = kinds(pgn);
+    assert_eq!(g.len(), 2);
+    assert_eq!(g[0].last().unwrap().1, TokenKind::Comment);
+}
+
+/// The one tag-pair recogniser, stage by stage.
+#[test]
+fn tag_pair_scan() {
+    use super::tags::{scan_tag_pair, TagPairStop};
+    let check = |bytes: &[u8], complete: bool, name: &str, stop: TagPairStop| {
+        let scan = scan_tag_pair(bytes, complete);
+        assert_eq!(
+            (&bytes[1..scan.name_end], scan.stop),
+            (name.as_bytes(), stop),
+            "{:?} (complete: {complete})",
+            String::from_utf8_lossy(bytes)
+        );
+    };
+    check(b"[Event \"x\"]\n", true, "Event", TagPairStop::Pair(11));
+    check(
+        b"[Event\t \"a \\\" b\" ] 1. e4",
+        true,
+        "Event",
+        TagPairStop::Pair(18),
+    );
+    check(
+        b"[Event \"x\" 1. e4",
+        true,
+        "Event",
+        TagPairStop::NoClose(11),
+    );
+    check(b"[Event \"x\\\n\"]", true, "Event", TagPairStop::Unclosed);
+    check(b"[Event \"x\n\"]", true, "Event", TagPairStop::Unclosed);
+    check(b"[Event \"x", false, "Event", TagPairStop::Unclosed);
+    check(b"[%clk 0:01:00]", true, "", TagPairStop::NoValue);
+    check(b"[ \"x\"]", true, "", TagPairStop::NoValue);
+    check(b"[Event-x \"a\"]", true, "Event", TagPairStop::NoValue);
+    check(b"[Eve", false, "Eve", TagPairStop::Truncated);
+    check(b"[Event  ", false, "Event", TagPairStop::Truncated);
+    check(b"[", false, "", TagPairStop::Truncated);
+    check(b"[ ", false, "", TagPairStop::NoValue);
+    check(b"[Eve", true, "Eve", TagPairStop::NoValue);
+    // Names and blanks of any length (up to the line cap) are read alike
+    // by every rule.
+    let long = "N".repeat(100);
+    check(
+        format!("[{long}        \"v\"]").as_bytes(),
+        true,
+        &long,
+        TagPairStop::Pair(113),
+    );
+}
+
+/// A tag glued after the result starts the next game whatever its name's
+/// length (the glued-tag test once stopped at 63 bytes of name and 7
+/// blanks, which no other rule did).
+#[test]
+fn a_glued_tag_with_a_long_name_starts_the_next_game() {
+    let long = "N".repeat(100);
+    let pgn = format!("1. e4 e5 1-0[{long}         \"v\"]\n\n1. d4 *\n");
+    let games = kinds(pgn.as_bytes());
+    assert_eq!(games.len(), 2, "{games:?}");
+}
+
+/// After a blank line in a tag section, a `[` line is the next game when
+/// its name (as the tag-pair recogniser reads it) repeats one of the
+/// section; other lines stay with the game (ChessBase's blank line).
+#[test]
+fn a_repeated_name_after_a_blank_line_is_the_next_game() {
+    let count = |pgn: &[u8]| games(pgn).len();
+    assert_eq!(count(b"[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 *\n"), 1);
+    assert_eq!(count(b"[Event \"a\"]\n\n[Event \"b\"]\n\n1. e4 *\n"), 2);
+    assert_eq!(count(b"[Event \"a\"]\n\n[Event-x \"b\"]\n\n1. e4 *\n"), 2);
+    assert_eq!(count(b"[Event \"a\"]\n\n[%evp 1]\n\n1. e4 *\n"), 1);
+    assert_eq!(count(b"[Event \"a\"]\n\n[ \"b\"]\n\n1. e4 *\n"), 1);
+}
