@@ -2,7 +2,7 @@
 //! each with `--unique`, written as they were read (or as a per-game
 //! report). Arguments, I/O and the summary only: the query is
 //! [`arbiter::query`], the duplicate key [`arbiter::MovesHash`], the
-//! pass-through [`notation::pgn::rewrite::as_read`].
+//! pass-through [`notation::pgn::rewrite::PassThrough`].
 
 use std::collections::HashMap;
 use std::io::Write;
