@@ -21,8 +21,8 @@ use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
 use crate::output::Output;
 use crate::pipeline::Task;
 use crate::report::{
-    date_partitions, game_columns, moves_columns, unreadable_note, Column, Format, GameMoves,
-    GameRecord, GamesTableArgs, Schema, Sink, TagColumns, Type,
+    date_partitions, game_columns, unreadable_note, Column, Format, GameMoves, GameRecord,
+    GamesTableArgs, Schema, Sink, TagColumns, Type,
 };
 use crate::validate::game_place;
 use crate::Outcome;
@@ -262,22 +262,7 @@ pub fn schema(
             })
         }),
     ]);
-    let mut moves = if table.moves {
-        moves_columns::<Adjudicated>()
-    } else {
-        Vec::new()
-    };
-    moves.push(crate::report::moves_hash_column::<Adjudicated>());
-    let own: Vec<&str> = columns
-        .iter()
-        .chain(&moves)
-        .map(|c| c.name.as_str())
-        .chain(table.partition_names())
-        .collect();
-    let tags = TagColumns::new(tags, &own, &TAGS_AS_COLUMNS, spec)?;
-    columns.extend(tags.columns(|r: &Row| &r.record.header));
-    columns.extend(moves);
-    Ok((Schema { columns }, tags))
+    crate::report::games_table(columns, tags, table, &TAGS_AS_COLUMNS, spec)
 }
 
 struct Adjudicate {

@@ -420,6 +420,39 @@ pub fn game_columns<R: GameRecord + 'static>(result_name: &str) -> Vec<Column<Pl
     ]
 }
 
+/// The tail every games table shares, after the report's own `columns`:
+/// the `--tags` columns (named clear of every other column, the
+/// partition columns included), then the `--moves` columns and
+/// `moves_hash`. The schema, and the tag columns (whose unreadable values
+/// the summary counts).
+///
+/// # Errors
+/// A usage error of `--tags`.
+pub fn games_table<R: GameRecord + 'static>(
+    mut columns: Vec<Column<Placed<R>>>,
+    tags: &[String],
+    table: &GamesTableArgs,
+    as_columns: &[&str],
+    spec: &mut HeaderSpec,
+) -> Result<(Schema<Placed<R>>, TagColumns)> {
+    let mut moves = if table.moves {
+        moves_columns::<R>()
+    } else {
+        Vec::new()
+    };
+    moves.push(moves_hash_column::<R>());
+    let own: Vec<&str> = columns
+        .iter()
+        .chain(&moves)
+        .map(|c| c.name.as_str())
+        .chain(table.partition_names())
+        .collect();
+    let tag_columns = TagColumns::new(tags, &own, as_columns, spec)?;
+    columns.extend(tag_columns.columns(|g: &Placed<R>| g.record.header()));
+    columns.extend(moves);
+    Ok((Schema { columns }, tag_columns))
+}
+
 /// The last column of every per-game report: `moves_hash`
 /// ([`arbiter::MovesHash`], 32 hex digits), the key that finds duplicate
 /// games with a `GROUP BY` across files and machines.
