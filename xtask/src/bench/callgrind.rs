@@ -57,6 +57,36 @@ pub(super) fn profile(
     Ok(summarise(&text, rules))
 }
 
+/// Profiles `chesstool SUBCOMMAND --threads 1 --format csv -o CSV INPUT`
+/// (the one-thread CSV run every component table is taken on), its
+/// callgrind output in `out`, summed by `rules`.
+pub(super) fn profile_csv_run(
+    chesstool: &Path,
+    subcommand: &str,
+    csv: &Path,
+    input: &Path,
+    out: &Path,
+    rules: &[Rule],
+) -> anyhow::Result<Profile> {
+    use std::ffi::OsStr;
+    eprintln!("callgrind: ours ({subcommand} --threads 1 --format csv) ...");
+    profile(
+        chesstool,
+        &[
+            OsStr::new(subcommand),
+            OsStr::new("--threads"),
+            OsStr::new("1"),
+            OsStr::new("--format"),
+            OsStr::new("csv"),
+            OsStr::new("-o"),
+            csv.as_os_str(),
+            input.as_os_str(),
+        ],
+        out,
+        rules,
+    )
+}
+
 /// Runs `program args…` under callgrind (output in `out`, stdout to
 /// /dev/null) and returns the output's text. Exit 0 and 1 are results;
 /// anything else is an error.

@@ -354,19 +354,11 @@ fn callgrind_step(xtask: &Path, sample: &Path) -> anyhow::Result<()> {
     let copy = bytes.len() / 61;
     fs::write(&small, &bytes[..(copy * 3).min(bytes.len())])?;
     let csv = dir.join("callgrind-replay.csv");
-    eprintln!("callgrind: ours (replay --threads 1 --format csv) ...");
-    let ours = super::callgrind::profile(
+    let ours = super::callgrind::profile_csv_run(
         &profiling,
-        &[
-            OsStr::new("replay"),
-            OsStr::new("--threads"),
-            OsStr::new("1"),
-            OsStr::new("--format"),
-            OsStr::new("csv"),
-            OsStr::new("-o"),
-            csv.as_os_str(),
-            small.as_os_str(),
-        ],
+        "replay",
+        &csv,
+        &small,
         &dir.join("callgrind.replay-ours.out"),
         OUR_COMPONENTS,
     )?;

@@ -880,19 +880,11 @@ fn callgrind_step(corpus: &Path) -> anyhow::Result<()> {
     let dir = target_dir().join("bench");
     fs::create_dir_all(&dir)?;
     let csv = dir.join("callgrind-validate.csv");
-    eprintln!("callgrind: ours (validate --threads 1 --format csv) ...");
-    let ours = super::callgrind::profile(
+    let ours = super::callgrind::profile_csv_run(
         &profiling,
-        &[
-            OsStr::new("validate"),
-            OsStr::new("--threads"),
-            OsStr::new("1"),
-            OsStr::new("--format"),
-            OsStr::new("csv"),
-            OsStr::new("-o"),
-            csv.as_os_str(),
-            corpus.as_os_str(),
-        ],
+        "validate",
+        &csv,
+        corpus,
         &dir.join("callgrind.ours.out"),
         OUR_COMPONENTS,
     )?;
