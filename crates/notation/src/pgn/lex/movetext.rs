@@ -2,8 +2,9 @@
 //! token, and what it calls (termination markers, words, comments).
 
 use super::tags::{glued_tag_pair, tag_pair_start};
+use super::classify::find_close_brace;
 use super::{
-    find_byte, is_token_end, Class, GameEnd, Inside, Lexer, NeedMore, Phase, Sink, Token,
+    is_token_end, Class, GameEnd, Inside, Lexer, NeedMore, Phase, Sink, Token,
     TokenKind, CLASS, LINE_RULE_CAP,
 };
 use crate::pgn::model::GameResult;
@@ -170,7 +171,8 @@ impl Lexer<'_> {
                 emit!(token, self.pos);
             }
             if class == Class::LBrace {
-                match find_byte(b'}', &buf[start + 1..]) {
+                // The comment skipped to its `}` 16 bytes a step.
+                match find_close_brace(&buf[start + 1..]) {
                     Some(i) => emit!(
                         self.token(start, start + i + 2, TokenKind::Comment),
                         start + i + 2
