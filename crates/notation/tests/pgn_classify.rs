@@ -7,7 +7,8 @@
 mod common;
 
 use notation::pgn::lex::classify::{
-    available, classify, classify_at, classify_scalar, find_close_brace, Level, BLOCK,
+    available, classify, classify_at, classify_scalar, find_close_brace, number_masks,
+    number_masks_scalar, tag_masks, tag_masks_scalar, Level, BLOCK,
 };
 
 /// A small deterministic generator (xorshift), so a failure can be
@@ -25,7 +26,8 @@ impl Rng {
     /// A byte, half the time one the classes name (or a neighbour of
     /// one, where a range test could slip), else any byte.
     fn byte(&mut self) -> u8 {
-        const NEAR: &[u8] = b" \t\n\r\x0b\x0c\x0a\x08\x0e{}[]()!?$;.*%/0129:\x1f\x7f\xc2\xbd\xff\x80-+";
+        const NEAR: &[u8] =
+            b" \t\n\r\x0b\x0c\x0a\x08\x0e{}[]()!?$;.*%/0129:\x1f\x7f\xc2\xbd\xff\x80-+";
         let r = self.next();
         if r & 1 == 0 {
             NEAR[(r >> 8) as usize % NEAR.len()]
@@ -38,9 +40,31 @@ impl Rng {
 fn check_block(block: &[u8; BLOCK], levels: &[Level], what: &str) {
     let want = classify_scalar(block);
     for &level in levels {
-        assert_eq!(classify_at(level, block), want, "{level:?} on {what}: {block:?}");
+        assert_eq!(
+            classify_at(level, block),
+            want,
+            "{level:?} on {what}: {block:?}"
+        );
     }
     assert_eq!(classify(block), want, "dispatch on {what}");
+    for chunk in block.chunks_exact(16) {
+        let chunk: &[u8; 16] = chunk.try_into().unwrap();
+        let numbers = number_masks_scalar(chunk);
+        assert_eq!(number_masks(chunk), numbers, "number masks on {what}");
+        assert_eq!(
+            tag_masks(chunk),
+            tag_masks_scalar(chunk),
+            "tag masks on {what}"
+        );
+        // The two scalar definitions agree on digits.
+        let block_digits = classify_scalar(&{
+            let mut b = [0u8; BLOCK];
+            b[..16].copy_from_slice(chunk);
+            b
+        })
+        .digit;
+        assert_eq!(u64::from(numbers.digit), block_digits, "digits on {what}");
+    }
 }
 
 fn check_brace_search(bytes: &[u8], what: &str) {

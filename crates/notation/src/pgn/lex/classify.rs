@@ -55,8 +55,20 @@ pub const fn is_blank(byte: u8) -> bool {
 pub const fn is_token_end(byte: u8) -> bool {
     matches!(
         byte,
-        b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.'
-            | b'*' | b'['
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b'!'
+            | b'?'
+            | b'$'
+            | b';'
+            | b'.'
+            | b'*'
+            | b'['
     )
 }
 
@@ -177,15 +189,102 @@ pub fn find_close_brace(bytes: &[u8]) -> Option<usize> {
     memchr::memchr(b'}', bytes)
 }
 
+/// The digits, dots and spaces of 16 bytes, as bitmasks (bit `i` is
+/// byte `i`; bits 16 and up are clear): what a move number (`12...`) and
+/// the spaces after it span, found in one step.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct NumberMasks {
+    /// `0`–`9` (as [`Masks::digit`]).
+    pub digit: u32,
+    /// `.`.
+    pub dot: u32,
+    /// ` `.
+    pub space: u32,
+}
+
+/// [`NumberMasks`] of `chunk`, a byte at a time: the definition.
+#[must_use]
+pub fn number_masks_scalar(chunk: &[u8; 16]) -> NumberMasks {
+    let mut masks = NumberMasks::default();
+    for (i, &b) in chunk.iter().enumerate() {
+        masks.digit |= u32::from(b.is_ascii_digit()) << i;
+        masks.dot |= u32::from(b == b'.') << i;
+        masks.space |= u32::from(b == b' ') << i;
+    }
+    masks
+}
+
+/// [`NumberMasks`] of `chunk`: with SSE2 on x86-64 (inlined, no
+/// dispatch), else [`number_masks_scalar`].
+#[inline(always)]
+#[must_use]
+pub fn number_masks(chunk: &[u8; 16]) -> NumberMasks {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::number_masks_sse2(chunk)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    number_masks_scalar(chunk)
+}
+
+/// Is `byte` one of a tag name's: a letter, a digit or `_`?
+#[inline(always)]
+#[must_use]
+pub const fn is_name_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
+}
+
+/// Is `byte` where a tag value's scan stops: its closing `"`, a `\\`
+/// (which escapes the next byte) or the end of its line?
+#[inline(always)]
+#[must_use]
+pub const fn is_value_stop(byte: u8) -> bool {
+    matches!(byte, b'"' | b'\\' | b'\n')
+}
+
+/// The bytes of 16 that matter in a tag pair, as bitmasks (bit `i` is
+/// byte `i`; bits 16 and up are clear).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TagMasks {
+    /// [`is_name_byte`].
+    pub name: u32,
+    /// [`is_value_stop`].
+    pub value_stop: u32,
+}
+
+/// [`TagMasks`] of `chunk`, a byte at a time: the definition.
+#[must_use]
+pub fn tag_masks_scalar(chunk: &[u8; 16]) -> TagMasks {
+    let mut masks = TagMasks::default();
+    for (i, &b) in chunk.iter().enumerate() {
+        masks.name |= u32::from(is_name_byte(b)) << i;
+        masks.value_stop |= u32::from(is_value_stop(b)) << i;
+    }
+    masks
+}
+
+/// [`TagMasks`] of `chunk`: with SSE2 on x86-64 (inlined, no dispatch),
+/// else [`tag_masks_scalar`].
+#[inline(always)]
+#[must_use]
+pub fn tag_masks(chunk: &[u8; 16]) -> TagMasks {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::tag_masks_sse2(chunk)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    tag_masks_scalar(chunk)
+}
+
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86 {
     use super::{Masks, BLOCK};
     use std::arch::x86_64::{
         __m128i, __m256i, _mm256_add_epi8, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
-        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
-        _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-        _mm_or_si128, _mm_set1_epi8,
+        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm_add_epi8,
+        _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
     };
 
     /// Bit `i`: `chunk[i] == needle`.
@@ -197,6 +296,49 @@ mod x86 {
             let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
             let eq = _mm_cmpeq_epi8(v, _mm_set1_epi8(needle as i8));
             _mm_movemask_epi8(eq) as u16 as u32
+        }
+    }
+
+    /// [`super::number_masks_scalar`], 16 bytes at once.
+    #[inline(always)]
+    pub(super) fn number_masks_sse2(chunk: &[u8; 16]) -> super::NumberMasks {
+        // SAFETY: `chunk` is 16 readable bytes (an unaligned load), and
+        // SSE2 is part of every x86-64 CPU.
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            let bits = |m: __m128i| _mm_movemask_epi8(m) as u16 as u32;
+            let shifted = _mm_add_epi8(v, _mm_set1_epi8((0x80u8.wrapping_sub(b'0')) as i8));
+            let digit = _mm_cmplt_epi8(shifted, _mm_set1_epi8((0x80u8 + 10) as i8));
+            super::NumberMasks {
+                digit: bits(digit),
+                dot: bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'.' as i8))),
+                space: bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8))),
+            }
+        }
+    }
+
+    /// [`super::tag_masks_scalar`], 16 bytes at once.
+    #[inline(always)]
+    pub(super) fn tag_masks_sse2(chunk: &[u8; 16]) -> super::TagMasks {
+        // SAFETY: `chunk` is 16 readable bytes (an unaligned load), and
+        // SSE2 is part of every x86-64 CPU.
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            let bits = |m: __m128i| _mm_movemask_epi8(m) as u16 as u32;
+            let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+            // `v - low` below `len`, unsigned: a signed comparison of the
+            // bytes moved down by 128.
+            let below = |v: __m128i, low: u8, len: u8| {
+                let shifted = _mm_add_epi8(v, _mm_set1_epi8(0x80u8.wrapping_sub(low) as i8));
+                _mm_cmplt_epi8(shifted, _mm_set1_epi8((0x80u8 + len) as i8))
+            };
+            let letter = below(_mm_or_si128(v, _mm_set1_epi8(0x20)), b'a', 26);
+            let name = _mm_or_si128(_mm_or_si128(letter, below(v, b'0', 10)), eq(b'_'));
+            let stop = _mm_or_si128(_mm_or_si128(eq(b'"'), eq(b'\\')), eq(b'\n'));
+            super::TagMasks {
+                name: bits(name),
+                value_stop: bits(stop),
+            }
         }
     }
 
