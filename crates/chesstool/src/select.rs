@@ -4,12 +4,12 @@
 //! [`arbiter::query`], the duplicate key [`arbiter::MovesHash`], the
 //! pass-through [`notation::pgn::rewrite::PassThrough`].
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
+use arbiter::dedup::FirstSeen;
 use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::query::{Query, Truth};
 use arbiter::MovesHash;
@@ -273,14 +273,15 @@ struct Counts {
     untyped: u64,
 }
 
-/// The games kept so far by `--unique`: each one's hash and its ordinal
-/// (the n-th game read, counting from 0 across inputs): 24 bytes an
-/// entry.
+/// The games kept so far by `--unique` ([`FirstSeen`]: each one's hash
+/// and its ordinal, the n-th game read counting from 0 across inputs),
+/// and where each input starts.
 #[derive(Default)]
 struct Seen {
-    table: HashMap<[u64; 2], u64, std::hash::BuildHasherDefault<KeyHasher>>,
-    /// The first ordinal of each input, and its name.
-    inputs: Vec<(u64, Arc<FileName>)>,
+    table: FirstSeen,
+    /// Each input's first ordinal, the number of its first game in the
+    /// file (not 1 in a shard), and its name.
+    inputs: Vec<(u64, u64, Arc<FileName>)>,
 }
 
 impl Seen {
@@ -288,37 +289,31 @@ impl Seen {
     fn place(&self, ordinal: u64) -> (&FileName, u64) {
         let at = self
             .inputs
-            .partition_point(|(first, _)| *first <= ordinal)
+            .partition_point(|(first, _, _)| *first <= ordinal)
             .saturating_sub(1);
-        let (first, name) = &self.inputs[at];
-        (name, ordinal - first + 1)
+        let (first, game, name) = &self.inputs[at];
+        (name, game + (ordinal - first))
     }
 }
 
-/// The key is a hash already: its first word is the table's hash.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is called for `[u64; 2]` (and the length).
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+pub fn run(mut args: SelectArgs) -> Result<Outcome> {
+    if let Some(path) = &args.duplicates {
+        if crate::cli::same_destination(Some(path), args.common.output.as_deref()) {
+            let output = args
+                .common
+                .output
+                .as_deref()
+                .map_or("stdout".to_owned(), |o| format!("-o {}", o.display()));
+            anyhow::bail!(
+                "--duplicates {} is the output too ({output}): the games and the duplicates need a file each",
+                path.display()
+            );
         }
+        args.common
+            .also_written
+            .push(("--duplicates", path.clone()));
     }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-
-    fn write_usize(&mut self, _: usize) {}
-}
-
-pub fn run(args: &SelectArgs) -> Result<Outcome> {
+    let args = &args;
     let mut spec = HeaderSpec::default();
     let query = args.common.query(&mut spec)?;
     let table = args.format.table().is_some();
@@ -418,8 +413,12 @@ pub fn run(args: &SelectArgs) -> Result<Outcome> {
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
         let this = ordinal;
         ordinal += 1;
-        if row.game == 1 || seen.inputs.is_empty() {
-            seen.inputs.push((this, Arc::clone(&row.file)));
+        if seen
+            .inputs
+            .last()
+            .is_none_or(|(_, _, file)| !Arc::ptr_eq(file, &row.file))
+        {
+            seen.inputs.push((this, row.game, Arc::clone(&row.file)));
         }
         counts.games += 1;
         counts.untyped += row.record.header.unreadable() as u64;
@@ -434,11 +433,13 @@ pub fn run(args: &SelectArgs) -> Result<Outcome> {
         }
         if args.unique {
             if let Some(hash) = row.record.moves_hash {
-                let key = [(hash.0 >> 64) as u64, hash.0 as u64];
-                if let Some(&first) = seen.table.get(&key) {
+                let Ok(ordinal) = u32::try_from(this) else {
+                    anyhow::bail!("--unique keeps the ordinals of at most 2^32 games");
+                };
+                if let Some(first) = seen.table.first_or_insert(hash, ordinal) {
                     counts.duplicates += 1;
                     if let Some(out) = &mut duplicates {
-                        let (file, game) = seen.place(first);
+                        let (file, game) = seen.place(u64::from(first));
                         let mut line = csv::WriterBuilder::new()
                             .has_headers(false)
                             .from_writer(Vec::new());
@@ -453,7 +454,6 @@ pub fn run(args: &SelectArgs) -> Result<Outcome> {
                     }
                     return Ok(Flow::Continue);
                 }
-                seen.table.insert(key, this);
             }
         }
         counts.selected += 1;
