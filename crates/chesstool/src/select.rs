@@ -88,9 +88,19 @@ pub enum StripWhat {
     Evals,
 }
 
-/// What one game turned into.
+/// What one game turned into: for most games of a tag filter, only
+/// counts (nothing to allocate, move or free); the rest in a box.
 #[derive(Debug)]
 pub struct Picked {
+    /// Typed tag values not of their type.
+    untyped: u32,
+    /// A selected game, or one whose bytes could not be read.
+    game: Option<Box<Kept>>,
+}
+
+/// A game selected (or unreadable, to report): what is written of it.
+#[derive(Debug)]
+pub struct Kept {
     header: GameHeader,
     selected: bool,
     /// The game's bytes, for PGN output of a selected game.
@@ -105,7 +115,7 @@ pub struct Picked {
     unreadable: Option<GameError>,
 }
 
-impl GameRecord for Picked {
+impl GameRecord for Kept {
     fn header(&self) -> &GameHeader {
         &self.header
     }
@@ -123,7 +133,8 @@ impl GameRecord for Picked {
     }
 }
 
-type Row = Placed<Picked>;
+/// A row of the report: a selected game.
+type Row = Placed<Kept>;
 
 struct Select {
     query: Option<Query>,
@@ -163,7 +174,9 @@ impl Task for Select {
     type Record = Picked;
 
     fn game(&self, game: &mut RawGame<'_>) -> Picked {
-        let header = GameHeader::read(game, &self.spec);
+        // The players only for a game that is kept.
+        let mut header = GameHeader::read_for_filter(game, &self.spec);
+        let untyped = header.unreadable() as u32;
         let unreadable = game.read_errors().first().map(|e| GameError {
             kind: notation::pgn::replay::ErrorKind::Syntax,
             ply: None,
@@ -179,7 +192,14 @@ impl Task for Select {
             (Some(_), Some(_)) => Truth::False,
             (Some(query), None) => query.eval(&header, None),
         };
-        let mut picked = Picked {
+        if truth != Truth::Pending && truth != Truth::True && unreadable.is_none() {
+            return Picked {
+                untyped,
+                game: None,
+            };
+        }
+        header.read_players(game);
+        let mut kept = Kept {
             recorded: header.recorded(None),
             header,
             selected: false,
@@ -191,45 +211,54 @@ impl Task for Select {
         };
         if truth == Truth::Pending || (truth == Truth::True && self.replay_selected) {
             let positions = self.query.as_ref().is_some_and(Query::needs_positions);
-            let examined = arbiter::examine(
-                game,
-                &picked.header,
-                &self.options,
-                positions,
-                &mut NoVisitor,
-            );
+            let examined =
+                arbiter::examine(game, &kept.header, &self.options, positions, &mut NoVisitor);
             if truth == Truth::Pending {
                 if let Some(query) = &self.query {
-                    truth = query.eval(&picked.header, Some(&examined.facts));
+                    truth = query.eval(&kept.header, Some(&examined.facts));
                 }
             }
-            picked.moves_hash = Some(examined.moves_hash);
-            picked.plies = examined.validation.plies;
-            picked.valid = Some(examined.validation.error.is_none());
-            picked.recorded = examined.validation.recorded;
+            kept.moves_hash = Some(examined.moves_hash);
+            kept.plies = examined.validation.plies;
+            kept.valid = Some(examined.validation.error.is_none());
+            kept.recorded = examined.validation.recorded;
         }
-        picked.selected = truth == Truth::True;
-        if picked.selected && self.keep_bytes {
+        kept.selected = truth == Truth::True;
+        if !kept.selected && kept.unreadable.is_none() {
+            return Picked {
+                untyped,
+                game: None,
+            };
+        }
+        if kept.selected && self.keep_bytes {
             let (offset, line) = (game.offset, game.line);
             let bytes = game.bytes();
-            picked.bytes = Some(
+            kept.bytes = Some(
                 self.exported(bytes, offset, line)
                     .unwrap_or_else(|| bytes.to_vec()),
             );
         }
-        picked
+        Picked {
+            untyped,
+            game: Some(Box::new(kept)),
+        }
     }
 
     fn too_large(&self, game: &mut RawGame<'_>) -> Picked {
         // Its bytes are not all here: never written.
         let mut picked = self.game(game);
-        picked.selected = false;
-        picked.bytes = None;
+        if let Some(kept) = &mut picked.game {
+            kept.selected = false;
+            kept.bytes = None;
+            if kept.unreadable.is_none() {
+                picked.game = None;
+            }
+        }
         picked
     }
 
     fn rebase(&self, record: &mut Picked, line_base: u64) {
-        if let Some(error) = &mut record.unreadable {
+        if let Some(error) = record.game.as_mut().and_then(|k| k.unreadable.as_mut()) {
             error.line += line_base;
         }
     }
@@ -241,7 +270,7 @@ impl Task for Select {
 /// # Errors
 /// A usage error in `--tags`.
 pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, TagColumns)> {
-    let mut columns = game_columns::<Picked>("result");
+    let mut columns = game_columns::<Kept>("result");
     columns.push(Column::new(
         "valid",
         Type::Bool,
@@ -251,7 +280,7 @@ pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, Ta
             None => c.null(),
         },
     ));
-    let hash = crate::report::moves_hash_column::<Picked>();
+    let hash = crate::report::moves_hash_column::<Kept>();
     let own: Vec<&str> = columns
         .iter()
         .chain([&hash])
@@ -410,18 +439,30 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     let mut ordinal = 0u64;
     let mut buf = Vec::new();
     let mut through = notation::pgn::rewrite::PassThrough::default();
-    let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
+    let run = run_inputs(&args.files, &args.common, &task, |progress, placed| {
         let this = ordinal;
         ordinal += 1;
-        if seen
-            .inputs
-            .last()
-            .is_none_or(|(_, _, file)| !Arc::ptr_eq(file, &row.file))
+        if args.unique
+            && seen
+                .inputs
+                .last()
+                .is_none_or(|(_, _, file)| !Arc::ptr_eq(file, &placed.file))
         {
-            seen.inputs.push((this, row.game, Arc::clone(&row.file)));
+            seen.inputs
+                .push((this, placed.game, Arc::clone(&placed.file)));
         }
         counts.games += 1;
-        counts.untyped += row.record.header.unreadable() as u64;
+        counts.untyped += u64::from(placed.record.untyped);
+        let Some(kept) = placed.record.game else {
+            return Ok(Flow::Continue);
+        };
+        let row = Row {
+            file: placed.file,
+            game: placed.game,
+            offset: placed.offset,
+            line: placed.line,
+            record: *kept,
+        };
         if let Some(err) = &row.record.unreadable {
             counts.unreadable += 1;
             if !row.record.selected {
