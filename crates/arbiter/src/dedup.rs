@@ -246,7 +246,7 @@ mod tests {
         let mut keys: Vec<u128> = Vec::new();
         for ordinal in 0..300_000u32 {
             // One game in four repeats an earlier one.
-            let key = if !keys.is_empty() && next(&mut state) % 4 == 0 {
+            let key = if !keys.is_empty() && next(&mut state).is_multiple_of(4) {
                 keys[(next(&mut state) % keys.len() as u64) as usize]
             } else {
                 let key = (u128::from(next(&mut state)) << 64) | u128::from(next(&mut state));
