@@ -693,6 +693,13 @@ impl Reach {
     /// `true` if `mater` can mate in no position reachable by legal moves
     /// (sound: a `true` is a proof; `false` says nothing).
     pub(crate) fn mate_impossible(&self, mater: Color) -> bool {
+        self.mate_squares(mater, 1) == 0
+    }
+
+    /// The squares of the defending king's reach where the analysis does
+    /// not rule out a mate by `mater` (every square where a mate can
+    /// happen is among them), up to the first `limit` of them.
+    pub(crate) fn mate_squares(&self, mater: Color, limit: u32) -> u64 {
         let steady = self.steady.0;
         let empty = !steady;
         let mut attackable = 0u64;
@@ -726,12 +733,18 @@ impl Reach {
             };
         }
         let candidates = king_region & attackable;
-        for k in Bitboard(candidates) {
+        let mut squares = 0u64;
+        'squares: for k in Bitboard(candidates) {
+            let bit = 1u64 << k.index();
             // Flight squares the king could enter and no piece of the
             // mater but the king can attack.
             let flights = attacks::king_attacks(k).0 & king_region & !attackable;
             if flights == 0 {
-                return false;
+                squares |= bit;
+                if squares.count_ones() >= limit {
+                    break;
+                }
+                continue;
             }
             // Defending pieces that could stand on one of them, each on
             // one square at a time.
@@ -750,17 +763,25 @@ impl Reach {
             }
             let fits = |rest: u64| rest & !blockable == 0 && rest.count_ones() <= blockers;
             if fits(flights) {
-                return false;
+                squares |= bit;
+                if squares.count_ones() >= limit {
+                    break;
+                }
+                continue;
             }
             // The mating king, from one square not next to `k`.
             let king_squares = mater_king & !(attacks::king_attacks(k).0 | 1 << k.index());
             for m in Bitboard(king_squares & king_step(flights)) {
                 if fits(flights & !attacks::king_attacks(m).0) {
-                    return false;
+                    squares |= bit;
+                    if squares.count_ones() >= limit {
+                        break 'squares;
+                    }
+                    continue 'squares;
                 }
             }
         }
-        true
+        squares
     }
 }
 
@@ -812,6 +833,28 @@ pub(crate) fn mate_impossible(pos: &Position, mater: Color) -> bool {
     [None, Some(mater.other()), Some(mater)]
         .into_iter()
         .any(|side| Reach::new(pos, side, Some(mater)).mate_impossible(mater))
+}
+
+/// The few squares where the defending king may be mated by `mater`, as
+/// far as the analysis sees: `Some(empty)` proves that no mate exists,
+/// `Some(squares)` (at most `limit` of them) holds every square a mate
+/// can happen on, `None` says there are more.
+pub(crate) fn mate_squares(pos: &Position, mater: Color, limit: u32) -> Option<u64> {
+    let mut squares: Option<u64> = None;
+    for side in [None, Some(mater.other()), Some(mater)] {
+        let found = Reach::new(pos, side, Some(mater)).mate_squares(mater, limit + 1);
+        if found == 0 {
+            return Some(0);
+        }
+        if found.count_ones() <= limit {
+            // Each variant alone is sound: a mate needs a square of each.
+            squares = Some(squares.map_or(found, |before| before & found));
+            if squares == Some(0) {
+                return squares;
+            }
+        }
+    }
+    squares
 }
 
 #[cfg(test)]
