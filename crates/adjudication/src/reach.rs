@@ -372,7 +372,17 @@ impl Reach {
                 let piece = self.pieces[i];
                 let ruled = piece.role == Role::King && stalemate_side == Some(piece.color);
                 let reach = self.reach[i].0;
-                if self.capturable & (1 << i) == 0 && !ruled && reach.count_ones() >= 2 {
+                // Only a reach of two squares, or of squares on one line,
+                // fits in a path.
+                let lowest = Square::new(reach.trailing_zeros() & 63);
+                let highest = Square::new(63 - (reach | 1).leading_zeros());
+                let fits_a_path =
+                    reach.count_ones() == 2 || reach & !attacks::line(lowest, highest).0 == 0;
+                if self.capturable & (1 << i) == 0
+                    && !ruled
+                    && reach.count_ones() >= 2
+                    && fits_a_path
+                {
                     fixed[n_fixed] = (i, reach, piece.color);
                     n_fixed += 1;
                 }
