@@ -31,7 +31,9 @@
 //! 6. the same after every legal first move (a king in check must step
 //!    now, a pawn may push or not): "no" when every move leads to a
 //!    position proved so ([`Proof::Forced`]);
-//! 7. the narrow searches on larger budgets, then the full best-first
+//! 7. where the reachability analysis leaves a mate possible on at most
+//!    two squares, the full search guided to each in turn; then the
+//!    narrow searches on larger budgets, then the full best-first
 //!    search over every move, which proves "no" when it has visited every
 //!    reachable position ([`Proof::Exhausted`]).
 //!
@@ -64,9 +66,10 @@ use crate::search::{
 /// calls end long before: the quick narrow search finds the helpmates of
 /// real games in a hundred-odd positions. With this budget no query of
 /// the shared Lichess sets is left unknown (88,387 unfairly scored
-/// timeouts, 30,000 timeouts, 131,072 positions), and 27 of the 3,606
-/// queries of the community test vector of hard walls are (at 250,000:
-/// 0, 1, 3 and 132). An unknown answer keeps the recorded result.
+/// timeouts, 30,000 timeouts, 131,072 positions), and 10 of the 3,606
+/// queries of the community test vector of hard walls are (27 before the
+/// locked-wall rules and the guided searches of issue 19). An unknown
+/// answer keeps the recorded result.
 pub const DEFAULT_BUDGET: u64 = 1_000_000;
 
 /// The answer to "can this side checkmate by some series of legal moves?"
