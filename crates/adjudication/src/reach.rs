@@ -331,7 +331,14 @@ impl Reach {
             for i in 0..n {
                 let piece = self.pieces[i];
                 let ruled = piece.role == Role::King && stalemate_side == Some(piece.color);
-                if self.capturable & (1 << i) != 0 || self.promoted & (1 << i) != 0 || ruled {
+                // A pawn that may move attacks nothing from all its
+                // squares (each move takes it a rank forward).
+                let moving_pawn = piece.role == Role::Pawn && self.reach[i].0.count_ones() > 1;
+                if self.capturable & (1 << i) != 0
+                    || self.promoted & (1 << i) != 0
+                    || ruled
+                    || moving_pawn
+                {
                     continue;
                 }
                 let c = piece.color.index();
@@ -557,14 +564,25 @@ impl Reach {
                 let obstacle_for = |j: usize, color: Color| {
                     j != i && (color == piece.color || piece.role == Role::Pawn)
                 };
-                let (moves, pushes) = if fixed.iter().any(|&(j, _, color)| obstacle_for(j, color)) {
+                // A piece in the way of a move stands on one of the squares
+                // moved to or passed (all of them squares moved to from the
+                // same square), so only such pieces are looked at.
+                let plain = moves_from(reach);
+                let landed = plain.0 | plain.1;
+                let obstacle_for = |j: usize, fixed_reach: u64, color: Color| {
+                    obstacle_for(j, color) && fixed_reach & landed != 0
+                };
+                let (moves, pushes) = if fixed
+                    .iter()
+                    .any(|&(j, fixed_reach, color)| obstacle_for(j, fixed_reach, color))
+                {
                     let mut moves = 0u64;
                     let mut pushes = 0u64;
                     for s in Bitboard(reach) {
                         let (m, p) = moves_from(1 << s.index());
                         let mut blocked = 0u64;
                         for &(j, fixed_reach, color) in fixed {
-                            if !obstacle_for(j, color) {
+                            if !obstacle_for(j, fixed_reach, color) {
                                 continue;
                             }
                             let open_to = if color == piece.color { m | p } else { p };
@@ -581,7 +599,7 @@ impl Reach {
                     }
                     (moves, pushes)
                 } else {
-                    moves_from(reach)
+                    plain
                 };
                 let mut moves = moves;
                 if let Some((king, cover, defender)) = unanswerable {
