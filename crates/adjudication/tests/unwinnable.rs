@@ -779,7 +779,7 @@ fn composed_walls_one_piece_off_against_chasolver() {
     for wall in walls {
         let whole = our_position(wall);
         for square in whole.board().occupied() & !whole.board().kings() {
-            let mut board = whole.board().clone();
+            let mut board = *whole.board();
             board.discard_piece_at(square);
             let setup = Setup {
                 board,
