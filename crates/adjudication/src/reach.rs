@@ -167,6 +167,25 @@ fn uncovers(s: Square, t: Square, region: u64, fills: (u64, u64), steady: u64) -
     })
 }
 
+/// Castling with the rook on `rook` may still happen: no steady piece
+/// stands on a square that must be empty for it (between king and rook,
+/// and on the way of each to its square).
+fn castling_open(
+    king: Square,
+    rook: Square,
+    side: board::CastlingSide,
+    color: Color,
+    steady: u64,
+) -> bool {
+    let king_to = side.king_to(color);
+    let rook_to = side.rook_to(color);
+    let path = attacks::between(king, rook)
+        | attacks::between(king, king_to).with(king_to)
+        | attacks::between(rook, rook_to).with(rook_to);
+    let path = path.0 & !(1u64 << king.index() | 1u64 << rook.index());
+    path & steady == 0
+}
+
 /// One piece of the analysed position.
 #[derive(Copy, Clone)]
 struct Piece {
@@ -194,8 +213,16 @@ pub(crate) struct Reach {
 impl Reach {
     /// The fixpoint for `pos`; with `stalemate_side`, that side's king
     /// never takes a step that stalemates the other side (see
-    /// [`stalemates`]): the game would be over.
-    pub(crate) fn new(pos: &Position, stalemate_side: Option<Color>) -> Reach {
+    /// [`stalemates`]): the game would be over. With `mater`, no piece of
+    /// the other side checks that side's king where the check can never
+    /// be answered (the king never moves, nothing can take the checking
+    /// piece or step between): the mater would be mated, and mates
+    /// nobody after.
+    pub(crate) fn new(
+        pos: &Position,
+        stalemate_side: Option<Color>,
+        mater: Option<Color>,
+    ) -> Reach {
         let board = pos.board();
         let mut pieces = [Piece {
             square: Square::A1,
@@ -228,13 +255,13 @@ impl Reach {
             steady: board.occupied(),
             passes: 0,
         };
-        analysis.saturate(pos, stalemate_side);
+        analysis.saturate(pos, stalemate_side, mater);
         analysis
     }
 
     // The loops run over pieces and index several arrays by piece.
     #[allow(clippy::needless_range_loop)]
-    fn saturate(&mut self, pos: &Position, stalemate_side: Option<Color>) {
+    fn saturate(&mut self, pos: &Position, stalemate_side: Option<Color>, mater: Option<Color>) {
         let rights = pos.castling_rights();
         // An en-passant capture available now: the pawn that just made its
         // double step may be taken, and the capturing pawns may land on the
@@ -269,24 +296,105 @@ impl Reach {
                 }
             }
             let steady_kings = steady & pos.board().kings().0;
-            // Attacks that can never be blocked, by steady pieces.
-            let mut permanent = [0u64; 2];
+            // Squares each side's pieces may ever stand on: all of them, and
+            // all but the bishops (for the bishops' transparency below).
+            let mut reach_of = [0u64; 2];
+            let mut reach_not_bishop = [0u64; 2];
+            let mut bishops_fixed = [0u64; 2];
             for i in 0..n {
                 let piece = self.pieces[i];
-                let bit = 1u64 << piece.square.index();
-                if steady & bit == 0 {
+                let c = piece.color.index();
+                let reach = self.reach[i].0;
+                reach_of[c] |= reach;
+                if piece.role == Role::Bishop && self.capturable & (1 << i) == 0 {
+                    bishops_fixed[c] |= 1 << piece.square.index();
+                } else if piece.role != Role::Bishop || self.promoted & (1 << i) != 0 {
+                    reach_not_bishop[c] |= reach;
+                }
+            }
+            // A square that only bishops of one side ever stand on (the
+            // start square of one that is never taken, entered by no other
+            // piece of its side and by no enemy) never stops that side's
+            // bishops' attacks: whichever stands there attacks on along the
+            // same diagonal.
+            let transparent: [u64; 2] = core::array::from_fn(|c| {
+                bishops_fixed[c] & !reach_not_bishop[c] & !reach_of[1 - c]
+            });
+            // Attacks that can never be parried: a piece that is never
+            // taken attacks the square from every square it may stand on,
+            // along lines that only squares no piece ever enters cross
+            // (a steady piece is the case of one square).
+            let mut permanent = [0u64; 2];
+            // The part of it by steady pawns, knights and kings: attacks
+            // that no piece standing anywhere can block.
+            let mut jump_attacks = [0u64; 2];
+            for i in 0..n {
+                let piece = self.pieces[i];
+                let ruled = piece.role == Role::King && stalemate_side == Some(piece.color);
+                // A pawn that may move attacks nothing from all its
+                // squares (each move takes it a rank forward).
+                let moving_pawn = piece.role == Role::Pawn && self.reach[i].0.count_ones() > 1;
+                if self.capturable & (1 << i) != 0
+                    || self.promoted & (1 << i) != 0
+                    || ruled
+                    || moving_pawn
+                {
                     continue;
                 }
-                let attacked = match piece.role {
-                    Role::Pawn => pawn_attack_set(piece.color, bit),
-                    Role::Knight => knight_step(bit),
-                    Role::King => king_step(bit),
-                    Role::Bishop => diagonal_attacks(bit, !ever),
-                    Role::Rook => straight_attacks(bit, !ever),
-                    Role::Queen => diagonal_attacks(bit, !ever) | straight_attacks(bit, !ever),
+                let c = piece.color.index();
+                let obstacles = if piece.role == Role::Bishop {
+                    Bitboard(ever & !transparent[c])
+                } else {
+                    Bitboard(ever)
                 };
-                permanent[piece.color.index()] |= attacked;
+                let mut attacked = !0u64;
+                for t in self.reach[i] {
+                    attacked &= match piece.role {
+                        Role::Pawn => attacks::pawn_attacks(piece.color, t).0,
+                        Role::Knight => attacks::knight_attacks(t).0,
+                        Role::King => attacks::king_attacks(t).0,
+                        Role::Bishop => attacks::bishop_attacks(t, obstacles).0,
+                        Role::Rook => attacks::rook_attacks(t, obstacles).0,
+                        Role::Queen => attacks::queen_attacks(t, obstacles).0,
+                    };
+                    if attacked == 0 {
+                        break;
+                    }
+                }
+                permanent[c] |= attacked;
+                if steady & 1 << piece.square.index() != 0
+                    && matches!(piece.role, Role::Pawn | Role::Knight | Role::King)
+                {
+                    jump_attacks[c] |= attacked;
+                }
             }
+            // Pieces that are never taken and stand on a few squares only:
+            // a move whose path (from, to and the squares between) holds
+            // all of them never happens, if the piece is of the mover's
+            // side (or the move a pawn's push, which needs every square of
+            // the path empty).
+            let mut fixed = [(0usize, 0u64, Color::White); MAX_PIECES];
+            let mut n_fixed = 0;
+            for i in 0..n {
+                let piece = self.pieces[i];
+                let ruled = piece.role == Role::King && stalemate_side == Some(piece.color);
+                let reach = self.reach[i].0;
+                // Only a reach of two squares, or of squares on one line,
+                // fits in a path.
+                let lowest = Square::new(reach.trailing_zeros() & 63);
+                let highest = Square::new(63 - (reach | 1).leading_zeros());
+                let fits_a_path =
+                    reach.count_ones() == 2 || reach & !attacks::line(lowest, highest).0 == 0;
+                if self.capturable & (1 << i) == 0
+                    && !ruled
+                    && reach.count_ones() >= 2
+                    && fits_a_path
+                {
+                    fixed[n_fixed] = (i, reach, piece.color);
+                    n_fixed += 1;
+                }
+            }
+            let fixed = &fixed[..n_fixed];
             // Squares an enemy pawn may capture onto en passant: passed by
             // a pawn of that colour's double step from its second rank.
             let mut passed = [0u64; 2];
@@ -367,6 +475,45 @@ impl Reach {
                     only_king[color.index()] = false;
                 }
             }
+            // For the rule on checks the mater cannot answer: the mater's
+            // king, when it never moves, and every square a piece of the
+            // mater but the king may ever take on.
+            let mut unanswerable = None;
+            if let Some(mater) = mater {
+                let mut king = None;
+                let mut cover = 0u64;
+                for i in 0..n {
+                    let piece = self.pieces[i];
+                    if piece.color != mater {
+                        continue;
+                    }
+                    let reach = self.reach[i].0;
+                    if piece.role == Role::King {
+                        // The king never moves, and could not even if
+                        // checked: each square next to it holds a steady
+                        // piece of its side or is attacked by a steady
+                        // enemy pawn, knight or king (attacks no piece
+                        // can block).
+                        let bit = 1u64 << piece.square.index();
+                        let ruled = stalemate_side == Some(mater);
+                        let boxed = king_step(bit)
+                            & !steady_by_color[mater.index()]
+                            & !jump_attacks[mater.other().index()]
+                            == 0;
+                        if steady & bit != 0 && reach == bit && !ruled && boxed {
+                            king = Some(piece.square);
+                        }
+                    } else if self.promoted & (1 << i) != 0 {
+                        cover = !0;
+                    } else {
+                        cover |= reach;
+                        if piece.role == Role::Pawn {
+                            cover |= pawn_attack_set(mater, reach);
+                        }
+                    }
+                }
+                unanswerable = king.map(|king| (king, cover, mater.other()));
+            }
             let mut arrive = [0u64; 2];
             for i in 0..n {
                 let piece = self.pieces[i];
@@ -375,11 +522,110 @@ impl Reach {
                 let reach = self.reach[i].0;
                 let barred = steady_by_color[us] | steady_kings;
                 let empty = !steady;
-                let mut targets;
-                let mut captures;
+                let second = match piece.color {
+                    Color::White => 0xff00u64,
+                    Color::Black => 0x00ff_0000_0000_0000,
+                };
+                let mut barrier = enemy_start[us];
+                if piece.role == Role::Pawn {
+                    for j in 0..n {
+                        if j != i && self.pieces[j].color == piece.color {
+                            barrier |= furthest[j];
+                        }
+                    }
+                }
+                let open = empty & !barrier;
+                // The moves from the squares of `from`: the squares moved
+                // to, those of them a capture may land on, and (pawns) the
+                // pushes.
+                let moves_from = |from: u64| -> (u64, u64) {
+                    match piece.role {
+                        Role::King => (king_step(from) & !barred & !permanent[them], 0),
+                        Role::Knight => (knight_step(from) & !barred, 0),
+                        Role::Bishop => (diagonal_attacks(from, empty) & !barred, 0),
+                        Role::Rook => (straight_attacks(from, empty) & !barred, 0),
+                        Role::Queen => (
+                            (diagonal_attacks(from, empty) | straight_attacks(from, empty))
+                                & !barred,
+                            0,
+                        ),
+                        Role::Pawn => {
+                            let push = forward(piece.color, from) & open;
+                            let double =
+                                forward(piece.color, forward(piece.color, from & second) & open)
+                                    & open;
+                            let captures = pawn_attack_set(piece.color, from)
+                                & (presence[them] | passed[them] | ep_now)
+                                & !barred;
+                            (captures, push | double)
+                        }
+                    }
+                };
+                let obstacle_for = |j: usize, color: Color| {
+                    j != i && (color == piece.color || piece.role == Role::Pawn)
+                };
+                // A piece in the way of a move stands on one of the squares
+                // moved to or passed (all of them squares moved to from the
+                // same square), so only such pieces are looked at.
+                let plain = moves_from(reach);
+                let landed = plain.0 | plain.1;
+                let obstacle_for = |j: usize, fixed_reach: u64, color: Color| {
+                    obstacle_for(j, color) && fixed_reach & landed != 0
+                };
+                let (moves, pushes) = if fixed
+                    .iter()
+                    .any(|&(j, fixed_reach, color)| obstacle_for(j, fixed_reach, color))
+                {
+                    let mut moves = 0u64;
+                    let mut pushes = 0u64;
+                    for s in Bitboard(reach) {
+                        let (m, p) = moves_from(1 << s.index());
+                        let mut blocked = 0u64;
+                        for &(j, fixed_reach, color) in fixed {
+                            if !obstacle_for(j, fixed_reach, color) {
+                                continue;
+                            }
+                            let open_to = if color == piece.color { m | p } else { p };
+                            for x in Bitboard(open_to & !blocked) {
+                                let way =
+                                    attacks::between(s, x).0 | 1 << s.index() | 1 << x.index();
+                                if fixed_reach & !way == 0 {
+                                    blocked |= 1 << x.index();
+                                }
+                            }
+                        }
+                        moves |= m & !blocked;
+                        pushes |= p & !blocked;
+                    }
+                    (moves, pushes)
+                } else {
+                    plain
+                };
+                let mut moves = moves;
+                if let Some((king, cover, defender)) = unanswerable {
+                    if piece.color == defender && piece.role != Role::Pawn {
+                        // A check from `t` (not next to the king) that
+                        // nothing can ever stand between, by a piece nothing
+                        // of the mater's can take, on a king that cannot
+                        // move: mate of the mater.
+                        for t in Bitboard(moves & !cover & !king_step(1 << king.index())) {
+                            let attacked = match piece.role {
+                                Role::Knight => attacks::knight_attacks(t),
+                                Role::Bishop => attacks::bishop_attacks(t, Bitboard(ever)),
+                                Role::Rook => attacks::rook_attacks(t, Bitboard(ever)),
+                                Role::Queen => attacks::queen_attacks(t, Bitboard(ever)),
+                                Role::King | Role::Pawn => Bitboard::EMPTY,
+                            };
+                            if attacked.contains(king) {
+                                moves &= !(1 << t.index());
+                            }
+                        }
+                    }
+                }
+                let mut targets = moves | pushes;
+                let mut captures = moves;
                 match piece.role {
                     Role::King => {
-                        targets = king_step(reach) & !barred & !permanent[them];
                         if only_king[them] && stalemate_side == Some(piece.color) {
                             // A king step after which the other side has no
                             // legal move, without check: stalemate, the game
@@ -396,65 +642,35 @@ impl Reach {
                                 }
                             }
                         }
+                        // Castling captures nothing.
+                        captures = targets;
                         let back = Bitboard::from_rank(piece.color.backrank());
-                        if (rights & back).any() {
-                            for rook in rights & back {
-                                let side = if rook.file() > piece.square.file() {
-                                    board::CastlingSide::KingSide
-                                } else {
-                                    board::CastlingSide::QueenSide
-                                };
-                                targets |= 1 << side.king_to(piece.color).index();
-                            }
-                        }
-                        captures = targets;
-                    }
-                    Role::Knight => {
-                        targets = knight_step(reach) & !barred;
-                        captures = targets;
-                    }
-                    Role::Bishop => {
-                        targets = diagonal_attacks(reach, empty) & !barred;
-                        captures = targets;
-                    }
-                    Role::Rook => {
-                        targets = straight_attacks(reach, empty) & !barred;
-                        if rights.contains(piece.square) {
-                            let king_file = pos.board().king_of(piece.color).map(Square::file);
-                            let side = if king_file.is_some_and(|file| piece.square.file() > file) {
+                        for rook in rights & back {
+                            let side = if rook.file() > piece.square.file() {
                                 board::CastlingSide::KingSide
                             } else {
                                 board::CastlingSide::QueenSide
                             };
-                            targets |= 1 << side.rook_to(piece.color).index();
-                        }
-                        captures = targets;
-                    }
-                    Role::Queen => {
-                        targets = (diagonal_attacks(reach, empty) | straight_attacks(reach, empty))
-                            & !barred;
-                        captures = targets;
-                    }
-                    Role::Pawn => {
-                        let second = match piece.color {
-                            Color::White => 0xff00u64,
-                            Color::Black => 0x00ff_0000_0000_0000,
-                        };
-                        let mut barrier = enemy_start[us];
-                        for j in 0..n {
-                            if j != i && self.pieces[j].color == piece.color {
-                                barrier |= furthest[j];
+                            if castling_open(piece.square, rook, side, piece.color, steady) {
+                                targets |= 1 << side.king_to(piece.color).index();
                             }
                         }
-                        let open = empty & !barrier;
-                        let push = forward(piece.color, reach) & open;
-                        let double =
-                            forward(piece.color, forward(piece.color, reach & second) & open)
-                                & open;
-                        captures = pawn_attack_set(piece.color, reach)
-                            & (presence[them] | passed[them] | ep_now)
-                            & !barred;
-                        targets = push | double | captures;
+                    }
+                    Role::Rook => {
+                        let king = pos.board().king_of(piece.color);
+                        if let (true, Some(king)) = (rights.contains(piece.square), king) {
+                            let side = if piece.square.file() > king.file() {
+                                board::CastlingSide::KingSide
+                            } else {
+                                board::CastlingSide::QueenSide
+                            };
+                            if castling_open(king, piece.square, side, piece.color, steady) {
+                                // Castling captures nothing.
+                                targets |= 1 << side.rook_to(piece.color).index();
+                            }
+                        }
+                    }
+                    Role::Pawn => {
                         if (reach | targets) & Bitboard::BACKRANKS.0 != 0 {
                             // Promotion: then any piece, anywhere it may go.
                             if self.promoted & (1 << i) == 0 {
@@ -465,6 +681,7 @@ impl Reach {
                             captures |= !barred;
                         }
                     }
+                    Role::Knight | Role::Bishop | Role::Queen => {}
                 }
                 arrive[us] |= captures;
                 let grown = reach | targets;
@@ -504,6 +721,13 @@ impl Reach {
     /// `true` if `mater` can mate in no position reachable by legal moves
     /// (sound: a `true` is a proof; `false` says nothing).
     pub(crate) fn mate_impossible(&self, mater: Color) -> bool {
+        self.mate_squares(mater, 1) == 0
+    }
+
+    /// The squares of the defending king's reach where the analysis does
+    /// not rule out a mate by `mater` (every square where a mate can
+    /// happen is among them), up to the first `limit` of them.
+    pub(crate) fn mate_squares(&self, mater: Color, limit: u32) -> u64 {
         let steady = self.steady.0;
         let empty = !steady;
         let mut attackable = 0u64;
@@ -537,12 +761,18 @@ impl Reach {
             };
         }
         let candidates = king_region & attackable;
-        for k in Bitboard(candidates) {
+        let mut squares = 0u64;
+        'squares: for k in Bitboard(candidates) {
+            let bit = 1u64 << k.index();
             // Flight squares the king could enter and no piece of the
             // mater but the king can attack.
             let flights = attacks::king_attacks(k).0 & king_region & !attackable;
             if flights == 0 {
-                return false;
+                squares |= bit;
+                if squares.count_ones() >= limit {
+                    break;
+                }
+                continue;
             }
             // Defending pieces that could stand on one of them, each on
             // one square at a time.
@@ -561,17 +791,25 @@ impl Reach {
             }
             let fits = |rest: u64| rest & !blockable == 0 && rest.count_ones() <= blockers;
             if fits(flights) {
-                return false;
+                squares |= bit;
+                if squares.count_ones() >= limit {
+                    break;
+                }
+                continue;
             }
             // The mating king, from one square not next to `k`.
             let king_squares = mater_king & !(attacks::king_attacks(k).0 | 1 << k.index());
             for m in Bitboard(king_squares & king_step(flights)) {
                 if fits(flights & !attacks::king_attacks(m).0) {
-                    return false;
+                    squares |= bit;
+                    if squares.count_ones() >= limit {
+                        break 'squares;
+                    }
+                    continue 'squares;
                 }
             }
         }
-        true
+        squares
     }
 }
 
@@ -606,7 +844,7 @@ impl core::fmt::Debug for Reach {
 pub(crate) fn dead(pos: &Position) -> bool {
     let mut proved = [false; 2];
     for side in [None, Some(Color::White), Some(Color::Black)] {
-        let analysis = Reach::new(pos, side);
+        let analysis = Reach::new(pos, side, None);
         for color in Color::ALL {
             proved[color.index()] |= analysis.mate_impossible(color);
         }
@@ -622,7 +860,29 @@ pub(crate) fn dead(pos: &Position) -> bool {
 pub(crate) fn mate_impossible(pos: &Position, mater: Color) -> bool {
     [None, Some(mater.other()), Some(mater)]
         .into_iter()
-        .any(|side| Reach::new(pos, side).mate_impossible(mater))
+        .any(|side| Reach::new(pos, side, Some(mater)).mate_impossible(mater))
+}
+
+/// The few squares where the defending king may be mated by `mater`, as
+/// far as the analysis sees: `Some(empty)` proves that no mate exists,
+/// `Some(squares)` (at most `limit` of them) holds every square a mate
+/// can happen on, `None` says there are more.
+pub(crate) fn mate_squares(pos: &Position, mater: Color, limit: u32) -> Option<u64> {
+    let mut squares: Option<u64> = None;
+    for side in [None, Some(mater.other()), Some(mater)] {
+        let found = Reach::new(pos, side, Some(mater)).mate_squares(mater, limit + 1);
+        if found == 0 {
+            return Some(0);
+        }
+        if found.count_ones() <= limit {
+            // Each variant alone is sound: a mate needs a square of each.
+            squares = Some(squares.map_or(found, |before| before & found));
+            if squares == Some(0) {
+                return squares;
+            }
+        }
+    }
+    squares
 }
 
 #[cfg(test)]
@@ -682,6 +942,110 @@ mod tests {
         assert!(!mate_impossible(&pos, Color::Black));
     }
 
+    /// Composed walls of the community test vector
+    /// (`../shared/data/unwinnability/d3_testvector`, by line and side)
+    /// that no side can mate behind, which need the rules for pieces that
+    /// are never taken (their attacks from every square they may stand on,
+    /// bishops seen through each other's squares, and paths such a piece
+    /// always stands on).
+    #[test]
+    fn composed_walls_are_proved() {
+        let mut failed = Vec::new();
+        for (line, fen, mater) in [
+            (
+                435,
+                "rnb1b3/pk1p4/p1pPp1p1/P1P1P1Pp/RBP4P/P7/8/7K b - - 0 1",
+                Color::Black,
+            ),
+            (
+                437,
+                "rnb1b3/pk1p4/p1pPp1p1/P1P1P1Pp/RBP4P/P7/5B2/7K b - - 0 1",
+                Color::Black,
+            ),
+            (
+                496,
+                "rnb1b3/pk1p4/p1pPp1p1/P1P1P1P1/RBP5/P7/5B2/7K w - - 0 1",
+                Color::Black,
+            ),
+            (
+                1333,
+                "rnb1b3/pk1p4/p1pPp1p1/P1P1P1P1/RBP5/P7/8/4B2K b - - 0 1",
+                Color::Black,
+            ),
+            (
+                563,
+                "6nk/4p1bp/4Pp1p/5P1P/p1p5/P1Pp4/PB1P4/KN6 w - - 0 1",
+                Color::White,
+            ),
+            (
+                563,
+                "6nk/4p1bp/4Pp1p/5P1P/p1p5/P1Pp4/PB1P4/KN6 w - - 0 1",
+                Color::Black,
+            ),
+            (
+                643,
+                "B1B1B1B1/pBpBpBp1/P1P1P1P1/8/8/8/8/k1K5 w - - 0 1",
+                Color::White,
+            ),
+            (
+                643,
+                "B1B1B1B1/pBpBpBp1/P1P1P1P1/8/8/8/8/k1K5 w - - 0 1",
+                Color::Black,
+            ),
+            (
+                646,
+                "2B1B1B1/pBpBpBpB/P1P1P1P1/8/8/8/8/k1K5 w - - 0 1",
+                Color::White,
+            ),
+            (
+                853,
+                "2B1B1B1/pBpBpBpB/P1P1P1P1/4k3/8/8/4K3/8 w - - 0 1",
+                Color::Black,
+            ),
+            (
+                1055,
+                "4k3/8/8/1p6/1P1p1p2/BP1P1Pp1/BPBPB1P1/Q1BB1BK1 w - - 0 1",
+                Color::White,
+            ),
+            (
+                1055,
+                "4k3/8/8/1p6/1P1p1p2/BP1P1Pp1/BPBPB1P1/Q1BB1BK1 w - - 0 1",
+                Color::Black,
+            ),
+            (
+                1392,
+                "2k5/8/8/8/3p1p1p/1BpP1P1P/2P1BPBP/3BKBNR w K - 0 1",
+                Color::White,
+            ),
+            (
+                1392,
+                "2k5/8/8/8/3p1p1p/1BpP1P1P/2P1BPBP/3BKBNR w K - 0 1",
+                Color::Black,
+            ),
+            (
+                1393,
+                "2k5/8/8/8/2Bp1p1p/1BpP1P1P/2P1BPBP/3BKBNR w K - 0 1",
+                Color::White,
+            ),
+            (
+                1394,
+                "2k5/8/8/3B4/2Bp1p1p/1BpP1P1P/2P1BPBP/3BKBNR w K - 0 1",
+                Color::White,
+            ),
+            (
+                1394,
+                "2k5/8/8/3B4/2Bp1p1p/1BpP1P1P/2P1BPBP/3BKBNR w K - 0 1",
+                Color::Black,
+            ),
+        ] {
+            let pos = position(fen);
+            if !mate_impossible(&pos, mater) {
+                failed.push(format!("line {line}: {fen} {mater:?}"));
+            }
+        }
+        assert!(failed.is_empty(), "not proved:\n{}", failed.join("\n"));
+    }
+
     #[test]
     #[ignore = "a tool: REACH_FEN=... cargo test -p chesstool-adjudication --lib print_reach -- --ignored --nocapture"]
     fn print_reach() {
@@ -689,9 +1053,9 @@ mod tests {
             std::env::var("REACH_FEN").unwrap_or_else(|_| "8/8/8/8/8/8/8/K6k w - - 0 1".into());
         let pos = position(&fen);
         for side in [None, Some(Color::White), Some(Color::Black)] {
-            let analysis = Reach::new(&pos, side);
-            println!("stalemate rule for {side:?}:\n{analysis:?}");
             for mater in Color::ALL {
+                let analysis = Reach::new(&pos, side, Some(mater));
+                println!("stalemate rule for {side:?}, mater {mater:?}:\n{analysis:?}");
                 println!("{mater:?} cannot mate: {}", analysis.mate_impossible(mater));
             }
         }

@@ -1357,6 +1357,10 @@ pub(crate) enum Guide {
     /// test vector, where the mater's blocked pawns hide the bishop's
     /// corner.
     PastBlockedPawns,
+    /// Towards this square, whatever the material: the one square where
+    /// the reachability analysis leaves a mate possible
+    /// ([`crate::reach::mate_squares`]).
+    Towards(Square),
 }
 
 thread_local! {
@@ -1379,6 +1383,7 @@ pub(crate) fn with_guide<T>(guide: Guide, search: impl FnOnce() -> T) -> T {
 pub(crate) fn weak_target_by(board: &Board, mater: Color, guide: Guide) -> Option<Square> {
     let ours = board.by_color(mater);
     let blocked = match guide {
+        Guide::Towards(square) => return Some(square),
         Guide::Plain => Bitboard::EMPTY,
         Guide::PastBlockedPawns => {
             let their_pawns = board.pawns() & board.by_color(mater.other());
@@ -1416,7 +1421,7 @@ pub(crate) fn weak_target_by(board: &Board, mater: Color, guide: Guide) -> Optio
     // Under the second guide, a corner the mater's own piece stands on
     // (its king, say) comes last.
     let last = match guide {
-        Guide::Plain => Bitboard::EMPTY,
+        Guide::Plain | Guide::Towards(_) => Bitboard::EMPTY,
         Guide::PastBlockedPawns => ours,
     };
     corners
