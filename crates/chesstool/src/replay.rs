@@ -301,7 +301,7 @@ impl ReplayVisitor for Collect<'_> {
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         let mv = self.wants.moves.then(|| {
             (
-                SanPlus::from_move_after(ply.before, ply.mv, ply.after),
+                ply.san(),
                 write_uci(ply.before, ply.mv),
             )
         });

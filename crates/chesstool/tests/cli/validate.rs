@@ -158,23 +158,33 @@ fn validate_reads_compressed_inputs_by_their_bytes() {
     gz.write_all(data.as_bytes()).unwrap();
     std::fs::write(dir.join("games.gz.weird-name"), gz.finish().unwrap()).unwrap();
     std::fs::write(
-        dir.join("games.zst"),
+        dir.join("games.pgn.zst"),
         zstd::encode_all(data.as_bytes(), 3).unwrap(),
     )
     .unwrap();
     let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
     bz.write_all(data.as_bytes()).unwrap();
-    std::fs::write(dir.join("games.bz2"), bz.finish().unwrap()).unwrap();
+    std::fs::write(dir.join("games.pgn.BZ2"), bz.finish().unwrap()).unwrap();
     std::fs::write(dir.join("games.pgn"), &data).unwrap();
     let plain = chesstool(&dir, &["validate", "games.pgn", "--format", "csv"]);
-    for name in ["games.gz.weird-name", "games.zst", "games.bz2"] {
+    // The `file` column names the stream of games: a codec's extension
+    // goes (so that a run on the .zst and one on the plain file join on
+    // it); a name that does not end in its codec's extension stays.
+    for (name, file) in [
+        ("games.gz.weird-name", "games.gz.weird-name"),
+        ("games.pgn.zst", "games.pgn"),
+        ("games.pgn.BZ2", "games.pgn"),
+    ] {
         let run = chesstool(&dir, &["validate", name, "--format", "csv"]);
         assert_eq!(run.code, 1, "{name}: {}", run.stderr);
+        assert!(run.stdout.contains(&format!("\n{file},")), "{name}: {}", run.stdout);
         assert_eq!(
-            run.stdout.replace(name, "games.pgn"),
+            run.stdout.replace(file, "games.pgn"),
             plain.stdout,
             "{name}"
         );
+        // Messages still name the file as typed.
+        assert!(run.stderr.contains(name), "{name}: {}", run.stderr);
     }
     assert_eq!(plain.stdout.lines().count(), 151);
 }
@@ -424,4 +434,26 @@ fn validate_show_warnings_lists_each_warning() {
         game2.contains("1.e2-e4"),
         "strict rejects e2-e4 only: {game2}"
     );
+}
+
+/// A `Result` tag with blanks around a result is that result, in the
+/// result column and in the check alike (review: `" 1-0 "` was 1-0 in one
+/// and a bad Result tag in the other).
+#[test]
+fn result_tag_with_blanks_is_the_result_everywhere() {
+    let dir = temp_dir("validate_result_blanks");
+    std::fs::write(
+        dir.join("g.pgn"),
+        "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n\
+         [White \"a\"]\n[Black \"b\"]\n[Result \" 1-0 \"]\n\n1. e4 e5 1-0\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "g.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let mut lines = run.stdout.lines();
+    let names: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let values: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let value = |name: &str| values[names.iter().position(|n| *n == name).unwrap()];
+    assert_eq!(value("result"), "1-0");
+    assert_eq!(value("status"), "valid");
 }
