@@ -829,6 +829,12 @@ impl ParquetSink {
     /// # Errors
     /// The encoder's error.
     pub fn finish(mut self) -> Result<Destination> {
+        if self.files.is_some() && self.next_id == 0 {
+            // A partitioned table of no rows is one file of none at its
+            // top, so that readers find its schema (an empty directory
+            // is an error to duckdb and Spark).
+            self.select("")?;
+        }
         while !self.parts.is_empty() {
             self.close_part(0)?;
         }

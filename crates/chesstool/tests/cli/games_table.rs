@@ -444,3 +444,44 @@ fn the_movetext_column_reads_back_as_the_same_game() {
     assert!(again.stdout.contains("\"plies\":4"), "{}", again.stdout);
     assert!(run.stdout.contains("\"plies\":4"), "{}", run.stdout);
 }
+
+/// A partitioned table of no games is one file of no rows at its top,
+/// with the schema (review: it was an empty directory, which duckdb and
+/// Spark refuse to read).
+#[test]
+fn an_empty_partitioned_table_still_has_its_schema() {
+    use parquet::file::reader::FileReader;
+    let dir = temp_dir("games_table_empty_partitions");
+    std::fs::write(dir.join("empty.pgn"), "").unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "empty.pgn",
+            "--tags",
+            "Event",
+            "--format",
+            "parquet",
+            "--partition-by",
+            "year",
+            "-o",
+            "parts",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut files = Vec::new();
+    collect(&dir.join("parts"), &dir.join("parts"), &mut files);
+    let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["part-00000.parquet"]);
+    let reader = parquet::file::serialized_reader::SerializedFileReader::new(
+        std::fs::File::open(dir.join("parts/part-00000.parquet")).unwrap(),
+    )
+    .unwrap();
+    let metadata = reader.metadata().file_metadata();
+    assert_eq!(metadata.num_rows(), 0);
+    assert!(metadata
+        .schema_descr()
+        .columns()
+        .iter()
+        .any(|c| c.name() == "Event"));
+}
