@@ -225,27 +225,6 @@ pub fn parse_threads(text: &str) -> Result<usize, String> {
     }
 }
 
-/// The name of the games' stream in `name`, an input compressed with
-/// `compression`: without the codec's extension (`.zst`, `.gz`, `.bz2`),
-/// so that the `file` column of a run on `games.pgn.zst` is `games.pgn`,
-/// as for a run on the file decompressed, and tables join on it.
-fn stream_name(name: &str, compression: input::Compression) -> &str {
-    let extensions: &[&str] = match compression {
-        input::Compression::None => &[],
-        input::Compression::Zstd => &[".zst", ".zstd"],
-        input::Compression::Gzip => &[".gz"],
-        input::Compression::Bzip2 => &[".bz2"],
-    };
-    extensions
-        .iter()
-        .find_map(|ext| {
-            let cut = name.len().checked_sub(ext.len())?;
-            let (stem, tail) = (name.get(..cut)?, name.get(cut..)?);
-            (tail.eq_ignore_ascii_case(ext) && !stem.is_empty()).then_some(stem)
-        })
-        .unwrap_or(name)
-}
-
 /// The worker pool: `None` for one thread (work runs on the caller's).
 pub fn thread_pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>> {
     let n = match threads {
@@ -641,10 +620,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             };
             opened.borrow_mut().push_back((
                 n_opened,
-                std::sync::Arc::new(crate::report::table::FileName::with_key(
-                    &name,
-                    stream_name(&name, input.compression),
-                )),
+                std::sync::Arc::new(crate::report::table::FileName::new(&name)),
                 select != Selection::All,
             ));
             n_opened += 1;

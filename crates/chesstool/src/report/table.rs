@@ -359,7 +359,7 @@ impl Cell<'_> {
         match &mut self.target {
             Target::Csv { line, .. } => line.extend_from_slice(&file.csv),
             Target::Json { line } => line.extend_from_slice(&file.json),
-            Target::Parquet(builder) => builder.append_str(&file.key),
+            Target::Parquet(builder) => builder.append_str(&file.name),
         }
     }
 
@@ -547,9 +547,6 @@ impl Cell<'_> {
 #[derive(Debug, PartialEq, Eq)]
 pub struct FileName {
     name: String,
-    /// The `file` column's value: the name of the stream of games, which
-    /// a compressed input's name holds without the codec's extension.
-    key: String,
     csv: Vec<u8>,
     json: Vec<u8>,
 }
@@ -557,23 +554,12 @@ pub struct FileName {
 impl FileName {
     /// `name` prepared.
     pub fn new(name: &str) -> FileName {
-        FileName::with_key(name, name)
-    }
-
-    /// `name` prepared, shown in the `file` column as `key`.
-    pub fn with_key(name: &str, key: &str) -> FileName {
         let name = escape_controls(name).into_owned();
-        let key = escape_controls(key).into_owned();
         let mut csv = Vec::new();
-        push_csv_field(&mut csv, &key);
+        push_csv_field(&mut csv, &name);
         let mut json = Vec::new();
-        super::json::push_str(&mut json, &key);
-        FileName {
-            name,
-            key,
-            csv,
-            json,
-        }
+        super::json::push_str(&mut json, &name);
+        FileName { name, csv, json }
     }
 
     /// The name, escaped.
