@@ -769,7 +769,11 @@ fn parquet_row_groups_by_count_and_identical_for_any_threads() {
         let mut codecs = Vec::new();
         for group in reader.metadata().row_groups() {
             for column in group.columns() {
-                codecs.push(format!("{}: {:?}", column.column_path(), column.compression()));
+                codecs.push(format!(
+                    "{}: {:?}",
+                    column.column_path(),
+                    column.compression()
+                ));
             }
         }
         codecs
@@ -784,7 +788,14 @@ fn parquet_row_groups_by_count_and_identical_for_any_threads() {
         let run = chesstool(
             &dir,
             &[
-                "replay", &sample, "--format", "parquet", "--compression", codec, "-o", &out,
+                "replay",
+                &sample,
+                "--format",
+                "parquet",
+                "--compression",
+                codec,
+                "-o",
+                &out,
             ],
         );
         assert_eq!(run.code, 0, "{}", run.stderr);

@@ -72,7 +72,10 @@ impl Mainline {
     #[must_use]
     pub fn sans_joined(&self) -> (&str, &[u32]) {
         // ASCII, written by `SanPlus::push_to`: never the empty default.
-        (std::str::from_utf8(&self.text).unwrap_or_default(), &self.ends)
+        (
+            std::str::from_utf8(&self.text).unwrap_or_default(),
+            &self.ends,
+        )
     }
 
     /// Each ply's clock (`[%clk]`), `None` where a move has none.
