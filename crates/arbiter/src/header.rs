@@ -391,11 +391,21 @@ impl GameHeader {
     /// Reads `game`'s tags as `spec` says.
     #[must_use]
     pub fn read(game: &RawGame<'_>, spec: &HeaderSpec) -> GameHeader {
-        let text = |name: &[u8]| game.tag(name).map(|v| decode_tag_value(v).0.into_owned());
+        let mut header = GameHeader::read_for_filter(game, spec);
+        header.read_players(game);
+        header
+    }
+
+    /// Reads what a filter reads: the spec's tags and the `Result` tag,
+    /// not the players (`white` and `black` are `None` until
+    /// [`GameHeader::read_players`]). For a run that drops most games on
+    /// their tags and reports only the rest.
+    #[must_use]
+    pub fn read_for_filter(game: &RawGame<'_>, spec: &HeaderSpec) -> GameHeader {
         GameHeader {
-            white: text(b"White"),
-            black: text(b"Black"),
-            result_tag: text(b"Result"),
+            white: None,
+            black: None,
+            result_tag: tag_string(game, b"Result"),
             fields: spec
                 .tags
                 .iter()
@@ -403,6 +413,13 @@ impl GameHeader {
                 .collect(),
             names: std::sync::Arc::clone(&spec.names),
         }
+    }
+
+    /// Reads the `White` and `Black` tags of `game`, the game this header
+    /// was read from.
+    pub fn read_players(&mut self, game: &RawGame<'_>) {
+        self.white = tag_string(game, b"White");
+        self.black = tag_string(game, b"Black");
     }
 
     /// The spec's tags, typed, in the spec's order.
@@ -461,6 +478,11 @@ impl GameHeader {
     pub fn unreadable(&self) -> usize {
         self.fields.iter().filter(|f| f.is_unreadable()).count()
     }
+}
+
+/// Tag `name` of `game`, decoded and owned.
+fn tag_string(game: &RawGame<'_>, name: &[u8]) -> Option<String> {
+    game.tag(name).map(|v| decode_tag_value(v).0.into_owned())
 }
 
 /// A tag's value decoded, for code that reads one tag once (the players'

@@ -35,6 +35,7 @@
 //! assert!(judged.recorded.is(GameResult::WhiteWins));
 //! ```
 
+pub mod dedup;
 pub mod header;
 pub mod query;
 

@@ -386,7 +386,9 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
                 );
             }
             if let Some(games) = &games {
-                args.common.also_written.push(games.clone());
+                args.common
+                    .also_written
+                    .push(("--fix-results", games.clone()));
             }
             (Some(games), report_path)
         }

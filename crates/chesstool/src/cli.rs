@@ -81,10 +81,11 @@ pub struct CommonArgs {
     /// Read the inputs named in FILE too, one path a line (`-` for stdin).
     #[arg(long, value_name = "FILE")]
     pub files_from: Option<PathBuf>,
-    /// Other files the run writes (`adjudicate --fix-results=FILE`), which
-    /// must not be inputs either.
+    /// Other files the run writes, with the flag that names them
+    /// (`adjudicate --fix-results=FILE`, `select --duplicates FILE`),
+    /// which must not be inputs either.
     #[arg(skip)]
-    pub also_written: Vec<PathBuf>,
+    pub also_written: Vec<(&'static str, PathBuf)>,
     /// Bytes per chunk of work (tests use tiny chunks to exercise the
     /// splitting).
     #[arg(long, hide = true, default_value_t = 1 << 20)]
@@ -425,6 +426,33 @@ fn input_that_is<'i>(output: &Path, inputs: &'i [InputPath]) -> Option<&'i Input
     })
 }
 
+/// Whether two paths the run writes name one destination: stdout both
+/// (`-` or none), the same name once `.`, `..` and symlinks of their
+/// directories are resolved, or the same existing file (by device and
+/// inode).
+pub fn same_destination(a: Option<&Path>, b: Option<&Path>) -> bool {
+    let stdout = |p: Option<&Path>| p.is_none_or(input::is_stdin);
+    if stdout(a) || stdout(b) {
+        return stdout(a) && stdout(b);
+    }
+    let (Some(a), Some(b)) = (a, b) else {
+        return false;
+    };
+    let resolved = |p: &Path| {
+        let dir = match p.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        Some(std::fs::canonicalize(dir).ok()?.join(p.file_name()?))
+    };
+    a == b
+        || resolved(a).is_some_and(|r| Some(r) == resolved(b))
+        || matches!(
+            (std::fs::metadata(a), std::fs::metadata(b)),
+            (Ok(ma), Ok(mb)) if same_file(&ma, &mb)
+        )
+}
+
 #[cfg(unix)]
 fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::MetadataExt;
@@ -528,17 +556,17 @@ pub fn run_inputs<T: crate::pipeline::Task>(
         &mut run.io_failed,
         &mut run.skipped,
     )?;
-    for output in common.output.iter().chain(&common.also_written) {
+    let written = common
+        .output
+        .iter()
+        .map(|path| ("-o", path))
+        .chain(common.also_written.iter().map(|(flag, path)| (*flag, path)));
+    for (flag, output) in written {
         if let Some(input) = input_that_is(output, &inputs) {
             let input = if input::is_stdin(&input.path) {
                 "stdin".to_string()
             } else {
                 input.path.display().to_string()
-            };
-            let flag = if common.output.as_ref() == Some(output) {
-                "-o"
-            } else {
-                "--fix-results"
             };
             bail!(
                 "{flag} {} is the input {input}: write to another file and rename it afterwards",

@@ -138,7 +138,7 @@ fn main() -> ExitCode {
         }
         Command::Adjudicate(args) => adjudicate::run(args),
         Command::Schema(args) => schema::run(&args),
-        Command::Select(args) => select::run(&args),
+        Command::Select(args) => select::run(args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

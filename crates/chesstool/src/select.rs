@@ -4,12 +4,12 @@
 //! [`arbiter::query`], the duplicate key [`arbiter::MovesHash`], the
 //! pass-through [`notation::pgn::rewrite::PassThrough`].
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
+use arbiter::dedup::FirstSeen;
 use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::query::{Query, Truth};
 use arbiter::MovesHash;
@@ -88,9 +88,19 @@ pub enum StripWhat {
     Evals,
 }
 
-/// What one game turned into.
+/// What one game turned into: for most games of a tag filter, only
+/// counts (nothing to allocate, move or free); the rest in a box.
 #[derive(Debug)]
 pub struct Picked {
+    /// Typed tag values not of their type.
+    untyped: u32,
+    /// A selected game, or one whose bytes could not be read.
+    game: Option<Box<Kept>>,
+}
+
+/// A game selected (or unreadable, to report): what is written of it.
+#[derive(Debug)]
+pub struct Kept {
     header: GameHeader,
     selected: bool,
     /// The game's bytes, for PGN output of a selected game.
@@ -105,7 +115,7 @@ pub struct Picked {
     unreadable: Option<GameError>,
 }
 
-impl GameRecord for Picked {
+impl GameRecord for Kept {
     fn header(&self) -> &GameHeader {
         &self.header
     }
@@ -123,7 +133,8 @@ impl GameRecord for Picked {
     }
 }
 
-type Row = Placed<Picked>;
+/// A row of the report: a selected game.
+type Row = Placed<Kept>;
 
 struct Select {
     query: Option<Query>,
@@ -163,7 +174,9 @@ impl Task for Select {
     type Record = Picked;
 
     fn game(&self, game: &mut RawGame<'_>) -> Picked {
-        let header = GameHeader::read(game, &self.spec);
+        // The players only for a game that is kept.
+        let mut header = GameHeader::read_for_filter(game, &self.spec);
+        let untyped = header.unreadable() as u32;
         let unreadable = game.read_errors().first().map(|e| GameError {
             kind: notation::pgn::replay::ErrorKind::Syntax,
             ply: None,
@@ -179,7 +192,14 @@ impl Task for Select {
             (Some(_), Some(_)) => Truth::False,
             (Some(query), None) => query.eval(&header, None),
         };
-        let mut picked = Picked {
+        if truth != Truth::Pending && truth != Truth::True && unreadable.is_none() {
+            return Picked {
+                untyped,
+                game: None,
+            };
+        }
+        header.read_players(game);
+        let mut kept = Kept {
             recorded: header.recorded(None),
             header,
             selected: false,
@@ -191,45 +211,54 @@ impl Task for Select {
         };
         if truth == Truth::Pending || (truth == Truth::True && self.replay_selected) {
             let positions = self.query.as_ref().is_some_and(Query::needs_positions);
-            let examined = arbiter::examine(
-                game,
-                &picked.header,
-                &self.options,
-                positions,
-                &mut NoVisitor,
-            );
+            let examined =
+                arbiter::examine(game, &kept.header, &self.options, positions, &mut NoVisitor);
             if truth == Truth::Pending {
                 if let Some(query) = &self.query {
-                    truth = query.eval(&picked.header, Some(&examined.facts));
+                    truth = query.eval(&kept.header, Some(&examined.facts));
                 }
             }
-            picked.moves_hash = Some(examined.moves_hash);
-            picked.plies = examined.validation.plies;
-            picked.valid = Some(examined.validation.error.is_none());
-            picked.recorded = examined.validation.recorded;
+            kept.moves_hash = Some(examined.moves_hash);
+            kept.plies = examined.validation.plies;
+            kept.valid = Some(examined.validation.error.is_none());
+            kept.recorded = examined.validation.recorded;
         }
-        picked.selected = truth == Truth::True;
-        if picked.selected && self.keep_bytes {
+        kept.selected = truth == Truth::True;
+        if !kept.selected && kept.unreadable.is_none() {
+            return Picked {
+                untyped,
+                game: None,
+            };
+        }
+        if kept.selected && self.keep_bytes {
             let (offset, line) = (game.offset, game.line);
             let bytes = game.bytes();
-            picked.bytes = Some(
+            kept.bytes = Some(
                 self.exported(bytes, offset, line)
                     .unwrap_or_else(|| bytes.to_vec()),
             );
         }
-        picked
+        Picked {
+            untyped,
+            game: Some(Box::new(kept)),
+        }
     }
 
     fn too_large(&self, game: &mut RawGame<'_>) -> Picked {
         // Its bytes are not all here: never written.
         let mut picked = self.game(game);
-        picked.selected = false;
-        picked.bytes = None;
+        if let Some(kept) = &mut picked.game {
+            kept.selected = false;
+            kept.bytes = None;
+            if kept.unreadable.is_none() {
+                picked.game = None;
+            }
+        }
         picked
     }
 
     fn rebase(&self, record: &mut Picked, line_base: u64) {
-        if let Some(error) = &mut record.unreadable {
+        if let Some(error) = record.game.as_mut().and_then(|k| k.unreadable.as_mut()) {
             error.line += line_base;
         }
     }
@@ -241,7 +270,7 @@ impl Task for Select {
 /// # Errors
 /// A usage error in `--tags`.
 pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, TagColumns)> {
-    let mut columns = game_columns::<Picked>("result");
+    let mut columns = game_columns::<Kept>("result");
     columns.push(Column::new(
         "valid",
         Type::Bool,
@@ -251,7 +280,7 @@ pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, Ta
             None => c.null(),
         },
     ));
-    let hash = crate::report::moves_hash_column::<Picked>();
+    let hash = crate::report::moves_hash_column::<Kept>();
     let own: Vec<&str> = columns
         .iter()
         .chain([&hash])
@@ -273,14 +302,15 @@ struct Counts {
     untyped: u64,
 }
 
-/// The games kept so far by `--unique`: each one's hash and its ordinal
-/// (the n-th game read, counting from 0 across inputs): 24 bytes an
-/// entry.
+/// The games kept so far by `--unique` ([`FirstSeen`]: each one's hash
+/// and its ordinal, the n-th game read counting from 0 across inputs),
+/// and where each input starts.
 #[derive(Default)]
 struct Seen {
-    table: HashMap<[u64; 2], u64, std::hash::BuildHasherDefault<KeyHasher>>,
-    /// The first ordinal of each input, and its name.
-    inputs: Vec<(u64, Arc<FileName>)>,
+    table: FirstSeen,
+    /// Each input's first ordinal, the number of its first game in the
+    /// file (not 1 in a shard), and its name.
+    inputs: Vec<(u64, u64, Arc<FileName>)>,
 }
 
 impl Seen {
@@ -288,37 +318,31 @@ impl Seen {
     fn place(&self, ordinal: u64) -> (&FileName, u64) {
         let at = self
             .inputs
-            .partition_point(|(first, _)| *first <= ordinal)
+            .partition_point(|(first, _, _)| *first <= ordinal)
             .saturating_sub(1);
-        let (first, name) = &self.inputs[at];
-        (name, ordinal - first + 1)
+        let (first, game, name) = &self.inputs[at];
+        (name, game + (ordinal - first))
     }
 }
 
-/// The key is a hash already: its first word is the table's hash.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is called for `[u64; 2]` (and the length).
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+pub fn run(mut args: SelectArgs) -> Result<Outcome> {
+    if let Some(path) = &args.duplicates {
+        if crate::cli::same_destination(Some(path), args.common.output.as_deref()) {
+            let output = args
+                .common
+                .output
+                .as_deref()
+                .map_or("stdout".to_owned(), |o| format!("-o {}", o.display()));
+            anyhow::bail!(
+                "--duplicates {} is the output too ({output}): the games and the duplicates need a file each",
+                path.display()
+            );
         }
+        args.common
+            .also_written
+            .push(("--duplicates", path.clone()));
     }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-
-    fn write_usize(&mut self, _: usize) {}
-}
-
-pub fn run(args: &SelectArgs) -> Result<Outcome> {
+    let args = &args;
     let mut spec = HeaderSpec::default();
     let query = args.common.query(&mut spec)?;
     let table = args.format.table().is_some();
@@ -415,14 +439,30 @@ pub fn run(args: &SelectArgs) -> Result<Outcome> {
     let mut ordinal = 0u64;
     let mut buf = Vec::new();
     let mut through = notation::pgn::rewrite::PassThrough::default();
-    let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
+    let run = run_inputs(&args.files, &args.common, &task, |progress, placed| {
         let this = ordinal;
         ordinal += 1;
-        if row.game == 1 || seen.inputs.is_empty() {
-            seen.inputs.push((this, Arc::clone(&row.file)));
+        if args.unique
+            && seen
+                .inputs
+                .last()
+                .is_none_or(|(_, _, file)| !Arc::ptr_eq(file, &placed.file))
+        {
+            seen.inputs
+                .push((this, placed.game, Arc::clone(&placed.file)));
         }
         counts.games += 1;
-        counts.untyped += row.record.header.unreadable() as u64;
+        counts.untyped += u64::from(placed.record.untyped);
+        let Some(kept) = placed.record.game else {
+            return Ok(Flow::Continue);
+        };
+        let row = Row {
+            file: placed.file,
+            game: placed.game,
+            offset: placed.offset,
+            line: placed.line,
+            record: *kept,
+        };
         if let Some(err) = &row.record.unreadable {
             counts.unreadable += 1;
             if !row.record.selected {
@@ -434,11 +474,13 @@ pub fn run(args: &SelectArgs) -> Result<Outcome> {
         }
         if args.unique {
             if let Some(hash) = row.record.moves_hash {
-                let key = [(hash.0 >> 64) as u64, hash.0 as u64];
-                if let Some(&first) = seen.table.get(&key) {
+                let Ok(ordinal) = u32::try_from(this) else {
+                    anyhow::bail!("--unique keeps the ordinals of at most 2^32 games");
+                };
+                if let Some(first) = seen.table.first_or_insert(hash, ordinal) {
                     counts.duplicates += 1;
                     if let Some(out) = &mut duplicates {
-                        let (file, game) = seen.place(first);
+                        let (file, game) = seen.place(u64::from(first));
                         let mut line = csv::WriterBuilder::new()
                             .has_headers(false)
                             .from_writer(Vec::new());
@@ -453,7 +495,6 @@ pub fn run(args: &SelectArgs) -> Result<Outcome> {
                     }
                     return Ok(Flow::Continue);
                 }
-                seen.table.insert(key, this);
             }
         }
         counts.selected += 1;

@@ -943,3 +943,140 @@ fn select_export_strip_and_tags_clean_the_games_and_keep_their_moves() {
     };
     assert_eq!(hashes(&sample), hashes("clean.pgn"));
 }
+
+/// The `moves_hash` of every game of `files`, by (file, game), from
+/// `validate --format csv`.
+fn moves_hashes(dir: &Path, files: &[&str]) -> std::collections::HashMap<(String, String), String> {
+    let mut hashes = std::collections::HashMap::new();
+    for file in files {
+        let report = chesstool(dir, &["validate", file, "--format", "csv", "-q"]);
+        let mut lines = report.stdout.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let at = |name: &str| header.iter().position(|h| *h == name).unwrap();
+        let (game, hash) = (at("game"), at("moves_hash"));
+        for line in lines {
+            // The fixture's fields hold no comma.
+            let fields: Vec<&str> = line.split(',').collect();
+            hashes.insert(
+                ((*file).to_owned(), fields[game].to_owned()),
+                fields[hash].to_owned(),
+            );
+        }
+    }
+    hashes
+}
+
+#[test]
+fn select_duplicates_puts_each_dropped_game_beside_the_earlier_game_it_repeats() {
+    let dir = temp_dir("select_duplicates_beside");
+    let once = fixture();
+    std::fs::write(dir.join("a.pgn"), &once).unwrap();
+    std::fs::write(dir.join("b.pgn"), format!("{once}{once}")).unwrap();
+    let files = ["a.pgn", "b.pgn"];
+    let hashes = moves_hashes(&dir, &files);
+    for threads in ["1", "2"] {
+        let run = chesstool(
+            &dir,
+            &[
+                "select",
+                "a.pgn",
+                "b.pgn",
+                "--unique",
+                "--duplicates",
+                "d.csv",
+                "-o",
+                "o.pgn",
+                "--threads",
+                threads,
+                "--chunk-size",
+                "700",
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let csv = std::fs::read_to_string(dir.join("d.csv")).unwrap();
+        let rows: Vec<Vec<&str>> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect())
+            .collect();
+        // Every game read but the 9 distinct ones.
+        assert_eq!(rows.len(), 36 - 9, "{csv}");
+        let order = |file: &str, game: &str| {
+            (
+                files.iter().position(|f| *f == file).unwrap(),
+                game.parse::<u64>().unwrap(),
+            )
+        };
+        for row in &rows {
+            let [file, game, of_file, of_game, hash] = row[..] else {
+                panic!("{row:?}")
+            };
+            let dropped = &hashes[&(file.to_owned(), game.to_owned())];
+            let kept = &hashes[&(of_file.to_owned(), of_game.to_owned())];
+            assert_eq!(dropped, hash, "{row:?}");
+            assert_eq!(kept, hash, "{row:?}");
+            // The game it repeats is the first with those moves.
+            assert!(order(of_file, of_game) < order(file, game), "{row:?}");
+            let first = files
+                .iter()
+                .flat_map(|f| (1..=24u64).map(move |g| (*f, g)))
+                .find(|(f, g)| hashes.get(&((*f).to_owned(), g.to_string())) == Some(dropped))
+                .unwrap();
+            assert_eq!(
+                (of_file, of_game),
+                (first.0, first.1.to_string().as_str()),
+                "{row:?}"
+            );
+        }
+        // In the order of the dropped games.
+        let mut sorted = rows.clone();
+        sorted.sort_by_key(|r| order(r[0], r[1]));
+        assert_eq!(rows, sorted);
+    }
+}
+
+#[test]
+fn select_duplicates_refuses_an_input_or_the_output() {
+    let dir = temp_dir("select_duplicates_refused");
+    let games = fixture();
+    std::fs::write(dir.join("g.pgn"), &games).unwrap();
+    std::fs::write(dir.join("out.pgn"), "old").unwrap();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    for (args, says) in [
+        (
+            &["select", "g.pgn", "--unique", "--duplicates", "g.pgn", "-o", "o.pgn"][..],
+            "chesstool: --duplicates g.pgn is the input g.pgn: write to another file and rename it afterwards\n",
+        ),
+        (
+            &["select", "g.pgn", "--unique", "--duplicates", "./sub/../g.pgn"][..],
+            "chesstool: --duplicates ./sub/../g.pgn is the input g.pgn: write to another file and rename it afterwards\n",
+        ),
+        (
+            &["select", "g.pgn", "--unique", "--duplicates", "out.pgn", "-o", "out.pgn"][..],
+            "chesstool: --duplicates out.pgn is the output too (-o out.pgn): the games and the duplicates need a file each\n",
+        ),
+        (
+            &["select", "g.pgn", "--unique", "--duplicates", "sub/../new.csv", "-o", "./new.csv"][..],
+            "chesstool: --duplicates sub/../new.csv is the output too (-o ./new.csv): the games and the duplicates need a file each\n",
+        ),
+        (
+            &["select", "g.pgn", "--unique", "--duplicates", "-"][..],
+            "chesstool: --duplicates - is the output too (stdout): the games and the duplicates need a file each\n",
+        ),
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr, says, "{args:?}");
+        assert!(run.stdout.is_empty(), "{args:?}");
+    }
+    // Nothing was touched.
+    assert_eq!(std::fs::read_to_string(dir.join("g.pgn")).unwrap(), games);
+    assert_eq!(std::fs::read_to_string(dir.join("out.pgn")).unwrap(), "old");
+    assert!(!dir.join("new.csv").exists());
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["g.pgn", "out.pgn", "sub"]);
+}
