@@ -43,7 +43,7 @@ use crate::{cargo, project_root, Failed};
 pub const CARGO_FUZZ_VERSION: &str = "0.13.2";
 
 const USAGE: &str =
-    "usage: cargo xtask fuzz [--minutes N] [--target fen|san|pgn|lexer|adjudicate|all] [--keep-going] [--seed]";
+    "usage: cargo xtask fuzz [--minutes N] [--target fen|san|pgn|lexer|classify|adjudicate|all] [--keep-going] [--seed]";
 
 /// One fuzz target of `fuzz/Cargo.toml`.
 #[derive(Debug)]
@@ -53,7 +53,7 @@ struct Target {
     max_len: usize,
 }
 
-const TARGETS: [Target; 5] = [
+const TARGETS: [Target; 6] = [
     Target {
         name: "fen",
         max_len: 256,
@@ -72,6 +72,10 @@ const TARGETS: [Target; 5] = [
     },
     Target {
         name: "adjudicate",
+        max_len: 4096,
+    },
+    Target {
+        name: "classify",
         max_len: 4096,
     },
 ];
@@ -286,7 +290,7 @@ fn fuzz_target(target: &Target, minutes: f64, keep_going: bool) -> anyhow::Resul
         .with_context(|| format!("cannot create {}", log_path.display()))?;
 
     // The lexer target reads PGN: the PGN dictionary.
-    let dict_name = if target.name == "lexer" {
+    let dict_name = if matches!(target.name, "lexer" | "classify") {
         "pgn"
     } else {
         target.name
@@ -471,7 +475,7 @@ fn seed(target: &Target) -> anyhow::Result<()> {
     let seeds = match target.name {
         "fen" => fen_seeds()?,
         "san" => san_seeds()?,
-        "pgn" | "adjudicate" | "lexer" => pgn_seeds(target.max_len)?,
+        "pgn" | "adjudicate" | "lexer" | "classify" => pgn_seeds(target.max_len)?,
         other => bail!("no seeds for {other}"),
     };
     let dir = corpus_dir(target);

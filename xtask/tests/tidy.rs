@@ -178,7 +178,7 @@ fn every_rust_file_starts_with_a_module_doc() {
 }
 
 #[test]
-fn libraries_use_no_anyhow_and_unsafe_stays_in_the_engine() {
+fn libraries_use_no_anyhow_and_unsafe_stays_in_the_engine_and_the_lexer_simd() {
     let mut problems = Vec::new();
     for lib in ["board", "movegen", "notation", "adjudication", "arbiter"] {
         let mut files = Vec::new();
@@ -203,9 +203,12 @@ fn libraries_use_no_anyhow_and_unsafe_stays_in_the_engine() {
                 let l = l.trim_start();
                 !l.starts_with("//") && (l.contains("unsafe {") || l.contains("unsafe fn"))
             });
-            if has_unsafe && !matches!(lib, "board" | "movegen") {
+            // The lexer's SIMD byte classification is the one module of
+            // the notation crate allowed `std::arch` loads.
+            let simd_module = lib == "notation" && file.ends_with("pgn/lex/classify.rs");
+            if has_unsafe && !matches!(lib, "board" | "movegen") && !simd_module {
                 problems.push(format!(
-                    "{}: unsafe outside board and movegen",
+                    "{}: unsafe outside board, movegen and notation's pgn/lex/classify.rs",
                     file.display()
                 ));
             }

@@ -8,7 +8,11 @@
 //! NAGs and glyphs, `{}` and `;` comments, variation brackets and
 //! termination markers. Nothing is skipped without a token, so "nothing
 //! lost" holds by construction. Newlines are counted once, per game, by a
-//! SIMD count (the `bytecount` crate).
+//! SIMD count (the `bytecount` crate). The bytes that matter are found
+//! from bitmasks of their classes ([`classify`], SIMD where the CPU has
+//! it): a comment is skipped to its `}`, a move number read with its dots
+//! and the spaces after it, a tag name and value read, a step of 16 bytes
+//! at a time.
 //!
 //! # Where a game starts and ends
 //! A game starts at its first tag line, or at its first movetext token if
@@ -76,6 +80,7 @@
 //! assert!(lexer.next_game().is_none());
 //! ```
 
+pub mod classify;
 mod movetext;
 mod skip;
 mod split;
@@ -260,12 +265,13 @@ enum Class {
 
 static CLASS: [Class; 256] = {
     let mut table = [Class::Word; 256];
-    table[b' ' as usize] = Class::Blank;
-    table[b'\t' as usize] = Class::Blank;
-    table[b'\r' as usize] = Class::Blank;
-    table[b'.' as usize] = Class::Blank;
-    table[0x0b] = Class::Blank;
-    table[0x0c] = Class::Blank;
+    let mut i = 0;
+    while i < 256 {
+        if classify::is_blank(i as u8) {
+            table[i] = Class::Blank;
+        }
+        i += 1;
+    }
     table[b'\n' as usize] = Class::Newline;
     let mut digit = b'0';
     while digit <= b'9' {
@@ -287,13 +293,13 @@ static CLASS: [Class; 256] = {
 };
 
 /// The bytes that end a SAN-like token: pgn-reader's delimiters, and `[`
-/// (a token of its own in the PGN standard).
+/// (a token of its own in the PGN standard); defined once, in
+/// [`classify::is_token_end`], and looked up here as a table.
 static TOKEN_END: [bool; 256] = {
     let mut table = [false; 256];
-    let ends = b" \t\n\r{}()!?$;.*[";
     let mut i = 0;
-    while i < ends.len() {
-        table[ends[i] as usize] = true;
+    while i < 256 {
+        table[i] = classify::is_token_end(i as u8);
         i += 1;
     }
     table
@@ -328,14 +334,19 @@ pub(crate) trait Sink {
 pub(crate) fn san_stands_alone(buf: &[u8], end: usize) -> bool {
     let rest = buf.get(end..).unwrap_or_default();
     match rest {
+        // The usual case first: one space, then a token that is neither
+        // of those (`e4 {`, `Nf3 2.`).
+        [b' ', next, ..]
+            if !classify::is_blank(*next) && !matches!(next, b'\n' | b'e' | b'E' | b'%') =>
+        {
+            true
+        }
         [b'!' | b'?', b'!' | b'?', b'!' | b'?', ..] => false,
         [b'!' | b'?', ..] => true,
         _ => {
             let blank = rest
                 .iter()
-                .position(|&b| {
-                    !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'.' | b'\x0b' | b'\x0c')
-                })
+                .position(|&b| !classify::is_blank(b) && b != b'\n')
                 .unwrap_or(rest.len());
             // `e.p.`, `e.p`, `ep` and `ep.` in any case.
             !matches!(
@@ -831,30 +842,6 @@ pub fn glyph_nags(run: &[u8]) -> impl Iterator<Item = u8> + '_ {
         [b'!', ..] => 1,
         _ => 2,
     })
-}
-
-/// The first `needle` in `haystack`. Most comments and lines are short:
-/// eight bytes at a time (a word per step, no vector set-up) over the
-/// first 32, then memchr.
-#[inline(always)]
-fn find_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let pattern = LOW.wrapping_mul(u64::from(needle));
-    let mut i = 0;
-    while i + 8 <= haystack.len() && i < 32 {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&haystack[i..i + 8]);
-        let x = u64::from_le_bytes(word) ^ pattern;
-        // A zero byte of `x` is a `needle`; the lowest flagged byte is
-        // exact (the borrow only reaches bytes above it).
-        let found = x.wrapping_sub(LOW) & !x & HIGH;
-        if found != 0 {
-            return Some(i + (found.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    memchr::memchr(needle, &haystack[i..]).map(|j| i + j)
 }
 
 /// The offset just past the newline ending the line at `pos` (or the end).

@@ -1,10 +1,11 @@
 //! The movetext: [`Lexer::lex_run`], the one loop that finds every
 //! token, and what it calls (termination markers, words, comments).
 
+use super::classify::{find_close_brace, number_masks};
 use super::tags::{glued_tag_pair, tag_pair_start};
 use super::{
-    find_byte, is_token_end, Class, GameEnd, Inside, Lexer, NeedMore, Phase, Sink, Token,
-    TokenKind, CLASS, LINE_RULE_CAP,
+    is_token_end, Class, GameEnd, Inside, Lexer, NeedMore, Phase, Sink, Token, TokenKind, CLASS,
+    LINE_RULE_CAP,
 };
 use crate::pgn::model::GameResult;
 use crate::san::parse_standard_prefix;
@@ -170,7 +171,8 @@ impl Lexer<'_> {
                 emit!(token, self.pos);
             }
             if class == Class::LBrace {
-                match find_byte(b'}', &buf[start + 1..]) {
+                // The comment skipped to its `}` 16 bytes a step.
+                match find_close_brace(&buf[start + 1..]) {
                     Some(i) => emit!(
                         self.token(start, start + i + 2, TokenKind::Comment),
                         start + i + 2
@@ -290,6 +292,28 @@ impl Lexer<'_> {
                         self.pos = pos;
                         let token = self.word(start, start + 1)?;
                         emit!(token, self.pos);
+                    }
+                    if COMPLETE && !self.move_numbers {
+                        // The usual move number: its digits, its dots and
+                        // the spaces after it from one classification of
+                        // the next 16 bytes.
+                        if let Some(chunk) = buf.get(start..).and_then(<[u8]>::first_chunk::<16>) {
+                            let masks = number_masks(chunk);
+                            let digits = (!masks.digit).trailing_zeros() as usize;
+                            if digits < 16 && is_token_end(chunk[digits]) {
+                                let end =
+                                    digits + (!(masks.dot >> digits)).trailing_zeros() as usize;
+                                if end < 16 {
+                                    let spaces = (!(masks.space >> end)).trailing_zeros() as usize;
+                                    // Passed over; one that ends the movetext
+                                    // is kept.
+                                    self.dangling =
+                                        Some(self.token(start, start + end, TokenKind::MoveNumber));
+                                    pos = start + end + spaces;
+                                    continue;
+                                }
+                            }
+                        }
                     }
                     let mut end = start + 1;
                     while end < buf.len() && buf[end].is_ascii_digit() {

@@ -1,6 +1,7 @@
 //! Tag sections: the tag-line rules of the lexer and the recognisers
 //! of a tag pair.
 
+use super::classify::{is_name_byte, is_value_stop, tag_masks};
 use super::{
     GameEnd, Inside, Lexer, NeedMore, Phase, TagLineIssue, TagLineProblem, BOM, LINE_RULE_CAP,
     NAMES_CAP, NAME_MAX,
@@ -61,7 +62,12 @@ pub(super) fn scan_tag_pair(bytes: &[u8], complete: bool) -> TagPairScan {
     debug_assert_eq!(bytes.first(), Some(&b'['));
     let prefix = &bytes[..bytes.len().min(LINE_RULE_CAP)];
     let mut i = 1;
-    while i < prefix.len() && NAME_BYTE[prefix[i] as usize] {
+    if let Some(chunk) = prefix.get(1..).and_then(<[u8]>::first_chunk::<16>) {
+        // The usual name, in one step (one that fills the 16 bytes goes on
+        // in the loop below).
+        i += (!tag_masks(chunk).name).trailing_zeros() as usize;
+    }
+    while i < prefix.len() && is_name_byte(prefix[i]) {
         i += 1;
     }
     let name_end = i;
@@ -250,11 +256,20 @@ impl Lexer<'_> {
         }
         let start = self.pos;
         if self.complete {
-            // The usual line: one well-formed tag, then the line's end.
-            if let Some(end) = single_tag_line(&self.buf[start..]) {
-                self.tag_line_starts.push((start - self.start) as u32);
+            // The usual lines: one well-formed tag, then the line's end,
+            // and the next line another (read in one loop: between them
+            // the blank space after a tag line is just the newline).
+            let mut at = start;
+            while let Some(end) = single_tag_line(&self.buf[at..]) {
+                self.tag_line_starts.push((at - self.start) as u32);
                 self.st.tag_lines += 1;
-                self.pos = (start + end + 1).min(self.buf.len());
+                at = (at + end + 1).min(self.buf.len());
+                if self.buf.get(at) != Some(&b'[') {
+                    break;
+                }
+            }
+            if at > start {
+                self.pos = at;
                 self.st.at_line_start = true;
                 self.st.phase = Phase::AfterTagLine { blank: false };
                 return Ok(());
@@ -460,18 +475,6 @@ impl Lexer<'_> {
     }
 }
 
-/// Tag-name bytes: letters, digits and `_`.
-static NAME_BYTE: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        table[b] = c.is_ascii_alphanumeric() || c == b'_';
-        b += 1;
-    }
-    table
-};
-
 /// If `bytes` starts with a line holding one well-formed tag and nothing
 /// else (`[Name "value"]`, blanks around it), the offset of its end (its
 /// newline, or the end of `bytes`): what [`tag_line_shape`] reads as
@@ -491,28 +494,20 @@ fn single_tag_line(bytes: &[u8]) -> Option<usize> {
     }
 }
 
-/// The offset of the first `"`, `\\` or newline in `bytes`: eight bytes
-/// at a time (tag values are short: no vector set-up).
+/// The offset of the first `"`, `\\` or newline in `bytes`
+/// ([`is_value_stop`]): 16 bytes a step.
 #[inline(always)]
 fn find_value_stop(bytes: &[u8]) -> Option<usize> {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero = |x: u64| x.wrapping_sub(LOW) & !x & HIGH;
     let mut i = 0;
-    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-        let word = u64::from_le_bytes(*chunk);
-        let found = zero(word ^ (LOW * u64::from(b'"')))
-            | zero(word ^ (LOW * u64::from(b'\\')))
-            | zero(word ^ (LOW * u64::from(b'\n')));
+    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<16>) {
+        let found = tag_masks(chunk).value_stop;
         if found != 0 {
-            return Some(i + (found.trailing_zeros() / 8) as usize);
+            return Some(i + found.trailing_zeros() as usize);
         }
-        i += 8;
+        i += 16;
     }
     let rest = bytes.get(i..)?;
-    rest.iter()
-        .position(|&b| matches!(b, b'"' | b'\\' | b'\n'))
-        .map(|at| i + at)
+    rest.iter().position(|&b| is_value_stop(b)).map(|at| i + at)
 }
 
 /// What is wrong with a tag line of this shape, if anything.

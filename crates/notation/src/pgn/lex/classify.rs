@@ -1,0 +1,452 @@
+//! The lexer's byte classes in blocks of 64 bytes, as bitmasks (the
+//! first stage of simdjson), and the comment skip built on them.
+//!
+//! This is the one module of the notation crate allowed to hold `unsafe`
+//! (the tidy test names it): the `std::arch` loads. Each class has one
+//! definition, [`classify_scalar`], the portable reference; the SIMD
+//! paths (SSE2, which every x86-64 CPU has, and AVX2, detected at run
+//! time) must give the same masks, which the tests check on random bytes
+//! and on every shared PGN file, and the `classify` fuzz target on
+//! whatever it finds. Other targets (aarch64 included, for now) use the
+//! scalar path.
+//!
+//! ```
+//! use notation::pgn::lex::classify::{classify, classify_scalar, BLOCK};
+//!
+//! let mut block = [b'x'; BLOCK];
+//! block[..20].copy_from_slice(b"1. e4 { [%clk 0:03]}");
+//! let masks = classify(&block);
+//! assert_eq!(masks, classify_scalar(&block));
+//! assert_eq!(masks.close_brace, 1 << 19);
+//! assert_eq!(masks.digit & 0b11, 0b01);
+//! ```
+
+/// Bytes per classified block.
+pub const BLOCK: usize = 64;
+
+/// The bytes of a block in each class the lexer asks about: bit `i` is
+/// byte `i`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Masks {
+    /// `\n`.
+    pub newline: u64,
+    /// The blanks between movetext tokens: ` `, `\t`, `\r`, `.`, vertical
+    /// tab and form feed (the lexer's `Class::Blank`).
+    pub blank: u64,
+    /// `}`: where a `{` comment ends.
+    pub close_brace: u64,
+    /// The bytes that end a SAN-like token: `` \t\n\r{}()!?$;.*[`` (the
+    /// lexer's `TOKEN_END`, pgn-reader's delimiters and `[`).
+    pub token_end: u64,
+    /// `0`–`9`.
+    pub digit: u64,
+}
+
+/// Is `byte` one of the blanks of [`Masks::blank`]?
+#[inline(always)]
+#[must_use]
+pub const fn is_blank(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\r' | b'.' | b'\x0b' | b'\x0c')
+}
+
+/// Is `byte` one of the bytes of [`Masks::token_end`]?
+#[inline(always)]
+#[must_use]
+pub const fn is_token_end(byte: u8) -> bool {
+    matches!(
+        byte,
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b'!'
+            | b'?'
+            | b'$'
+            | b';'
+            | b'.'
+            | b'*'
+            | b'['
+    )
+}
+
+/// The masks of `block`, a byte at a time: the definition the SIMD
+/// paths are tested against.
+#[must_use]
+pub fn classify_scalar(block: &[u8; BLOCK]) -> Masks {
+    let mut masks = Masks::default();
+    for (i, &b) in block.iter().enumerate() {
+        let bit = 1u64 << i;
+        if b == b'\n' {
+            masks.newline |= bit;
+        }
+        if is_blank(b) {
+            masks.blank |= bit;
+        }
+        if b == b'}' {
+            masks.close_brace |= bit;
+        }
+        if is_token_end(b) {
+            masks.token_end |= bit;
+        }
+        if b.is_ascii_digit() {
+            masks.digit |= bit;
+        }
+    }
+    masks
+}
+
+/// How [`classify`] classifies on this CPU.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A byte at a time ([`classify_scalar`]).
+    Scalar,
+    /// 16 bytes at a time (x86-64's baseline).
+    Sse2,
+    /// 32 bytes at a time (x86-64 CPUs that have it, detected at run
+    /// time).
+    Avx2,
+}
+
+/// The fastest level this CPU has.
+#[must_use]
+pub fn detected() -> Level {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Level::Avx2;
+        }
+        Level::Sse2
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    Level::Scalar
+}
+
+/// The levels this CPU can run, the scalar one first (for the tests that
+/// compare them).
+#[must_use]
+pub fn available() -> Vec<Level> {
+    let mut levels = vec![Level::Scalar];
+    #[cfg(target_arch = "x86_64")]
+    {
+        levels.push(Level::Sse2);
+        if detected() == Level::Avx2 {
+            levels.push(Level::Avx2);
+        }
+    }
+    levels
+}
+
+/// The masks of `block`, with SIMD where the CPU has it.
+#[inline]
+#[must_use]
+pub fn classify(block: &[u8; BLOCK]) -> Masks {
+    static LEVEL: std::sync::OnceLock<Level> = std::sync::OnceLock::new();
+    classify_at(*LEVEL.get_or_init(detected), block)
+}
+
+/// The masks of `block` at `level`, which must be one of [`available`]
+/// (else the scalar path is taken).
+#[must_use]
+pub fn classify_at(level: Level, block: &[u8; BLOCK]) -> Masks {
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        Level::Sse2 => x86::classify_sse2(block),
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 if std::arch::is_x86_feature_detected!("avx2") => {
+            // SAFETY: the CPU has AVX2, checked just above.
+            #[allow(unsafe_code)]
+            unsafe {
+                x86::classify_avx2(block)
+            }
+        }
+        _ => classify_scalar(block),
+    }
+}
+
+/// The offset of the first `}` in `bytes` (the end of a `{` comment):
+/// 16 bytes a step with SSE2 on x86-64 (inlined: no dispatch, most
+/// comments end within the first two steps), memchr elsewhere and for
+/// the last few bytes.
+#[inline(always)]
+#[must_use]
+pub fn find_close_brace(bytes: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut i = 0;
+        while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<16>) {
+            let found = x86::eq_mask16(chunk, b'}');
+            if found != 0 {
+                return Some(i + found.trailing_zeros() as usize);
+            }
+            i += 16;
+        }
+        memchr::memchr(b'}', &bytes[i..]).map(|j| i + j)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    memchr::memchr(b'}', bytes)
+}
+
+/// The digits, dots and spaces of 16 bytes, as bitmasks (bit `i` is
+/// byte `i`; bits 16 and up are clear): what a move number (`12...`) and
+/// the spaces after it span, found in one step.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct NumberMasks {
+    /// `0`–`9` (as [`Masks::digit`]).
+    pub digit: u32,
+    /// `.`.
+    pub dot: u32,
+    /// ` `.
+    pub space: u32,
+}
+
+/// [`NumberMasks`] of `chunk`, a byte at a time: the definition.
+#[must_use]
+pub fn number_masks_scalar(chunk: &[u8; 16]) -> NumberMasks {
+    let mut masks = NumberMasks::default();
+    for (i, &b) in chunk.iter().enumerate() {
+        masks.digit |= u32::from(b.is_ascii_digit()) << i;
+        masks.dot |= u32::from(b == b'.') << i;
+        masks.space |= u32::from(b == b' ') << i;
+    }
+    masks
+}
+
+/// [`NumberMasks`] of `chunk`: with SSE2 on x86-64 (inlined, no
+/// dispatch), else [`number_masks_scalar`].
+#[inline(always)]
+#[must_use]
+pub fn number_masks(chunk: &[u8; 16]) -> NumberMasks {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::number_masks_sse2(chunk)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    number_masks_scalar(chunk)
+}
+
+/// Is `byte` one of a tag name's: a letter, a digit or `_`?
+#[inline(always)]
+#[must_use]
+pub const fn is_name_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
+}
+
+/// Is `byte` where a tag value's scan stops: its closing `"`, a `\\`
+/// (which escapes the next byte) or the end of its line?
+#[inline(always)]
+#[must_use]
+pub const fn is_value_stop(byte: u8) -> bool {
+    matches!(byte, b'"' | b'\\' | b'\n')
+}
+
+/// The bytes of 16 that matter in a tag pair, as bitmasks (bit `i` is
+/// byte `i`; bits 16 and up are clear).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TagMasks {
+    /// [`is_name_byte`].
+    pub name: u32,
+    /// [`is_value_stop`].
+    pub value_stop: u32,
+}
+
+/// [`TagMasks`] of `chunk`, a byte at a time: the definition.
+#[must_use]
+pub fn tag_masks_scalar(chunk: &[u8; 16]) -> TagMasks {
+    let mut masks = TagMasks::default();
+    for (i, &b) in chunk.iter().enumerate() {
+        masks.name |= u32::from(is_name_byte(b)) << i;
+        masks.value_stop |= u32::from(is_value_stop(b)) << i;
+    }
+    masks
+}
+
+/// [`TagMasks`] of `chunk`: with SSE2 on x86-64 (inlined, no dispatch),
+/// else [`tag_masks_scalar`].
+#[inline(always)]
+#[must_use]
+pub fn tag_masks(chunk: &[u8; 16]) -> TagMasks {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::tag_masks_sse2(chunk)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    tag_masks_scalar(chunk)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod x86 {
+    use super::{Masks, BLOCK};
+    use std::arch::x86_64::{
+        __m128i, __m256i, _mm256_add_epi8, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm_add_epi8,
+        _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+
+    /// Bit `i`: `chunk[i] == needle`.
+    #[inline(always)]
+    pub(super) fn eq_mask16(chunk: &[u8; 16], needle: u8) -> u32 {
+        // SAFETY: `chunk` is 16 readable bytes (an unaligned load), and
+        // SSE2 is part of every x86-64 CPU.
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            let eq = _mm_cmpeq_epi8(v, _mm_set1_epi8(needle as i8));
+            _mm_movemask_epi8(eq) as u16 as u32
+        }
+    }
+
+    /// [`super::number_masks_scalar`], 16 bytes at once.
+    #[inline(always)]
+    pub(super) fn number_masks_sse2(chunk: &[u8; 16]) -> super::NumberMasks {
+        // SAFETY: `chunk` is 16 readable bytes (an unaligned load), and
+        // SSE2 is part of every x86-64 CPU.
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            let bits = |m: __m128i| _mm_movemask_epi8(m) as u16 as u32;
+            let shifted = _mm_add_epi8(v, _mm_set1_epi8((0x80u8.wrapping_sub(b'0')) as i8));
+            let digit = _mm_cmplt_epi8(shifted, _mm_set1_epi8((0x80u8 + 10) as i8));
+            super::NumberMasks {
+                digit: bits(digit),
+                dot: bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'.' as i8))),
+                space: bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8))),
+            }
+        }
+    }
+
+    /// [`super::tag_masks_scalar`], 16 bytes at once.
+    #[inline(always)]
+    pub(super) fn tag_masks_sse2(chunk: &[u8; 16]) -> super::TagMasks {
+        // SAFETY: `chunk` is 16 readable bytes (an unaligned load), and
+        // SSE2 is part of every x86-64 CPU.
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            let bits = |m: __m128i| _mm_movemask_epi8(m) as u16 as u32;
+            let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+            // `v - low` below `len`, unsigned: a signed comparison of the
+            // bytes moved down by 128.
+            let below = |v: __m128i, low: u8, len: u8| {
+                let shifted = _mm_add_epi8(v, _mm_set1_epi8(0x80u8.wrapping_sub(low) as i8));
+                _mm_cmplt_epi8(shifted, _mm_set1_epi8((0x80u8 + len) as i8))
+            };
+            let letter = below(_mm_or_si128(v, _mm_set1_epi8(0x20)), b'a', 26);
+            let name = _mm_or_si128(_mm_or_si128(letter, below(v, b'0', 10)), eq(b'_'));
+            let stop = _mm_or_si128(_mm_or_si128(eq(b'"'), eq(b'\\')), eq(b'\n'));
+            super::TagMasks {
+                name: bits(name),
+                value_stop: bits(stop),
+            }
+        }
+    }
+
+    /// One class test of 16 bytes: the masks' bits for bytes `at..at+16`.
+    ///
+    /// # Safety
+    /// The CPU must have SSE2 (every x86-64 CPU does).
+    #[inline(always)]
+    unsafe fn masks16(v: __m128i) -> [u64; 5] {
+        // SAFETY (of every call below): the caller's.
+        unsafe { masks16_sse2(v) }
+    }
+
+    #[target_feature(enable = "sse2")]
+    fn masks16_sse2(v: __m128i) -> [u64; 5] {
+        let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+        let bits = |m: __m128i| u64::from(_mm_movemask_epi8(m) as u16);
+        let newline = eq(b'\n');
+        let close = eq(b'}');
+        let core = _mm_or_si128(
+            _mm_or_si128(eq(b' '), eq(b'\t')),
+            _mm_or_si128(eq(b'\r'), eq(b'.')),
+        );
+        let blank = _mm_or_si128(core, _mm_or_si128(eq(0x0b), eq(0x0c)));
+        let punct = _mm_or_si128(
+            _mm_or_si128(
+                _mm_or_si128(eq(b'{'), eq(b'(')),
+                _mm_or_si128(eq(b')'), eq(b'!')),
+            ),
+            _mm_or_si128(
+                _mm_or_si128(eq(b'?'), eq(b'$')),
+                _mm_or_si128(_mm_or_si128(eq(b';'), eq(b'*')), eq(b'[')),
+            ),
+        );
+        let token_end = _mm_or_si128(_mm_or_si128(core, newline), _mm_or_si128(close, punct));
+        // `b - '0'` below 10, as a signed comparison of the bytes moved
+        // down by 128.
+        let shifted = _mm_add_epi8(v, _mm_set1_epi8((0x80u8.wrapping_sub(b'0')) as i8));
+        let digit = _mm_cmplt_epi8(shifted, _mm_set1_epi8((0x80u8 + 10) as i8));
+        [
+            bits(newline),
+            bits(blank),
+            bits(close),
+            bits(token_end),
+            bits(digit),
+        ]
+    }
+
+    /// [`super::classify_scalar`], 16 bytes at a time.
+    pub(super) fn classify_sse2(block: &[u8; BLOCK]) -> Masks {
+        let mut out = [0u64; 5];
+        for (k, chunk) in block.chunks_exact(16).enumerate() {
+            // SAFETY: `chunk` is 16 readable bytes (an unaligned load),
+            // and SSE2 is part of every x86-64 CPU.
+            let bits = unsafe { masks16(_mm_loadu_si128(chunk.as_ptr().cast::<__m128i>())) };
+            for (acc, bits) in out.iter_mut().zip(bits) {
+                *acc |= bits << (16 * k);
+            }
+        }
+        let [newline, blank, close_brace, token_end, digit] = out;
+        Masks {
+            newline,
+            blank,
+            close_brace,
+            token_end,
+            digit,
+        }
+    }
+
+    /// [`super::classify_scalar`], 32 bytes at a time.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn classify_avx2(block: &[u8; BLOCK]) -> Masks {
+        let mut out = [0u64; 5];
+        for (k, chunk) in block.chunks_exact(32).enumerate() {
+            // SAFETY: `chunk` is 32 readable bytes (an unaligned load);
+            // the caller checked that the CPU has AVX2.
+            let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast::<__m256i>()) };
+            let eq = |b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
+            let bits = |m: __m256i| u64::from(_mm256_movemask_epi8(m) as u32);
+            let or = |a, b| _mm256_or_si256(a, b);
+            let newline = eq(b'\n');
+            let close = eq(b'}');
+            let core = or(or(eq(b' '), eq(b'\t')), or(eq(b'\r'), eq(b'.')));
+            let blank = or(core, or(eq(0x0b), eq(0x0c)));
+            let punct = or(
+                or(or(eq(b'{'), eq(b'(')), or(eq(b')'), eq(b'!'))),
+                or(or(eq(b'?'), eq(b'$')), or(or(eq(b';'), eq(b'*')), eq(b'['))),
+            );
+            let token_end = or(or(core, newline), or(close, punct));
+            let shifted = _mm256_add_epi8(v, _mm256_set1_epi8((0x80u8.wrapping_sub(b'0')) as i8));
+            let digit = _mm256_cmpgt_epi8(_mm256_set1_epi8((0x80u8 + 10) as i8), shifted);
+            let shift = 32 * k;
+            out[0] |= bits(newline) << shift;
+            out[1] |= bits(blank) << shift;
+            out[2] |= bits(close) << shift;
+            out[3] |= bits(token_end) << shift;
+            out[4] |= bits(digit) << shift;
+        }
+        let [newline, blank, close_brace, token_end, digit] = out;
+        Masks {
+            newline,
+            blank,
+            close_brace,
+            token_end,
+            digit,
+        }
+    }
+}

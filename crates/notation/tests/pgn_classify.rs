@@ -1,0 +1,130 @@
+//! The lexer's SIMD byte classification (`pgn::lex::classify`) against
+//! its scalar definition: every level this CPU runs gives the same masks
+//! on random blocks and on every 64-byte block of every shared PGN file
+//! (at every alignment of the file's first bytes), and the comment skip
+//! finds the same `}` as a byte-by-byte search.
+
+mod common;
+
+use notation::pgn::lex::classify::{
+    available, classify, classify_at, classify_scalar, find_close_brace, number_masks,
+    number_masks_scalar, tag_masks, tag_masks_scalar, Level, BLOCK,
+};
+
+/// A small deterministic generator (xorshift), so a failure can be
+/// replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A byte, half the time one the classes name (or a neighbour of
+    /// one, where a range test could slip), else any byte.
+    fn byte(&mut self) -> u8 {
+        const NEAR: &[u8] =
+            b" \t\n\r\x0b\x0c\x0a\x08\x0e{}[]()!?$;.*%/0129:\x1f\x7f\xc2\xbd\xff\x80-+";
+        let r = self.next();
+        if r & 1 == 0 {
+            NEAR[(r >> 8) as usize % NEAR.len()]
+        } else {
+            (r >> 16) as u8
+        }
+    }
+}
+
+fn check_block(block: &[u8; BLOCK], levels: &[Level], what: &str) {
+    let want = classify_scalar(block);
+    for &level in levels {
+        assert_eq!(
+            classify_at(level, block),
+            want,
+            "{level:?} on {what}: {block:?}"
+        );
+    }
+    assert_eq!(classify(block), want, "dispatch on {what}");
+    for chunk in block.chunks_exact(16) {
+        let chunk: &[u8; 16] = chunk.try_into().unwrap();
+        let numbers = number_masks_scalar(chunk);
+        assert_eq!(number_masks(chunk), numbers, "number masks on {what}");
+        assert_eq!(
+            tag_masks(chunk),
+            tag_masks_scalar(chunk),
+            "tag masks on {what}"
+        );
+        // The two scalar definitions agree on digits.
+        let block_digits = classify_scalar(&{
+            let mut b = [0u8; BLOCK];
+            b[..16].copy_from_slice(chunk);
+            b
+        })
+        .digit;
+        assert_eq!(u64::from(numbers.digit), block_digits, "digits on {what}");
+    }
+}
+
+fn check_brace_search(bytes: &[u8], what: &str) {
+    assert_eq!(
+        find_close_brace(bytes),
+        bytes.iter().position(|&b| b == b'}'),
+        "{what}"
+    );
+}
+
+#[test]
+fn every_level_gives_the_scalar_masks_on_random_blocks() {
+    let levels = available();
+    assert_eq!(levels[0], Level::Scalar);
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for round in 0..20_000 {
+        let mut block = [0u8; BLOCK];
+        for b in &mut block {
+            *b = rng.byte();
+        }
+        check_block(&block, &levels, &format!("random block {round}"));
+        let len = (rng.next() % 80) as usize;
+        check_brace_search(&block[..len.min(BLOCK)], &format!("random search {round}"));
+    }
+    // Every byte value in every position.
+    for value in 0..=255u8 {
+        check_block(&[value; BLOCK], &levels, &format!("all {value:#04x}"));
+        for at in 0..BLOCK {
+            let mut block = [b'a'; BLOCK];
+            block[at] = value;
+            check_block(&block, &levels, &format!("{value:#04x} at {at}"));
+        }
+    }
+}
+
+#[test]
+fn every_level_gives_the_scalar_masks_on_every_shared_file() {
+    let Some(dir) = common::shared_pgn() else {
+        return;
+    };
+    let levels = available();
+    let mut files = Vec::new();
+    common::pgn_files(&dir, &mut files);
+    assert!(!files.is_empty());
+    let mut blocks = 0u64;
+    for file in files {
+        let bytes = std::fs::read(&file).expect("read");
+        let what = file.display().to_string();
+        for shift in [0, 1, 17, 63] {
+            let Some(rest) = bytes.get(shift..) else {
+                continue;
+            };
+            for block in rest.chunks_exact(BLOCK) {
+                check_block(block.try_into().unwrap(), &levels, &what);
+                blocks += 1;
+            }
+        }
+        for (at, _) in bytes.iter().enumerate().filter(|(_, &b)| b == b'{') {
+            check_brace_search(&bytes[at + 1..], &format!("{what} at {at}"));
+        }
+    }
+    assert!(blocks > 1000, "only {blocks} blocks");
+}
