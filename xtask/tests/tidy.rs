@@ -94,6 +94,7 @@ fn crate_graph_has_only_allowed_edges() {
                 "parquet",
                 "arrow-array",
                 "arrow-schema",
+                "arrow-buffer",
                 // Integers written into report rows.
                 "itoa",
             ][..],

@@ -299,12 +299,10 @@ impl Collect<'_> {
 impl ReplayVisitor for Collect<'_> {
     #[inline]
     fn mainline_move(&mut self, ply: &Ply<'_>) {
-        let mv = self.wants.moves.then(|| {
-            (
-                SanPlus::from_move_after(ply.before, ply.mv, ply.after),
-                write_uci(ply.before, ply.mv),
-            )
-        });
+        let mv = self
+            .wants
+            .moves
+            .then(|| (ply.san(), write_uci(ply.before, ply.mv)));
         self.push(ply.ply, ply.before, ply.after, mv);
     }
 

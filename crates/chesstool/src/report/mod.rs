@@ -284,10 +284,13 @@ impl GameMoves {
         let start = game.movetext_start() as usize;
         let bytes = game.bytes();
         let line = movetext_line(bytes.get(start..).unwrap_or_default());
-        GameMoves {
-            mainline,
-            movetext: notation::pgn::tags::decode_text(&line).0.into_owned(),
-        }
+        // UTF-8 as nearly every movetext is: the line itself, not a copy.
+        let movetext = String::from_utf8(line).unwrap_or_else(|err| {
+            notation::pgn::tags::decode_text(err.as_bytes())
+                .0
+                .into_owned()
+        });
+        GameMoves { mainline, movetext }
     }
 }
 
@@ -335,8 +338,11 @@ pub fn moves_columns<R: GameRecord + 'static>() -> Vec<Column<Placed<R>>> {
             Type::LIST_STR,
             false,
             |g: &Placed<R>, _, c| match moves(g) {
-                Some(m) => c.list_str(m.mainline.sans()),
-                None => c.list_str([]),
+                Some(m) => {
+                    let (text, ends) = m.mainline.sans_joined();
+                    c.list_joined(text, ends);
+                }
+                None => c.list_joined("", &[]),
             },
         ),
         Column::new(

@@ -12,13 +12,15 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use arrow_array::builder::{
-    ArrayBuilder, BooleanBuilder, Date32Builder, Float64Builder, Int64Builder, ListBuilder,
+    ArrayBuilder, BooleanBuilder, Date32Builder, Float64Builder, Int64Builder, NullBufferBuilder,
     StringBuilder, Time64MicrosecondBuilder, UInt64Builder,
 };
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::types::{ArrowPrimitiveType, Float64Type, Int64Type};
+use arrow_array::{ArrayRef, ListArray, PrimitiveArray, RecordBatch, StringArray};
+use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema as ArrowSchema, TimeUnit};
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::ZstdLevel;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 
@@ -33,17 +35,44 @@ pub const DEFAULT_ROW_GROUP_ROWS: usize = 64 * 1024;
 /// The zstd level of Parquet pages.
 const ZSTD_LEVEL: i32 = 1;
 
-/// How Parquet files are cut.
+/// `--compression`: how Parquet pages are compressed.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Compression {
+    /// Snappy, the default of pyarrow and Spark: cheap to write and read.
+    #[default]
+    Snappy,
+    /// zstd level 1: smaller files, about twice the writer's time.
+    Zstd,
+    /// No compression.
+    None,
+}
+
+impl Compression {
+    fn codec(self) -> Result<parquet::basic::Compression> {
+        Ok(match self {
+            Compression::Snappy => parquet::basic::Compression::SNAPPY,
+            Compression::Zstd => parquet::basic::Compression::ZSTD(
+                ZstdLevel::try_new(ZSTD_LEVEL).context("zstd level")?,
+            ),
+            Compression::None => parquet::basic::Compression::UNCOMPRESSED,
+        })
+    }
+}
+
+/// How Parquet files are cut and compressed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ParquetSettings {
     /// Rows per row group.
     pub row_group_rows: usize,
+    /// The pages' codec.
+    pub compression: Compression,
 }
 
 impl Default for ParquetSettings {
     fn default() -> ParquetSettings {
         ParquetSettings {
             row_group_rows: DEFAULT_ROW_GROUP_ROWS,
+            compression: Compression::default(),
         }
     }
 }
@@ -91,9 +120,141 @@ pub enum Builder {
     Str(StringBuilder),
     Date(Date32Builder),
     Time(Time64MicrosecondBuilder),
-    StrList(ListBuilder<StringBuilder>),
-    FloatList(ListBuilder<Float64Builder>),
-    IntList(ListBuilder<Int64Builder>),
+    StrList(StrList),
+    FloatList(NumList<Float64Type>),
+    IntList(NumList<Int64Type>),
+}
+
+/// An offset into a row group's list items or bytes, as arrow keeps it.
+///
+/// # Panics
+/// Past `i32::MAX`, as arrow's own builders do: a row group of more than
+/// 2 GiB of list text.
+#[inline]
+fn offset(len: usize) -> i32 {
+    i32::try_from(len).unwrap_or_else(|_| {
+        panic!("a parquet row group over 2 GiB in one list column: lower --row-group-rows")
+    })
+}
+
+/// The list offsets and outer validity every list column keeps.
+struct Lists {
+    /// Where each row's items start, then where the last ends.
+    offsets: Vec<i32>,
+    nulls: NullBufferBuilder,
+}
+
+impl Lists {
+    fn new(rows: usize) -> Lists {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        Lists {
+            offsets,
+            nulls: NullBufferBuilder::new(rows),
+        }
+    }
+
+    #[inline]
+    fn end_row(&mut self, items: usize, valid: bool) {
+        self.offsets.push(offset(items));
+        self.nulls.append(valid);
+    }
+
+    fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// The rows as a list array of `items`, starting again.
+    fn finish(&mut self, field: Field, items: ArrayRef) -> Result<ArrayRef> {
+        let rows = self.len();
+        let offsets = std::mem::replace(&mut self.offsets, Vec::with_capacity(rows + 1));
+        self.offsets.push(0);
+        let nulls = self.nulls.finish();
+        let list = ListArray::try_new(
+            Arc::new(field),
+            OffsetBuffer::new(ScalarBuffer::from(offsets)),
+            items,
+            nulls,
+        )
+        .context("a parquet list column")?;
+        Ok(Arc::new(list))
+    }
+}
+
+/// A list-of-strings column gathered straight into arrow's buffers (list
+/// offsets, item offsets, the items' bytes): no builder call per item.
+pub struct StrList {
+    lists: Lists,
+    /// Where each item starts, then where the last ends.
+    item_offsets: Vec<i32>,
+    bytes: Vec<u8>,
+}
+
+impl StrList {
+    fn new(rows: usize) -> StrList {
+        StrList {
+            lists: Lists::new(rows),
+            item_offsets: vec![0],
+            bytes: Vec::new(),
+        }
+    }
+
+    fn finish(&mut self) -> Result<ArrayRef> {
+        let n_items = self.item_offsets.len();
+        let item_offsets = std::mem::replace(&mut self.item_offsets, Vec::with_capacity(n_items));
+        self.item_offsets.push(0);
+        let n_bytes = self.bytes.len();
+        let bytes = std::mem::replace(&mut self.bytes, Vec::with_capacity(n_bytes));
+        let items = StringArray::try_new(
+            OffsetBuffer::new(ScalarBuffer::from(item_offsets)),
+            Buffer::from_vec(bytes),
+            None,
+        )
+        .context("a parquet list of strings")?;
+        self.lists.finish(list_item(Item::Str), Arc::new(items))
+    }
+}
+
+/// A list-of-numbers column gathered straight into arrow's buffers (list
+/// offsets, the items, their validity).
+pub struct NumList<T: ArrowPrimitiveType> {
+    lists: Lists,
+    values: Vec<T::Native>,
+    valid: NullBufferBuilder,
+}
+
+impl<T: ArrowPrimitiveType> NumList<T> {
+    fn new(rows: usize) -> NumList<T> {
+        NumList {
+            lists: Lists::new(rows),
+            values: Vec::new(),
+            valid: NullBufferBuilder::new(0),
+        }
+    }
+
+    #[inline]
+    fn append(&mut self, items: impl IntoIterator<Item = Option<T::Native>>) {
+        for item in items {
+            match item {
+                Some(value) => {
+                    self.values.push(value);
+                    self.valid.append_non_null();
+                }
+                None => {
+                    self.values.push(T::Native::default());
+                    self.valid.append_null();
+                }
+            }
+        }
+        self.lists.end_row(self.values.len(), true);
+    }
+
+    fn finish(&mut self, item: Item) -> Result<ArrayRef> {
+        let n_items = self.values.len();
+        let values = std::mem::replace(&mut self.values, Vec::with_capacity(n_items));
+        let items = PrimitiveArray::<T>::new(ScalarBuffer::from(values), self.valid.finish());
+        self.lists.finish(list_item(item), Arc::new(items))
+    }
 }
 
 impl Builder {
@@ -107,15 +268,9 @@ impl Builder {
             Type::Date => Builder::Date(Date32Builder::with_capacity(rows)),
             Type::Time => Builder::Time(Time64MicrosecondBuilder::with_capacity(rows)),
             Type::List { item, .. } => match item {
-                Item::Str => Builder::StrList(
-                    ListBuilder::new(StringBuilder::new()).with_field(list_item(item)),
-                ),
-                Item::Float64 => Builder::FloatList(
-                    ListBuilder::new(Float64Builder::new()).with_field(list_item(item)),
-                ),
-                Item::Int64 => Builder::IntList(
-                    ListBuilder::new(Int64Builder::new()).with_field(list_item(item)),
-                ),
+                Item::Str => Builder::StrList(StrList::new(rows)),
+                Item::Float64 => Builder::FloatList(NumList::new(rows)),
+                Item::Int64 => Builder::IntList(NumList::new(rows)),
             },
         }
     }
@@ -129,9 +284,9 @@ impl Builder {
             Builder::Str(b) => b.append_null(),
             Builder::Date(b) => b.append_null(),
             Builder::Time(b) => b.append_null(),
-            Builder::StrList(b) => b.append(false),
-            Builder::FloatList(b) => b.append(false),
-            Builder::IntList(b) => b.append(false),
+            Builder::StrList(b) => b.lists.end_row(b.item_offsets.len() - 1, false),
+            Builder::FloatList(b) => b.lists.end_row(b.values.len(), false),
+            Builder::IntList(b) => b.lists.end_row(b.values.len(), false),
         }
     }
 
@@ -193,38 +348,50 @@ impl Builder {
         }
     }
 
+    #[inline]
     pub fn append_str_list<S: AsRef<str>>(&mut self, items: impl IntoIterator<Item = S>) {
         match self {
             Builder::StrList(b) => {
                 for item in items {
-                    b.values().append_value(item);
+                    b.bytes.extend_from_slice(item.as_ref().as_bytes());
+                    b.item_offsets.push(offset(b.bytes.len()));
                 }
-                b.append(true);
+                b.lists.end_row(b.item_offsets.len() - 1, true);
             }
             _ => self.mismatch("a list of strings"),
         }
     }
 
+    /// A list of strings given whole: `text` the items one after the
+    /// other, `ends` where each ends in it (as arrow keeps them).
+    #[inline]
+    pub fn append_joined_str_list(&mut self, text: &str, ends: &[u32]) {
+        match self {
+            Builder::StrList(b) => {
+                let base = b.bytes.len();
+                b.bytes.extend_from_slice(text.as_bytes());
+                // Checked once: every item ends within the bytes.
+                offset(b.bytes.len());
+                b.item_offsets
+                    .extend(ends.iter().map(|&end| (base + end as usize) as i32));
+                b.lists.end_row(b.item_offsets.len() - 1, true);
+            }
+            _ => self.mismatch("a list of strings"),
+        }
+    }
+
+    #[inline]
     pub fn append_float_list(&mut self, items: impl IntoIterator<Item = Option<f64>>) {
         match self {
-            Builder::FloatList(b) => {
-                for item in items {
-                    b.values().append_option(item);
-                }
-                b.append(true);
-            }
+            Builder::FloatList(b) => b.append(items),
             _ => self.mismatch("a list of floats"),
         }
     }
 
+    #[inline]
     pub fn append_int_list(&mut self, items: impl IntoIterator<Item = Option<i64>>) {
         match self {
-            Builder::IntList(b) => {
-                for item in items {
-                    b.values().append_option(item);
-                }
-                b.append(true);
-            }
+            Builder::IntList(b) => b.append(items),
             _ => self.mismatch("a list of integers"),
         }
     }
@@ -242,8 +409,8 @@ impl Builder {
     /// for a group like this one (arrow's `finish` leaves it empty, and
     /// regrowing a FEN column from nothing every group was a fifth of the
     /// writer's time in memmove).
-    fn finish(&mut self, rows: usize) -> ArrayRef {
-        match self {
+    fn finish(&mut self, rows: usize) -> Result<ArrayRef> {
+        Ok(match self {
             Builder::Int(b) => {
                 let array = b.finish();
                 *b = Int64Builder::with_capacity(rows);
@@ -280,19 +447,19 @@ impl Builder {
                 *b = Time64MicrosecondBuilder::with_capacity(rows);
                 Arc::new(array)
             }
-            Builder::StrList(b) => Arc::new(b.finish()),
-            Builder::FloatList(b) => Arc::new(b.finish()),
-            Builder::IntList(b) => Arc::new(b.finish()),
-        }
+            Builder::StrList(b) => b.finish()?,
+            Builder::FloatList(b) => b.finish(Item::Float64)?,
+            Builder::IntList(b) => b.finish(Item::Int64)?,
+        })
     }
 
     /// About how many bytes the rows gathered take.
     fn bytes(&self) -> usize {
         match self {
             Builder::Str(b) => b.values_slice().len() + 4 * b.len(),
-            Builder::StrList(b) => b.values_ref().values_slice().len() + 8 * b.values_ref().len(),
-            Builder::FloatList(b) => 8 * b.values_ref().len(),
-            Builder::IntList(b) => 8 * b.values_ref().len(),
+            Builder::StrList(b) => b.bytes.len() + 4 * (b.item_offsets.len() + b.lists.len()),
+            Builder::FloatList(b) => 8 * b.values.len() + 4 * b.lists.len(),
+            Builder::IntList(b) => 8 * b.values.len() + 4 * b.lists.len(),
             other => 8 * other.len(),
         }
     }
@@ -306,9 +473,9 @@ impl Builder {
             Builder::Str(b) => b.len(),
             Builder::Date(b) => b.len(),
             Builder::Time(b) => b.len(),
-            Builder::StrList(b) => b.len(),
-            Builder::FloatList(b) => b.len(),
-            Builder::IntList(b) => b.len(),
+            Builder::StrList(b) => b.lists.len(),
+            Builder::FloatList(b) => b.lists.len(),
+            Builder::IntList(b) => b.lists.len(),
         }
     }
 }
@@ -331,9 +498,7 @@ fn writer_properties<R: ?Sized>(
         // Min and max per row group, not per page: readers prune row
         // groups by them, and page statistics cost the writer.
         .set_statistics_enabled(EnabledStatistics::Chunk)
-        .set_compression(Compression::ZSTD(
-            ZstdLevel::try_new(ZSTD_LEVEL).context("zstd level")?,
-        ))
+        .set_compression(settings.compression.codec()?)
         // Row groups are cut here, by count, never by an estimate of
         // their size.
         .set_max_row_group_row_count(Some(settings.row_group_rows))
@@ -633,7 +798,11 @@ impl ParquetSink {
             return Ok(());
         }
         let rows = part.rows.min(DEFAULT_ROW_GROUP_ROWS);
-        let arrays: Vec<ArrayRef> = part.builders.iter_mut().map(|b| b.finish(rows)).collect();
+        let arrays = part
+            .builders
+            .iter_mut()
+            .map(|b| b.finish(rows))
+            .collect::<Result<Vec<ArrayRef>>>()?;
         part.rows = 0;
         let id = part.id;
         let batch = RecordBatch::try_new(Arc::clone(&self.schema), arrays)
@@ -660,6 +829,12 @@ impl ParquetSink {
     /// # Errors
     /// The encoder's error.
     pub fn finish(mut self) -> Result<Destination> {
+        if self.files.is_some() && self.next_id == 0 {
+            // A partitioned table of no rows is one file of none at its
+            // top, so that readers find its schema (an empty directory
+            // is an error to duckdb and Spark).
+            self.select("")?;
+        }
         while !self.parts.is_empty() {
             self.close_part(0)?;
         }

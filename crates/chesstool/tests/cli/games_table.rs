@@ -444,3 +444,53 @@ fn the_movetext_column_reads_back_as_the_same_game() {
     assert!(again.stdout.contains("\"plies\":4"), "{}", again.stdout);
     assert!(run.stdout.contains("\"plies\":4"), "{}", run.stdout);
 }
+
+/// A partitioned table of no games is one file of no rows at its top,
+/// with the schema (review: it was an empty directory, which duckdb and
+/// Spark refuse to read): when `--where` selects none, and for an empty
+/// input (which still exits 2, "no games").
+#[test]
+fn an_empty_partitioned_table_still_has_its_schema() {
+    use parquet::file::reader::FileReader;
+    let dir = temp_dir("games_table_empty_partitions");
+    std::fs::write(dir.join("empty.pgn"), "").unwrap();
+    std::fs::write(
+        dir.join("g.pgn"),
+        "[Event \"e\"]\n[WhiteElo \"1500\"]\n\n1. e4 *\n\n",
+    )
+    .unwrap();
+    for (args, code, out) in [
+        (&["g.pgn", "--where", "WhiteElo > 9999"][..], 0, "none"),
+        (&["empty.pgn"][..], 2, "empty"),
+    ] {
+        let mut command = vec!["validate"];
+        command.extend_from_slice(args);
+        command.extend_from_slice(&[
+            "--tags",
+            "Event",
+            "--format",
+            "parquet",
+            "--partition-by",
+            "year",
+            "-o",
+            out,
+        ]);
+        let run = chesstool(&dir, &command);
+        assert_eq!(run.code, code, "{args:?}: {}", run.stderr);
+        let mut files = Vec::new();
+        collect(&dir.join(out), &dir.join(out), &mut files);
+        let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(names, ["part-00000.parquet"], "{args:?}");
+        let reader = parquet::file::serialized_reader::SerializedFileReader::new(
+            std::fs::File::open(dir.join(out).join("part-00000.parquet")).unwrap(),
+        )
+        .unwrap();
+        let metadata = reader.metadata().file_metadata();
+        assert_eq!(metadata.num_rows(), 0);
+        assert!(metadata
+            .schema_descr()
+            .columns()
+            .iter()
+            .any(|c| c.name() == "Event"));
+    }
+}

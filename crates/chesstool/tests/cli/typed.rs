@@ -763,18 +763,44 @@ fn parquet_row_groups_by_count_and_identical_for_any_threads() {
         files.windows(2).all(|w| w[0] == w[1]),
         "parquet files differ by thread count"
     );
-    // zstd-compressed, every column.
-    let reader =
-        SerializedFileReader::new(File::open(dir.join("plies-1-1048576.parquet")).unwrap())
-            .unwrap();
-    for group in reader.metadata().row_groups() {
-        for column in group.columns() {
-            let codec = format!("{:?}", column.compression());
-            assert!(
-                codec.starts_with("ZSTD"),
-                "{}: {codec}",
-                column.column_path()
-            );
+    // Snappy-compressed by default, every column; zstd when asked.
+    let codecs = |file: &str| -> Vec<String> {
+        let reader = SerializedFileReader::new(File::open(dir.join(file)).unwrap()).unwrap();
+        let mut codecs = Vec::new();
+        for group in reader.metadata().row_groups() {
+            for column in group.columns() {
+                codecs.push(format!(
+                    "{}: {:?}",
+                    column.column_path(),
+                    column.compression()
+                ));
+            }
+        }
+        codecs
+    };
+    let by_default = codecs("plies-1-1048576.parquet");
+    assert!(!by_default.is_empty());
+    for codec in &by_default {
+        assert!(codec.ends_with("SNAPPY"), "{codec}");
+    }
+    for (codec, written) in [("zstd", "ZSTD"), ("none", "UNCOMPRESSED")] {
+        let out = format!("plies-{codec}.parquet");
+        let run = chesstool(
+            &dir,
+            &[
+                "replay",
+                &sample,
+                "--format",
+                "parquet",
+                "--compression",
+                codec,
+                "-o",
+                &out,
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        for column in codecs(&out) {
+            assert!(column.contains(written), "{codec}: {column}");
         }
     }
     for report in ["validate", "adjudicate"] {

@@ -425,3 +425,25 @@ fn validate_show_warnings_lists_each_warning() {
         "strict rejects e2-e4 only: {game2}"
     );
 }
+
+/// A `Result` tag with blanks around a result is that result, in the
+/// result column and in the check alike (review: `" 1-0 "` was 1-0 in one
+/// and a bad Result tag in the other).
+#[test]
+fn result_tag_with_blanks_is_the_result_everywhere() {
+    let dir = temp_dir("validate_result_blanks");
+    std::fs::write(
+        dir.join("g.pgn"),
+        "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n\
+         [White \"a\"]\n[Black \"b\"]\n[Result \" 1-0 \"]\n\n1. e4 e5 1-0\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "g.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let mut lines = run.stdout.lines();
+    let names: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let values: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let value = |name: &str| values[names.iter().position(|n| *n == name).unwrap()];
+    assert_eq!(value("result"), "1-0");
+    assert_eq!(value("status"), "valid");
+}

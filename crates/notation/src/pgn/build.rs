@@ -157,7 +157,7 @@ impl ReplayVisitor for Builder {
     fn move_played(&mut self, _depth: u32, ply: &Ply<'_>) {
         let san = match ply.written {
             Some(written) if !self.canonical_san => written,
-            _ => SanPlus::from_move(ply.before, ply.mv),
+            _ => ply.san(),
         };
         self.push(san);
     }

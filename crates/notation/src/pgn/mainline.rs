@@ -66,6 +66,18 @@ impl Mainline {
         })
     }
 
+    /// The SANs of [`Mainline::sans`] one after the other, and where each
+    /// ends in that text: the list as arrow keeps one (values and
+    /// offsets), for a writer that copies it whole.
+    #[must_use]
+    pub fn sans_joined(&self) -> (&str, &[u32]) {
+        // ASCII, written by `SanPlus::push_to`: never the empty default.
+        (
+            std::str::from_utf8(&self.text).unwrap_or_default(),
+            &self.ends,
+        )
+    }
+
     /// Each ply's clock (`[%clk]`), `None` where a move has none.
     #[must_use]
     pub fn clocks(&self) -> &[Option<Millis>] {
@@ -90,7 +102,7 @@ impl Mainline {
 impl ReplayVisitor for Mainline {
     #[inline]
     fn mainline_move(&mut self, ply: &Ply<'_>) {
-        self.push(SanPlus::from_move_after(ply.before, ply.mv, ply.after));
+        self.push(ply.san());
     }
 
     fn null_move(&mut self, depth: u32, _ply: u32, _before: &Position) {
@@ -215,6 +227,52 @@ impl<A: ReplayVisitor, B: ReplayVisitor> ReplayVisitor for (A, B) {
 /// ```
 #[must_use]
 pub fn movetext_line(bytes: &[u8]) -> Vec<u8> {
+    joined_lines(bytes).unwrap_or_else(|| movetext_line_in_full(bytes))
+}
+
+/// [`movetext_line`] for the movetext of nearly every game: no `;`, no
+/// control character but `\n`, no line that starts with `%`. Then the rule
+/// is only its lines trimmed and joined by one space, each line copied
+/// whole. `None` for any other movetext.
+fn joined_lines(bytes: &[u8]) -> Option<Vec<u8>> {
+    // Over blocks without an early exit, which the compiler turns into
+    // vector code.
+    let unusual = bytes.chunks(32).any(|block| {
+        block.iter().fold(false, |any, &b| {
+            any | ((b < 0x20) & (b != b'\n')) | (b == 0x7f) | (b == b';')
+        })
+    });
+    if unusual {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes).chain([bytes.len()]) {
+        let line = &bytes[start..end];
+        start = end + 1;
+        if line.first() == Some(&b'%') {
+            return None;
+        }
+        let line = line.trim_ascii();
+        if !line.is_empty() {
+            if !out.is_empty() {
+                out.push(b' ');
+            }
+            out.extend_from_slice(line);
+        }
+    }
+    Some(out)
+}
+
+/// [`movetext_line`] for any movetext, a comment's state carried from
+/// line to line.
+fn movetext_line_in_full(bytes: &[u8]) -> Vec<u8> {
+    /// A byte the loop must look at: one that opens, closes or starts a
+    /// comment, or a control character (made a space).
+    #[inline]
+    fn special(b: u8) -> bool {
+        b < 0x20 || b == 0x7f || b == b'{' || b == b'}' || b == b';'
+    }
     let mut out = Vec::with_capacity(bytes.len());
     let mut in_comment = false;
     for line in bytes.split(|&b| b == b'\n') {
@@ -224,7 +282,14 @@ pub fn movetext_line(bytes: &[u8]) -> Vec<u8> {
         }
         let start = out.len();
         let mut rest = line.trim_ascii_start();
-        while let Some((&b, tail)) = rest.split_first() {
+        loop {
+            // The run of ordinary bytes is copied whole: nearly all of a
+            // movetext, whose lines hold moves and `{ [%clk …] }`.
+            let run = rest.iter().position(|&b| special(b)).unwrap_or(rest.len());
+            out.extend_from_slice(&rest[..run]);
+            let Some((&b, tail)) = rest[run..].split_first() else {
+                break;
+            };
             rest = tail;
             match b {
                 b'{' if !in_comment => in_comment = true,
@@ -237,8 +302,7 @@ pub fn movetext_line(bytes: &[u8]) -> Vec<u8> {
                             .filter(|&c| c != b'}'),
                     );
                     out.push(b'}');
-                    rest = &[];
-                    continue;
+                    break;
                 }
                 _ => {}
             }
@@ -259,4 +323,83 @@ pub fn movetext_line(bytes: &[u8]) -> Vec<u8> {
         out.pop();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::movetext_line;
+
+    /// The rule of [`movetext_line`] written a byte at a time: the
+    /// reference its run-copying loop is checked against.
+    fn reference(bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut in_comment = false;
+        for line in bytes.split(|&b| b == b'\n') {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if !in_comment && line.first() == Some(&b'%') {
+                continue;
+            }
+            let start = out.len();
+            let mut rest = line.trim_ascii_start();
+            while let Some((&b, tail)) = rest.split_first() {
+                rest = tail;
+                match b {
+                    b'{' if !in_comment => in_comment = true,
+                    b'}' if in_comment => in_comment = false,
+                    b';' if !in_comment => {
+                        out.push(b'{');
+                        out.extend(
+                            rest.iter()
+                                .map(|&c| if c < 0x20 || c == 0x7f { b' ' } else { c })
+                                .filter(|&c| c != b'}'),
+                        );
+                        out.push(b'}');
+                        rest = &[];
+                        continue;
+                    }
+                    _ => {}
+                }
+                out.push(if b < 0x20 || b == 0x7f { b' ' } else { b });
+            }
+            while out.len() > start && out.last() == Some(&b' ') {
+                out.pop();
+            }
+            if out.len() > start {
+                out.push(b' ');
+            }
+        }
+        let lead = out.iter().take_while(|&&b| b == b' ').count();
+        out.drain(..lead);
+        while out.last() == Some(&b' ') {
+            out.pop();
+        }
+        out
+    }
+
+    #[test]
+    fn movetext_line_agrees_with_the_byte_at_a_time_rule() {
+        // Every string of a fixed-seed walk over the bytes that matter.
+        const ALPHABET: &[u8] = b"e4 {};%\n\r\t\x7f\x01}N1.";
+        const PLAIN: &[u8] = b"e4 {}%\n}N1.";
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            state >> 33
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 40) as usize;
+            let text: Vec<u8> = (0..len)
+                .map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize])
+                .collect();
+            assert_eq!(movetext_line(&text), reference(&text), "{text:?}");
+            // And the joined-lines path, on text that mostly takes it.
+            let text: Vec<u8> = text
+                .iter()
+                .map(|&b| PLAIN[usize::from(b) % PLAIN.len()])
+                .collect();
+            assert_eq!(movetext_line(&text), reference(&text), "{text:?}");
+        }
+    }
 }

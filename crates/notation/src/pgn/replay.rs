@@ -217,6 +217,30 @@ pub struct Ply<'a> {
     /// check suffix); `None` when it took the lenient reader (`0-0`,
     /// `e8Q`, `g1f3`, `Nf3!?`, …).
     pub written: Option<SanPlus>,
+    /// [`Ply::written`] is the move's canonical SAN: the fast resolver
+    /// read it (capture marker and disambiguation exactly as the standard
+    /// has them) and its check suffix was the one the move earns.
+    canonical: bool,
+}
+
+impl Ply<'_> {
+    /// The move in canonical SAN with its suffix: as written when that is
+    /// canonical, which nearly every move is (no work), else found from
+    /// the positions ([`SanPlus::from_move_after`]).
+    #[must_use]
+    #[inline]
+    pub fn san(&self) -> SanPlus {
+        match self.written {
+            Some(written) if self.canonical => {
+                debug_assert_eq!(
+                    written,
+                    SanPlus::from_move_after(self.before, self.mv, self.after)
+                );
+                written
+            }
+            _ => SanPlus::from_move_after(self.before, self.mv, self.after),
+        }
+    }
 }
 
 /// What a caller wants to see while a game is replayed. Every method has
@@ -385,9 +409,11 @@ pub fn replay(
         return out;
     }
     tag_warnings(game, &mut out.warnings);
+    // Trimmed, as the recorded result is read (`RecordedResult::read`):
+    // `" 1-0 "` is 1-0 in the result column and here alike.
     out.result_tag = game
         .tag(b"Result")
-        .and_then(|r| GameResult::from_ascii(r).ok());
+        .and_then(|r| GameResult::from_ascii(r.trim_ascii()).ok());
     let start = match start_position(game, &mut out.warnings) {
         Ok(pos) => pos,
         Err(message) => {
@@ -803,6 +829,7 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         } = resolved;
         let frame = &mut self.frame;
         let ply = frame.ply + 1;
+        let read_fast = fast.is_some();
         match fast {
             Some(fast) => frame.play_fast(fast),
             None => frame.play(mv),
@@ -811,6 +838,7 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             let actual = Suffix::from_position(&frame.current);
             (actual != written).then_some(SanWarning::WrongSuffix { written, actual })
         });
+        let canonical = read_fast && wrong_suffix.is_none();
         if wrong_suffix.is_some() || warnings.is_some_and(|w| !w.as_slice().is_empty()) {
             let Some((game, token)) = at else {
                 frame.take_back();
@@ -825,6 +853,7 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             mv,
             after: &frame.current,
             written,
+            canonical,
         };
         self.visitor.move_played(depth, &played);
         if depth == 0 {
