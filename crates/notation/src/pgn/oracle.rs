@@ -29,8 +29,9 @@
 //! - A token that is no move but begins with one (`Qd3b4a4+`): an error
 //!   of its game to us; pgn-reader drops the SAN it read at its start and
 //!   reads on from there (here `a4+`).
-//! - A move number glued to its move without the dot (`51f5`): an error of
-//!   its game to us; pgn-reader reads the number, then the move.
+//! - A move number glued to its move without the dot (`51f5`, `16xb8`):
+//!   an error of its game to us; pgn-reader reads the number, then the
+//!   move (by its own SAN grammar, which takes `xb8`).
 //! - Game boundaries: pgn-reader also ends a game at a blank line inside
 //!   the movetext, and reads a tag pair glued to a result (`1-0[Event …`,
 //!   from `cat` of files without a final newline) as junk movetext; we
@@ -308,13 +309,17 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
                 if our.alternative.is_none() {
                     our.alternative = pgn_reader_fragment(bytes).map(OracleEvent::San);
                 }
-                // A move number glued to its move without the dot (`51f5`):
-                // pgn-reader reads the number and then the move.
+                // A move number glued to its move without the dot (`51f5`,
+                // `16xb8`): pgn-reader reads the number, then the rest as
+                // any token, by its own SAN grammar (which takes `xb8`).
                 let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
                 if our.alternative.is_none() && digits > 0 {
-                    our.alternative = SanPlus::from_ascii(&bytes[digits..])
+                    let rest = &bytes[digits..];
+                    our.alternative = pgn_reader::shakmaty::san::SanPlus::from_ascii(rest)
                         .ok()
-                        .map(|san| OracleEvent::San(san.to_string()));
+                        .map(|san| san.to_string())
+                        .or_else(|| pgn_reader_fragment(rest))
+                        .map(OracleEvent::San);
                 }
                 out.push(our);
             }
@@ -507,6 +512,16 @@ mod tests {
         // number 51 and the move f5 to pgn-reader.
         let agreement = compare_with_pgn_reader(b"1. e4 e5 2. Nf3 .51f5 3. d4 *\n").unwrap();
         assert_eq!(agreement.matched, 6, "{agreement:?}");
+    }
+
+    #[test]
+    fn a_move_number_glued_to_a_fileless_capture_is_pgn_readers_move() {
+        // Found by the lexer fuzz target: pgn-reader reads `16xb8` as the
+        // number 16, then `xb8` (its SAN grammar takes a pawn capture
+        // without its file); to us the token is an error of its game.
+        let agreement = compare_with_pgn_reader(b"1. e4 d5 2. exd5 16xb8 Nf6 *\n").unwrap();
+        assert_eq!(agreement.ours_only, 0);
+        assert_eq!(agreement.matched, 6); // e4 d5 exd5 xb8 Nf6 *
     }
 
     #[test]
