@@ -21,7 +21,7 @@
 //!   promotions `e8=K`): errors of their game to us; an event of ours
 //!   that is no standard move matches pgn-reader's move written the same.
 //! - A NAG that ends the input with nothing after it: pgn-reader drops it.
-//! - A result glued to the front of a move (`*O-O`, `½-½e6`): an error of
+//! - A result glued to the front of a move or junk (`*O-O`, `½-½e6`, `*\x15`): an error of
 //!   its game to us (the typo is reported, not read as the end of the
 //!   game); pgn-reader ends the game at the result (for `*`, as the
 //!   standard's self-terminating `*` would) and reads the move as the next
@@ -293,15 +293,21 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
                 // pgn-reader reads the result, which ends the game, and
                 // the move as the next game's; to us the token is an error
                 // of its game.
+                // Whatever follows the result, pgn-reader reads as the next
+                // token: a move by its own SAN grammar, the last move of a
+                // junk token, or nothing it reports (`*\x15`).
                 if let Some((result, rest)) = glued_result(bytes) {
-                    if let Ok(san) = SanPlus::from_ascii(rest) {
-                        let mut end = ours(Some(OracleEvent::Outcome(result)), true);
-                        end.text =
-                            escape_for_report(&bytes[..bytes.len() - rest.len()]).into_owned();
-                        out.push(end);
-                        out.push(ours(Some(OracleEvent::San(san.to_string())), true));
-                        return;
+                    let mut end = ours(Some(OracleEvent::Outcome(result)), true);
+                    end.text = escape_for_report(&bytes[..bytes.len() - rest.len()]).into_owned();
+                    out.push(end);
+                    let next = pgn_reader::shakmaty::san::SanPlus::from_ascii(rest)
+                        .ok()
+                        .map(|san| san.to_string())
+                        .or_else(|| pgn_reader_fragment(rest));
+                    if let Some(san) = next {
+                        out.push(ours(Some(OracleEvent::San(san)), true));
                     }
+                    return;
                 }
                 // A junk token that begins with SAN (`Qd3b4a4+`): pgn-reader
                 // drops each SAN prefix not followed by a token end and goes
@@ -522,6 +528,14 @@ mod tests {
         let agreement = compare_with_pgn_reader(b"1. e4 d5 2. exd5 16xb8 Nf6 *\n").unwrap();
         assert_eq!(agreement.ours_only, 0);
         assert_eq!(agreement.matched, 6); // e4 d5 exd5 xb8 Nf6 *
+    }
+
+    #[test]
+    fn a_result_glued_before_junk_is_pgn_readers_end_of_game() {
+        // Found by the lexer fuzz target: `*\x15` is an error to us, a
+        // result then a token it passes over to pgn-reader.
+        let agreement = compare_with_pgn_reader(b"**\x15\n").unwrap();
+        assert_eq!(agreement.matched, 2, "{agreement:?}");
     }
 
     #[test]
