@@ -29,6 +29,9 @@
 //! - A token that is no move but begins with one (`Qd3b4a4+`): an error
 //!   of its game to us; pgn-reader drops the SAN it read at its start and
 //!   reads on from there (here `a4+`).
+//! - Castling written with zeros with junk glued after it (`0-0-\xd9`): an
+//!   error of its game to us; pgn-reader reads the castling, then the rest
+//!   as the next token.
 //! - A move number glued to its move without the dot (`51f5`, `16xb8`):
 //!   an error of its game to us; pgn-reader reads the number, then the
 //!   move (by its own SAN grammar, which takes `xb8`).
@@ -309,6 +312,22 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
                     }
                     return;
                 }
+                // Castling with zeros and junk after it (`0-0-\xd9`):
+                // pgn-reader reads the castling, then the rest as the next
+                // token.
+                if our.alternative.is_none() {
+                    if let Some((castle, rest)) = pgn_reader_zero_castle(bytes) {
+                        out.push(ours(Some(OracleEvent::San(castle)), true));
+                        let next = pgn_reader::shakmaty::san::SanPlus::from_ascii(rest)
+                            .ok()
+                            .map(|san| san.to_string())
+                            .or_else(|| pgn_reader_fragment(rest));
+                        if let Some(san) = next {
+                            out.push(ours(Some(OracleEvent::San(san)), true));
+                        }
+                        return;
+                    }
+                }
                 // A junk token that begins with SAN (`Qd3b4a4+`): pgn-reader
                 // drops each SAN prefix not followed by a token end and goes
                 // on from there, and reports the last piece if it is a move.
@@ -380,6 +399,32 @@ fn glued_result(bytes: &[u8]) -> Option<(GameResult, &[u8])> {
             .filter(|rest| !rest.is_empty())
             .map(|rest| (result, rest))
     })
+}
+
+/// pgn-reader's reading of castling written with zeros at the start of
+/// `bytes` when more follows it: `0-0`, then `-0` for the queen side (a
+/// dash it eats even when no `0` follows), then `+` or `#`; the move in
+/// SAN and the rest, which it reads as the next token.
+fn pgn_reader_zero_castle(bytes: &[u8]) -> Option<(String, &[u8])> {
+    fn dash(bytes: &[u8]) -> Option<&[u8]> {
+        ["-", "\u{2013}", "\u{2014}"]
+            .iter()
+            .find_map(|d| bytes.strip_prefix(d.as_bytes()))
+    }
+    let rest = dash(bytes.strip_prefix(b"0")?)?.strip_prefix(b"0")?;
+    let (mut san, mut rest) = ("O-O".to_string(), rest);
+    if let Some(after) = dash(rest) {
+        rest = after;
+        if let Some(after) = rest.strip_prefix(b"0") {
+            rest = after;
+            san = "O-O-O".to_string();
+        }
+    }
+    if let Some((&suffix @ (b'+' | b'#'), after)) = rest.split_first() {
+        san.push(char::from(suffix));
+        rest = after;
+    }
+    (!rest.is_empty()).then_some((san, rest))
 }
 
 /// What pgn-reader reports of a token that is no move but starts with one
@@ -528,6 +573,16 @@ mod tests {
         let agreement = compare_with_pgn_reader(b"1. e4 d5 2. exd5 16xb8 Nf6 *\n").unwrap();
         assert_eq!(agreement.ours_only, 0);
         assert_eq!(agreement.matched, 6); // e4 d5 exd5 xb8 Nf6 *
+    }
+
+    #[test]
+    fn castling_with_zeros_before_junk_is_pgn_readers_castling() {
+        // Found by the lexer fuzz target: `0-0-\xd9\x9d4` is an error to
+        // us, king-side castling then junk to pgn-reader.
+        let agreement = compare_with_pgn_reader(b"e3 e5 d3 Nf6 0-0-\xd9\x9d4 *\n").unwrap();
+        assert_eq!(agreement.matched, 6, "{agreement:?}");
+        let agreement = compare_with_pgn_reader(b"e3 e5 0-0-0+x *\n").unwrap();
+        assert_eq!(agreement.matched, 4, "{agreement:?}");
     }
 
     #[test]
