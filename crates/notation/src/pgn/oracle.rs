@@ -55,6 +55,11 @@
 //!   an error of that game to us, while pgn-reader reads on past the line:
 //!   such games are left out of the comparison (their bytes become blank
 //!   lines for both readers) and counted in [`Agreement::games_left_out`].
+//!   So is a game with a tag value holding unescaped quotes (`[Event
+//!   "?"?.??"]`): we read the value to its last quote (a warning),
+//!   pgn-reader ends it at its first and, finding no `]` there, ends the
+//!   tag section and reads the rest of the line and the tag lines after it
+//!   as movetext.
 //!
 //! ```
 //! use notation::pgn::oracle::compare_with_pgn_reader;
@@ -228,7 +233,8 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
     Ok(agreement)
 }
 
-/// `pgn` with every game that has a malformed tag line turned into
+/// `pgn` with every game that has a malformed tag line (or one with
+/// unescaped quotes, which pgn-reader ends the tag section at) turned into
 /// blank lines (offsets and line numbers kept), and how many there were;
 /// `None` when there are none.
 fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
@@ -236,11 +242,12 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
     let mut count = 0;
     let mut lexer = Lexer::new(pgn, 1);
     while let Some(span) = lexer.next_span() {
-        if lexer
-            .tag_issues()
-            .iter()
-            .any(|issue| issue.problem == TagLineProblem::Malformed)
-        {
+        if lexer.tag_issues().iter().any(|issue| {
+            matches!(
+                issue.problem,
+                TagLineProblem::Malformed | TagLineProblem::UnescapedQuote
+            )
+        }) {
             let buf = blanked.get_or_insert_with(|| pgn.to_vec());
             buf[span.start..span.end].fill(b'\n');
             count += 1;
@@ -573,6 +580,16 @@ mod tests {
         let agreement = compare_with_pgn_reader(b"1. e4 d5 2. exd5 16xb8 Nf6 *\n").unwrap();
         assert_eq!(agreement.ours_only, 0);
         assert_eq!(agreement.matched, 6); // e4 d5 exd5 xb8 Nf6 *
+    }
+
+    #[test]
+    fn a_game_with_unescaped_quotes_in_a_tag_is_left_out() {
+        // Found by the lexer fuzz target: to pgn-reader the tag section
+        // ends inside `[Event "?"?.??"]`, and `?.??` are its NAGs.
+        let pgn = b"[Event \"?\"?.??\"]\n[Round \"?\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
+        assert_eq!(agreement.matched, 2, "{agreement:?}");
     }
 
     #[test]
