@@ -16,7 +16,9 @@
 //! pgn-reader passes over), or a bare `1/2` result (old files). Move
 //! numbers are not events of either.
 //!
-//! Known differences, which the comparison allows for:
+//! Known differences, which the comparison allows for (a token of ours
+//! that is no standard move is matched with what pgn-reader reports of
+//! that token read alone, which covers the cases of single tokens below):
 //! - Moves of other variants that pgn-reader reads (drops `N@f3`, king
 //!   promotions `e8=K`): errors of their game to us; an event of ours
 //!   that is no standard move matches pgn-reader's move written the same.
@@ -76,9 +78,8 @@ use std::ops::ControlFlow;
 use pgn_reader::{RawComment, RawTag, Skip, Visitor};
 
 use crate::pgn::lex::{glyph_nags, Lexer, TagLineProblem, Token, TokenKind};
-use crate::pgn::model::{nag_from_glyph, GameResult};
+use crate::pgn::model::GameResult;
 use crate::pgn::tags::escape_for_report;
-use crate::san::SanPlus;
 
 /// One movetext event, as both readers can report it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -290,70 +291,22 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
                 out.push(ours(Some(OracleEvent::San(san.to_string())), glued));
             }
             None => {
-                // Not standard: pgn-reader passes over it, or reads it as
-                // the move our lenient reader reads.
-                let mut our = ours(None, true);
-                our.alternative = SanPlus::from_ascii_lenient(bytes)
-                    .ok()
-                    .map(|lenient| OracleEvent::San(lenient.san.to_string()));
-                if nag_from_glyph(bytes).is_some() && !bytes.starts_with(b"$") {
-                    our.alternative = None;
+                // Not standard: an error of its game to us (or a move our
+                // lenient reader reads with a warning). pgn-reader reads
+                // such a token by its own rules, in pieces: a result glued
+                // to a move (`*O-O`), a number glued to one (`51f5`), SAN
+                // prefixes it drops (`Qd3b4a4+` gives `a4+`), castling with
+                // zeros before junk (`0-0-x`), variant moves (`N@f3`). What
+                // it reports of the token, read alone, is what ours may be
+                // matched with; all of it may be missing (context such as
+                // a glued `[` can make pgn-reader drop a piece).
+                let theirs = pgn_reader_token_events(bytes);
+                if theirs.is_empty() {
+                    out.push(ours(None, true));
                 }
-                // A result glued to the front of a move (`*O-O`, `½-½e6`):
-                // pgn-reader reads the result, which ends the game, and
-                // the move as the next game's; to us the token is an error
-                // of its game.
-                // Whatever follows the result, pgn-reader reads as the next
-                // token: a move by its own SAN grammar, the last move of a
-                // junk token, or nothing it reports (`*\x15`).
-                if let Some((result, rest)) = glued_result(bytes) {
-                    let mut end = ours(Some(OracleEvent::Outcome(result)), true);
-                    end.text = escape_for_report(&bytes[..bytes.len() - rest.len()]).into_owned();
-                    out.push(end);
-                    let next = pgn_reader::shakmaty::san::SanPlus::from_ascii(rest)
-                        .ok()
-                        .map(|san| san.to_string())
-                        .or_else(|| pgn_reader_fragment(rest));
-                    if let Some(san) = next {
-                        out.push(ours(Some(OracleEvent::San(san)), true));
-                    }
-                    return;
+                for event in theirs {
+                    out.push(ours(Some(event), true));
                 }
-                // Castling with zeros and junk after it (`0-0-\xd9`):
-                // pgn-reader reads the castling, then the rest as the next
-                // token.
-                if our.alternative.is_none() {
-                    if let Some((castle, rest)) = pgn_reader_zero_castle(bytes) {
-                        out.push(ours(Some(OracleEvent::San(castle)), true));
-                        let next = pgn_reader::shakmaty::san::SanPlus::from_ascii(rest)
-                            .ok()
-                            .map(|san| san.to_string())
-                            .or_else(|| pgn_reader_fragment(rest));
-                        if let Some(san) = next {
-                            out.push(ours(Some(OracleEvent::San(san)), true));
-                        }
-                        return;
-                    }
-                }
-                // A junk token that begins with SAN (`Qd3b4a4+`): pgn-reader
-                // drops each SAN prefix not followed by a token end and goes
-                // on from there, and reports the last piece if it is a move.
-                if our.alternative.is_none() {
-                    our.alternative = pgn_reader_fragment(bytes).map(OracleEvent::San);
-                }
-                // A move number glued to its move without the dot (`51f5`,
-                // `16xb8`): pgn-reader reads the number, then the rest as
-                // any token, by its own SAN grammar (which takes `xb8`).
-                let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-                if our.alternative.is_none() && digits > 0 {
-                    let rest = &bytes[digits..];
-                    our.alternative = pgn_reader::shakmaty::san::SanPlus::from_ascii(rest)
-                        .ok()
-                        .map(|san| san.to_string())
-                        .or_else(|| pgn_reader_fragment(rest))
-                        .map(OracleEvent::San);
-                }
-                out.push(our);
             }
         },
         TokenKind::Nag => match crate::pgn::model::nag_from_glyph(bytes) {
@@ -386,74 +339,14 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
     }
 }
 
-/// A result at the start of `bytes` as pgn-reader reads one there (with
-/// `-` or an en dash), and what follows it.
-fn glued_result(bytes: &[u8]) -> Option<(GameResult, &[u8])> {
-    const RESULTS: [(&str, GameResult); 9] = [
-        ("*", GameResult::Unknown),
-        ("1-0", GameResult::WhiteWins),
-        ("1\u{2013}0", GameResult::WhiteWins),
-        ("0-1", GameResult::BlackWins),
-        ("0\u{2013}1", GameResult::BlackWins),
-        ("1/2-1/2", GameResult::Draw),
-        ("1/2\u{2013}1/2", GameResult::Draw),
-        ("\u{bd}-\u{bd}", GameResult::Draw),
-        ("\u{bd}\u{2013}\u{bd}", GameResult::Draw),
-    ];
-    RESULTS.iter().find_map(|&(text, result)| {
-        bytes
-            .strip_prefix(text.as_bytes())
-            .filter(|rest| !rest.is_empty())
-            .map(|rest| (result, rest))
-    })
-}
-
-/// pgn-reader's reading of castling written with zeros at the start of
-/// `bytes` when more follows it: `0-0`, then `-0` for the queen side (a
-/// dash it eats even when no `0` follows), then `+` or `#`; the move in
-/// SAN and the rest, which it reads as the next token.
-fn pgn_reader_zero_castle(bytes: &[u8]) -> Option<(String, &[u8])> {
-    fn dash(bytes: &[u8]) -> Option<&[u8]> {
-        ["-", "\u{2013}", "\u{2014}"]
-            .iter()
-            .find_map(|d| bytes.strip_prefix(d.as_bytes()))
-    }
-    let rest = dash(bytes.strip_prefix(b"0")?)?.strip_prefix(b"0")?;
-    let (mut san, mut rest) = ("O-O".to_string(), rest);
-    if let Some(after) = dash(rest) {
-        rest = after;
-        if let Some(after) = rest.strip_prefix(b"0") {
-            rest = after;
-            san = "O-O-O".to_string();
-        }
-    }
-    if let Some((&suffix @ (b'+' | b'#'), after)) = rest.split_first() {
-        san.push(char::from(suffix));
-        rest = after;
-    }
-    (!rest.is_empty()).then_some((san, rest))
-}
-
-/// What pgn-reader reports of a token that is no move but starts with one
-/// (`Qd3b4a4+`): it reads a SAN prefix, drops it when no token end follows,
-/// and goes on at the next byte; the last piece is reported when it is a
-/// move that ends the token.
-fn pgn_reader_fragment(bytes: &[u8]) -> Option<String> {
-    let mut rest = bytes;
-    for piece in 0..8 {
-        if !rest.first()?.is_ascii_alphabetic() {
-            return None;
-        }
-        let (san, len) = pgn_reader::shakmaty::san::SanPlus::from_ascii_prefix(rest).ok()?;
-        if len == 0 {
-            return None;
-        }
-        rest = &rest[len..];
-        if rest.is_empty() {
-            return (piece > 0).then(|| san.to_string());
-        }
-    }
-    None
+/// What pgn-reader reports of one token of ours, read alone (after a
+/// blank, so that no line rule applies, and before a newline).
+fn pgn_reader_token_events(token: &[u8]) -> Vec<OracleEvent> {
+    let mut alone = Vec::with_capacity(token.len() + 2);
+    alone.push(b' ');
+    alone.extend_from_slice(token);
+    alone.push(b'\n');
+    pgn_reader_events(&alone).0
 }
 
 /// pgn-reader's events over the whole buffer, and its error if it gave up.
@@ -583,6 +476,15 @@ mod tests {
     }
 
     #[test]
+    fn a_move_glued_to_a_number_and_a_move_is_read_in_pieces_by_pgn_reader() {
+        // Found by the lexer fuzz target: `Be21d5` is an error to us; to
+        // pgn-reader `Be2` (dropped: no token end after it), the number
+        // 1, then `d5`.
+        let agreement = compare_with_pgn_reader(b"e3 Nf6 Be21d5 Nf3 *\n").unwrap();
+        assert_eq!(agreement.matched, 5, "{agreement:?}"); // e3 Nf6 d5 Nf3 *
+    }
+
+    #[test]
     fn a_game_with_unescaped_quotes_in_a_tag_is_left_out() {
         // Found by the lexer fuzz target: to pgn-reader the tag section
         // ends inside `[Event "?"?.??"]`, and `?.??` are its NAGs.
@@ -626,8 +528,10 @@ mod tests {
         let agreement = compare_with_pgn_reader(pgn).unwrap();
         // e4 e5, pgn-reader's a4+, Nc6 and the result.
         assert_eq!(agreement.matched, 5, "{agreement:?}");
-        assert_eq!(pgn_reader_fragment(b"Qd3b4a4+").as_deref(), Some("a4+"));
-        assert_eq!(pgn_reader_fragment(b"Nf3"), None);
+        assert_eq!(
+            pgn_reader_token_events(b"Qd3b4a4+"),
+            [OracleEvent::San("a4+".into())]
+        );
     }
 
     #[test]
@@ -637,10 +541,12 @@ mod tests {
         let agreement = compare_with_pgn_reader(pgn).unwrap();
         assert_eq!(agreement.matched, 6, "{agreement:?}");
         assert_eq!(
-            glued_result(b"1-0e6"),
-            Some((GameResult::WhiteWins, &b"e6"[..]))
+            pgn_reader_token_events(b"1-0e6"),
+            [
+                OracleEvent::Outcome(GameResult::WhiteWins),
+                OracleEvent::San("e6".into())
+            ]
         );
-        assert_eq!(glued_result(b"1-0"), None);
     }
 
     #[test]
