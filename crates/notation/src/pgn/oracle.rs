@@ -49,6 +49,10 @@
 //!   (the game has not ended: no result came; only after a result does a
 //!   glued tag pair start the next game). pgn-reader reads `b4[Result` as
 //!   one junk token and drops it, then reads on in the same game.
+//! - A `[` in the movetext with a move or NAG after it (`Qd[b3`, `[b3`):
+//!   `[` is a token of its own to us (an error of its game), and the move
+//!   after it ours; pgn-reader reads on to its next delimiter and drops it
+//!   all.
 //! - A comment that never closes: pgn-reader gives up with an error; the
 //!   comparison stops there (our reader reports the unterminated comment
 //!   as an error of its game).
@@ -274,11 +278,15 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) 
     let offset = game_start + token.start as usize;
     let bytes = &pgn[offset..offset + token.len as usize];
     let text = escape_for_report(bytes).into_owned();
+    // Right after a `[` in the movetext (`Qd[b3`, `e4 [b3`): `[` is a
+    // token of its own to us, while pgn-reader reads on to its next
+    // delimiter and drops what it read, so it reports nothing there.
+    let after_bracket = offset > 0 && pgn[offset - 1] == b'[';
     let ours = |event: Option<OracleEvent>, skippable: bool| Ours {
         offset,
         event,
         alternative: None,
-        skippable,
+        skippable: skippable || after_bracket,
         text: text.clone(),
     };
     match token.kind {
@@ -482,6 +490,14 @@ mod tests {
         // 1, then `d5`.
         let agreement = compare_with_pgn_reader(b"e3 Nf6 Be21d5 Nf3 *\n").unwrap();
         assert_eq!(agreement.matched, 5, "{agreement:?}"); // e3 Nf6 d5 Nf3 *
+    }
+
+    #[test]
+    fn a_move_after_a_bracket_in_the_movetext_is_dropped_by_pgn_reader() {
+        // Found by the lexer fuzz target: `Qd[b3` is junk, `[` and the move
+        // `b3` to us (errors of the game), one junk token to pgn-reader.
+        let agreement = compare_with_pgn_reader(b"e4 e5 Qd[b3 Nf6 e4 [b3 d5 *\n").unwrap();
+        assert_eq!(agreement.matched, 6, "{agreement:?}"); // e4 e5 Nf6 e4 d5 *
     }
 
     #[test]
