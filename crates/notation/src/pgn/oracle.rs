@@ -49,7 +49,8 @@
 //!   (the game has not ended: no result came; only after a result does a
 //!   glued tag pair start the next game). pgn-reader reads `b4[Result` as
 //!   one junk token and drops it, then reads on in the same game.
-//! - A `[` in the movetext with a move or NAG after it (`Qd[b3`, `[b3`):
+//! - A `[` or a stray `}` in the movetext with a move or NAG right after
+//!   it (`Qd[b3`, `[b3`, `N}g5`):
 //!   `[` is a token of its own to us (an error of its game), and the move
 //!   after it ours; pgn-reader reads on to its next delimiter and drops it
 //!   all.
@@ -267,21 +268,32 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
     let mut lexer = Lexer::new(pgn, 1);
     while lexer.next_game().is_some() {
         let start = lexer.game_start();
+        // Where the last stray `}` or `[` (a junk token of ours) ended.
+        let mut stray_end = None;
         while let Some(token) = lexer.next_token() {
-            push_ours(&mut out, pgn, start, &token);
+            let offset = start + token.start as usize;
+            let end = offset + token.len as usize;
+            push_ours(&mut out, pgn, start, &token, stray_end == Some(offset));
+            stray_end = (token.kind == TokenKind::San
+                && token.san.is_none()
+                && matches!(pgn[offset..end].last(), Some(b'}' | b'[')))
+            .then_some(end);
         }
     }
     out
 }
 
-fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token) {
+/// Pushes what pgn-reader may report of `token`; `after_stray`: it follows
+/// a stray `}` or `[` with no blank between.
+fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, after_stray: bool) {
     let offset = game_start + token.start as usize;
     let bytes = &pgn[offset..offset + token.len as usize];
     let text = escape_for_report(bytes).into_owned();
-    // Right after a `[` in the movetext (`Qd[b3`, `e4 [b3`): `[` is a
-    // token of its own to us, while pgn-reader reads on to its next
-    // delimiter and drops what it read, so it reports nothing there.
-    let after_bracket = offset > 0 && pgn[offset - 1] == b'[';
+    // Right after a `[` in the movetext (`Qd[b3`, `e4 [b3`) or a stray
+    // `}` (`N}g5`): a token of its own to us, while pgn-reader reads on to
+    // its next delimiter and drops what it read, so it reports nothing
+    // there.
+    let after_bracket = after_stray || (offset > 0 && pgn[offset - 1] == b'[');
     let ours = |event: Option<OracleEvent>, skippable: bool| Ours {
         offset,
         event,
@@ -498,6 +510,16 @@ mod tests {
         // `b3` to us (errors of the game), one junk token to pgn-reader.
         let agreement = compare_with_pgn_reader(b"e4 e5 Qd[b3 Nf6 e4 [b3 d5 *\n").unwrap();
         assert_eq!(agreement.matched, 6, "{agreement:?}"); // e4 e5 Nf6 e4 d5 *
+    }
+
+    #[test]
+    fn a_move_after_a_stray_closing_brace_is_dropped_by_pgn_reader() {
+        // Found by the lexer fuzz target: `N}g5`; a `}` that closes a
+        // comment is no such case.
+        let agreement = compare_with_pgn_reader(b"e4 e5 N}g5 $7 Nf6 {c}d5 *\n").unwrap();
+        // e4 e5 $7 Nf6 {c} d5 *
+        assert_eq!(agreement.matched, 7, "{agreement:?}");
+        assert!(compare_with_pgn_reader(b"e4 {c}g5 *\n").is_ok());
     }
 
     #[test]
