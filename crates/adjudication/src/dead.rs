@@ -435,14 +435,8 @@ mod tests {
     /// filters) answers as the plain look at every legal move does.
     #[test]
     fn the_pawn_ending_filter_keeps_every_forced_dead_position() {
-        use movegen::{CastlingMode, Setup};
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        use crate::tests_support::{position_of_board, xorshift};
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let (mut asked, mut dead, mut filtered) = (0u32, 0u32, 0u32);
         for _ in 0..20_000 {
             let mut board = Board::empty();
@@ -459,21 +453,11 @@ mod tests {
             // push locks them), on ranks where neither can be taken.
             for _ in 0..1 + next() % 4 {
                 let white = 8 + next() % 32;
-                let gap = if next() % 5 == 0 { 16 } else { 8 };
+                let gap = if next().is_multiple_of(5) { 16 } else { 8 };
                 put(&mut board, white, Color::White, board::Role::Pawn);
                 put(&mut board, white + gap, Color::Black, board::Role::Pawn);
             }
-            let turn = if next() % 2 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            let setup = Setup {
-                board,
-                turn,
-                ..Setup::empty()
-            };
-            let Ok(pos) = Position::from_setup(setup, CastlingMode::Standard) else {
+            let Some(pos) = position_of_board(board, next()) else {
                 continue;
             };
             let moves = pos.legal_moves();
@@ -492,7 +476,13 @@ mod tests {
             });
             dead += u32::from(plain);
             filtered += u32::from(quiet_king_step_stays_alive(&pos));
-            assert_eq!(forced_dead(&pos), plain, "{:?} {turn:?}", pos.board());
+            assert_eq!(
+                forced_dead(&pos),
+                plain,
+                "{:?} {:?}",
+                pos.board(),
+                pos.turn()
+            );
         }
         // Forced dead pawn endings are rare (4 here): the comparison on
         // every position is the test.

@@ -735,13 +735,8 @@ mod tests {
     #[test]
     fn locked_walls_are_confirmed_by_exhaustive_search() {
         use crate::dead::DeadReason;
-        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        use crate::tests_support::{position_of_board, xorshift};
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let (mut dead, mut alive) = (0, 0);
         for _ in 0..400 {
             // A wall of blocked pairs, adjacent files on different ranks
@@ -774,17 +769,7 @@ mod tests {
             for &(sq, color, role) in &pieces {
                 board.set_piece_at(sq, board::Piece { color, role });
             }
-            let turn = if next() % 2 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            let setup = Setup {
-                board,
-                turn,
-                ..Setup::empty()
-            };
-            let Ok(pos) = Position::from_setup(setup, CastlingMode::Standard) else {
+            let Some(pos) = position_of_board(board, next()) else {
                 continue;
             };
             if !pos.has_legal_moves() {

@@ -59,3 +59,30 @@ pub(crate) fn position(fen: &str) -> Position {
     };
     Position::from_setup(setup, CastlingMode::Standard).expect("a legal test position")
 }
+
+/// A xorshift generator from `seed`: the tests' random positions, the
+/// same on every run.
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
+/// The position of `board` with White to move when `coin` is even, Black
+/// when odd (no castling, no en passant), or `None` if it is not legal.
+pub(crate) fn position_of_board(board: Board, coin: u64) -> Option<Position> {
+    let turn = if coin.is_multiple_of(2) {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let setup = Setup {
+        board,
+        turn,
+        ..Setup::empty()
+    };
+    Position::from_setup(setup, CastlingMode::Standard).ok()
+}
