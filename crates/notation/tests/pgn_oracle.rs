@@ -5,7 +5,7 @@
 mod common;
 
 use common::{pgn_files, shared_pgn};
-use notation::pgn::oracle::compare_with_pgn_reader;
+use notation::pgn::oracle::{check_lexer, compare_with_pgn_reader};
 
 #[test]
 fn every_shared_file_agrees_with_pgn_reader() {
@@ -66,4 +66,34 @@ fn the_allowed_differences() {
             panic!("{pgn:?}: {disagreement}");
         }
     }
+}
+
+/// Every input the `lexer` fuzz target once failed on, kept in
+/// `fuzz/regressions/lexer/`, passes all its checks (the oracle, and the
+/// skipper fed in pieces against the lexer), so a fixed bug stays fixed
+/// without running the fuzzer.
+#[test]
+fn the_lexer_fuzz_regressions_pass() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/lexer");
+    let mut inputs: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    inputs.sort();
+    assert!(
+        inputs.len() >= 13,
+        "{} inputs in {}",
+        inputs.len(),
+        dir.display()
+    );
+    let failures: Vec<String> = inputs
+        .iter()
+        .filter_map(|path| {
+            let data = std::fs::read(path).unwrap();
+            check_lexer(&data)
+                .err()
+                .map(|problem| format!("{}: {problem}", path.display()))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

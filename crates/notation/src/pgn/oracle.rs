@@ -82,7 +82,7 @@ use std::ops::ControlFlow;
 
 use pgn_reader::{RawComment, RawTag, Skip, Visitor};
 
-use crate::pgn::lex::{glyph_nags, Lexer, TagLineProblem, Token, TokenKind};
+use crate::pgn::lex::{glyph_nags, GameSkipper, Lexer, TagLineProblem, Token, TokenKind};
 use crate::pgn::model::GameResult;
 use crate::pgn::tags::escape_for_report;
 
@@ -172,6 +172,39 @@ struct Ours {
     /// pgn-reader may pass over it.
     skippable: bool,
     text: String,
+}
+
+/// Everything the `lexer` fuzz target checks on one input, which the
+/// tests replay on every input it once failed on
+/// (`fuzz/regressions/lexer/`): the lexer against pgn-reader
+/// ([`compare_with_pgn_reader`]), and the lexer against itself fed in
+/// pieces: for every game, a [`GameSkipper`] ([`GameSkipper::skip`]) ends
+/// it where lexing the whole buffer does ([`GameSpan::next_game`](crate::pgn::lex::GameSpan::next_game)), fed
+/// pieces of a size the input picks (from its first byte) and one byte at
+/// a time.
+///
+/// # Errors
+/// What disagrees, in words.
+pub fn check_lexer(data: &[u8]) -> Result<(), String> {
+    if let Err(disagreement) = compare_with_pgn_reader(data) {
+        return Err(format!("lexer and pgn-reader disagree: {disagreement}"));
+    }
+    let picked = 1 + usize::from(data.first().copied().unwrap_or(0) % 32);
+    let mut lexer = Lexer::new(data, 1);
+    while let Some(span) = lexer.next_span() {
+        for piece in [picked, 1] {
+            let cuts = (span.start..data.len()).step_by(piece).skip(1);
+            let skipped = GameSkipper::skip(data, span.start, cuts);
+            if skipped != span.next_game() {
+                return Err(format!(
+                    "game at {}: the skipper (pieces of {piece}) ends it at {skipped:?}, the lexer at {:?}",
+                    span.start,
+                    span.next_game()
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Compares our lexer's movetext events with pgn-reader's full visitor

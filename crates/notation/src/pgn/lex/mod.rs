@@ -196,6 +196,18 @@ pub struct GameSpan {
     pub ended_by: GameEnd,
 }
 
+impl GameSpan {
+    /// Where the next game starts, as this game's end says: its `end` when
+    /// it ended at the next game ([`GameEnd::Result`],
+    /// [`GameEnd::NextGame`]), `None` when it ran to the end of the buffer.
+    /// What a [`GameSkipper`] finds for the same game
+    /// ([`GameSkipper::skip`]).
+    #[must_use]
+    pub fn next_game(&self) -> Option<usize> {
+        matches!(self.ended_by, GameEnd::Result | GameEnd::NextGame).then_some(self.end)
+    }
+}
+
 /// A game's head: where it starts and where its movetext starts, known
 /// before its movetext is lexed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -473,10 +485,14 @@ pub struct Lexer<'a> {
     dangling: Option<Token>,
     /// Hand out move numbers as tokens (else they are passed over).
     move_numbers: bool,
-    /// Where the current game's tag lines start (complete buffers: the
-    /// names for the repeat rules are read from them when a rule needs
-    /// them, instead of kept for every tag).
+    /// Where the current game's tag lines in this buffer start (complete
+    /// buffers: the names for the repeat rules are read from them when a
+    /// rule needs them, instead of kept for every tag).
     tag_line_starts: Vec<u32>,
+    /// How many of `tag_line_starts` have their names in `st.names`: the
+    /// names of the game's earlier lines, and of earlier buffers (see
+    /// `Lexer::collect_names`).
+    names_read: usize,
 }
 
 impl<'a> Lexer<'a> {
@@ -504,6 +520,7 @@ impl<'a> Lexer<'a> {
             dangling: None,
             move_numbers: false,
             tag_line_starts: Vec::new(),
+            names_read: 0,
         }
     }
 
@@ -555,6 +572,7 @@ impl<'a> Lexer<'a> {
             dangling: self.dangling,
             move_numbers: self.move_numbers,
             tag_line_starts: self.tag_line_starts,
+            names_read: self.names_read,
         }
     }
 
@@ -612,6 +630,7 @@ impl<'a> Lexer<'a> {
         self.batch_pos = 0;
         self.dangling = None;
         self.tag_line_starts.clear();
+        self.names_read = 0;
         self.issues.clear();
         // The tag section, complete: no need for more.
         let _ = self.lex_tags();

@@ -80,6 +80,34 @@ impl GameSkipper {
         })
     }
 
+    /// Where the game at `data[start]` ends as a skipper finds it: fed
+    /// `data[start..]` in pieces that end at each of `cuts` (increasing
+    /// offsets of `data`, past `start`) and then at the end of `data`, and
+    /// finished there. The offset in `data` where the next game starts, or
+    /// `None` if the game runs to the end: what lexing all of `data` finds
+    /// ([`GameSpan::next_game`](super::GameSpan::next_game)) for every way
+    /// of cutting it, which the tests and the `lexer` fuzz target check.
+    ///
+    /// ```
+    /// use notation::pgn::lex::GameSkipper;
+    ///
+    /// let pgn = b"1. e4 *\n1. d4 *\n";
+    /// assert_eq!(GameSkipper::skip(pgn, 0, [3, 8]), Some(8));
+    /// assert_eq!(GameSkipper::skip(pgn, 8, []), None);
+    /// ```
+    pub fn skip(data: &[u8], start: usize, cuts: impl IntoIterator<Item = usize>) -> Option<usize> {
+        let mut skipper = GameSkipper::new();
+        let mut at = start;
+        for end in cuts.into_iter().chain([data.len()]) {
+            let end = end.clamp(at, data.len());
+            if let Some(next) = skipper.feed(&data[at..end]) {
+                return Some(at + next.offset - next.kept.len());
+            }
+            at = end;
+        }
+        skipper.finish().map(|next| data.len() - next.kept.len())
+    }
+
     /// Lexes `window` from state `st`; `((ended, end), state, need)`.
     fn lex(
         window: &[u8],
@@ -103,6 +131,7 @@ impl GameSkipper {
             dangling: None,
             move_numbers: false,
             tag_line_starts: Vec::new(),
+            names_read: 0,
         };
         let outcome = loop {
             if let Phase::Ended(_) = lexer.st.phase {

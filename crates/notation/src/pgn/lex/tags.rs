@@ -299,14 +299,12 @@ impl Lexer<'_> {
             self.st.phase = Phase::AfterTagLine { blank: false };
             return Ok(());
         }
-        // The names of the earlier tag lines, for the glued-tag rule.
-        let mut names = std::mem::take(&mut self.st.names);
-        if self.complete {
-            self.collect_names(&mut names);
-        }
+        // The names of the earlier tag lines, for the glued-tag rule; then
+        // this line's.
+        self.collect_names();
         self.tag_line_starts.push((start - self.start) as u32);
-        let shape = tag_line_shape(line, &mut names, true);
-        self.st.names = names;
+        let shape = tag_line_shape(line, &mut self.st.names, true);
+        self.names_read = self.tag_line_starts.len();
         match shape {
             TagLineShape::TagsThen(i) => {
                 // Tags and movetext on one line.
@@ -333,22 +331,28 @@ impl Lexer<'_> {
         Ok(())
     }
 
-    /// The names of the current game's tag lines so far, as the repeat
-    /// rules see them (a [`GameSkipper`](super::GameSkipper) keeps them as it goes; a lexer
-    /// over a complete buffer reads them again from the lines, which only
-    /// the rare blank line or line of several tags asks for).
-    fn collect_names(&self, names: &mut Names) {
-        names.clear();
-        for &at in &self.tag_line_starts {
+    /// Brings `st.names` up to the names of the current game's tag lines
+    /// so far, as the repeat rules see them. The names always hold those
+    /// of the lines before `names_read`; the lines after it, which only
+    /// the one-tag lines of a complete buffer's fast path leave unread,
+    /// are read from the buffer here, when a rule asks (the rare blank
+    /// line or line of several tags). Names are only ever added, in line
+    /// order: a lexer that starts in the middle of a game (a
+    /// [`GameSkipper`](super::GameSkipper)'s, on its last bytes) keeps
+    /// those of the lines it was handed in its state, which its buffer no
+    /// longer holds.
+    fn collect_names(&mut self) {
+        for &at in &self.tag_line_starts[self.names_read..] {
             let start = self.start + at as usize;
             let end =
                 memchr::memchr(b'\n', &self.buf[start..]).map_or(self.buf.len(), |i| start + i);
             if end - start <= LINE_RULE_CAP {
                 // (A line that ended the section, glued or with movetext,
                 // is not among these.)
-                let _ = tag_line_shape(&self.buf[start..end], names, false);
+                let _ = tag_line_shape(&self.buf[start..end], &mut self.st.names, false);
             }
         }
+        self.names_read = self.tag_line_starts.len();
     }
 
     fn issue(&mut self, start: usize, end: usize, index: u32, problem: TagLineProblem) {
@@ -430,13 +434,8 @@ impl Lexer<'_> {
                     return Err(NeedMore { resume: self.pos });
                 }
                 let repeats = name_end > 1 && {
-                    let mut names = std::mem::take(&mut self.st.names);
-                    if self.complete {
-                        self.collect_names(&mut names);
-                    }
-                    let repeats = names.contains(&rest[1..name_end]);
-                    self.st.names = names;
-                    repeats
+                    self.collect_names();
+                    self.st.names.contains(&rest[1..name_end])
                 };
                 if repeats {
                     self.end_game(self.pos, GameEnd::NextGame);

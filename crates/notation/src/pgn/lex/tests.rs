@@ -18,18 +18,7 @@ fn skipper_agrees_with_the_scanner() {
     for pair in spans.windows(2) {
         let (start, next) = (pair[0], pair[1]);
         for piece in 1..=pgn.len() {
-            let mut skipper = GameSkipper::new();
-            let mut at = start;
-            let found = loop {
-                let end = (at + piece).min(pgn.len());
-                if let Some(next) = skipper.feed(&pgn[at..end]) {
-                    break Some(at + next.offset - next.kept.len());
-                }
-                if end == pgn.len() {
-                    break None;
-                }
-                at = end;
-            };
+            let found = GameSkipper::skip(pgn, start, (start..pgn.len()).step_by(piece).skip(1));
             assert_eq!(found, Some(next), "game at {start}, pieces of {piece}");
         }
     }
@@ -97,28 +86,11 @@ fn skipper_agrees_with_the_lexer_on_random_documents() {
         let pgn = doc.as_bytes();
         let spans: Vec<GameSpan> = games(pgn).into_iter().map(|(span, _)| span).collect();
         for (i, span) in spans.iter().enumerate() {
-            let expected = if span.ended_by == GameEnd::EndOfInput
-                || span.ended_by == GameEnd::UnterminatedComment
-            {
-                None
-            } else {
-                Some(span.end)
-            };
             for piece in [1, 2, 3, 5, 8, 13, 64] {
-                let mut skipper = GameSkipper::new();
-                let mut at = span.start;
-                let found = loop {
-                    let end = (at + piece).min(pgn.len());
-                    if let Some(next) = skipper.feed(&pgn[at..end]) {
-                        break Some(at + next.offset - next.kept.len());
-                    }
-                    if end == pgn.len() {
-                        break skipper.finish().map(|next| pgn.len() - next.kept.len());
-                    }
-                    at = end;
-                };
+                let cuts = (span.start..pgn.len()).step_by(piece).skip(1);
                 assert_eq!(
-                    found, expected,
+                    GameSkipper::skip(pgn, span.start, cuts),
+                    span.next_game(),
                     "game {i} at {} of {doc:?}, pieces of {piece}",
                     span.start
                 );
@@ -457,4 +429,59 @@ fn a_repeated_name_after_a_blank_line_is_the_next_game() {
     assert_eq!(count(b"[Event \"a\"]\n\n[Event-x \"b\"]\n\n1. e4 *\n"), 2);
     assert_eq!(count(b"[Event \"a\"]\n\n[%evp 1]\n\n1. e4 *\n"), 1);
     assert_eq!(count(b"[Event \"a\"]\n\n[ \"b\"]\n\n1. e4 *\n"), 1);
+}
+
+/// For every game of `pgn`, the skipper fed the rest of the input whole,
+/// cut in two at every offset, and byte by byte, ends it where the lexer
+/// does.
+fn assert_skipper_agrees_on_every_split(pgn: &[u8]) {
+    for (span, _) in games(pgn) {
+        let expected = span.next_game();
+        let start = span.start;
+        assert_eq!(
+            GameSkipper::skip(pgn, start, []),
+            expected,
+            "{} whole",
+            pgn.escape_ascii()
+        );
+        for cut in start..=pgn.len() {
+            assert_eq!(
+                GameSkipper::skip(pgn, start, [cut]),
+                expected,
+                "{} cut at {cut}",
+                pgn.escape_ascii()
+            );
+        }
+        assert_eq!(
+            GameSkipper::skip(pgn, start, start + 1..pgn.len()),
+            expected,
+            "{} byte by byte",
+            pgn.escape_ascii()
+        );
+    }
+}
+
+/// A tag pair glued after another on a line and cut by the end of the
+/// input, whose name repeats a tag of an earlier line, starts the next
+/// game for the skipper too, however the input is cut (found by the
+/// `lexer` fuzz target: `fuzz/regressions/lexer/glued-tag-cut-by-the-end`).
+/// The same for a repeated name after a blank line.
+#[test]
+fn the_skipper_remembers_earlier_tag_names_at_the_end_of_the_input() {
+    let pgn: &[u8] = b"[Site\"\"]\n[E\"\"][Site";
+    let span = games(pgn)[0].0.clone();
+    assert_eq!((span.end, span.ended_by), (14, GameEnd::NextGame));
+    for pgn in [
+        pgn,
+        b"[Site \"x\"]\n[E \"\"][Site",
+        b"[Site \"x\"]\n[E \"\"][Site \"y",
+        b"[Site \"x\"]\n[Round \"1\"]\n[E \"\"][Site",
+        b"[Site \"x\"]\n\n[Site",
+        b"[Site \"x\"]\n\n[Site \"y\"]",
+        b"[Site \"x\"]\n[Round \"1\"]\n\n[Round",
+        b"[Site \"x\"]\n\n[Round",
+        b"[Site \"x\"][Event",
+    ] {
+        assert_skipper_agrees_on_every_split(pgn);
+    }
 }
