@@ -2,14 +2,14 @@
 //! (`notation::pgn::oracle::check_lexer`, which the notation tests also
 //! replay on every input kept in `fuzz/regressions/lexer/`):
 //!
+//! - itself, fed in pieces, checked first: for every game, `GameSkipper`
+//!   (the lexer run on pieces that are not the end of the input, as it
+//!   reads through a game too large to hold) ends it exactly where lexing
+//!   the whole buffer does, for a piece size the input picks and one byte
+//!   at a time (one set of rules for boundaries);
 //! - pgn-reader's full visitor: the same SANs, NAGs, comments, variation
 //!   brackets and outcomes in the same order wherever pgn-reader reports
-//!   them (`notation::pgn::oracle`, the differential test of issue 11);
-//! - itself, fed in pieces: for every game, `GameSkipper` (the lexer run
-//!   on pieces that are not the end of the input, as it reads through a
-//!   game too large to hold) ends it exactly where lexing the whole buffer
-//!   does, for a piece size the input picks and one byte at a time (one
-//!   set of rules for boundaries).
+//!   them (`notation::pgn::oracle`, the differential test of issue 11).
 
 #![no_main]
 

@@ -82,6 +82,7 @@ use std::ops::ControlFlow;
 
 use pgn_reader::{RawComment, RawTag, Skip, Visitor};
 
+use crate::pgn::lex::classify::is_token_end;
 use crate::pgn::lex::{glyph_nags, GameSkipper, Lexer, TagLineProblem, Token, TokenKind};
 use crate::pgn::model::GameResult;
 use crate::pgn::tags::escape_for_report;
@@ -171,24 +172,36 @@ struct Ours {
     alternative: Option<OracleEvent>,
     /// pgn-reader may pass over it.
     skippable: bool,
+    /// pgn-reader surely passes over it: it is matched with nothing.
+    dropped: bool,
     text: String,
 }
 
 /// Everything the `lexer` fuzz target checks on one input, which the
 /// tests replay on every input it once failed on
-/// (`fuzz/regressions/lexer/`): the lexer against pgn-reader
-/// ([`compare_with_pgn_reader`]), and the lexer against itself fed in
-/// pieces: for every game, a [`GameSkipper`] ([`GameSkipper::skip`]) ends
-/// it where lexing the whole buffer does ([`GameSpan::next_game`](crate::pgn::lex::GameSpan::next_game)), fed
-/// pieces of a size the input picks (from its first byte) and one byte at
-/// a time.
+/// (`fuzz/regressions/lexer/`): the lexer against itself fed in pieces
+/// ([`compare_skipper_with_lexer`]: first, as our own rule, which no
+/// known difference from pgn-reader excuses), then against pgn-reader
+/// ([`compare_with_pgn_reader`]).
 ///
 /// # Errors
 /// What disagrees, in words.
 pub fn check_lexer(data: &[u8]) -> Result<(), String> {
-    if let Err(disagreement) = compare_with_pgn_reader(data) {
-        return Err(format!("lexer and pgn-reader disagree: {disagreement}"));
-    }
+    compare_skipper_with_lexer(data)?;
+    compare_with_pgn_reader(data)
+        .map(|_| ())
+        .map_err(|disagreement| format!("lexer and pgn-reader disagree: {disagreement}"))
+}
+
+/// For every game of `data`, a [`GameSkipper`] ([`GameSkipper::skip`])
+/// ends it where lexing the whole buffer does
+/// ([`GameSpan::next_game`](crate::pgn::lex::GameSpan::next_game)), fed
+/// pieces of a size the input picks (from its first byte) and one byte at
+/// a time.
+///
+/// # Errors
+/// The first game the two end apart, in words.
+pub fn compare_skipper_with_lexer(data: &[u8]) -> Result<(), String> {
     let picked = 1 + usize::from(data.first().copied().unwrap_or(0) % 32);
     let mut lexer = Lexer::new(data, 1);
     while let Some(span) = lexer.next_span() {
@@ -236,9 +249,10 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
             // (pgn-reader writes a pawn drop `P@e4` as `@e4`.)
             let as_written = matches!((event, &our.event), (OracleEvent::San(san), None)
                 if *san == our.text || our.text.strip_prefix('P') == Some(san.as_str()));
-            if our.event.as_ref() == Some(event)
-                || our.alternative.as_ref() == Some(event)
-                || as_written
+            if !our.dropped
+                && (our.event.as_ref() == Some(event)
+                    || our.alternative.as_ref() == Some(event)
+                    || as_written)
             {
                 agreement.matched += 1;
                 break;
@@ -332,17 +346,32 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
         event,
         alternative: None,
         skippable: skippable || after_bracket,
+        dropped: false,
         text: text.clone(),
     };
+    // What pgn-reader surely drops is matched with nothing: else it could
+    // be matched with the same event pgn-reader reports further on
+    // (`e4[ e4`: pgn-reader's only `e4` is the second), leaving ours of
+    // that one unmatched.
+    let dropped = Ours {
+        dropped: true,
+        ..ours(None, true)
+    };
+    // Right after the `[` or `}`, pgn-reader passes over everything up to
+    // its next delimiter: all of a token of ours that does not start with
+    // one.
+    if after_bracket && !is_pgn_reader_delimiter(bytes[0]) {
+        out.push(dropped);
+        return;
+    }
     match token.kind {
         TokenKind::MoveNumber => {}
         TokenKind::San => match token.san {
-            // A move with a `[` glued after it (`b4[Result "1-0"]`):
-            // pgn-reader reads `b4[Result` as one token and drops it.
-            Some(san) => {
-                let glued = pgn.get(offset + bytes.len()) == Some(&b'[');
-                out.push(ours(Some(OracleEvent::San(san.to_string())), glued));
-            }
+            // A move with a `[` glued after it (`b4[Result "1-0"]`,
+            // `e4[ e4`): pgn-reader reads the move, finds no delimiter
+            // after it (`[` is none to pgn-reader) and drops it.
+            Some(_) if pgn.get(offset + bytes.len()) == Some(&b'[') => out.push(dropped),
+            Some(san) => out.push(ours(Some(OracleEvent::San(san.to_string())), false)),
             None => {
                 // Not standard: an error of its game to us (or a move our
                 // lenient reader reads with a warning). pgn-reader reads
@@ -390,6 +419,13 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
             out.push(ours(Some(OracleEvent::Outcome(result)), bare));
         }
     }
+}
+
+/// Is `byte` one of pgn-reader's token delimiters: ours
+/// ([`is_token_end`]) but `[`, which the PGN standard makes a token of its
+/// own and pgn-reader reads as part of one?
+fn is_pgn_reader_delimiter(byte: u8) -> bool {
+    byte != b'[' && is_token_end(byte)
 }
 
 /// What pgn-reader reports of one token of ours, read alone (after a
@@ -543,6 +579,28 @@ mod tests {
         // `b3` to us (errors of the game), one junk token to pgn-reader.
         let agreement = compare_with_pgn_reader(b"e4 e5 Qd[b3 Nf6 e4 [b3 d5 *\n").unwrap();
         assert_eq!(agreement.matched, 6, "{agreement:?}"); // e4 e5 Nf6 e4 d5 *
+    }
+
+    #[test]
+    fn a_move_before_a_bracket_is_dropped_by_pgn_reader_and_matches_nothing() {
+        // Found by the lexer fuzz target: in `e4[ e4` pgn-reader drops the
+        // first `e4` (no delimiter after it) and reports the second; ours
+        // of the first must not be matched with it. The same after a `[`.
+        let agreement = compare_with_pgn_reader(b"e4[ e4 *\n").unwrap();
+        assert_eq!(
+            (agreement.matched, agreement.ours_only),
+            (2, 2),
+            "{agreement:?}"
+        );
+        let agreement = compare_with_pgn_reader(b"e4 [e4 e4 *\n").unwrap();
+        assert_eq!(
+            (agreement.matched, agreement.ours_only),
+            (3, 2),
+            "{agreement:?}"
+        );
+        let pgn = b"1. d4\n1. e4[Event \"x\"]\n\n1. e4 *\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        assert_eq!(agreement.matched, 3, "{agreement:?}"); // d4 e4 *
     }
 
     #[test]
