@@ -41,7 +41,9 @@
 //!   the movetext, and reads a tag pair glued to a result (`1-0[Event …`,
 //!   from `cat` of files without a final newline) as junk movetext; we
 //!   follow the PGN standard (`[` is a token of its own). Concatenated
-//!   event streams are compared, so boundaries do not matter.
+//!   event streams are compared, so boundaries do not matter; what
+//!   pgn-reader reports of the glued tag pair read as movetext (`1-0[Event
+//!   "*"]`: the result `*`) it may report there.
 //! - A tag pair glued after a move, before any result (`2. b4[Result
 //!   "1-0"]`: a game cut short, then the next file's tags, from `cat`):
 //!   decided (issue 20) as the PGN standard reads it: `[` is a token of
@@ -50,10 +52,12 @@
 //!   glued tag pair start the next game). pgn-reader reads `b4[Result` as
 //!   one junk token and drops it, then reads on in the same game.
 //! - A `[` or a stray `}` in the movetext with a move or NAG right after
-//!   it (`Qd[b3`, `[b3`, `N}g5`):
+//!   it (`Qd[b3`, `[b3`, `N}g5`), or right before it (`e4[`, `$1[`):
 //!   `[` is a token of its own to us (an error of its game), and the move
-//!   after it ours; pgn-reader reads on to its next delimiter and drops it
-//!   all.
+//!   or NAG before or after it ours; pgn-reader reads on to its next
+//!   delimiter and drops it all. Such a move or NAG of ours is matched
+//!   with nothing (not with the same one pgn-reader reports further on,
+//!   `e4[ e4`).
 //! - A comment that never closes: pgn-reader gives up with an error; the
 //!   comparison stops there (our reader reports the unterminated comment
 //!   as an error of its game).
@@ -83,7 +87,7 @@ use std::ops::ControlFlow;
 use pgn_reader::{RawComment, RawTag, Skip, Visitor};
 
 use crate::pgn::lex::classify::is_token_end;
-use crate::pgn::lex::{glyph_nags, GameSkipper, Lexer, TagLineProblem, Token, TokenKind};
+use crate::pgn::lex::{glyph_nags, GameEnd, GameSkipper, Lexer, TagLineProblem, Token, TokenKind};
 use crate::pgn::model::GameResult;
 use crate::pgn::tags::escape_for_report;
 
@@ -313,8 +317,28 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
 fn our_events(pgn: &[u8]) -> Vec<Ours> {
     let mut out = Vec::new();
     let mut lexer = Lexer::new(pgn, 1);
-    while lexer.next_game().is_some() {
+    // Where the last game ended, if at a tag pair glued after its result.
+    let mut glued_tag = None;
+    while let Some(head) = lexer.next_game() {
         let start = lexer.game_start();
+        if glued_tag == Some(start) {
+            // pgn-reader reads a tag pair glued after a result (`1-0[Event
+            // "*"]`, from `cat`) as movetext of the game before, up to the
+            // end of its line or our movetext: what it reports of those
+            // bytes read as movetext (`*` here) it may report there.
+            let line_end = memchr::memchr(b'\n', &pgn[start..]).map_or(pgn.len(), |i| start + i);
+            let tags = &pgn[start..line_end.min(head.movetext_start)];
+            for event in pgn_reader_movetext_events(tags) {
+                out.push(Ours {
+                    offset: start,
+                    event: Some(event),
+                    alternative: None,
+                    skippable: true,
+                    dropped: false,
+                    text: escape_for_report(tags).into_owned(),
+                });
+            }
+        }
         // Where the last stray `}` or `[` (a junk token of ours) ended.
         let mut stray_end = None;
         while let Some(token) = lexer.next_token() {
@@ -326,8 +350,20 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                 && matches!(pgn[offset..end].last(), Some(b'}' | b'[')))
             .then_some(end);
         }
+        let span = lexer.finish_game();
+        glued_tag = (span.ended_by == GameEnd::Result && glued_after_result(pgn, span.end))
+            .then_some(span.end);
     }
     out
+}
+
+/// Does the game that ended by its result at `end` end at a tag pair that
+/// pgn-reader reads as movetext: one after the result on its line (a `[`
+/// that is not the first thing on its line, nor in a `;` comment)?
+fn glued_after_result(pgn: &[u8], end: usize) -> bool {
+    let line_start = memchr::memrchr(b'\n', &pgn[..end]).map_or(0, |i| i + 1);
+    let before = &pgn[line_start..end];
+    pgn.get(end) == Some(&b'[') && !before.trim_ascii().is_empty() && !before.contains(&b';')
 }
 
 /// Pushes what pgn-reader may report of `token`; `after_stray`: it follows
@@ -364,13 +400,14 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
         out.push(dropped);
         return;
     }
+    // A move or NAG with a `[` glued after it (`b4[Result "1-0"]`, `e4[
+    // e4`, `$1[%clk`): pgn-reader reads it, finds no delimiter after it
+    // (`[` is none to pgn-reader) and drops it.
+    let glued = pgn.get(offset + bytes.len()) == Some(&b'[');
     match token.kind {
         TokenKind::MoveNumber => {}
         TokenKind::San => match token.san {
-            // A move with a `[` glued after it (`b4[Result "1-0"]`,
-            // `e4[ e4`): pgn-reader reads the move, finds no delimiter
-            // after it (`[` is none to pgn-reader) and drops it.
-            Some(_) if pgn.get(offset + bytes.len()) == Some(&b'[') => out.push(dropped),
+            Some(_) if glued => out.push(dropped),
             Some(san) => out.push(ours(Some(OracleEvent::San(san.to_string())), false)),
             None => {
                 // Not standard: an error of its game to us (or a move our
@@ -391,6 +428,7 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
                 }
             }
         },
+        TokenKind::Nag if glued => out.push(dropped),
         TokenKind::Nag => match crate::pgn::model::nag_from_glyph(bytes) {
             // (pgn-reader drops a NAG that ends the input.)
             Some(nag) => out.push(ours(
@@ -426,6 +464,16 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
 /// own and pgn-reader reads as part of one?
 fn is_pgn_reader_delimiter(byte: u8) -> bool {
     byte != b'[' && is_token_end(byte)
+}
+
+/// What pgn-reader reports of `bytes` read as movetext (after a `.`,
+/// which it passes over there, so that a `[` is not read as a tag).
+fn pgn_reader_movetext_events(bytes: &[u8]) -> Vec<OracleEvent> {
+    let mut movetext = Vec::with_capacity(bytes.len() + 3);
+    movetext.extend_from_slice(b". ");
+    movetext.extend_from_slice(bytes);
+    movetext.push(b'\n');
+    pgn_reader_events(&movetext).0
 }
 
 /// What pgn-reader reports of one token of ours, read alone (after a
@@ -601,6 +649,26 @@ mod tests {
         let pgn = b"1. d4\n1. e4[Event \"x\"]\n\n1. e4 *\n";
         let agreement = compare_with_pgn_reader(pgn).unwrap();
         assert_eq!(agreement.matched, 3, "{agreement:?}"); // d4 e4 *
+    }
+
+    #[test]
+    fn a_nag_before_a_bracket_is_dropped_by_pgn_reader() {
+        // Found by the lexer fuzz target: `$1[%clk 5:04:10]`, `$13[ Bxf2+`.
+        let agreement = compare_with_pgn_reader(b"e4 $1[%clk 5:04:10] e5 $13[ Nf3 *\n").unwrap();
+        // e4 e5 Nf3 *
+        assert_eq!(agreement.matched, 4, "{agreement:?}");
+    }
+
+    #[test]
+    fn a_tag_pair_glued_after_a_result_is_movetext_to_pgn_reader() {
+        // Found by the lexer fuzz target: to pgn-reader the `*` of the
+        // value is a result of the game before.
+        let pgn = b"e4 0-1[Event \"*\"]\n\n{c} e4 *\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        assert_eq!(agreement.matched, 6, "{agreement:?}"); // e4 0-1 * {c} e4 *
+                                                           // Not in a `;` comment, nor at the start of a line.
+        assert!(compare_with_pgn_reader(b"e4 0-1 ; x[Event \"*\"]\n\ne4 *\n").is_ok());
+        assert!(compare_with_pgn_reader(b"e4 0-1\n[Event \"*\"]\n\ne4 *\n").is_ok());
     }
 
     #[test]
