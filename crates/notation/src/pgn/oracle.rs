@@ -41,9 +41,12 @@
 //!   the movetext, and reads a tag pair glued to a result (`1-0[Event …`,
 //!   from `cat` of files without a final newline) as junk movetext; we
 //!   follow the PGN standard (`[` is a token of its own). Concatenated
-//!   event streams are compared, so boundaries do not matter; what
-//!   pgn-reader reports of the glued tag pair read as movetext (`1-0[Event
-//!   "*"]`: the result `*`) it may report there.
+//!   event streams are compared, so boundaries do not matter; but
+//!   pgn-reader reads a tag pair glued after movetext, or a tag line
+//!   indented with blanks (` [FEN "…`), as movetext of the game before:
+//!   what it reports of such tags read as movetext (`1-0[Event "*"]`: the
+//!   result `*`) it may report there, and a token of ours glued after
+//!   them (`[A "b"]Kc7`) it drops with them.
 //! - A tag pair glued after a move, before any result (`2. b4[Result
 //!   "1-0"]`: a game cut short, then the next file's tags, from `cat`):
 //!   decided (issue 20) as the PGN standard reads it: `[` is a token of
@@ -317,17 +320,23 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
 fn our_events(pgn: &[u8]) -> Vec<Ours> {
     let mut out = Vec::new();
     let mut lexer = Lexer::new(pgn, 1);
-    // Where the last game ended, if at a tag pair glued after its result.
-    let mut glued_tag = None;
+    // Where the last game ended, if at a tag line pgn-reader reads as
+    // movetext.
+    let mut tags_as_movetext = None;
     while let Some(head) = lexer.next_game() {
         let start = lexer.game_start();
-        if glued_tag == Some(start) {
+        // Where the last stray `}` or `[` (a junk token of ours) ended.
+        let mut stray_end = None;
+        if tags_as_movetext == Some(start) {
             // pgn-reader reads a tag pair glued after a result (`1-0[Event
-            // "*"]`, from `cat`) as movetext of the game before, up to the
-            // end of its line or our movetext: what it reports of those
-            // bytes read as movetext (`*` here) it may report there.
+            // "*"]`, from `cat`) or indented (`  [FEN "…`) as movetext of
+            // the game before, up to the end of its line: what it reports
+            // of our tags there read as movetext (`*` here) it may report
+            // there, and a token of ours glued after them (`[A "b"]Kc7`)
+            // it reads on to its next delimiter, as after a stray `}`.
             let line_end = memchr::memchr(b'\n', &pgn[start..]).map_or(pgn.len(), |i| start + i);
-            let tags = &pgn[start..line_end.min(head.movetext_start)];
+            let end = line_end.min(head.movetext_start);
+            let tags = &pgn[start..end];
             for event in pgn_reader_movetext_events(tags) {
                 out.push(Ours {
                     offset: start,
@@ -338,9 +347,8 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                     text: escape_for_report(tags).into_owned(),
                 });
             }
+            stray_end = (end < line_end && !is_pgn_reader_delimiter(pgn[end - 1])).then_some(end);
         }
-        // Where the last stray `}` or `[` (a junk token of ours) ended.
-        let mut stray_end = None;
         while let Some(token) = lexer.next_token() {
             let offset = start + token.start as usize;
             let end = offset + token.len as usize;
@@ -351,19 +359,23 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
             .then_some(end);
         }
         let span = lexer.finish_game();
-        glued_tag = (span.ended_by == GameEnd::Result && glued_after_result(pgn, span.end))
-            .then_some(span.end);
+        tags_as_movetext = (matches!(span.ended_by, GameEnd::Result | GameEnd::NextGame)
+            && span.movetext_start < span.end
+            && read_as_movetext(pgn, span.end))
+        .then_some(span.end);
     }
     out
 }
 
-/// Does the game that ended by its result at `end` end at a tag pair that
-/// pgn-reader reads as movetext: one after the result on its line (a `[`
-/// that is not the first thing on its line, nor in a `;` comment)?
-fn glued_after_result(pgn: &[u8], end: usize) -> bool {
+/// Does a game whose movetext ended at `end`, before the next game's
+/// tags, end before a tag line that pgn-reader reads as movetext of the
+/// game before (in movetext it reads tags only at the first byte of a
+/// line): a `[` glued after movetext (not in a `;` comment), or after
+/// blanks at the start of its line?
+fn read_as_movetext(pgn: &[u8], end: usize) -> bool {
     let line_start = memchr::memrchr(b'\n', &pgn[..end]).map_or(0, |i| i + 1);
     let before = &pgn[line_start..end];
-    pgn.get(end) == Some(&b'[') && !before.trim_ascii().is_empty() && !before.contains(&b';')
+    pgn.get(end) == Some(&b'[') && !before.is_empty() && !before.contains(&b';')
 }
 
 /// Pushes what pgn-reader may report of `token`; `after_stray`: it follows
@@ -669,6 +681,20 @@ mod tests {
                                                            // Not in a `;` comment, nor at the start of a line.
         assert!(compare_with_pgn_reader(b"e4 0-1 ; x[Event \"*\"]\n\ne4 *\n").is_ok());
         assert!(compare_with_pgn_reader(b"e4 0-1\n[Event \"*\"]\n\ne4 *\n").is_ok());
+        // A move glued after the tag: part of pgn-reader's junk token.
+        let pgn = b"e4 *[UTCTime \"0R\"]Kc7\n[Site \"b\"]\n\ne4 *\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        assert_eq!(agreement.matched, 4, "{agreement:?}"); // e4 * e4 *
+    }
+
+    #[test]
+    fn an_indented_tag_line_is_movetext_to_pgn_reader() {
+        // Found by the lexer fuzz target: a new game to us, junk and a
+        // variation of the game before to pgn-reader.
+        let pgn = b"e4 {c}\n   [FEN \" ( {c} b4 )\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        // e4 {c}, and pgn-reader's ( {c} b4 ) from our tag line.
+        assert_eq!(agreement.matched, 6, "{agreement:?}");
     }
 
     #[test]
