@@ -55,12 +55,13 @@
 //!   glued tag pair start the next game). pgn-reader reads `b4[Result` as
 //!   one junk token and drops it, then reads on in the same game.
 //! - A `[` or a stray `}` in the movetext with a move or NAG right after
-//!   it (`Qd[b3`, `[b3`, `N}g5`), or right before it (`e4[`, `$1[`):
-//!   `[` is a token of its own to us (an error of its game), and the move
-//!   or NAG before or after it ours; pgn-reader reads on to its next
-//!   delimiter and drops it all. Such a move or NAG of ours is matched
-//!   with nothing (not with the same one pgn-reader reports further on,
-//!   `e4[ e4`).
+//!   it (`Qd[b3`, `[b3`, `N}g5`), or right before it (`e4[`, `$1[`); a
+//!   move right after a vertical tab or form feed (blanks to us, not to
+//!   pgn-reader: `\x0cb5`): `[` is a token of its own to us (an error of
+//!   its game), and the move or NAG before or after it ours; pgn-reader
+//!   reads on to its next delimiter and drops it all. Such a move or NAG
+//!   of ours is matched with nothing (not with the same one pgn-reader
+//!   reports further on, `e4[ e4`).
 //! - A comment that never closes: pgn-reader gives up with an error; the
 //!   comparison stops there (our reader reports the unterminated comment
 //!   as an error of its game).
@@ -384,11 +385,13 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
     let offset = game_start + token.start as usize;
     let bytes = &pgn[offset..offset + token.len as usize];
     let text = escape_for_report(bytes).into_owned();
-    // Right after a `[` in the movetext (`Qd[b3`, `e4 [b3`) or a stray
-    // `}` (`N}g5`): a token of its own to us, while pgn-reader reads on to
-    // its next delimiter and drops what it read, so it reports nothing
-    // there.
-    let after_bracket = after_stray || (offset > 0 && pgn[offset - 1] == b'[');
+    // Right after a `[` in the movetext (`Qd[b3`, `e4 [b3`), a stray `}`
+    // (`N}g5`), or a vertical tab or form feed (blanks to us, not to
+    // pgn-reader: `\x0cb5`): a token of its own to us, while pgn-reader
+    // reads on to its next delimiter and drops what it read, so it reports
+    // nothing there.
+    let after_bracket =
+        after_stray || (offset > 0 && matches!(pgn[offset - 1], b'[' | b'\x0b' | b'\x0c'));
     let ours = |event: Option<OracleEvent>, skippable: bool| Ours {
         offset,
         event,
@@ -695,6 +698,13 @@ mod tests {
         let agreement = compare_with_pgn_reader(pgn).unwrap();
         // e4 {c}, and pgn-reader's ( {c} b4 ) from our tag line.
         assert_eq!(agreement.matched, 6, "{agreement:?}");
+    }
+
+    #[test]
+    fn a_move_after_a_form_feed_is_dropped_by_pgn_reader() {
+        // Found by the lexer fuzz target: `3. c4 \x0cb5 4. cxb5`.
+        let agreement = compare_with_pgn_reader(b"c4 \x0cb5 cxb5 \x0b\x0bb5 *\n").unwrap();
+        assert_eq!(agreement.matched, 3, "{agreement:?}"); // c4 cxb5 *
     }
 
     #[test]
