@@ -70,6 +70,9 @@
 //!   an error of that game to us, while pgn-reader reads on past the line:
 //!   such games are left out of the comparison (their bytes become blank
 //!   lines for both readers) and counted in [`Agreement::games_left_out`].
+//!   So is a game with a vertical tab, form feed or byte-order mark in
+//!   its tag section (between tags, or before the movetext): pgn-reader
+//!   ends the tag section there and reads the rest as movetext.
 //!   So is a game with a tag value holding unescaped quotes (`[Event
 //!   "?"?.??"]`): we read the value to its last quote (a warning),
 //!   pgn-reader ends it at its first and, finding no `]` there, ends the
@@ -295,20 +298,26 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
 }
 
 /// `pgn` with every game that has a malformed tag line (or one with
-/// unescaped quotes, which pgn-reader ends the tag section at) turned into
-/// blank lines (offsets and line numbers kept), and how many there were;
-/// `None` when there are none.
+/// unescaped quotes, or a vertical tab, form feed or byte-order mark in
+/// its tag section, all of which pgn-reader ends the tag section at)
+/// turned into blank lines (offsets and line numbers kept), and how many
+/// there were; `None` when there are none.
 fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
     let mut blanked: Option<Vec<u8>> = None;
     let mut count = 0;
     let mut lexer = Lexer::new(pgn, 1);
     while let Some(span) = lexer.next_span() {
-        if lexer.tag_issues().iter().any(|issue| {
-            matches!(
-                issue.problem,
-                TagLineProblem::Malformed | TagLineProblem::UnescapedQuote
-            )
-        }) {
+        let tags = &pgn[span.start..span.movetext_start];
+        let odd_blank = memchr::memchr2(b'\x0b', b'\x0c', tags).is_some()
+            || memchr::memmem::find(tags, b"\xef\xbb\xbf").is_some();
+        if odd_blank
+            || lexer.tag_issues().iter().any(|issue| {
+                matches!(
+                    issue.problem,
+                    TagLineProblem::Malformed | TagLineProblem::UnescapedQuote
+                )
+            })
+        {
             let buf = blanked.get_or_insert_with(|| pgn.to_vec());
             buf[span.start..span.end].fill(b'\n');
             count += 1;
@@ -698,6 +707,21 @@ mod tests {
         let agreement = compare_with_pgn_reader(pgn).unwrap();
         // e4 {c}, and pgn-reader's ( {c} b4 ) from our tag line.
         assert_eq!(agreement.matched, 6, "{agreement:?}");
+    }
+
+    #[test]
+    fn a_game_with_odd_blanks_in_its_tags_is_left_out() {
+        // Found by the lexer fuzz target: pgn-reader ends the tag section
+        // at a vertical tab (`[Opening "?"]\x0b[Result "*"]`: `*` is its
+        // movetext) or a byte-order mark before the movetext.
+        for pgn in [
+            &b"[A \"b\"]\x0b[C \"*\"]\n\ne4 *\n"[..],
+            b"[A \"b\"]\n\x0b[C \"*\"]\n\ne4 *\n",
+            b"[A \"b\"]\n\xef\xbb\xbfe4 *\n",
+        ] {
+            let agreement = compare_with_pgn_reader(pgn).unwrap();
+            assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
+        }
     }
 
     #[test]
