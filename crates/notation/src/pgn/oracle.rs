@@ -17,8 +17,9 @@
 //! numbers are not events of either.
 //!
 //! Known differences, which the comparison allows for (a token of ours
-//! that is no standard move is matched with what pgn-reader reports of
-//! that token read alone, which covers the cases of single tokens below):
+//! that is no standard move, or a NAG out of our range (`$0001`: over
+//! three digits), is matched with what pgn-reader reports of that token
+//! read alone, which covers the cases of single tokens below):
 //! - Moves of other variants that pgn-reader reads (drops `N@f3`, king
 //!   promotions `e8=K`): errors of their game to us; an event of ours
 //!   that is no standard move matches pgn-reader's move written the same.
@@ -433,24 +434,13 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
         TokenKind::San => match token.san {
             Some(_) if glued => out.push(dropped),
             Some(san) => out.push(ours(Some(OracleEvent::San(san.to_string())), false)),
-            None => {
-                // Not standard: an error of its game to us (or a move our
-                // lenient reader reads with a warning). pgn-reader reads
-                // such a token by its own rules, in pieces: a result glued
-                // to a move (`*O-O`), a number glued to one (`51f5`), SAN
-                // prefixes it drops (`Qd3b4a4+` gives `a4+`), castling with
-                // zeros before junk (`0-0-x`), variant moves (`N@f3`). What
-                // it reports of the token, read alone, is what ours may be
-                // matched with; all of it may be missing (context such as
-                // a glued `[` can make pgn-reader drop a piece).
-                let theirs = pgn_reader_token_events(bytes);
-                if theirs.is_empty() {
-                    out.push(ours(None, true));
-                }
-                for event in theirs {
-                    out.push(ours(Some(event), true));
-                }
-            }
+            // Not standard: an error of its game to us (or a move our
+            // lenient reader reads with a warning). pgn-reader reads such a
+            // token by its own rules, in pieces: a result glued to a move
+            // (`*O-O`), a number glued to one (`51f5`), SAN prefixes it
+            // drops (`Qd3b4a4+` gives `a4+`), castling with zeros before
+            // junk (`0-0-x`), variant moves (`N@f3`).
+            None => push_as_read_alone(out, bytes, ours),
         },
         TokenKind::Nag if glued => out.push(dropped),
         TokenKind::Nag => match crate::pgn::model::nag_from_glyph(bytes) {
@@ -459,7 +449,9 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
                 Some(OracleEvent::Nag(nag)),
                 offset + bytes.len() == pgn.len(),
             )),
-            None => out.push(ours(None, true)),
+            // Not a NAG to us (over 255, or over three digits): pgn-reader
+            // reads any number that fits a byte (`$0000` is its `$0`).
+            None => push_as_read_alone(out, bytes, ours),
         },
         TokenKind::Glyph => {
             for nag in glyph_nags(bytes) {
@@ -480,6 +472,24 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
                 !bytes.contains(&b'-') && !bytes.contains(&0xe2) && result == GameResult::Draw;
             out.push(ours(Some(OracleEvent::Outcome(result)), bare));
         }
+    }
+}
+
+/// Pushes a token of ours that is not what pgn-reader reads (a junk
+/// token, a NAG out of our range): what pgn-reader reports of it, read
+/// alone, is what ours may be matched with; all of it may be missing
+/// (context such as a glued `[` can make pgn-reader drop a piece).
+fn push_as_read_alone(
+    out: &mut Vec<Ours>,
+    bytes: &[u8],
+    ours: impl Fn(Option<OracleEvent>, bool) -> Ours,
+) {
+    let theirs = pgn_reader_token_events(bytes);
+    if theirs.is_empty() {
+        out.push(ours(None, true));
+    }
+    for event in theirs {
+        out.push(ours(Some(event), true));
     }
 }
 
@@ -722,6 +732,14 @@ mod tests {
             let agreement = compare_with_pgn_reader(pgn).unwrap();
             assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
         }
+    }
+
+    #[test]
+    fn a_nag_of_many_digits_is_pgn_readers_nag() {
+        // Found by the lexer fuzz target: `$00000000000000` is no NAG to
+        // us, `$0` to pgn-reader.
+        let agreement = compare_with_pgn_reader(b"e4 $00000000000000 $0001 $1 *\n").unwrap();
+        assert_eq!(agreement.matched, 5, "{agreement:?}"); // e4 $0 $1 $1 *
     }
 
     #[test]
