@@ -46,8 +46,9 @@
 //!   pgn-reader reads a tag pair glued after movetext, or a tag line
 //!   indented with blanks (` [FEN "…`), as movetext of the game before:
 //!   what it reports of such tags read as movetext (`1-0[Event "*"]`: the
-//!   result `*`) it may report there, and a token of ours glued after
-//!   them (`[A "b"]Kc7`) it drops with them.
+//!   result `*`) it may report there, and our tokens on the rest of that
+//!   line are matched with nothing (`[A "b"]Kc7`: one junk token to
+//!   pgn-reader; `[A "x;y"] Kc7`: a `;` comment).
 //! - A tag pair glued after a move, before any result (`2. b4[Result
 //!   "1-0"]`: a game cut short, then the next file's tags, from `cat`):
 //!   decided (issue 20) as the PGN standard reads it: `[` is a token of
@@ -334,35 +335,56 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
     // Where the last game ended, if at a tag line pgn-reader reads as
     // movetext.
     let mut tags_as_movetext = None;
-    while let Some(head) = lexer.next_game() {
+    // pgn-reader's events up to here are ours already (see below).
+    let mut read_up_to = 0;
+    while lexer.next_game().is_some() {
         let start = lexer.game_start();
         // Where the last stray `}` or `[` (a junk token of ours) ended.
         let mut stray_end = None;
-        if tags_as_movetext == Some(start) {
+        let tokens: Vec<Token> = std::iter::from_fn(|| lexer.next_token()).collect();
+        if tags_as_movetext == Some(start) && start >= read_up_to {
             // pgn-reader reads a tag pair glued after a result (`1-0[Event
             // "*"]`, from `cat`) or indented (`  [FEN "…`) as movetext of
-            // the game before, up to the end of its line: what it reports
-            // of our tags there read as movetext (`*` here) it may report
-            // there, and a token of ours glued after them (`[A "b"]Kc7`)
-            // it reads on to its next delimiter, as after a stray `}`.
+            // the game before, with the rest of its line (and a comment
+            // that runs on from it): what it reports of those bytes read
+            // as movetext (`*` here) it may report there, and our tokens
+            // in them are matched with nothing (a token glued after the
+            // tags, `[A "b"]Kc7`, is part of its junk token; one after a
+            // `;` in a value, of its comment).
             let line_end = memchr::memchr(b'\n', &pgn[start..]).map_or(pgn.len(), |i| start + i);
-            let end = line_end.min(head.movetext_start);
-            let tags = &pgn[start..end];
-            for event in pgn_reader_movetext_events(tags) {
+            let end = tokens
+                .iter()
+                .map(|token| (start + token.start as usize, start + token.end() as usize))
+                .filter(|&(from, _)| from < line_end)
+                .map(|(_, to)| to)
+                .fold(line_end, usize::max);
+            let read = &pgn[start..end];
+            for event in pgn_reader_movetext_events(read) {
                 out.push(Ours {
                     offset: start,
                     event: Some(event),
                     alternative: None,
                     skippable: true,
                     dropped: false,
-                    text: escape_for_report(tags).into_owned(),
+                    text: escape_for_report(read).into_owned(),
                 });
             }
-            stray_end = (end < line_end && !is_pgn_reader_delimiter(pgn[end - 1])).then_some(end);
+            read_up_to = end;
         }
-        while let Some(token) = lexer.next_token() {
+        for token in tokens {
             let offset = start + token.start as usize;
             let end = offset + token.len as usize;
+            if offset < read_up_to {
+                out.push(Ours {
+                    offset,
+                    event: None,
+                    alternative: None,
+                    skippable: true,
+                    dropped: true,
+                    text: escape_for_report(&pgn[offset..end]).into_owned(),
+                });
+                continue;
+            }
             push_ours(&mut out, pgn, start, &token, stray_end == Some(offset));
             stray_end = (token.kind == TokenKind::San
                 && token.san.is_none()
@@ -707,6 +729,14 @@ mod tests {
         let pgn = b"e4 *[UTCTime \"0R\"]Kc7\n[Site \"b\"]\n\ne4 *\n";
         let agreement = compare_with_pgn_reader(pgn).unwrap();
         assert_eq!(agreement.matched, 4, "{agreement:?}"); // e4 * e4 *
+                                                           // A `;` in the value: the rest of the line is its comment.
+        let pgn = b"e4 *[W \"J;H\"] Kc7 e5\n[Site \"b\"]\n\ne4 *\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        assert_eq!(agreement.matched, 4, "{agreement:?}"); // e4 * e4 *
+                                                           // A comment that runs on from the line.
+        let pgn = b"e4 *[W \"J\"]6 {a\nb} e5 *\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        assert_eq!(agreement.matched, 5, "{agreement:?}"); // e4 * {a b} e5 *
     }
 
     #[test]
