@@ -351,15 +351,27 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
             // in them are matched with nothing (a token glued after the
             // tags, `[A "b"]Kc7`, is part of its junk token; one after a
             // `;` in a value, of its comment).
-            let line_end = memchr::memchr(b'\n', &pgn[start..]).map_or(pgn.len(), |i| start + i);
-            let end = tokens
-                .iter()
-                .map(|token| (start + token.start as usize, start + token.end() as usize))
-                .filter(|&(from, _)| from < line_end)
-                .map(|(_, to)| to)
-                .fold(line_end, usize::max);
+            let line_end =
+                |at: usize| memchr::memchr(b'\n', &pgn[at..]).map_or(pgn.len(), |i| at + i);
+            let mut end = line_end(start);
+            let events = loop {
+                // Our tokens that start in those bytes, to their ends.
+                end = tokens
+                    .iter()
+                    .map(|token| (start + token.start as usize, start + token.end() as usize))
+                    .filter(|&(from, _)| from < end)
+                    .map(|(_, to)| to)
+                    .fold(end, usize::max);
+                let (events, error) = pgn_reader_movetext_events(&pgn[start..end]);
+                // A comment of pgn-reader's that runs on (a `{` in a tag
+                // value), to its `}` and the end of that line.
+                match (error, memchr::memchr(b'}', &pgn[end..])) {
+                    (Some(_), Some(i)) => end = line_end(end + i),
+                    _ => break events,
+                }
+            };
             let read = &pgn[start..end];
-            for event in pgn_reader_movetext_events(read) {
+            for event in events {
                 out.push(Ours {
                     offset: start,
                     event: Some(event),
@@ -523,13 +535,14 @@ fn is_pgn_reader_delimiter(byte: u8) -> bool {
 }
 
 /// What pgn-reader reports of `bytes` read as movetext (after a `.`,
-/// which it passes over there, so that a `[` is not read as a tag).
-fn pgn_reader_movetext_events(bytes: &[u8]) -> Vec<OracleEvent> {
+/// which it passes over there, so that a `[` is not read as a tag), and
+/// its error if it gave up (a comment that does not close).
+fn pgn_reader_movetext_events(bytes: &[u8]) -> (Vec<OracleEvent>, Option<String>) {
     let mut movetext = Vec::with_capacity(bytes.len() + 3);
     movetext.extend_from_slice(b". ");
     movetext.extend_from_slice(bytes);
     movetext.push(b'\n');
-    pgn_reader_events(&movetext).0
+    pgn_reader_events(&movetext)
 }
 
 /// What pgn-reader reports of one token of ours, read alone (after a
@@ -733,10 +746,14 @@ mod tests {
         let pgn = b"e4 *[W \"J;H\"] Kc7 e5\n[Site \"b\"]\n\ne4 *\n";
         let agreement = compare_with_pgn_reader(pgn).unwrap();
         assert_eq!(agreement.matched, 4, "{agreement:?}"); // e4 * e4 *
-                                                           // A comment that runs on from the line.
+                                                           // A comment that runs on from the line, ours or one in a value.
         let pgn = b"e4 *[W \"J\"]6 {a\nb} e5 *\n";
         let agreement = compare_with_pgn_reader(pgn).unwrap();
         assert_eq!(agreement.matched, 5, "{agreement:?}"); // e4 * {a b} e5 *
+        let pgn = b"e4 *[W \"{J\"]\n[B \"x\"] } e5 *\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        // e4 *, pgn-reader's {J"]\n[B "x"] }, e5 *
+        assert_eq!(agreement.matched, 5, "{agreement:?}");
     }
 
     #[test]
