@@ -44,10 +44,12 @@
 //!   follow the PGN standard (`[` is a token of its own). Concatenated
 //!   event streams are compared, so boundaries do not matter; but
 //!   pgn-reader reads a tag pair glued after movetext, or a tag line
-//!   indented with blanks (` [FEN "…`), as movetext of the game before:
+//!   indented with blanks (` [FEN "…`), with the rest of its line and the
+//!   tag lines after it up to one that starts with `[` (and a `{` comment
+//!   opened in them, to its `}`), as movetext of the game before:
 //!   what it reports of such tags read as movetext (`1-0[Event "*"]`: the
-//!   result `*`) it may report there, and our tokens on the rest of that
-//!   line are matched with nothing (`[A "b"]Kc7`: one junk token to
+//!   result `*`) it may report there, and our tokens in those bytes are
+//!   matched with nothing (`[A "b"]Kc7`: one junk token to
 //!   pgn-reader; `[A "x;y"] Kc7`: a `;` comment).
 //! - A tag pair glued after a move, before any result (`2. b4[Result
 //!   "1-0"]`: a game cut short, then the next file's tags, from `cat`):
@@ -337,7 +339,7 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
     let mut tags_as_movetext = None;
     // pgn-reader's events up to here are ours already (see below).
     let mut read_up_to = 0;
-    while lexer.next_game().is_some() {
+    while let Some(head) = lexer.next_game() {
         let start = lexer.game_start();
         // Where the last stray `}` or `[` (a junk token of ours) ended.
         let mut stray_end = None;
@@ -345,8 +347,9 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
         if tags_as_movetext == Some(start) && start >= read_up_to {
             // pgn-reader reads a tag pair glued after a result (`1-0[Event
             // "*"]`, from `cat`) or indented (`  [FEN "…`) as movetext of
-            // the game before, with the rest of its line (and a comment
-            // that runs on from it): what it reports of those bytes read
+            // the game before, with the rest of its line, the tag lines
+            // after it that do not start with `[` (and a comment that runs
+            // on from them): what it reports of those bytes read
             // as movetext (`*` here) it may report there, and our tokens
             // in them are matched with nothing (a token glued after the
             // tags, `[A "b"]Kc7`, is part of its junk token; one after a
@@ -354,6 +357,13 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
             let line_end =
                 |at: usize| memchr::memchr(b'\n', &pgn[at..]).map_or(pgn.len(), |i| at + i);
             let mut end = line_end(start);
+            // The tag lines after it, which pgn-reader reads on as movetext
+            // up to a line that starts with `[` or is empty.
+            while end + 1 < head.movetext_start
+                && !matches!(pgn[end + 1..], [b'[' | b'\n', ..] | [b'\r', b'\n', ..])
+            {
+                end = line_end(end + 1);
+            }
             let events = loop {
                 // Our tokens that start in those bytes, to their ends.
                 end = tokens
@@ -762,6 +772,8 @@ mod tests {
         // variation of the game before to pgn-reader.
         let pgn = b"e4 {c}\n   [FEN \" ( {c} b4 )\n";
         let agreement = compare_with_pgn_reader(pgn).unwrap();
+        // And the indented tag lines after it.
+        assert!(compare_with_pgn_reader(b"e4\n [A \"(4\n [A \"(\"]\n").is_ok());
         // e4 {c}, and pgn-reader's ( {c} b4 ) from our tag line.
         assert_eq!(agreement.matched, 6, "{agreement:?}");
     }
