@@ -995,9 +995,13 @@ fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
             // a reader's own buffer, and only the part of the buffer that
             // was never initialised is zeroed.
             if buf.len() < want {
-                buf.resize(want, 0);
+                // Zeroed as it is needed (doubling), so that a small input
+                // does not pay for a whole chunk.
+                let grow = want.min(buf.len().max(filled).max(32 << 10) * 2);
+                buf.resize(grow, 0);
             }
-            match reader.read(&mut buf[filled..want]) {
+            let end = buf.len().min(want);
+            match reader.read(&mut buf[filled..end]) {
                 Ok(0) => eof = true,
                 Ok(n) => filled += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
