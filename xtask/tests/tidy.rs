@@ -97,8 +97,6 @@ fn crate_graph_has_only_allowed_edges() {
                 "arrow-buffer",
                 // Integers written into report rows.
                 "itoa",
-                // The allocator (see main.rs).
-                "mimalloc",
             ][..],
         ),
     ]);

@@ -20,14 +20,6 @@ mod select;
 mod signals;
 mod validate;
 
-/// mimalloc, not the system allocator: the workers make buffers (a
-/// selected game's bytes, a chunk's records) that the main thread frees,
-/// and glibc's per-thread arenas then give memory back to the system and
-/// fault it in again, chunk after chunk (twice the page faults of one
-/// thread on many small inputs).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Reads, checks and rules on chess games.
 #[derive(Debug, Parser)]
 #[command(name = "chesstool", version, about, propagate_version = true)]

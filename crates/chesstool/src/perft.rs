@@ -185,20 +185,10 @@ fn run_single(args: &PerftArgs, threads: usize) -> Result<Outcome> {
     }
     let table = match args.hash {
         0 => None,
-        mib => {
-            // The allocator hands out address space that the system may
-            // not back (overcommit): a table larger than the machine's
-            // memory is refused here, not killed while it is filled.
-            if let Some(total) = memory_mib().filter(|&total| mib as u64 > total) {
-                anyhow::bail!(
-                    "--hash {mib}: cannot reserve {mib} MiB (the machine has {total} MiB)"
-                );
-            }
-            Some(
-                PerftTable::try_new(mib)
-                    .map_err(|_| anyhow::anyhow!("--hash {mib}: cannot reserve {mib} MiB"))?,
-            )
-        }
+        mib => Some(
+            PerftTable::try_new(mib)
+                .map_err(|_| anyhow::anyhow!("--hash {mib}: cannot reserve {mib} MiB"))?,
+        ),
     };
     let start = Instant::now();
     let (nodes, lines) = if depth == 0 {
@@ -466,13 +456,4 @@ fn run_suite(args: &PerftArgs, path: &Path) -> Result<Outcome> {
     } else {
         Outcome::Failed
     })
-}
-
-/// The machine's memory in MiB (`MemTotal` of `/proc/meminfo`), where the
-/// system says.
-fn memory_mib() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|line| line.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib >> 10)
 }

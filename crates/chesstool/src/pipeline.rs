@@ -1069,9 +1069,9 @@ fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
         send(info(offset, is_last, work, forced), chunk, emitter);
         offset += cut as u64;
     }
-    // For the next input: many small inputs then share a few buffers
-    // instead of each zeroing a fresh one.
-    emitter.recycle(buf);
+    // `buf` is not kept for the next input: with glibc, a buffer kept
+    // across inputs let the heap's top be given back and faulted in again
+    // input after input (4.7 times the page faults on 33 small files).
     (bytes, None)
 }
 
