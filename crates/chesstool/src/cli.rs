@@ -574,8 +574,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             );
         }
     }
-    // One bar for the run: its total is known when every size is.
-    let sizes: Option<u64> = inputs
+    let each_size: Vec<Option<u64>> = inputs
         .iter()
         .map(|i| {
             if input::is_stdin(&i.path) {
@@ -584,7 +583,15 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 std::fs::metadata(&i.path).ok().map(|m| m.len())
             }
         })
-        .sum();
+        .collect();
+    // One bar for the run: its total is known when every size is.
+    let sizes: Option<u64> = each_size.iter().copied().sum();
+    // What is left of the stream from each input on (a size not known
+    // counts as large): chunks are sized by it, not by the one input.
+    let mut left_from = vec![0u64; inputs.len() + 1];
+    for (i, size) in each_size.iter().enumerate().rev() {
+        left_from[i] = left_from[i + 1].saturating_add(size.unwrap_or(u64::MAX));
+    }
     let progress = crate::progress::Progress::new(sizes, !common.quiet);
     // The inputs opened and not yet done, oldest first: (index in the
     // pipeline, name, read in part only).
@@ -596,9 +603,9 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     let reading: std::cell::RefCell<Option<std::sync::Arc<std::sync::atomic::AtomicU64>>> =
         std::cell::RefCell::new(None);
     let last = std::cell::Cell::new(0u64);
-    let mut queue = inputs.iter();
+    let mut queue = inputs.iter().enumerate();
     let mut next_source = || -> Option<Source> {
-        for item in queue.by_ref() {
+        for (index, item) in queue.by_ref() {
             if input::is_stdin(&item.path) {
                 progress.suspend(|| terminal_hint("PGN"));
             }
@@ -611,14 +618,17 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 }
             };
             let name = input.name.clone();
-            // Small inputs get smaller chunks, so that every worker has
-            // some: about four chunks per thread, but no chunk under 64 KiB.
-            let chunk_size = match input.size {
-                Some(size) if threads > 1 => {
-                    let per = usize::try_from(size / (4 * threads as u64)).unwrap_or(usize::MAX);
-                    common.chunk_size.min(per.max(64 << 10))
-                }
-                _ => common.chunk_size,
+            // A small stream gets smaller chunks, so that every worker has
+            // some: about four chunks per thread in what is left of it
+            // (this input and those after it: many small files are read
+            // in full-size chunks, one after the other), but no chunk
+            // under 64 KiB.
+            let chunk_size = if threads > 1 {
+                let left = left_from[index];
+                let per = usize::try_from(left / (4 * threads as u64)).unwrap_or(usize::MAX);
+                common.chunk_size.min(per.max(64 << 10))
+            } else {
+                common.chunk_size
             }
             .min(task.max_chunk_size())
             // Many threads share a memory budget: at most `threads + 1`

@@ -507,9 +507,8 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             }
             Sink::Text(out) => {
                 if let Some(bytes) = &row.record.bytes {
-                    buf.clear();
-                    through.push(&mut buf, bytes);
-                    out.write_all(&buf)?;
+                    out.write_all(through.separator(bytes))?;
+                    out.write_all(bytes)?;
                 }
             }
         }
@@ -562,10 +561,9 @@ impl Split {
             self.through = notation::pgn::rewrite::PassThrough::default();
             self.in_file = 0;
         }
-        let mut buf = Vec::with_capacity(game.len() + 4);
-        self.through.push(&mut buf, game);
         if let Some(file) = &mut self.file {
-            file.write_all(&buf)?;
+            file.write_all(self.through.separator(game))?;
+            file.write_all(game)?;
         }
         self.in_file += 1;
         Ok(())

@@ -428,3 +428,41 @@ fn output_to_a_fifo_writes_it_and_leaves_it_in_place() {
         }
     }
 }
+
+#[test]
+fn buffers_recycled_across_inputs_never_leak_stale_bytes() {
+    // Inputs of decreasing size, each several 64 KiB chunks long: the
+    // buffers the reader gets back hold bytes of a longer chunk past what
+    // is read into them. `select` with no filter copies every game as it
+    // was read, so any stale byte would show in its output.
+    let dir = temp_dir("inputs_recycled");
+    let mut names = Vec::new();
+    let mut all = String::new();
+    for file in 0..6 {
+        let mut text = String::new();
+        for game in 0..(4000 - 600 * file) {
+            let moves = if game % 3 == 0 {
+                "1. e4 e5 2. Nf3 *"
+            } else {
+                "1. d4 *"
+            };
+            text.push_str(&format!(
+                "[Event \"f{file} g{game}\"]\n[Result \"*\"]\n\n{moves}\n\n"
+            ));
+        }
+        let name = format!("f{file}.pgn");
+        write(&dir.join(&name), &text);
+        all.push_str(&text);
+        names.push(name);
+    }
+    for threads in ["1", "2"] {
+        let mut args = vec!["select", "--threads", threads, "--chunk-size", "65536"];
+        args.extend(names.iter().map(String::as_str));
+        let run = chesstool(&dir, &args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            run.stdout == all,
+            "--threads {threads}: not a copy of the inputs"
+        );
+    }
+}

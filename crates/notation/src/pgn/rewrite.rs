@@ -229,13 +229,33 @@ pub struct PassThrough {
 impl PassThrough {
     /// Appends `game` (its bytes as read) to `out`.
     pub fn push(&mut self, out: &mut Vec<u8>, game: &[u8]) {
-        if let Some((n, eol)) = self.owed {
-            for _ in 0..n {
-                out.extend_from_slice(eol);
-            }
-        }
+        out.extend_from_slice(self.separator(game));
         out.extend_from_slice(game);
+    }
+
+    /// What goes before `game` (its bytes as read), which comes next: the
+    /// line ends the game before it lacks. For a writer that writes the
+    /// game's bytes itself, without copying them into a buffer first.
+    ///
+    /// ```
+    /// use notation::pgn::rewrite::PassThrough;
+    ///
+    /// let mut through = PassThrough::default();
+    /// assert_eq!(through.separator(b"1. e4 *\r\n"), b"");
+    /// assert_eq!(through.separator(b"1. d4 *\n\n"), b"\r\n");
+    /// assert_eq!(through.separator(b"1. c4 *"), b"");
+    /// assert_eq!(through.separator(b"*\n"), b"\n\n");
+    /// ```
+    pub fn separator(&mut self, game: &[u8]) -> &'static [u8] {
+        let before: &'static [u8] = match self.owed {
+            None | Some((0, _)) => b"",
+            Some((1, b"\r\n")) => b"\r\n",
+            Some((_, b"\r\n")) => b"\r\n\r\n",
+            Some((1, _)) => b"\n",
+            Some(_) => b"\n\n",
+        };
         self.owed = Some(missing_line_ends(game));
+        before
     }
 
     /// Ends the output: a line end after the last game if it has none.

@@ -155,8 +155,10 @@ impl Lexer<'_> {
             // comment), then the rest through one match.
             if class == Class::Word {
                 self.dangling = None;
-                if COMPLETE {
-                    // Plain standard SAN, read as the token is found.
+                if COMPLETE && S::STORE {
+                    // Plain standard SAN, read as the token is found (a
+                    // sink that passes over every token needs only where
+                    // the word ends).
                     if let Some((san, len)) = parse_standard_prefix(&buf[start..]) {
                         let end = start + len;
                         if buf.get(end).is_none_or(|&c| is_token_end(c)) {
