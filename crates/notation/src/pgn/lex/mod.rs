@@ -439,6 +439,9 @@ struct GameState {
     phase: Phase,
     inside: Inside,
     at_line_start: bool,
+    /// In the movetext, spaces were passed over at the start of the line
+    /// (in an earlier piece: see [`GameSkipper`]).
+    indented: bool,
     /// Variation depth.
     depth: u32,
     /// A termination marker stood at depth 0.
@@ -651,6 +654,7 @@ impl<'a> Lexer<'a> {
         self.st.phase = Phase::Start;
         self.st.inside = Inside::Nothing;
         self.st.at_line_start = at_line_start;
+        self.st.indented = false;
         self.st.depth = 0;
         self.st.finished = false;
         self.st.tag_lines = 0;

@@ -113,18 +113,26 @@ impl Lexer<'_> {
             // The space between tokens, before the dispatch below (mostly
             // one: a branch that predicts well, where a jump through the
             // class table would not).
+            let spaces_from = pos;
             while pos < buf.len() && buf[pos] == b' ' {
                 pos += 1;
             }
             let Some(&b) = buf.get(pos) else {
                 self.pos = pos;
                 if !COMPLETE {
+                    // Spaces at the start of a line, the line going on in
+                    // the next piece: its first byte is not in column 1.
+                    self.st.indented |= self.st.at_line_start && pos > spaces_from;
                     return Err(NeedMore { resume: buf.len() });
                 }
                 end!(buf.len(), GameEnd::EndOfInput);
             };
             if self.st.at_line_start {
                 self.st.at_line_start = false;
+                // A `%` escapes its line only in column 1 (PGN standard
+                // 6; pgn-reader reads an indented one in the movetext as
+                // movetext).
+                let indented = std::mem::take(&mut self.st.indented) || pos > spaces_from;
                 match b {
                     b'[' => end!(
                         pos,
@@ -134,7 +142,7 @@ impl Lexer<'_> {
                             GameEnd::NextGame
                         }
                     ),
-                    b'%' => {
+                    b'%' if !indented => {
                         self.pos = pos;
                         self.st.inside = Inside::Line;
                         self.resume_inside()?;

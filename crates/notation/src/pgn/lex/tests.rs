@@ -485,3 +485,39 @@ fn the_skipper_remembers_earlier_tag_names_at_the_end_of_the_input() {
         assert_skipper_agrees_on_every_split(pgn);
     }
 }
+
+/// A `%` escapes its line only in column 1 (PGN standard 6): in the
+/// movetext, an indented one is movetext, as pgn-reader reads it (found
+/// by the `lexer` fuzz target: ` % e5` in the movetext). Between games and
+/// after the tags, where pgn-reader passes over blank space first, an
+/// indented escape line still is one. The skipper agrees however the
+/// input is cut, spaces and `%` in different pieces included.
+#[test]
+fn an_indented_percent_in_the_movetext_is_movetext() {
+    let tokens = |pgn: &[u8]| -> Vec<String> {
+        kinds(pgn)
+            .into_iter()
+            .flatten()
+            .map(|(text, _)| text)
+            .collect()
+    };
+    assert_eq!(
+        tokens(b"1. e4\n  % e5 {x}\n1... e5 *\n"),
+        ["1.", "e4", "%", "e5", "{x}", "1...", "e5", "*"]
+    );
+    assert_eq!(
+        tokens(b"1. e4\n% e5 {x}\n1... e5 *\n"),
+        ["1.", "e4", "1...", "e5", "*"]
+    );
+    assert_eq!(
+        tokens(b"[Event \"a\"]\n  % not a tag [Event \"b\"]\n\n1. e4 *\n"),
+        ["1.", "e4", "*"]
+    );
+    for pgn in [
+        &b"1. e4\n  % e5\n[Event \"x\"]\n\n*"[..],
+        b"1. e4 *\n  % [Event \"x\"]\n1. d4 *",
+        b"1. e4\n % [Event \"x\"] {\n\n[Event \"y\"]\n*",
+    ] {
+        assert_skipper_agrees_on_every_split(pgn);
+    }
+}
