@@ -464,6 +464,53 @@ impl<'a> RawGame<'a> {
     }
 }
 
+/// `line` cut before each vertical tab or form feed outside a quoted
+/// value: pgn-reader ends a tag section at one, so the tag pairs after it
+/// are handed to it on their own (the lexer reads `[White "a"]\x0b[Black
+/// "b"]` as two tags, and so must the reader).
+fn tag_line_pieces(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut quoted = false;
+    let mut escaped = false;
+    let mut from = 0;
+    let mut cuts = line.iter().enumerate().filter_map(move |(i, &b)| {
+        if quoted {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => quoted = false,
+                _ => {}
+            }
+            None
+        } else {
+            match b {
+                b'"' => {
+                    quoted = true;
+                    None
+                }
+                b'\x0b' | b'\x0c' => Some(i),
+                _ => None,
+            }
+        }
+    });
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let start = from;
+        match cuts.next() {
+            Some(cut) => {
+                from = cut + 1;
+                Some(&line[start..cut])
+            }
+            None => {
+                done = true;
+                Some(&line[start..])
+            }
+        }
+    })
+}
+
 fn range(r: &Range<u32>) -> Range<usize> {
     r.start as usize..r.end as usize
 }
@@ -587,13 +634,21 @@ impl GameReader {
         let result = if head.plain_tags {
             tag_reader.read(section, &mut self.tags)
         } else {
-            // Line by line (rare: a malformed line, odd blanks).
+            // Line by line (rare: a malformed line, odd blanks), and a
+            // line in pieces at a vertical tab or form feed between its
+            // tag pairs, where pgn-reader would end the section.
             let mut result = Ok(());
             for line in section.split_inclusive(|&b| b == b'\n') {
-                let tag_line = line.trim_ascii_start();
-                if tag_line.starts_with(b"[") {
-                    if let Err(err) = tag_reader.read(tag_line, &mut self.tags) {
-                        result = Err(err);
+                for piece in tag_line_pieces(line) {
+                    let start = piece
+                        .iter()
+                        .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c'))
+                        .unwrap_or(piece.len());
+                    let tag_line = &piece[start..];
+                    if tag_line.starts_with(b"[") {
+                        if let Err(err) = tag_reader.read(tag_line, &mut self.tags) {
+                            result = Err(err);
+                        }
                     }
                 }
             }
@@ -628,5 +683,56 @@ impl GameReader {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tags_of(pgn: &[u8]) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        GameReader::new().read_chunk(pgn, 0, 1, |game| {
+            if out.is_empty() {
+                out = game
+                    .tags()
+                    .map(|(name, value)| {
+                        (
+                            String::from_utf8_lossy(name).into_owned(),
+                            String::from_utf8_lossy(value).into_owned(),
+                        )
+                    })
+                    .collect();
+            }
+        });
+        out
+    }
+
+    /// Found by the `lexer` fuzz target: the lexer read two tags, the
+    /// reader lost the second (pgn-reader ends a tag section at a vertical
+    /// tab or form feed). A tab or feed inside a value stays in it.
+    #[test]
+    fn tag_pairs_after_a_vertical_tab_or_form_feed_on_their_line_are_read() {
+        let pair = |name: &str, value: &str| (name.to_string(), value.to_string());
+        assert_eq!(
+            tags_of(b"[White \"a\"]\x0b[Black \"b\"]\n\n1. e4 *\n"),
+            [pair("White", "a"), pair("Black", "b")]
+        );
+        assert_eq!(
+            tags_of(b"[Event \"x\x0by\"]\n[White \"a\\\"\x0c\"]\x0c [Black \"b\"]\n\n1. e4 *\n"),
+            [
+                pair("Event", "x\x0by"),
+                pair("White", "a\\\"\x0c"),
+                pair("Black", "b")
+            ]
+        );
+        assert_eq!(
+            tags_of(b"[White \"a\"]\x0b\n[Black \"b\"]\n\n1. e4 *\n"),
+            [pair("White", "a"), pair("Black", "b")]
+        );
+        assert_eq!(
+            tag_line_pieces(b"[A \"1\"]\x0b[B \"\x0b\"]\x0c").collect::<Vec<_>>(),
+            [&b"[A \"1\"]"[..], b"[B \"\x0b\"]", b""]
+        );
     }
 }

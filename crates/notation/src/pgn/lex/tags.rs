@@ -305,6 +305,11 @@ impl Lexer<'_> {
         self.tag_line_starts.push((start - self.start) as u32);
         let shape = tag_line_shape(line, &mut self.st.names, true);
         self.names_read = self.tag_line_starts.len();
+        if memchr::memchr2(b'\x0b', b'\x0c', line).is_some() {
+            // pgn-reader ends a tag section at a vertical tab or form feed
+            // after a tag pair: the reader hands it the pairs one by one.
+            self.st.plain_tags = false;
+        }
         match shape {
             TagLineShape::TagsThen(i) => {
                 // Tags and movetext on one line.
