@@ -1080,3 +1080,21 @@ fn select_duplicates_refuses_an_input_or_the_output() {
     names.sort();
     assert_eq!(names, ["g.pgn", "out.pgn", "sub"]);
 }
+
+/// A tag pair after a vertical tab on its line is a tag of the game (the
+/// lexer reads it so; pgn-reader, which parses the tags, ends a section
+/// there unless handed the pairs one by one): found by the lexer fuzz
+/// target.
+#[test]
+fn a_tag_after_a_vertical_tab_on_its_line_is_filtered_on() {
+    let dir = temp_dir("select_vertical_tab");
+    let pgn = "[White \"a\"]\u{b}[Black \"b\"]\n[Result \"*\"]\n\n1. e4 *\n\n\
+               [White \"a\"]\n[Black \"c\"]\n[Result \"*\"]\n\n1. d4 *\n";
+    std::fs::write(dir.join("vt.pgn"), pgn).unwrap();
+    let run = chesstool(&dir, &["select", "--where", "Black = 'b'", "vt.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "[White \"a\"]\u{b}[Black \"b\"]\n[Result \"*\"]\n\n1. e4 *\n\n"
+    );
+}
