@@ -40,7 +40,9 @@ use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::sync::mpsc;
 
-use notation::pgn::lex::{count_newlines, split_candidate, GameEnd, GameSkipper, Lexer, NextGame};
+use notation::pgn::lex::{
+    count_newlines, split_candidate, GameEnd, GameSkipper, GameSpan, Lexer, NextGame,
+};
 use notation::pgn::read::{GameReader, RawGame};
 
 /// Per-game work, run on worker threads.
@@ -629,16 +631,17 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
                 return;
             };
             let (tail, offset) = self.after_skipped(next, &out.data, out.offset);
-            self.reread(out, tail, offset);
+            if self.reread(out, tail, offset) {
+                return;
+            }
         } else if let Some((mut bytes, offset)) = self.carry.take() {
             // The last game of the previous chunk goes on here (its chunk
             // was cut inside a comment, or where no game starts): read the
-            // joined bytes again, unless that game is longer than the size
-            // limit. Every decision on size is taken here, on bytes that
-            // start at a game, so it depends on the game alone, not on how
-            // the input was cut.
+            // joined bytes again. Every decision on size is taken there,
+            // on every game of bytes that start at a game, so it depends
+            // on the game alone, not on how the input was cut.
             bytes.extend_from_slice(&out.data);
-            if self.oversized_carry(out, bytes, offset) {
+            if self.reread(out, bytes, offset) {
                 return;
             }
         } else if self.select.ended_by(out.offset) {
@@ -653,7 +656,9 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
             // Sent to be skipped, but the oversized game ended before.
             let data = std::mem::take(&mut out.data);
             let offset = out.offset;
-            self.reread(out, data, offset);
+            if self.reread(out, data, offset) {
+                return;
+            }
         }
         let mut keep_until = out.records.len();
         let mut scanned = out.scanned;
@@ -697,41 +702,33 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
         self.line_base += newlines;
     }
 
-    /// `bytes` (at `offset`) start at a game that a previous chunk could
-    /// not finish, and hold what followed it. If that game is longer than
-    /// the size limit (it ends past it, or it has not ended and the bytes
-    /// already are), reports it as too large from its first bytes, skips
-    /// it, reads what follows it into `out` and returns `false`; or
-    /// returns `true` when the game goes on past `bytes` (the run is now
-    /// skipping it, or stopped). A game within the limit is read again
-    /// with what follows it, into `out`.
-    fn oversized_carry(
+    /// The first game of `data` (read from its start) longer than the
+    /// size limit: one that ends past it, or has not ended and already
+    /// is. `None` when `data` holds none (always when `data` is within
+    /// the limit, so the lexing is skipped then).
+    fn first_too_large(&self, data: &[u8]) -> Option<GameSpan> {
+        let limit = self.max_game_size;
+        if data.len() <= limit {
+            return None;
+        }
+        let mut lexer = Lexer::new(data, 0);
+        std::iter::from_fn(|| lexer.next_span()).find(|span| span.end - span.start > limit)
+    }
+
+    /// Reports the game of `span` in `bytes` (at `offset`) as too large
+    /// from its first bytes, skips it, and reads what follows it into
+    /// `out` (as [`Self::reread`], whose result it returns); or returns
+    /// `true` when the game goes on past `bytes` (the run is now skipping
+    /// it) or the run is stopped.
+    fn skip_oversized(
         &mut self,
         out: &mut ChunkOut<T::Record>,
-        bytes: Vec<u8>,
+        bytes: &[u8],
         offset: u64,
+        span: GameSpan,
     ) -> bool {
         let limit = self.max_game_size;
-        // Whether the first game ends within the limit can be told from
-        // its first `limit` bytes and a little more: no need to lex all
-        // of it.
-        let window = &bytes[..bytes.len().min(limit.saturating_add(64 << 10))];
-        let first = Lexer::new(window, 0).next_span();
-        let complete = first
-            .as_ref()
-            .filter(|span| matches!(span.ended_by, GameEnd::Result | GameEnd::NextGame));
-        let too_large = match (&first, complete) {
-            (_, Some(span)) => span.end - span.start > limit,
-            (Some(span), None) => window.len() - span.start > limit,
-            (None, None) => false,
-        };
-        if !too_large {
-            self.reread(out, bytes, offset);
-            return false;
-        }
-        let start = first.as_ref().map_or(0, |span| span.start);
-        // Blank space before the game belongs to nothing.
-        self.line_base += count_newlines(&bytes[..start]);
+        let start = span.start;
         let head = &bytes[start..(start + limit.min(OVERSIZED_HEAD)).min(bytes.len())];
         let records = oversized(
             &mut self.reader,
@@ -746,12 +743,12 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
         // A game that ends within the bytes ends where the scanner says;
         // one that goes on is skipped to the next.
         let mut skipper = GameSkipper::new();
-        let found = match complete {
-            Some(span) => Some(NextGame {
+        let found = match span.ended_by {
+            GameEnd::Result | GameEnd::NextGame => Some(NextGame {
                 kept: Vec::new(),
                 offset: span.end - start,
             }),
-            None => skipper.feed(&bytes[start..]),
+            GameEnd::EndOfInput | GameEnd::UnterminatedComment => skipper.feed(&bytes[start..]),
         };
         let Some(next) = found else {
             self.line_base += count_newlines(&bytes[start..]);
@@ -759,8 +756,7 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
             return true;
         };
         let (tail, offset) = self.after_skipped(next, &bytes[start..], offset + start as u64);
-        self.reread(out, tail, offset);
-        false
+        self.reread(out, tail, offset)
     }
 
     /// The bytes (and their offset) from the start of the game after a
@@ -776,9 +772,27 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
         (tail, offset + i as u64 - kept)
     }
 
-    /// Replaces what `out` holds by a reading of `data` (at `offset`) on
-    /// this thread.
-    fn reread(&mut self, out: &mut ChunkOut<T::Record>, data: Vec<u8>, offset: u64) {
+    /// Replaces what `out` holds by a reading of `data` (at `offset`,
+    /// from a game's first byte or the blank before it) on this thread,
+    /// and returns `false`. Every game in it is held to the size limit
+    /// here, not only the first: `data` may join a carried game and a
+    /// whole chunk, so it can hold a game longer than the limit anywhere.
+    /// The games before such a game are emitted at once, it is reported
+    /// and skipped ([`Self::skip_oversized`]), and what follows it is
+    /// read the same way; `true` means `out` holds nothing more to emit
+    /// (the run is skipping a game, or stopped).
+    fn reread(&mut self, out: &mut ChunkOut<T::Record>, data: Vec<u8>, offset: u64) -> bool {
+        if let Some(span) = self.first_too_large(&data) {
+            if span.start > 0 {
+                let (records, read) =
+                    process(&mut self.reader, self.task, &data[..span.start], offset);
+                if !self.emit_all(records, 0) {
+                    return true;
+                }
+                self.line_base += read.newlines;
+            }
+            return self.skip_oversized(out, &data, offset, span);
+        }
         let (records, read) = process(&mut self.reader, self.task, &data, offset);
         out.newlines = read.newlines;
         out.records = records;
@@ -788,6 +802,7 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
         out.offset = offset;
         out.scanned = 0;
         out.unread = false;
+        false
     }
 
     /// Counts `scanned` games, then emits `records` (those selected);
@@ -988,6 +1003,10 @@ fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
         forced,
         truncated: false,
     };
+    // The last cut was forced: the block starts where no game is known to
+    // start, maybe inside a line, so the line before a candidate may lie
+    // partly in the chunk before, out of `split_candidate`'s sight.
+    let mut after_forced = false;
     while !emitter.input_stopped(input) {
         let mut forced = false;
         while filled < want && !eof {
@@ -1029,7 +1048,17 @@ fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
             filled
         } else {
             match split_candidate(&buf[..filled]) {
-                Some(cut) if cut > 0 => cut,
+                Some(cut) if cut > 0 => {
+                    // After a forced cut, a candidate is not sure to start
+                    // a game: the emitter reads this chunk joined with the
+                    // game carried into it, and carries its last game on,
+                    // as after a forced cut. The next block starts at the
+                    // candidate's line, so its candidates are judged on
+                    // lines it holds whole.
+                    forced = after_forced;
+                    after_forced = false;
+                    cut
+                }
                 _ if filled < max_game_size => {
                     // No game starts in this block: read on, but never past
                     // the size limit, so that a game is too large exactly
@@ -1042,6 +1071,7 @@ fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
                 // next chunk and decides if it is too large.
                 _ => {
                     forced = true;
+                    after_forced = true;
                     filled
                 }
             }
@@ -1085,5 +1115,397 @@ fn work_for(select: Selection, offset: u64, len: usize) -> Work {
         Work::Scan
     } else {
         Work::Read
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A property test of [`run_many`]: over random inputs cut into random
+    //! chunk sizes, read in random pieces, with one to four threads, it
+    //! gives what one reading of each whole input gives.
+
+    use std::io::{Cursor, Read};
+
+    use super::*;
+
+    /// What the test task keeps of a game: its bytes, the line of each
+    /// token and its text, and its read errors (lines absolute once
+    /// rebased).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    struct Seen {
+        offset: u64,
+        line: u64,
+        bytes: Vec<u8>,
+        tokens: Vec<(u64, Vec<u8>)>,
+        errors: Vec<(u64, String)>,
+    }
+
+    struct Keep;
+
+    impl Task for Keep {
+        type Record = Seen;
+
+        fn game(&self, game: &mut RawGame<'_>) -> Seen {
+            let mut tokens = Vec::new();
+            while let Some(token) = game.next_token() {
+                let line = game.token_location(&token).0;
+                tokens.push((line, game.token_bytes(&token).to_vec()));
+            }
+            let errors = game
+                .read_errors()
+                .iter()
+                .map(|e| (e.line, e.message.clone()))
+                .collect();
+            Seen {
+                offset: game.offset,
+                line: game.line,
+                bytes: game.bytes().to_vec(),
+                tokens,
+                errors,
+            }
+        }
+
+        fn rebase(&self, record: &mut Seen, line_base: u64) {
+            record.line += line_base;
+            for (line, _) in &mut record.tokens {
+                *line += line_base;
+            }
+            for (line, _) in &mut record.errors {
+                *line += line_base;
+            }
+        }
+    }
+
+    /// A small deterministic generator (SplitMix64).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+
+        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+            items[self.below(items.len() as u64) as usize]
+        }
+    }
+
+    /// Random PGN with what makes cutting hard: comments holding lines
+    /// that start with `[`, long comments, games glued together, bad
+    /// tags, blank runs, a `%` line, junk, an unterminated comment.
+    fn random_pgn(rng: &mut Rng, games: usize) -> Vec<u8> {
+        let mut out = String::new();
+        for index in 0..games {
+            for _ in 0..rng.below(4) {
+                out.push_str(rng.pick(&["\n", "\r\n", "   \n", "% escaped line\n"]));
+            }
+            let tags = rng.below(5);
+            for tag in 0..tags {
+                match rng.below(12) {
+                    0 => out.push_str("[Broken \"value\n"),
+                    1 => out.push_str("[Event \"x\"] [Site \"y\"]\n"),
+                    _ => out.push_str(&format!("[Tag{tag} \"game {index}\"]\n")),
+                }
+            }
+            if tags > 0 && rng.below(4) > 0 {
+                out.push('\n');
+            }
+            let moves = rng.below(40);
+            for ply in 0..moves {
+                if ply % 2 == 0 {
+                    out.push_str(&format!("{}. ", ply / 2 + 1));
+                }
+                out.push_str(rng.pick(&["e4 ", "Nf3 ", "d5 ", "exd5 ", "O-O ", "Qh5+ ", "e8=Q# "]));
+                match rng.below(30) {
+                    0 => out.push_str("{ a comment\n[Event \"inside\"]\nthat goes on } "),
+                    1 => out.push_str("{\n\n[%clk 0:01:00]\n\n[Site \"?\"]\n} "),
+                    2 => out.push_str(&format!(
+                        "{{ {} }} ",
+                        "long ".repeat(rng.below(400) as usize)
+                    )),
+                    3 => out.push_str("(1... c5 2. Nf3) "),
+                    4 => out.push_str("$1 "),
+                    5 => out.push_str("; rest of line [Event \"no\"]\n"),
+                    6 => out.push('\n'),
+                    _ => {}
+                }
+            }
+            match rng.below(10) {
+                0 => {}
+                1 => out.push_str("{ never closed\n\n[Event \"after\"]\n"),
+                2 => out.push('*'),
+                _ => out.push_str(rng.pick(&["1-0", "0-1", "1/2-1/2", "*"])),
+            }
+            out.push_str(rng.pick(&["\n\n", "\n", " ", "\n\n\n"]));
+        }
+        out.into_bytes()
+    }
+
+    /// Gives at most `step` bytes a read, `step` changing as it goes.
+    struct Uneven {
+        data: Cursor<Vec<u8>>,
+        rng: Rng,
+        max: u64,
+    }
+
+    impl Read for Uneven {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let len = buf.len().min(self.rng.below(self.max) as usize + 1);
+            self.data.read(&mut buf[..len])
+        }
+    }
+
+    /// Every game of every input in one whole reading each: the records
+    /// and, per input, the games and bytes.
+    fn whole(inputs: &[Vec<u8>]) -> Vec<(usize, Seen)> {
+        let mut reader = GameReader::new();
+        let mut all = Vec::new();
+        for (input, data) in inputs.iter().enumerate() {
+            reader.read_chunk(data, 0, 1, |game| all.push((input, Keep.game(game))));
+        }
+        all
+    }
+
+    /// What [`run_many`] gives: (input, game number, record) per game,
+    /// and (input, bytes, games) per input.
+    #[allow(clippy::type_complexity)]
+    fn piped(
+        inputs: &[Vec<u8>],
+        threads: usize,
+        chunk_size: usize,
+        max_game_size: usize,
+        rng: &mut Rng,
+    ) -> (Vec<(usize, u64, Seen)>, Vec<(usize, u64, u64)>) {
+        let pool = (threads > 1).then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+        });
+        let mut queue = inputs.iter();
+        let seed = rng.next();
+        let max = [7, 4096, 1 << 20][rng.below(3) as usize];
+        let mut next = || {
+            queue.next().map(|data| Source {
+                reader: Box::new(Uneven {
+                    data: Cursor::new(data.clone()),
+                    rng: Rng(seed),
+                    max,
+                }),
+                settings: Settings {
+                    chunk_size,
+                    select: Selection::All,
+                    max_game_size,
+                },
+            })
+        };
+        let (mut games, mut done) = (Vec::new(), Vec::new());
+        run_many(&mut next, &Keep, pool.as_ref(), &|_| {}, |event| {
+            match event {
+                Event::Game(mut located) => {
+                    Keep.rebase(&mut located.record, located.line_base);
+                    assert_eq!(located.line, located.record.line);
+                    assert_eq!(located.offset, located.record.offset);
+                    games.push((located.input, located.game, located.record));
+                }
+                Event::Done {
+                    input,
+                    totals,
+                    error,
+                    cut,
+                } => {
+                    assert!(error.is_none() && cut.is_none());
+                    done.push((input, totals.bytes, totals.games));
+                }
+            }
+            Control::Continue
+        });
+        (games, done)
+    }
+
+    /// Fails with the first game that differs, in short.
+    #[allow(clippy::type_complexity)]
+    fn same(
+        got: &(Vec<(usize, u64, Seen)>, Vec<(usize, u64, u64)>),
+        expected: &(Vec<(usize, u64, Seen)>, Vec<(usize, u64, u64)>),
+        context: &str,
+    ) {
+        let short = |(input, game, seen): &(usize, u64, Seen)| {
+            format!(
+                "input {input} game {game} at {} line {}: {} bytes, {} tokens, errors {:?}",
+                seen.offset,
+                seen.line,
+                seen.bytes.len(),
+                seen.tokens.len(),
+                seen.errors
+            )
+        };
+        for (a, b) in got.0.iter().zip(&expected.0) {
+            assert!(a == b, "{context}:\n got {}\nwant {}", short(a), short(b));
+        }
+        assert_eq!(got.0.len(), expected.0.len(), "{context}");
+        assert_eq!(got.1, expected.1, "{context}");
+    }
+
+    /// With no game over the size limit, any thread count, chunk size and
+    /// read size give exactly one whole reading of each input.
+    #[test]
+    fn run_many_equals_a_whole_read() {
+        let mut rng = Rng(20);
+        for case in 0..40 {
+            let inputs: Vec<Vec<u8>> = (0..rng.below(4) + 1)
+                .map(|_| {
+                    let games = rng.below(300) as usize;
+                    random_pgn(&mut rng, games)
+                })
+                .collect();
+            let expected = whole(&inputs);
+            let threads = rng.below(4) as usize + 1;
+            // Chunks are at least 1 KiB; some far smaller than a game.
+            let chunk_size = [1 << 10, 3000, 1 << 14, 1 << 20][rng.below(4) as usize];
+            let (games, done) = piped(&inputs, threads, chunk_size, 64 << 20, &mut rng);
+            let context = format!("case {case}: {threads} threads, chunks of {chunk_size}");
+            assert_eq!(games.len(), expected.len(), "{context}");
+            let mut numbers = vec![0u64; inputs.len()];
+            for ((input, game, seen), (input_whole, seen_whole)) in games.iter().zip(&expected) {
+                numbers[*input] += 1;
+                assert_eq!((input, game), (input_whole, &numbers[*input]), "{context}");
+                assert_eq!(seen, seen_whole, "{context}");
+            }
+            let totals: Vec<(usize, u64, u64)> = inputs
+                .iter()
+                .enumerate()
+                .map(|(i, data)| (i, data.len() as u64, numbers[i]))
+                .collect();
+            assert_eq!(done, totals, "{context}");
+        }
+    }
+
+    /// With games over the size limit, every thread count and chunk size
+    /// gives what one thread with the largest chunks gives, and a game is
+    /// too large only when it is longer than the limit.
+    #[test]
+    fn too_large_games_do_not_depend_on_threads_or_chunks() {
+        let mut rng = Rng(18);
+        for case in 0..30 {
+            let inputs: Vec<Vec<u8>> = (0..rng.below(3) + 1)
+                .map(|_| {
+                    let games = rng.below(200) as usize;
+                    random_pgn(&mut rng, games)
+                })
+                .collect();
+            let max_game_size = [1 << 10, 1500, 4000][rng.below(3) as usize];
+            let reference = piped(&inputs, 1, max_game_size, max_game_size, &mut rng);
+            let threads = rng.below(4) as usize + 1;
+            let chunk_size = [1 << 10, 1200, 1 << 14][rng.below(3) as usize];
+            let got = piped(&inputs, threads, chunk_size, max_game_size, &mut rng);
+            same(
+                &got,
+                &reference,
+                &format!(
+                    "case {case}: {threads} threads, chunks of {chunk_size}, limit {max_game_size}"
+                ),
+            );
+            // The same games as a whole reading, each too large only if
+            // longer than the limit (its bytes run to the next game, so
+            // they may be longer than the game the limit measures).
+            let whole = whole(&inputs);
+            assert_eq!(reference.0.len(), whole.len(), "case {case}");
+            let mut too_large = 0;
+            for ((_, _, seen), (_, seen_whole)) in reference.0.iter().zip(&whole) {
+                assert_eq!(seen.offset, seen_whole.offset, "case {case}");
+                assert_eq!(seen.line, seen_whole.line, "case {case}");
+                if seen
+                    .errors
+                    .iter()
+                    .any(|(_, m)| m.starts_with("game too large"))
+                {
+                    too_large += 1;
+                    assert!(seen_whole.bytes.len() > max_game_size, "case {case}");
+                } else {
+                    assert_eq!(seen, seen_whole, "case {case}");
+                }
+            }
+            if max_game_size == 1 << 10 {
+                assert!(too_large > 0, "case {case}: no game was too large");
+            }
+        }
+    }
+
+    /// Regression (case 6 of the test above): a game 26 bytes longer than
+    /// the limit, whose comment near its end holds lines that start with
+    /// `[` (where cuts land), right after a game of tags alone (no cut
+    /// lands between them), is too large for every chunk size and thread
+    /// count, wherever it lies; one of exactly the limit is not.
+    #[test]
+    fn a_game_just_over_the_limit_is_too_large_for_any_chunk_size() {
+        let limit = 4000;
+        // A game of `len` bytes, up to the next game.
+        let game = |index: usize, len: usize| {
+            let head =
+                format!("[Event \"game {index}\"]\n\n1. e4 ; rest of line [Event \"no\"]\nd5 {{ ");
+            let tail = " } 2. exd5 {\n\n[%clk 0:01:00]\n\n[Site \"?\"]\n} *\n\n";
+            format!("{head}{}{tail}", "x".repeat(len - head.len() - tail.len()))
+        };
+        let tags_only = "[Event \"tags only\"]\n\n";
+        let mut rng = Rng(6);
+        for lead in [150, 1000, 2000, 3000] {
+            let sizes = [lead, 5000, 200, limit + 26, limit, 150];
+            let mut input = String::new();
+            for (index, &len) in sizes.iter().enumerate() {
+                if len > limit {
+                    input.push_str(tags_only);
+                }
+                input.push_str(&game(index, len));
+            }
+            let inputs = vec![input.into_bytes()];
+            let whole = whole(&inputs);
+            assert_eq!(whole.len(), sizes.len() + 2);
+            for chunk_size in [1 << 10, limit, 1 << 20] {
+                for threads in 1..=3 {
+                    let context = format!("lead {lead}, {threads} threads, chunks of {chunk_size}");
+                    let (games, done) = piped(&inputs, threads, chunk_size, limit, &mut rng);
+                    assert_eq!(
+                        done,
+                        vec![(0, inputs[0].len() as u64, whole.len() as u64)],
+                        "{context}"
+                    );
+                    for ((_, game, seen), (_, seen_whole)) in games.iter().zip(&whole) {
+                        assert_eq!(
+                            (seen.offset, seen.line),
+                            (seen_whole.offset, seen_whole.line),
+                            "{context}"
+                        );
+                        if seen_whole.bytes.len() > limit {
+                            assert!(
+                                seen.errors
+                                    .first()
+                                    .is_some_and(|(_, m)| m.starts_with("game too large")),
+                                "{context}: game {game} of {} bytes is not too large",
+                                seen_whole.bytes.len()
+                            );
+                        } else {
+                            assert_eq!(seen, seen_whole, "{context}: game {game}");
+                        }
+                    }
+                    let too_large = games
+                        .iter()
+                        .filter(|(_, _, seen)| {
+                            seen.errors
+                                .iter()
+                                .any(|(_, m)| m.starts_with("game too large"))
+                        })
+                        .count();
+                    assert_eq!(too_large, 2, "{context}");
+                }
+            }
+        }
     }
 }
