@@ -14,7 +14,6 @@ use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::{Invalid, Judged, Ruling};
 use board::RecordedResult;
 use clap::{Args, ValueEnum};
-use notation::pgn::mainline::Mainline;
 use notation::pgn::read::RawGame;
 
 use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
@@ -304,9 +303,10 @@ impl Task for Adjudicate {
             }
         }
         let (ruling, moves) = if self.moves {
-            let mut mainline = Mainline::default();
-            let ruling = arbiter::adjudicate_with(raw, &header, &self.rules, &mut mainline);
-            (ruling, Some(GameMoves::of(raw, mainline)))
+            let (ruling, moves) = GameMoves::gather(raw, |raw, mainline| {
+                arbiter::adjudicate_with(raw, &header, &self.rules, mainline)
+            });
+            (ruling, Some(moves))
         } else {
             (arbiter::adjudicate(raw, &header, &self.rules), None)
         };

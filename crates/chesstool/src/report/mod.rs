@@ -275,22 +275,56 @@ pub struct GameMoves {
     pub mainline: Mainline,
     /// The movetext as read, on one line ([`movetext_line`]), decoded.
     pub movetext: String,
+    /// The movetext is ASCII: [`movetext_line`] leaves no C0 control
+    /// character in it, so it holds none to escape.
+    pub ascii: bool,
 }
 
 impl GameMoves {
+    /// What `replay` returns, run with a mainline gatherer, and the game's
+    /// moves. The gatherer is this thread's, reused game after game, and
+    /// the record gets a copy of exact size: a gatherer grown ply by ply
+    /// for every game cost more in `realloc` than the gathering itself.
+    pub fn gather<T>(
+        game: &mut notation::pgn::read::RawGame<'_>,
+        replay: impl FnOnce(&mut notation::pgn::read::RawGame<'_>, &mut Mainline) -> T,
+    ) -> (T, GameMoves) {
+        thread_local! {
+            static GATHERER: std::cell::RefCell<Mainline> = std::cell::RefCell::default();
+        }
+        let (out, mainline) = GATHERER.with(|gatherer| match gatherer.try_borrow_mut() {
+            Ok(mut mainline) => {
+                mainline.clear();
+                let out = replay(game, &mut mainline);
+                (out, mainline.clone())
+            }
+            // Not reentered; but a fresh one would do.
+            Err(_) => {
+                let mut mainline = Mainline::default();
+                (replay(game, &mut mainline), mainline)
+            }
+        });
+        (out, GameMoves::of(game, mainline))
+    }
+
     /// The mainline gathered by a replay of `game`, and its movetext
     /// (the rest of the game is read for it).
     pub fn of(game: &mut notation::pgn::read::RawGame<'_>, mainline: Mainline) -> GameMoves {
         let start = game.movetext_start() as usize;
         let bytes = game.bytes();
         let line = movetext_line(bytes.get(start..).unwrap_or_default());
+        let ascii = line.is_ascii();
         // UTF-8 as nearly every movetext is: the line itself, not a copy.
         let movetext = String::from_utf8(line).unwrap_or_else(|err| {
             notation::pgn::tags::decode_text(err.as_bytes())
                 .0
                 .into_owned()
         });
-        GameMoves { mainline, movetext }
+        GameMoves {
+            mainline,
+            movetext,
+            ascii,
+        }
     }
 }
 
@@ -329,9 +363,16 @@ pub fn moves_columns<R: GameRecord + 'static>() -> Vec<Column<Placed<R>>> {
         g.record.moves()
     }
     vec![
-        Column::new("movetext", Type::Str, false, |g: &Placed<R>, _, c| {
-            c.str(moves(g).map_or("", |m| m.movetext.as_str()))
-        })
+        Column::new(
+            "movetext",
+            Type::Str,
+            false,
+            |g: &Placed<R>, _, c| match moves(g) {
+                Some(m) if m.ascii => c.str_without_controls(&m.movetext),
+                Some(m) => c.str(&m.movetext),
+                None => c.str(""),
+            },
+        )
         .unique(),
         Column::new(
             "moves",

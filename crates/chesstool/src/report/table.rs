@@ -326,6 +326,21 @@ impl Cell<'_> {
         }
     }
 
+    /// Text known to hold no control character (ASCII with none of C0
+    /// and DEL): [`Cell::str`] without the search for them.
+    #[inline]
+    pub fn str_without_controls(&mut self, text: &str) {
+        debug_assert!(!text.chars().any(char::is_control));
+        match &mut self.target {
+            Target::Csv {
+                line, plain: true, ..
+            } => line.extend_from_slice(text.as_bytes()),
+            Target::Csv { line, .. } => push_csv_field(line, text),
+            Target::Json { line } => super::json::push_str(line, text),
+            Target::Parquet(builder) => builder.append_str(text),
+        }
+    }
+
     /// ASCII text that needs neither quoting nor escaping (a FEN, a
     /// move): copied as it is.
     #[inline]
@@ -477,7 +492,11 @@ impl Cell<'_> {
 
     /// A list of decimals (see [`Cell::decimal`]) or nulls; in CSV an
     /// empty item for a null.
-    pub fn list_decimal(&mut self, items: impl IntoIterator<Item = Option<(i64, u32)>>) {
+    pub fn list_decimal<I>(&mut self, items: I)
+    where
+        I: IntoIterator<Item = Option<(i64, u32)>>,
+        I::IntoIter: Clone,
+    {
         match &mut self.target {
             Target::Csv { line, sep, .. } => {
                 for (i, item) in items.into_iter().enumerate() {
@@ -511,7 +530,11 @@ impl Cell<'_> {
     }
 
     /// A list of integers or nulls; in CSV an empty item for a null.
-    pub fn list_int(&mut self, items: impl IntoIterator<Item = Option<i64>>) {
+    pub fn list_int<I>(&mut self, items: I)
+    where
+        I: IntoIterator<Item = Option<i64>>,
+        I::IntoIter: Clone,
+    {
         match &mut self.target {
             Target::Csv { line, sep, .. } => {
                 for (i, item) in items.into_iter().enumerate() {
