@@ -36,10 +36,19 @@ use crate::output::{Output, OutputDir};
 /// each) stays a few MiB in memory.
 pub const DEFAULT_ROW_GROUP_ROWS: usize = 64 * 1024;
 
-/// The rows gathered before they go to the encoder: a multiple of the
+/// Rows go to the encoder in batches of a multiple of this many: the
 /// Parquet writer's mini-batch (1,024 values), so that a flat column's
 /// pages are cut where one batch of the whole row group would cut them.
 pub const BATCH_ROWS: usize = 1024;
+
+/// A batch goes to the encoder once it holds about this many bytes...
+const BATCH_BYTES: usize = 1 << 20;
+
+/// ...or this many rows: narrow rows (a ply's) in batches of a few MiB,
+/// since each batch costs the encoder its buffers' growth again, wide
+/// ones (a game's with its moves) 1,024 at a time, so that the encoding
+/// left when the last row is gathered stays about one MiB's.
+const MAX_BATCH_ROWS: usize = 16 * BATCH_ROWS;
 
 /// The zstd level of Parquet pages.
 const ZSTD_LEVEL: i32 = 1;
@@ -813,7 +822,11 @@ impl ParquetSink {
         if part.sent + part.rows >= self.group_rows {
             return self.write_group(self.current);
         }
-        if part.rows >= self.group_rows.min(BATCH_ROWS) {
+        let batch = self.group_rows.min(BATCH_ROWS);
+        if part.rows.is_multiple_of(batch)
+            && (part.rows >= MAX_BATCH_ROWS
+                || part.builders.iter().map(Builder::bytes).sum::<usize>() >= BATCH_BYTES)
+        {
             return self.send_rows(self.current, false);
         }
         if self.files.is_some() && self.clock.is_multiple_of(64) {
@@ -856,8 +869,10 @@ impl ParquetSink {
     /// Part `index`'s gathered rows to the encoder, ending the row group
     /// when `cut`.
     fn send_rows(&mut self, index: usize, cut: bool) -> Result<()> {
-        let capacity = self.batch_rows();
+        let batch_rows = self.batch_rows();
         let part = &mut self.parts[index];
+        // Room for a batch like this one.
+        let capacity = part.rows.clamp(batch_rows, MAX_BATCH_ROWS);
         let bytes: usize = part.builders.iter().map(Builder::bytes).sum();
         let arrays = part
             .builders
