@@ -429,7 +429,8 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         || schema,
         &args.common,
         partition,
-    )?;
+    )?
+    .hand_off()?;
     let mut counts = Counts::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
         let record = &row.record;
@@ -460,7 +461,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
             progress.suspend(|| eprintln!("{}: {detail}", game_place(&row, *line)));
         }
         match &mut sink {
-            Sink::Table(table) => table.row(&row, 0)?,
+            Sink::Table(table) => table.push(row)?,
             Sink::Text(out) => {
                 if let Ruling::Judged(judged) = &record.ruling {
                     if !judged.verdict.agrees {

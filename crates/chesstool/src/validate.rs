@@ -289,7 +289,8 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         || schema,
         &args.common,
         partition,
-    )?;
+    )?
+    .hand_off()?;
     let started = Instant::now();
     let mut counts = Counts::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
@@ -315,7 +316,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
             progress.suspend(|| eprintln!("{}", error_line(&row, err)));
         }
         if let Sink::Table(table) = &mut sink {
-            table.row(&row, 0)?;
+            table.push(row)?;
         }
         Ok(
             if args.max_errors.is_some_and(|max| counts.invalid >= max) {

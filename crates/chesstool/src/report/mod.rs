@@ -90,14 +90,14 @@ impl Format {
 }
 
 /// Where a report goes: text written as the subcommand likes, or a table.
-pub enum Sink<R: ?Sized> {
+pub enum Sink<R> {
     /// Text (and PGN, FEN, SAN, UCI) output.
     Text(Output),
     /// A typed table.
     Table(Table<R>),
 }
 
-impl<R: ?Sized> std::fmt::Debug for Sink<R> {
+impl<R> std::fmt::Debug for Sink<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Sink::Text(out) => f.debug_tuple("Text").field(out).finish(),
@@ -106,7 +106,7 @@ impl<R: ?Sized> std::fmt::Debug for Sink<R> {
     }
 }
 
-impl<R: ?Sized> Sink<R> {
+impl<R> Sink<R> {
     /// `path` (stdout for none or `-`) as `format` wants it: a table of
     /// `schema` (built only then), or text. With `partition`, a Parquet table partitioned
     /// into the directory `-o DIR`.
@@ -157,6 +157,21 @@ impl<R: ?Sized> Sink<R> {
             Sink::Text(out) => Ok(Destination::File(out)),
             Sink::Table(table) => table.finish(),
         }
+    }
+}
+
+impl<R: Send + 'static> Sink<R> {
+    /// For a report of one row a game: a Parquet table fills its columns
+    /// on a thread of its own ([`Table::hand_off`]); rows then go in
+    /// whole, by [`Table::push`].
+    ///
+    /// # Errors
+    /// When the thread cannot start.
+    pub fn hand_off(self) -> Result<Sink<R>> {
+        Ok(match self {
+            Sink::Table(table) => Sink::Table(table.hand_off()?),
+            text => text,
+        })
     }
 }
 

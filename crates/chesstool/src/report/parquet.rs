@@ -935,8 +935,11 @@ fn encode(
 ) -> Result<Destination> {
     let mut writers: std::collections::HashMap<usize, ArrowWriter<FileOut>> =
         std::collections::HashMap::new();
+    // What each file is called in an error.
+    let mut names: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
     // The single file's writer starts at once, on the report's output.
     if let Destination::File(out) = &mut destination {
+        names.insert(0, out.name());
         let out = std::mem::replace(out, Output::stdout());
         let writer = ArrowWriter::try_new(
             FileOut::Output(out),
@@ -962,21 +965,26 @@ fn encode(
                 )
                 .context("cannot start a parquet file")?;
                 writers.insert(id, writer);
+                names.insert(id, path.display().to_string());
             }
             Message::Rows { id, batch, cut } => {
                 let writer = writers
                     .get_mut(&id)
                     .context("a row group of no open file")?;
-                writer.write(&batch).map_err(parquet_error)?;
-                if cut {
+                let mut written = writer.write(&batch);
+                if cut && written.is_ok() {
                     // Cut by the gatherer: a partition written out, or
                     // the last rows of a file.
-                    writer.flush().map_err(parquet_error)?;
+                    written = writer.flush();
                 }
+                written.map_err(|err| cannot_write(err, names.get(&id)))?;
             }
             Message::Close { id } => {
                 let writer = writers.remove(&id).context("a close of no open file")?;
-                match writer.into_inner().map_err(parquet_error)? {
+                match writer
+                    .into_inner()
+                    .map_err(|err| cannot_write(err, names.get(&id)))?
+                {
                     FileOut::Output(out) => {
                         if let Destination::File(slot) = &mut destination {
                             *slot = out;
@@ -991,6 +999,15 @@ fn encode(
         }
     }
     Ok(destination)
+}
+
+/// A Parquet error met writing file `name`, named so.
+fn cannot_write(err: parquet::errors::ParquetError, name: Option<&String>) -> anyhow::Error {
+    let err = parquet_error(err);
+    match name {
+        Some(name) => err.context(format!("cannot write {name}")),
+        None => err,
+    }
 }
 
 /// A Parquet error as ours: an I/O error stays one.

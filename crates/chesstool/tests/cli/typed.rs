@@ -1046,3 +1046,34 @@ fn duckdb_polars_and_pyarrow_read_every_report_with_the_documented_types() {
     }
     eprintln!("{stdout}");
 }
+
+/// A Parquet report whose writes fail ends the run with the output's
+/// error and exit 2, whichever thread met it: the filler of a per-game
+/// report (validate, adjudicate, select) and the encoder of replay's.
+#[test]
+fn parquet_write_errors_end_the_run() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full on this system");
+        return;
+    }
+    let dir = temp_dir("typed_dev_full");
+    let sample = repo_file("testdata/sample.pgn");
+    for command in ["validate", "adjudicate", "select", "replay"] {
+        let run = chesstool(
+            &dir,
+            &[command, &sample, "--format", "parquet", "-o", "/dev/full"],
+        );
+        assert_eq!(run.code, 2, "{command}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("/dev/full") && run.stderr.contains("no space left"),
+            "{command}: {}",
+            run.stderr
+        );
+        assert_eq!(
+            run.stderr.matches("no space left").count(),
+            1,
+            "{command}: {}",
+            run.stderr
+        );
+    }
+}
