@@ -323,6 +323,9 @@ pub struct HeaderSpec {
     tags: Vec<(String, TagType)>,
     /// The tags' names, shared by the header of every game of the run.
     names: std::sync::Arc<[String]>,
+    /// The indices of the tags by the length of their names: a game's
+    /// tag is matched against the few of its length.
+    by_len: Vec<Vec<usize>>,
 }
 
 impl HeaderSpec {
@@ -344,7 +347,41 @@ impl HeaderSpec {
         }
         self.tags.push((name.to_owned(), TagType::of(name)));
         self.names = self.tags.iter().map(|(n, _)| n.clone()).collect();
-        self.tags.len() - 1
+        let index = self.tags.len() - 1;
+        if self.by_len.len() <= name.len() {
+            self.by_len.resize(name.len() + 1, Vec::new());
+        }
+        self.by_len[name.len()].push(index);
+        index
+    }
+
+    /// The raw value of each of the spec's tags in `game` (the first of
+    /// its name, as [`RawGame::tag`] finds it), in the spec's order: for a
+    /// spec of many tags, in one pass over the game's tags.
+    fn raw_values<'g>(&self, game: &RawGame<'g>) -> Vec<Option<&'g [u8]>> {
+        let mut raws = vec![None; self.tags.len()];
+        if self.tags.len() <= 4 {
+            for (raw, (name, _)) in raws.iter_mut().zip(&self.tags) {
+                *raw = game.tag(name.as_bytes());
+            }
+            return raws;
+        }
+        let mut left = self.tags.len();
+        for (name, value) in game.tags() {
+            let Some(bucket) = self.by_len.get(name.len()) else {
+                continue;
+            };
+            if let Some(&index) = bucket.iter().find(|&&i| self.tags[i].0.as_bytes() == name) {
+                if raws[index].is_none() {
+                    raws[index] = Some(value);
+                    left -= 1;
+                    if left == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        raws
     }
 
     /// The index of tag `name` in [`GameHeader::fields`].
@@ -407,9 +444,10 @@ impl GameHeader {
             black: None,
             result_tag: tag_string(game, b"Result"),
             fields: spec
-                .tags
-                .iter()
-                .map(|(name, ty)| TagField::read(game.tag(name.as_bytes()), *ty))
+                .raw_values(game)
+                .into_iter()
+                .zip(&spec.tags)
+                .map(|(raw, (_, ty))| TagField::read(raw, *ty))
                 .collect(),
             names: std::sync::Arc::clone(&spec.names),
         }
@@ -495,6 +533,49 @@ pub fn tag_text<'g>(game: &RawGame<'g>, name: &[u8]) -> Option<Cow<'g, str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The spec's tags are found in one pass as one lookup each finds
+    /// them: the first of a repeated name, names of one length told
+    /// apart, a missing tag missing, for specs of a few tags and of many.
+    #[test]
+    fn a_spec_reads_each_tag_as_a_lookup_does() {
+        let pgn = b"[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.02\"]\n[Round \"1\"]\n\
+            [White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[Event \"again\"]\n\
+            [WhiteElo \"2100\"]\n[BlackElo \"x\"]\n[ECO \"B01\"]\n[Opening \"o\"]\n\
+            [TimeControl \"180+2\"]\n[UTCTime \"10:11:12\"]\n\n1. e4 1-0\n";
+        let names = [
+            "Event",
+            "Site",
+            "Date",
+            "Round",
+            "WhiteElo",
+            "BlackElo",
+            "ECO",
+            "Opening",
+            "TimeControl",
+            "UTCTime",
+            "UTCDate",
+            "Termination",
+            "Black",
+            "Eco",
+        ];
+        notation::pgn::read::GameReader::new().read_chunk(pgn, 0, 1, |game| {
+            for n in [1, 3, 4, 5, 9, names.len()] {
+                let spec = HeaderSpec::with_tags(&names[..n]);
+                let header = GameHeader::read(game, &spec);
+                let expected: Vec<TagField> = spec
+                    .tags
+                    .iter()
+                    .map(|(name, ty)| TagField::read(game.tag(name.as_bytes()), *ty))
+                    .collect();
+                assert_eq!(header.fields(), expected, "{n} tags");
+            }
+            let header = GameHeader::read(game, &HeaderSpec::with_tags(names));
+            assert_eq!(header.text("Event"), Some("e"));
+            assert_eq!(header.field("Eco"), Some(&TagField::Missing));
+            assert_eq!(header.field("WhiteElo"), Some(&TagField::Int(2100)));
+        });
+    }
 
     #[test]
     fn days_since_epoch_as_arrow_counts_them() {

@@ -288,11 +288,9 @@ pub trait GameRecord {
 pub struct GameMoves {
     /// The mainline, up to the first error.
     pub mainline: Mainline,
-    /// The movetext as read, on one line ([`movetext_line`]), decoded.
-    pub movetext: String,
-    /// The movetext is ASCII: [`movetext_line`] leaves no C0 control
-    /// character in it, so it holds none to escape.
-    pub ascii: bool,
+    /// The movetext's bytes as read, from the end of the tags to the end
+    /// of the game.
+    pub movetext: Vec<u8>,
 }
 
 impl GameMoves {
@@ -323,22 +321,25 @@ impl GameMoves {
     }
 
     /// The mainline gathered by a replay of `game`, and its movetext
-    /// (the rest of the game is read for it).
+    /// (the rest of the game is read for it), as read: made one line only
+    /// when it is written ([`GameMoves::write_movetext`]), which a Parquet
+    /// report does beside the reading.
     pub fn of(game: &mut notation::pgn::read::RawGame<'_>, mainline: Mainline) -> GameMoves {
         let start = game.movetext_start() as usize;
-        let bytes = game.bytes();
-        let line = movetext_line(bytes.get(start..).unwrap_or_default());
+        let movetext = game.bytes().get(start..).unwrap_or_default().to_vec();
+        GameMoves { mainline, movetext }
+    }
+
+    /// The movetext on one line ([`movetext_line`]), decoded, into `cell`.
+    pub fn write_movetext(&self, cell: &mut table::Cell<'_>) {
+        let line = movetext_line(&self.movetext);
+        // [`movetext_line`] leaves no C0 control character: ASCII holds
+        // none to escape.
         let ascii = line.is_ascii();
-        // UTF-8 as nearly every movetext is: the line itself, not a copy.
-        let movetext = String::from_utf8(line).unwrap_or_else(|err| {
-            notation::pgn::tags::decode_text(err.as_bytes())
-                .0
-                .into_owned()
-        });
-        GameMoves {
-            mainline,
-            movetext,
-            ascii,
+        match String::from_utf8(line) {
+            Ok(text) if ascii => cell.str_without_controls(&text),
+            Ok(text) => cell.str(&text),
+            Err(err) => cell.str(&notation::pgn::tags::decode_text(err.as_bytes()).0),
         }
     }
 }
@@ -383,8 +384,7 @@ pub fn moves_columns<R: GameRecord + 'static>() -> Vec<Column<Placed<R>>> {
             Type::Str,
             false,
             |g: &Placed<R>, _, c| match moves(g) {
-                Some(m) if m.ascii => c.str_without_controls(&m.movetext),
-                Some(m) => c.str(&m.movetext),
+                Some(m) => m.write_movetext(c),
                 None => c.str(""),
             },
         )
@@ -395,10 +395,9 @@ pub fn moves_columns<R: GameRecord + 'static>() -> Vec<Column<Placed<R>>> {
             false,
             |g: &Placed<R>, _, c| match moves(g) {
                 Some(m) => {
-                    let (text, ends) = m.mainline.sans_joined();
-                    c.list_joined(text, ends);
+                    c.list_san(m.mainline.sans());
                 }
-                None => c.list_joined("", &[]),
+                None => c.list_san(&[]),
             },
         ),
         Column::new(

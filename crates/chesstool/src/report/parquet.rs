@@ -392,18 +392,17 @@ impl Builder {
         }
     }
 
-    /// A list of strings given whole: `text` the items one after the
-    /// other, `ends` where each ends in it (as arrow keeps them).
+    /// A list of moves, each written in SAN straight into the items'
+    /// bytes.
     #[inline]
-    pub fn append_joined_str_list(&mut self, text: &str, ends: &[u32]) {
+    pub fn append_san_list(&mut self, sans: &[notation::san::SanPlus]) {
         match self {
             Builder::StrList(b) => {
-                let base = b.bytes.len();
-                b.bytes.extend_from_slice(text.as_bytes());
-                // Checked once: every item ends within the bytes.
-                offset(b.bytes.len());
-                b.item_offsets
-                    .extend(ends.iter().map(|&end| (base + end as usize) as i32));
+                b.item_offsets.reserve(sans.len());
+                for san in sans {
+                    san.push_to(&mut b.bytes);
+                    b.item_offsets.push(offset(b.bytes.len()));
+                }
                 b.lists.end_row(b.item_offsets.len() - 1, true);
             }
             _ => self.mismatch("a list of strings"),

@@ -449,44 +449,32 @@ impl Cell<'_> {
         }
     }
 
-    /// A list of ASCII strings that need neither escaping nor quoting and
-    /// hold no `;` (moves in SAN), given as arrow keeps one: the items
-    /// one after the other in `text`, and where each ends. Copied as they
-    /// are, in every format; into Parquet whole.
-    pub fn list_joined(&mut self, text: &str, ends: &[u32]) {
-        debug_assert!(text
-            .bytes()
-            .all(|b| b.is_ascii_graphic() && !matches!(b, b';' | b',' | b'"')));
-        let items = || {
-            let mut start = 0;
-            ends.iter().map(move |&end| {
-                let item = text.get(start..end as usize).unwrap_or_default();
-                start = end as usize;
-                item
-            })
-        };
+    /// A list of moves in SAN (ASCII that needs neither escaping nor
+    /// quoting, and holds no `;`), written from the moves themselves in
+    /// every format, into Parquet's offsets and bytes directly.
+    pub fn list_san(&mut self, sans: &[notation::san::SanPlus]) {
         match &mut self.target {
             Target::Csv { line, sep, .. } => {
-                for (i, item) in items().enumerate() {
+                for (i, san) in sans.iter().enumerate() {
                     if i > 0 {
                         line.extend_from_slice(sep.as_bytes());
                     }
-                    line.extend_from_slice(item.as_bytes());
+                    san.push_to(line);
                 }
             }
             Target::Json { line } => {
                 line.push(b'[');
-                for (i, item) in items().enumerate() {
+                for (i, san) in sans.iter().enumerate() {
                     if i > 0 {
                         line.push(b',');
                     }
                     line.push(b'"');
-                    line.extend_from_slice(item.as_bytes());
+                    san.push_to(line);
                     line.push(b'"');
                 }
                 line.push(b']');
             }
-            Target::Parquet(builder) => builder.append_joined_str_list(text, ends),
+            Target::Parquet(builder) => builder.append_san_list(sans),
         }
     }
 

@@ -580,31 +580,26 @@ fn any_clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
 /// clock, the arguments of the `[%eval]` before it, if any.
 #[inline(always)]
 fn exported_clock(raw: &[u8]) -> Option<(Millis, Option<&[u8]>)> {
-    let (&b' ', mut rest) = raw.split_first()? else {
+    // The clock command ends the comment, before at most one space.
+    let end = raw.len() - usize::from(raw.last() == Some(&b' '));
+    let start = end.checked_sub(CLOCK_COMMAND)?;
+    let command: &[u8; CLOCK_COMMAND] = raw.get(start..end)?.try_into().ok()?;
+    let clock = clock_command(command)?;
+    // Before it, one space, or ` [%eval ARGS] ` (arguments of a few
+    // bytes, no bracket: `0.17`, `#-3`, `-1.50,23`).
+    let before = &raw[..start];
+    if before == b" " {
+        return Some((clock, None));
+    }
+    let (head, rest) = before.split_first_chunk::<8>()?;
+    if head != b" [%eval " {
         return None;
-    };
-    if let Some((&b' ', head)) = rest.split_last() {
-        rest = head;
     }
-    let mut eval = None;
-    if rest.len() > CLOCK_COMMAND {
-        let (head, after) = rest.split_at(7);
-        if head != b"[%eval " {
-            return None;
-        }
-        // Eval arguments are a few bytes: `0.17`, `#-3`, `-1.50,23`.
-        let close = after
-            .iter()
-            .take(16)
-            .position(|&b| b == b']' || b == b'[')?;
-        if after[close] != b']' {
-            return None;
-        }
-        eval = Some(&after[..close]);
-        rest = after[close + 1..].strip_prefix(b" ")?;
+    let args = rest.strip_suffix(b"] ")?;
+    if args.len() > 15 || args.iter().any(|&b| b == b'[' || b == b']') {
+        return None;
     }
-    let command: &[u8; CLOCK_COMMAND] = rest.try_into().ok()?;
-    Some((clock_command(command)?, eval))
+    Some((clock, Some(args)))
 }
 
 /// The length of `[%clk H:MM:SS]`.
@@ -1042,7 +1037,8 @@ mod tests {
     /// reference, and so is the command alone.
     #[test]
     fn exported_clock_agrees_with_the_reference_on_every_byte_change() {
-        let comments: [&[u8]; 6] = [
+        let comments: [&[u8]; 7] = [
+            b" [%eval -12.34,12345678] [%clk 0:00:01] ",
             b" [%clk 0:00:00] ",
             b" [%clk 1:23:45] ",
             b" [%clk 9:59:59] ",

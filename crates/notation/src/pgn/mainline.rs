@@ -13,7 +13,8 @@
 //! GameReader::new().read_chunk(pgn, 0, 1, |game| {
 //!     let mut mainline = Mainline::default();
 //!     replay(game, &ReplayOptions::default(), &mut mainline);
-//!     assert_eq!(mainline.sans().collect::<Vec<_>>(), ["e4", "e5", "Qh5"]);
+//!     let sans: Vec<String> = mainline.sans().iter().map(ToString::to_string).collect();
+//!     assert_eq!(sans, ["e4", "e5", "Qh5"]);
 //!     assert_eq!(mainline.clocks(), [Some(Millis(180_000)), Some(Millis(178_000)), None]);
 //!     assert_eq!(mainline.evals()[0], Some(Eval::Centipawns(17)));
 //! });
@@ -28,13 +29,11 @@ use crate::san::{San, SanPlus};
 
 /// The mainline of a game as replayed: each ply's move in canonical SAN
 /// (a null move as `--`), and the `[%clk]` and `[%eval]` of the comments
-/// after it (the first of each).
+/// after it (the first of each). The moves are kept as moves, written
+/// out as text only by whoever writes them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Mainline {
-    /// The SANs, one after the other (ASCII).
-    text: Vec<u8>,
-    /// Where each ply's SAN ends in `text`.
-    ends: Vec<u32>,
+    sans: Vec<SanPlus>,
     clocks: Vec<Option<Millis>>,
     evals: Vec<Option<Eval>>,
 }
@@ -43,39 +42,19 @@ impl Mainline {
     /// The plies replayed.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.sans.len()
     }
 
     /// No ply was replayed.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.sans.is_empty()
     }
 
     /// Each ply's move in canonical SAN, with its check or mate suffix.
-    pub fn sans(&self) -> impl Iterator<Item = &str> + '_ {
-        let mut start = 0;
-        self.ends.iter().map(move |&end| {
-            let san = self
-                .text
-                .get(start..end as usize)
-                .and_then(|bytes| std::str::from_utf8(bytes).ok())
-                .unwrap_or_default();
-            start = end as usize;
-            san
-        })
-    }
-
-    /// The SANs of [`Mainline::sans`] one after the other, and where each
-    /// ends in that text: the list as arrow keeps one (values and
-    /// offsets), for a writer that copies it whole.
     #[must_use]
-    pub fn sans_joined(&self) -> (&str, &[u32]) {
-        // ASCII, written by `SanPlus::push_to`: never the empty default.
-        (
-            std::str::from_utf8(&self.text).unwrap_or_default(),
-            &self.ends,
-        )
+    pub fn sans(&self) -> &[SanPlus] {
+        &self.sans
     }
 
     /// Each ply's clock (`[%clk]`), `None` where a move has none.
@@ -93,16 +72,13 @@ impl Mainline {
     /// Forgets every ply, keeping the buffers: a gatherer reused game
     /// after game grows its buffers once (a clone is of exact size).
     pub fn clear(&mut self) {
-        self.text.clear();
-        self.ends.clear();
+        self.sans.clear();
         self.clocks.clear();
         self.evals.clear();
     }
 
     fn push(&mut self, san: SanPlus) {
-        // Straight into the one buffer: no allocation per ply.
-        san.push_to(&mut self.text);
-        self.ends.push(self.text.len() as u32);
+        self.sans.push(san);
         self.clocks.push(None);
         self.evals.push(None);
     }
