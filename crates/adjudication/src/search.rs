@@ -362,27 +362,40 @@ impl Scratch {
 /// itself over. `banned` positions may not be entered (their next
 /// occurrence would be the fifth, Article 9.6.1). Returns the outcome
 /// and the nodes generated.
+///
+/// With `dead_ends`, a node reached by a capture or a pawn move in a
+/// walled position ([`walled`]) is not expanded when the reachability
+/// analysis proves that the mater cannot mate from it
+/// ([`crate::reach::mate_impossible_plain`]): no mate passes through it, so an
+/// exhausted search still proves "cannot mate". The analysis ignores the
+/// clock and the banned positions, which only end games sooner.
 pub(crate) fn best_first(
     root: &Position,
     mater: Color,
     budget: u64,
     banned: &[RepetitionKey],
     width: Width,
+    dead_ends: bool,
     scratch: &mut Scratch,
 ) -> (Outcome, u64) {
     scratch.reset();
     let mut all = core::mem::take(&mut scratch.all);
-    let result = run(root, mater, budget, banned, width, scratch, &mut all);
+    let result = run(
+        root, mater, budget, banned, width, dead_ends, scratch, &mut all,
+    );
     scratch.all = all;
     result
 }
 
+// One call per search; the arguments are the search's settings.
+#[allow(clippy::too_many_arguments)]
 fn run(
     root: &Position,
     mater: Color,
     budget: u64,
     banned: &[RepetitionKey],
     width: Width,
+    dead_ends: bool,
     scratch: &mut Scratch,
     all: &mut Vec<(Role, Move)>,
 ) -> (Outcome, u64) {
@@ -419,6 +432,16 @@ fn run(
             scratch.keep(parent, &pos);
             pos
         };
+        // A capture or pawn move (the clock reset) into a wall: the
+        // position may have become one where no mate is possible.
+        if dead_ends
+            && parent != 0
+            && node.halfmoves == 0
+            && walled(pos.board(), mater)
+            && crate::reach::mate_impossible_plain(&pos, mater)
+        {
+            continue;
+        }
         let mut picked = [(Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST];
         let chosen = choose_moves(&pos, mater, width, all, &mut picked);
         let expanding = Expanding {
@@ -477,6 +500,34 @@ fn run(
         }
     }
     (Outcome::Exhausted, generated)
+}
+
+/// The mater's pawns with an enemy pawn or the enemy king right in
+/// front, the mater's pawns, and all pawns: a few bit operations.
+#[inline]
+pub(crate) fn blocked_pawns(board: &Board, mater: Color) -> (u32, u32, u32) {
+    let pawns = board.pawns();
+    let blockers = (pawns | board.kings()) & board.by_color(mater.other());
+    let own = (pawns & board.by_color(mater)).0;
+    let ahead = match mater {
+        Color::White => own << 8,
+        Color::Black => own >> 8,
+    };
+    (
+        (ahead & blockers.0).count_ones(),
+        own.count_ones(),
+        pawns.count(),
+    )
+}
+
+/// Where the searches look for dead ends (see [`best_first`]): some of
+/// the mater's pawns blocked, and at least half of them, or at least
+/// half the pawns on the board less two (the gate of chasolver's fast
+/// filter).
+#[inline]
+pub(crate) fn walled(board: &Board, mater: Color) -> bool {
+    let (blocked, own, all) = blocked_pawns(board, mater);
+    blocked >= 1 && (blocked + 2 >= all / 2 || 2 * blocked >= own)
 }
 
 /// The moves of `pos` a search of `width` expands: every move (wide
