@@ -343,7 +343,18 @@ pub(crate) fn search(
             Method::Screen => SCREEN_EXHAUSTIVE,
             Method::Exact => SCREEN_EXHAUSTIVE.min(budget.saturating_sub(spent)),
         };
-        let mut full = run_search(pos, color, limit, banned, FULL_WIDTH, dead_ends);
+        // The exact mode searches this far past the mater's blocked
+        // pawns first where that changes the weak mater's corner (the
+        // full search after the narrow ones starts over from the
+        // position, in the plain order): an exhausted search proves "no"
+        // under either guide.
+        let guide = match method {
+            Method::Exact if hides_corner(pos, color) => Guide::PastBlockedPawns,
+            _ => Guide::Plain,
+        };
+        let mut full = with_guide(guide, || {
+            run_search(pos, color, limit, banned, FULL_WIDTH, dead_ends)
+        });
         full.nodes += spent;
         spent = full.nodes;
         if full.answer != Answer::Unknown {
@@ -399,8 +410,7 @@ pub(crate) fn search(
         }
     }
     let left = budget.saturating_sub(spent);
-    let plain = weak_target_by(pos.board(), color, Guide::Plain);
-    if plain == weak_target_by(pos.board(), color, Guide::PastBlockedPawns) {
+    if !hides_corner(pos, color) {
         let mut full = run_search(pos, color, left, banned, FULL_WIDTH, dead_ends);
         full.nodes += spent;
         return full;
@@ -426,6 +436,13 @@ pub(crate) fn search(
     }
     full.nodes = spent;
     full
+}
+
+/// The mater's blocked pawns hide a weak mater's corner: the target of
+/// the search differs under [`Guide::PastBlockedPawns`].
+fn hides_corner(pos: &Position, color: Color) -> bool {
+    weak_target_by(pos.board(), color, Guide::Plain)
+        != weak_target_by(pos.board(), color, Guide::PastBlockedPawns)
 }
 
 /// The most squares [`crate::reach::mate_squares`] may leave for the

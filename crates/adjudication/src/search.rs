@@ -281,6 +281,8 @@ pub(crate) struct Scratch {
     replay: Vec<Move>,
     /// Every move of the node being expanded (full-width searches).
     all: Vec<(Role, Move)>,
+    /// The search drops dead ends (see [`best_first`]).
+    dead_ends: bool,
 }
 
 impl Default for Scratch {
@@ -293,6 +295,7 @@ impl Default for Scratch {
             line: Vec::new(),
             replay: Vec::new(),
             all: Vec::with_capacity(movegen::MAX_MOVES),
+            dead_ends: false,
         }
     }
 }
@@ -380,22 +383,18 @@ pub(crate) fn best_first(
 ) -> (Outcome, u64) {
     scratch.reset();
     let mut all = core::mem::take(&mut scratch.all);
-    let result = run(
-        root, mater, budget, banned, width, dead_ends, scratch, &mut all,
-    );
+    scratch.dead_ends = dead_ends;
+    let result = run(root, mater, budget, banned, width, scratch, &mut all);
     scratch.all = all;
     result
 }
 
-// One call per search; the arguments are the search's settings.
-#[allow(clippy::too_many_arguments)]
 fn run(
     root: &Position,
     mater: Color,
     budget: u64,
     banned: &[RepetitionKey],
     width: Width,
-    dead_ends: bool,
     scratch: &mut Scratch,
     all: &mut Vec<(Role, Move)>,
 ) -> (Outcome, u64) {
@@ -434,12 +433,7 @@ fn run(
         };
         // A capture or pawn move (the clock reset) into a wall: the
         // position may have become one where no mate is possible.
-        if dead_ends
-            && parent != 0
-            && node.halfmoves == 0
-            && walled(pos.board(), mater)
-            && crate::reach::mate_impossible_plain(&pos, mater)
-        {
+        if scratch.dead_ends && node.halfmoves == 0 && parent != 0 && dead_end(&pos, mater) {
             continue;
         }
         let mut picked = [(Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST];
@@ -500,6 +494,13 @@ fn run(
         }
     }
     (Outcome::Exhausted, generated)
+}
+
+/// A wall ([`walled`]) where the reachability analysis proves that the
+/// mater cannot mate.
+#[inline(never)]
+fn dead_end(pos: &Position, mater: Color) -> bool {
+    walled(pos.board(), mater) && crate::reach::mate_impossible_plain(pos, mater)
 }
 
 /// The mater's pawns with an enemy pawn or the enemy king right in
