@@ -283,6 +283,8 @@ pub(crate) struct Scratch {
     all: Vec<(Role, Move)>,
     /// The search drops dead ends (see [`best_first`]).
     dead_ends: bool,
+    /// Pawn structures and material the dead-end analysis failed on.
+    failed: [u64; 256],
 }
 
 impl Default for Scratch {
@@ -296,6 +298,7 @@ impl Default for Scratch {
             replay: Vec::new(),
             all: Vec::with_capacity(movegen::MAX_MOVES),
             dead_ends: false,
+            failed: [0; 256],
         }
     }
 }
@@ -384,6 +387,9 @@ pub(crate) fn best_first(
     scratch.reset();
     let mut all = core::mem::take(&mut scratch.all);
     scratch.dead_ends = dead_ends;
+    if dead_ends {
+        scratch.failed = [0; 256];
+    }
     let result = run(root, mater, budget, banned, width, scratch, &mut all);
     scratch.all = all;
     result
@@ -433,7 +439,8 @@ fn run(
         };
         // A capture or pawn move (the clock reset) into a wall: the
         // position may have become one where no mate is possible.
-        if scratch.dead_ends && node.halfmoves == 0 && parent != 0 && dead_end(&pos, mater) {
+        if scratch.dead_ends && node.halfmoves == 0 && parent != 0 && scratch.dead_end(&pos, mater)
+        {
             continue;
         }
         let mut picked = [(Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST];
@@ -496,11 +503,33 @@ fn run(
     (Outcome::Exhausted, generated)
 }
 
-/// A wall ([`walled`]) where the reachability analysis proves that the
-/// mater cannot mate.
-#[inline(never)]
-fn dead_end(pos: &Position, mater: Color) -> bool {
-    walled(pos.board(), mater) && crate::reach::mate_impossible_plain(pos, mater)
+impl Scratch {
+    /// A wall ([`walled`]) where the reachability analysis proves that
+    /// the mater cannot mate. The analysis is not asked again about a
+    /// pawn structure and material it failed on in this search (skipping
+    /// it only keeps a node).
+    #[inline(never)]
+    fn dead_end(&mut self, pos: &Position, mater: Color) -> bool {
+        let board = pos.board();
+        if !walled(board, mater) {
+            return false;
+        }
+        let white = board.by_color(Color::White);
+        let key = (board.pawns().0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ (board.pawns() & white).0.rotate_left(23)
+            ^ (board.occupied() & !board.pawns()).count() as u64
+            ^ ((white & !board.pawns()).count() as u64) << 8)
+            | 1;
+        let slot = &mut self.failed[(key >> 56) as usize];
+        if *slot == key {
+            return false;
+        }
+        if crate::reach::mate_impossible_plain(pos, mater) {
+            return true;
+        }
+        *slot = key;
+        false
+    }
 }
 
 /// The mater's pawns with an enemy pawn or the enemy king right in
