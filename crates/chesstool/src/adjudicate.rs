@@ -14,7 +14,6 @@ use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::{Invalid, Judged, Ruling};
 use board::RecordedResult;
 use clap::{Args, ValueEnum};
-use notation::pgn::mainline::Mainline;
 use notation::pgn::read::RawGame;
 
 use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
@@ -304,9 +303,10 @@ impl Task for Adjudicate {
             }
         }
         let (ruling, moves) = if self.moves {
-            let mut mainline = Mainline::default();
-            let ruling = arbiter::adjudicate_with(raw, &header, &self.rules, &mut mainline);
-            (ruling, Some(GameMoves::of(raw, mainline)))
+            let (ruling, moves) = GameMoves::gather(raw, |raw, mainline| {
+                arbiter::adjudicate_with(raw, &header, &self.rules, mainline)
+            });
+            (ruling, Some(moves))
         } else {
             (arbiter::adjudicate(raw, &header, &self.rules), None)
         };
@@ -429,7 +429,8 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         || schema,
         &args.common,
         partition,
-    )?;
+    )?
+    .hand_off()?;
     let mut counts = Counts::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
         let record = &row.record;
@@ -460,7 +461,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
             progress.suspend(|| eprintln!("{}: {detail}", game_place(&row, *line)));
         }
         match &mut sink {
-            Sink::Table(table) => table.row(&row, 0)?,
+            Sink::Table(table) => table.push(row)?,
             Sink::Text(out) => {
                 if let Ruling::Judged(judged) = &record.ruling {
                     if !judged.verdict.agrees {

@@ -433,6 +433,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             &args.common,
             None,
         )?
+        .hand_off()?
     };
     let mut counts = Counts::default();
     let mut seen = Seen::default();
@@ -499,7 +500,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         }
         counts.selected += 1;
         match &mut sink {
-            Sink::Table(table) => table.row(&row, 0)?,
+            Sink::Table(table) => table.push(row)?,
             Sink::Text(_) if split.is_some() => {
                 if let (Some(split), Some(bytes)) = (&mut split, &row.record.bytes) {
                     split.write(bytes)?;

@@ -10,7 +10,6 @@ use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::Validation;
 use board::RecordedResult;
 use clap::Args;
-use notation::pgn::mainline::Mainline;
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{GameError, GameWarning, ReplayOptions};
 
@@ -212,10 +211,11 @@ impl Task for Validate {
         let mut moves_hash = None;
         let (mut validation, moves) = match (self.moves, self.hash) {
             (true, _) => {
-                let mut mainline = Mainline::default();
-                let examined = arbiter::examine(game, &header, &self.options, false, &mut mainline);
+                let (examined, moves) = GameMoves::gather(game, |game, mainline| {
+                    arbiter::examine(game, &header, &self.options, false, mainline)
+                });
                 moves_hash = Some(examined.moves_hash);
-                (examined.validation, Some(GameMoves::of(game, mainline)))
+                (examined.validation, Some(moves))
             }
             (false, true) => {
                 let examined = arbiter::examine(
@@ -289,7 +289,8 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         || schema,
         &args.common,
         partition,
-    )?;
+    )?
+    .hand_off()?;
     let started = Instant::now();
     let mut counts = Counts::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
@@ -315,7 +316,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
             progress.suspend(|| eprintln!("{}", error_line(&row, err)));
         }
         if let Sink::Table(table) = &mut sink {
-            table.row(&row, 0)?;
+            table.push(row)?;
         }
         Ok(
             if args.max_errors.is_some_and(|max| counts.invalid >= max) {

@@ -214,6 +214,15 @@ impl San {
     /// # Ok::<(), notation::san::ParseSanError>(())
     /// ```
     pub fn push_to(&self, out: &mut Vec<u8>) {
+        let mut buf = [0; MAX_SAN_PLUS];
+        let len = self.encode(&mut buf);
+        out.extend_from_slice(&buf[..len]);
+    }
+
+    /// Writes the move at the start of `buf` (one store a byte, no
+    /// capacity check): its length.
+    #[inline]
+    fn encode(&self, buf: &mut [u8; MAX_SAN_PLUS]) -> usize {
         match *self {
             San::Normal {
                 role,
@@ -223,40 +232,59 @@ impl San {
                 to,
                 promotion,
             } => {
-                if role != Role::Pawn {
-                    out.push(role.upper_char() as u8);
-                }
+                let mut len = 0;
+                buf[0] = role.upper_char() as u8;
+                len += usize::from(role != Role::Pawn);
                 if let Some(file) = file {
-                    out.push(file.char() as u8);
+                    buf[len] = file.char() as u8;
+                    len += 1;
                 }
                 if let Some(rank) = rank {
-                    out.push(rank.char() as u8);
+                    buf[len] = rank.char() as u8;
+                    len += 1;
                 }
-                if capture {
-                    out.push(b'x');
-                }
-                out.push(to.file().char() as u8);
-                out.push(to.rank().char() as u8);
+                buf[len] = b'x';
+                len += usize::from(capture);
+                buf[len] = to.file().char() as u8;
+                buf[len + 1] = to.rank().char() as u8;
+                len += 2;
                 if let Some(promotion) = promotion {
-                    out.push(b'=');
-                    out.push(promotion.upper_char() as u8);
+                    buf[len] = b'=';
+                    buf[len + 1] = promotion.upper_char() as u8;
+                    len += 2;
                 }
+                len
             }
-            San::Castle(CastlingSide::KingSide) => out.extend_from_slice(b"O-O"),
-            San::Castle(CastlingSide::QueenSide) => out.extend_from_slice(b"O-O-O"),
-            San::Null => out.extend_from_slice(b"--"),
+            San::Castle(CastlingSide::KingSide) => {
+                buf[..3].copy_from_slice(b"O-O");
+                3
+            }
+            San::Castle(CastlingSide::QueenSide) => {
+                buf[..5].copy_from_slice(b"O-O-O");
+                5
+            }
+            San::Null => {
+                buf[..2].copy_from_slice(b"--");
+                2
+            }
         }
     }
 }
+
+/// The longest SAN with its suffix: `Qa1xb2=Q+` is 9 bytes.
+const MAX_SAN_PLUS: usize = 10;
 
 impl SanPlus {
     /// Appends the move and its suffix as [`Display`](fmt::Display)
     /// writes them.
     pub fn push_to(&self, out: &mut Vec<u8>) {
-        self.san.push_to(out);
+        let mut buf = [0; MAX_SAN_PLUS];
+        let mut len = self.san.encode(&mut buf);
         if let Some(suffix) = self.suffix {
-            out.push(suffix.char() as u8);
+            buf[len] = suffix.char() as u8;
+            len += 1;
         }
+        out.extend_from_slice(&buf[..len]);
     }
 
     /// The canonical SAN of `m`, a legal move of `before` that leads to

@@ -90,14 +90,14 @@ impl Format {
 }
 
 /// Where a report goes: text written as the subcommand likes, or a table.
-pub enum Sink<R: ?Sized> {
+pub enum Sink<R> {
     /// Text (and PGN, FEN, SAN, UCI) output.
     Text(Output),
     /// A typed table.
     Table(Table<R>),
 }
 
-impl<R: ?Sized> std::fmt::Debug for Sink<R> {
+impl<R> std::fmt::Debug for Sink<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Sink::Text(out) => f.debug_tuple("Text").field(out).finish(),
@@ -106,7 +106,7 @@ impl<R: ?Sized> std::fmt::Debug for Sink<R> {
     }
 }
 
-impl<R: ?Sized> Sink<R> {
+impl<R> Sink<R> {
     /// `path` (stdout for none or `-`) as `format` wants it: a table of
     /// `schema` (built only then), or text. With `partition`, a Parquet table partitioned
     /// into the directory `-o DIR`.
@@ -157,6 +157,21 @@ impl<R: ?Sized> Sink<R> {
             Sink::Text(out) => Ok(Destination::File(out)),
             Sink::Table(table) => table.finish(),
         }
+    }
+}
+
+impl<R: Send + 'static> Sink<R> {
+    /// For a report of one row a game: a Parquet table fills its columns
+    /// on a thread of its own ([`Table::hand_off`]); rows then go in
+    /// whole, by [`Table::push`].
+    ///
+    /// # Errors
+    /// When the thread cannot start.
+    pub fn hand_off(self) -> Result<Sink<R>> {
+        Ok(match self {
+            Sink::Table(table) => Sink::Table(table.hand_off()?),
+            text => text,
+        })
     }
 }
 
@@ -275,22 +290,56 @@ pub struct GameMoves {
     pub mainline: Mainline,
     /// The movetext as read, on one line ([`movetext_line`]), decoded.
     pub movetext: String,
+    /// The movetext is ASCII: [`movetext_line`] leaves no C0 control
+    /// character in it, so it holds none to escape.
+    pub ascii: bool,
 }
 
 impl GameMoves {
+    /// What `replay` returns, run with a mainline gatherer, and the game's
+    /// moves. The gatherer is this thread's, reused game after game, and
+    /// the record gets a copy of exact size: a gatherer grown ply by ply
+    /// for every game cost more in `realloc` than the gathering itself.
+    pub fn gather<T>(
+        game: &mut notation::pgn::read::RawGame<'_>,
+        replay: impl FnOnce(&mut notation::pgn::read::RawGame<'_>, &mut Mainline) -> T,
+    ) -> (T, GameMoves) {
+        thread_local! {
+            static GATHERER: std::cell::RefCell<Mainline> = std::cell::RefCell::default();
+        }
+        let (out, mainline) = GATHERER.with(|gatherer| match gatherer.try_borrow_mut() {
+            Ok(mut mainline) => {
+                mainline.clear();
+                let out = replay(game, &mut mainline);
+                (out, mainline.clone())
+            }
+            // Not reentered; but a fresh one would do.
+            Err(_) => {
+                let mut mainline = Mainline::default();
+                (replay(game, &mut mainline), mainline)
+            }
+        });
+        (out, GameMoves::of(game, mainline))
+    }
+
     /// The mainline gathered by a replay of `game`, and its movetext
     /// (the rest of the game is read for it).
     pub fn of(game: &mut notation::pgn::read::RawGame<'_>, mainline: Mainline) -> GameMoves {
         let start = game.movetext_start() as usize;
         let bytes = game.bytes();
         let line = movetext_line(bytes.get(start..).unwrap_or_default());
+        let ascii = line.is_ascii();
         // UTF-8 as nearly every movetext is: the line itself, not a copy.
         let movetext = String::from_utf8(line).unwrap_or_else(|err| {
             notation::pgn::tags::decode_text(err.as_bytes())
                 .0
                 .into_owned()
         });
-        GameMoves { mainline, movetext }
+        GameMoves {
+            mainline,
+            movetext,
+            ascii,
+        }
     }
 }
 
@@ -329,9 +378,16 @@ pub fn moves_columns<R: GameRecord + 'static>() -> Vec<Column<Placed<R>>> {
         g.record.moves()
     }
     vec![
-        Column::new("movetext", Type::Str, false, |g: &Placed<R>, _, c| {
-            c.str(moves(g).map_or("", |m| m.movetext.as_str()))
-        })
+        Column::new(
+            "movetext",
+            Type::Str,
+            false,
+            |g: &Placed<R>, _, c| match moves(g) {
+                Some(m) if m.ascii => c.str_without_controls(&m.movetext),
+                Some(m) => c.str(&m.movetext),
+                None => c.str(""),
+            },
+        )
         .unique(),
         Column::new(
             "moves",

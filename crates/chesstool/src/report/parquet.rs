@@ -4,9 +4,13 @@
 //! on the rows alone and is byte-identical for any `--threads`.
 //!
 //! Rows are gathered on the thread that takes the workers' records in
-//! order; each row group is handed to an encoder thread that owns the file
-//! (encoding and zstd beside the gathering, not on it). At most three row
-//! groups are in memory: one gathered, one waiting, one being encoded.
+//! order, and handed every [`BATCH_ROWS`] rows to an encoder thread that
+//! owns the file: the encoding and compression of a row group run beside
+//! its gathering, not after it, so a run ends at most one batch after its
+//! last row is gathered. Row groups are cut at the same rows as before
+//! (the encoder's writer cuts at `--row-group-rows`); in memory are the
+//! batch gathered, one waiting, and the row group being encoded, as
+//! compressed pages.
 
 use std::sync::Arc;
 
@@ -31,6 +35,20 @@ use crate::output::{Output, OutputDir};
 /// cheap metadata, small enough that a row group of replay rows (a FEN
 /// each) stays a few MiB in memory.
 pub const DEFAULT_ROW_GROUP_ROWS: usize = 64 * 1024;
+
+/// Rows go to the encoder in batches of a multiple of this many: the
+/// Parquet writer's mini-batch (1,024 values), so that a flat column's
+/// pages are cut where one batch of the whole row group would cut them.
+pub const BATCH_ROWS: usize = 1024;
+
+/// A batch goes to the encoder once it holds about this many bytes...
+const BATCH_BYTES: usize = 1 << 20;
+
+/// ...or this many rows: narrow rows (a ply's) in batches of a few MiB,
+/// since each batch costs the encoder its buffers' growth again, wide
+/// ones (a game's with its moves) 1,024 at a time, so that the encoding
+/// left when the last row is gathered stays about one MiB's.
+const MAX_BATCH_ROWS: usize = 16 * BATCH_ROWS;
 
 /// The zstd level of Parquet pages.
 const ZSTD_LEVEL: i32 = 1;
@@ -232,18 +250,30 @@ impl<T: ArrowPrimitiveType> NumList<T> {
         }
     }
 
+    /// One row's items: the values in one pass, their validity in one
+    /// call when they are all there or all missing (a clock on every ply,
+    /// no evaluation on any), item by item only when mixed.
     #[inline]
-    fn append(&mut self, items: impl IntoIterator<Item = Option<T::Native>>) {
-        for item in items {
-            match item {
-                Some(value) => {
-                    self.values.push(value);
-                    self.valid.append_non_null();
-                }
-                None => {
-                    self.values.push(T::Native::default());
-                    self.valid.append_null();
-                }
+    fn append<I>(&mut self, items: I)
+    where
+        I: IntoIterator<Item = Option<T::Native>>,
+        I::IntoIter: Clone,
+    {
+        let items = items.into_iter();
+        let start = self.values.len();
+        let mut nulls = 0usize;
+        self.values.extend(items.clone().map(|item| {
+            nulls += usize::from(item.is_none());
+            item.unwrap_or_default()
+        }));
+        let n = self.values.len() - start;
+        if nulls == 0 {
+            self.valid.append_n_non_nulls(n);
+        } else if nulls == n {
+            self.valid.append_n_nulls(n);
+        } else {
+            for item in items {
+                self.valid.append(item.is_some());
             }
         }
         self.lists.end_row(self.values.len(), true);
@@ -381,7 +411,11 @@ impl Builder {
     }
 
     #[inline]
-    pub fn append_float_list(&mut self, items: impl IntoIterator<Item = Option<f64>>) {
+    pub fn append_float_list<I>(&mut self, items: I)
+    where
+        I: IntoIterator<Item = Option<f64>>,
+        I::IntoIter: Clone,
+    {
         match self {
             Builder::FloatList(b) => b.append(items),
             _ => self.mismatch("a list of floats"),
@@ -389,7 +423,11 @@ impl Builder {
     }
 
     #[inline]
-    pub fn append_int_list(&mut self, items: impl IntoIterator<Item = Option<i64>>) {
+    pub fn append_int_list<I>(&mut self, items: I)
+    where
+        I: IntoIterator<Item = Option<i64>>,
+        I::IntoIter: Clone,
+    {
         match self {
             Builder::IntList(b) => b.append(items),
             _ => self.mismatch("a list of integers"),
@@ -563,8 +601,13 @@ impl std::io::Write for FileOut {
 enum Message {
     /// Start file `id` at `path` (inside the table's directory).
     Open { id: usize, path: std::path::PathBuf },
-    /// A row group of file `id`.
-    Group { id: usize, batch: RecordBatch },
+    /// Rows of file `id`, ending its row group when `cut` (the writer
+    /// also ends one by itself at `--row-group-rows`).
+    Rows {
+        id: usize,
+        batch: RecordBatch,
+        cut: bool,
+    },
     /// File `id` is complete.
     Close { id: usize },
 }
@@ -584,7 +627,12 @@ struct Part {
     /// The encoder's id of its file.
     id: usize,
     builders: Vec<Builder>,
+    /// Rows in the builders.
     rows: usize,
+    /// Rows of the row group in progress already sent to the encoder.
+    sent: usize,
+    /// About how many bytes those took in the builders.
+    sent_bytes: usize,
     /// When it last took a row, for closing the least recently used.
     used: u64,
 }
@@ -629,6 +677,8 @@ impl ParquetSink {
             id: 0,
             builders,
             rows: 0,
+            sent: 0,
+            sent_bytes: 0,
             used: 0,
         });
         sink.next_id = 1;
@@ -676,8 +726,13 @@ impl ParquetSink {
         })
     }
 
+    /// Rows gathered before a batch goes to the encoder.
+    fn batch_rows(&self) -> usize {
+        self.group_rows.min(BATCH_ROWS)
+    }
+
     fn new_builders(&self) -> Vec<Builder> {
-        let rows = self.group_rows.min(DEFAULT_ROW_GROUP_ROWS);
+        let rows = self.batch_rows();
         self.types
             .iter()
             .map(|&ty| Builder::new(ty, rows))
@@ -734,6 +789,8 @@ impl ParquetSink {
             id,
             builders,
             rows: 0,
+            sent: 0,
+            sent_bytes: 0,
             used: self.clock,
         });
         self.current = self.parts.len() - 1;
@@ -762,8 +819,15 @@ impl ParquetSink {
         let part = &mut self.parts[self.current];
         debug_assert!(part.builders.iter().all(|b| b.len() == part.rows + 1));
         part.rows += 1;
-        if part.rows >= self.group_rows {
+        if part.sent + part.rows >= self.group_rows {
             return self.write_group(self.current);
+        }
+        let batch = self.group_rows.min(BATCH_ROWS);
+        if part.rows.is_multiple_of(batch)
+            && (part.rows >= MAX_BATCH_ROWS
+                || part.builders.iter().map(Builder::bytes).sum::<usize>() >= BATCH_BYTES)
+        {
+            return self.send_rows(self.current, false);
         }
         if self.files.is_some() && self.clock.is_multiple_of(64) {
             self.keep_within_budget()?;
@@ -778,36 +842,55 @@ impl ParquetSink {
             let sizes: Vec<usize> = self
                 .parts
                 .iter()
-                .map(|p| p.builders.iter().map(Builder::bytes).sum())
+                .map(|p| p.sent_bytes + p.builders.iter().map(Builder::bytes).sum::<usize>())
                 .collect();
             if sizes.iter().sum::<usize>() <= PARTITION_BYTES {
                 return Ok(());
             }
             let largest = (0..sizes.len()).max_by_key(|&i| (sizes[i], std::cmp::Reverse(i)));
             match largest {
-                Some(index) if self.parts[index].rows > 0 => self.write_group(index)?,
+                Some(index) if self.parts[index].rows + self.parts[index].sent > 0 => {
+                    self.write_group(index)?;
+                }
                 _ => return Ok(()),
             }
         }
     }
 
-    /// Part `index`'s rows so far as one row group.
+    /// Part `index`'s row group in progress ended with the rows gathered.
     fn write_group(&mut self, index: usize) -> Result<()> {
-        let part = &mut self.parts[index];
-        if part.rows == 0 {
+        let part = &self.parts[index];
+        if part.rows + part.sent == 0 {
             return Ok(());
         }
-        let rows = part.rows.min(DEFAULT_ROW_GROUP_ROWS);
+        self.send_rows(index, true)
+    }
+
+    /// Part `index`'s gathered rows to the encoder, ending the row group
+    /// when `cut`.
+    fn send_rows(&mut self, index: usize, cut: bool) -> Result<()> {
+        let batch_rows = self.batch_rows();
+        let part = &mut self.parts[index];
+        // Room for a batch like this one.
+        let capacity = part.rows.clamp(batch_rows, MAX_BATCH_ROWS);
+        let bytes: usize = part.builders.iter().map(Builder::bytes).sum();
         let arrays = part
             .builders
             .iter_mut()
-            .map(|b| b.finish(rows))
+            .map(|b| b.finish(capacity))
             .collect::<Result<Vec<ArrayRef>>>()?;
+        if cut {
+            part.sent = 0;
+            part.sent_bytes = 0;
+        } else {
+            part.sent += part.rows;
+            part.sent_bytes += bytes;
+        }
         part.rows = 0;
         let id = part.id;
         let batch = RecordBatch::try_new(Arc::clone(&self.schema), arrays)
             .context("a parquet row group")?;
-        self.send(Message::Group { id, batch })
+        self.send(Message::Rows { id, batch, cut })
     }
 
     /// Waits for the encoder, which has every message sent so far, and
@@ -852,8 +935,11 @@ fn encode(
 ) -> Result<Destination> {
     let mut writers: std::collections::HashMap<usize, ArrowWriter<FileOut>> =
         std::collections::HashMap::new();
+    // What each file is called in an error.
+    let mut names: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
     // The single file's writer starts at once, on the report's output.
     if let Destination::File(out) = &mut destination {
+        names.insert(0, out.name());
         let out = std::mem::replace(out, Output::stdout());
         let writer = ArrowWriter::try_new(
             FileOut::Output(out),
@@ -879,18 +965,26 @@ fn encode(
                 )
                 .context("cannot start a parquet file")?;
                 writers.insert(id, writer);
+                names.insert(id, path.display().to_string());
             }
-            Message::Group { id, batch } => {
+            Message::Rows { id, batch, cut } => {
                 let writer = writers
                     .get_mut(&id)
                     .context("a row group of no open file")?;
-                writer.write(&batch).map_err(parquet_error)?;
-                // One row group per batch, cut by the gatherer.
-                writer.flush().map_err(parquet_error)?;
+                let mut written = writer.write(&batch);
+                if cut && written.is_ok() {
+                    // Cut by the gatherer: a partition written out, or
+                    // the last rows of a file.
+                    written = writer.flush();
+                }
+                written.map_err(|err| cannot_write(err, names.get(&id)))?;
             }
             Message::Close { id } => {
                 let writer = writers.remove(&id).context("a close of no open file")?;
-                match writer.into_inner().map_err(parquet_error)? {
+                match writer
+                    .into_inner()
+                    .map_err(|err| cannot_write(err, names.get(&id)))?
+                {
                     FileOut::Output(out) => {
                         if let Destination::File(slot) = &mut destination {
                             *slot = out;
@@ -905,6 +999,15 @@ fn encode(
         }
     }
     Ok(destination)
+}
+
+/// A Parquet error met writing file `name`, named so.
+fn cannot_write(err: parquet::errors::ParquetError, name: Option<&String>) -> anyhow::Error {
+    let err = parquet_error(err);
+    match name {
+        Some(name) => err.context(format!("cannot write {name}")),
+        None => err,
+    }
 }
 
 /// A Parquet error as ours: an I/O error stays one.

@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use super::parquet::{Builder, Destination, ParquetSettings, ParquetSink};
 use crate::output::Output;
@@ -326,6 +326,21 @@ impl Cell<'_> {
         }
     }
 
+    /// Text known to hold no control character (ASCII with none of C0
+    /// and DEL): [`Cell::str`] without the search for them.
+    #[inline]
+    pub fn str_without_controls(&mut self, text: &str) {
+        debug_assert!(!text.chars().any(char::is_control));
+        match &mut self.target {
+            Target::Csv {
+                line, plain: true, ..
+            } => line.extend_from_slice(text.as_bytes()),
+            Target::Csv { line, .. } => push_csv_field(line, text),
+            Target::Json { line } => super::json::push_str(line, text),
+            Target::Parquet(builder) => builder.append_str(text),
+        }
+    }
+
     /// ASCII text that needs neither quoting nor escaping (a FEN, a
     /// move): copied as it is.
     #[inline]
@@ -477,7 +492,11 @@ impl Cell<'_> {
 
     /// A list of decimals (see [`Cell::decimal`]) or nulls; in CSV an
     /// empty item for a null.
-    pub fn list_decimal(&mut self, items: impl IntoIterator<Item = Option<(i64, u32)>>) {
+    pub fn list_decimal<I>(&mut self, items: I)
+    where
+        I: IntoIterator<Item = Option<(i64, u32)>>,
+        I::IntoIter: Clone,
+    {
         match &mut self.target {
             Target::Csv { line, sep, .. } => {
                 for (i, item) in items.into_iter().enumerate() {
@@ -511,7 +530,11 @@ impl Cell<'_> {
     }
 
     /// A list of integers or nulls; in CSV an empty item for a null.
-    pub fn list_int(&mut self, items: impl IntoIterator<Item = Option<i64>>) {
+    pub fn list_int<I>(&mut self, items: I)
+    where
+        I: IntoIterator<Item = Option<i64>>,
+        I::IntoIter: Clone,
+    {
         match &mut self.target {
             Target::Csv { line, sep, .. } => {
                 for (i, item) in items.into_iter().enumerate() {
@@ -575,11 +598,93 @@ impl std::fmt::Display for FileName {
 }
 
 /// Writes rows of one [`Schema`] as CSV, JSONL or Parquet.
-pub struct Table<R: ?Sized> {
+pub struct Table<R> {
     schema: Schema<R>,
     sink: Sink,
     /// For a partitioned table: each row's partition, and a buffer for it.
     partition: Option<(super::PartitionFn<R>, String)>,
+    /// Parquet rows filled on a thread of their own ([`Table::hand_off`]).
+    filler: Option<Filler<R>>,
+}
+
+/// Whole records handed to a thread that fills the Parquet builders (and
+/// hands row groups on to the encoder thread), so that the thread which
+/// reads and checks the games does not also turn them into columns.
+struct Filler<R> {
+    batch: Vec<R>,
+    records: Option<std::sync::mpsc::SyncSender<Vec<R>>>,
+    thread: Option<std::thread::JoinHandle<Result<Destination>>>,
+}
+
+/// Records handed to the filler thread at a time: a game's record with
+/// its moves is a few KiB.
+const FILLER_BATCH: usize = 64;
+
+impl<R> Filler<R> {
+    fn push(&mut self, record: R) -> Result<()> {
+        self.batch.push(record);
+        if self.batch.len() >= FILLER_BATCH {
+            self.send()?;
+        }
+        Ok(())
+    }
+
+    fn send(&mut self) -> Result<()> {
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(FILLER_BATCH));
+        let sent = self
+            .records
+            .as_ref()
+            .is_some_and(|records| records.send(batch).is_ok());
+        if !sent {
+            // The filler stopped: its error says why.
+            return self.join().map(drop);
+        }
+        Ok(())
+    }
+
+    fn join(&mut self) -> Result<Destination> {
+        self.records = None;
+        match self.thread.take() {
+            Some(thread) => match thread.join() {
+                Ok(result) => result,
+                Err(_) => bail!("the parquet filler thread panicked"),
+            },
+            None => bail!("the parquet file was already finished"),
+        }
+    }
+
+    fn finish(mut self) -> Result<Destination> {
+        if !self.batch.is_empty() {
+            self.send()?;
+        }
+        self.join()
+    }
+}
+
+/// Row `index` of `record` into the Parquet builders of `sink` (its
+/// partition first, for a partitioned table).
+#[inline]
+fn parquet_row<R>(
+    columns: &[Column<R>],
+    sink: &mut ParquetSink,
+    partition: &mut Option<(super::PartitionFn<R>, String)>,
+    record: &R,
+    index: usize,
+) -> Result<()> {
+    if let Some((partition, key)) = partition {
+        partition(record, key);
+        sink.select(key)?;
+    }
+    for (column, builder) in columns.iter().zip(sink.builders()) {
+        (column.write)(
+            record,
+            index,
+            &mut Cell {
+                target: Target::Parquet(builder),
+            },
+        );
+    }
+    sink.row_done()
 }
 
 enum Sink {
@@ -594,9 +699,54 @@ enum Sink {
         keys: Vec<Vec<u8>>,
     },
     Parquet(Box<ParquetSink>),
+    /// Given to the filler thread.
+    Handed,
 }
 
-impl<R: ?Sized> std::fmt::Debug for Table<R> {
+impl<R: Send + 'static> Table<R> {
+    /// A Parquet table of one row a record, made to take its records
+    /// whole ([`Table::push`]) and fill its columns on a thread of its
+    /// own, beside the one that reads the games; the same rows in the
+    /// same order, so the same files. Any other table is left as it is.
+    ///
+    /// # Errors
+    /// When the thread cannot start.
+    pub fn hand_off(mut self) -> Result<Table<R>> {
+        if !matches!(self.sink, Sink::Parquet(_)) {
+            return Ok(self);
+        }
+        let Sink::Parquet(mut sink) = std::mem::replace(&mut self.sink, Sink::Handed) else {
+            return Ok(self);
+        };
+        let schema = std::mem::replace(
+            &mut self.schema,
+            Schema {
+                columns: Vec::new(),
+            },
+        );
+        let mut partition = self.partition.take();
+        let (records, receive) = std::sync::mpsc::sync_channel::<Vec<R>>(2);
+        let thread = std::thread::Builder::new()
+            .name("chesstool-rows".to_owned())
+            .spawn(move || {
+                for batch in receive {
+                    for record in &batch {
+                        parquet_row(&schema.columns, &mut sink, &mut partition, record, 0)?;
+                    }
+                }
+                sink.finish()
+            })
+            .context("cannot start the parquet filler thread")?;
+        self.filler = Some(Filler {
+            batch: Vec::with_capacity(FILLER_BATCH),
+            records: Some(records),
+            thread: Some(thread),
+        });
+        Ok(self)
+    }
+}
+
+impl<R> std::fmt::Debug for Table<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Table")
             .field("columns", &self.schema.columns.len())
@@ -604,7 +754,7 @@ impl<R: ?Sized> std::fmt::Debug for Table<R> {
     }
 }
 
-impl<R: ?Sized> Table<R> {
+impl<R> Table<R> {
     /// A table writing `schema`'s rows to `out` in `format`: the CSV
     /// header first (unless `no_header`). Parquet needs a file (`-o
     /// FILE`): it is a usage error on stdout.
@@ -663,6 +813,7 @@ impl<R: ?Sized> Table<R> {
             schema,
             sink,
             partition: None,
+            filler: None,
         })
     }
 
@@ -681,6 +832,7 @@ impl<R: ?Sized> Table<R> {
             schema,
             sink,
             partition: Some((partition, String::new())),
+            filler: None,
         })
     }
 
@@ -734,23 +886,24 @@ impl<R: ?Sized> Table<R> {
                 out.write_all(line)?;
             }
             Sink::Parquet(sink) => {
-                if let Some((partition, key)) = &mut self.partition {
-                    partition(record, key);
-                    sink.select(key)?;
-                }
-                for (column, builder) in columns.iter().zip(sink.builders()) {
-                    (column.write)(
-                        record,
-                        index,
-                        &mut Cell {
-                            target: Target::Parquet(builder),
-                        },
-                    );
-                }
-                sink.row_done()?;
+                parquet_row(columns, sink, &mut self.partition, record, index)?;
             }
+            Sink::Handed => bail!("a row given by reference to a table that takes records whole"),
         }
         Ok(())
+    }
+
+    /// Writes `record`, a record of one row, taking it: a Parquet table
+    /// handed off ([`Table::hand_off`]) passes it to its filler thread.
+    ///
+    /// # Errors
+    /// The output's write error.
+    #[inline]
+    pub fn push(&mut self, record: R) -> Result<()> {
+        match &mut self.filler {
+            Some(filler) => filler.push(record),
+            None => self.row(&record, 0),
+        }
     }
 
     /// Writes what is buffered (for Parquet: the last row groups and the
@@ -759,9 +912,13 @@ impl<R: ?Sized> Table<R> {
     /// # Errors
     /// The output's write error.
     pub fn finish(self) -> Result<Destination> {
+        if let Some(filler) = self.filler {
+            return filler.finish();
+        }
         match self.sink {
             Sink::Csv { out, .. } | Sink::Jsonl { out, .. } => Ok(Destination::File(out)),
             Sink::Parquet(sink) => sink.finish(),
+            Sink::Handed => bail!("a table handed off without its filler"),
         }
     }
 }

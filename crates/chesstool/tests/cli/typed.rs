@@ -847,6 +847,50 @@ fn parquet_row_groups_by_count_and_identical_for_any_threads() {
     }
 }
 
+/// `--row-group-rows N` cuts a row group every N rows, N not a multiple
+/// of the batches the gatherer hands the encoder: the rows are those of a
+/// file of one row group, and the file the same for any thread count.
+#[test]
+fn parquet_row_groups_of_any_size() {
+    let dir = temp_dir("typed_row_group_rows");
+    let sample = repo_file("testdata/sample.pgn");
+    let replay = |out: &str, threads: &str, extra: &[&str]| {
+        let mut args = vec![
+            "replay",
+            &sample,
+            "--format",
+            "parquet",
+            "--threads",
+            threads,
+            "-o",
+            out,
+        ];
+        args.extend_from_slice(extra);
+        let run = chesstool(&dir, &args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        parquet_as_jsonl(&dir.join(out))
+    };
+    let (whole, groups) = replay("whole.parquet", "1", &["--row-group-rows", "100000"]);
+    assert_eq!(groups, [28_800]);
+    let mut expected = vec![2_500; 11];
+    expected.push(28_800 - 11 * 2_500);
+    for threads in ["1", "2"] {
+        let out = format!("cut-{threads}.parquet");
+        let (rows, groups) = replay(&out, threads, &["--row-group-rows", "2500"]);
+        assert_eq!(groups, expected);
+        assert!(rows == whole, "rows differ from one row group's");
+    }
+    assert_eq!(
+        std::fs::read(dir.join("cut-1.parquet")).unwrap(),
+        std::fs::read(dir.join("cut-2.parquet")).unwrap(),
+        "parquet files differ by thread count"
+    );
+    let (rows, groups) = replay("small.parquet", "2", &["--row-group-rows", "7"]);
+    assert_eq!(groups.len(), 28_800usize.div_ceil(7));
+    assert!(groups[..groups.len() - 1].iter().all(|&g| g == 7));
+    assert!(rows == whole, "rows differ from one row group's");
+}
+
 /// The Python readers' harness: reads the reports of `write_reports` in
 /// the folder given, with each reader it can import, and prints `ok
 /// READER: …` or `missing READER: …` per reader; any mismatch raises.
@@ -1001,4 +1045,35 @@ fn duckdb_polars_and_pyarrow_read_every_report_with_the_documented_types() {
         }
     }
     eprintln!("{stdout}");
+}
+
+/// A Parquet report whose writes fail ends the run with the output's
+/// error and exit 2, whichever thread met it: the filler of a per-game
+/// report (validate, adjudicate, select) and the encoder of replay's.
+#[test]
+fn parquet_write_errors_end_the_run() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full on this system");
+        return;
+    }
+    let dir = temp_dir("typed_dev_full");
+    let sample = repo_file("testdata/sample.pgn");
+    for command in ["validate", "adjudicate", "select", "replay"] {
+        let run = chesstool(
+            &dir,
+            &[command, &sample, "--format", "parquet", "-o", "/dev/full"],
+        );
+        assert_eq!(run.code, 2, "{command}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("/dev/full") && run.stderr.contains("no space left"),
+            "{command}: {}",
+            run.stderr
+        );
+        assert_eq!(
+            run.stderr.matches("no space left").count(),
+            1,
+            "{command}: {}",
+            run.stderr
+        );
+    }
 }

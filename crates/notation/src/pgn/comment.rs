@@ -514,7 +514,7 @@ pub fn parse_comment(raw: &[u8]) -> Comment<'_> {
 #[must_use]
 #[inline]
 pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
-    if let Some(clock) = exported_clock(raw) {
+    if let Some((clock, _)) = exported_clock(raw) {
         return (Some(clock), None);
     }
     any_clock_and_emt(raw)
@@ -535,10 +535,19 @@ pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
 #[must_use]
 #[inline]
 pub fn clock_emt_eval(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Option<Eval>) {
-    let (clock, emt) = clock_and_emt(raw);
-    if clock.is_none() && emt.is_none() && find_byte(b'%', raw).is_none() {
+    if let Some((clock, eval)) = exported_clock(raw) {
+        // The exported form holds no other command: its one `[%eval]`
+        // is read as the general reader reads it (a malformed one is no
+        // evaluation).
+        let eval = eval.and_then(|args| parse_eval(args.trim_ascii()).map(|(eval, _)| eval));
+        return (Some(clock), None, eval);
+    }
+    // Every command holds a `%`: one search (an engine's comment of a
+    // master game runs to hundreds of bytes without one).
+    if memchr::memchr(b'%', raw).is_none() {
         return (None, None, None);
     }
+    let (clock, emt) = canonical_clock_and_emt(raw).unwrap_or_else(|| commands_clock_and_emt(raw));
     // An `[%eval]` command names `eval` in some case: without those
     // letters there is none.
     let may_eval = memchr::memchr2_iter(b'e', b'E', raw).any(|i| {
@@ -567,15 +576,17 @@ fn any_clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
 /// around each command, nothing else. `None` for anything else, which the
 /// general readers take (an `[%eval]` holding `[` included): the answer
 /// is then theirs. Nearly every clock comment of a Lichess export takes
-/// this form, and it is read here with a few word compares.
+/// this form, and it is read here with a few word compares. With the
+/// clock, the arguments of the `[%eval]` before it, if any.
 #[inline(always)]
-fn exported_clock(raw: &[u8]) -> Option<Millis> {
+fn exported_clock(raw: &[u8]) -> Option<(Millis, Option<&[u8]>)> {
     let (&b' ', mut rest) = raw.split_first()? else {
         return None;
     };
     if let Some((&b' ', head)) = rest.split_last() {
         rest = head;
     }
+    let mut eval = None;
     if rest.len() > CLOCK_COMMAND {
         let (head, after) = rest.split_at(7);
         if head != b"[%eval " {
@@ -589,10 +600,11 @@ fn exported_clock(raw: &[u8]) -> Option<Millis> {
         if after[close] != b']' {
             return None;
         }
+        eval = Some(&after[..close]);
         rest = after[close + 1..].strip_prefix(b" ")?;
     }
     let command: &[u8; CLOCK_COMMAND] = rest.try_into().ok()?;
-    clock_command(command)
+    Some((clock_command(command)?, eval))
 }
 
 /// The length of `[%clk H:MM:SS]`.
@@ -1049,7 +1061,7 @@ mod tests {
                     changed[index] = byte;
                     let expected = exported_clock_reference(&changed);
                     assert_eq!(
-                        exported_clock(&changed),
+                        exported_clock(&changed).map(|(clock, _)| clock),
                         expected,
                         "{:?}",
                         String::from_utf8_lossy(&changed)
@@ -1112,7 +1124,11 @@ mod tests {
     /// spaced, upper case) and on random mixes of their pieces.
     #[test]
     fn clock_and_emt_agrees_with_parse_comment() {
-        let pieces: [&[u8]; 22] = [
+        let pieces: &[&[u8]] = &[
+            b" [%eval #-3] [%clk 0:00:09] ",
+            b" [%eval 1x] [%clk 0:01:00] ",
+            b" [%eval  -1.50,23 ] [%clk 1:00:00] ",
+            b" [%eval #+4] [%clk 0:59:59]",
             b"[%clk 0:01:02]",
             b"[ % EVAL -2.5 ]",
             b"[%eval 1x]",

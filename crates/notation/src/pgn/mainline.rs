@@ -90,6 +90,15 @@ impl Mainline {
         &self.evals
     }
 
+    /// Forgets every ply, keeping the buffers: a gatherer reused game
+    /// after game grows its buffers once (a clone is of exact size).
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+        self.clocks.clear();
+        self.evals.clear();
+    }
+
     fn push(&mut self, san: SanPlus) {
         // Straight into the one buffer: no allocation per ply.
         san.push_to(&mut self.text);
