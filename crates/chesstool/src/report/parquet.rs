@@ -597,6 +597,65 @@ impl std::io::Write for FileOut {
     }
 }
 
+/// A thread that takes messages in order and ends with the destination
+/// of what it wrote: the encoder of a Parquet sink, or the filler of a
+/// table that hands its records off.
+pub(super) struct Stage<M> {
+    what: &'static str,
+    messages: Option<std::sync::mpsc::SyncSender<M>>,
+    thread: Option<std::thread::JoinHandle<Result<Destination>>>,
+}
+
+impl<M: Send + 'static> Stage<M> {
+    /// Starts thread `name` running `run` over the messages sent, at most
+    /// `bound` of them waiting.
+    pub(super) fn start(
+        what: &'static str,
+        name: &str,
+        bound: usize,
+        run: impl FnOnce(std::sync::mpsc::Receiver<M>) -> Result<Destination> + Send + 'static,
+    ) -> Result<Stage<M>> {
+        let (messages, receive) = std::sync::mpsc::sync_channel::<M>(bound);
+        let thread = std::thread::Builder::new()
+            .name(name.to_owned())
+            .spawn(move || run(receive))
+            .with_context(|| format!("cannot start the {what} thread"))?;
+        Ok(Stage {
+            what,
+            messages: Some(messages),
+            thread: Some(thread),
+        })
+    }
+}
+
+impl<M> Stage<M> {
+    /// Sends `message`; the thread's error if it stopped.
+    pub(super) fn send(&mut self, message: M) -> Result<()> {
+        let sent = self
+            .messages
+            .as_ref()
+            .is_some_and(|messages| messages.send(message).is_ok());
+        if !sent {
+            // The thread stopped: its error says why.
+            return self.join().map(drop);
+        }
+        Ok(())
+    }
+
+    /// Waits for the thread, which has every message sent so far, and
+    /// takes back what it wrote.
+    pub(super) fn join(&mut self) -> Result<Destination> {
+        self.messages = None;
+        match self.thread.take() {
+            Some(thread) => match thread.join() {
+                Ok(result) => result,
+                Err(_) => bail!("the {} thread panicked", self.what),
+            },
+            None => bail!("the parquet file was already finished"),
+        }
+    }
+}
+
 /// What the gathering thread tells the encoder thread.
 enum Message {
     /// Start file `id` at `path` (inside the table's directory).
@@ -656,8 +715,7 @@ pub struct ParquetSink {
     files: Option<std::collections::HashMap<String, usize>>,
     next_id: usize,
     clock: u64,
-    messages: Option<std::sync::mpsc::SyncSender<Message>>,
-    encoder: Option<std::thread::JoinHandle<Result<Destination>>>,
+    encoder: Stage<Message>,
 }
 
 impl ParquetSink {
@@ -706,12 +764,10 @@ impl ParquetSink {
     ) -> Result<ParquetSink> {
         let arrow = Arc::new(arrow_schema(schema));
         let props = writer_properties(schema, settings)?;
-        let (messages, receive) = std::sync::mpsc::sync_channel::<Message>(1);
         let file_schema = Arc::clone(&arrow);
-        let encoder = std::thread::Builder::new()
-            .name("chesstool-parquet".to_owned())
-            .spawn(move || encode(destination, &file_schema, &props, &receive))
-            .context("cannot start the parquet encoder thread")?;
+        let encoder = Stage::start("parquet encoder", "chesstool-parquet", 1, move |receive| {
+            encode(destination, &file_schema, &props, &receive)
+        })?;
         Ok(ParquetSink {
             schema: arrow,
             types: schema.columns.iter().map(|c| c.ty).collect(),
@@ -721,8 +777,7 @@ impl ParquetSink {
             files: None,
             next_id: 0,
             clock: 0,
-            messages: Some(messages),
-            encoder: Some(encoder),
+            encoder,
         })
     }
 
@@ -741,15 +796,7 @@ impl ParquetSink {
 
     /// Sends `message` to the encoder; its error if it stopped.
     fn send(&mut self, message: Message) -> Result<()> {
-        let sent = self
-            .messages
-            .as_ref()
-            .is_some_and(|messages| messages.send(message).is_ok());
-        if !sent {
-            // The encoder stopped: its error says why.
-            return self.join().map(drop);
-        }
-        Ok(())
+        self.encoder.send(message)
     }
 
     /// The next row goes to partition `key` (opened, and the least
@@ -896,14 +943,7 @@ impl ParquetSink {
     /// Waits for the encoder, which has every message sent so far, and
     /// takes back the destination with every file complete.
     fn join(&mut self) -> Result<Destination> {
-        self.messages = None;
-        match self.encoder.take() {
-            Some(encoder) => match encoder.join() {
-                Ok(result) => result,
-                Err(_) => bail!("the parquet encoder thread panicked"),
-            },
-            None => bail!("the parquet file was already finished"),
-        }
+        self.encoder.join()
     }
 
     /// Writes what is gathered, closes every file and hands back the

@@ -11,9 +11,9 @@
 
 use std::borrow::Cow;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
-use super::parquet::{Builder, Destination, ParquetSettings, ParquetSink};
+use super::parquet::{Builder, Destination, ParquetSettings, ParquetSink, Stage};
 use crate::output::Output;
 
 /// The formats a [`Table`] writes.
@@ -612,8 +612,7 @@ pub struct Table<R> {
 /// reads and checks the games does not also turn them into columns.
 struct Filler<R> {
     batch: Vec<R>,
-    records: Option<std::sync::mpsc::SyncSender<Vec<R>>>,
-    thread: Option<std::thread::JoinHandle<Result<Destination>>>,
+    thread: Stage<Vec<R>>,
 }
 
 /// Records handed to the filler thread at a time: a game's record with
@@ -631,33 +630,14 @@ impl<R> Filler<R> {
 
     fn send(&mut self) -> Result<()> {
         let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(FILLER_BATCH));
-        let sent = self
-            .records
-            .as_ref()
-            .is_some_and(|records| records.send(batch).is_ok());
-        if !sent {
-            // The filler stopped: its error says why.
-            return self.join().map(drop);
-        }
-        Ok(())
-    }
-
-    fn join(&mut self) -> Result<Destination> {
-        self.records = None;
-        match self.thread.take() {
-            Some(thread) => match thread.join() {
-                Ok(result) => result,
-                Err(_) => bail!("the parquet filler thread panicked"),
-            },
-            None => bail!("the parquet file was already finished"),
-        }
+        self.thread.send(batch)
     }
 
     fn finish(mut self) -> Result<Destination> {
         if !self.batch.is_empty() {
             self.send()?;
         }
-        self.join()
+        self.thread.join()
     }
 }
 
@@ -725,22 +705,17 @@ impl<R: Send + 'static> Table<R> {
             },
         );
         let mut partition = self.partition.take();
-        let (records, receive) = std::sync::mpsc::sync_channel::<Vec<R>>(2);
-        let thread = std::thread::Builder::new()
-            .name("chesstool-rows".to_owned())
-            .spawn(move || {
-                for batch in receive {
-                    for record in &batch {
-                        parquet_row(&schema.columns, &mut sink, &mut partition, record, 0)?;
-                    }
+        let thread = Stage::start("parquet filler", "chesstool-rows", 2, move |receive| {
+            for batch in receive {
+                for record in &batch {
+                    parquet_row(&schema.columns, &mut sink, &mut partition, record, 0)?;
                 }
-                sink.finish()
-            })
-            .context("cannot start the parquet filler thread")?;
+            }
+            sink.finish()
+        })?;
         self.filler = Some(Filler {
             batch: Vec::with_capacity(FILLER_BATCH),
-            records: Some(records),
-            thread: Some(thread),
+            thread,
         });
         Ok(self)
     }
