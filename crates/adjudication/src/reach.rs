@@ -863,6 +863,12 @@ pub(crate) fn mate_impossible(pos: &Position, mater: Color) -> bool {
         .any(|side| Reach::new(pos, side, Some(mater)).mate_impossible(mater))
 }
 
+/// [`mate_impossible`] by the plain analysis alone (no stalemate rule):
+/// a third of the cost where it fails, for the searches' dead ends.
+pub(crate) fn mate_impossible_plain(pos: &Position, mater: Color) -> bool {
+    Reach::new(pos, None, Some(mater)).mate_impossible(mater)
+}
+
 /// The few squares where the defending king may be mated by `mater`, as
 /// far as the analysis sees: `Some(empty)` proves that no mate exists,
 /// `Some(squares)` (at most `limit` of them) holds every square a mate

@@ -281,6 +281,10 @@ pub(crate) struct Scratch {
     replay: Vec<Move>,
     /// Every move of the node being expanded (full-width searches).
     all: Vec<(Role, Move)>,
+    /// The search drops dead ends (see [`best_first`]).
+    dead_ends: bool,
+    /// Pawn structures and material the dead-end analysis failed on.
+    failed: [u64; 256],
 }
 
 impl Default for Scratch {
@@ -293,6 +297,8 @@ impl Default for Scratch {
             line: Vec::new(),
             replay: Vec::new(),
             all: Vec::with_capacity(movegen::MAX_MOVES),
+            dead_ends: false,
+            failed: [0; 256],
         }
     }
 }
@@ -362,16 +368,28 @@ impl Scratch {
 /// itself over. `banned` positions may not be entered (their next
 /// occurrence would be the fifth, Article 9.6.1). Returns the outcome
 /// and the nodes generated.
+///
+/// With `dead_ends`, a node reached by a capture or a pawn move in a
+/// walled position ([`walled`]) is not expanded when the reachability
+/// analysis proves that the mater cannot mate from it
+/// ([`crate::reach::mate_impossible_plain`]): no mate passes through it, so an
+/// exhausted search still proves "cannot mate". The analysis ignores the
+/// clock and the banned positions, which only end games sooner.
 pub(crate) fn best_first(
     root: &Position,
     mater: Color,
     budget: u64,
     banned: &[RepetitionKey],
     width: Width,
+    dead_ends: bool,
     scratch: &mut Scratch,
 ) -> (Outcome, u64) {
     scratch.reset();
     let mut all = core::mem::take(&mut scratch.all);
+    scratch.dead_ends = dead_ends;
+    if dead_ends {
+        scratch.failed = [0; 256];
+    }
     let result = run(root, mater, budget, banned, width, scratch, &mut all);
     scratch.all = all;
     result
@@ -419,6 +437,12 @@ fn run(
             scratch.keep(parent, &pos);
             pos
         };
+        // A capture or pawn move (the clock reset) into a wall: the
+        // position may have become one where no mate is possible.
+        if scratch.dead_ends && node.halfmoves == 0 && parent != 0 && scratch.dead_end(&pos, mater)
+        {
+            continue;
+        }
         let mut picked = [(Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST];
         let chosen = choose_moves(&pos, mater, width, all, &mut picked);
         let expanding = Expanding {
@@ -477,6 +501,63 @@ fn run(
         }
     }
     (Outcome::Exhausted, generated)
+}
+
+impl Scratch {
+    /// A wall ([`walled`]) where the reachability analysis proves that
+    /// the mater cannot mate. The analysis is not asked again about a
+    /// pawn structure and material it failed on in this search (skipping
+    /// it only keeps a node).
+    #[inline(never)]
+    fn dead_end(&mut self, pos: &Position, mater: Color) -> bool {
+        let board = pos.board();
+        if !walled(board, mater) {
+            return false;
+        }
+        let white = board.by_color(Color::White);
+        let key = (board.pawns().0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ (board.pawns() & white).0.rotate_left(23)
+            ^ (board.occupied() & !board.pawns()).count() as u64
+            ^ ((white & !board.pawns()).count() as u64) << 8)
+            | 1;
+        let slot = &mut self.failed[(key >> 56) as usize];
+        if *slot == key {
+            return false;
+        }
+        if crate::reach::mate_impossible_plain(pos, mater) {
+            return true;
+        }
+        *slot = key;
+        false
+    }
+}
+
+/// The mater's pawns with an enemy pawn or the enemy king right in
+/// front, the mater's pawns, and all pawns: a few bit operations.
+#[inline]
+pub(crate) fn blocked_pawns(board: &Board, mater: Color) -> (u32, u32, u32) {
+    let pawns = board.pawns();
+    let blockers = (pawns | board.kings()) & board.by_color(mater.other());
+    let own = (pawns & board.by_color(mater)).0;
+    let ahead = match mater {
+        Color::White => own << 8,
+        Color::Black => own >> 8,
+    };
+    (
+        (ahead & blockers.0).count_ones(),
+        own.count_ones(),
+        pawns.count(),
+    )
+}
+
+/// Where the searches look for dead ends (see [`best_first`]): some of
+/// the mater's pawns blocked, and at least half of them, or at least
+/// half the pawns on the board less two (the gate of chasolver's fast
+/// filter).
+#[inline]
+pub(crate) fn walled(board: &Board, mater: Color) -> bool {
+    let (blocked, own, all) = blocked_pawns(board, mater);
+    blocked >= 1 && (blocked + 2 >= all / 2 || 2 * blocked >= own)
 }
 
 /// The moves of `pos` a search of `width` expands: every move (wide
