@@ -607,6 +607,10 @@ struct Filler<R> {
 /// its moves is a few KiB.
 const FILLER_BATCH: usize = 64;
 
+/// Batches of records that may wait for the filler (about a thousand
+/// games: as many as a batch of rows the filler hands the encoder).
+const FILLER_WAITING: usize = 16;
+
 impl<R> Filler<R> {
     fn push(&mut self, record: R) -> Result<()> {
         self.batch.push(record);
@@ -693,14 +697,19 @@ impl<R: Send + 'static> Table<R> {
             },
         );
         let mut partition = self.partition.take();
-        let thread = Stage::start("parquet filler", "chesstool-rows", 2, move |receive| {
-            for batch in receive {
-                for record in &batch {
-                    parquet_row(&schema.columns, &mut sink, &mut partition, record, 0)?;
+        let thread = Stage::start(
+            "parquet filler",
+            "chesstool-rows",
+            FILLER_WAITING,
+            move |receive| {
+                for batch in receive {
+                    for record in &batch {
+                        parquet_row(&schema.columns, &mut sink, &mut partition, record, 0)?;
+                    }
                 }
-            }
-            sink.finish()
-        })?;
+                sink.finish()
+            },
+        )?;
         self.filler = Some(Filler {
             batch: Vec::with_capacity(FILLER_BATCH),
             thread,
