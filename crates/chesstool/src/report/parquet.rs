@@ -871,13 +871,13 @@ impl ParquetSink {
     /// The encoder's error, when it stopped.
     #[inline]
     pub fn row_done(&mut self) -> Result<()> {
+        let batch = self.batch_rows();
         let part = &mut self.parts[self.current];
         debug_assert!(part.builders.iter().all(|b| b.len() == part.rows + 1));
         part.rows += 1;
         if part.sent + part.rows >= self.group_rows {
             return self.write_group(self.current);
         }
-        let batch = self.group_rows.min(BATCH_ROWS);
         if part.rows.is_multiple_of(batch)
             && (part.rows >= MAX_BATCH_ROWS
                 || part.builders.iter().map(Builder::bytes).sum::<usize>() >= BATCH_BYTES)

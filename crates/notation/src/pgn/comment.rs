@@ -547,7 +547,7 @@ pub fn clock_emt_eval(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Option<Eva
     if memchr::memchr(b'%', raw).is_none() {
         return (None, None, None);
     }
-    let (clock, emt) = canonical_clock_and_emt(raw).unwrap_or_else(|| commands_clock_and_emt(raw));
+    let (clock, emt) = commands_clock_and_emt_any(raw);
     // An `[%eval]` command names `eval` in some case: without those
     // letters there is none.
     let may_eval = memchr::memchr2_iter(b'e', b'E', raw).any(|i| {
@@ -565,9 +565,17 @@ pub fn clock_emt_eval(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Option<Eva
 /// [`clock_and_emt`] for every comment that is not in the exported form.
 #[inline(never)]
 fn any_clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
-    if find_byte(b'%', raw).is_none() {
+    // Every command holds a `%`: one search.
+    if memchr::memchr(b'%', raw).is_none() {
         return (None, None);
     }
+    commands_clock_and_emt_any(raw)
+}
+
+/// The clock and elapsed time of a comment that holds a `%`: the one-pass
+/// reader when every command is written the usual way, else the general
+/// one.
+fn commands_clock_and_emt_any(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
     canonical_clock_and_emt(raw).unwrap_or_else(|| commands_clock_and_emt(raw))
 }
 
