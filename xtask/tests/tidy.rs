@@ -224,6 +224,40 @@ fn libraries_use_no_anyhow_and_unsafe_stays_in_the_engine_and_the_lexer_simd() {
 }
 
 #[test]
+fn the_binary_holds_unsafe_only_to_set_the_allocator() {
+    // `crates/chesstool/src/malloc.rs` calls glibc's `mallopt` once at
+    // start; nothing else in the binary may be `unsafe`.
+    let mut files = Vec::new();
+    rust_files(&root().join("crates/chesstool/src"), &mut files);
+    assert!(files.len() > 10, "the binary's sources were not found");
+    let mut problems = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("read");
+        let has_unsafe = text.lines().any(|l| {
+            let l = l.trim_start();
+            !l.starts_with("//") && (l.contains("unsafe {") || l.contains("unsafe fn"))
+        });
+        let allowed = file.ends_with("src/malloc.rs");
+        if has_unsafe && !allowed {
+            problems.push(format!("{}: unsafe outside malloc.rs", file.display()));
+        }
+        if has_unsafe && !text.contains("// SAFETY:") {
+            problems.push(format!(
+                "{}: unsafe without a // SAFETY: comment",
+                file.display()
+            ));
+        }
+        if allowed {
+            assert!(
+                has_unsafe,
+                "malloc.rs no longer calls mallopt: drop this exception"
+            );
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
 fn no_shakmaty_type_in_public_library_signatures() {
     // shakmaty enters through pgn-reader and as a test oracle only.
     for lib in ["board", "movegen", "notation", "adjudication", "arbiter"] {

@@ -432,7 +432,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     )?
     .hand_off()?;
     let mut counts = Counts::default();
-    let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
+    let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         let record = &row.record;
         if !record.selected {
             return Ok(Flow::Continue);

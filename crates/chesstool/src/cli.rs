@@ -531,7 +531,8 @@ pub struct InputsRun {
 /// is reported on stderr and the others still run; so is an input with no
 /// games (outside `--shard` and `--byte-range`), which fails the run the
 /// same way (exit 2). `on_game` gets the input's name, the progress bar (to
-/// print around it) and each game's record.
+/// print around it), each game's record, and the bytes it was read from
+/// (for a game written out as read, with no copy made by the worker).
 ///
 /// # Errors
 /// Only what `on_game` returns (writing the report), a file list that
@@ -540,7 +541,11 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     files: &[PathBuf],
     common: &CommonArgs,
     task: &T,
-    mut on_game: impl FnMut(&crate::progress::Progress, Placed<T::Record>) -> Result<Flow>,
+    mut on_game: impl FnMut(
+        &crate::progress::Progress,
+        Placed<T::Record>,
+        crate::pipeline::Chunk<'_>,
+    ) -> Result<Flow>,
 ) -> Result<InputsRun> {
     use crate::pipeline::{Control, Event, Selection, Settings, Source};
     use std::sync::atomic::Ordering;
@@ -685,7 +690,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     let mut failure = None;
     crate::pipeline::run_many(&mut next_source, task, pool.as_ref(), &tick, |event| {
         match event {
-            Event::Game(mut located) => {
+            Event::Game(mut located, chunk) => {
                 progress.inc_games(1);
                 // Records come in input order: the oldest open input's.
                 let file = opened
@@ -704,7 +709,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                     line: located.line,
                     record: located.record,
                 };
-                match on_game(&progress, placed) {
+                match on_game(&progress, placed, chunk) {
                     Ok(Flow::Continue) => Control::Continue,
                     Ok(Flow::NextInput) => Control::NextInput,
                     Ok(Flow::Stop) => {

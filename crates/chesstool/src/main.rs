@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod adjudicate;
 mod cli;
 mod input;
+mod malloc;
 mod output;
 mod perft;
 mod pipeline;
@@ -82,6 +83,7 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
+    malloc::tune();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {

@@ -27,6 +27,11 @@ use anyhow::Context;
 /// Large enough that CSV rows go out in few system calls.
 const BUFFER_SIZE: usize = 256 * 1024;
 
+/// A block this long or longer is written by [`Output::write_block`]
+/// without a copy into the buffer: one more system call costs less than
+/// copying it (an engine game of the master files is 20–60 KiB).
+const DIRECT_BLOCK: usize = 16 * 1024;
+
 /// A buffered report destination; see the module docs.
 pub struct Output {
     sink: Sink,
@@ -177,6 +182,33 @@ impl Output {
                 }
                 result.with_context(|| format!("cannot write {name}"))
             }
+        }
+    }
+}
+
+impl Output {
+    /// Writes `block` as [`Write::write_all`] does, but a block of
+    /// [`DIRECT_BLOCK`] bytes or more goes to the destination as it is,
+    /// after what the buffer holds, instead of being copied into the
+    /// buffer first (`select` writes whole games this way).
+    ///
+    /// # Errors
+    /// The destination's write error.
+    pub fn write_block(&mut self, block: &[u8]) -> io::Result<()> {
+        if block.len() < DIRECT_BLOCK {
+            return self.write_all(block);
+        }
+        fn direct<W: Write>(writer: &mut BufWriter<W>, block: &[u8]) -> io::Result<()> {
+            // `flush` writes the buffer out (for stdout it also flushes
+            // the standard library's line buffer, which the block would
+            // pass through anyway).
+            writer.flush()?;
+            writer.get_mut().write_all(block)
+        }
+        match &mut self.sink {
+            Sink::Stdout(writer) => direct(writer, block),
+            Sink::Stream { writer, .. } => direct(writer, block),
+            Sink::File { writer, .. } => direct(writer.as_mut().ok_or_else(finished)?, block),
         }
     }
 }

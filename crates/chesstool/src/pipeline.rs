@@ -204,11 +204,29 @@ struct InputEnd {
     error: Option<io::Error>,
 }
 
+/// The bytes a game was read from, for a caller that writes games out as
+/// they were read without a worker copying them first.
+#[derive(Debug, Clone, Copy)]
+pub struct Chunk<'c> {
+    bytes: &'c [u8],
+    /// Offset of `bytes[0]` in the (decompressed) stream.
+    offset: u64,
+}
+
+impl<'c> Chunk<'c> {
+    /// The `len` bytes at stream offset `offset`, if this chunk holds them
+    /// all.
+    pub fn get(&self, offset: u64, len: usize) -> Option<&'c [u8]> {
+        let start = usize::try_from(offset.checked_sub(self.offset)?).ok()?;
+        self.bytes.get(start..start.checked_add(len)?)
+    }
+}
+
 /// What [`run_many`] hands its caller, in input order.
 #[derive(Debug)]
-pub enum Event<R> {
-    /// A game's record.
-    Game(Located<R>),
+pub enum Event<'c, R> {
+    /// A game's record, and the bytes it was read from.
+    Game(Located<R>, Chunk<'c>),
     /// An input has ended (every record of it was handed out before):
     /// its totals, and the read error that ended it early, if any.
     Done {
@@ -484,7 +502,7 @@ struct Emitter<'t, T: Task, E> {
     spare: Vec<Vec<u8>>,
 }
 
-impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
+impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, E> {
     fn accept(&mut self, out: ChunkOut<T::Record>) {
         self.pending.insert(out.seq, out);
         while let Some(mut out) = self.pending.remove(&self.next_seq) {
@@ -696,7 +714,11 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
         }
         let mut records = std::mem::take(&mut out.records);
         records.truncate(keep_until);
-        if !self.emit_all(records, scanned) {
+        let chunk = Chunk {
+            bytes: &out.data,
+            offset: out.offset,
+        };
+        if !self.emit_all(records, scanned, chunk) {
             return;
         }
         self.line_base += newlines;
@@ -737,7 +759,11 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
             offset + start as u64,
             limit,
         );
-        if !self.emit_all(records, 0) {
+        let chunk = Chunk {
+            bytes: head,
+            offset: offset + start as u64,
+        };
+        if !self.emit_all(records, 0, chunk) {
             return true;
         }
         // A game that ends within the bytes ends where the scanner says;
@@ -786,7 +812,11 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
             if span.start > 0 {
                 let (records, read) =
                     process(&mut self.reader, self.task, &data[..span.start], offset);
-                if !self.emit_all(records, 0) {
+                let chunk = Chunk {
+                    bytes: &data[..span.start],
+                    offset,
+                };
+                if !self.emit_all(records, 0, chunk) {
                     return true;
                 }
                 self.line_base += read.newlines;
@@ -807,7 +837,7 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
 
     /// Counts `scanned` games, then emits `records` (those selected);
     /// `false` once the run is stopped.
-    fn emit_all(&mut self, records: Records<T::Record>, scanned: u64) -> bool {
+    fn emit_all(&mut self, records: Records<T::Record>, scanned: u64, chunk: Chunk<'_>) -> bool {
         self.games += scanned;
         for (offset, line, record) in records {
             self.games += 1;
@@ -827,7 +857,7 @@ impl<T: Task, E: FnMut(Event<T::Record>) -> Control> Emitter<'_, T, E> {
                 line_base: self.line_base,
                 record,
             };
-            match (self.emit)(Event::Game(located)) {
+            match (self.emit)(Event::Game(located, chunk)) {
                 Control::Continue => {}
                 Control::NextInput => {
                     self.stopped = true;
@@ -859,7 +889,7 @@ type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Vec<u8>, &mut Emitter<'_, T, E>) 
 ///
 /// A read error ends its input (everything before it is emitted, and the
 /// error comes in its `Done`); the next input is read.
-pub fn run_many<T: Task, E: FnMut(Event<T::Record>) -> Control>(
+pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
     next_source: &mut dyn FnMut() -> Option<Source>,
     task: &T,
     pool: Option<&rayon::ThreadPool>,
@@ -973,7 +1003,7 @@ pub fn run_many<T: Task, E: FnMut(Event<T::Record>) -> Control>(
 /// Reads one input to its end (or to a read error, or until the emitter
 /// stops it), handing its chunks to `send`: the bytes read, and the error.
 #[allow(clippy::too_many_arguments)]
-fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
+fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
     reader: &mut dyn Read,
     input: usize,
     settings: Settings,
@@ -1099,9 +1129,10 @@ fn read_input<T: Task, E: FnMut(Event<T::Record>) -> Control>(
         send(info(offset, is_last, work, forced), chunk, emitter);
         offset += cut as u64;
     }
-    // `buf` is not kept for the next input: with glibc, a buffer kept
-    // across inputs let the heap's top be given back and faulted in again
-    // input after input (4.7 times the page faults on 33 small files).
+    // Kept for the next input (with glibc's defaults this let the heap's
+    // top be given back and faulted in again input after input: see
+    // `malloc.rs`).
+    emitter.recycle(buf);
     (bytes, None)
 }
 
@@ -1309,7 +1340,7 @@ mod tests {
         let (mut games, mut done) = (Vec::new(), Vec::new());
         run_many(&mut next, &Keep, pool.as_ref(), &|_| {}, |event| {
             match event {
-                Event::Game(mut located) => {
+                Event::Game(mut located, _) => {
                     Keep.rebase(&mut located.record, located.line_base);
                     assert_eq!(located.line, located.record.line);
                     assert_eq!(located.offset, located.record.offset);

@@ -696,7 +696,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     )?;
     let mut counts = Counts::default();
     let mut written = 0u64;
-    let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
+    let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         if row.game < range.0 {
             return Ok(Flow::Continue);
         }

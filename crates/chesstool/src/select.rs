@@ -19,7 +19,7 @@ use notation::pgn::read::RawGame;
 use notation::pgn::replay::{GameError, NoVisitor, ReplayOptions};
 
 use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
-use crate::pipeline::Task;
+use crate::pipeline::{Chunk, Task};
 use crate::report::table::FileName;
 use crate::report::{game_columns, Column, Format, GameRecord, Schema, Sink, TagColumns, Type};
 use crate::validate::error_line;
@@ -104,7 +104,7 @@ pub struct Kept {
     header: GameHeader,
     selected: bool,
     /// The game's bytes, for PGN output of a selected game.
-    bytes: Option<Vec<u8>>,
+    bytes: Option<Written>,
     /// When replayed: its identity.
     moves_hash: Option<MovesHash>,
     recorded: RecordedResult,
@@ -130,6 +130,27 @@ impl GameRecord for Kept {
 
     fn moves_hash(&self) -> Option<MovesHash> {
         self.moves_hash
+    }
+}
+
+/// What is written of a selected game.
+#[derive(Debug)]
+enum Written {
+    /// Its bytes as read: `len` bytes at stream offset `offset`, taken from
+    /// the chunk they were read from when the game is written (the worker
+    /// copies nothing).
+    AsRead { offset: u64, len: usize },
+    /// Rewritten (`--export`, `--strip`, `--tags`).
+    Rewritten(Vec<u8>),
+}
+
+impl Written {
+    /// The bytes to write, `chunk` being the one the game was read from.
+    fn bytes<'a>(&'a self, chunk: &Chunk<'a>) -> Option<&'a [u8]> {
+        match self {
+            Written::AsRead { offset, len } => chunk.get(*offset, *len),
+            Written::Rewritten(bytes) => Some(bytes),
+        }
     }
 }
 
@@ -232,11 +253,14 @@ impl Task for Select {
         }
         if kept.selected && self.keep_bytes {
             let (offset, line) = (game.offset, game.line);
-            let bytes = game.bytes();
-            kept.bytes = Some(
-                self.exported(bytes, offset, line)
-                    .unwrap_or_else(|| bytes.to_vec()),
-            );
+            let (at, bytes) = game.bytes_at();
+            kept.bytes = Some(self.exported(bytes, offset, line).map_or(
+                Written::AsRead {
+                    offset: at,
+                    len: bytes.len(),
+                },
+                Written::Rewritten,
+            ));
         }
         Picked {
             untyped,
@@ -440,81 +464,93 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     let mut ordinal = 0u64;
     let mut buf = Vec::new();
     let mut through = notation::pgn::rewrite::PassThrough::default();
-    let run = run_inputs(&args.files, &args.common, &task, |progress, placed| {
-        let this = ordinal;
-        ordinal += 1;
-        if args.unique
-            && seen
-                .inputs
-                .last()
-                .is_none_or(|(_, _, file)| !Arc::ptr_eq(file, &placed.file))
-        {
-            seen.inputs
-                .push((this, placed.game, Arc::clone(&placed.file)));
-        }
-        counts.games += 1;
-        counts.untyped += u64::from(placed.record.untyped);
-        let Some(kept) = placed.record.game else {
-            return Ok(Flow::Continue);
-        };
-        let row = Row {
-            file: placed.file,
-            game: placed.game,
-            offset: placed.offset,
-            line: placed.line,
-            record: *kept,
-        };
-        if let Some(err) = &row.record.unreadable {
-            counts.unreadable += 1;
+    let run = run_inputs(
+        &args.files,
+        &args.common,
+        &task,
+        |progress, placed, chunk| {
+            let this = ordinal;
+            ordinal += 1;
+            if args.unique
+                && seen
+                    .inputs
+                    .last()
+                    .is_none_or(|(_, _, file)| !Arc::ptr_eq(file, &placed.file))
+            {
+                seen.inputs
+                    .push((this, placed.game, Arc::clone(&placed.file)));
+            }
+            counts.games += 1;
+            counts.untyped += u64::from(placed.record.untyped);
+            let Some(kept) = placed.record.game else {
+                return Ok(Flow::Continue);
+            };
+            let row = Row {
+                file: placed.file,
+                game: placed.game,
+                offset: placed.offset,
+                line: placed.line,
+                record: *kept,
+            };
+            if let Some(err) = &row.record.unreadable {
+                counts.unreadable += 1;
+                if !row.record.selected {
+                    progress.suspend(|| eprintln!("{}; not selected", error_line(&row, err)));
+                }
+            }
             if !row.record.selected {
-                progress.suspend(|| eprintln!("{}; not selected", error_line(&row, err)));
+                return Ok(Flow::Continue);
             }
-        }
-        if !row.record.selected {
-            return Ok(Flow::Continue);
-        }
-        if args.unique {
-            if let Some(hash) = row.record.moves_hash {
-                let Ok(ordinal) = u32::try_from(this) else {
-                    anyhow::bail!("--unique keeps the ordinals of at most 2^32 games");
-                };
-                if let Some(first) = seen.table.first_or_insert(hash, ordinal) {
-                    counts.duplicates += 1;
-                    if let Some(out) = &mut duplicates {
-                        let (file, game) = seen.place(u64::from(first));
-                        let mut line = csv::WriterBuilder::new()
-                            .has_headers(false)
-                            .from_writer(Vec::new());
-                        line.write_record([
-                            row.file.as_str(),
-                            &row.game.to_string(),
-                            file.as_str(),
-                            &game.to_string(),
-                            &hash.to_string(),
-                        ])?;
-                        out.write_all(&line.into_inner().context("csv")?)?;
+            if args.unique {
+                if let Some(hash) = row.record.moves_hash {
+                    let Ok(ordinal) = u32::try_from(this) else {
+                        anyhow::bail!("--unique keeps the ordinals of at most 2^32 games");
+                    };
+                    if let Some(first) = seen.table.first_or_insert(hash, ordinal) {
+                        counts.duplicates += 1;
+                        if let Some(out) = &mut duplicates {
+                            let (file, game) = seen.place(u64::from(first));
+                            let mut line = csv::WriterBuilder::new()
+                                .has_headers(false)
+                                .from_writer(Vec::new());
+                            line.write_record([
+                                row.file.as_str(),
+                                &row.game.to_string(),
+                                file.as_str(),
+                                &game.to_string(),
+                                &hash.to_string(),
+                            ])?;
+                            out.write_all(&line.into_inner().context("csv")?)?;
+                        }
+                        return Ok(Flow::Continue);
                     }
-                    return Ok(Flow::Continue);
                 }
             }
-        }
-        counts.selected += 1;
-        match &mut sink {
-            Sink::Table(table) => table.push(row)?,
-            Sink::Text(_) if split.is_some() => {
-                if let (Some(split), Some(bytes)) = (&mut split, &row.record.bytes) {
-                    split.write(bytes)?;
+            counts.selected += 1;
+            match &mut sink {
+                Sink::Table(table) => table.push(row)?,
+                Sink::Text(out) => {
+                    let bytes = match &row.record.bytes {
+                        Some(written) => written.bytes(&chunk).ok_or_else(|| {
+                            anyhow::anyhow!(
+                                "internal error: game {} of {} is not in the chunk read",
+                                row.game,
+                                row.file.as_str()
+                            )
+                        })?,
+                        None => return Ok(Flow::Continue),
+                    };
+                    if let Some(split) = &mut split {
+                        split.write(bytes)?;
+                    } else {
+                        out.write_all(through.separator(bytes))?;
+                        out.write_block(bytes)?;
+                    }
                 }
             }
-            Sink::Text(out) => {
-                if let Some(bytes) = &row.record.bytes {
-                    out.write_all(through.separator(bytes))?;
-                    out.write_all(bytes)?;
-                }
-            }
-        }
-        Ok(Flow::Continue)
-    })?;
+            Ok(Flow::Continue)
+        },
+    )?;
     if let Some(mut split) = split {
         split.close()?;
         split.dir.commit()?;

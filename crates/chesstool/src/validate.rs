@@ -293,7 +293,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     .hand_off()?;
     let started = Instant::now();
     let mut counts = Counts::default();
-    let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row| {
+    let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         if !row.record.selected {
             return Ok(Flow::Continue);
         }

@@ -423,6 +423,17 @@ impl<'a> RawGame<'a> {
         &self.lexer.buffer()[start..end]
     }
 
+    /// All of the game's bytes, as [`Self::bytes`], with the offset of
+    /// their first byte (absolute, as [`Self::offset`]).
+    pub fn bytes_at(&mut self) -> (u64, &'a [u8]) {
+        let bytes = self.bytes();
+        let start = self
+            .span
+            .as_ref()
+            .map_or(self.head.start, |span| span.start);
+        (self.offset - self.head.start as u64 + start as u64, bytes)
+    }
+
     /// How the game's bytes ended (reads the rest of it first);
     /// [`GameEnd::UnterminatedComment`] on the last game of a chunk means
     /// the chunk was cut inside a comment.
