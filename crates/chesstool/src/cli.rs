@@ -668,7 +668,13 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             ));
             n_opened += 1;
             last.set(0);
-            *reading.borrow_mut() = Some(std::sync::Arc::clone(&input.bytes_read));
+            // A plain file read at offsets (by the workers) is not counted
+            // by its reader: its bytes are the chunks' bytes.
+            let file = input.file.take().zip(input.size);
+            *reading.borrow_mut() = match file {
+                Some(_) => None,
+                None => Some(std::sync::Arc::clone(&input.bytes_read)),
+            };
             return Some(Source {
                 reader: std::mem::replace(&mut input.reader, Box::new(std::io::empty())),
                 settings: Settings {
@@ -676,15 +682,19 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                     select,
                     max_game_size: common.max_game_size,
                 },
+                file,
             });
         }
         None
     };
     let tick = |data: u64| {
         progress.inc_data(data);
-        if let Some(counter) = reading.borrow().as_ref() {
-            let now = counter.load(Ordering::Relaxed);
-            progress.inc_bytes(now.saturating_sub(last.replace(now)));
+        match reading.borrow().as_ref() {
+            Some(counter) => {
+                let now = counter.load(Ordering::Relaxed);
+                progress.inc_bytes(now.saturating_sub(last.replace(now)));
+            }
+            None => progress.inc_bytes(data),
         }
     };
     let mut failure = None;

@@ -103,6 +103,10 @@ pub struct Input {
     /// `size`), shared with the progress bar. Counts ahead of the
     /// decompressed bytes by at most one buffer.
     pub bytes_read: Arc<AtomicU64>,
+    /// A plain (uncompressed) regular file: the same bytes as `reader`,
+    /// to be read at any offset (the pipeline's workers read their chunks
+    /// themselves). Its size is `size`.
+    pub file: Option<Arc<File>>,
 }
 
 impl fmt::Debug for Input {
@@ -140,7 +144,16 @@ pub fn open(path: &Path) -> anyhow::Result<Input> {
         anyhow::bail!("cannot open {name}: is a directory");
     }
     let size = metadata.is_file().then_some(metadata.len());
-    from_reader(name, file, size)
+    let positional = if metadata.is_file() {
+        file.try_clone().ok()
+    } else {
+        None
+    };
+    let mut input = from_reader(name, file, size)?;
+    if input.compression == Compression::None {
+        input.file = positional.map(Arc::new);
+    }
+    Ok(input)
 }
 
 /// A reader that stays at its end once it has reported it. A terminal
@@ -248,6 +261,7 @@ where
         size,
         compression,
         bytes_read,
+        file: None,
     })
 }
 

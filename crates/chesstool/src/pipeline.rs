@@ -8,6 +8,14 @@
 //! `threads + 1` chunks are in flight, which bounds memory by the chunk
 //! size, not the file size.
 //!
+//! A plain file is not read whole by the main thread: with workers, it
+//! reads only the end of each block, enough to place the cut
+//! ([`notation::pgn::lex::split_candidate_in_window`]), and the worker that
+//! gets the chunk reads the rest of it itself with positional reads
+//! ([`Hole`]). So the copy of the file's bytes out of the page cache, the
+//! main thread's largest cost on many small files, is spread over the
+//! workers. Compressed input and pipes are read by the main thread.
+//!
 //! A cut can land inside a `{` comment that holds a line starting with
 //! `[`. The worker then sees its last game end inside an unterminated
 //! comment; that game and the next chunk are read again, joined, on the
@@ -37,11 +45,13 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::fs::File;
 use std::io::{self, Read};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 
 use notation::pgn::lex::{
-    count_newlines, split_candidate, GameEnd, GameSkipper, GameSpan, Lexer, NextGame,
+    count_newlines, split_candidate, split_candidate_in_window, GameEnd, GameSkipper, GameSpan,
+    Lexer, NextGame,
 };
 use notation::pgn::read::{GameReader, RawGame};
 
@@ -260,6 +270,10 @@ pub struct Source {
     pub reader: Box<dyn Read + Send>,
     /// How to spread its work.
     pub settings: Settings,
+    /// The same bytes as a file that can be read at any offset (a plain
+    /// regular file), and its size when opened: workers then read their
+    /// chunks themselves. `reader` is not read then.
+    pub file: Option<(Arc<File>, u64)>,
 }
 
 impl std::fmt::Debug for Source {
@@ -306,6 +320,9 @@ struct ChunkOut<R> {
     forced: bool,
     /// Start (in `data`) and relative line of the last game.
     last_game: LastGame,
+    /// The worker could not read its part of the chunk: the input ends
+    /// here, with this error (`data` holds the bytes before the part).
+    read_error: Option<io::Error>,
 }
 
 thread_local! {
@@ -464,6 +481,73 @@ fn run_chunk<T: Task>(task: &T, info: ChunkInfo, data: Vec<u8>) -> ChunkOut<T::R
         unread: work == Work::Skip,
         forced,
         last_game,
+        read_error: None,
+    }
+}
+
+/// The part of a chunk that the main thread left unread: `len` bytes at
+/// `at` in the chunk's buffer, from `offset` in `file`. The worker that
+/// gets the chunk reads them first.
+struct Hole {
+    file: Arc<File>,
+    at: usize,
+    len: usize,
+    offset: u64,
+}
+
+impl Hole {
+    fn fill(&self, buf: &mut [u8]) -> io::Result<()> {
+        read_exact_at(
+            &self.file,
+            &mut buf[self.at..self.at + self.len],
+            self.offset,
+        )
+    }
+}
+
+/// Reads `buf.len()` bytes at `offset` of `file`; a file that ends before
+/// (it was cut short while read) is an error that says so.
+fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        file.read_exact_at(buf, offset).map_err(|e| {
+            if e.kind() == io::ErrorKind::UnexpectedEof {
+                io::Error::new(e.kind(), "the file got shorter while it was read")
+            } else {
+                e
+            }
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, buf, offset);
+        Err(io::Error::other("positional reads need a unix system"))
+    }
+}
+
+/// Reads and checks a chunk whose [`Hole`] (if any) is still to be read.
+fn fill_and_run<T: Task>(
+    task: &T,
+    mut info: ChunkInfo,
+    mut data: Vec<u8>,
+    hole: Option<Hole>,
+) -> ChunkOut<T::Record> {
+    let Some(hole) = hole else {
+        return run_chunk(task, info, data);
+    };
+    match hole.fill(&mut data) {
+        Ok(()) => run_chunk(task, info, data),
+        Err(error) => {
+            // What was read before the hole is read, as when a stream
+            // breaks off; the input ends here.
+            data.truncate(hole.at);
+            info.truncated = true;
+            info.is_last = true;
+            let mut out = run_chunk(task, info, data);
+            out.read_error = Some(error);
+            out
+        }
     }
 }
 
@@ -497,6 +581,8 @@ struct Emitter<'t, T: Task, E> {
     stopped: bool,
     /// The line of the game a read error cut off, not reported.
     cut: Option<u64>,
+    /// The error a worker met reading its part of a chunk of this input.
+    failed: Option<io::Error>,
     /// Chunk buffers done with, for the reader to fill again: fresh ones
     /// would each cost page faults and zeroed pages.
     spare: Vec<Vec<u8>>,
@@ -514,6 +600,11 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
                 self.finish(end, out.offset);
             } else if !self.stopped {
                 self.handle(&mut out);
+                if let Some(error) = out.read_error.take() {
+                    // The chunks read after it are not looked at.
+                    self.failed = Some(error);
+                    self.stopped = true;
+                }
             }
             self.recycle(std::mem::take(&mut out.data));
         }
@@ -531,6 +622,7 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
         self.skipping = None;
         self.stopped = self.stop_all;
         self.cut = None;
+        self.failed = None;
     }
 
     /// The input ended at `end_offset`: what it still owes (a game carried
@@ -564,7 +656,7 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
         let control = (self.emit)(Event::Done {
             input: self.input,
             totals,
-            error: end.error,
+            error: self.failed.take().or(end.error),
             cut: self.cut.take(),
         });
         if control == Control::Stop {
@@ -594,6 +686,7 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
             unread,
             forced: false,
             last_game: None,
+            read_error: None,
         }
     }
 
@@ -874,8 +967,9 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
     }
 }
 
-/// Hands a chunk to the workers (or runs it here without a pool).
-type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Vec<u8>, &mut Emitter<'_, T, E>) + 's;
+/// Hands a chunk (and the part of it still to be read) to the workers, or
+/// runs it here without a pool.
+type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Vec<u8>, Option<Hole>, &mut Emitter<'_, T, E>) + 's;
 
 /// Reads every input that `next_source` opens, in turn, to its end, and
 /// runs `task` on every game, handing `emit` each record and, after an
@@ -913,11 +1007,13 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
         skipping: None,
         stopped: false,
         cut: None,
+        failed: None,
         spare: Vec::new(),
     };
     let max_in_flight = pool.map_or(0, |p| p.current_num_threads() + 1);
     // One sequence for the chunks of every input and the markers between.
     let seq = std::cell::Cell::new(0u64);
+    let positional = pool.is_some();
 
     // Every input in turn, through one `send`.
     let mut read_everything = |send: &mut Dispatch<'_, T, E>, emitter: &mut Emitter<'_, T, E>| {
@@ -928,8 +1024,11 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             };
             let select = source.settings.select;
             let max_game_size = source.settings.max_game_size.max(1 << 10);
+            // Positional reads by the workers only when there are workers.
+            let file = source.file.take().filter(|_| positional);
             let (bytes, error) = read_input(
                 &mut *source.reader,
+                file,
                 input,
                 source.settings,
                 select,
@@ -956,11 +1055,11 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
 
     match pool {
         None => read_everything(
-            &mut |mut info, chunk, emitter| {
+            &mut |mut info, chunk, hole, emitter| {
                 tick(chunk.len() as u64);
                 info.seq = seq.get();
                 seq.set(info.seq + 1);
-                let out = run_chunk(task, info, chunk);
+                let out = fill_and_run(task, info, chunk, hole);
                 emitter.accept(out);
             },
             &mut emitter,
@@ -970,7 +1069,7 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             let mut in_flight = 0usize;
             pool.in_place_scope(|scope| {
                 read_everything(
-                    &mut |mut info, chunk, emitter| {
+                    &mut |mut info, chunk, hole, emitter| {
                         tick(chunk.len() as u64);
                         while in_flight >= max_in_flight {
                             match rx.recv() {
@@ -986,7 +1085,7 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
                         let tx = tx.clone();
                         in_flight += 1;
                         scope.spawn(move |_| {
-                            let _ = tx.send(run_chunk(task, info, chunk));
+                            let _ = tx.send(fill_and_run(task, info, chunk, hole));
                         });
                     },
                     &mut emitter,
@@ -1005,6 +1104,7 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
 #[allow(clippy::too_many_arguments)]
 fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
     reader: &mut dyn Read,
+    file: Option<(Arc<File>, u64)>,
     input: usize,
     settings: Settings,
     select: Selection,
@@ -1037,8 +1137,48 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
     // start, maybe inside a line, so the line before a candidate may lie
     // partly in the chunk before, out of `split_candidate`'s sight.
     let mut after_forced = false;
+    // Read from `file` at these offsets, not from `reader`.
+    let at = |offset: u64, filled: usize| offset + filled as u64;
     while !emitter.input_stopped(input) {
         let mut forced = false;
+        let mut hole = None;
+        let mut placed = None;
+        if let (Some((file, size)), false) = (&file, eof || filled >= want) {
+            match plan_block(
+                file,
+                *size,
+                &mut buf,
+                filled,
+                want,
+                offset,
+                window(chunk_size),
+            ) {
+                Ok(Plan::Whole) => {}
+                Ok(Plan::Read { end }) => filled = end,
+                Ok(Plan::Cut { cut, hole_end, end }) => {
+                    hole = Some((filled, hole_end));
+                    filled = end;
+                    eof = cut.is_none();
+                    placed = cut;
+                }
+                Err(e) => {
+                    // As a read error of the stream: what is whole before
+                    // the block is still checked.
+                    if filled > 0 {
+                        buf.truncate(filled);
+                        bytes += buf.len() as u64;
+                        let work = work_for(select, offset, buf.len());
+                        let chunk = std::mem::take(&mut buf);
+                        let cut = ChunkInfo {
+                            truncated: true,
+                            ..info(offset, true, work, false)
+                        };
+                        send(cut, chunk, None, emitter);
+                    }
+                    return (bytes, Some(e));
+                }
+            }
+        }
         while filled < want && !eof {
             // Large reads straight into the chunk's buffer: no copy through
             // a reader's own buffer, and only the part of the buffer that
@@ -1050,7 +1190,11 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
                 buf.resize(grow, 0);
             }
             let end = buf.len().min(want);
-            match reader.read(&mut buf[filled..end]) {
+            let read = match &file {
+                Some((file, _)) => read_at(file, &mut buf[filled..end], at(offset, filled)),
+                None => reader.read(&mut buf[filled..end]),
+            };
+            match read {
                 Ok(0) => eof = true,
                 Ok(n) => filled += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -1065,7 +1209,7 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
                             truncated: true,
                             ..info(offset, true, work, false)
                         };
-                        send(cut, chunk, emitter);
+                        send(cut, chunk, None, emitter);
                     }
                     return (bytes, Some(e));
                 }
@@ -1076,6 +1220,11 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
         }
         let cut = if eof {
             filled
+        } else if let Some(cut) = placed {
+            // Placed from the block's end (a candidate past the hole).
+            forced = after_forced;
+            after_forced = false;
+            cut
         } else {
             match split_candidate(&buf[..filled]) {
                 Some(cut) if cut > 0 => {
@@ -1126,7 +1275,13 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
         } else {
             work_for(select, offset, chunk.len())
         };
-        send(info(offset, is_last, work, forced), chunk, emitter);
+        let hole = hole.map(|(start, end)| Hole {
+            file: Arc::clone(&file.as_ref().expect("a hole is left in a file").0),
+            at: start,
+            len: end - start,
+            offset: at(offset, start),
+        });
+        send(info(offset, is_last, work, forced), chunk, hole, emitter);
         offset += cut as u64;
     }
     // Kept for the next input (with glibc's defaults this let the heap's
@@ -1134,6 +1289,99 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
     // `malloc.rs`).
     emitter.recycle(buf);
     (bytes, None)
+}
+
+/// How much of a block of a file the main thread reads ([`plan_block`]).
+enum Plan {
+    /// All of it, as from a stream (it is short, or the file grew).
+    Whole,
+    /// Up to `end` (in the chunk's buffer): no cut could be placed from
+    /// the block's end, so the block was read whole.
+    Read { end: usize },
+    /// Up to `end`, all but the hole up to `hole_end` (from the bytes read
+    /// so far), and the cut placed in what was read; no cut at the end of
+    /// the file.
+    Cut {
+        cut: Option<usize>,
+        hole_end: usize,
+        end: usize,
+    },
+}
+
+/// Bytes read from the end of a block to place its cut, at first: at most
+/// 64 KiB (a sixteenth of a chunk, at least 512 bytes), doubled until a cut
+/// is found (a block of long games) or the block is read whole.
+fn window(chunk_size: usize) -> usize {
+    (chunk_size / 16).clamp(512, 64 << 10)
+}
+
+/// Reads the end of the block `[filled, want)` of the chunk at stream
+/// offset `offset` (of a file of `size` bytes when opened) into `buf`, and
+/// places the chunk's cut there if it can, leaving the bytes before for
+/// the worker to read. A block that ends the file needs no cut: none of it
+/// is read here, once the file is known not to have grown.
+#[allow(clippy::too_many_arguments)]
+fn plan_block(
+    file: &File,
+    size: u64,
+    buf: &mut Vec<u8>,
+    filled: usize,
+    want: usize,
+    offset: u64,
+    window: usize,
+) -> io::Result<Plan> {
+    let left = usize::try_from(size.saturating_sub(offset)).unwrap_or(usize::MAX);
+    let end = want.min(left);
+    if end < filled + window {
+        return Ok(Plan::Whole);
+    }
+    if buf.len() < end {
+        buf.resize(end, 0);
+    }
+    let at = |i: usize| offset + i as u64;
+    if end == left {
+        // The file's end, if it has not grown since it was opened.
+        let mut probe = [0u8; 1];
+        if read_at(file, &mut probe, size)? != 0 {
+            return Ok(Plan::Whole);
+        }
+        return Ok(Plan::Cut {
+            cut: None,
+            hole_end: end,
+            end,
+        });
+    }
+    let mut start = end - window;
+    read_exact_at(file, &mut buf[start..end], at(start))?;
+    loop {
+        if let Some(cut) = split_candidate_in_window(&buf[start..end]) {
+            return Ok(Plan::Cut {
+                cut: Some(start + cut),
+                hole_end: start,
+                end,
+            });
+        }
+        if start == filled {
+            return Ok(Plan::Read { end });
+        }
+        let next = end.saturating_sub(2 * (end - start)).max(filled);
+        read_exact_at(file, &mut buf[next..start], at(next))?;
+        start = next;
+    }
+}
+
+/// One positional read.
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        file.read_at(buf, offset)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, buf, offset);
+        Err(io::Error::other("positional reads need a unix system"))
+    }
 }
 
 /// What to do with the chunk at `offset` of `len` bytes: when the
@@ -1323,6 +1571,10 @@ mod tests {
         let mut queue = inputs.iter();
         let seed = rng.next();
         let max = [7, 4096, 1 << 20][rng.below(3) as usize];
+        // Half the time, the inputs are files that the workers read at
+        // offsets themselves.
+        let files = rng.below(2) == 0;
+        let mut written = 0;
         let mut next = || {
             queue.next().map(|data| Source {
                 reader: Box::new(Uneven {
@@ -1335,6 +1587,17 @@ mod tests {
                     select: Selection::All,
                     max_game_size,
                 },
+                file: files.then(|| {
+                    written += 1;
+                    let path = std::env::temp_dir().join(format!(
+                        "chesstool-pipeline-{}-{seed}-{written}.pgn",
+                        std::process::id()
+                    ));
+                    std::fs::write(&path, data).unwrap();
+                    let file = File::open(&path).unwrap();
+                    std::fs::remove_file(&path).unwrap();
+                    (Arc::new(file), data.len() as u64)
+                }),
             })
         };
         let (mut games, mut done) = (Vec::new(), Vec::new());

@@ -89,7 +89,7 @@ mod tags;
 mod tests;
 
 pub use skip::{GameSkipper, NextGame};
-pub use split::{split_candidate, split_points};
+pub use split::{split_candidate, split_candidate_in_window, split_points};
 
 use crate::pgn::model::GameResult;
 use crate::san::SanPlus;

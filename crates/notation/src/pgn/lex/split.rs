@@ -18,6 +18,22 @@ use super::{GameEnd, Lexer};
 /// before trusting the cut.
 #[must_use]
 pub fn split_candidate(buf: &[u8]) -> Option<usize> {
+    candidate(buf, true)
+}
+
+/// [`split_candidate`] for a window of a stream that may begin inside a
+/// line (a reader that reads only the end of a block to place its cut):
+/// the same candidate as `split_candidate` finds in the whole block when
+/// every line it judges lies in the window after a newline, `None` when
+/// the judging would need a line that begins before the window (the
+/// caller then reads more before it).
+#[must_use]
+pub fn split_candidate_in_window(window: &[u8]) -> Option<usize> {
+    candidate(window, false)
+}
+
+/// `split_candidate`; `starts_at_line`: `buf[0]` begins a line.
+fn candidate(buf: &[u8], starts_at_line: bool) -> Option<usize> {
     /// The blank bytes the scanner skips (vertical tab and form feed
     /// included, which `trim_ascii` keeps).
     fn trim_blank(line: &[u8]) -> &[u8] {
@@ -36,7 +52,14 @@ pub fn split_candidate(buf: &[u8]) -> Option<usize> {
             // The last non-blank line before (or nothing).
             let mut before = &buf[..i - 1];
             let prev_line = loop {
-                let line_start = memchr::memrchr(b'\n', before).map_or(0, |j| j + 1);
+                let Some(line_start) = memchr::memrchr(b'\n', before)
+                    .map(|j| j + 1)
+                    .or(starts_at_line.then_some(0))
+                else {
+                    // The line may begin before the window: this and every
+                    // earlier candidate are judged on lines not all here.
+                    return None;
+                };
                 // Blanks and byte-order marks, in any number and order,
                 // as the scanner skips them.
                 let mut line = trim_blank(&before[line_start..]);

@@ -521,3 +521,32 @@ fn an_indented_percent_in_the_movetext_is_movetext() {
         assert_skipper_agrees_on_every_split(pgn);
     }
 }
+
+/// A window of a block finds the cut the whole block finds, or says it
+/// cannot tell: over every end and window start of PGN written to trip the
+/// judging (tag lines with blank lines between, glued tags, `%` lines,
+/// byte-order marks, lines ending in `]`), and of the repository's sample.
+#[test]
+fn a_window_cuts_where_the_whole_block_cuts_or_not_at_all() {
+    let tricky: &[u8] = b"[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 e5 1/2-1/2[Variant \" x\n\n\n[Event \"b\"]\n\
+% escape\n[Event \"c\"]\n\n1. d4 { [%clk 0:01:00] }\n\x0c\xef\xbb\xbf\n[Event \"d\"]\n\n1. c4 ; ends with ]\n\n\
+[Event \"e\"]\n\n1. Nf3 *\n\n\n   \n[Event \"f\"]\n[Site \"g\"]\n\n1. g3 *\n";
+    let sample = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/games.pgn"
+    ))
+    .expect("testdata/games.pgn");
+    let mut tried = 0;
+    for pgn in [tricky, &sample[..sample.len().min(6000)]] {
+        for end in 1..=pgn.len() {
+            let whole = split_candidate(&pgn[..end]);
+            for start in (0..end).step_by(if pgn.len() > 1000 { 37 } else { 1 }) {
+                if let Some(cut) = split_candidate_in_window(&pgn[start..end]) {
+                    tried += 1;
+                    assert_eq!(Some(start + cut), whole, "window {start}..{end}");
+                }
+            }
+        }
+    }
+    assert!(tried > 1000, "only {tried} windows found a cut");
+}
