@@ -1143,6 +1143,7 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
         let mut forced = false;
         let mut hole = None;
         let mut placed = None;
+        let mut failed = None;
         if let (Some((file, size)), false) = (&file, eof || filled >= want) {
             match plan_block(
                 file,
@@ -1161,25 +1162,11 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
                     eof = cut.is_none();
                     placed = cut;
                 }
-                Err(e) => {
-                    // As a read error of the stream: what is whole before
-                    // the block is still checked.
-                    if filled > 0 {
-                        buf.truncate(filled);
-                        bytes += buf.len() as u64;
-                        let work = work_for(select, offset, buf.len());
-                        let chunk = std::mem::take(&mut buf);
-                        let cut = ChunkInfo {
-                            truncated: true,
-                            ..info(offset, true, work, false)
-                        };
-                        send(cut, chunk, None, emitter);
-                    }
-                    return (bytes, Some(e));
-                }
+                // As a read error of the stream.
+                Err(e) => failed = Some(e),
             }
         }
-        while filled < want && !eof {
+        while failed.is_none() && filled < want && !eof {
             // Large reads straight into the chunk's buffer: no copy through
             // a reader's own buffer, and only the part of the buffer that
             // was never initialised is zeroed.
@@ -1198,22 +1185,23 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
                 Ok(0) => eof = true,
                 Ok(n) => filled += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    // Everything read so far is still worth checking.
-                    if filled > 0 {
-                        buf.truncate(filled);
-                        bytes += buf.len() as u64;
-                        let work = work_for(select, offset, buf.len());
-                        let chunk = std::mem::take(&mut buf);
-                        let cut = ChunkInfo {
-                            truncated: true,
-                            ..info(offset, true, work, false)
-                        };
-                        send(cut, chunk, None, emitter);
-                    }
-                    return (bytes, Some(e));
-                }
+                Err(e) => failed = Some(e),
             }
+        }
+        if let Some(e) = failed {
+            // Everything read so far is still worth checking.
+            if filled > 0 {
+                buf.truncate(filled);
+                bytes += buf.len() as u64;
+                let work = work_for(select, offset, buf.len());
+                let chunk = std::mem::take(&mut buf);
+                let cut = ChunkInfo {
+                    truncated: true,
+                    ..info(offset, true, work, false)
+                };
+                send(cut, chunk, None, emitter);
+            }
+            return (bytes, Some(e));
         }
         if filled == 0 {
             break;
