@@ -88,7 +88,7 @@ pub struct CommonArgs {
     pub also_written: Vec<(&'static str, PathBuf)>,
     /// Bytes per chunk of work (tests use tiny chunks to exercise the
     /// splitting).
-    #[arg(long, hide = true, default_value_t = 1 << 20)]
+    #[arg(long, hide = true, default_value_t = crate::pipeline::DEFAULT_CHUNK_SIZE)]
     pub chunk_size: usize,
 }
 
@@ -226,7 +226,9 @@ pub fn parse_threads(text: &str) -> Result<usize, String> {
     }
 }
 
-/// The worker pool: `None` for one thread (work runs on the caller's).
+/// The worker pool for `threads` threads in all: `None` for one (work
+/// runs on the caller's), else `threads - 1` workers, since the caller's
+/// thread works too (see [`crate::pipeline::run_many`]).
 pub fn thread_pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>> {
     let n = match threads {
         Some(0) => bail!("--threads must be at least 1"),
@@ -237,7 +239,7 @@ pub fn thread_pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>> 
         return Ok(None);
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
+        .num_threads(n - 1)
         .thread_name(|i| format!("chesstool-worker-{i}"))
         .build()
         .context("cannot start worker threads")?;
@@ -551,9 +553,10 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     use std::sync::atomic::Ordering;
 
     let pool = thread_pool(common.threads)?;
+    // The workers and this thread.
     let threads = pool
         .as_ref()
-        .map_or(1, rayon::ThreadPool::current_num_threads);
+        .map_or(1, |pool| pool.current_num_threads() + 1);
     let mut run = InputsRun::default();
     let inputs = expand_inputs(
         files,

@@ -45,9 +45,10 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 
 use notation::pgn::lex::{
     count_newlines, split_candidate, split_candidate_in_window, GameEnd, GameSkipper, GameSpan,
@@ -124,10 +125,18 @@ pub const DEFAULT_MAX_GAME_SIZE: usize = 4 << 20;
 /// Bytes of an oversized game read for its report.
 pub const OVERSIZED_HEAD: usize = 64 << 10;
 
+/// The default of [`Settings::chunk_size`]: 256 KiB. A chunk is written
+/// into its buffer and read back at once, by the same thread: at this
+/// size it is read back from the core's own cache (2 MiB of L2 on the
+/// machine the bench runs on), and the few chunks in flight take little
+/// memory to fault in (README.md, "Issue 18's two-thread round", has
+/// the measurements against 1 MiB).
+pub const DEFAULT_CHUNK_SIZE: usize = 256 << 10;
+
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            chunk_size: 1 << 20,
+            chunk_size: DEFAULT_CHUNK_SIZE,
             select: Selection::All,
             max_game_size: DEFAULT_MAX_GAME_SIZE,
         }
@@ -967,6 +976,10 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
     }
 }
 
+/// A chunk handed out and not yet run: what it is, its bytes, and the
+/// part of them still to be read.
+type Job = (ChunkInfo, Vec<u8>, Option<Hole>);
+
 /// Hands a chunk (and the part of it still to be read) to the workers, or
 /// runs it here without a pool.
 type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Vec<u8>, Option<Hole>, &mut Emitter<'_, T, E>) + 's;
@@ -974,8 +987,9 @@ type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Vec<u8>, Option<Hole>, &mut Emitt
 /// Reads every input that `next_source` opens, in turn, to its end, and
 /// runs `task` on every game, handing `emit` each record and, after an
 /// input's last record, its [`Event::Done`], all in input order. With
-/// `pool`, chunks are read on its threads; without, everything runs on
-/// this thread. One pool and one ordered stream serve all inputs: the
+/// `pool`, chunks are read on its threads and on this one, which also
+/// reads the inputs and emits (a pool of `threads - 1` for `threads` in
+/// all); without, everything runs on this thread. One pool and one ordered stream serve all inputs: the
 /// next input is read while the last chunks of the one before are still
 /// being checked, so many small files keep every worker busy as one large
 /// file does. `tick` is called as each chunk is handed out, with its
@@ -1010,7 +1024,8 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
         failed: None,
         spare: Vec::new(),
     };
-    let max_in_flight = pool.map_or(0, |p| p.current_num_threads() + 1);
+    // The pool's threads work besides this one.
+    let workers = pool.map_or(0, rayon::ThreadPool::current_num_threads);
     // One sequence for the chunks of every input and the markers between.
     let seq = std::cell::Cell::new(0u64);
     let positional = pool.is_some();
@@ -1065,36 +1080,60 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             &mut emitter,
         ),
         Some(pool) => {
+            // The chunks handed out and not yet run, oldest first. A
+            // worker's job takes the oldest; so does this thread, whenever
+            // it has read as far ahead as it may: it works, rather than
+            // wait while the workers do, so that `threads` threads run on
+            // `threads` cores (a third thread, woken at every chunk, made
+            // two cores share three threads).
+            let queue: Mutex<VecDeque<Job>> = Mutex::new(VecDeque::new());
+            let take = || queue.lock().ok().and_then(|mut q| q.pop_front());
             let (tx, rx) = mpsc::channel::<ChunkOut<T::Record>>();
+            // Handed out and not yet accepted (queued, or being run).
             let mut in_flight = 0usize;
+            // Enough that a worker finds a chunk queued whenever it ends
+            // one, while this thread runs another.
+            let max_in_flight = workers + 2;
+            // Runs the oldest queued chunk here, or waits for a worker's.
+            let help = |emitter: &mut Emitter<'_, T, E>, in_flight: &mut usize| {
+                let out = match take() {
+                    Some((info, chunk, hole)) => fill_and_run(task, info, chunk, hole),
+                    None => match rx.recv() {
+                        Ok(out) => out,
+                        Err(_) => return false,
+                    },
+                };
+                *in_flight -= 1;
+                emitter.accept(out);
+                true
+            };
             pool.in_place_scope(|scope| {
                 read_everything(
                     &mut |mut info, chunk, hole, emitter| {
                         tick(chunk.len() as u64);
-                        while in_flight >= max_in_flight {
-                            match rx.recv() {
-                                Ok(out) => {
-                                    in_flight -= 1;
-                                    emitter.accept(out);
-                                }
-                                Err(_) => break,
-                            }
-                        }
                         info.seq = seq.get();
                         seq.set(info.seq + 1);
-                        let tx = tx.clone();
+                        if let Ok(mut q) = queue.lock() {
+                            q.push_back((info, chunk, hole));
+                        }
                         in_flight += 1;
+                        let tx = tx.clone();
+                        let take = &take;
                         scope.spawn(move |_| {
-                            let _ = tx.send(fill_and_run(task, info, chunk, hole));
+                            if let Some((info, chunk, hole)) = take() {
+                                let _ = tx.send(fill_and_run(task, info, chunk, hole));
+                            }
                         });
+                        while let Ok(out) = rx.try_recv() {
+                            in_flight -= 1;
+                            emitter.accept(out);
+                        }
+                        while in_flight >= max_in_flight && help(emitter, &mut in_flight) {}
                     },
                     &mut emitter,
                 );
+                while in_flight > 0 && help(&mut emitter, &mut in_flight) {}
             });
-            drop(tx);
-            for out in rx {
-                emitter.accept(out);
-            }
         }
     }
 }
@@ -1552,7 +1591,7 @@ mod tests {
     ) -> (Vec<(usize, u64, Seen)>, Vec<(usize, u64, u64)>) {
         let pool = (threads > 1).then(|| {
             rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
+                .num_threads(threads - 1)
                 .build()
                 .unwrap()
         });
