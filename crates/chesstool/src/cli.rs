@@ -639,11 +639,11 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 common.chunk_size
             }
             .min(task.max_chunk_size())
-            // Many threads share a memory budget: at most `threads + 1`
+            // Many threads share a memory budget: at most `threads + 2`
             // chunks are in flight, about 8 MiB of input in all (no chunk
             // under 64 KiB), so that the records they make stay within the
             // bound.
-            .min(((8 << 20) / (threads + 1)).max(64 << 10));
+            .min(((8 << 20) / (threads + 2)).max(64 << 10));
             let select = match (common.shard, common.byte_range) {
                 (Some(shard), _) => match (input.size, input.compression) {
                     (Some(size), input::Compression::None) => {

@@ -7,7 +7,11 @@
 //! Per input, runs are interleaved (our tag filter with one thread,
 //! `pgn-extract -t`, our `--unique`, `pgn-extract -D`, our `validate`,
 //! our tag filter with two threads, repeat), each a child process timed
-//! from spawn to exit, and each gets its median. The tag filter is
+//! from spawn to exit, and each gets its median; last in each round, two
+//! one-thread tag filters run at once, the throughput that two threads
+//! could reach on this machine at that moment (two processes share
+//! nothing: the machine's ceiling for the two-thread target, printed
+//! beside it). The tag filter is
 //! `WhiteElo >= 2500` (`WhiteElo >= "2500"` in a pgn-extract tag file);
 //! every command writes its games to /dev/null. Targets: the tag filter
 //! at 10× `pgn-extract -t`, `--unique` at 3× `pgn-extract -D` (both one
@@ -25,9 +29,10 @@
 //! It is a measurement: it exits 0 whether the targets are met or not.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::Instant;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 
 use super::adjudicate_bench::issue_19_inputs;
 use super::notation_bench::mbps;
@@ -50,13 +55,14 @@ const RSS_GAMES: usize = 1_000_000;
 const TAG_FILTER: &str = "WhiteElo >= 2500";
 
 /// What is timed, in the order of a round.
-const TIMED: [&str; 6] = [
+const TIMED: [&str; 7] = [
     "select --where t1",
     "pgn-extract -t",
     "select --unique t1",
     "pgn-extract -D",
     "validate t1",
     "select --where t2",
+    "2 x select --where t1 at once",
 ];
 const TAG_T1: usize = 0;
 const PE_TAG: usize = 1;
@@ -64,6 +70,7 @@ const UNIQUE_T1: usize = 2;
 const PE_DEDUP: usize = 3;
 const VALIDATE_T1: usize = 4;
 const TAG_T2: usize = 5;
+const PAIR_T1: usize = 6;
 
 /// Runs `bench select [--runs N] [--quick]` (three runs by default).
 pub(super) fn run(mut args: Args) -> anyhow::Result<()> {
@@ -136,8 +143,8 @@ struct Row {
     name: String,
     megabytes: f64,
     /// MB/s by [`TIMED`] slot; `None` when not run.
-    mbps: [Option<f64>; 6],
-    spread: [Option<f64>; 6],
+    mbps: [Option<f64>; 7],
+    spread: [Option<f64>; 7],
     /// Games written: ours and pgn-extract's, tag filter then dedup.
     kept: [Option<u64>; 4],
 }
@@ -218,7 +225,7 @@ fn bench_input(
     tag_file: &Path,
     input: &Input,
 ) -> anyhow::Result<Row> {
-    let mut seconds: [Vec<f64>; 6] = Default::default();
+    let mut seconds: [Vec<f64>; 7] = Default::default();
     let tag_arg = format!("-t{}", tag_file.display());
     let ours = |threads: &str, what: &[&str]| -> Vec<String> {
         let mut args: Vec<String> = ["select", "--threads", threads, "-q", "-o", "/dev/null"]
@@ -263,6 +270,15 @@ fn bench_input(
                 mbps(input.bytes as usize, run.seconds)
             ));
         }
+        // Two one-thread tag filters at once: the time per input.
+        let args: Vec<&str> = commands[TAG_T1].1.iter().map(String::as_str).collect();
+        let pair = run_pair(bin, &args, input)? / 2.0;
+        seconds[PAIR_T1].push(pair);
+        line.push(format!(
+            "{} {:.0}",
+            TIMED[PAIR_T1],
+            mbps(input.bytes as usize, pair)
+        ));
         eprintln!(
             "{} run {}/{}: {} MB/s",
             input.name,
@@ -315,6 +331,34 @@ fn bench_input(
     })
 }
 
+/// Runs `BIN ARGS… FILES…` twice at once; the seconds from the first
+/// spawn to the last exit.
+fn run_pair(bin: &Path, args: &[&str], input: &Input) -> anyhow::Result<f64> {
+    let spawn = || {
+        Command::new(bin)
+            .args(args)
+            .args(&input.files)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot run {}", bin.display()))
+    };
+    let started = Instant::now();
+    let children = [spawn()?, spawn()?];
+    for mut child in children {
+        let status = child.wait().context("cannot wait for chesstool")?;
+        if !matches!(status.code(), Some(0 | 1)) {
+            bail!(
+                "chesstool {} on {} ended with {status}",
+                args.join(" "),
+                input.name
+            );
+        }
+    }
+    Ok(started.elapsed().as_secs_f64())
+}
+
 fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
     let mut checks = Vec::new();
     let mut missed = Vec::new();
@@ -327,7 +371,7 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
     let show = |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.1}"));
     println!();
     println!(
-        "{:<13} {:>6} {:>9} {:>9} {:>8} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9} {:>7}",
+        "{:<13} {:>6} {:>9} {:>9} {:>8} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9} {:>7} {:>7}",
         "input",
         "MB",
         "where t1",
@@ -340,13 +384,14 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
         "where/val",
         "where t2",
         "t2/t1",
+        "ceiling",
     );
     for row in rows {
         let ratio = |a: usize, b: usize| Some(row.mbps[a]? / row.mbps[b]?);
         let show_ratio =
             |r: Option<f64>| r.map_or_else(|| "n/a".to_owned(), |r| format!("{r:.2}x"));
         println!(
-            "{:<13} {:>6.1} {:>9} {:>9} {:>8} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9} {:>7}",
+            "{:<13} {:>6.1} {:>9} {:>9} {:>8} {:>9} {:>9} {:>8} {:>9} {:>8} {:>9} {:>7} {:>7}",
             row.name,
             row.megabytes,
             show(row.mbps[TAG_T1]),
@@ -359,6 +404,7 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
             show_ratio(ratio(TAG_T1, VALIDATE_T1)),
             show(row.mbps[TAG_T2]),
             show_ratio(ratio(TAG_T2, TAG_T1)),
+            show_ratio(ratio(PAIR_T1, TAG_T1)),
         );
         for (a, b, want, what) in [
             (
@@ -381,10 +427,15 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
             ),
             (TAG_T2, TAG_T1, TARGET_T2_OVER_T1, "select --where t2 / t1"),
         ] {
+            // Beside the two-thread target, what two processes reached.
+            let ceiling = match (a, ratio(PAIR_T1, TAG_T1)) {
+                (TAG_T2, Some(c)) => format!(" (two one-thread runs at once: {c:.2}x)"),
+                _ => String::new(),
+            };
             match ratio(a, b) {
                 Some(r) => check(
                     r >= want,
-                    format!("{}: {what} {r:.2}x >= {want}x", row.name),
+                    format!("{}: {what} {r:.2}x >= {want}x{ceiling}", row.name),
                 ),
                 None => println!("  SKIPPED {}: {what} (pgn-extract missing)", row.name),
             }
@@ -399,7 +450,10 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
             kept(3)
         );
     }
-    println!("MB/s (median); pe = pgn-extract; ratios of the medians");
+    println!(
+        "MB/s (median); pe = pgn-extract; ratios of the medians; ceiling: two one-thread \
+         selects at once, their throughput over one's"
+    );
     for row in rows.iter().filter(|_| runs > 1) {
         let spreads: Vec<_> = TIMED
             .iter()
