@@ -13,11 +13,9 @@
 //! reads only the end of each block, enough to place the cut
 //! ([`notation::pgn::lex::split_candidate_in_window`]), and the thread that
 //! runs the chunk reads the rest of it itself with positional reads
-//! ([`Hole`]), a worker into a buffer of its own ([`Spares`]). So the copy
-//! of the file's bytes out of the page cache, the main thread's largest
-//! cost on many small files, is spread over the threads, and each chunk
-//! is written and read on one core. Compressed input and pipes are read
-//! by the main thread.
+//! ([`Hole`]). So the copy of the file's bytes out of the page cache, the
+//! main thread's largest cost on many small files, is spread over the
+//! threads. Compressed input and pipes are read by the main thread.
 //!
 //! A cut can land inside a `{` comment that holds a line starting with
 //! `[`. The worker then sees its last game end inside an unterminated
@@ -335,9 +333,6 @@ struct ChunkOut<R> {
     /// The worker could not read its part of the chunk: the input ends
     /// here, with this error (`data` holds the bytes before the part).
     read_error: Option<io::Error>,
-    /// `data` is a worker's buffer ([`Spares`]), and this is the main
-    /// thread's one that the chunk was handed out in (empty otherwise).
-    handed: Vec<u8>,
 }
 
 thread_local! {
@@ -497,7 +492,6 @@ fn run_chunk<T: Task>(task: &T, info: ChunkInfo, data: Vec<u8>) -> ChunkOut<T::R
         forced,
         last_game,
         read_error: None,
-        handed: Vec::new(),
     }
 }
 
@@ -542,67 +536,17 @@ fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     }
 }
 
-/// The buffers that the workers read chunks into, back from the main
-/// thread once it has emitted them. A chunk is written (read from its
-/// file) and read (checked) by the thread that runs it, into a buffer
-/// that thread filled before: with the main thread's buffers, a worker's
-/// copy from the page cache wrote over lines the main thread had written
-/// last, in the other core's cache.
-struct Spares {
-    buffers: Mutex<Vec<Vec<u8>>>,
-    /// How many to keep.
-    max: usize,
-}
-
-impl Spares {
-    fn take(&self) -> Vec<u8> {
-        self.buffers
-            .lock()
-            .ok()
-            .and_then(|mut b| b.pop())
-            .unwrap_or_default()
-    }
-
-    /// Keeps `buf`, or hands it back when there are enough.
-    fn keep(&self, buf: Vec<u8>) -> Option<Vec<u8>> {
-        match self.buffers.lock() {
-            Ok(mut buffers) if buffers.len() < self.max => {
-                buffers.push(buf);
-                None
-            }
-            _ => Some(buf),
-        }
-    }
-}
-
-/// Reads and checks a chunk whose [`Hole`] (if any) is still to be read:
-/// in its own buffer, or, on a worker (`spares`), in one of the workers'
-/// buffers, with the bytes the main thread read around the hole copied
-/// in.
+/// Reads and checks a chunk whose [`Hole`] (if any) is still to be read.
 fn fill_and_run<T: Task>(
     task: &T,
     mut info: ChunkInfo,
     mut data: Vec<u8>,
     hole: Option<Hole>,
-    spares: Option<&Spares>,
 ) -> ChunkOut<T::Record> {
     let Some(hole) = hole else {
         return run_chunk(task, info, data);
     };
-    let mut handed = Vec::new();
-    if let Some(spares) = spares {
-        let mut own = spares.take();
-        // Its length is what it holds initialised: zeroed only past that.
-        if own.len() < data.len() {
-            own.resize(data.len(), 0);
-        }
-        own.truncate(data.len());
-        let end = hole.at + hole.len;
-        own[..hole.at].copy_from_slice(&data[..hole.at]);
-        own[end..].copy_from_slice(&data[end..]);
-        handed = std::mem::replace(&mut data, own);
-    }
-    let mut out = match hole.fill(&mut data) {
+    match hole.fill(&mut data) {
         Ok(()) => run_chunk(task, info, data),
         Err(error) => {
             // What was read before the hole is read, as when a stream
@@ -614,9 +558,7 @@ fn fill_and_run<T: Task>(
             out.read_error = Some(error);
             out
         }
-    };
-    out.handed = handed;
-    out
+    }
 }
 
 /// Puts chunk results back in order and hands records to `emit`. The
@@ -654,8 +596,6 @@ struct Emitter<'t, T: Task, E> {
     /// Chunk buffers done with, for the reader to fill again: fresh ones
     /// would each cost page faults and zeroed pages.
     spare: Vec<Vec<u8>>,
-    /// The workers' buffers, with a pool.
-    spares: Option<&'t Spares>,
 }
 
 impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, E> {
@@ -676,20 +616,7 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
                     self.stopped = true;
                 }
             }
-            let data = std::mem::take(&mut out.data);
-            if out.handed.capacity() > 0 {
-                // A worker's buffer goes back to the workers.
-                let kept = match self.spares {
-                    Some(spares) if data.capacity() > 0 => spares.keep(data),
-                    _ => Some(data),
-                };
-                if let Some(data) = kept {
-                    self.recycle(data);
-                }
-                self.recycle(std::mem::take(&mut out.handed));
-            } else {
-                self.recycle(data);
-            }
+            self.recycle(std::mem::take(&mut out.data));
         }
     }
 
@@ -770,7 +697,6 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
             forced: false,
             last_game: None,
             read_error: None,
-            handed: Vec::new(),
         }
     }
 
@@ -1079,12 +1005,6 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
     tick: &dyn Fn(u64),
     emit: E,
 ) {
-    // The pool's threads work besides this one.
-    let workers = pool.map_or(0, rayon::ThreadPool::current_num_threads);
-    let spares = Spares {
-        buffers: Mutex::new(Vec::new()),
-        max: 2 * workers + 2,
-    };
     let mut emitter = Emitter {
         task,
         emit,
@@ -1104,8 +1024,9 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
         cut: None,
         failed: None,
         spare: Vec::new(),
-        spares: pool.map(|_| &spares),
     };
+    // The pool's threads work besides this one.
+    let workers = pool.map_or(0, rayon::ThreadPool::current_num_threads);
     // One sequence for the chunks of every input and the markers between.
     let seq = std::cell::Cell::new(0u64);
     let positional = pool.is_some();
@@ -1154,7 +1075,7 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
                 tick(chunk.len() as u64);
                 info.seq = seq.get();
                 seq.set(info.seq + 1);
-                let out = fill_and_run(task, info, chunk, hole, None);
+                let out = fill_and_run(task, info, chunk, hole);
                 emitter.accept(out);
             },
             &mut emitter,
@@ -1180,7 +1101,7 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             // Runs the oldest queued chunk here, or waits for a worker's.
             let help = |emitter: &mut Emitter<'_, T, E>, in_flight: &mut usize| {
                 let out = match take() {
-                    Some((info, chunk, hole)) => fill_and_run(task, info, chunk, hole, None),
+                    Some((info, chunk, hole)) => fill_and_run(task, info, chunk, hole),
                     None => match rx.recv() {
                         Ok(out) => out,
                         Err(_) => return false,
@@ -1202,10 +1123,9 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
                         in_flight += 1;
                         let tx = tx.clone();
                         let take = &take;
-                        let spares = Some(&spares);
                         scope.spawn(move |_| {
                             if let Some((info, chunk, hole)) = take() {
-                                let _ = tx.send(fill_and_run(task, info, chunk, hole, spares));
+                                let _ = tx.send(fill_and_run(task, info, chunk, hole));
                             }
                         });
                         while let Ok(out) = rx.try_recv() {
