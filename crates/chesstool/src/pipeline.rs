@@ -1187,7 +1187,13 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
         let mut hole = None;
         let mut placed = None;
         let mut failed = None;
-        if let (Some((file, size)), false) = (&file, eof || filled >= want) {
+        // The first block comes from the stream: opening the input read its
+        // first bytes to tell PGN from junk (`input::open`), and they are
+        // in memory there; read again at offsets, they were 10% of the
+        // page-cache copy on the 33 master files. Past it, the stream is
+        // not read again.
+        let positional = file.as_ref().filter(|_| offset > 0);
+        if let (Some((file, size)), false) = (positional, eof || filled >= want) {
             match plan_block(
                 file,
                 *size,
@@ -1220,7 +1226,7 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
                 buf.resize(grow, 0);
             }
             let end = buf.len().min(want);
-            let read = match &file {
+            let read = match positional {
                 Some((file, _)) => read_at(file, &mut buf[filled..end], at(offset, filled)),
                 None => reader.read(&mut buf[filled..end]),
             };
