@@ -10,7 +10,7 @@ use crate::input;
 
 #[derive(Debug, Args)]
 pub struct CommonArgs {
-    /// Worker threads (default: all cores; 1 = everything on one thread;
+    /// Threads (default: all cores; 1 = everything on one thread;
     /// at most 1024).
     #[arg(long, short = 't', value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,

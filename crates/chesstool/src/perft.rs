@@ -44,7 +44,7 @@ pub struct PerftArgs {
     /// field uses Shredder letters or names a rook not on the a/h file.
     #[arg(long)]
     chess960: bool,
-    /// Worker threads (default: all cores; 1 = everything on one thread;
+    /// Threads (default: all cores; 1 = everything on one thread;
     /// at most 1024).
     #[arg(long, short = 't', value_name = "N", value_parser = crate::cli::parse_threads)]
     threads: Option<usize>,

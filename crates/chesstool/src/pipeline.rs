@@ -6,11 +6,13 @@
 //! pool, and the main thread whenever it has read as far ahead as it may,
 //! each read and check a whole chunk of games; results come back in input
 //! order, so output is the same for any thread count. At most
-//! `threads + 2` chunks are in flight, which bounds memory by the chunk
-//! size, not the file size.
+//! `threads + 2` chunks are being run or queued, and at most twice that
+//! handed out and not yet emitted (the ones behind a slow chunk wait for
+//! it), which bounds memory by the chunk size, not the file size.
 //!
-//! A plain file is not read whole by the main thread: with workers, it
-//! reads only the end of each block, enough to place the cut
+//! A plain file is not read whole by the main thread: with workers, past
+//! its first block (which the stream that sniffed the file already holds
+//! in part), it reads only the end of each block, enough to place the cut
 //! ([`notation::pgn::lex::split_candidate_in_window`]), and the thread that
 //! runs the chunk reads the rest of it itself with positional reads
 //! ([`Hole`]). So the copy of the file's bytes out of the page cache, the
@@ -49,7 +51,7 @@ use std::collections::BTreeMap;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
 
 use notation::pgn::lex::{
     count_newlines, split_candidate, split_candidate_in_window, GameEnd, GameSkipper, GameSpan,
@@ -57,7 +59,7 @@ use notation::pgn::lex::{
 };
 use notation::pgn::read::{GameReader, RawGame};
 
-/// Per-game work, run on worker threads.
+/// Per-game work, run on the workers and on the main thread.
 pub trait Task: Sync {
     /// What one game turns into.
     type Record: Send;
@@ -281,8 +283,10 @@ pub struct Source {
     /// How to spread its work.
     pub settings: Settings,
     /// The same bytes as a file that can be read at any offset (a plain
-    /// regular file), and its size when opened: workers then read their
-    /// chunks themselves. `reader` is not read then.
+    /// regular file), and its size when opened: past the first block
+    /// (read from `reader`, which holds the bytes sniffed when it was
+    /// opened), the threads that run the chunks read them themselves.
+    /// `reader` is not read past the first block then.
     pub file: Option<(Arc<File>, u64)>,
 }
 
@@ -1088,8 +1092,19 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             // `threads` cores (a third thread, woken at every chunk, made
             // two cores share three threads).
             let queue: Mutex<VecDeque<Job>> = Mutex::new(VecDeque::new());
-            let take = || queue.lock().ok().and_then(|mut q| q.pop_front());
-            let (tx, rx) = mpsc::channel::<ChunkOut<T::Record>>();
+            let take = || {
+                queue
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .pop_front()
+            };
+            // A worker's result, or its panic, raised again here (a panic
+            // kept in the pool would leave this thread waiting for the
+            // chunk for ever).
+            let (tx, rx) = mpsc::channel::<std::thread::Result<ChunkOut<T::Record>>>();
+            let raise = |out: std::thread::Result<ChunkOut<T::Record>>| {
+                out.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            };
             // Handed out and not yet accepted (queued, or being run).
             let mut in_flight = 0usize;
             // Enough that a worker finds a chunk queued whenever it ends
@@ -1098,12 +1113,15 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             // and spun: 550–1,100 `sched_yield` calls a run on the master
             // files, against 66–120).
             let max_in_flight = workers + 3;
+            // Handed out and not yet emitted, waiting in order behind a
+            // slow one included: this bounds the chunks held in memory.
+            let max_unemitted = 2 * max_in_flight;
             // Runs the oldest queued chunk here, or waits for a worker's.
             let help = |emitter: &mut Emitter<'_, T, E>, in_flight: &mut usize| {
                 let out = match take() {
                     Some((info, chunk, hole)) => fill_and_run(task, info, chunk, hole),
                     None => match rx.recv() {
-                        Ok(out) => out,
+                        Ok(out) => raise(out),
                         Err(_) => return false,
                     },
                 };
@@ -1117,22 +1135,30 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
                         tick(chunk.len() as u64);
                         info.seq = seq.get();
                         seq.set(info.seq + 1);
-                        if let Ok(mut q) = queue.lock() {
-                            q.push_back((info, chunk, hole));
-                        }
+                        queue
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .push_back((info, chunk, hole));
                         in_flight += 1;
                         let tx = tx.clone();
                         let take = &take;
                         scope.spawn(move |_| {
                             if let Some((info, chunk, hole)) = take() {
-                                let _ = tx.send(fill_and_run(task, info, chunk, hole));
+                                let run = std::panic::AssertUnwindSafe(|| {
+                                    fill_and_run(task, info, chunk, hole)
+                                });
+                                let _ = tx.send(std::panic::catch_unwind(run));
                             }
                         });
                         while let Ok(out) = rx.try_recv() {
                             in_flight -= 1;
-                            emitter.accept(out);
+                            emitter.accept(raise(out));
                         }
-                        while in_flight >= max_in_flight && help(emitter, &mut in_flight) {}
+                        while (in_flight >= max_in_flight
+                            || seq.get() - emitter.next_seq >= max_unemitted as u64)
+                            && in_flight > 0
+                            && help(emitter, &mut in_flight)
+                        {}
                     },
                     &mut emitter,
                 );
@@ -1837,6 +1863,65 @@ mod tests {
                     assert_eq!(too_large, 2, "{context}");
                 }
             }
+        }
+    }
+
+    /// A task that panics on the game holding `PANIC`.
+    struct Panics;
+
+    impl Task for Panics {
+        type Record = ();
+
+        fn game(&self, game: &mut RawGame<'_>) {
+            assert!(
+                !game.bytes().windows(5).any(|w| w == b"PANIC"),
+                "the task's panic"
+            );
+        }
+    }
+
+    #[test]
+    fn a_panic_on_a_worker_is_raised_on_the_caller_not_waited_for() {
+        // Many chunks, the panic in one of the last, run by whichever
+        // thread takes it; one to four threads.
+        let mut input = Vec::new();
+        for i in 0..400 {
+            let tag = if i == 350 { "PANIC" } else { "x" };
+            input.extend_from_slice(format!("[Event \"{tag}\"]\n\n1. e4 e5 *\n\n").as_bytes());
+        }
+        for threads in 1..=4 {
+            let (tx, rx) = mpsc::channel();
+            let data = input.clone();
+            std::thread::spawn(move || {
+                let pool = (threads > 1).then(|| {
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads - 1)
+                        .build()
+                        .unwrap()
+                });
+                let mut once = Some(data);
+                let mut next = || {
+                    once.take().map(|data| Source {
+                        reader: Box::new(Cursor::new(data)),
+                        settings: Settings {
+                            chunk_size: 1 << 10,
+                            select: Selection::All,
+                            max_game_size: DEFAULT_MAX_GAME_SIZE,
+                        },
+                        file: None,
+                    })
+                };
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run_many(&mut next, &Panics, pool.as_ref(), &|_| {}, |_| {
+                        Control::Continue
+                    });
+                }));
+                let _ = tx.send(run.is_err());
+            });
+            let panicked = rx
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .expect("the run ended, not waited for ever");
+            assert!(panicked, "{threads} threads: the task's panic was raised");
         }
     }
 }

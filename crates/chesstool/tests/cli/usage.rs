@@ -77,7 +77,7 @@ fn help_names_values_alike_in_every_subcommand() {
         assert!(text.contains("-t, --threads <N>"), "{sub}:\n{text}");
         assert!(
             text.contains(
-                "Worker threads (default: all cores; 1 = everything on one thread; at most 1024)"
+                "Threads (default: all cores; 1 = everything on one thread; at most 1024)"
             ),
             "{sub}:\n{text}"
         );
