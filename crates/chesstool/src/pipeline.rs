@@ -994,10 +994,10 @@ type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Vec<u8>, Option<Hole>, &mut Emitt
 /// input's last record, its [`Event::Done`], all in input order. With
 /// `pool`, chunks are read on its threads and on this one, which also
 /// reads the inputs and emits (a pool of `threads - 1` for `threads` in
-/// all); without, everything runs on this thread. One pool and one ordered stream serve all inputs: the
-/// next input is read while the last chunks of the one before are still
-/// being checked, so many small files keep every worker busy as one large
-/// file does. `tick` is called as each chunk is handed out, with its
+/// all); without, everything runs on this thread. One pool and one
+/// ordered stream serve all inputs: the next input is read while the last
+/// chunks of the one before are still being checked, so many small files
+/// keep every worker busy as one large file does. `tick` is called as each chunk is handed out, with its
 /// length in decompressed bytes (for progress). `emit` may stop an input, or everything.
 ///
 /// A read error ends its input (everything before it is emitted, and the
