@@ -33,12 +33,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 
 use super::adjudicate_bench::issue_19_inputs;
 use super::notation_bench::mbps;
 use super::validate_bench::{
-    met, print_environment, rss_file, run_child, show_rss, Input, Options,
+    judge_exit, met, print_environment, rss_file, run_child, show_rss, Input, Options,
 };
 use super::{median, spread};
 use crate::args::Args;
@@ -333,8 +333,8 @@ fn bench_input(
 }
 
 /// Runs `BIN ARGS… FILES…` twice at once; the seconds from the first
-/// spawn to the last exit. Exit 0 and 1 are results, 2 is a warning (as
-/// in [`run_child`]), anything else an error, once both have ended.
+/// spawn to the last exit, each exit judged by [`judge_exit`] once both
+/// have ended.
 fn run_pair(bin: &Path, args: &[&str], input: &Input) -> anyhow::Result<f64> {
     let spawn = || {
         Command::new(bin)
@@ -356,26 +356,14 @@ fn run_pair(bin: &Path, args: &[&str], input: &Input) -> anyhow::Result<f64> {
             return Err(e);
         }
     };
-    let mut failed = None;
+    let what = format!("chesstool {}", args.join(" "));
+    let mut ended = Vec::new();
     for mut child in [first, second] {
-        let status = child.wait().context("cannot wait for chesstool")?;
-        match status.code() {
-            Some(0 | 1) => {}
-            Some(2) => eprintln!(
-                "warning: chesstool {} exited with 2 (usage or I/O error) on {}",
-                args.join(" "),
-                input.name
-            ),
-            _ => failed = Some(status),
-        }
+        ended.push(child.wait().context("cannot wait for chesstool")?);
     }
     let seconds = started.elapsed().as_secs_f64();
-    if let Some(status) = failed {
-        bail!(
-            "chesstool {} on {} ended with {status}",
-            args.join(" "),
-            input.name
-        );
+    for status in ended {
+        judge_exit(&what, input, status, "")?;
     }
     Ok(seconds)
 }

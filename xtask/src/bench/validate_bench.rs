@@ -320,6 +320,30 @@ pub(super) fn rss_file(name: &str) -> Option<PathBuf> {
         .then(|| target_dir().join(name))
 }
 
+/// How a run of `what` on `input` ended: exit 0 and 1 are results, 2 is
+/// a warning (usage or I/O error), anything else an error.
+pub(super) fn judge_exit(
+    what: &str,
+    input: &Input,
+    status: std::process::ExitStatus,
+    stderr: &str,
+) -> anyhow::Result<()> {
+    match status.code() {
+        Some(0 | 1) => {}
+        Some(2) => eprintln!(
+            "warning: {what} exited with 2 (usage or I/O error) on {}: {}",
+            input.name,
+            stderr.trim()
+        ),
+        _ => bail!(
+            "{what} on {} ended with {status}: {}",
+            input.name,
+            stderr.trim()
+        ),
+    }
+    Ok(())
+}
+
 /// Runs `BIN ARGS… FILES…` (the files of `input`), timed from spawn to
 /// exit, under `/usr/bin/time -f %M` when `rss_file` is given. Its
 /// stdout goes to /dev/null. Exit 0
@@ -353,20 +377,7 @@ pub(super) fn run_child(
     let seconds = started.elapsed().as_secs_f64();
     let exit = output.status.code();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    match exit {
-        Some(0 | 1) => {}
-        Some(2) => eprintln!(
-            "warning: {what} exited with 2 (usage or I/O error) on {}: {}",
-            input.name,
-            stderr.trim()
-        ),
-        _ => bail!(
-            "{what} on {} ended with {}: {}",
-            input.name,
-            output.status,
-            stderr.trim()
-        ),
-    }
+    judge_exit(&what, input, output.status, &stderr)?;
     let rss_kib = rss_file.and_then(|path| {
         let text = fs::read_to_string(path).ok()?;
         text.lines()
