@@ -1,7 +1,8 @@
 //! The lexer's SIMD byte classification against its scalar definition:
 //! every 64-byte block of the input (at every level this CPU runs) gives
 //! the masks `classify_scalar` gives (and every 16 bytes the move-number
-//! and tag-pair masks their scalar definitions give), and the comment skip
+//! and tag-pair masks, and every 17 the skim mask, their scalar
+//! definitions give), and the comment skip
 //! finds the `}` a byte-by-byte search finds, from every `{`.
 
 #![no_main]
@@ -9,7 +10,7 @@
 use libfuzzer_sys::fuzz_target;
 use notation::pgn::lex::classify::{
     available, classify, classify_at, classify_scalar, find_close_brace, number_masks,
-    number_masks_scalar, tag_masks, tag_masks_scalar, BLOCK,
+    number_masks_scalar, skim_mask, skim_mask_scalar, tag_masks, tag_masks_scalar, BLOCK,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -28,6 +29,10 @@ fuzz_target!(|data: &[u8]| {
         let chunk: &[u8; 16] = chunk.try_into().unwrap();
         assert_eq!(number_masks(chunk), number_masks_scalar(chunk));
         assert_eq!(tag_masks(chunk), tag_masks_scalar(chunk));
+    }
+    for window in data.windows(17) {
+        let window: &[u8; 17] = window.try_into().unwrap();
+        assert_eq!(skim_mask(window), skim_mask_scalar(window));
     }
     for at in (0..data.len()).filter(|&i| data[i] == b'{') {
         let rest = &data[at + 1..];

@@ -1,14 +1,15 @@
 //! The lexer's SIMD byte classification (`pgn::lex::classify`) against
 //! its scalar definition: every level this CPU runs gives the same masks
 //! on random blocks and on every 64-byte block of every shared PGN file
-//! (at every alignment of the file's first bytes), and the comment skip
+//! (at every alignment of the file's first bytes), as do the move-number,
+//! tag-pair and skim masks on every 16 bytes of them, and the comment skip
 //! finds the same `}` as a byte-by-byte search.
 
 mod common;
 
 use notation::pgn::lex::classify::{
     available, classify, classify_at, classify_scalar, find_close_brace, number_masks,
-    number_masks_scalar, tag_masks, tag_masks_scalar, Level, BLOCK,
+    number_masks_scalar, skim_mask, skim_mask_scalar, tag_masks, tag_masks_scalar, Level, BLOCK,
 };
 
 /// A small deterministic generator (xorshift), so a failure can be
@@ -27,7 +28,7 @@ impl Rng {
     /// one, where a range test could slip), else any byte.
     fn byte(&mut self) -> u8 {
         const NEAR: &[u8] =
-            b" \t\n\r\x0b\x0c\x0a\x08\x0e{}[]()!?$;.*%/0129:\x1f\x7f\xc2\xbd\xff\x80-+";
+            b" \t\n\r\x0b\x0c\x0a\x08\x0e{}[]()!?$;.*%/0129:\x1f\x7f\xc2\xbd\xe2\xff\x80-+";
         let r = self.next();
         if r & 1 == 0 {
             NEAR[(r >> 8) as usize % NEAR.len()]
@@ -47,6 +48,16 @@ fn check_block(block: &[u8; BLOCK], levels: &[Level], what: &str) {
         );
     }
     assert_eq!(classify(block), want, "dispatch on {what}");
+    // Windows at every 16 bytes, and the last (whose 17th byte is the
+    // block's last).
+    for at in [0, 16, 32, BLOCK - 17] {
+        let window: &[u8; 17] = block[at..at + 17].try_into().unwrap();
+        assert_eq!(
+            skim_mask(window),
+            skim_mask_scalar(window),
+            "skim mask on {what}"
+        );
+    }
     for chunk in block.chunks_exact(16) {
         let chunk: &[u8; 16] = chunk.try_into().unwrap();
         let numbers = number_masks_scalar(chunk);

@@ -276,6 +276,51 @@ pub fn tag_masks(chunk: &[u8; 16]) -> TagMasks {
     tag_masks_scalar(chunk)
 }
 
+/// Is `byte` one that passing over a game must look at, whatever
+/// follows: a newline, `(`, `)`, `[`, `;`, `*`, `{` (a comment to skip)
+/// or `}`?
+#[inline(always)]
+#[must_use]
+pub const fn is_skim_stop(byte: u8) -> bool {
+    matches!(byte, b'\n' | b'(' | b')' | b'[' | b';' | b'*' | b'{' | b'}')
+}
+
+/// Does `byte`, followed by `next`, look like the start of a
+/// termination marker: a `0` or `1` then `-`, `/` or the first byte of
+/// an en or em dash, or the first byte of `½`? (At the end of the
+/// input, a `0` or `1` may be one too: the caller looks.)
+#[inline(always)]
+#[must_use]
+pub const fn may_start_marker(byte: u8, next: u8) -> bool {
+    byte == 0xc2 || (matches!(byte, b'0' | b'1') && matches!(next, b'-' | b'/' | 0xe2))
+}
+
+/// The first 16 bytes of `window` that passing over a game must look at
+/// ([`is_skim_stop`] or [`may_start_marker`], the next byte being the
+/// window's next), as a bitmask, a byte at a time: the definition.
+#[must_use]
+pub fn skim_mask_scalar(window: &[u8; 17]) -> u32 {
+    let mut mask = 0;
+    for i in 0..16 {
+        let (b, next) = (window[i], window[i + 1]);
+        mask |= u32::from(is_skim_stop(b) || may_start_marker(b, next)) << i;
+    }
+    mask
+}
+
+/// [`skim_mask_scalar`]: with SSE2 on x86-64 (inlined, no dispatch),
+/// else the scalar definition.
+#[inline(always)]
+#[must_use]
+pub fn skim_mask(window: &[u8; 17]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::skim_mask_sse2(window)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    skim_mask_scalar(window)
+}
+
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86 {
@@ -283,8 +328,8 @@ mod x86 {
     use std::arch::x86_64::{
         __m128i, __m256i, _mm256_add_epi8, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
         _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm_add_epi8,
-        _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
+        _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8,
     };
 
     /// Bit `i`: `chunk[i] == needle`.
@@ -314,6 +359,36 @@ mod x86 {
                 dot: bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'.' as i8))),
                 space: bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8))),
             }
+        }
+    }
+
+    /// [`super::skim_mask_scalar`], 16 bytes at once.
+    #[inline(always)]
+    pub(super) fn skim_mask_sse2(window: &[u8; 17]) -> u32 {
+        // SAFETY: `window` is 17 readable bytes, so both unaligned loads
+        // (bytes 0..16 and 1..17) are in it, and SSE2 is part of every
+        // x86-64 CPU.
+        unsafe {
+            let v = _mm_loadu_si128(window.as_ptr().cast::<__m128i>());
+            let next = _mm_loadu_si128(window.as_ptr().add(1).cast::<__m128i>());
+            let eq = |v: __m128i, b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+            let stop = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_or_si128(eq(v, b'\n'), eq(v, b'(')),
+                    _mm_or_si128(eq(v, b')'), eq(v, b'[')),
+                ),
+                _mm_or_si128(
+                    _mm_or_si128(eq(v, b';'), eq(v, b'*')),
+                    _mm_or_si128(eq(v, b'{'), eq(v, b'}')),
+                ),
+            );
+            // `0` or `1`: `b - '0'` below 2, as a signed comparison of the
+            // bytes moved down by 128.
+            let shifted = _mm_add_epi8(v, _mm_set1_epi8((0x80u8.wrapping_sub(b'0')) as i8));
+            let zero_one = _mm_cmplt_epi8(shifted, _mm_set1_epi8((0x80u8 + 2) as i8));
+            let dash = _mm_or_si128(_mm_or_si128(eq(next, b'-'), eq(next, b'/')), eq(next, 0xe2));
+            let marker = _mm_or_si128(_mm_and_si128(zero_one, dash), eq(v, 0xc2));
+            _mm_movemask_epi8(_mm_or_si128(stop, marker)) as u16 as u32
         }
     }
 

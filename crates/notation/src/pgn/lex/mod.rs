@@ -771,7 +771,9 @@ impl<'a> Lexer<'a> {
     }
 
     /// A move number after which only comments and results came (`1. e4
-    /// 2. *`: the movetext was cut short), as far as the game was read.
+    /// 2. *`: the movetext was cut short), as far as the game was read
+    /// token by token ([`Lexer::finish_game`] passes over the rest without
+    /// keeping it).
     #[must_use]
     pub fn dangling_move_number(&self) -> Option<Token> {
         self.dangling

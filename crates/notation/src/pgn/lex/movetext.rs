@@ -1,7 +1,9 @@
 //! The movetext: [`Lexer::lex_run`], the one loop that finds every
 //! token, and what it calls (termination markers, words, comments).
 
-use super::classify::{find_close_brace, number_masks};
+use super::classify::{
+    find_close_brace, is_blank, is_skim_stop, may_start_marker, number_masks, skim_mask,
+};
 use super::tags::{glued_tag_pair, tag_pair_start};
 use super::{
     is_token_end, Class, GameEnd, Inside, Lexer, NeedMore, Phase, Sink, Token, TokenKind, CLASS,
@@ -54,6 +56,108 @@ fn result_in(bytes: &[u8]) -> Option<(GameResult, usize)> {
             done(GameResult::Draw, 2 + d + 2)
         }
         _ => None,
+    }
+}
+
+/// Passes over the movetext from `pos`, where the lexer's loop would
+/// look for its next token (a token has just ended there, not at the
+/// start of a line), up to the first place where a token that passing
+/// over cannot ignore may start: a newline, `(`, `)`, `[`, `;`, `*` or a
+/// stray `}` ([`is_skim_stop`]), an unclosed comment, or a `0`, `1` or
+/// `½` that starts a token and may be a termination marker. The tokens
+/// in between (words, move numbers, NAGs, glyphs, comments) change
+/// nothing the lexer keeps when it passes over a game, so starting its
+/// loop at the returned offset gives the same game end as lexing every
+/// token; the tests check it on random documents, and the oracle on
+/// every shared file.
+///
+/// Which `0`, `1` or `½` starts a token is told from the bytes before
+/// it, by the lexer's rules: after a blank that ends a word (` `, tab,
+/// `\r`, `.`), `!` or `?`, or at `pos` or just after a comment, it
+/// does; after `$` it belongs to the `$` token (a NAG, or a word such as
+/// `$1-0`); after any other byte it is inside a word, except after an
+/// `e.p` suffix, which ends its word without a delimiter (`exd6e.p1-0`).
+#[inline]
+fn skim(buf: &[u8], mut pos: usize) -> usize {
+    // Where the lexer's loop would be: a token starts at the first byte
+    // from here that is not blank.
+    let mut boundary = pos;
+    loop {
+        pos = next_to_look_at(buf, pos);
+        let Some(&b) = buf.get(pos) else {
+            return pos;
+        };
+        match b {
+            b'{' => match find_close_brace(&buf[pos + 1..]) {
+                Some(i) => {
+                    pos += i + 2;
+                    boundary = pos;
+                }
+                None => return pos,
+            },
+            b'0' | b'1' | 0xc2 => {
+                if starts_token(buf, boundary, pos) {
+                    return pos;
+                }
+                pos += 1;
+            }
+            _ => return pos,
+        }
+    }
+}
+
+/// The first byte from `pos` that [`skim`] must look at: one it stops at
+/// ([`is_skim_stop`]) or one that may start a termination marker
+/// ([`may_start_marker`]; a `0` or `1` that ends the buffer may too);
+/// the end of `buf` if there is none. 16 bytes a step.
+#[inline(always)]
+fn next_to_look_at(buf: &[u8], mut pos: usize) -> usize {
+    while let Some(window) = buf.get(pos..).and_then(<[u8]>::first_chunk::<17>) {
+        let mask = skim_mask(window);
+        if mask != 0 {
+            return pos + mask.trailing_zeros() as usize;
+        }
+        pos += 16;
+    }
+    while let Some(&b) = buf.get(pos) {
+        let next = buf.get(pos + 1).copied();
+        let marker = match next {
+            Some(next) => may_start_marker(b, next),
+            None => matches!(b, b'0' | b'1' | 0xc2),
+        };
+        if is_skim_stop(b) || marker {
+            return pos;
+        }
+        pos += 1;
+    }
+    pos
+}
+
+/// Does a token start at `at`, a `0`, `1` or `½` that [`skim`] met, with
+/// nothing but tokens that change nothing since `boundary`? See [`skim`].
+/// Vertical tabs and form feeds are blanks between tokens but do not end
+/// a word (`Nf3\x0b1-0` is one word), so the blanks just before `at` say
+/// it only if one of them ends a word; else the byte before them does.
+#[inline]
+fn starts_token(buf: &[u8], boundary: usize, at: usize) -> bool {
+    let mut from = at;
+    while from > boundary && is_blank(buf[from - 1]) {
+        from -= 1;
+        if is_token_end(buf[from]) {
+            return true;
+        }
+    }
+    if from == boundary {
+        return true;
+    }
+    match buf[from - 1] {
+        b'!' | b'?' => true,
+        b'p' | b'P' => {
+            from >= boundary + 3
+                && buf[from - 2] == b'.'
+                && buf[from - 3].eq_ignore_ascii_case(&b'e')
+        }
+        _ => false,
     }
 }
 
@@ -110,6 +214,13 @@ impl Lexer<'_> {
             }};
         }
         loop {
+            if COMPLETE && !S::STORE && !self.st.at_line_start {
+                // Passing over the game: only the bytes that may end it
+                // are looked at (the move number a cut-short movetext
+                // ends with is not kept).
+                pos = skim(buf, pos);
+                self.dangling = None;
+            }
             // The space between tokens, before the dispatch below (mostly
             // one: a branch that predicts well, where a jump through the
             // class table would not).

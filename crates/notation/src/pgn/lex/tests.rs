@@ -550,3 +550,135 @@ fn a_window_cuts_where_the_whole_block_cuts_or_not_at_all() {
     }
     assert!(tried > 1000, "only {tried} windows found a cut");
 }
+
+/// Random documents built from the tokens that passing over a game
+/// treats apart (`$1-0`, an `e.p` suffix glued to a result, `*` glued
+/// to a word, `½`, castling with zeros, results after glyphs, dots and
+/// comments, results in variations, tags glued after results): a game
+/// passed over ([`Lexer::next_span`], which skims) ends where lexing
+/// every token ends it, at every game of every document.
+#[test]
+fn passing_over_a_game_ends_it_where_lexing_every_token_does() {
+    const PIECES: [&str; 66] = [
+        "\x0c",
+        "e.",
+        "E.P",
+        "$e",
+        "*e.p",
+        "xP.",
+        "1-0)",
+        "%",
+        "[Event \"a\"]\n",
+        "[Site \"b\"]\n\n",
+        "\n",
+        "\n\n",
+        "\r\n",
+        "1. ",
+        "12.",
+        "1...",
+        "e4 ",
+        "Nf3",
+        "0-0 ",
+        "0-0-0",
+        "O-O ",
+        "1-0",
+        "1-0 ",
+        "0-1",
+        "1/2-1/2",
+        "1/2 ",
+        "1/2",
+        "\u{bd}-\u{bd}",
+        "a\u{bd}-\u{bd} ",
+        "\u{bd}",
+        "1\u{2013}0",
+        "0\u{2014}1",
+        "*",
+        "* ",
+        "$1-0 ",
+        "$12",
+        "$",
+        "!",
+        "?",
+        "!1-0",
+        ".",
+        "exd6e.p",
+        "exd6e.p.",
+        "exd6 e.P",
+        "ep.",
+        "p.",
+        "xp",
+        "{ [%clk 0:03:00] }",
+        "{1-0}",
+        "{ open ",
+        "} ",
+        "; note 1-0\n",
+        "; x[Event \"y\"]",
+        "%escape 1-0\n",
+        "(",
+        ")",
+        "(1. d4 1-0) ",
+        "[",
+        "[Event \"glued\"]",
+        " ",
+        "\t",
+        "\x0b",
+        "10",
+        "01",
+        "11-0",
+        "1",
+    ];
+    const ROUNDS: usize = 20_000;
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for round in 0..ROUNDS {
+        let mut doc = String::new();
+        let n = 1 + (next() % 30) as usize;
+        for _ in 0..n {
+            doc.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+        }
+        let pgn = doc.as_bytes();
+        let read: Vec<GameSpan> = games(pgn).into_iter().map(|(span, _)| span).collect();
+        let passed: Vec<GameSpan> = std::iter::from_fn({
+            let mut lexer = Lexer::new(pgn, 1);
+            move || lexer.next_span()
+        })
+        .collect();
+        assert_eq!(passed, read, "round {round}: {doc:?}");
+    }
+}
+
+/// The cases [`skim`](super::movetext) tells apart, one by one: where
+/// each game ends when passed over and when read token by token.
+#[test]
+fn passing_over_tells_markers_from_words() {
+    for (pgn, games_in) in [
+        ("1. e4 $1-0 e5 *\n[Event \"b\"]\n1. d4 *", 2),
+        ("1. e4 exd6e.p1-0\n2. d4\n", 2),
+        ("1. e4 e5*1-0\n1. d4 *", 1),
+        ("1. e4 a\u{bd}-\u{bd} \u{bd}-\u{bd}\nd4\n", 2),
+        ("1. e4 e5 2. 0-0 1-0\nd4", 2),
+        ("1. e4!1-0\nd4", 2),
+        ("1. e4 {1-0} e5 11-0 1.1-0\nd4", 2),
+        ("1. e4 (1... e5 1-0) 1-0\nd4", 2),
+        ("1. e4 e5 1-0[Event \"glued\"]\n1. d4 *", 2),
+        ("1. Nf3\x0b1-0\nd4", 1),
+        ("1. Nf3 \x0b1-0\nd4", 2),
+        ("1. Nf3!\x0b1-0\nd4", 2),
+        ("1. $\x0b1-0\nd4", 1),
+    ] {
+        let pgn = pgn.as_bytes();
+        let read: Vec<GameSpan> = games(pgn).into_iter().map(|(span, _)| span).collect();
+        let passed: Vec<GameSpan> = std::iter::from_fn({
+            let mut lexer = Lexer::new(pgn, 1);
+            move || lexer.next_span()
+        })
+        .collect();
+        assert_eq!(read.len(), games_in, "{:?}", String::from_utf8_lossy(pgn));
+        assert_eq!(passed, read, "{:?}", String::from_utf8_lossy(pgn));
+    }
+}
