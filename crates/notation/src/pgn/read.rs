@@ -359,9 +359,9 @@ impl<'a> RawGame<'a> {
     }
 
     /// A move number after which only comments and results came (`1. e4
-    /// 2. *`: the movetext was cut short), as far as the game was read
-    /// token by token ([`RawGame::finish`] passes over the rest without
-    /// keeping it).
+    /// 2. *`: the movetext was cut short), once the game was read token by
+    /// token to its end; `None` once [`RawGame::finish`] passed over part
+    /// of it.
     #[must_use]
     pub fn dangling_move_number(&self) -> Option<Token> {
         self.lexer.dangling_move_number()

@@ -446,6 +446,9 @@ struct GameState {
     depth: u32,
     /// A termination marker stood at depth 0.
     finished: bool,
+    /// Inside a word ([`Inside::Word`]): its last byte so far, which
+    /// decides whether a `.` after it starts a suffix (`e.p`).
+    word_last: u8,
     tag_lines: u32,
     plain_tags: bool,
     names: Names,
@@ -771,9 +774,9 @@ impl<'a> Lexer<'a> {
     }
 
     /// A move number after which only comments and results came (`1. e4
-    /// 2. *`: the movetext was cut short), as far as the game was read
-    /// token by token ([`Lexer::finish_game`] passes over the rest without
-    /// keeping it).
+    /// 2. *`: the movetext was cut short), once the game was read token by
+    /// token to its end; `None` once [`Lexer::finish_game`] passed over
+    /// part of it.
     #[must_use]
     pub fn dangling_move_number(&self) -> Option<Token> {
         self.dangling
@@ -783,8 +786,11 @@ impl<'a> Lexer<'a> {
     pub fn finish_game(&mut self) -> GameSpan {
         self.batch.clear();
         self.batch_pos = 0;
-        if self.complete {
+        if self.complete && !matches!(self.st.phase, Phase::Ended(_)) {
             let _ = self.lex_run::<true, _>(&mut Pass, 0);
+            // Passed over (skimmed): a move number it ends with is not
+            // known.
+            self.dangling = None;
         }
         let ended_by = match self.st.phase {
             Phase::Ended(end) => end,

@@ -62,9 +62,10 @@ fn result_in(bytes: &[u8]) -> Option<(GameResult, usize)> {
 /// Passes over the movetext from `pos`, where the lexer's loop would
 /// look for its next token (a token has just ended there, not at the
 /// start of a line), up to the first place where a token that passing
-/// over cannot ignore may start: a newline, `(`, `)`, `[`, `;`, `*` or a
-/// stray `}` ([`is_skim_stop`]), an unclosed comment, or a `0`, `1` or
-/// `½` that starts a token and may be a termination marker. The tokens
+/// over cannot ignore may start: `(`, `)`, `[`, `;`, `*` or a stray `}`
+/// ([`is_skim_stop`]), a newline after the termination marker or before
+/// a line that starts with `[` or `%`, an unclosed comment, or a `0`, `1`
+/// or `½` that starts a token and may be a termination marker. The tokens
 /// in between (words, move numbers, NAGs, glyphs, comments) change
 /// nothing the lexer keeps when it passes over a game, so starting its
 /// loop at the returned offset gives the same game end as lexing every
@@ -78,7 +79,7 @@ fn result_in(bytes: &[u8]) -> Option<(GameResult, usize)> {
 /// `$1-0`); after any other byte it is inside a word, except after an
 /// `e.p` suffix, which ends its word without a delimiter (`exd6e.p1-0`).
 #[inline]
-fn skim(buf: &[u8], mut pos: usize) -> usize {
+fn skim(buf: &[u8], mut pos: usize, finished: bool) -> usize {
     // Where the lexer's loop would be: a token starts at the first byte
     // from here that is not blank.
     let mut boundary = pos;
@@ -88,6 +89,21 @@ fn skim(buf: &[u8], mut pos: usize) -> usize {
             return pos;
         };
         match b {
+            b'\n' if !finished => {
+                // A new line, which the game goes on past unless it starts
+                // with `[` or `%` (then the lexer decides): its first
+                // token, after any spaces, starts where the lexer's loop
+                // would start it.
+                let mut next = pos + 1;
+                while buf.get(next) == Some(&b' ') {
+                    next += 1;
+                }
+                if matches!(buf.get(next), Some(b'[' | b'%')) {
+                    return pos;
+                }
+                pos = next;
+                boundary = pos;
+            }
             b'{' => match find_close_brace(&buf[pos + 1..]) {
                 Some(i) => {
                     pos += i + 2;
@@ -161,6 +177,28 @@ fn starts_token(buf: &[u8], boundary: usize, at: usize) -> bool {
     }
 }
 
+/// Where a word whose bytes run up to a `.` at `dot` ends: past an
+/// `e.p`, `e.p.` or `p.` suffix (`last` is the word's byte before the
+/// dot), which stays attached (pgn-reader would split it at the dots and
+/// drop the pieces), else at the dot; `None` if `buf`, not the last
+/// buffer (`complete` false), ends too soon to tell.
+fn past_suffix(buf: &[u8], dot: usize, last: u8, complete: bool) -> Option<usize> {
+    if !complete && buf.len() - dot < 4 {
+        return None;
+    }
+    Some(match last.to_ascii_lowercase() {
+        b'e' if matches!(buf.get(dot + 1), Some(b'p' | b'P')) => {
+            if buf.get(dot + 2) == Some(&b'.') {
+                dot + 3
+            } else {
+                dot + 2
+            }
+        }
+        b'p' => dot + 1,
+        _ => dot,
+    })
+}
+
 impl Lexer<'_> {
     /// Lexes movetext tokens from `self.pos`, offering each to `sink`: the
     /// tokens it does not take go into `self.batch`, up to `limit` of them
@@ -216,10 +254,8 @@ impl Lexer<'_> {
         loop {
             if COMPLETE && !S::STORE && !self.st.at_line_start {
                 // Passing over the game: only the bytes that may end it
-                // are looked at (the move number a cut-short movetext
-                // ends with is not kept).
-                pos = skim(buf, pos);
-                self.dangling = None;
+                // are looked at.
+                pos = skim(buf, pos, self.st.finished);
             }
             // The space between tokens, before the dispatch below (mostly
             // one: a branch that predicts well, where a jump through the
@@ -499,10 +535,36 @@ impl Lexer<'_> {
                 self.st.at_line_start = true;
                 self.pos + i + 1
             }),
-            Inside::Word => buf[self.pos..]
-                .iter()
-                .position(|&b| is_token_end(b))
-                .map(|i| self.pos + i),
+            Inside::Word => {
+                let rest = &buf[self.pos..];
+                match rest.iter().position(|&b| is_token_end(b)) {
+                    Some(i) => {
+                        let at = self.pos + i;
+                        let last = if i > 0 {
+                            buf[at - 1]
+                        } else {
+                            self.st.word_last
+                        };
+                        if buf[at] != b'.' {
+                            Some(at)
+                        } else if let Some(past) = past_suffix(buf, at, last, self.complete) {
+                            Some(past)
+                        } else {
+                            // Still inside the word: its suffix is told
+                            // with the next piece.
+                            self.st.word_last = last;
+                            self.pos = at;
+                            return Err(NeedMore { resume: at });
+                        }
+                    }
+                    None => {
+                        if let Some(&last) = rest.last() {
+                            self.st.word_last = last;
+                        }
+                        None
+                    }
+                }
+            }
         };
         match found {
             Some(at) => {
@@ -537,23 +599,17 @@ impl Lexer<'_> {
             end += 1;
         }
         if end == buf.len() && !self.complete {
-            // Its bytes decide nothing: pass over it.
+            // Its bytes decide nothing: pass over it (but for its last
+            // byte, which decides whether a suffix follows).
             self.pos = end;
             self.st.inside = Inside::Word;
+            self.st.word_last = buf[end - 1];
             return Err(NeedMore { resume: end });
         }
         if end > start && buf.get(end) == Some(&b'.') {
-            let prev = buf[end - 1].to_ascii_lowercase();
-            if !self.complete && buf.len() - end < 4 {
-                return Err(NeedMore { resume: start });
-            }
-            if prev == b'e' && matches!(buf.get(end + 1), Some(b'p' | b'P')) {
-                end += 2;
-                if buf.get(end) == Some(&b'.') {
-                    end += 1;
-                }
-            } else if prev == b'p' {
-                end += 1;
+            match past_suffix(buf, end, buf[end - 1], self.complete) {
+                Some(past) => end = past,
+                None => return Err(NeedMore { resume: start }),
             }
         }
         self.pos = end;

@@ -34,7 +34,11 @@ fn skipper_agrees_with_the_scanner() {
 /// skipper fed in pieces of many sizes ends it where the lexer does.
 #[test]
 fn skipper_agrees_with_the_lexer_on_random_documents() {
-    const PIECES: [&str; 34] = [
+    const PIECES: [&str; 38] = [
+        "exd6e.p",
+        "e.p1-0",
+        "xp.1-0",
+        "e.P.",
         "[Event \"a\"]\n",
         "[Site \"b\"]\n",
         "[Event \"c\"]",
@@ -559,7 +563,12 @@ fn a_window_cuts_where_the_whole_block_cuts_or_not_at_all() {
 /// every token ends it, at every game of every document.
 #[test]
 fn passing_over_a_game_ends_it_where_lexing_every_token_does() {
-    const PIECES: [&str; 66] = [
+    const PIECES: [&str; 71] = [
+        "\n %indented 1-0 ",
+        "\n  e4 ",
+        "\n\t",
+        "\n 1-0",
+        "\n  [",
         "\x0c",
         "e.",
         "E.P",
@@ -680,5 +689,29 @@ fn passing_over_tells_markers_from_words() {
         .collect();
         assert_eq!(read.len(), games_in, "{:?}", String::from_utf8_lossy(pgn));
         assert_eq!(passed, read, "{:?}", String::from_utf8_lossy(pgn));
+    }
+}
+
+/// Found by review: a piece that ended inside a word lost the word's last
+/// byte, so an `e.p` suffix cut off from its word was read as `.` then a
+/// word (`p1-0`), and the result glued to it was missed.
+#[test]
+fn the_skipper_keeps_an_e_p_suffix_across_pieces() {
+    let pgn = b"1. e4 exd6e.p1-0\n2. d4\n";
+    let whole = Lexer::new(pgn, 1).next_span().map(|span| span.end);
+    assert_eq!(whole, Some(17));
+    for cut in 1..pgn.len() {
+        assert_eq!(
+            GameSkipper::skip(pgn, 0, [cut]),
+            Some(17),
+            "pieces cut at {cut}"
+        );
+    }
+    for piece in 1..=4 {
+        assert_eq!(
+            GameSkipper::skip(pgn, 0, (0..pgn.len()).step_by(piece).skip(1)),
+            Some(17),
+            "pieces of {piece}"
+        );
     }
 }
