@@ -555,6 +555,17 @@ fn a_window_cuts_where_the_whole_block_cuts_or_not_at_all() {
     assert!(tried > 1000, "only {tried} windows found a cut");
 }
 
+/// Each game's span, read token by token.
+fn spans_read(pgn: &[u8]) -> Vec<GameSpan> {
+    games(pgn).into_iter().map(|(span, _)| span).collect()
+}
+
+/// Each game's span, passed over ([`Lexer::next_span`], which skims).
+fn spans_passed_over(pgn: &[u8]) -> Vec<GameSpan> {
+    let mut lexer = Lexer::new(pgn, 1);
+    std::iter::from_fn(move || lexer.next_span()).collect()
+}
+
 /// Random documents built from the tokens that passing over a game
 /// treats apart (`$1-0`, an `e.p` suffix glued to a result, `*` glued
 /// to a word, `½`, castling with zeros, results after glyphs, dots and
@@ -651,12 +662,7 @@ fn passing_over_a_game_ends_it_where_lexing_every_token_does() {
             doc.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
         }
         let pgn = doc.as_bytes();
-        let read: Vec<GameSpan> = games(pgn).into_iter().map(|(span, _)| span).collect();
-        let passed: Vec<GameSpan> = std::iter::from_fn({
-            let mut lexer = Lexer::new(pgn, 1);
-            move || lexer.next_span()
-        })
-        .collect();
+        let (read, passed) = (spans_read(pgn), spans_passed_over(pgn));
         assert_eq!(passed, read, "round {round}: {doc:?}");
     }
 }
@@ -681,12 +687,7 @@ fn passing_over_tells_markers_from_words() {
         ("1. $\x0b1-0\nd4", 1),
     ] {
         let pgn = pgn.as_bytes();
-        let read: Vec<GameSpan> = games(pgn).into_iter().map(|(span, _)| span).collect();
-        let passed: Vec<GameSpan> = std::iter::from_fn({
-            let mut lexer = Lexer::new(pgn, 1);
-            move || lexer.next_span()
-        })
-        .collect();
+        let (read, passed) = (spans_read(pgn), spans_passed_over(pgn));
         assert_eq!(read.len(), games_in, "{:?}", String::from_utf8_lossy(pgn));
         assert_eq!(passed, read, "{:?}", String::from_utf8_lossy(pgn));
     }
