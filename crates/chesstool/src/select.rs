@@ -195,8 +195,23 @@ impl Task for Select {
     type Record = Picked;
 
     fn game(&self, game: &mut RawGame<'_>) -> Picked {
+        thread_local! {
+            /// The header of this thread's last dropped game, read into
+            /// again (see `GameHeader::reread_for_filter`).
+            static DROPPED: std::cell::RefCell<Option<GameHeader>> =
+                const { std::cell::RefCell::new(None) };
+        }
+        let drop_header = |header: GameHeader| {
+            DROPPED.with(|dropped| *dropped.borrow_mut() = Some(header));
+        };
         // The players only for a game that is kept.
-        let mut header = GameHeader::read_for_filter(game, &self.spec);
+        let mut header = match DROPPED.with(|dropped| dropped.borrow_mut().take()) {
+            Some(mut header) => {
+                header.reread_for_filter(game, &self.spec);
+                header
+            }
+            None => GameHeader::read_for_filter(game, &self.spec),
+        };
         let untyped = header.unreadable() as u32;
         let unreadable = game.read_errors().first().map(|e| GameError {
             kind: notation::pgn::replay::ErrorKind::Syntax,
@@ -214,6 +229,7 @@ impl Task for Select {
             (Some(query), None) => query.eval(&header, None),
         };
         if truth != Truth::Pending && truth != Truth::True && unreadable.is_none() {
+            drop_header(header);
             return Picked {
                 untyped,
                 game: None,
@@ -246,6 +262,7 @@ impl Task for Select {
         }
         kept.selected = truth == Truth::True;
         if !kept.selected && kept.unreadable.is_none() {
+            drop_header(kept.header);
             return Picked {
                 untyped,
                 game: None,
