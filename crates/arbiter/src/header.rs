@@ -439,18 +439,15 @@ impl GameHeader {
     /// their tags and reports only the rest.
     #[must_use]
     pub fn read_for_filter(game: &RawGame<'_>, spec: &HeaderSpec) -> GameHeader {
-        GameHeader {
+        let mut header = GameHeader {
             white: None,
             black: None,
-            result_tag: tag_string(game, b"Result"),
-            fields: spec
-                .raw_values(game)
-                .into_iter()
-                .zip(&spec.tags)
-                .map(|(raw, (_, ty))| TagField::read(raw, *ty))
-                .collect(),
+            result_tag: None,
+            fields: Vec::with_capacity(spec.tags.len()),
             names: std::sync::Arc::clone(&spec.names),
-        }
+        };
+        header.reread_for_filter(game, spec);
+        header
     }
 
     /// Reads what [`GameHeader::read_for_filter`] reads, into this header
