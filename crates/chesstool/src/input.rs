@@ -340,8 +340,10 @@ impl Read for Sniffed {
     }
 }
 
-/// How much of an input is looked at to tell a PGN file from junk.
-const SNIFF_LEN: usize = 64 << 10;
+/// How much of an input is looked at to tell a PGN file from junk (the
+/// pipeline reads as much from a file's stream, which are then these
+/// bytes, in memory, before it reads the file at offsets).
+pub const SNIFF_LEN: usize = 64 << 10;
 
 /// Whether `head`, the first bytes of an input, can be PGN: it holds no
 /// NUL byte (text), or it holds a well-formed tag pair or a move in

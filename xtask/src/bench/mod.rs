@@ -448,6 +448,48 @@ fn median(values: &[f64]) -> f64 {
     }
 }
 
+/// The machine's CPU time so far, from the first line of `/proc/stat`
+/// (clock ticks over all CPUs; `None` off Linux): all of it, and the part
+/// the hypervisor gave to other guests (`steal`). On a shared virtual
+/// machine a slow run is often a stolen one, and ratios of such runs,
+/// above all two threads against one, measure the neighbours.
+#[derive(Clone, Copy, Default)]
+struct CpuTicks {
+    total: u64,
+    steal: u64,
+}
+
+impl CpuTicks {
+    fn now() -> Option<CpuTicks> {
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        let line = stat.lines().next()?.strip_prefix("cpu ")?;
+        // user nice system idle iowait irq softirq steal (guest time is
+        // counted in user already).
+        let fields: Vec<u64> = line
+            .split_whitespace()
+            .take(8)
+            .map(|f| f.parse().ok())
+            .collect::<Option<_>>()?;
+        Some(CpuTicks {
+            total: fields.iter().sum(),
+            steal: *fields.get(7)?,
+        })
+    }
+
+    /// Adds the ticks from `before` to now.
+    fn add_since(&mut self, before: Option<CpuTicks>) {
+        if let (Some(before), Some(now)) = (before, CpuTicks::now()) {
+            self.total += now.total.saturating_sub(before.total);
+            self.steal += now.steal.saturating_sub(before.steal);
+        }
+    }
+
+    /// The stolen share, when any time was counted.
+    fn stolen(self) -> Option<f64> {
+        (self.total > 0).then(|| self.steal as f64 / self.total as f64)
+    }
+}
+
 fn spread(values: &[f64]) -> f64 {
     let max = values.iter().copied().fold(f64::MIN, f64::max);
     let min = values.iter().copied().fold(f64::MAX, f64::min);

@@ -40,7 +40,7 @@ use super::notation_bench::mbps;
 use super::validate_bench::{
     judge_exit, met, print_environment, rss_file, run_child, show_rss, Input, Options,
 };
-use super::{median, spread};
+use super::{median, spread, CpuTicks};
 use crate::args::Args;
 use crate::{build_binary, rerun_optimised, target_dir, Profile};
 
@@ -146,6 +146,8 @@ struct Row {
     /// MB/s by [`TIMED`] slot; `None` when not run.
     mbps: [Option<f64>; 7],
     spread: [Option<f64>; 7],
+    /// The share of the machine's CPU time stolen during each slot's runs.
+    stolen: [Option<f64>; 7],
     /// Games written: ours and pgn-extract's, tag filter then dedup.
     kept: [Option<u64>; 4],
 }
@@ -227,6 +229,7 @@ fn bench_input(
     input: &Input,
 ) -> anyhow::Result<Row> {
     let mut seconds: [Vec<f64>; 7] = Default::default();
+    let mut ticks = [CpuTicks::default(); 7];
     let tag_arg = format!("-t{}", tag_file.display());
     let ours = |threads: &str, what: &[&str]| -> Vec<String> {
         let mut args: Vec<String> = ["select", "--threads", threads, "-q", "-o", "/dev/null"]
@@ -263,7 +266,9 @@ fn bench_input(
         for (slot, (program, args)) in commands.iter().enumerate() {
             let Some(program) = program else { continue };
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let before = CpuTicks::now();
             let run = run_child(program, &args, input, None)?;
+            ticks[slot].add_since(before);
             seconds[slot].push(run.seconds);
             line.push(format!(
                 "{} {:.0}",
@@ -273,7 +278,9 @@ fn bench_input(
         }
         // Two one-thread tag filters at once: the time per input.
         let args: Vec<&str> = commands[TAG_T1].1.iter().map(String::as_str).collect();
+        let before = CpuTicks::now();
         let pair = run_pair(bin, &args, input)? / 2.0;
+        ticks[PAIR_T1].add_since(before);
         seconds[PAIR_T1].push(pair);
         line.push(format!(
             "{} {:.0}",
@@ -328,6 +335,7 @@ fn bench_input(
         spread: std::array::from_fn(|slot| {
             (!seconds[slot].is_empty()).then(|| spread(&seconds[slot]))
         }),
+        stolen: std::array::from_fn(|slot| ticks[slot].stolen()),
         kept,
     })
 }
@@ -438,7 +446,18 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
         ] {
             // Beside the two-thread target, what two processes reached.
             let ceiling = match (a, ratio(PAIR_T1, TAG_T1)) {
-                (TAG_T2, Some(c)) => format!(" (two one-thread runs at once: {c:.2}x)"),
+                (TAG_T2, Some(c)) => {
+                    let stolen = |slot: usize| {
+                        row.stolen[slot]
+                            .map_or_else(|| "n/a".to_owned(), |s| format!("{:.0}%", s * 100.0))
+                    };
+                    format!(
+                        " (two one-thread runs at once: {c:.2}x; CPU time stolen by the \
+                         hypervisor during the t1 runs {}, the t2 runs {})",
+                        stolen(TAG_T1),
+                        stolen(TAG_T2)
+                    )
+                }
                 _ => String::new(),
             };
             match ratio(a, b) {
@@ -474,6 +493,22 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
             row.name,
             spreads.join(", ")
         );
+    }
+    for row in rows {
+        let stolen: Vec<_> = TIMED
+            .iter()
+            .zip(&row.stolen)
+            .filter_map(|(what, s)| s.map(|s| format!("{what} {:.0}%", s * 100.0)))
+            .collect();
+        if !stolen.is_empty() {
+            println!(
+                "{}: share of the machine's CPU time stolen by the hypervisor during the runs \
+                 (/proc/stat steal; above a few percent, times and ratios measure the \
+                 neighbours): {}",
+                row.name,
+                stolen.join(", ")
+            );
+        }
     }
     println!();
     println!("targets (issue 18):");
