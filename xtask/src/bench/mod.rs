@@ -449,19 +449,27 @@ fn median(values: &[f64]) -> f64 {
 }
 
 /// The machine's CPU time so far, from the first line of `/proc/stat`
-/// (clock ticks over all CPUs; `None` off Linux): all of it, and the part
-/// the hypervisor gave to other guests (`steal`). On a shared virtual
-/// machine a slow run is often a stolen one, and ratios of such runs,
-/// above all two threads against one, measure the neighbours.
+/// (clock ticks over all CPUs; `None` off Linux): the time the CPUs were
+/// not idle (running, or wanting to run), and the part of it the
+/// hypervisor gave to other guests (`steal`). On a shared virtual machine
+/// a slow run is often a stolen one, and ratios of such runs, above all
+/// two threads against one, measure the neighbours. (The share is of the
+/// time not idle, not of all the time, so that a one-thread run, whose
+/// other CPU idles, reads like a two-thread run stolen from at the same
+/// rate.)
 #[derive(Clone, Copy, Default)]
 struct CpuTicks {
-    total: u64,
+    busy: u64,
     steal: u64,
 }
 
 impl CpuTicks {
     fn now() -> Option<CpuTicks> {
-        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        CpuTicks::parse(&std::fs::read_to_string("/proc/stat").ok()?)
+    }
+
+    /// The counters of `/proc/stat`'s text.
+    fn parse(stat: &str) -> Option<CpuTicks> {
         let line = stat.lines().next()?.strip_prefix("cpu ")?;
         // user nice system idle iowait irq softirq steal (guest time is
         // counted in user already).
@@ -470,23 +478,38 @@ impl CpuTicks {
             .take(8)
             .map(|f| f.parse().ok())
             .collect::<Option<_>>()?;
+        let [user, nice, system, _idle, _iowait, irq, softirq, steal] = fields[..] else {
+            return None;
+        };
         Some(CpuTicks {
-            total: fields.iter().sum(),
-            steal: *fields.get(7)?,
+            busy: user + nice + system + irq + softirq + steal,
+            steal,
         })
     }
 
     /// Adds the ticks from `before` to now.
     fn add_since(&mut self, before: Option<CpuTicks>) {
         if let (Some(before), Some(now)) = (before, CpuTicks::now()) {
-            self.total += now.total.saturating_sub(before.total);
-            self.steal += now.steal.saturating_sub(before.steal);
+            self.add(now.since(before));
         }
     }
 
-    /// The stolen share, when any time was counted.
+    /// The ticks from `before` to `self`.
+    fn since(self, before: CpuTicks) -> CpuTicks {
+        CpuTicks {
+            busy: self.busy.saturating_sub(before.busy),
+            steal: self.steal.saturating_sub(before.steal),
+        }
+    }
+
+    fn add(&mut self, more: CpuTicks) {
+        self.busy += more.busy;
+        self.steal += more.steal;
+    }
+
+    /// The stolen share of the time not idle, when any was counted.
     fn stolen(self) -> Option<f64> {
-        (self.total > 0).then(|| self.steal as f64 / self.total as f64)
+        (self.busy > 0).then(|| self.steal as f64 / self.busy as f64)
     }
 }
 
@@ -568,6 +591,32 @@ fn cpu_description() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Steal is a share of the time not idle: one CPU busy and one idle,
+    /// stolen from at the same rate as two busy ones, reads alike.
+    #[test]
+    fn stolen_time_is_a_share_of_the_time_not_idle() {
+        // user nice system idle iowait irq softirq steal guest guest_nice
+        let at = |user: u64, idle: u64, steal: u64| {
+            CpuTicks::parse(&format!(
+                "cpu  {user} 0 0 {idle} 0 0 0 {steal} 0 0\ncpu0 1 2 3\n"
+            ))
+            .unwrap()
+        };
+        // One thread: 80 ticks run and 20 stolen on one CPU, 100 idle on
+        // the other.
+        let one = at(1080, 5100, 30).since(at(1000, 5000, 10));
+        assert_eq!(one.stolen(), Some(0.2));
+        // Two threads: 160 run, 40 stolen, nothing idle.
+        let two = at(160, 0, 40).since(at(0, 0, 0));
+        assert_eq!(two.stolen(), Some(0.2));
+        let mut both = one;
+        both.add(two);
+        assert_eq!(both.stolen(), Some(0.2));
+        assert!(CpuTicks::parse("intr 1 2 3\n").is_none());
+        assert!(CpuTicks::parse("cpu  1 2 3\n").is_none());
+        assert_eq!(CpuTicks::default().stolen(), None);
+    }
 
     #[test]
     fn published_counts_cover_every_depth() {

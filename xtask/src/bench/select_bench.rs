@@ -502,9 +502,9 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
             .collect();
         if !stolen.is_empty() {
             println!(
-                "{}: share of the machine's CPU time stolen by the hypervisor during the runs \
-                 (/proc/stat steal; above a few percent, times and ratios measure the \
-                 neighbours): {}",
+                "{}: share of the CPU time not idle that the hypervisor stole during the runs \
+                 (/proc/stat steal, all CPUs; above a few percent, times and ratios measure \
+                 the neighbours): {}",
                 row.name,
                 stolen.join(", ")
             );
