@@ -157,7 +157,6 @@ pub fn open(path: &Path) -> anyhow::Result<Input> {
 /// over the 33 master files.) A compressed file goes through
 /// [`from_reader`], the bytes sniffed put back in front.
 fn from_file(name: String, file: File, size: u64) -> anyhow::Result<Input> {
-    let positional = file.try_clone().ok();
     // Read from the file itself, which fills a vector's spare room without
     // zeroing it first (a reader that only has `read` cannot).
     let mut head = Vec::with_capacity(SNIFF_LEN);
@@ -171,6 +170,7 @@ fn from_file(name: String, file: File, size: u64) -> anyhow::Result<Input> {
         // Counted from the start, through the decoder's buffer.
         return from_reader(name, Cursor::new(head).chain(file), Some(size));
     }
+    let positional = file.try_clone().ok();
     let bytes_read = Arc::new(AtomicU64::new(head.len() as u64));
     let counted = CountingReader::new(file, Arc::clone(&bytes_read));
     // Fewer than four bytes read and an error: the magic bytes could not

@@ -487,11 +487,14 @@ impl CpuTicks {
         })
     }
 
-    /// Adds the ticks from `before` to now.
-    fn add_since(&mut self, before: Option<CpuTicks>) {
+    /// Runs `run`, adding the ticks it took.
+    fn during<R>(&mut self, run: impl FnOnce() -> R) -> R {
+        let before = CpuTicks::now();
+        let result = run();
         if let (Some(before), Some(now)) = (before, CpuTicks::now()) {
             self.add(now.since(before));
         }
+        result
     }
 
     /// The ticks from `before` to `self`.
@@ -511,6 +514,11 @@ impl CpuTicks {
     fn stolen(self) -> Option<f64> {
         (self.busy > 0).then(|| self.steal as f64 / self.busy as f64)
     }
+}
+
+/// A stolen share as the benches print it: `12%`, or `n/a`.
+fn percent(share: Option<f64>) -> String {
+    share.map_or_else(|| "n/a".to_owned(), |s| format!("{:.0}%", s * 100.0))
 }
 
 fn spread(values: &[f64]) -> f64 {

@@ -40,7 +40,7 @@ use super::notation_bench::mbps;
 use super::validate_bench::{
     judge_exit, met, print_environment, rss_file, run_child, show_rss, Input, Options,
 };
-use super::{median, spread, CpuTicks};
+use super::{median, percent, spread, CpuTicks};
 use crate::args::Args;
 use crate::{build_binary, rerun_optimised, target_dir, Profile};
 
@@ -146,7 +146,7 @@ struct Row {
     /// MB/s by [`TIMED`] slot; `None` when not run.
     mbps: [Option<f64>; 7],
     spread: [Option<f64>; 7],
-    /// The share of the machine's CPU time stolen during each slot's runs.
+    /// The share of the CPU time not idle stolen during each slot's runs.
     stolen: [Option<f64>; 7],
     /// Games written: ours and pgn-extract's, tag filter then dedup.
     kept: [Option<u64>; 4],
@@ -266,9 +266,7 @@ fn bench_input(
         for (slot, (program, args)) in commands.iter().enumerate() {
             let Some(program) = program else { continue };
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let before = CpuTicks::now();
-            let run = run_child(program, &args, input, None)?;
-            ticks[slot].add_since(before);
+            let run = ticks[slot].during(|| run_child(program, &args, input, None))?;
             seconds[slot].push(run.seconds);
             line.push(format!(
                 "{} {:.0}",
@@ -278,9 +276,7 @@ fn bench_input(
         }
         // Two one-thread tag filters at once: the time per input.
         let args: Vec<&str> = commands[TAG_T1].1.iter().map(String::as_str).collect();
-        let before = CpuTicks::now();
-        let pair = run_pair(bin, &args, input)? / 2.0;
-        ticks[PAIR_T1].add_since(before);
+        let pair = ticks[PAIR_T1].during(|| run_pair(bin, &args, input))? / 2.0;
         seconds[PAIR_T1].push(pair);
         line.push(format!(
             "{} {:.0}",
@@ -447,15 +443,11 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
             // Beside the two-thread target, what two processes reached.
             let ceiling = match (a, ratio(PAIR_T1, TAG_T1)) {
                 (TAG_T2, Some(c)) => {
-                    let stolen = |slot: usize| {
-                        row.stolen[slot]
-                            .map_or_else(|| "n/a".to_owned(), |s| format!("{:.0}%", s * 100.0))
-                    };
                     format!(
                         " (two one-thread runs at once: {c:.2}x; CPU time stolen by the \
                          hypervisor during the t1 runs {}, the t2 runs {})",
-                        stolen(TAG_T1),
-                        stolen(TAG_T2)
+                        percent(row.stolen[TAG_T1]),
+                        percent(row.stolen[TAG_T2])
                     )
                 }
                 _ => String::new(),
@@ -498,7 +490,8 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
         let stolen: Vec<_> = TIMED
             .iter()
             .zip(&row.stolen)
-            .filter_map(|(what, s)| s.map(|s| format!("{what} {:.0}%", s * 100.0)))
+            .filter(|(_, s)| s.is_some())
+            .map(|(what, s)| format!("{what} {}", percent(*s)))
             .collect();
         if !stolen.is_empty() {
             println!(

@@ -45,7 +45,9 @@ use anyhow::{bail, Context};
 
 use super::callgrind::Rule;
 use super::notation_bench::{mbps, pgn_files, read_validate, shared_real, Counts};
-use super::{compiled_features, cpu_description, locked_version, median, spread, CpuTicks};
+use super::{
+    compiled_features, cpu_description, locked_version, median, percent, spread, CpuTicks,
+};
 use crate::args::Args;
 use crate::{build_binary, rerun_optimised, target_dir, Profile};
 
@@ -529,8 +531,8 @@ struct Row {
     zstd_dc: Option<(f64, &'static str)>,
     /// (max - min) / median of the run times: ours t1, ours t2, baseline.
     spread: [f64; 3],
-    /// The share of the machine's CPU time stolen during the runs: ours
-    /// t1, ours t2, baseline.
+    /// The share of the CPU time not idle stolen during the runs: ours t1,
+    /// ours t2, baseline.
     stolen: [Option<f64>; 3],
     ours: [Option<OursCounts>; 2],
     baseline: Counts,
@@ -612,9 +614,7 @@ fn time_input(options: &Options, bin: &Path, input: &Input) -> anyhow::Result<Ro
     let mut unstable = Vec::new();
     for run_idx in 0..options.runs {
         for (idx, threads) in [1, 2].into_iter().enumerate() {
-            let before = CpuTicks::now();
-            let run = run_ours(bin, input, threads, None)?;
-            ticks[idx].add_since(before);
+            let run = ticks[idx].during(|| run_ours(bin, input, threads, None))?;
             seconds[idx].push(run.seconds);
             if run.exit == Some(2) {
                 unstable.push(format!("t{threads} exited with 2"));
@@ -629,11 +629,9 @@ fn time_input(options: &Options, bin: &Path, input: &Input) -> anyhow::Result<Ro
             }
             ours[idx] = run.counts;
         }
-        let before = CpuTicks::now();
         let started = Instant::now();
-        let counts = run_baseline(input)?;
+        let counts = ticks[2].during(|| run_baseline(input))?;
         seconds[2].push(started.elapsed().as_secs_f64());
-        ticks[2].add_since(before);
         if run_idx > 0 && counts != baseline {
             unstable.push(format!(
                 "baseline counted differently in run {}",
@@ -1272,18 +1270,15 @@ fn targets(rows: &[Row]) -> Vec<String> {
             format!("{}: t1/baseline {:.2}x >= {want}x", row.name, t1 / base),
             t1 / base >= want,
         );
-        let stolen = |idx: usize| {
-            row.stolen[idx].map_or_else(|| "n/a".to_owned(), |s| format!("{:.0}%", s * 100.0))
-        };
         check(
             format!(
                 "{}: t2/t1 {:.2}x >= {TARGET_T2_OVER_T1}x (CPU time stolen by the hypervisor \
                  during the t1 runs {}, the t2 runs {}, the baseline's {})",
                 row.name,
                 t2 / t1,
-                stolen(0),
-                stolen(1),
-                stolen(2)
+                percent(row.stolen[0]),
+                percent(row.stolen[1]),
+                percent(row.stolen[2])
             ),
             t2 / t1 >= TARGET_T2_OVER_T1,
         );
