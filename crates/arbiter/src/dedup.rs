@@ -66,7 +66,9 @@ impl Default for FirstSeen {
             keys: Vec::new(),
             ordinals: Vec::new(),
             sorted: 0,
-            recent: vec![(EMPTY, 0); MIN_RECENT],
+            // Made at the first insertion: a run that never inserts
+            // (`select` without `--unique`) allocates and zeroes nothing.
+            recent: Vec::new(),
             in_recent: 0,
             zero: None,
         }
@@ -110,6 +112,9 @@ impl FirstSeen {
         }
         if let Some(first) = self.find_sorted(key) {
             return Some(first);
+        }
+        if self.recent.is_empty() {
+            self.recent = vec![(EMPTY, 0); MIN_RECENT];
         }
         let mask = self.recent.len() - 1;
         let mut slot = (key >> 64) as usize & mask;
@@ -236,6 +241,16 @@ mod tests {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
+    }
+
+    #[test]
+    fn an_unused_set_holds_no_memory_and_fills_on_first_use() {
+        let mut seen = FirstSeen::new();
+        assert_eq!(seen.heap_bytes(), 0);
+        assert_eq!(seen.first_or_insert(MovesHash(7 << 64 | 1), 3), None);
+        assert_eq!(seen.first_or_insert(MovesHash(7 << 64 | 1), 9), Some(3));
+        assert_eq!(seen.len(), 1);
+        assert!(seen.heap_bytes() >= MIN_RECENT * size_of::<(u128, u32)>());
     }
 
     #[test]
