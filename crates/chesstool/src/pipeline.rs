@@ -614,14 +614,55 @@ fn fill_and_run<T: Task>(
     }
 }
 
+/// What the emitter holds between two chunks of an input: one thing at
+/// most (a carried game that turns out too large becomes a skip).
+#[derive(Default)]
+enum Pending {
+    /// Nothing: the next chunk's first game starts in it.
+    #[default]
+    None,
+    /// The start of a game cut inside a comment, or where no game starts
+    /// (its bytes and their offset): read again joined with the next
+    /// chunk.
+    Carry(Vec<u8>, u64),
+    /// Inside a game too large to read, found so in the carry: its end is
+    /// still to come.
+    Skipping(GameSkipper),
+}
+
+impl Pending {
+    /// The carried game, if that is what is held (then nothing is).
+    fn take_carry(&mut self) -> Option<(Vec<u8>, u64)> {
+        match std::mem::take(self) {
+            Pending::Carry(bytes, offset) => Some((bytes, offset)),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+
+    /// The skipper, if that is what is held (then nothing is).
+    fn take_skipper(&mut self) -> Option<GameSkipper> {
+        match std::mem::take(self) {
+            Pending::Skipping(skipper) => Some(skipper),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+}
+
 /// Puts chunk results back in order and hands records to `emit`. The
-/// fields after `pending` are those of the input being emitted.
+/// fields after `waiting` are those of the input being emitted.
 struct Emitter<'t, T: Task, E> {
     task: &'t T,
     emit: E,
     reader: GameReader,
     next_seq: u64,
-    pending: BTreeMap<u64, ChunkOut<T::Record>>,
+    /// Chunks run ahead of their turn, by sequence number.
+    waiting: BTreeMap<u64, ChunkOut<T::Record>>,
     /// Everything was asked to stop.
     stop_all: bool,
     /// The input being emitted.
@@ -636,11 +677,8 @@ struct Emitter<'t, T: Task, E> {
     select: Selection,
     /// [`Settings::max_game_size`].
     max_game_size: usize,
-    /// The start of a game cut inside a comment, waiting for the next chunk.
-    carry: Option<(Vec<u8>, u64)>,
-    /// Inside a game too large to read, found so in the carry: its end is
-    /// still to come.
-    skipping: Option<GameSkipper>,
+    /// What the last chunk left for the next one.
+    pending: Pending,
     stopped: bool,
     /// The line of the game a read error cut off, not reported.
     cut: Option<u64>,
@@ -653,8 +691,8 @@ struct Emitter<'t, T: Task, E> {
 
 impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, E> {
     fn accept(&mut self, out: ChunkOut<T::Record>) {
-        self.pending.insert(out.seq, out);
-        while let Some(mut out) = self.pending.remove(&self.next_seq) {
+        self.waiting.insert(out.seq, out);
+        while let Some(mut out) = self.waiting.remove(&self.next_seq) {
             self.next_seq += 1;
             if out.input != self.input {
                 self.begin(&out);
@@ -681,8 +719,7 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
         self.emitted = 0;
         self.select = out.select;
         self.max_game_size = out.max_game_size;
-        self.carry = None;
-        self.skipping = None;
+        self.pending = Pending::None;
         self.stopped = self.stop_all;
         self.cut = None;
         self.failed = None;
@@ -694,7 +731,7 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
         // A stream that ended inside the carried game: it is still owed
         // (unless the run was stopped), through the same checks as any
         // other.
-        if let (Some((bytes, offset)), false) = (self.carry.as_ref(), self.stopped) {
+        if let (Pending::Carry(bytes, offset), false) = (&self.pending, self.stopped) {
             let end = *offset + bytes.len() as u64;
             let mut out = self.marker_chunk(end, Vec::new(), false);
             self.handle(&mut out);
@@ -703,7 +740,7 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
         // bytes the skipper kept may hold the games after it (a decision
         // that waited for bytes that never came is taken at the end of the
         // input).
-        if let (Some(mut skipper), false) = (self.skipping.take(), self.stopped) {
+        if let (Some(mut skipper), false) = (self.pending.take_skipper(), self.stopped) {
             if let Some(next) = skipper.finish() {
                 // Their newlines were counted with the skipped bytes.
                 self.line_base -= count_newlines(&next.kept);
@@ -797,18 +834,18 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
 
     /// Emits what `out` holds (its bytes stay in it, for reuse).
     fn handle(&mut self, out: &mut ChunkOut<T::Record>) {
-        if let Some(mut skipper) = self.skipping.take() {
+        if let Some(mut skipper) = self.pending.take_skipper() {
             // Inside a game too large to read: on to its end.
             let Some(next) = skipper.feed(&out.data) else {
                 self.line_base += out.newlines;
-                self.skipping = Some(skipper);
+                self.pending = Pending::Skipping(skipper);
                 return;
             };
             let (tail, offset) = self.after_skipped(next, &out.data, out.offset);
             if self.reread(out, tail, offset) {
                 return;
             }
-        } else if let Some((mut bytes, offset)) = self.carry.take() {
+        } else if let Some((mut bytes, offset)) = self.pending.take_carry() {
             // The last game of the previous chunk goes on here (its chunk
             // was cut inside a comment, or where no game starts): read the
             // joined bytes again. Every decision on size is taken there,
@@ -824,7 +861,7 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
             return;
         } else if out.unread && out.forced && !out.is_last {
             // Cut where no game starts: all of it waits for what follows.
-            self.carry = Some((std::mem::take(&mut out.data).into_bytes(), out.offset));
+            self.pending = Pending::Carry(std::mem::take(&mut out.data).into_bytes(), out.offset);
             return;
         } else if out.unread {
             // Sent to be skipped, but the oversized game ended before.
@@ -866,7 +903,8 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
                 keep_until -= 1;
             }
             newlines = count_newlines(&out.data[..start]);
-            self.carry = Some((out.data[start..].to_vec(), out.offset + start as u64));
+            debug_assert!(matches!(self.pending, Pending::None));
+            self.pending = Pending::Carry(out.data[start..].to_vec(), out.offset + start as u64);
         }
         let mut records = std::mem::take(&mut out.records);
         records.truncate(keep_until);
@@ -934,7 +972,8 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
         };
         let Some(next) = found else {
             self.line_base += count_newlines(&bytes[start..]);
-            self.skipping = Some(skipper);
+            debug_assert!(matches!(self.pending, Pending::None));
+            self.pending = Pending::Skipping(skipper);
             return true;
         };
         let (tail, offset) = self.after_skipped(next, &bytes[start..], offset + start as u64);
@@ -1063,7 +1102,7 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
         emit,
         reader: GameReader::new(),
         next_seq: 0,
-        pending: BTreeMap::new(),
+        waiting: BTreeMap::new(),
         stop_all: false,
         input: usize::MAX,
         line_base: 1,
@@ -1071,8 +1110,7 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
         emitted: 0,
         select: Selection::All,
         max_game_size: DEFAULT_MAX_GAME_SIZE,
-        carry: None,
-        skipping: None,
+        pending: Pending::None,
         stopped: false,
         cut: None,
         failed: None,
@@ -1399,7 +1437,8 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
         // A forced cut is not read by a worker: its last game, maybe all
         // of it, goes on, and the emitter reads it with what follows (or
         // finds it too large).
-        let work = if emitter.skipping.is_some() && emitter.input == input || forced {
+        let skipping = matches!(emitter.pending, Pending::Skipping(_));
+        let work = if skipping && emitter.input == input || forced {
             Work::Skip
         } else {
             work_for(select, offset, chunk.len())
