@@ -43,7 +43,9 @@ const MIN_RECENT: usize = 1 << 12;
 const EMPTY: u128 = 0;
 
 /// Distinct hashes with the ordinal of the first game that had each.
-#[derive(Debug)]
+/// A new one holds no memory: its recent table is made at the first
+/// insertion, so a run that never inserts allocates nothing for it.
+#[derive(Debug, Default)]
 pub struct FirstSeen {
     /// The sorted hashes, [`SEGMENT`] a segment.
     keys: Vec<Box<[u128]>>,
@@ -58,21 +60,6 @@ pub struct FirstSeen {
     in_recent: usize,
     /// The ordinal of the hash 0, if seen.
     zero: Option<u32>,
-}
-
-impl Default for FirstSeen {
-    fn default() -> Self {
-        FirstSeen {
-            keys: Vec::new(),
-            ordinals: Vec::new(),
-            sorted: 0,
-            // Made at the first insertion: a run that never inserts
-            // (`select` without `--unique`) allocates and zeroes nothing.
-            recent: Vec::new(),
-            in_recent: 0,
-            zero: None,
-        }
-    }
 }
 
 impl FirstSeen {
