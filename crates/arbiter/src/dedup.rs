@@ -11,7 +11,8 @@
 //!   search: the hashes are uniform, so a few probes find the place.
 //! - **recent**: the entries added since the last merge, in a small
 //!   open-addressing table (32 bytes a slot, at most half full) of at most
-//!   1/16 as many slots as there are sorted entries (4096 at least).
+//!   1/16 as many slots as there are sorted entries (4096 at least, once
+//!   a hash is added; none before).
 //!
 //! When the recent table is half full, its entries are sorted and merged
 //! into the sorted ones from the back, in place: the sorted part only
