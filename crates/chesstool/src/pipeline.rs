@@ -2038,6 +2038,88 @@ mod tests {
     }
 
     #[test]
+    fn a_file_that_got_shorter_ends_its_input_after_the_games_read() {
+        // A file said to be longer than it is (it got shorter between its
+        // opening and its reading): the worker's read of the block past
+        // the first 64 KiB fails. The games read before are emitted, the
+        // one the end cut off is not (its line is in `cut`), the error
+        // ends the input, and the next input is read whole.
+        let mut rng = Rng(33);
+        let short = random_pgn(&mut rng, 700);
+        let next = random_pgn(&mut rng, 40);
+        let head = crate::input::SNIFF_LEN;
+        assert!(short.len() > head + (16 << 10), "{}", short.len());
+        let path = std::env::temp_dir().join(format!(
+            "chesstool-pipeline-shorter-{}.pgn",
+            std::process::id()
+        ));
+        std::fs::write(&path, &short).unwrap();
+        let file = File::open(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let settings = Settings {
+            chunk_size: 1 << 20,
+            select: Selection::All,
+            max_game_size: 64 << 20,
+        };
+        let mut sources = vec![
+            Source {
+                reader: Box::new(Cursor::new(next.clone())),
+                settings,
+                file: None,
+            },
+            Source {
+                reader: Box::new(Cursor::new(short.clone())),
+                settings,
+                file: Some((Arc::new(file), short.len() as u64 + 4096)),
+            },
+        ];
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let (mut games, mut done) = (Vec::new(), Vec::new());
+        run_many(
+            &mut || sources.pop(),
+            &Keep,
+            Some(&pool),
+            &|_| {},
+            |event| {
+                match event {
+                    Event::Game(mut located, _) => {
+                        Keep.rebase(&mut located.record, located.line_base);
+                        games.push((located.input, located.record));
+                    }
+                    Event::Done {
+                        input, error, cut, ..
+                    } => done.push((input, error.map(|e| e.to_string()), cut)),
+                }
+                Control::Continue
+            },
+        );
+        let read = whole(&[short[..head].to_vec()]);
+        let first: Vec<&Seen> = games.iter().filter(|g| g.0 == 0).map(|g| &g.1).collect();
+        assert!(first.len() + 1 >= read.len() && first.len() <= read.len());
+        for (got, want) in first.iter().zip(&read) {
+            assert_eq!(*got, &want.1);
+        }
+        let cut = (first.len() < read.len()).then(|| read[read.len() - 1].1.line);
+        assert_eq!(done[0].0, 0);
+        assert!(
+            done[0].1.as_deref().is_some_and(|e| e.contains("shorter")),
+            "{:?}",
+            done[0].1
+        );
+        assert_eq!(done[0].2, cut);
+        let second: Vec<&Seen> = games.iter().filter(|g| g.0 == 1).map(|g| &g.1).collect();
+        let expected = whole(&[next]);
+        assert_eq!(second.len(), expected.len());
+        for (got, want) in second.iter().zip(&expected) {
+            assert_eq!(*got, &want.1);
+        }
+        assert_eq!(done[1], (1, None, None));
+    }
+
+    #[test]
     fn a_panic_on_a_worker_is_raised_on_the_caller_not_waited_for() {
         // Many chunks, the panic in one of the last, run by whichever
         // thread takes it; one to four threads.
