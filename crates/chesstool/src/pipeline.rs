@@ -683,8 +683,9 @@ struct Emitter<'t, T: Task, E> {
     stopped: bool,
     /// The line of the game a read error cut off, not reported.
     cut: Option<u64>,
-    /// The error a worker met reading its part of a chunk of this input.
-    failed: Option<io::Error>,
+    /// The error a worker met reading its part of a chunk of this input,
+    /// and the bytes of the input read before it.
+    failed: Option<(io::Error, u64)>,
     /// Chunk buffers done with, for the reader to fill again: fresh ones
     /// would each cost page faults and zeroed pages.
     spare: Vec<Vec<u8>>,
@@ -701,10 +702,12 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
             if let Some(end) = out.end.take() {
                 self.finish(end, out.offset);
             } else if !self.stopped {
+                // Where the bytes read end, if a worker's read failed.
+                let read = out.offset + out.data.len() as u64;
                 self.handle(&mut out);
                 if let Some(error) = out.read_error.take() {
                     // The chunks read after it are not looked at.
-                    self.failed = Some(error);
+                    self.failed = Some((error, read));
                     self.stopped = true;
                 }
             }
@@ -750,14 +753,17 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
                 self.handle(&mut out);
             }
         }
+        // A worker's failed read ends the input where it failed, as a
+        // stream's does: the bytes after it were handed out, not read.
+        let (failed, read) = self.failed.take().unzip();
         let totals = Totals {
-            bytes: end.totals.bytes,
+            bytes: read.unwrap_or(end.totals.bytes),
             games: self.emitted,
         };
         let control = (self.emit)(Event::Done {
             input: self.input,
             totals,
-            error: self.failed.take().or(end.error),
+            error: failed.or(end.error),
             cut: self.cut.take(),
         });
         if control == Control::Stop {
@@ -2047,6 +2053,7 @@ mod tests {
         let mut rng = Rng(33);
         let short = random_pgn(&mut rng, 700);
         let next = random_pgn(&mut rng, 40);
+        let next_len = next.len() as u64;
         let head = crate::input::SNIFF_LEN;
         assert!(short.len() > head + (16 << 10), "{}", short.len());
         let path = std::env::temp_dir().join(format!(
@@ -2090,8 +2097,11 @@ mod tests {
                         games.push((located.input, located.record));
                     }
                     Event::Done {
-                        input, error, cut, ..
-                    } => done.push((input, error.map(|e| e.to_string()), cut)),
+                        input,
+                        error,
+                        cut,
+                        totals,
+                    } => done.push((input, error.map(|e| e.to_string()), cut, totals.bytes)),
                 }
                 Control::Continue
             },
@@ -2110,13 +2120,16 @@ mod tests {
             done[0].1
         );
         assert_eq!(done[0].2, cut);
+        // The bytes read, as a stream that broke off there would count
+        // them (not the file's size when opened).
+        assert_eq!(done[0].3, head as u64);
         let second: Vec<&Seen> = games.iter().filter(|g| g.0 == 1).map(|g| &g.1).collect();
         let expected = whole(&[next]);
         assert_eq!(second.len(), expected.len());
         for (got, want) in second.iter().zip(&expected) {
             assert_eq!(*got, &want.1);
         }
-        assert_eq!(done[1], (1, None, None));
+        assert_eq!(done[1], (1, None, None, next_len));
     }
 
     #[test]
