@@ -2055,7 +2055,15 @@ mod tests {
         let next = random_pgn(&mut rng, 40);
         let next_len = next.len() as u64;
         let head = crate::input::SNIFF_LEN;
-        assert!(short.len() > head + (16 << 10), "{}", short.len());
+        // Said to be this long: past the first 64 KiB and the window the
+        // main thread reads at a block's end, and within one chunk, so the
+        // main thread reads nothing more and the worker's read fails.
+        let declared = short.len() as u64 + 4096;
+        assert!(
+            declared >= (head + window(1 << 20)) as u64 && declared <= 1 << 20,
+            "{}",
+            short.len()
+        );
         let path = std::env::temp_dir().join(format!(
             "chesstool-pipeline-shorter-{}.pgn",
             std::process::id()
@@ -2077,7 +2085,7 @@ mod tests {
             Source {
                 reader: Box::new(Cursor::new(short.clone())),
                 settings,
-                file: Some((Arc::new(file), short.len() as u64 + 4096)),
+                file: Some((Arc::new(file), declared)),
             },
         ];
         let pool = rayon::ThreadPoolBuilder::new()
