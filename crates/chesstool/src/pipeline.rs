@@ -691,7 +691,30 @@ struct Emitter<'t, T: Task, E> {
     spare: Vec<Vec<u8>>,
 }
 
-impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, E> {
+impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t, T, E> {
+    /// An emitter at the start of a run, before its first input.
+    fn new(task: &'t T, emit: E) -> Emitter<'t, T, E> {
+        Emitter {
+            task,
+            emit,
+            reader: GameReader::new(),
+            next_seq: 0,
+            waiting: BTreeMap::new(),
+            stop_all: false,
+            input: usize::MAX,
+            line_base: 1,
+            games: 0,
+            emitted: 0,
+            select: Selection::All,
+            max_game_size: DEFAULT_MAX_GAME_SIZE,
+            pending: Pending::None,
+            stopped: false,
+            cut: None,
+            failed: None,
+            spare: Vec::new(),
+        }
+    }
+
     fn accept(&mut self, out: ChunkOut<T::Record>) {
         self.waiting.insert(out.seq, out);
         while let Some(mut out) = self.waiting.remove(&self.next_seq) {
@@ -701,14 +724,16 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
             }
             if let Some(end) = out.end.take() {
                 self.finish(end, out.offset);
-            } else if !self.stopped {
+            } else if !self.stopped && self.failed.is_none() {
                 // Where the bytes read end, if a worker's read failed.
                 let read = out.offset + out.data.len() as u64;
                 self.handle(&mut out);
                 if let Some(error) = out.read_error.take() {
-                    // The chunks read after it are not looked at.
+                    // The input ends here, as a stream's does at its
+                    // error: the chunks handed out after it are not looked
+                    // at, and what the emitter holds is settled at its end
+                    // ([`Self::finish`]).
                     self.failed = Some((error, read));
-                    self.stopped = true;
                 }
             }
             self.recycle(std::mem::take(&mut out.data).buf);
@@ -732,6 +757,11 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
     /// The input ended at `end_offset`: what it still owes (a game carried
     /// to its end, games after one too large), then its `Done` event.
     fn finish(&mut self, end: InputEnd, end_offset: u64) {
+        // A worker's failed read ends the input where it failed, as a
+        // stream's does: the bytes after it were handed out, not read.
+        let (failed, read) = self.failed.take().unzip();
+        let end_offset = read.unwrap_or(end_offset);
+        let error = failed.or(end.error);
         // A stream that ended inside the carried game: it is still owed
         // (unless the run was stopped), through the same checks as any
         // other.
@@ -750,12 +780,12 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
                 self.line_base -= count_newlines(&next.kept);
                 let offset = end_offset - next.kept.len() as u64;
                 let mut out = self.marker_chunk(offset, next.kept, true);
+                // A read error cut them off: their last game is not
+                // reported, its line goes in `cut`.
+                out.truncated = error.is_some();
                 self.handle(&mut out);
             }
         }
-        // A worker's failed read ends the input where it failed, as a
-        // stream's does: the bytes after it were handed out, not read.
-        let (failed, read) = self.failed.take().unzip();
         let totals = Totals {
             bytes: read.unwrap_or(end.totals.bytes),
             games: self.emitted,
@@ -763,7 +793,7 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
         let control = (self.emit)(Event::Done {
             input: self.input,
             totals,
-            error: failed.or(end.error),
+            error,
             cut: self.cut.take(),
         });
         if control == Control::Stop {
@@ -840,7 +870,7 @@ impl<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'_, T, 
 
     /// Whether input `input` should be read no further.
     fn input_stopped(&self, input: usize) -> bool {
-        self.stop_all || (self.input == input && self.stopped)
+        self.stop_all || (self.input == input && (self.stopped || self.failed.is_some()))
     }
 
     /// Emits what `out` holds (its bytes stay in it, for reuse).
@@ -1111,25 +1141,7 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
     tick: &dyn Fn(u64),
     emit: E,
 ) {
-    let mut emitter = Emitter {
-        task,
-        emit,
-        reader: GameReader::new(),
-        next_seq: 0,
-        waiting: BTreeMap::new(),
-        stop_all: false,
-        input: usize::MAX,
-        line_base: 1,
-        games: 0,
-        emitted: 0,
-        select: Selection::All,
-        max_game_size: DEFAULT_MAX_GAME_SIZE,
-        pending: Pending::None,
-        stopped: false,
-        cut: None,
-        failed: None,
-        spare: Vec::new(),
-    };
+    let mut emitter = Emitter::new(task, emit);
     // The pool's threads work besides this one.
     let workers = pool.map_or(0, rayon::ThreadPool::current_num_threads);
     // One sequence for the chunks of every input and the markers between.
@@ -2138,6 +2150,118 @@ mod tests {
             assert_eq!(*got, &want.1);
         }
         assert_eq!(done[1], (1, None, None, next_len));
+    }
+
+    /// Runs `chunks` (bytes, and whether a read failed after them, which
+    /// ends the input) of input 0 through an emitter, in order, then the
+    /// marker of the input's end as `run_many` makes it. The failed read
+    /// is a worker's (`by_worker`: the chunk carries the error, and the
+    /// marker counts the `handed_out` bytes) or the stream's (the marker
+    /// carries it, and counts the bytes read): the games seen and the
+    /// `Done`.
+    fn emit_chunks(
+        chunks: &[(&[u8], bool)],
+        max_game_size: usize,
+        by_worker: bool,
+        handed_out: u64,
+    ) -> (Vec<Seen>, Vec<(Option<String>, Option<u64>, u64)>) {
+        let shorter = || io::Error::other("the file got shorter");
+        let (mut games, mut done) = (Vec::new(), Vec::new());
+        let mut emitter = Emitter::new(&Keep, |event: Event<'_, Seen>| {
+            match event {
+                Event::Game(mut located, _) => {
+                    Keep.rebase(&mut located.record, located.line_base);
+                    games.push(located.record);
+                }
+                Event::Done {
+                    error, cut, totals, ..
+                } => done.push((error.map(|e| e.to_string()), cut, totals.bytes)),
+            }
+            Control::Continue
+        });
+        let mut offset = 0u64;
+        for (seq, &(bytes, fails)) in chunks.iter().enumerate() {
+            let info = ChunkInfo {
+                seq: seq as u64,
+                input: 0,
+                select: Selection::All,
+                max_game_size,
+                offset,
+                is_last: fails,
+                work: Work::Read,
+                // Cut where no game starts, as `read_input` cuts a block
+                // that holds none.
+                forced: !fails,
+                truncated: fails,
+            };
+            let mut out = run_chunk(&Keep, info, Block::from(bytes.to_vec()));
+            if fails && by_worker {
+                out.read_error = Some(shorter());
+            }
+            emitter.accept(out);
+            offset += bytes.len() as u64;
+        }
+        let mut marker = emitter.marker_chunk(handed_out, Vec::new(), false);
+        marker.seq = chunks.len() as u64;
+        marker.input = 0;
+        marker.max_game_size = max_game_size;
+        let broke = chunks.iter().any(|&(_, fails)| fails);
+        marker.end = Some(InputEnd {
+            totals: Totals {
+                bytes: if by_worker { handed_out } else { offset },
+                games: 0,
+            },
+            error: (broke && !by_worker).then(shorter),
+        });
+        emitter.accept(marker);
+        drop(emitter);
+        (games, done)
+    }
+
+    #[test]
+    fn a_failed_read_while_a_game_too_large_is_skipped_reports_the_game_it_cut() {
+        // A game too large, skipped over three chunks; the worker's read
+        // of the third fails just after the game's end, in the first
+        // line of the next game (a line the skipper keeps, since only
+        // its end says whether it starts a game). That game was cut off
+        // by the error: its line is in `cut`, as at a stream's error,
+        // and the bytes count ends where the read did.
+        let limit = 1 << 10;
+        let mut input = b"[Event \"first\"]\n\n1. e4 e5 *\n\n".to_vec();
+        let first = input.len();
+        input.extend_from_slice(b"[Event \"big\"]\n\n1. e4 { ");
+        input.extend_from_slice(&b"x".repeat(3 * limit));
+        input.extend_from_slice(b" } e5 1-0\n1. d4");
+        let (a, b) = (first + limit, first + 2 * limit);
+        let chunks: [(&[u8], bool); 4] = [
+            (&input[..first], false),
+            (&input[first..a], false),
+            (&input[a..b], false),
+            (&input[b..], true),
+        ];
+        for by_worker in [true, false] {
+            let (games, done) = emit_chunks(&chunks, limit, by_worker, input.len() as u64 + 5000);
+            // The first game, and the big one's report.
+            let lines: Vec<u64> = games.iter().map(|g| g.line).collect();
+            assert_eq!(lines.len(), 2, "games at lines {lines:?}");
+            assert_eq!(games[0].line, 1);
+            assert_eq!(games[1].line, 5);
+            assert!(
+                games[1].errors.iter().any(|(_, e)| e.contains("too large")),
+                "{:?}",
+                games[1].errors
+            );
+            let last_line = 1 + input.iter().filter(|&&b| b == b'\n').count() as u64;
+            assert_eq!(
+                done,
+                [(
+                    Some("the file got shorter".to_string()),
+                    Some(last_line),
+                    input.len() as u64
+                )],
+                "by_worker {by_worker}"
+            );
+        }
     }
 
     #[test]
