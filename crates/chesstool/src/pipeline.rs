@@ -354,36 +354,57 @@ impl std::ops::Deref for Block {
     }
 }
 
+/// A chunk run, for the emitter: what it was (its offset moves when the
+/// emitter reads it again joined with what came before), its bytes, and
+/// what running it found.
 struct ChunkOut<R> {
-    seq: u64,
-    /// The input it comes from, and that input's selection and size limit.
-    input: usize,
-    select: Selection,
-    max_game_size: usize,
-    /// For the marker that ends an input (no data): how it ended.
-    end: Option<InputEnd>,
+    info: ChunkInfo,
     data: Block,
-    offset: u64,
-    is_last: bool,
-    records: Records<R>,
-    /// How the last game ended.
-    last_end: Option<GameEnd>,
-    /// The input's last chunk, cut short by a read error.
-    truncated: bool,
-    newlines: u64,
-    /// For a chunk that was only scanned (the selection has no byte in it): the
-    /// games found, none of them in `records`.
-    scanned: u64,
-    /// Not read ([`Work::Skip`]).
-    unread: bool,
-    /// Cut where no game starts (a game longer than a chunk may be): its
-    /// last game goes on in the next chunk.
-    forced: bool,
-    /// Start (in `data`) and relative line of the last game.
-    last_game: LastGame,
+    body: ChunkBody<R>,
     /// The worker could not read its part of the chunk: the input ends
     /// here, with this error (`data` holds the bytes before the part).
     read_error: Option<io::Error>,
+}
+
+/// What running a chunk found: one of the three kinds of [`Work`], or the
+/// end of an input.
+enum ChunkBody<R> {
+    /// Its games read ([`Work::Read`]): their records.
+    Read {
+        records: Records<R>,
+        read: ChunkRead,
+    },
+    /// Its games counted, none of them read ([`Work::Scan`]: the selection
+    /// has no byte in the chunk).
+    Scanned { games: u64, read: ChunkRead },
+    /// Not read ([`Work::Skip`]): its newlines counted.
+    Unread { newlines: u64 },
+    /// No chunk: the marker sent in order after an input's last chunk,
+    /// with how the input ended.
+    End(InputEnd),
+}
+
+impl<R> ChunkBody<R> {
+    /// A chunk read that held no game.
+    fn empty() -> ChunkBody<R> {
+        ChunkBody::Read {
+            records: Vec::new(),
+            read: ChunkRead {
+                last_end: None,
+                last: None,
+                newlines: 0,
+            },
+        }
+    }
+
+    /// The chunk's newlines.
+    fn newlines(&self) -> u64 {
+        match self {
+            ChunkBody::Read { read, .. } | ChunkBody::Scanned { read, .. } => read.newlines,
+            ChunkBody::Unread { newlines } => *newlines,
+            ChunkBody::End(_) => 0,
+        }
+    }
 }
 
 thread_local! {
@@ -493,55 +514,55 @@ struct ChunkInfo {
 }
 
 fn run_chunk<T: Task>(task: &T, info: ChunkInfo, data: Block) -> ChunkOut<T::Record> {
-    let ChunkInfo {
-        seq,
-        input,
-        select,
-        max_game_size,
-        offset,
-        is_last,
-        work,
-        forced,
-        truncated,
-    } = info;
-    let (records, read, scanned) = match work {
+    let body = match info.work {
         Work::Scan => {
             let (games, read) = scan_only(&data);
-            (Vec::new(), read, games)
+            ChunkBody::Scanned { games, read }
         }
-        Work::Skip => (
-            Vec::new(),
-            ChunkRead {
-                last_end: None,
-                last: None,
-                newlines: count_newlines(&data),
-            },
-            0,
-        ),
+        Work::Skip => ChunkBody::Unread {
+            newlines: count_newlines(&data),
+        },
         Work::Read => {
             let (records, read) =
-                READER.with(|r| process(&mut r.borrow_mut(), task, &data, offset));
-            (records, read, 0)
+                READER.with(|r| process(&mut r.borrow_mut(), task, &data, info.offset));
+            ChunkBody::Read { records, read }
         }
     };
-    let (last_end, last_game, newlines) = (read.last_end, read.last, read.newlines);
     ChunkOut {
-        seq,
-        input,
-        select,
-        max_game_size,
-        end: None,
+        info,
         data,
-        offset,
-        is_last,
-        records,
-        last_end,
-        truncated,
-        newlines,
-        scanned,
-        unread: work == Work::Skip,
-        forced,
-        last_game,
+        body,
+        read_error: None,
+    }
+}
+
+/// The marker that ends input `input` (of its `select` and size limit)
+/// after `bytes` bytes, sent as chunk `seq`: how the input ended.
+fn end_marker<R>(
+    seq: u64,
+    input: usize,
+    select: Selection,
+    max_game_size: usize,
+    bytes: u64,
+    error: Option<io::Error>,
+) -> ChunkOut<R> {
+    ChunkOut {
+        info: ChunkInfo {
+            seq,
+            input,
+            select,
+            max_game_size,
+            offset: bytes,
+            is_last: true,
+            work: Work::Skip,
+            forced: false,
+            truncated: false,
+        },
+        data: Block::default(),
+        body: ChunkBody::End(InputEnd {
+            totals: Totals { bytes, games: 0 },
+            error,
+        }),
         read_error: None,
     }
 }
@@ -716,17 +737,33 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
     }
 
     fn accept(&mut self, out: ChunkOut<T::Record>) {
-        self.waiting.insert(out.seq, out);
-        while let Some(mut out) = self.waiting.remove(&self.next_seq) {
+        self.waiting.insert(out.info.seq, out);
+        while let Some(out) = self.waiting.remove(&self.next_seq) {
             self.next_seq += 1;
-            if out.input != self.input {
-                self.begin(&out);
+            if out.info.input != self.input {
+                self.begin(&out.info);
             }
-            if let Some(end) = out.end.take() {
-                self.finish(end, out.offset);
-            } else if !self.stopped && self.failed.is_none() {
+            let ChunkOut {
+                info,
+                data,
+                body,
+                read_error,
+            } = out;
+            let mut out = match body {
+                ChunkBody::End(end) => {
+                    self.finish(end, info.offset);
+                    continue;
+                }
+                body => ChunkOut {
+                    info,
+                    data,
+                    body,
+                    read_error,
+                },
+            };
+            if !self.stopped && self.failed.is_none() {
                 // Where the bytes read end, if a worker's read failed.
-                let read = out.offset + out.data.len() as u64;
+                let read = out.info.offset + out.data.len() as u64;
                 self.handle(&mut out);
                 if let Some(error) = out.read_error.take() {
                     // The input ends here, as a stream's does at its
@@ -741,7 +778,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
     }
 
     /// Starts emitting the input of `out`.
-    fn begin(&mut self, out: &ChunkOut<T::Record>) {
+    fn begin(&mut self, out: &ChunkInfo) {
         self.input = out.input;
         self.line_base = 1;
         self.games = 0;
@@ -767,7 +804,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         // other.
         if let (Pending::Carry(bytes, offset), false) = (&self.pending, self.stopped) {
             let end = *offset + bytes.len() as u64;
-            let mut out = self.marker_chunk(end, Vec::new(), false);
+            let mut out = self.marker_chunk(end, Vec::new(), ChunkBody::empty());
             self.handle(&mut out);
         }
         // A stream that ended while a game too large was skipped: the
@@ -779,10 +816,11 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
                 // Their newlines were counted with the skipped bytes.
                 self.line_base -= count_newlines(&next.kept);
                 let offset = end_offset - next.kept.len() as u64;
-                let mut out = self.marker_chunk(offset, next.kept, true);
+                let mut out =
+                    self.marker_chunk(offset, next.kept, ChunkBody::Unread { newlines: 0 });
                 // A read error cut them off: their last game is not
                 // reported, its line goes in `cut`.
-                out.truncated = error.is_some();
+                out.info.truncated = error.is_some();
                 self.handle(&mut out);
             }
         }
@@ -804,25 +842,27 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
     }
 
     /// A last chunk of the current input, made by the emitter itself: its
-    /// `data` at `offset`, to be read (`unread`) or empty.
-    fn marker_chunk(&self, offset: u64, data: Vec<u8>, unread: bool) -> ChunkOut<T::Record> {
+    /// `data` at `offset`, to be read ([`ChunkBody::Unread`]) or empty.
+    fn marker_chunk(
+        &self,
+        offset: u64,
+        data: Vec<u8>,
+        body: ChunkBody<T::Record>,
+    ) -> ChunkOut<T::Record> {
         ChunkOut {
-            seq: self.next_seq,
-            input: self.input,
-            select: self.select,
-            max_game_size: self.max_game_size,
-            end: None,
+            info: ChunkInfo {
+                seq: self.next_seq,
+                input: self.input,
+                select: self.select,
+                max_game_size: self.max_game_size,
+                offset,
+                is_last: true,
+                work: Work::Skip,
+                forced: false,
+                truncated: false,
+            },
             data: Block::from(data),
-            offset,
-            is_last: true,
-            records: Vec::new(),
-            last_end: None,
-            truncated: false,
-            newlines: 0,
-            scanned: 0,
-            unread,
-            forced: false,
-            last_game: None,
+            body,
             read_error: None,
         }
     }
@@ -875,66 +915,81 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
 
     /// Emits what `out` holds (its bytes stay in it, for reuse).
     fn handle(&mut self, out: &mut ChunkOut<T::Record>) {
-        if let Some(mut skipper) = self.pending.take_skipper() {
-            // Inside a game too large to read: on to its end.
-            let Some(next) = skipper.feed(&out.data) else {
-                self.line_base += out.newlines;
-                self.pending = Pending::Skipping(skipper);
+        let (mut records, mut scanned, read) =
+            if let Some(mut skipper) = self.pending.take_skipper() {
+                // Inside a game too large to read: on to its end.
+                let Some(next) = skipper.feed(&out.data) else {
+                    self.line_base += out.body.newlines();
+                    self.pending = Pending::Skipping(skipper);
+                    return;
+                };
+                let (tail, offset) = self.after_skipped(next, &out.data, out.info.offset);
+                let Some((records, read)) = self.reread(out, Block::from(tail), offset) else {
+                    return;
+                };
+                (records, 0, read)
+            } else if let Some((mut bytes, offset)) = self.pending.take_carry() {
+                // The last game of the previous chunk goes on here (its chunk
+                // was cut inside a comment, or where no game starts): read the
+                // joined bytes again. Every decision on size is taken there,
+                // on every game of bytes that start at a game, so it depends
+                // on the game alone, not on how the input was cut.
+                bytes.extend_from_slice(&out.data);
+                let Some((records, read)) = self.reread(out, Block::from(bytes), offset) else {
+                    return;
+                };
+                (records, 0, read)
+            } else if self.select.ended_by(out.info.offset) {
+                // Every game of this chunk starts past the range.
+                self.stopped = true;
                 return;
+            } else {
+                match std::mem::replace(&mut out.body, ChunkBody::Unread { newlines: 0 }) {
+                    ChunkBody::Read { records, read } => (records, 0, read),
+                    ChunkBody::Scanned { games, read } => (Vec::new(), games, read),
+                    ChunkBody::Unread { .. } if out.info.forced && !out.info.is_last => {
+                        // Cut where no game starts: all of it waits for what
+                        // follows.
+                        let bytes = std::mem::take(&mut out.data).into_bytes();
+                        self.pending = Pending::Carry(bytes, out.info.offset);
+                        return;
+                    }
+                    ChunkBody::Unread { .. } => {
+                        // Sent to be skipped, but the oversized game ended
+                        // before. Read as it is: its buffer keeps the bytes
+                        // past it.
+                        let data = std::mem::take(&mut out.data);
+                        let Some((records, read)) = self.reread(out, data, out.info.offset) else {
+                            return;
+                        };
+                        (records, 0, read)
+                    }
+                    // An input's end is settled by `finish`, never here.
+                    ChunkBody::End(_) => return,
+                }
             };
-            let (tail, offset) = self.after_skipped(next, &out.data, out.offset);
-            if self.reread(out, Block::from(tail), offset) {
-                return;
-            }
-        } else if let Some((mut bytes, offset)) = self.pending.take_carry() {
-            // The last game of the previous chunk goes on here (its chunk
-            // was cut inside a comment, or where no game starts): read the
-            // joined bytes again. Every decision on size is taken there,
-            // on every game of bytes that start at a game, so it depends
-            // on the game alone, not on how the input was cut.
-            bytes.extend_from_slice(&out.data);
-            if self.reread(out, Block::from(bytes), offset) {
-                return;
-            }
-        } else if self.select.ended_by(out.offset) {
-            // Every game of this chunk starts past the range.
-            self.stopped = true;
-            return;
-        } else if out.unread && out.forced && !out.is_last {
-            // Cut where no game starts: all of it waits for what follows.
-            self.pending = Pending::Carry(std::mem::take(&mut out.data).into_bytes(), out.offset);
-            return;
-        } else if out.unread {
-            // Sent to be skipped, but the oversized game ended before.
-            // Read as it is: its buffer keeps the bytes past it.
-            let data = std::mem::take(&mut out.data);
-            let offset = out.offset;
-            if self.reread(out, data, offset) {
-                return;
-            }
-        }
-        let mut keep_until = out.records.len();
-        let mut scanned = out.scanned;
-        let mut newlines = out.newlines;
+        let info = out.info;
+        let mut keep_until = records.len();
+        let mut newlines = read.newlines;
         // The last game goes on in the next chunk when this one was cut
         // inside its comment, or where no game starts.
-        let last_unterminated = out.last_end == Some(GameEnd::UnterminatedComment);
-        if out.truncated && out.is_last && out.scanned == 0 {
+        let last_unterminated = read.last_end == Some(GameEnd::UnterminatedComment);
+        if info.truncated && info.is_last && scanned == 0 {
             // A read error cut the input short: its last game, unless it
             // had ended, was cut off. It is no bad game: it is not
             // reported, and the error says where it started.
             if matches!(
-                out.last_end,
+                read.last_end,
                 Some(GameEnd::EndOfInput | GameEnd::UnterminatedComment)
             ) {
-                if let Some((_, line, _)) = out.records.last() {
+                if let Some((_, line, _)) = records.last() {
                     self.cut = Some(self.line_base + line);
                     keep_until -= 1;
                 }
             }
         }
-        let carried = if (last_unterminated || out.forced) && !out.is_last {
-            out.last_game
+        let carried = if (last_unterminated || info.forced) && !info.is_last {
+            read.last
         } else {
             None
         };
@@ -946,13 +1001,12 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
             }
             newlines = count_newlines(&out.data[..start]);
             debug_assert!(matches!(self.pending, Pending::None));
-            self.pending = Pending::Carry(out.data[start..].to_vec(), out.offset + start as u64);
+            self.pending = Pending::Carry(out.data[start..].to_vec(), info.offset + start as u64);
         }
-        let mut records = std::mem::take(&mut out.records);
         records.truncate(keep_until);
         let chunk = Chunk {
             bytes: &out.data,
-            offset: out.offset,
+            offset: info.offset,
         };
         if !self.emit_all(records, scanned, chunk) {
             return;
@@ -976,7 +1030,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
     /// Reports the game of `span` in `bytes` (at `offset`) as too large
     /// from its first bytes, skips it, and reads what follows it into
     /// `out` (as [`Self::reread`], whose result it returns); or returns
-    /// `true` when the game goes on past `bytes` (the run is now skipping
+    /// `None` when the game goes on past `bytes` (the run is now skipping
     /// it) or the run is stopped.
     fn skip_oversized(
         &mut self,
@@ -984,7 +1038,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         bytes: &[u8],
         offset: u64,
         span: GameSpan,
-    ) -> bool {
+    ) -> Option<(Records<T::Record>, ChunkRead)> {
         let limit = self.max_game_size;
         let start = span.start;
         let head = &bytes[start..(start + limit.min(OVERSIZED_HEAD)).min(bytes.len())];
@@ -1000,7 +1054,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
             offset: offset + start as u64,
         };
         if !self.emit_all(records, 0, chunk) {
-            return true;
+            return None;
         }
         // A game that ends within the bytes ends where the scanner says;
         // one that goes on is skipped to the next.
@@ -1016,7 +1070,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
             self.line_base += count_newlines(&bytes[start..]);
             debug_assert!(matches!(self.pending, Pending::None));
             self.pending = Pending::Skipping(skipper);
-            return true;
+            return None;
         };
         let (tail, offset) = self.after_skipped(next, &bytes[start..], offset + start as u64);
         self.reread(out, Block::from(tail), offset)
@@ -1035,16 +1089,22 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         (tail, offset + i as u64 - kept)
     }
 
-    /// Replaces what `out` holds by a reading of `data` (at `offset`,
-    /// from a game's first byte or the blank before it) on this thread,
-    /// and returns `false`. Every game in it is held to the size limit
-    /// here, not only the first: `data` may join a carried game and a
-    /// whole chunk, so it can hold a game longer than the limit anywhere.
-    /// The games before such a game are emitted at once, it is reported
-    /// and skipped ([`Self::skip_oversized`]), and what follows it is
-    /// read the same way; `true` means `out` holds nothing more to emit
-    /// (the run is skipping a game, or stopped).
-    fn reread(&mut self, out: &mut ChunkOut<T::Record>, data: Block, offset: u64) -> bool {
+    /// Reads `data` (at `offset`, from a game's first byte or the blank
+    /// before it) on this thread in place of what `out` holds: `out` gets
+    /// `data` and `offset`, and the records and what the reading found
+    /// are returned. Every game in it is held to the size limit here, not
+    /// only the first: `data` may join a carried game and a whole chunk,
+    /// so it can hold a game longer than the limit anywhere. The games
+    /// before such a game are emitted at once, it is reported and skipped
+    /// ([`Self::skip_oversized`]), and what follows it is read the same
+    /// way; `None` means nothing more is left to emit (the run is
+    /// skipping a game, or stopped).
+    fn reread(
+        &mut self,
+        out: &mut ChunkOut<T::Record>,
+        data: Block,
+        offset: u64,
+    ) -> Option<(Records<T::Record>, ChunkRead)> {
         if let Some(span) = self.first_too_large(&data) {
             if span.start > 0 {
                 let (records, read) =
@@ -1054,24 +1114,18 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
                     offset,
                 };
                 if !self.emit_all(records, 0, chunk) {
-                    return true;
+                    return None;
                 }
                 self.line_base += read.newlines;
             }
             return self.skip_oversized(out, &data, offset, span);
         }
-        let (records, read) = process(&mut self.reader, self.task, &data, offset);
-        out.newlines = read.newlines;
-        out.records = records;
-        out.last_end = read.last_end;
-        out.last_game = read.last;
+        let found = process(&mut self.reader, self.task, &data, offset);
         // The chunk's own buffer, full size, goes back for reuse.
         let replaced = std::mem::replace(&mut out.data, data);
         self.recycle(replaced.buf);
-        out.offset = offset;
-        out.scanned = 0;
-        out.unread = false;
-        false
+        out.info.offset = offset;
+        Some(found)
     }
 
     /// Counts `scanned` games, then emits `records` (those selected);
@@ -1171,16 +1225,8 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             );
             // The marker that ends the input, in order after its chunks
             // (made here: there is nothing to read in it).
-            let mut marker = emitter.marker_chunk(bytes, Vec::new(), false);
-            marker.seq = seq.get();
-            seq.set(marker.seq + 1);
-            marker.input = input;
-            marker.select = select;
-            marker.max_game_size = max_game_size;
-            marker.end = Some(InputEnd {
-                totals: Totals { bytes, games: 0 },
-                error,
-            });
+            let marker = end_marker(seq.get(), input, select, max_game_size, bytes, error);
+            seq.set(seq.get() + 1);
             emitter.accept(marker);
             input += 1;
         }
@@ -2152,6 +2198,9 @@ mod tests {
         assert_eq!(done[1], (1, None, None, next_len));
     }
 
+    /// What a test keeps of an input's `Done`: its error, `cut` and bytes.
+    type DoneSeen = (Option<String>, Option<u64>, u64);
+
     /// Runs `chunks` (bytes, and whether a read failed after them, which
     /// ends the input) of input 0 through an emitter, in order, then the
     /// marker of the input's end as `run_many` makes it. The failed read
@@ -2164,7 +2213,7 @@ mod tests {
         max_game_size: usize,
         by_worker: bool,
         handed_out: u64,
-    ) -> (Vec<Seen>, Vec<(Option<String>, Option<u64>, u64)>) {
+    ) -> (Vec<Seen>, Vec<DoneSeen>) {
         let shorter = || io::Error::other("the file got shorter");
         let (mut games, mut done) = (Vec::new(), Vec::new());
         let mut emitter = Emitter::new(&Keep, |event: Event<'_, Seen>| {
@@ -2201,19 +2250,15 @@ mod tests {
             emitter.accept(out);
             offset += bytes.len() as u64;
         }
-        let mut marker = emitter.marker_chunk(handed_out, Vec::new(), false);
-        marker.seq = chunks.len() as u64;
-        marker.input = 0;
-        marker.max_game_size = max_game_size;
         let broke = chunks.iter().any(|&(_, fails)| fails);
-        marker.end = Some(InputEnd {
-            totals: Totals {
-                bytes: if by_worker { handed_out } else { offset },
-                games: 0,
-            },
-            error: (broke && !by_worker).then(shorter),
-        });
-        emitter.accept(marker);
+        emitter.accept(end_marker(
+            chunks.len() as u64,
+            0,
+            Selection::All,
+            max_game_size,
+            if by_worker { handed_out } else { offset },
+            (broke && !by_worker).then(shorter),
+        ));
         drop(emitter);
         (games, done)
     }
