@@ -377,7 +377,9 @@ enum ChunkBody<R> {
     /// Its games counted, none of them read ([`Work::Scan`]: the selection
     /// has no byte in the chunk).
     Scanned { games: u64, read: ChunkRead },
-    /// Not read ([`Work::Skip`]): its newlines counted.
+    /// Not read ([`Work::Skip`]): its newlines, counted for a chunk the
+    /// emitter passes over inside a game too large (a chunk it reads after
+    /// all is counted again as it is read).
     Unread { newlines: u64 },
     /// No chunk: the marker sent in order after an input's last chunk,
     /// with how the input ended.
@@ -701,11 +703,16 @@ struct Emitter<'t, T: Task, E> {
     max_game_size: usize,
     /// What the last chunk left for the next one.
     pending: Pending,
+    /// The input is read no further, nor emitted: the range it selects
+    /// has ended, or `emit` asked for the next input or for the end.
     stopped: bool,
     /// The line of the game a read error cut off, not reported.
     cut: Option<u64>,
     /// The error a worker met reading its part of a chunk of this input,
-    /// and the bytes of the input read before it.
+    /// and the bytes of the input read before it. It ends the input, as a
+    /// stream's error does: the chunks after it are not looked at, the
+    /// input is read no further, and [`Self::finish`] settles what the
+    /// emitter holds.
     failed: Option<(io::Error, u64)>,
     /// Chunk buffers done with, for the reader to fill again: fresh ones
     /// would each cost page faults and zeroed pages.
@@ -777,37 +784,43 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         }
     }
 
-    /// Starts emitting the input of `out`.
-    fn begin(&mut self, out: &ChunkInfo) {
-        self.input = out.input;
+    /// Starts emitting the input of the chunk `info` describes.
+    fn begin(&mut self, info: &ChunkInfo) {
+        self.input = info.input;
         self.line_base = 1;
         self.games = 0;
         self.emitted = 0;
-        self.select = out.select;
-        self.max_game_size = out.max_game_size;
+        self.select = info.select;
+        self.max_game_size = info.max_game_size;
         self.pending = Pending::None;
         self.stopped = self.stop_all;
         self.cut = None;
         self.failed = None;
     }
 
-    /// The input ended at `end_offset`: what it still owes (a game carried
-    /// to its end, games after one too large), then its `Done` event.
+    /// The input ended at `end_offset` (or where a worker's read of it
+    /// failed, if one did): what it still owes (a game carried to its end,
+    /// games after one too large), then its `Done` event. After a read
+    /// error, a stream's or a worker's, the last game it owes was cut off
+    /// by the error: its line goes in `cut`.
     fn finish(&mut self, end: InputEnd, end_offset: u64) {
         // A worker's failed read ends the input where it failed, as a
         // stream's does: the bytes after it were handed out, not read.
         let (failed, read) = self.failed.take().unzip();
         let end_offset = read.unwrap_or(end_offset);
         let error = failed.or(end.error);
-        // A stream that ended inside the carried game: it is still owed
+        // An input that ended inside the carried game: it is still owed
         // (unless the run was stopped), through the same checks as any
         // other.
         if let (Pending::Carry(bytes, offset), false) = (&self.pending, self.stopped) {
             let end = *offset + bytes.len() as u64;
             let mut out = self.marker_chunk(end, Vec::new(), ChunkBody::empty());
+            // A read error cut it off: it is not reported, its line goes
+            // in `cut`.
+            out.info.truncated = error.is_some();
             self.handle(&mut out);
         }
-        // A stream that ended while a game too large was skipped: the
+        // An input that ended while a game too large was skipped: the
         // bytes the skipper kept may hold the games after it (a decision
         // that waited for bytes that never came is taken at the end of the
         // input).
@@ -843,6 +856,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
 
     /// A last chunk of the current input, made by the emitter itself: its
     /// `data` at `offset`, to be read ([`ChunkBody::Unread`]) or empty.
+    /// (Its `work` is not looked at: the body says what the chunk holds.)
     fn marker_chunk(
         &self,
         offset: u64,
@@ -2201,19 +2215,67 @@ mod tests {
     /// What a test keeps of an input's `Done`: its error, `cut` and bytes.
     type DoneSeen = (Option<String>, Option<u64>, u64);
 
-    /// Runs `chunks` (bytes, and whether a read failed after them, which
-    /// ends the input) of input 0 through an emitter, in order, then the
-    /// marker of the input's end as `run_many` makes it. The failed read
-    /// is a worker's (`by_worker`: the chunk carries the error, and the
-    /// marker counts the `handed_out` bytes) or the stream's (the marker
-    /// carries it, and counts the bytes read): the games seen and the
-    /// `Done`.
+    /// A chunk as `read_input` sends it, for [`emit_chunks`]: its bytes,
+    /// its work, whether it was cut where no game starts, and whether a
+    /// read failed after its bytes (which ends the input).
+    #[derive(Clone, Copy)]
+    struct Sent<'a> {
+        bytes: &'a [u8],
+        work: Work,
+        forced: bool,
+        fails: bool,
+    }
+
+    impl<'a> Sent<'a> {
+        fn read(bytes: &'a [u8]) -> Sent<'a> {
+            Sent {
+                bytes,
+                work: Work::Read,
+                forced: false,
+                fails: false,
+            }
+        }
+
+        /// Cut where no game starts: `read_input` sends it unread.
+        fn forced(bytes: &'a [u8]) -> Sent<'a> {
+            Sent {
+                bytes,
+                work: Work::Skip,
+                forced: true,
+                fails: false,
+            }
+        }
+
+        fn failing(bytes: &'a [u8], work: Work) -> Sent<'a> {
+            Sent {
+                bytes,
+                work,
+                forced: false,
+                fails: true,
+            }
+        }
+    }
+
+    /// What [`emit_chunks`] saw: the games, the `Done`, and whether the
+    /// emitter was skipping a game too large when the input's end came.
+    struct Emitted {
+        games: Vec<Seen>,
+        done: Vec<DoneSeen>,
+        skipping_at_end: bool,
+    }
+
+    /// Runs `chunks` of input 0 through an emitter, in order, then the
+    /// marker of the input's end as `run_many` makes it. A failed read is
+    /// a worker's (`by_worker`: the failing chunk carries the error, and
+    /// the marker counts the `handed_out` bytes) or the stream's (the
+    /// marker carries it, counts the bytes read, and a failing chunk with
+    /// no bytes is not sent, as `read_input` sends none).
     fn emit_chunks(
-        chunks: &[(&[u8], bool)],
+        chunks: &[Sent<'_>],
         max_game_size: usize,
         by_worker: bool,
         handed_out: u64,
-    ) -> (Vec<Seen>, Vec<DoneSeen>) {
+    ) -> Emitted {
         let shorter = || io::Error::other("the file got shorter");
         let (mut games, mut done) = (Vec::new(), Vec::new());
         let mut emitter = Emitter::new(&Keep, |event: Event<'_, Seen>| {
@@ -2228,31 +2290,34 @@ mod tests {
             }
             Control::Continue
         });
-        let mut offset = 0u64;
-        for (seq, &(bytes, fails)) in chunks.iter().enumerate() {
+        let (mut offset, mut seq) = (0u64, 0u64);
+        for sent in chunks {
+            if sent.fails && sent.bytes.is_empty() && !by_worker {
+                continue;
+            }
             let info = ChunkInfo {
-                seq: seq as u64,
+                seq,
                 input: 0,
                 select: Selection::All,
                 max_game_size,
                 offset,
-                is_last: fails,
-                work: Work::Read,
-                // Cut where no game starts, as `read_input` cuts a block
-                // that holds none.
-                forced: !fails,
-                truncated: fails,
+                is_last: sent.fails,
+                work: sent.work,
+                forced: sent.forced,
+                truncated: sent.fails,
             };
-            let mut out = run_chunk(&Keep, info, Block::from(bytes.to_vec()));
-            if fails && by_worker {
+            let mut out = run_chunk(&Keep, info, Block::from(sent.bytes.to_vec()));
+            if sent.fails && by_worker {
                 out.read_error = Some(shorter());
             }
             emitter.accept(out);
-            offset += bytes.len() as u64;
+            offset += sent.bytes.len() as u64;
+            seq += 1;
         }
-        let broke = chunks.iter().any(|&(_, fails)| fails);
+        let skipping_at_end = matches!(emitter.pending, Pending::Skipping(_));
+        let broke = chunks.iter().any(|sent| sent.fails);
         emitter.accept(end_marker(
-            chunks.len() as u64,
+            seq,
             0,
             Selection::All,
             max_game_size,
@@ -2260,48 +2325,97 @@ mod tests {
             (broke && !by_worker).then(shorter),
         ));
         drop(emitter);
-        (games, done)
+        Emitted {
+            games,
+            done,
+            skipping_at_end,
+        }
     }
 
-    #[test]
-    fn a_failed_read_while_a_game_too_large_is_skipped_reports_the_game_it_cut() {
-        // A game too large, skipped over three chunks; the worker's read
-        // of the third fails just after the game's end, in the first
-        // line of the next game (a line the skipper keeps, since only
-        // its end says whether it starts a game). That game was cut off
-        // by the error: its line is in `cut`, as at a stream's error,
-        // and the bytes count ends where the read did.
-        let limit = 1 << 10;
+    /// A game, then a game too large that ends in the last bytes read,
+    /// followed by `after`; and the chunks `read_input` would cut it into
+    /// at a chunk size of `limit`, the last one failing (`work`).
+    fn after_a_game_too_large(limit: usize, after: &[u8]) -> (Vec<u8>, [usize; 3]) {
         let mut input = b"[Event \"first\"]\n\n1. e4 e5 *\n\n".to_vec();
         let first = input.len();
         input.extend_from_slice(b"[Event \"big\"]\n\n1. e4 { ");
         input.extend_from_slice(&b"x".repeat(3 * limit));
-        input.extend_from_slice(b" } e5 1-0\n1. d4");
-        let (a, b) = (first + limit, first + 2 * limit);
-        let chunks: [(&[u8], bool); 4] = [
-            (&input[..first], false),
-            (&input[first..a], false),
-            (&input[a..b], false),
-            (&input[b..], true),
+        input.extend_from_slice(b" } e5 1-0\n");
+        input.extend_from_slice(after);
+        (input, [first, first + limit, first + 2 * limit])
+    }
+
+    #[test]
+    fn a_failed_read_while_a_game_too_large_is_skipped_reports_the_game_it_cut() {
+        // A game too large, skipped over three chunks; the read after the
+        // third fails just after the game's end, in the first line of the
+        // next game (a line the skipper keeps, since only its end says
+        // whether it starts a game). That game was cut off by the error:
+        // its line is in `cut`, as at any error, and the bytes count ends
+        // where the read did.
+        let limit = 1 << 10;
+        let (input, [first, a, b]) = after_a_game_too_large(limit, b"1. d4");
+        let last_line = 1 + input.iter().filter(|&&b| b == b'\n').count() as u64;
+        for work in [Work::Read, Work::Skip] {
+            let chunks = [
+                Sent::read(&input[..first]),
+                Sent::forced(&input[first..a]),
+                Sent::forced(&input[a..b]),
+                Sent::failing(&input[b..], work),
+            ];
+            for by_worker in [true, false] {
+                let run = emit_chunks(&chunks, limit, by_worker, input.len() as u64 + 5000);
+                let context = format!("{work:?}, by_worker {by_worker}");
+                // The skipper kept the line to the end of the input.
+                assert!(run.skipping_at_end, "{context}");
+                // The first game, and the big one's report.
+                let lines: Vec<u64> = run.games.iter().map(|g| g.line).collect();
+                assert_eq!(lines, [1, 5], "{context}");
+                assert!(
+                    run.games[1]
+                        .errors
+                        .iter()
+                        .any(|(_, e)| e.contains("too large")),
+                    "{context}: {:?}",
+                    run.games[1].errors
+                );
+                assert_eq!(
+                    run.done,
+                    [(
+                        Some("the file got shorter".to_string()),
+                        Some(last_line),
+                        input.len() as u64
+                    )],
+                    "{context}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_carried_to_a_failed_read_is_cut_not_reported() {
+        // A chunk cut where no game starts (its game carried on), then a
+        // read that fails before any byte: the carried game was cut off
+        // by the error. It goes in `cut`, not out as a game.
+        let limit = 1 << 10;
+        let game = b"[Event \"first\"]\n\n1. e4 e5 *\n\n";
+        let mut input = game.to_vec();
+        input.extend_from_slice(b"[Event \"long\"]\n\n1. e4 { a comment ");
+        input.extend_from_slice(&b"y".repeat(200));
+        let chunks = [
+            Sent::read(&input[..game.len()]),
+            Sent::forced(&input[game.len()..]),
+            Sent::failing(&[], Work::Read),
         ];
         for by_worker in [true, false] {
-            let (games, done) = emit_chunks(&chunks, limit, by_worker, input.len() as u64 + 5000);
-            // The first game, and the big one's report.
-            let lines: Vec<u64> = games.iter().map(|g| g.line).collect();
-            assert_eq!(lines.len(), 2, "games at lines {lines:?}");
-            assert_eq!(games[0].line, 1);
-            assert_eq!(games[1].line, 5);
-            assert!(
-                games[1].errors.iter().any(|(_, e)| e.contains("too large")),
-                "{:?}",
-                games[1].errors
-            );
-            let last_line = 1 + input.iter().filter(|&&b| b == b'\n').count() as u64;
+            let run = emit_chunks(&chunks, limit, by_worker, input.len() as u64 + 5000);
+            let lines: Vec<u64> = run.games.iter().map(|g| g.line).collect();
+            assert_eq!(lines, [1], "by_worker {by_worker}");
             assert_eq!(
-                done,
+                run.done,
                 [(
                     Some("the file got shorter".to_string()),
-                    Some(last_line),
+                    Some(5),
                     input.len() as u64
                 )],
                 "by_worker {by_worker}"
