@@ -515,6 +515,31 @@ struct ChunkInfo {
     truncated: bool,
 }
 
+impl ChunkInfo {
+    /// A last chunk at `offset` that no worker runs: the end marker, or
+    /// one the emitter makes (its `work` is not looked at: the chunk's
+    /// [`ChunkBody`] says what it holds).
+    fn last(
+        seq: u64,
+        input: usize,
+        select: Selection,
+        max_game_size: usize,
+        offset: u64,
+    ) -> ChunkInfo {
+        ChunkInfo {
+            seq,
+            input,
+            select,
+            max_game_size,
+            offset,
+            is_last: true,
+            work: Work::Skip,
+            forced: false,
+            truncated: false,
+        }
+    }
+}
+
 fn run_chunk<T: Task>(task: &T, info: ChunkInfo, data: Block) -> ChunkOut<T::Record> {
     let body = match info.work {
         Work::Scan => {
@@ -549,17 +574,7 @@ fn end_marker<R>(
     error: Option<io::Error>,
 ) -> ChunkOut<R> {
     ChunkOut {
-        info: ChunkInfo {
-            seq,
-            input,
-            select,
-            max_game_size,
-            offset: bytes,
-            is_last: true,
-            work: Work::Skip,
-            forced: false,
-            truncated: false,
-        },
+        info: ChunkInfo::last(seq, input, select, max_game_size, bytes),
         data: Block::default(),
         body: ChunkBody::End(InputEnd {
             totals: Totals { bytes, games: 0 },
@@ -856,7 +871,6 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
 
     /// A last chunk of the current input, made by the emitter itself: its
     /// `data` at `offset`, to be read ([`ChunkBody::Unread`]) or empty.
-    /// (Its `work` is not looked at: the body says what the chunk holds.)
     fn marker_chunk(
         &self,
         offset: u64,
@@ -864,17 +878,13 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         body: ChunkBody<T::Record>,
     ) -> ChunkOut<T::Record> {
         ChunkOut {
-            info: ChunkInfo {
-                seq: self.next_seq,
-                input: self.input,
-                select: self.select,
-                max_game_size: self.max_game_size,
+            info: ChunkInfo::last(
+                self.next_seq,
+                self.input,
+                self.select,
+                self.max_game_size,
                 offset,
-                is_last: true,
-                work: Work::Skip,
-                forced: false,
-                truncated: false,
-            },
+            ),
             data: Block::from(data),
             body,
             read_error: None,
