@@ -829,10 +829,9 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         // other.
         if let (Pending::Carry(bytes, offset), false) = (&self.pending, self.stopped) {
             let end = *offset + bytes.len() as u64;
-            let mut out = self.marker_chunk(end, Vec::new(), ChunkBody::empty());
             // A read error cut it off: it is not reported, its line goes
             // in `cut`.
-            out.info.truncated = error.is_some();
+            let mut out = self.marker_chunk(end, Vec::new(), ChunkBody::empty(), error.is_some());
             self.handle(&mut out);
         }
         // An input that ended while a game too large was skipped: the
@@ -844,11 +843,10 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
                 // Their newlines were counted with the skipped bytes.
                 self.line_base -= count_newlines(&next.kept);
                 let offset = end_offset - next.kept.len() as u64;
-                let mut out =
-                    self.marker_chunk(offset, next.kept, ChunkBody::Unread { newlines: 0 });
                 // A read error cut them off: their last game is not
                 // reported, its line goes in `cut`.
-                out.info.truncated = error.is_some();
+                let unread = ChunkBody::Unread { newlines: 0 };
+                let mut out = self.marker_chunk(offset, next.kept, unread, error.is_some());
                 self.handle(&mut out);
             }
         }
@@ -870,21 +868,26 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
     }
 
     /// A last chunk of the current input, made by the emitter itself: its
-    /// `data` at `offset`, to be read ([`ChunkBody::Unread`]) or empty.
+    /// `data` at `offset`, to be read ([`ChunkBody::Unread`]) or empty;
+    /// `truncated` when a read error ended the input there.
     fn marker_chunk(
         &self,
         offset: u64,
         data: Vec<u8>,
         body: ChunkBody<T::Record>,
+        truncated: bool,
     ) -> ChunkOut<T::Record> {
         ChunkOut {
-            info: ChunkInfo::last(
-                self.next_seq,
-                self.input,
-                self.select,
-                self.max_game_size,
-                offset,
-            ),
+            info: ChunkInfo {
+                truncated,
+                ..ChunkInfo::last(
+                    self.next_seq,
+                    self.input,
+                    self.select,
+                    self.max_game_size,
+                    offset,
+                )
+            },
             data: Block::from(data),
             body,
             read_error: None,
