@@ -529,13 +529,23 @@ fn writer_properties<R: ?Sized>(
     settings: &ParquetSettings,
 ) -> Result<WriterProperties> {
     let mut props = WriterProperties::builder();
-    for column in schema.columns.iter().filter(|c| c.unique) {
-        // Nearly every value differs: a dictionary would only be built to
-        // be dropped, and min/max of FENs say nothing.
-        let path = ColumnPath::from(column.name.as_str());
-        props = props
-            .set_column_dictionary_enabled(path.clone(), false)
-            .set_column_statistics_enabled(path, EnabledStatistics::None);
+    for column in &schema.columns {
+        if column.unique {
+            // Nearly every value differs: a dictionary would only be built
+            // to be dropped, and min/max of FENs say nothing.
+            let path = ColumnPath::from(column.name.as_str());
+            props = props
+                .set_column_dictionary_enabled(path.clone(), false)
+                .set_column_statistics_enabled(path, EnabledStatistics::None);
+        }
+        if let Type::List { .. } = column.ty {
+            // The min and max of a list's items (`Bxh8+` and `a3` of every
+            // SAN of a row group) prune nothing, and comparing each item
+            // with them was a tenth of the games table's encoding.
+            let leaf = vec![column.name.clone(), "list".to_owned(), "item".to_owned()];
+            props =
+                props.set_column_statistics_enabled(ColumnPath::new(leaf), EnabledStatistics::None);
+        }
     }
     Ok(props
         // Min and max per row group, not per page: readers prune row

@@ -349,6 +349,34 @@ fn parquet_reads_back_as_the_jsonl_report_with_the_documented_schema() {
             csv_schema.iter().map(|c| c.0.as_str()).collect::<Vec<_>>()
         );
         assert!(csv_schema.iter().all(|c| c.1 != "list<string>"));
+        // Row-group statistics: the min and max that readers prune by, on
+        // every scalar column that is not nearly unique; none on a list's
+        // items (a SAN list's min and max prune nothing).
+        let reader =
+            SerializedFileReader::new(File::open(dir.join(format!("{name}.parquet"))).unwrap())
+                .unwrap();
+        let mut lists = 0;
+        for group in reader.metadata().row_groups() {
+            for column in group.columns() {
+                let path = column.column_path().string();
+                let unique = ["fen", "mating_line", "movetext", "moves_hash", "zobrist"]
+                    .contains(&path.as_str());
+                if path.ends_with(".list.item") {
+                    lists += 1;
+                    assert!(
+                        column.statistics().is_none(),
+                        "{name}: {path} has statistics"
+                    );
+                } else if !unique {
+                    assert!(
+                        column.statistics().is_some(),
+                        "{name}: {path} has no statistics"
+                    );
+                }
+            }
+        }
+        // `--moves` gives validate and adjudicate their lists.
+        assert_eq!(lists > 0, name != "replay", "{name}: {lists} list columns");
     }
 }
 
