@@ -589,15 +589,18 @@ pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, Ta
         Column::new("side", Type::Str, false, |r: &Row, i, c| {
             c.str(ply(r, i).side.fold("white", "black"))
         })
-        .plain(),
+        .plain()
+        .without_statistics(),
         Column::new("san", Type::Str, true, |r: &Row, i, c| {
             c.opt_ascii(r.record.san(ply(r, i)))
         })
-        .plain(),
+        .plain()
+        .without_statistics(),
         Column::new("uci", Type::Str, true, |r: &Row, i, c| {
             c.opt_ascii(r.record.uci(ply(r, i)))
         })
-        .plain(),
+        .plain()
+        .without_statistics(),
         Column::new("fen", Type::Str, false, |r: &Row, i, c| {
             c.ascii(r.record.fen(ply(r, i)))
         })

@@ -125,8 +125,14 @@ pub struct Column<R: ?Sized> {
     /// moves): written as they are.
     pub plain: bool,
     /// Nearly every value differs (a FEN per ply): Parquet writes it
-    /// without a dictionary and without statistics.
+    /// without a dictionary (and without statistics).
     pub unique: bool,
+    /// Parquet writes its row groups' statistics (min, max, null count),
+    /// which readers prune row groups by: not for a list's items, nor for
+    /// a column whose every row group spans about all its values (a move
+    /// per ply), where they prune nothing and cost the encoder a compare
+    /// per value.
+    pub statistics: bool,
     write: WriteFn<R>,
 }
 
@@ -157,6 +163,7 @@ impl<R: ?Sized> Column<R> {
                 Type::Int64 | Type::UInt64 | Type::Float64 | Type::Bool | Type::Date | Type::Time
             ),
             unique: false,
+            statistics: !matches!(ty, Type::List { .. }),
             write: Box::new(write),
         }
     }
@@ -168,10 +175,20 @@ impl<R: ?Sized> Column<R> {
         self
     }
 
-    /// Nearly every value differs (see [`Column::unique`]).
+    /// Nearly every value differs (see [`Column::unique`]): no
+    /// dictionary, no statistics.
     #[must_use]
     pub fn unique(mut self) -> Column<R> {
         self.unique = true;
+        self.statistics = false;
+        self
+    }
+
+    /// Every row group holds about all its values (a move per ply): no
+    /// statistics (see [`Column::statistics`]).
+    #[must_use]
+    pub fn without_statistics(mut self) -> Column<R> {
+        self.statistics = false;
         self
     }
 }
