@@ -118,6 +118,30 @@ pub fn position_key(position: &Position) -> u64 {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MovesHash(pub u128);
 
+impl MovesHash {
+    /// The 32 lower-case hex digits it is written as, without `fmt`
+    /// (a report writes one a game).
+    ///
+    /// ```
+    /// use arbiter::MovesHash;
+    ///
+    /// let hash = MovesHash(0x0123_4567_89ab_cdef_0011_2233_4455_6677);
+    /// assert_eq!(&hash.hex(), b"0123456789abcdef0011223344556677");
+    /// assert_eq!(hash.to_string().as_bytes(), hash.hex());
+    /// assert_eq!(&MovesHash(0).hex(), &[b'0'; 32]);
+    /// ```
+    #[must_use]
+    pub fn hex(&self) -> [u8; 32] {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut out = [0u8; 32];
+        for (i, digit) in out.iter_mut().enumerate() {
+            let nibble = (self.0 >> (4 * (31 - i))) & 0xf;
+            *digit = DIGITS[nibble as usize];
+        }
+        out
+    }
+}
+
 impl std::fmt::Display for MovesHash {
     /// 32 lower-case hex digits.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -523,7 +523,8 @@ pub fn moves_hash_column<R: GameRecord + 'static>() -> Column<Placed<R>> {
         Type::Str,
         true,
         |g: &Placed<R>, _, c| match g.record.moves_hash() {
-            Some(hash) => c.ascii(&hash.to_string()),
+            // Hex digits: always UTF-8.
+            Some(hash) => c.ascii(std::str::from_utf8(&hash.hex()).unwrap_or_default()),
             None => c.null(),
         },
     )

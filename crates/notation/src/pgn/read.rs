@@ -63,6 +63,17 @@ struct TagStore {
     keys: Vec<u32>,
     /// Some tag name may have come twice.
     may_repeat: bool,
+    /// Bit `i` set when roster tag `i` ([`SEVEN_TAG_ROSTER`] order) is
+    /// among the tags, named exactly.
+    ///
+    /// [`SEVEN_TAG_ROSTER`]: crate::pgn::tags::SEVEN_TAG_ROSTER
+    roster: u8,
+    /// `roster_at[i]`: the index in `tags` of the first tag named as
+    /// roster tag `i`, when its bit of `roster` is set.
+    roster_at: [u32; 7],
+    /// Some tag is named `FEN`, `SetUp` or `Variant` in some case: one
+    /// that sets the start position.
+    start_tags: bool,
 }
 
 impl TagStore {
@@ -71,6 +82,36 @@ impl TagStore {
         self.text.clear();
         self.keys.clear();
         self.may_repeat = false;
+        self.roster = 0;
+        self.start_tags = false;
+    }
+}
+
+/// What a tag name is to a replay, found as the tag is stored so that no
+/// one scans the tags for it again game after game: its bit in the
+/// [`TagStore::roster`] mask (0 for a name off the roster), and whether it
+/// names a start-position tag in any case (`FEN`, `SetUp`, `Variant`).
+/// Both were a scan of every tag per name asked, 3,400 instructions a
+/// game on Lichess games.
+#[inline]
+fn classify_tag_name(name: &[u8]) -> (u8, bool) {
+    match name.len() {
+        3 => (0, name.eq_ignore_ascii_case(b"FEN")),
+        4 => match name {
+            b"Site" => (1 << 1, false),
+            b"Date" => (1 << 2, false),
+            _ => (0, false),
+        },
+        5 => match name {
+            b"Event" => (1, false),
+            b"Round" => (1 << 3, false),
+            b"White" => (1 << 4, false),
+            b"Black" => (1 << 5, false),
+            _ => (0, name.eq_ignore_ascii_case(b"SetUp")),
+        },
+        6 => (u8::from(name == b"Result") << 6, false),
+        7 => (0, name.eq_ignore_ascii_case(b"Variant")),
+        _ => (0, false),
     }
 }
 
@@ -110,6 +151,13 @@ impl Visitor for TagStore {
             self.may_repeat |= self.keys.iter().fold(false, |seen, &k| seen | (k == key));
             self.keys.push(key);
         }
+        let (roster, start_tag) = classify_tag_name(name);
+        if roster & !self.roster != 0 {
+            // The first of its name: the one `RawGame::tag` reads.
+            self.roster_at[roster.trailing_zeros() as usize] = self.tags.len() as u32;
+            self.roster |= roster;
+        }
+        self.start_tags |= start_tag;
         let start = self.text.len() as u32;
         self.text.extend_from_slice(name);
         let middle = self.text.len() as u32;
@@ -286,10 +334,42 @@ impl<'a> RawGame<'a> {
             .map(move |(name, value)| (&text[range(name)], &text[range(value)]))
     }
 
+    /// Bit `i` set when tag `i` of the [`SEVEN_TAG_ROSTER`] is among the
+    /// tags (named exactly, as the standard wants).
+    ///
+    /// [`SEVEN_TAG_ROSTER`]: crate::pgn::tags::SEVEN_TAG_ROSTER
+    #[must_use]
+    pub(crate) fn roster_mask(&self) -> u8 {
+        self.store.roster
+    }
+
+    /// Whether every tag's name and value is ASCII (one pass over the
+    /// game's tag text, not one per tag).
+    #[must_use]
+    pub(crate) fn tags_are_ascii(&self) -> bool {
+        self.store.text.is_ascii()
+    }
+
+    /// Whether some tag is named `FEN`, `SetUp` or `Variant`, in any case:
+    /// without one, the game starts from the standard position.
+    #[must_use]
+    pub(crate) fn has_start_tags(&self) -> bool {
+        self.store.start_tags
+    }
+
     /// The raw value of the first tag named `name`.
     #[must_use]
     pub fn tag(&self, name: &[u8]) -> Option<&'a [u8]> {
         let text: &'a [u8] = &self.store.text;
+        let (roster, _) = classify_tag_name(name);
+        if roster != 0 {
+            // A roster tag: where the first of its name was stored.
+            if self.store.roster & roster == 0 {
+                return None;
+            }
+            let index = self.store.roster_at[roster.trailing_zeros() as usize] as usize;
+            return self.store.tags.get(index).map(|(_, v)| &text[range(v)]);
+        }
         self.store
             .tags
             .iter()
@@ -719,6 +799,79 @@ mod tests {
             }
         });
         out
+    }
+
+    /// The roster mask and the start-tag flag kept as tags are stored
+    /// equal their definitions (roster names exact; start tags in any
+    /// case), for every name of those lengths in every case and near
+    /// misses.
+    #[test]
+    fn tag_names_are_classified_as_their_definitions_say() {
+        let roster = crate::pgn::tags::SEVEN_TAG_ROSTER;
+        let start = ["FEN", "SetUp", "Variant"];
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        for base in roster
+            .iter()
+            .chain(&start)
+            .chain(&["UTCDate", "WhiteElo", "Fen", "Sit"])
+        {
+            let bytes = base.as_bytes();
+            names.push(bytes.to_vec());
+            // Every byte's case flipped, one at a time and all at once.
+            for i in 0..bytes.len() {
+                let mut flipped = bytes.to_vec();
+                flipped[i] ^= 0x20;
+                names.push(flipped);
+            }
+            names.push(bytes.to_ascii_uppercase());
+            names.push(bytes.to_ascii_lowercase());
+            // One byte more, one less, one changed.
+            names.push([bytes, b"x"].concat());
+            names.push(bytes[..bytes.len() - 1].to_vec());
+            let mut changed = bytes.to_vec();
+            changed[bytes.len() / 2] = b'_';
+            names.push(changed);
+        }
+        names.extend([Vec::new(), b"E".to_vec(), b"\xff\xfe\xfd".to_vec()]);
+        for name in &names {
+            let expected_roster = roster
+                .iter()
+                .position(|r| r.as_bytes() == name.as_slice())
+                .map_or(0, |i| 1u8 << i);
+            let expected_start = start
+                .iter()
+                .any(|s| s.as_bytes().eq_ignore_ascii_case(name));
+            assert_eq!(
+                classify_tag_name(name),
+                (expected_roster, expected_start),
+                "{:?}",
+                String::from_utf8_lossy(name)
+            );
+        }
+        // Through the reader: the game's mask and flag.
+        let pgn = b"[Event \"e\"]\n[Site \"s\"]\n[white \"w\"]\n[Result \"*\"]\n[setup \"0\"]\n\n1. e4 *\n\n[Date \"?\"]\n\n1. d4 *\n";
+        let mut seen = Vec::new();
+        GameReader::new().read_chunk(pgn, 0, 1, |game| {
+            seen.push((game.roster_mask(), game.has_start_tags()));
+        });
+        assert_eq!(seen, [(0b100_0011, true), (0b000_0100, false)]);
+        // `tag` finds a roster tag where it was stored: the first of its
+        // name, as a scan does, repeated or in another case.
+        let pgn = b"[white \"a\"]\n[White \"b\"]\n[Black \"c\"]\n[White \"d\"]\n[Date \"e\"]\n\n1. e4 *\n";
+        GameReader::new().read_chunk(pgn, 0, 1, |game| {
+            for name in crate::pgn::tags::SEVEN_TAG_ROSTER
+                .iter()
+                .chain(&["white", "WhiteElo"])
+            {
+                let scanned = game
+                    .tags()
+                    .find(|(n, _)| *n == name.as_bytes())
+                    .map(|(_, v)| v);
+                assert_eq!(game.tag(name.as_bytes()), scanned, "{name}");
+            }
+            assert_eq!(game.tag(b"White"), Some(&b"b"[..]));
+            assert_eq!(game.tag(b"Event"), None);
+        });
     }
 
     /// Found by the `lexer` fuzz target: the lexer read two tags, the

@@ -1176,17 +1176,11 @@ fn not_played(
 /// the later ones are reported, not lost silently), values that are not
 /// UTF-8 (read as Windows-1252), and what the reader noticed.
 fn tag_warnings(game: &RawGame<'_>, warnings: &mut Vec<GameWarning>) {
-    let mut roster = 0u8;
-    let mut not_utf8 = false;
-    for (name, value) in game.tags() {
-        if let Some(index) = crate::pgn::tags::SEVEN_TAG_ROSTER
-            .iter()
-            .position(|r| r.as_bytes() == name)
-        {
-            roster |= 1 << index;
-        }
-        not_utf8 |= !value.is_ascii() && std::str::from_utf8(value).is_err();
-    }
+    let roster = game.roster_mask();
+    let not_utf8 = !game.tags_are_ascii()
+        && game
+            .tags()
+            .any(|(_, value)| !value.is_ascii() && std::str::from_utf8(value).is_err());
     if roster != 0x7f {
         let missing: Vec<&str> = crate::pgn::tags::SEVEN_TAG_ROSTER
             .iter()
@@ -1402,6 +1396,10 @@ fn start_position(
     game: &RawGame<'_>,
     warnings: &mut Vec<crate::pgn::replay::GameWarning>,
 ) -> Result<Position, String> {
+    if !game.has_start_tags() {
+        // No tag, in any case, that could set another start or warn.
+        return Ok(Position::new());
+    }
     let variant = start_tag(game, "Variant", warnings)
         .map(|v| String::from_utf8_lossy(v).to_ascii_lowercase());
     let chess960 = match variant.as_deref().map(str::trim) {
