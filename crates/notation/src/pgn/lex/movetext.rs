@@ -261,10 +261,17 @@ impl Lexer<'_> {
             // one: a branch that predicts well, where a jump through the
             // class table would not).
             let spaces_from = pos;
-            while pos < buf.len() && buf[pos] == b' ' {
+            let mut next = buf.get(pos);
+            if next == Some(&b' ') {
+                // One space, the usual; a run of them rarely.
                 pos += 1;
+                next = buf.get(pos);
+                while next == Some(&b' ') {
+                    pos += 1;
+                    next = buf.get(pos);
+                }
             }
-            let Some(&b) = buf.get(pos) else {
+            let Some(&b) = next else {
                 self.pos = pos;
                 if !COMPLETE {
                     // Spaces at the start of a line, the line going on in
