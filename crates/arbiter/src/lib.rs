@@ -127,7 +127,7 @@ impl MovesHash {
     ///
     /// let hash = MovesHash(0x0123_4567_89ab_cdef_0011_2233_4455_6677);
     /// assert_eq!(&hash.hex(), b"0123456789abcdef0011223344556677");
-    /// assert_eq!(hash.to_string().as_bytes(), hash.hex());
+    /// assert_eq!(hash.hex(), *format!("{:032x}", hash.0).as_bytes());
     /// assert_eq!(&MovesHash(0).hex(), &[b'0'; 32]);
     /// ```
     #[must_use]
@@ -145,7 +145,8 @@ impl MovesHash {
 impl std::fmt::Display for MovesHash {
     /// 32 lower-case hex digits.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:032x}", self.0)
+        // Hex digits: always UTF-8.
+        f.write_str(std::str::from_utf8(&self.hex()).unwrap_or_default())
     }
 }
 

@@ -38,6 +38,8 @@ use std::rc::Rc;
 
 use pgn_reader::{RawTag, Visitor};
 
+use crate::pgn::tags::classify_tag_name;
+
 use crate::pgn::lex::{
     count_newlines, GameEnd, GameHead, GameSpan, Lexer, Sink, TagLineProblem, Token,
 };
@@ -84,34 +86,6 @@ impl TagStore {
         self.may_repeat = false;
         self.roster = 0;
         self.start_tags = false;
-    }
-}
-
-/// What a tag name is to a replay, found as the tag is stored so that no
-/// one scans the tags for it again game after game: its bit in the
-/// [`TagStore::roster`] mask (0 for a name off the roster), and whether it
-/// names a start-position tag in any case (`FEN`, `SetUp`, `Variant`).
-/// Both were a scan of every tag per name asked, 3,400 instructions a
-/// game on Lichess games.
-#[inline]
-fn classify_tag_name(name: &[u8]) -> (u8, bool) {
-    match name.len() {
-        3 => (0, name.eq_ignore_ascii_case(b"FEN")),
-        4 => match name {
-            b"Site" => (1 << 1, false),
-            b"Date" => (1 << 2, false),
-            _ => (0, false),
-        },
-        5 => match name {
-            b"Event" => (1, false),
-            b"Round" => (1 << 3, false),
-            b"White" => (1 << 4, false),
-            b"Black" => (1 << 5, false),
-            _ => (0, name.eq_ignore_ascii_case(b"SetUp")),
-        },
-        6 => (u8::from(name == b"Result") << 6, false),
-        7 => (0, name.eq_ignore_ascii_case(b"Variant")),
-        _ => (0, false),
     }
 }
 

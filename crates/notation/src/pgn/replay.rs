@@ -1182,12 +1182,7 @@ fn tag_warnings(game: &RawGame<'_>, warnings: &mut Vec<GameWarning>) {
             .tags()
             .any(|(_, value)| !value.is_ascii() && std::str::from_utf8(value).is_err());
     if roster != 0x7f {
-        let missing: Vec<&str> = crate::pgn::tags::SEVEN_TAG_ROSTER
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| roster & (1 << i) == 0)
-            .map(|(_, &name)| name)
-            .collect();
+        let missing = crate::pgn::tags::roster_missing(roster);
         warnings.push(GameWarning::game(
             game.line,
             format!("missing tags: {}", missing.join(", ")),
