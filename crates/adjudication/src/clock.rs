@@ -965,6 +965,20 @@ fn per_move(limit: Millis, first_mover: Color, plies: &[PlyClock]) -> ClockVerdi
     verdict
 }
 
+/// `sum(terms) <= bound`, exactly: a sum past `u64::MAX` is more than
+/// any bound.
+#[inline]
+fn sum_at_most(terms: &[u64], bound: u64) -> bool {
+    let mut sum = 0u64;
+    for &term in terms {
+        match sum.checked_add(term) {
+            Some(next) => sum = next,
+            None => return false,
+        }
+    }
+    sum <= bound
+}
+
 /// A player's clock as far as the readings tell.
 struct SideClock {
     /// Moves this player has made.
@@ -991,12 +1005,21 @@ fn whole_game(time_control: &TimeControl, first_mover: Color, plies: &[PlyClock]
     let mut sides = [new_side(), new_side()];
     let mut verdict = ClockVerdict::default();
     let mut color = first_mover;
+    // One period for the whole game (the online case, `180+2`): the same
+    // time is added after every move.
+    let constant_added = match time_control.periods() {
+        [period] if period.moves.is_none() => Some(period.increment_or_zero().0),
+        _ => None,
+    };
     for (index, ply_clock) in plies.iter().enumerate() {
         let ply = index + 1;
         let side = &mut sides[color.index()];
         side.moves = side.moves.saturating_add(1);
         let first_move = side.moves == 1;
-        let added = time_control.added_after_move(side.moves).0;
+        let added = match constant_added {
+            Some(added) => added,
+            None => time_control.added_after_move(side.moves).0,
+        };
         side.added_since = side.added_since.saturating_add(added);
         let ran_out = Some(FlagFall {
             color,
@@ -1018,8 +1041,7 @@ fn whole_game(time_control: &TimeControl, first_mover: Color, plies: &[PlyClock]
                 // The true value is below `clock + resolution`; if even
                 // that is no more than what was added after the move, the
                 // clock was negative before the addition.
-                if !first_move && u128::from(clock.0) + u128::from(resolution) <= u128::from(added)
-                {
+                if !first_move && sum_at_most(&[clock.0, resolution], added) {
                     verdict.flag_fall = ran_out;
                     return verdict;
                 }
@@ -1027,9 +1049,7 @@ fn whole_game(time_control: &TimeControl, first_mover: Color, plies: &[PlyClock]
                 match side.last_reading {
                     Some((previous, previous_resolution)) => {
                         let tolerance = resolution.max(previous_resolution);
-                        if u128::from(clock.0)
-                            >= u128::from(previous.0) + u128::from(allowed) + u128::from(tolerance)
-                        {
+                        if sum_at_most(&[previous.0, allowed, tolerance], clock.0) {
                             verdict.warnings.push(ClockWarning::ClockRose {
                                 ply,
                                 color,

@@ -16,9 +16,11 @@
 //! Claims (threefold repetition, 50 moves) do not end it: see
 //! [`Game::claimable`].
 
+use std::borrow::Cow;
+
 use core::fmt;
 
-use board::Color;
+use board::{Color, Square};
 use movegen::{Move, Position};
 
 use crate::dead::{dead_position, DeadReason};
@@ -175,7 +177,11 @@ pub struct Game {
     start: Position,
     pos: Position,
     ply: u32,
+    /// The repetition window, keyed; stale while `unkeyed.pending`.
     reps: Repetitions,
+    /// The moves of the current run of reversible moves that
+    /// [`Game::push_replayed`] has not keyed yet (see [`Unkeyed`]).
+    unkeyed: Unkeyed,
     /// The ending and its ply, but for checkmate and stalemate of the
     /// current position while `unsettled`.
     ending: Option<(Ending, u32)>,
@@ -222,13 +228,13 @@ impl Game {
     /// ```
     #[must_use]
     pub fn with_automatic_draws(start: Position, automatic_draws: bool) -> Game {
-        let reps = Repetitions::new(&start);
         let ending = detect(&start, 1, automatic_draws).map(|ending| (ending, 0));
         Game {
             pos: start.clone(),
+            unkeyed: Unkeyed::from(start.clone()),
             start,
             ply: 0,
-            reps,
+            reps: Repetitions::default(),
             ending,
             unsettled: false,
             automatic_draws,
@@ -309,6 +315,7 @@ impl Game {
             },
             "push_played with a position that does not follow"
         );
+        self.key_window();
         let irreversible = was_irreversible(&self.pos, after);
         self.ply = self.ply.saturating_add(1);
         let count = self.reps.push_move(&self.pos, mv, after, irreversible);
@@ -339,12 +346,18 @@ impl Game {
         let irreversible = was_irreversible(&self.pos, after);
         self.ply = self.ply.saturating_add(1);
         // Only the fifth occurrence matters here (9.6.1), and only under
-        // Laws with automatic draws: the window is counted when it can
-        // hold five.
-        let fifth = self
-            .reps
-            .push_move_reaches(&self.pos, mv, after, irreversible, 5)
-            && self.automatic_draws;
+        // Laws with automatic draws. A run of reversible moves too short
+        // to hold five is not keyed at all (see `Unkeyed`); a longer one
+        // is keyed from its start, then move by move.
+        let fifth = if irreversible {
+            self.unkeyed.restart(after);
+            false
+        } else if self.unkeyed.pending && self.unkeyed.push(mv) {
+            false
+        } else {
+            self.key_window();
+            self.reps.push_move_reaches(&self.pos, mv, after, false, 5)
+        } && self.automatic_draws;
         let count = if fifth { 5 } else { 1 };
         self.pos.clone_from(after);
         self.ending = match detect_with_moves(&self.pos, count, self.automatic_draws) {
@@ -381,6 +394,7 @@ impl Game {
     }
 
     fn play_legal(&mut self, mv: Move) -> Option<Ending> {
+        self.key_window();
         let irreversible = is_irreversible(&self.pos, mv);
         let before = self.pos.clone();
         self.pos.play_unchecked(mv);
@@ -442,14 +456,36 @@ impl Game {
     /// included, since the last irreversible move.
     #[must_use]
     pub fn repetition_count(&self) -> u32 {
-        self.reps.current_count()
+        self.repetitions().current_count()
     }
 
     /// The positions that can still repeat (since the last irreversible
     /// move), current last.
     #[must_use]
-    pub fn repetitions(&self) -> &Repetitions {
-        &self.reps
+    pub fn repetitions(&self) -> Cow<'_, Repetitions> {
+        if self.unkeyed.pending {
+            Cow::Owned(self.unkeyed.keyed())
+        } else {
+            Cow::Borrowed(&self.reps)
+        }
+    }
+
+    /// [`Game::repetitions`] when the window holds at least `positions`
+    /// positions, else an empty window (no position in a shorter window
+    /// can have occurred often enough for the caller).
+    fn window_of(&self, positions: usize) -> Cow<'_, Repetitions> {
+        if self.unkeyed.pending && self.unkeyed.positions() < positions {
+            Cow::Owned(Repetitions::default())
+        } else {
+            self.repetitions()
+        }
+    }
+
+    /// Keys the window's unkeyed run, before a move is counted in it.
+    fn key_window(&mut self) {
+        if self.unkeyed.pending {
+            self.unkeyed.key_into(&mut self.reps);
+        }
     }
 
     /// The draws the side to move could claim now (9.2, 9.3); nothing once
@@ -479,7 +515,15 @@ impl Game {
         if self.settled_ending().is_some() {
             return Claims::NONE;
         }
-        repetition::claims(&self.pos, &self.reps)
+        // A third occurrence that a move would bring needs two earlier
+        // ones four plies apart or more (see `Unkeyed`): a window of
+        // eight positions at least. Without one, and short of 99
+        // halfmoves, there is nothing to claim, whatever the moves.
+        let reps = self.window_of(8);
+        if reps.window().len() < 8 && self.pos.halfmoves() < 99 {
+            return Claims::NONE;
+        }
+        repetition::claims(&self.pos, &reps)
     }
 
     /// Can `color` checkmate from here by some series of legal moves (the
@@ -516,12 +560,103 @@ impl Game {
             };
         }
         let mut banned: Vec<RepetitionKey> = Vec::new();
-        for key in self.reps.window().iter().filter(|_| self.automatic_draws) {
-            if self.reps.count(key) >= 4 && !banned.contains(key) {
+        // Four occurrences span 13 positions at least (see `Unkeyed`).
+        let reps = self.window_of(13);
+        for key in reps.window().iter().filter(|_| self.automatic_draws) {
+            if reps.count(key) >= 4 && !banned.contains(key) {
                 banned.push(*key);
             }
         }
         helpmate::search(&self.pos, color, budget, &banned, method)
+    }
+}
+
+/// The most moves of a reversible run that [`Game::push_replayed`] keeps
+/// unkeyed. Between two occurrences of one position each side moves at
+/// least twice (a move of one side cannot undo the other's, and a
+/// reversible move changes only the mover's pieces), so occurrences are
+/// four plies apart or more, and a fifth one needs a run of 16 moves: the
+/// 16th is the first that is keyed.
+const UNKEYED_MAX: usize = 15;
+
+/// The run of reversible moves since the last irreversible one (or the
+/// start), while it is too short for a fifth occurrence: its first
+/// position and its moves, from which the window's keys are computed
+/// when something asks for them. A run longer than [`UNKEYED_MAX`] moves
+/// is keyed move by move in [`Game::reps`]. Most runs are short (a pawn
+/// move or a capture every few plies), so most plies cost a copy of the
+/// move here instead of a key.
+#[derive(Clone, Debug)]
+struct Unkeyed {
+    /// The run is not keyed: `reps` is stale, and this holds the window.
+    pending: bool,
+    /// The run's first position.
+    anchor: Position,
+    moves: [Move; UNKEYED_MAX],
+    len: u8,
+}
+
+impl From<Position> for Unkeyed {
+    fn from(anchor: Position) -> Unkeyed {
+        Unkeyed {
+            pending: true,
+            anchor,
+            moves: [Move::normal(Square::A1, Square::A1); UNKEYED_MAX],
+            len: 0,
+        }
+    }
+}
+
+impl Unkeyed {
+    /// A new run from `anchor` (the position after an irreversible move).
+    #[inline]
+    fn restart(&mut self, anchor: &Position) {
+        self.pending = true;
+        self.anchor.clone_from(anchor);
+        self.len = 0;
+    }
+
+    /// Adds a reversible move to the run; `false` (nothing added) when
+    /// the run is full and must be keyed.
+    #[inline]
+    fn push(&mut self, mv: Move) -> bool {
+        let len = usize::from(self.len);
+        if len == UNKEYED_MAX {
+            return false;
+        }
+        self.moves[len] = mv;
+        self.len += 1;
+        true
+    }
+
+    /// The positions of the window: the anchor and one a move.
+    fn positions(&self) -> usize {
+        usize::from(self.len) + 1
+    }
+
+    /// The window, keyed.
+    fn keyed(&self) -> Repetitions {
+        let mut reps = Repetitions::default();
+        self.fill(&mut reps);
+        reps
+    }
+
+    /// Keys the run into `reps` (its buffers reused), which then holds
+    /// the window; the run is no longer pending.
+    fn key_into(&mut self, reps: &mut Repetitions) {
+        self.fill(reps);
+        self.pending = false;
+    }
+
+    fn fill(&self, reps: &mut Repetitions) {
+        reps.reset(&self.anchor);
+        let mut before = self.anchor.clone();
+        let mut after = self.anchor.clone();
+        for &mv in &self.moves[..usize::from(self.len)] {
+            after.play_unchecked(mv);
+            reps.push_move(&before, mv, &after, false);
+            before.clone_from(&after);
+        }
     }
 }
 
@@ -579,11 +714,14 @@ mod tests {
     #[test]
     fn push_played_keeps_the_same_game_as_push_legal() {
         let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-        let (mut endings, mut claims) = (0, 0);
+        let (mut endings, mut claims, mut longest) = (0, 0, 0);
         for _ in 0..300 {
             let mut played = Game::new(Position::new());
             let mut pushed = Game::new(Position::new());
             let mut replayed = Game::new(Position::new());
+            // Both ways, as the low bits of `x` pick: runs left unkeyed
+            // by one way are keyed before the other counts a move.
+            let mut mixed = Game::new(Position::new());
             for _ in 0..400 {
                 let moves = played.position().legal_moves();
                 if moves.is_empty() || played.ending().is_some() {
@@ -611,6 +749,19 @@ mod tests {
                 assert_eq!(replayed.ending_ply(), pushed.ending_ply());
                 assert_eq!(replayed.repetition_count(), pushed.repetition_count());
                 assert_eq!(replayed.claimable(), pushed.claimable());
+                assert_eq!(
+                    replayed.repetitions().window(),
+                    pushed.repetitions().window()
+                );
+                if x & 3 == 1 {
+                    mixed.push_played(mv, &after).unwrap();
+                } else {
+                    mixed.push_replayed(mv, &after);
+                }
+                assert_eq!(mixed.ending(), b);
+                assert_eq!(mixed.repetition_count(), pushed.repetition_count());
+                assert_eq!(mixed.claimable(), pushed.claimable());
+                assert_eq!(mixed.repetitions().window(), pushed.repetitions().window());
                 assert_eq!(played.position(), pushed.position());
                 assert_eq!(played.ply(), pushed.ply());
                 assert_eq!(played.repetition_count(), pushed.repetition_count());
@@ -621,10 +772,54 @@ mod tests {
             assert_eq!(played.ending(), pushed.ending());
             assert_eq!(played.ending_ply(), pushed.ending_ply());
             endings += usize::from(played.ending().is_some());
+            longest = longest.max(pushed.repetitions().window().len());
         }
         assert!(
-            endings > 10 && claims > 10,
-            "{endings} endings, {claims} claims"
+            endings > 10 && claims > 10 && longest > UNKEYED_MAX + 1,
+            "{endings} endings, {claims} claims, longest window {longest}"
         );
+    }
+
+    /// A fifth occurrence ends a replayed game at the move that brings
+    /// it, as it ends a game whose moves are played: from the start, and
+    /// in a run that starts after a pawn move (the shortest cycle is four
+    /// plies, so the fifth occurrence comes with the 16th move of the
+    /// run, the first that is keyed), and not under Laws without
+    /// automatic draws.
+    #[test]
+    fn a_fifth_occurrence_ends_a_replayed_game_on_the_move() {
+        let shuffle = [
+            Move::normal(Square::G1, Square::F3),
+            Move::normal(Square::G8, Square::F6),
+            Move::normal(Square::F3, Square::G1),
+            Move::normal(Square::F6, Square::G8),
+        ];
+        let pawns = [
+            Move::normal(Square::E2, Square::E4),
+            Move::normal(Square::E7, Square::E5),
+        ];
+        for prefix in [&[][..], &pawns[..]] {
+            for automatic in [true, false] {
+                let mut replayed = Game::with_automatic_draws(Position::new(), automatic);
+                let mut pushed = Game::with_automatic_draws(Position::new(), automatic);
+                let moves = prefix.iter().chain(shuffle.iter().cycle().take(16));
+                for (i, &mv) in moves.enumerate() {
+                    let mut after = replayed.position().clone();
+                    after.play_unchecked(mv);
+                    replayed.push_replayed(mv, &after);
+                    let ending = pushed.push_legal(mv).unwrap();
+                    assert_eq!(replayed.ending(), ending, "move {}", i + 1);
+                    assert_eq!(replayed.repetition_count(), pushed.repetition_count());
+                }
+                let expected = automatic.then_some(Ending::FivefoldRepetition);
+                assert_eq!(replayed.ending(), expected);
+                assert_eq!(
+                    replayed.ending_ply(),
+                    expected.map(|_| prefix.len() as u32 + 16)
+                );
+                assert_eq!(replayed.repetition_count(), 5);
+                assert_eq!(replayed.claimable(), pushed.claimable());
+            }
+        }
     }
 }

@@ -592,51 +592,68 @@ pub fn external_result(
         ExternalEvent::Resignation => "resigned",
         ExternalEvent::Abandonment => "left the game (counts as resignation)",
     };
-    let loser_name = color_name(loser);
-    let opponent_name = color_name(opponent);
-    // "Black (K+N)" and " K+Q" with a board; "Black" and "" without.
-    let (opponent_side, loser_material) = match board {
-        Some(board) => (
-            format!("{opponent_name} ({})", material_label(board, opponent)),
-            format!(" {}", material_label(board, loser)),
-        ),
-        None => (opponent_name.to_owned(), String::new()),
+    // One string, written in order ("Black flagged; White (K+N) cannot
+    // mate K+Q"): this runs for every flag fall and resignation.
+    let mut detail = String::with_capacity(96);
+    detail.push_str(color_name(loser));
+    detail.push(' ');
+    detail.push_str(what);
+    detail.push_str("; ");
+    // "White (K+N)" with a board, "White" without.
+    let opponent_side = |detail: &mut String| {
+        detail.push_str(color_name(opponent));
+        if let Some(board) = board {
+            detail.push_str(" (");
+            push_material_label(detail, board, opponent);
+            detail.push(')');
+        }
     };
-    let (result, consequence) = match opponent_can_mate {
-        MateAbility::Yes => (
-            GameResult::win_for(opponent),
-            format!("{opponent_side} can mate{loser_material}"),
-        ),
-        MateAbility::No => (
-            GameResult::Draw,
+    // " K+Q" with a board, nothing without.
+    let loser_material = |detail: &mut String| {
+        if let Some(board) = board {
+            detail.push(' ');
+            push_material_label(detail, board, loser);
+        }
+    };
+    let result = match opponent_can_mate {
+        MateAbility::Yes => {
+            opponent_side(&mut detail);
+            detail.push_str(" can mate");
+            loser_material(&mut detail);
+            GameResult::win_for(opponent)
+        }
+        MateAbility::No => {
+            opponent_side(&mut detail);
             if board.is_some() {
-                format!("{opponent_side} cannot mate{loser_material}")
+                detail.push_str(" cannot mate");
+                loser_material(&mut detail);
             } else {
-                format!("{opponent_side} cannot mate by any series of legal moves")
-            },
-        ),
-        MateAbility::Unknown => (
-            recorded,
-            format!(
-                "unknown whether {opponent_side} can mate{loser_material}; recorded result kept"
-            ),
-        ),
-        MateAbility::NotProven => (
-            recorded,
-            format!(
-                "{opponent_side}{} not proven unwinnable (screen); recorded result kept",
-                if board.is_some() {
-                    format!(" v{loser_material}")
-                } else {
-                    String::new()
-                }
-            ),
-        ),
+                detail.push_str(" cannot mate by any series of legal moves");
+            }
+            GameResult::Draw
+        }
+        MateAbility::Unknown => {
+            detail.push_str("unknown whether ");
+            opponent_side(&mut detail);
+            detail.push_str(" can mate");
+            loser_material(&mut detail);
+            detail.push_str("; recorded result kept");
+            recorded
+        }
+        MateAbility::NotProven => {
+            opponent_side(&mut detail);
+            if board.is_some() {
+                detail.push_str(" v");
+                loser_material(&mut detail);
+            }
+            detail.push_str(" not proven unwinnable (screen); recorded result kept");
+            recorded
+        }
     };
     ExternalVerdict {
         result,
         event,
-        detail: format!("{loser_name} {what}; {consequence}"),
+        detail,
     }
 }
 
@@ -652,11 +669,18 @@ pub fn external_result(
 /// ```
 #[must_use]
 pub fn material_label(board: &Board, color: Color) -> String {
+    let mut label = String::with_capacity(16);
+    push_material_label(&mut label, board, color);
+    label
+}
+
+/// Appends [`material_label`] to `out`.
+fn push_material_label(out: &mut String, board: &Board, color: Color) {
     // Written byte by byte: this runs for every flag fall and
     // resignation, and a `Vec` of `format!`ed parts cost more than the
     // can-mate screen itself.
     let ours = board.by_color(color);
-    let mut label = String::with_capacity(16);
+    let start = out.len();
     for (role, letter) in [
         (Role::King, 'K'),
         (Role::Queen, 'Q'),
@@ -669,21 +693,20 @@ pub fn material_label(board: &Board, color: Color) -> String {
         if n == 0 {
             continue;
         }
-        if !label.is_empty() {
-            label.push('+');
+        if out.len() > start {
+            out.push('+');
         }
         if n > 1 {
             if n >= 10 {
-                label.push(char::from(b'0' + (n / 10) as u8));
+                out.push(char::from(b'0' + (n / 10) as u8));
             }
-            label.push(char::from(b'0' + (n % 10) as u8));
+            out.push(char::from(b'0' + (n % 10) as u8));
         }
-        label.push(letter);
+        out.push(letter);
     }
-    if label.is_empty() {
-        label.push('-');
+    if out.len() == start {
+        out.push('-');
     }
-    label
 }
 
 /// `White` or `Black`, for sentences.

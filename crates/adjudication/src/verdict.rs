@@ -688,7 +688,7 @@ fn external(
     if rules.ruleset == Ruleset::Lichess && event == ExternalEvent::Resignation {
         return (
             GameResult::win_for(loser.other()),
-            format!("{} resigned (always a loss on Lichess)", color_name(loser)),
+            [color_name(loser), " resigned (always a loss on Lichess)"].concat(),
             Vec::new(),
         );
     }
@@ -786,7 +786,12 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
             played_after_end,
             mating_line,
             laws,
-            detail: format!("{detail}{}{laws_note}", after_end_note(played_after_end)),
+            detail: if played_after_end == 0 && laws_note.is_empty() {
+                // The usual case: the detail as it is, not copied again.
+                detail
+            } else {
+                format!("{detail}{}{laws_note}", after_end_note(played_after_end))
+            },
         }
     };
     let game = &record.game;
