@@ -349,7 +349,7 @@ impl Game {
         // Laws with automatic draws. A run of reversible moves too short
         // to hold five is not keyed at all (see `Unkeyed`); a longer one
         // is keyed from its start, then move by move.
-        let fifth = if irreversible {
+        let reaches_five = if irreversible {
             self.unkeyed.restart(after);
             false
         } else if self.unkeyed.pending && self.unkeyed.push(mv) {
@@ -357,8 +357,12 @@ impl Game {
         } else {
             self.key_window();
             self.reps.push_move_reaches(&self.pos, mv, after, false, 5)
-        } && self.automatic_draws;
-        let count = if fifth { 5 } else { 1 };
+        };
+        let count = if reaches_five && self.automatic_draws {
+            5
+        } else {
+            1
+        };
         self.pos.clone_from(after);
         self.ending = match detect_with_moves(&self.pos, count, self.automatic_draws) {
             // An ending: mate or stalemate come first, and are rare.
@@ -559,24 +563,35 @@ impl Game {
                 nodes: 0,
             };
         }
+        helpmate::search(&self.pos, color, budget, &self.banned(), method)
+    }
+
+    /// The positions a helpmate search may not reach: those that have
+    /// occurred four times (a fifth occurrence would end the game in a
+    /// draw), under Laws with automatic draws.
+    fn banned(&self) -> Vec<RepetitionKey> {
         let mut banned: Vec<RepetitionKey> = Vec::new();
+        if !self.automatic_draws {
+            return banned;
+        }
         // Four occurrences span 13 positions at least (see `Unkeyed`).
         let reps = self.window_of(13);
-        for key in reps.window().iter().filter(|_| self.automatic_draws) {
+        for key in reps.window() {
             if reps.count(key) >= 4 && !banned.contains(key) {
                 banned.push(*key);
             }
         }
-        helpmate::search(&self.pos, color, budget, &banned, method)
+        banned
     }
 }
 
 /// The most moves of a reversible run that [`Game::push_replayed`] keeps
-/// unkeyed. Between two occurrences of one position each side moves at
-/// least twice (a move of one side cannot undo the other's, and a
-/// reversible move changes only the mover's pieces), so occurrences are
-/// four plies apart or more, and a fifth one needs a run of 16 moves: the
-/// 16th is the first that is keyed.
+/// unkeyed. A reversible move captures nothing, so it changes only the
+/// mover's pieces; between two occurrences of one position each side
+/// must then move at least twice (away and back: one move cannot leave
+/// its side's pieces as they were), so occurrences are four plies apart
+/// or more, and a fifth one needs a run of 16 moves: the 16th is the
+/// first that is keyed.
 const UNKEYED_MAX: usize = 15;
 
 /// The run of reversible moves since the last irreversible one (or the
@@ -654,7 +669,7 @@ impl Unkeyed {
         let mut after = self.anchor.clone();
         for &mv in &self.moves[..usize::from(self.len)] {
             after.play_unchecked(mv);
-            reps.push_move(&before, mv, &after, false);
+            reps.extend_after_move(&before, mv, &after);
             before.clone_from(&after);
         }
     }
@@ -753,6 +768,7 @@ mod tests {
                     replayed.repetitions().window(),
                     pushed.repetitions().window()
                 );
+                assert_eq!(replayed.banned(), pushed.banned());
                 if x & 3 == 1 {
                     mixed.push_played(mv, &after).unwrap();
                 } else {
@@ -820,6 +836,39 @@ mod tests {
                 assert_eq!(replayed.repetition_count(), 5);
                 assert_eq!(replayed.claimable(), pushed.claimable());
             }
+        }
+    }
+
+    /// At the thresholds of an unkeyed run, a replayed game answers as a
+    /// played one: a threefold claim "about to appear" after 7 moves
+    /// (Black's Ng8 would bring the start position a third time), and the
+    /// start position banned from a helpmate search after 12 moves (its
+    /// fourth occurrence), not after 11.
+    #[test]
+    fn an_unkeyed_run_answers_at_its_thresholds() {
+        let shuffle = [
+            Move::normal(Square::G1, Square::F3),
+            Move::normal(Square::G8, Square::F6),
+            Move::normal(Square::F3, Square::G1),
+            Move::normal(Square::F6, Square::G8),
+        ];
+        let mut replayed = Game::new(Position::new());
+        let mut pushed = Game::new(Position::new());
+        let start = RepetitionKey::of(&Position::new());
+        for (i, &mv) in shuffle.iter().cycle().take(12).enumerate() {
+            let mut after = replayed.position().clone();
+            after.play_unchecked(mv);
+            replayed.push_replayed(mv, &after);
+            pushed.push_legal(mv).unwrap();
+            let moves = i + 1;
+            assert_eq!(replayed.claimable(), pushed.claimable(), "move {moves}");
+            assert_eq!(replayed.claimable().threefold, moves >= 7, "move {moves}");
+            assert_eq!(replayed.banned(), pushed.banned(), "move {moves}");
+            assert_eq!(
+                replayed.banned().contains(&start),
+                moves == 12,
+                "move {moves}"
+            );
         }
     }
 }

@@ -340,6 +340,17 @@ impl Repetitions {
         }
     }
 
+    /// Records `after`, the position after `mv` (legal and reversible)
+    /// from `before`, the window's current position, without counting.
+    pub(crate) fn extend_after_move(&mut self, before: &Position, mv: Move, after: &Position) {
+        let key = match self.window.last() {
+            Some(last) => RepetitionKey::after_move(last, before, mv, after),
+            None => RepetitionKey::of(after),
+        };
+        debug_assert_eq!(key.hash, RepetitionKey::of(after).hash);
+        self.record(key, false);
+    }
+
     /// [`Repetitions::push_move`] for a caller that only needs to know
     /// whether `after` has now occurred at least `times` times (a game
     /// asks for five, 9.6.1): the window is counted only when it is long
