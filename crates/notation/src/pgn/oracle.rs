@@ -66,6 +66,18 @@
 //!   reads on to its next delimiter and drops it all. Such a move or NAG
 //!   of ours is matched with nothing (not with the same one pgn-reader
 //!   reports further on, `e4[ e4`).
+//! - A tag line whose value never closes, indented, after movetext that
+//!   a blank line ends for pgn-reader (`"\n\n [E"*\n*`, found by the
+//!   lexer fuzz target): to us (the standard: a blank line does not end
+//!   movetext) one junk token `[E"*` of the game before, which the
+//!   comparison matches with what pgn-reader reports of it read alone (the
+//!   result `*`); pgn-reader reads the line as the next game's malformed
+//!   tag section, and reports only what follows it. When an event of
+//!   ours that pgn-reader must have reported would be left over, and one
+//!   of the last few matches was with a skippable event, the comparison
+//!   moves each match since then on to the next event of ours it was
+//!   matched over (the last onto the one left over) where they still
+//!   match, and the skippable event is ours alone.
 //! - A comment that never closes: pgn-reader gives up with an error; the
 //!   comparison stops there (our reader reports the unterminated comment
 //!   as an error of its game).
@@ -250,10 +262,47 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
         games_left_out,
         ..Agreement::default()
     };
-    let mut next = ours.iter().peekable();
-    for event in &theirs {
+    // Whether pgn-reader's `event` is what `our` event reports.
+    let matches = |event: &OracleEvent, our: &Ours| {
+        // (pgn-reader writes a pawn drop `P@e4` as `@e4`.)
+        let as_written = matches!((event, &our.event), (OracleEvent::San(san), None)
+            if *san == our.text || our.text.strip_prefix('P') == Some(san.as_str()));
+        !our.dropped
+            && (our.event.as_ref() == Some(event)
+                || our.alternative.as_ref() == Some(event)
+                || as_written)
+    };
+    // The matches so far: (pgn-reader's event, ours), by index.
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    // An event of ours that must be matched is left over: if a recent
+    // match was with a skippable event of ours, the matches since may
+    // each move on to the next event of ours they were matched over,
+    // the last onto this one, leaving the skippable one alone (see the
+    // module docs: a tag line whose value never closes). `true` when
+    // they could.
+    let shift = |pairs: &mut Vec<(usize, usize)>, left_over: usize| -> bool {
+        let recent = pairs.len().saturating_sub(SHIFT_WINDOW);
+        'start: for first in (recent..pairs.len()).rev() {
+            if !ours[pairs[first].1].skippable {
+                continue;
+            }
+            for q in first..pairs.len() {
+                let target = pairs.get(q + 1).map_or(left_over, |&(_, o)| o);
+                if !matches(&theirs[pairs[q].0], &ours[target]) {
+                    continue 'start;
+                }
+            }
+            for q in first..pairs.len() {
+                pairs[q].1 = pairs.get(q + 1).map_or(left_over, |&(_, o)| o);
+            }
+            return true;
+        }
+        false
+    };
+    let mut next = 0;
+    for (t, event) in theirs.iter().enumerate() {
         loop {
-            let Some(our) = next.next() else {
+            let Some(our) = ours.get(next) else {
                 return Err(Disagreement {
                     offset: pgn.len(),
                     pgn_reader: Some(event.clone()),
@@ -261,18 +310,18 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
                     matched: agreement.matched,
                 });
             };
-            // (pgn-reader writes a pawn drop `P@e4` as `@e4`.)
-            let as_written = matches!((event, &our.event), (OracleEvent::San(san), None)
-                if *san == our.text || our.text.strip_prefix('P') == Some(san.as_str()));
-            if !our.dropped
-                && (our.event.as_ref() == Some(event)
-                    || our.alternative.as_ref() == Some(event)
-                    || as_written)
-            {
+            next += 1;
+            if matches(event, our) {
                 agreement.matched += 1;
+                pairs.push((t, next - 1));
                 break;
             }
             if !our.skippable {
+                if shift(&mut pairs, next - 1) {
+                    // The skippable event left alone is ours alone.
+                    agreement.ours_only += 1;
+                    continue;
+                }
                 return Err(Disagreement {
                     offset: our.offset,
                     pgn_reader: Some(event.clone()),
@@ -287,8 +336,12 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
         // pgn-reader stopped; what we read after is ours alone.
         return Ok(agreement);
     }
-    for our in next {
+    for (index, our) in ours.iter().enumerate().skip(next) {
         if !our.skippable {
+            if shift(&mut pairs, index) {
+                agreement.ours_only += 1;
+                continue;
+            }
             return Err(Disagreement {
                 offset: our.offset,
                 pgn_reader: None,
@@ -300,6 +353,10 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
     }
     Ok(agreement)
 }
+
+/// How many of the latest matches [`compare_with_pgn_reader`] may move on
+/// to find a place for an event of ours left over.
+const SHIFT_WINDOW: usize = 8;
 
 /// `pgn` with every game that has a malformed tag line (or one with
 /// unescaped quotes, or a vertical tab, form feed or byte-order mark in
@@ -653,6 +710,30 @@ impl Visitor for Recorder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An indented tag line whose value never closes, after junk that a
+    /// blank line ends for pgn-reader, which reads it as a tag line and
+    /// reports nothing of it: pgn-reader's events after it are matched
+    /// with ours after it (the token, whose `*` the comparison first
+    /// matched, ours alone), however many follow.
+    #[test]
+    fn a_result_read_in_another_place_is_matched_once() {
+        for (pgn, matched, ours_only) in [
+            (&b"\"\n\n [E\"*\n*"[..], 1, 2),
+            (b"\"\n\n [E\"*\n", 0, 2),
+            (b"\"\n\n [E\"*\n*\n\n*\n", 2, 2),
+            (b"\"\n\n [E\"*\n1. e4 e5 *\n\n1. d4 *\n", 5, 2),
+        ] {
+            let agreement = compare_with_pgn_reader(pgn)
+                .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
+            assert_eq!(
+                (agreement.matched, agreement.ours_only),
+                (matched, ours_only),
+                "{}",
+                escape_for_report(pgn)
+            );
+        }
+    }
 
     #[test]
     fn a_game_with_forum_markup_is_left_out_and_the_rest_compared() {
