@@ -87,8 +87,10 @@
 //!   such games are left out of the comparison (their bytes become blank
 //!   lines for both readers) and counted in [`Agreement::games_left_out`].
 //!   So is a game with a vertical tab, form feed or byte-order mark in
-//!   its tag section (between tags, or before the movetext): pgn-reader
-//!   ends the tag section there and reads the rest as movetext.
+//!   its tag section (between tags, or before the movetext), or a
+//!   vertical tab or form feed before its first tag on that tag's line:
+//!   pgn-reader ends the tag section there (or never starts it) and
+//!   reads the rest as movetext.
 //!   So is a game with a tag value holding unescaped quotes (`[Event
 //!   "?"?.??"]`): we read the value to its last quote (a warning),
 //!   pgn-reader ends it at its first and, finding no `]` there, ends the
@@ -367,9 +369,16 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
     let mut blanked: Option<Vec<u8>> = None;
     let mut count = 0;
     let mut lexer = Lexer::new(pgn, 1);
+    let mut previous_end = 0;
     while let Some(span) = lexer.next_span() {
         let tags = &pgn[span.start..span.movetext_start];
-        let odd_blank = memchr::memchr2(b'\x0b', b'\x0c', tags).is_some()
+        // A vertical tab or form feed before the first tag on its line
+        // (blanks to us, the start of movetext to pgn-reader) counts too.
+        let line_start = memchr::memrchr(b'\n', &pgn[previous_end..span.start])
+            .map_or(previous_end, |i| previous_end + i + 1);
+        previous_end = span.end;
+        let odd_blank = memchr::memchr2(b'\x0b', b'\x0c', &pgn[line_start..span.movetext_start])
+            .is_some()
             || memchr::memmem::find(tags, b"\xef\xbb\xbf").is_some();
         if odd_blank
             || lexer.tag_issues().iter().any(|issue| {
@@ -380,7 +389,7 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
             })
         {
             let buf = blanked.get_or_insert_with(|| pgn.to_vec());
-            buf[span.start..span.end].fill(b'\n');
+            buf[line_start..span.end].fill(b'\n');
             count += 1;
         }
     }
@@ -868,6 +877,10 @@ mod tests {
             &b"[A \"b\"]\x0b[C \"*\"]\n\ne4 *\n"[..],
             b"[A \"b\"]\n\x0b[C \"*\"]\n\ne4 *\n",
             b"[A \"b\"]\n\xef\xbb\xbfe4 *\n",
+            // Before the first tag, on its line: pgn-reader never starts
+            // the tag section, and reads `?` in the value as a NAG.
+            b"\x0b[Event \"x -?3] y\"]\n\ne4 *\n",
+            b"e4 *\n\n \x0c[Event \"x -?3] y\"]\n\ne4 *\n",
         ] {
             let agreement = compare_with_pgn_reader(pgn).unwrap();
             assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
