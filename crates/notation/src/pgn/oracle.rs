@@ -87,10 +87,11 @@
 //!   such games are left out of the comparison (their bytes become blank
 //!   lines for both readers) and counted in [`Agreement::games_left_out`].
 //!   So is a game with a vertical tab, form feed or byte-order mark in
-//!   its tag section (between tags, or before the movetext), or a
-//!   vertical tab or form feed before its first tag on that tag's line:
-//!   pgn-reader ends the tag section there (or never starts it) and
-//!   reads the rest as movetext.
+//!   its tag section (between tags, or before the movetext), or one
+//!   before its first tag on that tag's line (a byte-order mark there
+//!   but at the start of the input, which pgn-reader skips): pgn-reader
+//!   ends the tag section there (or never starts it) and reads the rest
+//!   as movetext.
 //!   So is a game with a tag value holding unescaped quotes (`[Event
 //!   "?"?.??"]`): we read the value to its last quote (a warning),
 //!   pgn-reader ends it at its first and, finding no `]` there, ends the
@@ -372,14 +373,18 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
     let mut previous_end = 0;
     while let Some(span) = lexer.next_span() {
         let tags = &pgn[span.start..span.movetext_start];
-        // A vertical tab or form feed before the first tag on its line
-        // (blanks to us, the start of movetext to pgn-reader) counts too.
+        // A vertical tab, form feed or byte-order mark before the first
+        // tag on its line (blanks to us, the start of movetext to
+        // pgn-reader, which skips a byte-order mark only at the start of
+        // its input) counts too.
         let line_start = memchr::memrchr(b'\n', &pgn[previous_end..span.start])
             .map_or(previous_end, |i| previous_end + i + 1);
         previous_end = span.end;
+        let prefix = &pgn[line_start..span.start];
         let odd_blank = memchr::memchr2(b'\x0b', b'\x0c', &pgn[line_start..span.movetext_start])
             .is_some()
-            || memchr::memmem::find(tags, b"\xef\xbb\xbf").is_some();
+            || memchr::memmem::find(tags, b"\xef\xbb\xbf").is_some()
+            || (line_start > 0 && memchr::memmem::find(prefix, b"\xef\xbb\xbf").is_some());
         if odd_blank
             || lexer.tag_issues().iter().any(|issue| {
                 matches!(
@@ -881,6 +886,7 @@ mod tests {
             // the tag section, and reads `?` in the value as a NAG.
             b"\x0b[Event \"x -?3] y\"]\n\ne4 *\n",
             b"e4 *\n\n \x0c[Event \"x -?3] y\"]\n\ne4 *\n",
+            b"e4 *\n\n\xef\xbb\xbf[Event \"Rxd1 17.Rxd1 \"]\n\ne4 *\n",
         ] {
             let agreement = compare_with_pgn_reader(pgn).unwrap();
             assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
