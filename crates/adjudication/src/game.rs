@@ -796,6 +796,15 @@ mod tests {
         );
     }
 
+    /// Both knights out and back: the start position again every four
+    /// plies.
+    const KNIGHT_SHUFFLE: [Move; 4] = [
+        Move::normal(Square::G1, Square::F3),
+        Move::normal(Square::G8, Square::F6),
+        Move::normal(Square::F3, Square::G1),
+        Move::normal(Square::F6, Square::G8),
+    ];
+
     /// A fifth occurrence ends a replayed game at the move that brings
     /// it, as it ends a game whose moves are played: from the start, and
     /// in a run that starts after a pawn move (the shortest cycle is four
@@ -804,12 +813,7 @@ mod tests {
     /// automatic draws.
     #[test]
     fn a_fifth_occurrence_ends_a_replayed_game_on_the_move() {
-        let shuffle = [
-            Move::normal(Square::G1, Square::F3),
-            Move::normal(Square::G8, Square::F6),
-            Move::normal(Square::F3, Square::G1),
-            Move::normal(Square::F6, Square::G8),
-        ];
+        let shuffle = KNIGHT_SHUFFLE;
         let pawns = [
             Move::normal(Square::E2, Square::E4),
             Move::normal(Square::E7, Square::E5),
@@ -846,12 +850,7 @@ mod tests {
     /// fourth occurrence), not after 11.
     #[test]
     fn an_unkeyed_run_answers_at_its_thresholds() {
-        let shuffle = [
-            Move::normal(Square::G1, Square::F3),
-            Move::normal(Square::G8, Square::F6),
-            Move::normal(Square::F3, Square::G1),
-            Move::normal(Square::F6, Square::G8),
-        ];
+        let shuffle = KNIGHT_SHUFFLE;
         let mut replayed = Game::new(Position::new());
         let mut pushed = Game::new(Position::new());
         let start = RepetitionKey::of(&Position::new());
