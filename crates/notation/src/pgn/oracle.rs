@@ -66,18 +66,10 @@
 //!   reads on to its next delimiter and drops it all. Such a move or NAG
 //!   of ours is matched with nothing (not with the same one pgn-reader
 //!   reports further on, `e4[ e4`).
-//! - A tag line whose value never closes, indented, after movetext that
-//!   a blank line ends for pgn-reader (`"\n\n [E"*\n*`, found by the
-//!   lexer fuzz target): to us (the standard: a blank line does not end
-//!   movetext) one junk token `[E"*` of the game before, which the
-//!   comparison matches with what pgn-reader reports of it read alone (the
-//!   result `*`); pgn-reader reads the line as the next game's malformed
-//!   tag section, and reports only what follows it. When an event of
-//!   ours that pgn-reader must have reported would be left over, and one
-//!   of the last few matches was with a skippable event, the comparison
-//!   moves each match since then on to the next event of ours it was
-//!   matched over (the last onto the one left over) where they still
-//!   match, and the skippable event is ours alone.
+//! - An indented tag line after a blank line (`"\n\n [Event "…`, found
+//!   by the lexer fuzz target): pgn-reader has ended the game at the
+//!   blank line and reads the line as the next game's tag section, as we
+//!   do, not as movetext of the game before.
 //! - A comment that never closes: pgn-reader gives up with an error; the
 //!   comparison stops there (our reader reports the unterminated comment
 //!   as an error of its game).
@@ -265,47 +257,10 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
         games_left_out,
         ..Agreement::default()
     };
-    // Whether pgn-reader's `event` is what `our` event reports.
-    let matches = |event: &OracleEvent, our: &Ours| {
-        // (pgn-reader writes a pawn drop `P@e4` as `@e4`.)
-        let as_written = matches!((event, &our.event), (OracleEvent::San(san), None)
-            if *san == our.text || our.text.strip_prefix('P') == Some(san.as_str()));
-        !our.dropped
-            && (our.event.as_ref() == Some(event)
-                || our.alternative.as_ref() == Some(event)
-                || as_written)
-    };
-    // The matches so far: (pgn-reader's event, ours), by index.
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    // An event of ours that must be matched is left over: if a recent
-    // match was with a skippable event of ours, the matches since may
-    // each move on to the next event of ours they were matched over,
-    // the last onto this one, leaving the skippable one alone (see the
-    // module docs: a tag line whose value never closes). `true` when
-    // they could.
-    let shift = |pairs: &mut Vec<(usize, usize)>, left_over: usize| -> bool {
-        let recent = pairs.len().saturating_sub(SHIFT_WINDOW);
-        'start: for first in (recent..pairs.len()).rev() {
-            if !ours[pairs[first].1].skippable {
-                continue;
-            }
-            for q in first..pairs.len() {
-                let target = pairs.get(q + 1).map_or(left_over, |&(_, o)| o);
-                if !matches(&theirs[pairs[q].0], &ours[target]) {
-                    continue 'start;
-                }
-            }
-            for q in first..pairs.len() {
-                pairs[q].1 = pairs.get(q + 1).map_or(left_over, |&(_, o)| o);
-            }
-            return true;
-        }
-        false
-    };
-    let mut next = 0;
-    for (t, event) in theirs.iter().enumerate() {
+    let mut next = ours.iter().peekable();
+    for event in &theirs {
         loop {
-            let Some(our) = ours.get(next) else {
+            let Some(our) = next.next() else {
                 return Err(Disagreement {
                     offset: pgn.len(),
                     pgn_reader: Some(event.clone()),
@@ -313,18 +268,18 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
                     matched: agreement.matched,
                 });
             };
-            next += 1;
-            if matches(event, our) {
+            // (pgn-reader writes a pawn drop `P@e4` as `@e4`.)
+            let as_written = matches!((event, &our.event), (OracleEvent::San(san), None)
+                if *san == our.text || our.text.strip_prefix('P') == Some(san.as_str()));
+            if !our.dropped
+                && (our.event.as_ref() == Some(event)
+                    || our.alternative.as_ref() == Some(event)
+                    || as_written)
+            {
                 agreement.matched += 1;
-                pairs.push((t, next - 1));
                 break;
             }
             if !our.skippable {
-                if shift(&mut pairs, next - 1) {
-                    // The skippable event left alone is ours alone.
-                    agreement.ours_only += 1;
-                    continue;
-                }
                 return Err(Disagreement {
                     offset: our.offset,
                     pgn_reader: Some(event.clone()),
@@ -339,12 +294,8 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
         // pgn-reader stopped; what we read after is ours alone.
         return Ok(agreement);
     }
-    for (index, our) in ours.iter().enumerate().skip(next) {
+    for our in next {
         if !our.skippable {
-            if shift(&mut pairs, index) {
-                agreement.ours_only += 1;
-                continue;
-            }
             return Err(Disagreement {
                 offset: our.offset,
                 pgn_reader: None,
@@ -356,10 +307,6 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
     }
     Ok(agreement)
 }
-
-/// How many of the latest matches [`compare_with_pgn_reader`] may move on
-/// to find a place for an event of ours left over.
-const SHIFT_WINDOW: usize = 8;
 
 /// `pgn` with every game that has a malformed tag line (or one with
 /// unescaped quotes, or a vertical tab, form feed or byte-order mark in
@@ -501,7 +448,23 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
 fn read_as_movetext(pgn: &[u8], end: usize) -> bool {
     let line_start = memchr::memrchr(b'\n', &pgn[..end]).map_or(0, |i| i + 1);
     let before = &pgn[line_start..end];
-    pgn.get(end) == Some(&b'[') && !before.is_empty() && !before.contains(&b';')
+    pgn.get(end) == Some(&b'[')
+        && !before.is_empty()
+        && !before.contains(&b';')
+        && !after_blank_line(pgn, line_start, before)
+}
+
+/// Whether the line that starts at `line_start` (its bytes up to the tag
+/// pair, `before`, all blanks) follows a blank line: pgn-reader ended the
+/// game there, and reads the tag pair as the next game's.
+fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8]) -> bool {
+    let blank = |line: &[u8]| line.iter().all(u8::is_ascii_whitespace);
+    if line_start == 0 || !blank(before) {
+        return false;
+    }
+    let previous = &pgn[..line_start - 1];
+    let previous_start = memchr::memrchr(b'\n', previous).map_or(0, |i| i + 1);
+    blank(&previous[previous_start..])
 }
 
 /// Pushes what pgn-reader may report of `token`; `after_stray`: it follows
@@ -725,18 +688,21 @@ impl Visitor for Recorder {
 mod tests {
     use super::*;
 
-    /// An indented tag line whose value never closes, after junk that a
-    /// blank line ends for pgn-reader, which reads it as a tag line and
-    /// reports nothing of it: pgn-reader's events after it are matched
-    /// with ours after it (the token, whose `*` the comparison first
-    /// matched, ours alone), however many follow.
+    /// An indented tag line (here one whose value never closes) after
+    /// a blank line is the next game's tag section to pgn-reader, as to
+    /// us: what follows it is compared, however many results.
     #[test]
-    fn a_result_read_in_another_place_is_matched_once() {
+    fn an_indented_tag_line_after_a_blank_line_starts_a_game() {
         for (pgn, matched, ours_only) in [
-            (&b"\"\n\n [E\"*\n*"[..], 1, 2),
-            (b"\"\n\n [E\"*\n", 0, 2),
-            (b"\"\n\n [E\"*\n*\n\n*\n", 2, 2),
-            (b"\"\n\n [E\"*\n1. e4 e5 *\n\n1. d4 *\n", 5, 2),
+            (&b"\"\n\n [E\"*\n*"[..], 1, 1),
+            (b"\"\n\n [E\"*\n", 0, 1),
+            (b"\"\n\n [E\"*\n*\n\n*\n", 2, 1),
+            (b"\"\n\n [E\"*\n1. e4 e5 *\n\n1. d4 *\n", 5, 1),
+            (
+                b"1. e4\n\n [Event \"Blitz 0:04:17] } 11. Nf6\n2. Nf3 *\n",
+                3,
+                0,
+            ),
         ] {
             let agreement = compare_with_pgn_reader(pgn)
                 .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
