@@ -455,16 +455,17 @@ fn read_as_movetext(pgn: &[u8], end: usize) -> bool {
 }
 
 /// Whether the line that starts at `line_start` (its bytes up to the tag
-/// pair, `before`, all blanks) follows a blank line: pgn-reader ended the
-/// game there, and reads the tag pair as the next game's.
+/// pair, `before`, spaces and tabs) follows an empty line (nothing, or
+/// only `\r`, between two line feeds: what pgn-reader ends movetext at;
+/// a line of spaces is not one): pgn-reader ended the game there, and
+/// reads the tag pair as the next game's.
 fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8]) -> bool {
-    let blank = |line: &[u8]| line.iter().all(u8::is_ascii_whitespace);
-    if line_start == 0 || !blank(before) {
+    if line_start < 2 || !before.iter().all(|&b| b == b' ' || b == b'\t') {
         return false;
     }
     let previous = &pgn[..line_start - 1];
     let previous_start = memchr::memrchr(b'\n', previous).map_or(0, |i| i + 1);
-    blank(&previous[previous_start..])
+    matches!(previous.get(previous_start..), Some([] | [b'\r']))
 }
 
 /// Pushes what pgn-reader may report of `token`; `after_stray`: it follows
