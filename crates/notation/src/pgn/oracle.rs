@@ -59,17 +59,20 @@
 //!   glued tag pair start the next game). pgn-reader reads `b4[Result` as
 //!   one junk token and drops it, then reads on in the same game.
 //! - A `[` or a stray `}` in the movetext with a move or NAG right after
-//!   it (`Qd[b3`, `[b3`, `N}g5`), or right before it (`e4[`, `$1[`); a
+//!   it (`Qd[b3`, `[b3`, `N}g5`), or right before it (`e4[`, `$1[`,
+//!   and a token that is no move read with the `[`: `8e4[`); a
 //!   move right after a vertical tab or form feed (blanks to us, not to
 //!   pgn-reader: `\x0cb5`): `[` is a token of its own to us (an error of
 //!   its game), and the move or NAG before or after it ours; pgn-reader
 //!   reads on to its next delimiter and drops it all. Such a move or NAG
 //!   of ours is matched with nothing (not with the same one pgn-reader
 //!   reports further on, `e4[ e4`).
-//! - An indented tag line after a blank line (`"\n\n [Event "…`, found
-//!   by the lexer fuzz target): pgn-reader has ended the game at the
-//!   blank line and reads the line as the next game's tag section, as we
-//!   do, not as movetext of the game before.
+//! - An indented tag line after an empty line (`"\n\n [Event "…`, found
+//!   by the lexer fuzz target; `\r` alone is an empty line, a line of
+//!   spaces is not, and lines of blanks or `%` escapes may come between):
+//!   pgn-reader has ended the game at the empty line and reads the line
+//!   as the next game's tag section, as we do, not as movetext of the
+//!   game before.
 //! - A comment that never closes: pgn-reader gives up with an error; the
 //!   comparison stops there (our reader reports the unterminated comment
 //!   as an error of its game).
@@ -80,10 +83,11 @@
 //!   lines for both readers) and counted in [`Agreement::games_left_out`].
 //!   So is a game with a vertical tab, form feed or byte-order mark in
 //!   its tag section (between tags, or before the movetext), or one
-//!   before its first tag on that tag's line (a byte-order mark there
-//!   but at the start of the input, which pgn-reader skips): pgn-reader
-//!   ends the tag section there (or never starts it) and reads the rest
-//!   as movetext.
+//!   before its first tag where pgn-reader reads the blanks before it
+//!   (that tag's line; for an indented tag, back to the last empty line),
+//!   but for the one byte-order mark at the start of the input, which
+//!   pgn-reader skips: pgn-reader ends the tag section there (or never
+//!   starts it) and reads the rest as movetext.
 //!   So is a game with a tag value holding unescaped quotes (`[Event
 //!   "?"?.??"]`): we read the value to its last quote (a warning),
 //!   pgn-reader ends it at its first and, finding no `]` there, ends the
@@ -310,9 +314,10 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
 
 /// `pgn` with every game that has a malformed tag line (or one with
 /// unescaped quotes, or a vertical tab, form feed or byte-order mark in
-/// its tag section, all of which pgn-reader ends the tag section at)
-/// turned into blank lines (offsets and line numbers kept), and how many
-/// there were; `None` when there are none.
+/// its tag section, all of which pgn-reader ends the tag section at, or
+/// before its first tag where pgn-reader would start reading it: see
+/// [`before_first_tag`]) turned into blank lines (offsets and line numbers
+/// kept), and how many there were; `None` when there are none.
 fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
     let mut blanked: Option<Vec<u8>> = None;
     let mut count = 0;
@@ -320,19 +325,20 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
     let mut previous_end = 0;
     while let Some(span) = lexer.next_span() {
         let tags = &pgn[span.start..span.movetext_start];
-        // A vertical tab, form feed or byte-order mark before the first
-        // tag on its line (blanks to us, the start of movetext to
-        // pgn-reader, which skips a byte-order mark only at the start of
-        // its input) counts too.
-        let line_start = memchr::memrchr(b'\n', &pgn[previous_end..span.start])
-            .map_or(previous_end, |i| previous_end + i + 1);
+        let from = before_first_tag(pgn, previous_end, span.start);
         previous_end = span.end;
-        let prefix = &pgn[line_start..span.start];
-        let odd_blank = memchr::memchr2(b'\x0b', b'\x0c', &pgn[line_start..span.movetext_start])
-            .is_some()
-            || memchr::memmem::find(tags, b"\xef\xbb\xbf").is_some()
-            || (line_start > 0 && memchr::memmem::find(prefix, b"\xef\xbb\xbf").is_some());
-        if odd_blank
+        let mut before = &pgn[from..span.start];
+        if from == 0 {
+            // pgn-reader skips one byte-order mark, at the start of its
+            // input.
+            before = before.strip_prefix(b"\xef\xbb\xbf").unwrap_or(before);
+        }
+        let odd_blank = |bytes: &[u8]| {
+            memchr::memchr2(b'\x0b', b'\x0c', bytes).is_some()
+                || memchr::memmem::find(bytes, b"\xef\xbb\xbf").is_some()
+        };
+        if odd_blank(before)
+            || odd_blank(tags)
             || lexer.tag_issues().iter().any(|issue| {
                 matches!(
                     issue.problem,
@@ -341,11 +347,31 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
             })
         {
             let buf = blanked.get_or_insert_with(|| pgn.to_vec());
-            buf[line_start..span.end].fill(b'\n');
+            buf[from..span.end].fill(b'\n');
             count += 1;
         }
     }
     (blanked, count)
+}
+
+/// Where pgn-reader starts reading the blanks before a game's first tag
+/// (at `start`; the game before ended at `previous_end`): a vertical tab,
+/// form feed or byte-order mark from there on is not a blank to it, and
+/// it reads the tags as movetext. For a tag in the first column, the
+/// tag's line (pgn-reader ends movetext at a line that starts with `[`);
+/// for an indented one, the gap back to the last empty line, which ended
+/// the game before for pgn-reader (or to `previous_end`).
+fn before_first_tag(pgn: &[u8], previous_end: usize, start: usize) -> usize {
+    let gap = &pgn[previous_end..start];
+    let line_start = memchr::memrchr(b'\n', gap).map_or(previous_end, |i| previous_end + i + 1);
+    if line_start == start {
+        return start;
+    }
+    let empty = [&b"\n\n"[..], b"\n\r\n"]
+        .iter()
+        .filter_map(|line| memchr::memmem::rfind(gap, line))
+        .max();
+    empty.map_or(previous_end, |i| previous_end + i + 1)
 }
 
 /// Our events over the whole buffer, game after game.
@@ -457,15 +483,27 @@ fn read_as_movetext(pgn: &[u8], end: usize) -> bool {
 /// Whether the line that starts at `line_start` (its bytes up to the tag
 /// pair, `before`, spaces and tabs) follows an empty line (nothing, or
 /// only `\r`, between two line feeds: what pgn-reader ends movetext at;
-/// a line of spaces is not one): pgn-reader ended the game there, and
-/// reads the tag pair as the next game's.
+/// a line of spaces is not one), with only lines of blanks or `%` escape
+/// lines between (which pgn-reader skips before a game's tags): pgn-reader
+/// ended the game there, and reads the tag pair as the next game's.
 fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8]) -> bool {
-    if line_start < 2 || !before.iter().all(|&b| b == b' ' || b == b'\t') {
+    if !before.iter().all(|&b| b == b' ' || b == b'\t') {
         return false;
     }
-    let previous = &pgn[..line_start - 1];
-    let previous_start = memchr::memrchr(b'\n', previous).map_or(0, |i| i + 1);
-    matches!(previous.get(previous_start..), Some([] | [b'\r']))
+    let mut end = line_start;
+    while end >= 2 {
+        // The line before, without its line feed.
+        let previous = &pgn[..end - 1];
+        let start = memchr::memrchr(b'\n', previous).map_or(0, |i| i + 1);
+        match &previous[start..] {
+            [] | [b'\r'] => return start > 0,
+            [b'%', ..] => {}
+            line if line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) => {}
+            _ => return false,
+        }
+        end = start;
+    }
+    false
 }
 
 /// Pushes what pgn-reader may report of `token`; `after_stray`: it follows
@@ -518,7 +556,10 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
             // token by its own rules, in pieces: a result glued to a move
             // (`*O-O`), a number glued to one (`51f5`), SAN prefixes it
             // drops (`Qd3b4a4+` gives `a4+`), castling with zeros before
-            // junk (`0-0-x`), variant moves (`N@f3`).
+            // junk (`0-0-x`), variant moves (`N@f3`). With a `[` glued
+            // after it, read with the `[`, which makes pgn-reader drop
+            // its last piece (`8e4[`: the number, then `e4[` dropped).
+            None if glued => push_as_read_alone(out, &[bytes, b"["].concat(), ours),
             None => push_as_read_alone(out, bytes, ours),
         },
         TokenKind::Nag if glued => out.push(dropped),
@@ -530,6 +571,7 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
             )),
             // Not a NAG to us (over 255, or over three digits): pgn-reader
             // reads any number that fits a byte (`$0000` is its `$0`).
+            None if glued => push_as_read_alone(out, &[bytes, b"["].concat(), ours),
             None => push_as_read_alone(out, bytes, ours),
         },
         TokenKind::Glyph => {
@@ -704,6 +746,11 @@ mod tests {
                 3,
                 0,
             ),
+            // With CRLF line ends, and with a line of spaces or a `%`
+            // escape line after the empty one.
+            (b"\"\r\n\r\n [E\"*\r\n*", 1, 1),
+            (b"\"\n\n \n [E\"*\n*", 1, 1),
+            (b"\"\n\n%x\n [E\"*\n*", 1, 1),
         ] {
             let agreement = compare_with_pgn_reader(pgn)
                 .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
@@ -793,6 +840,16 @@ mod tests {
     }
 
     #[test]
+    fn a_move_glued_to_a_number_and_a_bracket_is_dropped_by_pgn_reader() {
+        // Found by the lexer fuzz target: in `8e4[ e4` pgn-reader reads the
+        // number, then drops `e4[`; its only `e4` is the second, which is
+        // ours too (our `8e4` is an error of its game, matched with
+        // nothing).
+        let agreement = compare_with_pgn_reader(b"8e4[ e4 *\n").unwrap();
+        assert_eq!(agreement.matched, 2, "{agreement:?}"); // e4 *
+    }
+
+    #[test]
     fn a_nag_before_a_bracket_is_dropped_by_pgn_reader() {
         // Found by the lexer fuzz target: `$1[%clk 5:04:10]`, `$13[ Bxf2+`.
         let agreement = compare_with_pgn_reader(b"e4 $1[%clk 5:04:10] e5 $13[ Nf3 *\n").unwrap();
@@ -854,10 +911,18 @@ mod tests {
             b"\x0b[Event \"x -?3] y\"]\n\ne4 *\n",
             b"e4 *\n\n \x0c[Event \"x -?3] y\"]\n\ne4 *\n",
             b"e4 *\n\n\xef\xbb\xbf[Event \"Rxd1 17.Rxd1 \"]\n\ne4 *\n",
+            // On the first line, but after a blank or a second mark.
+            b" \xef\xbb\xbf[Event \"x -?3] y\"]\n\ne4 *\n",
+            b"\xef\xbb\xbf\xef\xbb\xbf[Event \"x -?3] y\"]\n\ne4 *\n",
+            // On a line of its own before an indented tag.
+            b"e4 *\n\x0b\n [Event \"x -?3] y\"]\n\ne4 *\n",
         ] {
             let agreement = compare_with_pgn_reader(pgn).unwrap();
             assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
         }
+        // The one byte-order mark pgn-reader skips: nothing left out.
+        let agreement = compare_with_pgn_reader(b"\xef\xbb\xbf[Event \"x\"]\n\ne4 *\n").unwrap();
+        assert_eq!((agreement.games_left_out, agreement.matched), (0, 2));
     }
 
     #[test]
