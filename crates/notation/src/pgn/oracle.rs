@@ -73,6 +73,11 @@
 //!   pgn-reader has ended the game at the empty line and reads the line
 //!   as the next game's tag section, as we do, not as movetext of the
 //!   game before.
+//! - An indented `%` line where pgn-reader starts a game (after an
+//!   empty line, `\xff\n\n %(`): pgn-reader skips the blanks and then the
+//!   line as an escape; to us, as to the standard and to pgn-reader's own
+//!   movetext, `%` escapes a line only in the first column. Our tokens on
+//!   that line are matched with nothing.
 //! - A comment that never closes: pgn-reader gives up with an error; the
 //!   comparison stops there (our reader reports the unterminated comment
 //!   as an error of its game).
@@ -506,6 +511,20 @@ fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8]) -> bool {
     false
 }
 
+/// Whether the byte at `offset` is on a line whose first byte but blanks
+/// is `%` (an escape line only in the first column to us, the PGN
+/// standard and pgn-reader's movetext), where pgn-reader starts a game
+/// (after an empty line, see [`after_blank_line`]): there it skips the
+/// blanks, takes the `%` for an escape, and passes over the line.
+fn skipped_escape_line(pgn: &[u8], offset: usize) -> bool {
+    let line_start = memchr::memrchr(b'\n', &pgn[..offset]).map_or(0, |i| i + 1);
+    let line = &pgn[line_start..offset + 1];
+    let Some(first) = line.iter().position(|&b| b != b' ' && b != b'\t') else {
+        return false;
+    };
+    first > 0 && line[first] == b'%' && after_blank_line(pgn, line_start, &line[..first])
+}
+
 /// Pushes what pgn-reader may report of `token`; `after_stray`: it follows
 /// a stray `}` or `[` with no blank between.
 fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, after_stray: bool) {
@@ -537,8 +556,9 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
     };
     // Right after the `[` or `}`, pgn-reader passes over everything up to
     // its next delimiter: all of a token of ours that does not start with
-    // one.
-    if after_bracket && !is_pgn_reader_delimiter(bytes[0]) {
+    // one. And on an indented `%` line where pgn-reader starts a game
+    // (see [`skipped_escape_line`]), it reads nothing.
+    if (after_bracket && !is_pgn_reader_delimiter(bytes[0])) || skipped_escape_line(pgn, offset) {
         out.push(dropped);
         return;
     }
@@ -837,6 +857,21 @@ mod tests {
         let pgn = b"1. d4\n1. e4[Event \"x\"]\n\n1. e4 *\n";
         let agreement = compare_with_pgn_reader(pgn).unwrap();
         assert_eq!(agreement.matched, 3, "{agreement:?}"); // d4 e4 *
+    }
+
+    #[test]
+    fn an_indented_escape_line_where_pgn_reader_starts_a_game_is_skipped_by_it() {
+        // Found by the lexer fuzz target: after an empty line, pgn-reader
+        // skips blanks and then a `%` line whole; to us (the standard) an
+        // indented `%` is no escape, and `(` opens a variation.
+        let agreement = compare_with_pgn_reader(b"e4\n\n %( e5\n1. d4 *\n").unwrap();
+        assert_eq!(
+            (agreement.matched, agreement.ours_only),
+            (3, 3),
+            "{agreement:?}"
+        );
+        // In the movetext (no empty line before) the `(` is read by both.
+        assert!(compare_with_pgn_reader(b"e4\n %( e5 )\n1. d4 *\n").is_ok());
     }
 
     #[test]
