@@ -93,6 +93,9 @@
 //!   but for the one byte-order mark at the start of the input, which
 //!   pgn-reader skips: pgn-reader ends the tag section there (or never
 //!   starts it) and reads the rest as movetext.
+//!   So is a game with a tag value that does not close and ends its
+//!   line with a backslash (`[e "\`): pgn-reader reads an escaped line
+//!   feed and the value on into the next line.
 //!   So is a game with a tag value holding unescaped quotes (`[Event
 //!   "?"?.??"]`): we read the value to its last quote (a warning),
 //!   pgn-reader ends it at its first and, finding no `]` there, ends the
@@ -318,7 +321,8 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
 }
 
 /// `pgn` with every game that has a malformed tag line (or one with
-/// unescaped quotes, or a vertical tab, form feed or byte-order mark in
+/// unescaped quotes, or an unclosed value ending in a backslash, or a
+/// vertical tab, form feed or byte-order mark in
 /// its tag section, all of which pgn-reader ends the tag section at, or
 /// before its first tag where pgn-reader would start reading it: see
 /// [`before_first_tag`]) turned into blank lines (offsets and line numbers
@@ -344,11 +348,17 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
         };
         if odd_blank(before)
             || odd_blank(tags)
-            || lexer.tag_issues().iter().any(|issue| {
-                matches!(
-                    issue.problem,
-                    TagLineProblem::Malformed | TagLineProblem::UnescapedQuote
-                )
+            || lexer.tag_issues().iter().any(|issue| match issue.problem {
+                TagLineProblem::Malformed | TagLineProblem::UnescapedQuote => true,
+                // A value whose line ends in a backslash: pgn-reader takes
+                // it for an escaped line feed and reads the value on into
+                // the next line (`[e "\` then `O-O`), we end the value at
+                // the line's end.
+                TagLineProblem::UnclosedQuote => {
+                    let line =
+                        &pgn[span.start + issue.start as usize..span.start + issue.end as usize];
+                    line.strip_suffix(b"\r").unwrap_or(line).ends_with(b"\\")
+                }
             })
         {
             let buf = blanked.get_or_insert_with(|| pgn.to_vec());
@@ -952,6 +962,12 @@ mod tests {
             // On a line of its own before an indented tag.
             b"e4 *\n\x0b\n [Event \"x -?3] y\"]\n\ne4 *\n",
         ] {
+            let agreement = compare_with_pgn_reader(pgn).unwrap();
+            assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
+        }
+        // An unclosed value that ends in a backslash, which pgn-reader
+        // reads as an escaped line feed (found by the lexer fuzz target).
+        for pgn in [&b"[e \"\\\nO-O\n"[..], b"[e \"x\\\r\nO-O\n"] {
             let agreement = compare_with_pgn_reader(pgn).unwrap();
             assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
         }
