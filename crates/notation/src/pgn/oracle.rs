@@ -499,7 +499,8 @@ fn read_as_movetext(pgn: &[u8], end: usize) -> bool {
 /// pair, `before`, spaces and tabs) follows an empty line (nothing, or
 /// only `\r`, between two line feeds: what pgn-reader ends movetext at;
 /// a line of spaces is not one), with only lines of blanks or `%` escape
-/// lines between (which pgn-reader skips before a game's tags): pgn-reader
+/// lines (indented or not) between, which pgn-reader skips before a
+/// game's tags: pgn-reader
 /// ended the game there, and reads the tag pair as the next game's.
 fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8]) -> bool {
     if !before.iter().all(|&b| b == b' ' || b == b'\t') {
@@ -510,11 +511,14 @@ fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8]) -> bool {
         // The line before, without its line feed.
         let previous = &pgn[..end - 1];
         let start = memchr::memrchr(b'\n', previous).map_or(0, |i| i + 1);
-        match &previous[start..] {
-            [] | [b'\r'] => return start > 0,
-            [b'%', ..] => {}
-            line if line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) => {}
-            _ => return false,
+        let line = &previous[start..];
+        match line.iter().find(|&&b| !matches!(b, b' ' | b'\t' | b'\r')) {
+            // Empty: nothing, or only `\r`.
+            None if matches!(line, [] | [b'\r']) => return start > 0,
+            // Blanks, or a `%` line (indented too: after a line feed
+            // pgn-reader skips blanks and takes `%` for an escape).
+            None | Some(b'%') => {}
+            Some(_) => return false,
         }
         end = start;
     }
@@ -878,6 +882,13 @@ mod tests {
         assert_eq!(
             (agreement.matched, agreement.ours_only),
             (3, 3),
+            "{agreement:?}"
+        );
+        // And on each such line after it.
+        let agreement = compare_with_pgn_reader(b"e4\n\n %\n\t%( e5\n1. d4 *\n").unwrap();
+        assert_eq!(
+            (agreement.matched, agreement.ours_only),
+            (3, 4),
             "{agreement:?}"
         );
         // In the movetext (no empty line before) the `(` is read by both.
