@@ -464,7 +464,10 @@ impl Game {
     }
 
     /// The positions that can still repeat (since the last irreversible
-    /// move), current last.
+    /// move), current last. Borrowed when the game keeps the window
+    /// keyed; computed (up to 15 moves played again) when a replayed
+    /// game has left a short run of reversible moves unkeyed, so a caller
+    /// that asks at every ply should keep what it got.
     #[must_use]
     pub fn repetitions(&self) -> Cow<'_, Repetitions> {
         if self.unkeyed.pending {

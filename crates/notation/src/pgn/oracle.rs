@@ -765,6 +765,13 @@ impl Visitor for Recorder {
 mod tests {
     use super::*;
 
+    /// (matched, ours only) of a comparison that must agree.
+    fn counts(pgn: &[u8]) -> (usize, usize) {
+        let agreement = compare_with_pgn_reader(pgn)
+            .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
+        (agreement.matched, agreement.ours_only)
+    }
+
     /// An indented tag line (here one whose value never closes) after
     /// a blank line is the next game's tag section to pgn-reader, as to
     /// us: what follows it is compared, however many results.
@@ -786,10 +793,8 @@ mod tests {
             (b"\"\n\n \n [E\"*\n*", 1, 1),
             (b"\"\n\n%x\n [E\"*\n*", 1, 1),
         ] {
-            let agreement = compare_with_pgn_reader(pgn)
-                .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
             assert_eq!(
-                (agreement.matched, agreement.ours_only),
+                counts(pgn),
                 (matched, ours_only),
                 "{}",
                 escape_for_report(pgn)
@@ -856,18 +861,8 @@ mod tests {
         // Found by the lexer fuzz target: in `e4[ e4` pgn-reader drops the
         // first `e4` (no delimiter after it) and reports the second; ours
         // of the first must not be matched with it. The same after a `[`.
-        let agreement = compare_with_pgn_reader(b"e4[ e4 *\n").unwrap();
-        assert_eq!(
-            (agreement.matched, agreement.ours_only),
-            (2, 2),
-            "{agreement:?}"
-        );
-        let agreement = compare_with_pgn_reader(b"e4 [e4 e4 *\n").unwrap();
-        assert_eq!(
-            (agreement.matched, agreement.ours_only),
-            (3, 2),
-            "{agreement:?}"
-        );
+        assert_eq!(counts(b"e4[ e4 *\n"), (2, 2));
+        assert_eq!(counts(b"e4 [e4 e4 *\n"), (3, 2));
         let pgn = b"1. d4\n1. e4[Event \"x\"]\n\n1. e4 *\n";
         let agreement = compare_with_pgn_reader(pgn).unwrap();
         assert_eq!(agreement.matched, 3, "{agreement:?}"); // d4 e4 *
@@ -878,19 +873,9 @@ mod tests {
         // Found by the lexer fuzz target: after an empty line, pgn-reader
         // skips blanks and then a `%` line whole; to us (the standard) an
         // indented `%` is no escape, and `(` opens a variation.
-        let agreement = compare_with_pgn_reader(b"e4\n\n %( e5\n1. d4 *\n").unwrap();
-        assert_eq!(
-            (agreement.matched, agreement.ours_only),
-            (3, 3),
-            "{agreement:?}"
-        );
+        assert_eq!(counts(b"e4\n\n %( e5\n1. d4 *\n"), (3, 3));
         // And on each such line after it.
-        let agreement = compare_with_pgn_reader(b"e4\n\n %\n\t%( e5\n1. d4 *\n").unwrap();
-        assert_eq!(
-            (agreement.matched, agreement.ours_only),
-            (3, 4),
-            "{agreement:?}"
-        );
+        assert_eq!(counts(b"e4\n\n %\n\t%( e5\n1. d4 *\n"), (3, 4));
         // In the movetext (no empty line before) the `(` is read by both.
         assert!(compare_with_pgn_reader(b"e4\n %( e5 )\n1. d4 *\n").is_ok());
     }
