@@ -622,10 +622,16 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
         TokenKind::OpenVariation => out.push(ours(Some(OracleEvent::BeginVariation), false)),
         TokenKind::CloseVariation => out.push(ours(Some(OracleEvent::EndVariation), false)),
         TokenKind::Result(result) => {
-            // A bare `1/2` is a draw to us, nothing to pgn-reader.
+            // A bare `1/2` is a draw to us, nothing to pgn-reader: matched
+            // with nothing (not with the draw pgn-reader reports further
+            // on, `1/2 1/2-1/2`).
             let bare =
                 !bytes.contains(&b'-') && !bytes.contains(&0xe2) && result == GameResult::Draw;
-            out.push(ours(Some(OracleEvent::Outcome(result)), bare));
+            if bare {
+                out.push(dropped);
+            } else {
+                out.push(ours(Some(OracleEvent::Outcome(result)), false));
+            }
         }
     }
 }
@@ -878,6 +884,13 @@ mod tests {
         assert_eq!(counts(b"e4\n\n %\n\t%( e5\n1. d4 *\n"), (3, 4));
         // In the movetext (no empty line before) the `(` is read by both.
         assert!(compare_with_pgn_reader(b"e4\n %( e5 )\n1. d4 *\n").is_ok());
+    }
+
+    #[test]
+    fn a_bare_half_is_matched_with_nothing() {
+        // Found by the lexer fuzz target: pgn-reader's only draw in
+        // `1/2 1/2-1/2` is the second, and ours of it must be matched.
+        assert_eq!(counts(b"1/2 1/2-1/2\n"), (1, 1));
     }
 
     #[test]
