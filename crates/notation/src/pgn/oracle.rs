@@ -398,6 +398,7 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
     let mut tags_as_movetext = None;
     // pgn-reader's events up to here are ours already (see below).
     let mut read_up_to = 0;
+    let mut escape_lines = EscapeLines::default();
     while let Some(head) = lexer.next_game() {
         let start = lexer.game_start();
         // Where the last stray `}` or `[` (a junk token of ours) ended.
@@ -466,7 +467,15 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                 });
                 continue;
             }
-            push_ours(&mut out, pgn, start, &token, stray_end == Some(offset));
+            let skipped = escape_lines.skipped(pgn, offset);
+            push_ours(
+                &mut out,
+                pgn,
+                start,
+                &token,
+                stray_end == Some(offset),
+                skipped,
+            );
             stray_end = (token.kind == TokenKind::San
                 && token.san.is_none()
                 && matches!(pgn[offset..end].last(), Some(b'}' | b'[')))
@@ -525,13 +534,35 @@ fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8]) -> bool {
     false
 }
 
+/// [`skipped_escape_line`] for offsets in increasing order, each line
+/// looked at once (a line of megabytes holds a million tokens).
+#[derive(Default)]
+struct EscapeLines {
+    /// The last offset asked about, its line's start, and the answer.
+    last: Option<(usize, usize, bool)>,
+}
+
+impl EscapeLines {
+    fn skipped(&mut self, pgn: &[u8], offset: usize) -> bool {
+        if let Some((last, line_start, answer)) = self.last {
+            if offset >= last && memchr::memchr(b'\n', &pgn[last..offset]).is_none() {
+                self.last = Some((offset, line_start, answer));
+                return answer;
+            }
+        }
+        let line_start = memchr::memrchr(b'\n', &pgn[..offset]).map_or(0, |i| i + 1);
+        let answer = skipped_escape_line(pgn, line_start, offset);
+        self.last = Some((offset, line_start, answer));
+        answer
+    }
+}
+
 /// Whether the byte at `offset` is on a line whose first byte but blanks
 /// is `%` (an escape line only in the first column to us, the PGN
 /// standard and pgn-reader's movetext), where pgn-reader starts a game
 /// (after an empty line, see [`after_blank_line`]): there it skips the
 /// blanks, takes the `%` for an escape, and passes over the line.
-fn skipped_escape_line(pgn: &[u8], offset: usize) -> bool {
-    let line_start = memchr::memrchr(b'\n', &pgn[..offset]).map_or(0, |i| i + 1);
+fn skipped_escape_line(pgn: &[u8], line_start: usize, offset: usize) -> bool {
     let line = &pgn[line_start..offset + 1];
     let Some(first) = line.iter().position(|&b| b != b' ' && b != b'\t') else {
         return false;
@@ -541,7 +572,16 @@ fn skipped_escape_line(pgn: &[u8], offset: usize) -> bool {
 
 /// Pushes what pgn-reader may report of `token`; `after_stray`: it follows
 /// a stray `}` or `[` with no blank between.
-fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, after_stray: bool) {
+/// `on_skipped_line`: the token is on a line pgn-reader passes over
+/// ([`skipped_escape_line`]).
+fn push_ours(
+    out: &mut Vec<Ours>,
+    pgn: &[u8],
+    game_start: usize,
+    token: &Token,
+    after_stray: bool,
+    on_skipped_line: bool,
+) {
     let offset = game_start + token.start as usize;
     let bytes = &pgn[offset..offset + token.len as usize];
     let text = escape_for_report(bytes).into_owned();
@@ -572,7 +612,7 @@ fn push_ours(out: &mut Vec<Ours>, pgn: &[u8], game_start: usize, token: &Token, 
     // its next delimiter: all of a token of ours that does not start with
     // one. And on an indented `%` line where pgn-reader starts a game
     // (see [`skipped_escape_line`]), it reads nothing.
-    if (after_bracket && !is_pgn_reader_delimiter(bytes[0])) || skipped_escape_line(pgn, offset) {
+    if (after_bracket && !is_pgn_reader_delimiter(bytes[0])) || on_skipped_line {
         out.push(dropped);
         return;
     }
