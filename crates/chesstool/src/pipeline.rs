@@ -1085,7 +1085,9 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         }
         // A game that ends within the bytes ends where the scanner says;
         // one that goes on is skipped to the next.
-        let mut skipper = GameSkipper::new();
+        // (A game at the start of a chunk starts a line: the input's
+        // start, or a carried game's.)
+        let mut skipper = GameSkipper::starting(start == 0 || bytes[start - 1] == b'\n');
         let found = match span.ended_by {
             GameEnd::Result | GameEnd::NextGame => Some(NextGame {
                 kept: Vec::new(),

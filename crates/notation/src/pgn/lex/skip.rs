@@ -52,13 +52,23 @@ impl Default for GameSkipper {
 }
 
 impl GameSkipper {
-    /// A skipper at the first byte of a game.
+    /// A skipper at the first byte of a game, which starts a line.
     #[must_use]
     pub fn new() -> GameSkipper {
+        GameSkipper::starting(true)
+    }
+
+    /// A skipper at the first byte of a game; `at_line_start`: the byte
+    /// before it is a line feed (or there is none). A `%` escapes its line
+    /// only at a line's start: where a game starts mid-line (after a
+    /// result and blanks, `*\n %*`) the `%` is the game's first byte, as
+    /// the lexer reads it.
+    #[must_use]
+    pub fn starting(at_line_start: bool) -> GameSkipper {
         GameSkipper {
             st: GameState {
                 phase: Phase::Start,
-                at_line_start: true,
+                at_line_start,
                 plain_tags: true,
                 ..GameState::default()
             },
@@ -96,7 +106,7 @@ impl GameSkipper {
     /// assert_eq!(GameSkipper::skip(pgn, 8, []), None);
     /// ```
     pub fn skip(data: &[u8], start: usize, cuts: impl IntoIterator<Item = usize>) -> Option<usize> {
-        let mut skipper = GameSkipper::new();
+        let mut skipper = GameSkipper::starting(start == 0 || data[start - 1] == b'\n');
         let mut at = start;
         for end in cuts.into_iter().chain([data.len()]) {
             let end = end.clamp(at, data.len());
