@@ -453,10 +453,14 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
             }
             read_up_to = end;
         }
+        // Where our last token ended: a `%` before it is inside it (a
+        // comment), for pgn-reader too.
+        let mut covered_to = start;
         for token in tokens {
             let offset = start + token.start as usize;
             let end = offset + token.len as usize;
             if offset < read_up_to {
+                covered_to = end;
                 out.push(Ours {
                     offset,
                     event: None,
@@ -467,7 +471,8 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                 });
                 continue;
             }
-            let skipped = escape_lines.skipped(pgn, offset);
+            let skipped = escape_lines.skipped(pgn, offset, covered_to);
+            covered_to = end;
             push_ours(
                 &mut out,
                 pgn,
@@ -543,7 +548,8 @@ struct EscapeLines {
 }
 
 impl EscapeLines {
-    fn skipped(&mut self, pgn: &[u8], offset: usize) -> bool {
+    /// `covered_to`: where our token before this one ended.
+    fn skipped(&mut self, pgn: &[u8], offset: usize, covered_to: usize) -> bool {
         if let Some((last, line_start, answer)) = self.last {
             if offset >= last && memchr::memchr(b'\n', &pgn[last..offset]).is_none() {
                 self.last = Some((offset, line_start, answer));
@@ -551,7 +557,7 @@ impl EscapeLines {
             }
         }
         let line_start = memchr::memrchr(b'\n', &pgn[..offset]).map_or(0, |i| i + 1);
-        let answer = skipped_escape_line(pgn, line_start, offset);
+        let answer = skipped_escape_line(pgn, line_start, offset, covered_to);
         self.last = Some((offset, line_start, answer));
         answer
     }
@@ -562,12 +568,17 @@ impl EscapeLines {
 /// standard and pgn-reader's movetext), where pgn-reader starts a game
 /// (after an empty line, see [`after_blank_line`]): there it skips the
 /// blanks, takes the `%` for an escape, and passes over the line.
-fn skipped_escape_line(pgn: &[u8], line_start: usize, offset: usize) -> bool {
+/// A `%` before `covered_to` (inside our token before, a comment that
+/// runs over the empty line) is no escape to pgn-reader either.
+fn skipped_escape_line(pgn: &[u8], line_start: usize, offset: usize, covered_to: usize) -> bool {
     let line = &pgn[line_start..offset + 1];
     let Some(first) = line.iter().position(|&b| b != b' ' && b != b'\t') else {
         return false;
     };
-    first > 0 && line[first] == b'%' && after_blank_line(pgn, line_start, &line[..first])
+    first > 0
+        && line_start + first >= covered_to
+        && line[first] == b'%'
+        && after_blank_line(pgn, line_start, &line[..first])
 }
 
 /// Pushes what pgn-reader may report of `token`; `after_stray`: it follows
@@ -922,6 +933,9 @@ mod tests {
         assert_eq!(counts(b"e4\n\n %( e5\n1. d4 *\n"), (3, 3));
         // And on each such line after it.
         assert_eq!(counts(b"e4\n\n %\n\t%( e5\n1. d4 *\n"), (3, 4));
+        // Inside a comment that runs over the empty line, `%` is part of
+        // the comment to both (found by the lexer fuzz target).
+        assert_eq!(counts(b"{\n\n %}*\n"), (2, 0));
         // In the movetext (no empty line before) the `(` is read by both.
         assert!(compare_with_pgn_reader(b"e4\n %( e5 )\n1. d4 *\n").is_ok());
     }
