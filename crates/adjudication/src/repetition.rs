@@ -328,11 +328,7 @@ impl Repetitions {
         after: &Position,
         irreversible: bool,
     ) -> u32 {
-        let key = match self.window.last() {
-            Some(last) => RepetitionKey::after_move(last, before, mv, after),
-            None => RepetitionKey::of(after),
-        };
-        debug_assert_eq!(key.hash, RepetitionKey::of(after).hash);
+        let key = self.next_key(before, mv, after);
         if self.record(key, irreversible) {
             self.count(&key)
         } else {
@@ -340,14 +336,22 @@ impl Repetitions {
         }
     }
 
-    /// Records `after`, the position after `mv` (legal and reversible)
-    /// from `before`, the window's current position, without counting.
-    pub(crate) fn extend_after_move(&mut self, before: &Position, mv: Move, after: &Position) {
+    /// The key of `after`, the position after `mv` from `before` (the
+    /// window's current position): updated from the window's last key.
+    #[inline]
+    fn next_key(&self, before: &Position, mv: Move, after: &Position) -> RepetitionKey {
         let key = match self.window.last() {
             Some(last) => RepetitionKey::after_move(last, before, mv, after),
             None => RepetitionKey::of(after),
         };
         debug_assert_eq!(key.hash, RepetitionKey::of(after).hash);
+        key
+    }
+
+    /// Records `after`, the position after `mv` (legal and reversible)
+    /// from `before`, the window's current position, without counting.
+    pub(crate) fn extend_after_move(&mut self, before: &Position, mv: Move, after: &Position) {
+        let key = self.next_key(before, mv, after);
         self.record(key, false);
     }
 
@@ -363,11 +367,7 @@ impl Repetitions {
         irreversible: bool,
         times: u32,
     ) -> bool {
-        let key = match self.window.last() {
-            Some(last) => RepetitionKey::after_move(last, before, mv, after),
-            None => RepetitionKey::of(after),
-        };
-        debug_assert_eq!(key.hash, RepetitionKey::of(after).hash);
+        let key = self.next_key(before, mv, after);
         // `times` positions with one side to move span 2 × times − 1
         // plies of the window at least.
         self.record(key, irreversible)
