@@ -631,6 +631,28 @@ fn push_ours(
     // e4`, `$1[%clk`): pgn-reader reads it, finds no delimiter after it
     // (`[` is none to pgn-reader) and drops it.
     let glued = pgn.get(offset + bytes.len()) == Some(&b'[');
+    // A token glued after an `e.p` marker with no dot after it (`e.pd7`,
+    // `exd6e.PNf3`): we end the marker at its `p`, as before a result
+    // (`e.p1-0`), and read the token on its own; pgn-reader passes over
+    // the `.` and reads the `p` and the token as one (`pd7`, junk that it
+    // drops). Ours is matched with what pgn-reader reports of the two
+    // read together.
+    let after_marker = offset >= 3
+        && matches!(pgn[offset - 1], b'p' | b'P')
+        && pgn[offset - 2] == b'.'
+        && pgn[offset - 3].eq_ignore_ascii_case(&b'e')
+        && !is_pgn_reader_delimiter(bytes[0])
+        && token.kind != TokenKind::MoveNumber;
+    if after_marker {
+        let mut joined = Vec::with_capacity(bytes.len() + 2);
+        joined.push(pgn[offset - 1]);
+        joined.extend_from_slice(bytes);
+        if glued {
+            joined.push(b'[');
+        }
+        push_as_read_alone(out, &joined, ours);
+        return;
+    }
     match token.kind {
         TokenKind::MoveNumber => {}
         TokenKind::San => match token.san {
@@ -955,6 +977,17 @@ mod tests {
         // nothing).
         let agreement = compare_with_pgn_reader(b"8e4[ e4 *\n").unwrap();
         assert_eq!(agreement.matched, 2, "{agreement:?}"); // e4 *
+    }
+
+    #[test]
+    fn a_move_glued_after_an_en_passant_marker_is_junk_to_pgn_reader() {
+        // Found by the lexer fuzz target (`e.pd7`): our `e.p` marker, then
+        // `d7`; pgn-reader's `e`, `.`, then `pd7`, dropped. Ours of `d7`
+        // is matched with nothing; `e5` after a blank is matched.
+        assert_eq!(counts(b"e.pd7 e5 *\n"), (2, 2)); // e5 *; e.p d7
+        assert_eq!(counts(b"1. e4 d5 2. e5 f5 3. exf6e.pNf3 *\n"), (5, 2));
+        // With the dot, the move after it is read by both.
+        assert_eq!(counts(b"e.p.d7 *\n"), (2, 1)); // d7 *; e.p.
     }
 
     #[test]
