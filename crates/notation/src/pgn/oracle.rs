@@ -35,6 +35,11 @@
 //! - Castling written with zeros with junk glued after it (`0-0-\xd9`): an
 //!   error of its game to us; pgn-reader reads the castling, then the rest
 //!   as the next token.
+//! - A token glued after an `e.p` marker with no dot after it (`e.pd7`,
+//!   found by the lexer fuzz target): we end the marker at its `p`, as
+//!   before a result (`e.p1-0`), and read `d7`; pgn-reader passes over
+//!   the `.` and reads `pd7` as one junk token, which it drops. Ours is
+//!   matched with what pgn-reader reports of the two read together.
 //! - A move number glued to its move without the dot (`51f5`, `16xb8`):
 //!   an error of its game to us; pgn-reader reads the number, then the
 //!   move (by its own SAN grammar, which takes `xb8`).
@@ -101,6 +106,13 @@
 //!   pgn-reader ends it at its first and, finding no `]` there, ends the
 //!   tag section and reads the rest of the line and the tag lines after it
 //!   as movetext.
+//!   A game is left out by turning its bytes into line feeds, but for the
+//!   blanks that end it, which indent the line after it (an indented `%`
+//!   is no escape line, one in the first column is). With a game gone,
+//!   the bytes after it may read differently (a `%` line after its result
+//!   starts no game of ours), so games are left out again on the result
+//!   until none is (both found by the lexer fuzz target:
+//!   `[\n*\n %\n\xef\xbb\xbf[(`).
 //!
 //! ```
 //! use notation::pgn::oracle::compare_with_pgn_reader;
@@ -260,7 +272,17 @@ pub fn compare_skipper_with_lexer(data: &[u8]) -> Result<(), String> {
 /// # Errors
 /// The first [`Disagreement`].
 pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
-    let (blanked, games_left_out) = without_malformed_tag_games(pgn);
+    // Until none is left: a game left out can change how we read the
+    // bytes after it (a `%` line that followed its result starts no game
+    // of ours once the result is gone), and so leave out another.
+    let mut blanked: Option<Vec<u8>> = None;
+    let mut games_left_out = 0;
+    loop {
+        let (next, count) = without_malformed_tag_games(blanked.as_deref().unwrap_or(pgn));
+        let Some(next) = next else { break };
+        games_left_out += count;
+        blanked = Some(next);
+    }
     let pgn = blanked.as_deref().unwrap_or(pgn);
     let (theirs, error) = pgn_reader_events(pgn);
     let ours = our_events(pgn);
@@ -326,7 +348,8 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
 /// its tag section, all of which pgn-reader ends the tag section at, or
 /// before its first tag where pgn-reader would start reading it: see
 /// [`before_first_tag`]) turned into blank lines (offsets and line numbers
-/// kept), and how many there were; `None` when there are none.
+/// kept; the blanks that end its span, which indent the next line, are
+/// kept too), and how many there were; `None` when there are none.
 fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
     let mut blanked: Option<Vec<u8>> = None;
     let mut count = 0;
@@ -362,7 +385,15 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
             })
         {
             let buf = blanked.get_or_insert_with(|| pgn.to_vec());
-            buf[from..span.end].fill(b'\n');
+            // Not the blanks that end the span: they indent the line of
+            // what follows (` %`, which must stay indented: a `%` in the
+            // first column is an escape line, an indented one is not).
+            let end = from
+                + pgn[from..span.end]
+                    .iter()
+                    .rposition(|&b| b != b' ' && b != b'\t')
+                    .map_or(0, |i| i + 1);
+            buf[from..end].fill(b'\n');
             count += 1;
         }
     }
@@ -988,6 +1019,20 @@ mod tests {
         assert_eq!(counts(b"1. e4 d5 2. e5 f5 3. exf6e.pNf3 *\n"), (5, 2));
         // With the dot, the move after it is read by both.
         assert_eq!(counts(b"e.p.d7 *\n"), (2, 1)); // d7 *; e.p.
+    }
+
+    #[test]
+    fn a_game_left_out_keeps_the_indent_of_the_line_after_it() {
+        // Found by the lexer fuzz target: the first game (a malformed tag
+        // line) is left out, and its span ends with the blank that
+        // indents the `%` after it. Blanked too, it made that `%` an
+        // escape line to us. Kept, the `%` line starts no game of ours
+        // once the result before it is gone, and the byte-order mark line
+        // after it is a game of ours with a malformed tag line and a mark
+        // before it: left out in turn.
+        let agreement = compare_with_pgn_reader(b"[\n*\n %\n\xef\xbb\xbf[(").unwrap();
+        assert_eq!(agreement.games_left_out, 2, "{agreement:?}");
+        assert_eq!(agreement.matched, 0, "{agreement:?}");
     }
 
     #[test]
