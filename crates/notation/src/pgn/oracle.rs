@@ -82,7 +82,10 @@
 //!   empty line, `\xff\n\n %(`): pgn-reader skips the blanks and then the
 //!   line as an escape; to us, as to the standard and to pgn-reader's own
 //!   movetext, `%` escapes a line only in the first column. Our tokens on
-//!   that line are matched with nothing.
+//!   that line are matched with nothing; a game of ours in which a `{`
+//!   comment opens on such a line and runs on past it (`\n\n %{\n(`)
+//!   is left out (below): pgn-reader reads the lines after it as
+//!   movetext.
 //! - A comment that never closes: pgn-reader gives up with an error; the
 //!   comparison stops there (our reader reports the unterminated comment
 //!   as an error of its game).
@@ -353,6 +356,7 @@ pub fn compare_with_pgn_reader(pgn: &[u8]) -> Result<Agreement, Disagreement> {
 fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
     let mut blanked: Option<Vec<u8>> = None;
     let mut count = 0;
+    let comments_from_skipped_lines = games_with_comments_from_skipped_lines(pgn);
     let mut lexer = Lexer::new(pgn, 1);
     let mut previous_end = 0;
     while let Some(span) = lexer.next_span() {
@@ -371,6 +375,7 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
         };
         if odd_blank(before)
             || odd_blank(tags)
+            || comments_from_skipped_lines.contains(&span.start)
             || lexer.tag_issues().iter().any(|issue| match issue.problem {
                 TagLineProblem::Malformed | TagLineProblem::UnescapedQuote => true,
                 // A value whose line ends in a backslash: pgn-reader takes
@@ -398,6 +403,37 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
         }
     }
     (blanked, count)
+}
+
+/// Where our games start in which a `{` comment opens on an indented
+/// `%` line where pgn-reader starts a game ([`skipped_escape_line`]) and
+/// runs on past that line (`\n\n %{\n(`, found by the lexer fuzz target):
+/// pgn-reader passes over the whole line and reads the lines after it as
+/// movetext, which are inside our comment.
+fn games_with_comments_from_skipped_lines(pgn: &[u8]) -> Vec<usize> {
+    let mut found = Vec::new();
+    let mut lexer = Lexer::new(pgn, 1);
+    let mut escape_lines = EscapeLines::default();
+    while lexer.next_game().is_some() {
+        let start = lexer.game_start();
+        let mut covered_to = start;
+        let mut hit = false;
+        while let Some(token) = lexer.next_token() {
+            let offset = start + token.start as usize;
+            let end = offset + token.len as usize;
+            // Asked of every token, as [`our_events`] does: the answer is
+            // the line's, decided at its first token.
+            let skipped = escape_lines.skipped(pgn, offset, covered_to);
+            covered_to = end;
+            hit |= skipped
+                && token.kind == TokenKind::Comment
+                && memchr::memchr(b'\n', &pgn[offset..end]).is_some();
+        }
+        if hit {
+            found.push(start);
+        }
+    }
+    found
 }
 
 /// Where pgn-reader starts reading the blanks before a game's first tag
@@ -1033,6 +1069,20 @@ mod tests {
         let agreement = compare_with_pgn_reader(b"[\n*\n %\n\xef\xbb\xbf[(").unwrap();
         assert_eq!(agreement.games_left_out, 2, "{agreement:?}");
         assert_eq!(agreement.matched, 0, "{agreement:?}");
+    }
+
+    #[test]
+    fn a_comment_opened_on_a_skipped_escape_line_leaves_its_game_out() {
+        // Found by the lexer fuzz target: pgn-reader starts a game at the
+        // indented `%` line after the empty line and passes over the
+        // line, then reads `(`; to us the `%` is junk and the `{` opens a
+        // comment that holds the `(`.
+        let agreement = compare_with_pgn_reader(b"\xff\n\n %{\n(").unwrap();
+        assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
+        // Closed on its line, the comment is passed over with the line.
+        let agreement = compare_with_pgn_reader(b"e4\n\n %{x}\n( e5 ) *\n").unwrap();
+        assert_eq!(agreement.games_left_out, 0, "{agreement:?}");
+        assert_eq!(agreement.matched, 5, "{agreement:?}"); // e4 ( e5 ) *
     }
 
     #[test]
