@@ -86,6 +86,11 @@
 //!   comment opens on such a line and runs on past it (`\n\n %{\n(`)
 //!   is left out (below): pgn-reader reads the lines after it as
 //!   movetext.
+//! - A tag line after an empty line indented with a tab or a `\r`, in a
+//!   game that has not ended (`e4\n\n\t[Event "x"]`): pgn-reader skips
+//!   those blanks where a game starts and reads the next game's tags; to
+//!   us only spaces indent a tag line, and the line is movetext of the
+//!   game. Such a game is left out (below).
 //! - A comment that never closes: pgn-reader gives up with an error; the
 //!   comparison stops there (our reader reports the unterminated comment
 //!   as an error of its game).
@@ -376,6 +381,7 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
         if odd_blank(before)
             || odd_blank(tags)
             || comments_from_skipped_lines.contains(&span.start)
+            || odd_indented_tag_line(pgn, span.movetext_start, span.end)
             || lexer.tag_issues().iter().any(|issue| match issue.problem {
                 TagLineProblem::Malformed | TagLineProblem::UnescapedQuote => true,
                 // A value whose line ends in a backslash: pgn-reader takes
@@ -434,6 +440,34 @@ fn games_with_comments_from_skipped_lines(pgn: &[u8]) -> Vec<usize> {
         }
     }
     found
+}
+
+/// Whether the movetext `pgn[from..end]` of a game of ours holds a line,
+/// after an empty line, that starts with `[` past blanks among which is a
+/// tab or a `\r` (`\0\n\n\r[ 1-0`, found by the lexer fuzz target): the
+/// blanks pgn-reader skips where a game starts, so it ended the game at
+/// the empty line and reads the line as the next game's tag section;
+/// our lexer takes only spaces before a `[` for the start of a line, and
+/// reads the line as movetext of a game that has not ended (after a
+/// result, any line that starts with something else ends it).
+fn odd_indented_tag_line(pgn: &[u8], from: usize, end: usize) -> bool {
+    let mut at = from;
+    while let Some(i) = memchr::memchr(b'\n', &pgn[at..end]) {
+        let line_start = at + i + 1;
+        let rest = &pgn[line_start..end];
+        let indent = rest
+            .iter()
+            .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))
+            .unwrap_or(rest.len());
+        if rest.get(indent) == Some(&b'[')
+            && rest[..indent].iter().any(|&b| b != b' ')
+            && after_blank_line(pgn, line_start, b"")
+        {
+            return true;
+        }
+        at = line_start;
+    }
+    false
 }
 
 /// Where pgn-reader starts reading the blanks before a game's first tag
@@ -1083,6 +1117,25 @@ mod tests {
         let agreement = compare_with_pgn_reader(b"e4\n\n %{x}\n( e5 ) *\n").unwrap();
         assert_eq!(agreement.games_left_out, 0, "{agreement:?}");
         assert_eq!(agreement.matched, 5, "{agreement:?}"); // e4 ( e5 ) *
+    }
+
+    #[test]
+    fn a_tag_line_indented_with_a_tab_or_cr_in_an_unended_game_leaves_it_out() {
+        // Found by the lexer fuzz target: after the empty line pgn-reader
+        // skips the `\r` and reads a (malformed) tag section; to us the
+        // game has not ended, and the line is its movetext.
+        for pgn in [&b"\0\n\n\r[ 1-0\n"[..], b"e4\n\n\t[Event \"x\"]\n1-0\n"] {
+            let agreement = compare_with_pgn_reader(pgn)
+                .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
+            assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
+        }
+        // Indented with spaces, it ends the game to us too.
+        let agreement = compare_with_pgn_reader(b"e4\n\n  [Event \"x\"]\n\n1-0\n").unwrap();
+        assert_eq!(
+            (agreement.games_left_out, agreement.matched),
+            (0, 2),
+            "{agreement:?}"
+        );
     }
 
     #[test]
