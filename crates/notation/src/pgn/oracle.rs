@@ -505,7 +505,10 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
         // Where the last stray `}` or `[` (a junk token of ours) ended.
         let mut stray_end = None;
         let tokens: Vec<Token> = std::iter::from_fn(|| lexer.next_token()).collect();
-        if tags_as_movetext == Some(start) && start >= read_up_to {
+        // A game glued after such tags (`[n""]*[A"`) starts in what was
+        // read as movetext already: pgn-reader reads on from there.
+        let from = start.max(read_up_to);
+        if tags_as_movetext == Some(start) && head.movetext_start > from {
             // pgn-reader reads a tag pair glued after a result (`1-0[Event
             // "*"]`, from `cat`) or indented (`  [FEN "…`) as movetext of
             // the game before, with the rest of its line, the tag lines
@@ -517,7 +520,7 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
             // `;` in a value, of its comment).
             let line_end =
                 |at: usize| memchr::memchr(b'\n', &pgn[at..]).map_or(pgn.len(), |i| at + i);
-            let mut end = line_end(start);
+            let mut end = line_end(from);
             // The tag lines after it, which pgn-reader reads on as movetext
             // up to a line that starts with `[` or is empty.
             while end + 1 < head.movetext_start
@@ -533,7 +536,7 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                     .filter(|&(from, _)| from < end)
                     .map(|(_, to)| to)
                     .fold(end, usize::max);
-                let (events, error) = pgn_reader_movetext_events(&pgn[start..end]);
+                let (events, error) = pgn_reader_movetext_events(&pgn[from..end]);
                 // A comment of pgn-reader's that runs on (a `{` in a tag
                 // value), to its `}` and the end of that line.
                 match (error, memchr::memchr(b'}', &pgn[end..])) {
@@ -541,10 +544,10 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                     _ => break events,
                 }
             };
-            let read = &pgn[start..end];
+            let read = &pgn[from..end];
             for event in events {
                 out.push(Ours {
-                    offset: start,
+                    offset: from,
                     event: Some(event),
                     alternative: None,
                     skippable: true,
@@ -1136,6 +1139,16 @@ mod tests {
             (0, 2),
             "{agreement:?}"
         );
+    }
+
+    #[test]
+    fn tags_glued_after_tags_read_as_movetext_are_read_on() {
+        // Found by the lexer fuzz target: `[n""]*` is a game of ours glued
+        // after a result, and `[A"` one glued after that, whose tag lines
+        // go on (` [A"(`); pgn-reader reads it all as movetext and reports
+        // the `(`.
+        let agreement = compare_with_pgn_reader(b"*[n\"\"]*[A\"\n [A\"(").unwrap();
+        assert_eq!(agreement.matched, 3, "{agreement:?}"); // * * (
     }
 
     #[test]
