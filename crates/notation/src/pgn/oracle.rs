@@ -91,6 +91,11 @@
 //!   those blanks where a game starts and reads the next game's tags; to
 //!   us only spaces indent a tag line, and the line is movetext of the
 //!   game. Such a game is left out (below).
+//! - A `%` line between games whose blanks before the `%` hold a
+//!   vertical tab, form feed or byte-order mark (`\x0b%?`, found by the
+//!   lexer fuzz target): between games we pass over those blanks and the
+//!   line as an escape line; pgn-reader does not take them for blanks
+//!   and reads the line as movetext. The line is left out (below).
 //! - A comment that never closes: pgn-reader gives up with an error; the
 //!   comparison stops there (our reader reports the unterminated comment
 //!   as an error of its game).
@@ -181,7 +186,9 @@ pub struct Agreement {
     /// pgn-reader gave up (an unterminated comment) and the comparison
     /// stopped there.
     pub pgn_reader_error: Option<String>,
-    /// Games with a malformed tag line, errors to us, not compared.
+    /// Games left out of the comparison (a malformed tag line, an error
+    /// to us, and the other cases the module docs list), and `%` lines
+    /// between games that only we pass over.
     pub games_left_out: usize,
 }
 
@@ -364,9 +371,12 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
     let comments_from_skipped_lines = games_with_comments_from_skipped_lines(pgn);
     let mut lexer = Lexer::new(pgn, 1);
     let mut previous_end = 0;
+    // `%` lines between games that only we pass over.
+    let mut odd_escapes = Vec::new();
     while let Some(span) = lexer.next_span() {
         let tags = &pgn[span.start..span.movetext_start];
         let from = before_first_tag(pgn, previous_end, span.start);
+        odd_escapes.extend(odd_escape_lines(pgn, previous_end, span.start));
         previous_end = span.end;
         let mut before = &pgn[from..span.start];
         if from == 0 {
@@ -408,7 +418,54 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
             count += 1;
         }
     }
+    odd_escapes.extend(odd_escape_lines(pgn, previous_end, pgn.len()));
+    for (start, end) in odd_escapes {
+        blanked.get_or_insert_with(|| pgn.to_vec())[start..end].fill(b'\n');
+        count += 1;
+    }
     (blanked, count)
+}
+
+/// The lines in `pgn[from..to]`, between two games of ours, that start
+/// with blanks holding a vertical tab, form feed or byte-order mark, then
+/// `%` (`\x0b%?`, found by the lexer fuzz target): between games we pass
+/// over those blanks and the line as an escape line; pgn-reader does not
+/// take them for blanks (but for a byte-order mark at offset 0) and reads
+/// the line as movetext. Each line's range, without its line feed.
+fn odd_escape_lines(pgn: &[u8], from: usize, to: usize) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    let mut line_start = if from == 0 || pgn[from - 1] == b'\n' {
+        from
+    } else {
+        match memchr::memchr(b'\n', &pgn[from..to]) {
+            Some(i) => from + i + 1,
+            None => return found,
+        }
+    };
+    while line_start < to {
+        let line_end = memchr::memchr(b'\n', &pgn[line_start..to]).map_or(to, |i| line_start + i);
+        let mut at = line_start;
+        let mut odd = false;
+        while at < line_end {
+            match pgn[at] {
+                b' ' | b'\t' | b'\r' => at += 1,
+                b'\x0b' | b'\x0c' => {
+                    odd = true;
+                    at += 1;
+                }
+                0xef if pgn[at..line_end].starts_with(b"\xef\xbb\xbf") => {
+                    odd |= at > 0;
+                    at += 3;
+                }
+                _ => break,
+            }
+        }
+        if odd && pgn.get(at) == Some(&b'%') && at < line_end {
+            found.push((line_start, line_end));
+        }
+        line_start = line_end + 1;
+    }
+    found
 }
 
 /// Where our games start in which a `{` comment opens on an indented
@@ -1149,6 +1206,24 @@ mod tests {
         // the `(`.
         let agreement = compare_with_pgn_reader(b"*[n\"\"]*[A\"\n [A\"(").unwrap();
         assert_eq!(agreement.matched, 3, "{agreement:?}"); // * * (
+    }
+
+    #[test]
+    fn a_percent_line_after_a_vertical_tab_between_games_is_left_out() {
+        // Found by the lexer fuzz target: between games we pass over the
+        // vertical tab and the line as an escape; pgn-reader reads a NAG.
+        for pgn in [
+            &b"\x0b%?"[..],
+            b"e4 *\n\x0c %{ a }\n\n",
+            b"e4 *\n\xef\xbb\xbf%?\n",
+        ] {
+            let agreement = compare_with_pgn_reader(pgn)
+                .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
+            assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
+        }
+        // Spaces and tabs are blanks to both: nothing is left out.
+        let agreement = compare_with_pgn_reader(b"e4 *\n\n \t%?\n").unwrap();
+        assert_eq!(agreement.games_left_out, 0, "{agreement:?}");
     }
 
     #[test]
