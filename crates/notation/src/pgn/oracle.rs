@@ -563,9 +563,15 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
         let mut stray_end = None;
         let tokens: Vec<Token> = std::iter::from_fn(|| lexer.next_token()).collect();
         // A game glued after such tags (`[n""]*[A"`) starts in what was
-        // read as movetext already: pgn-reader reads on from there.
+        // read as movetext already: pgn-reader reads on from there, over
+        // the rest of its tag lines and over a token of ours that runs
+        // on past what was read (`[e";"]*[W""]{\nf7`: our comment, where
+        // pgn-reader's `;` comment ended the line and `f7` is a move).
         let from = start.max(read_up_to);
-        if tags_as_movetext == Some(start) && head.movetext_start > from {
+        let runs_on = tokens.iter().any(|token| {
+            start + (token.start as usize) < from && start + token.end() as usize > from
+        });
+        if (tags_as_movetext == Some(start) && head.movetext_start > from) || runs_on {
             // pgn-reader reads a tag pair glued after a result (`1-0[Event
             // "*"]`, from `cat`) or indented (`  [FEN "…`) as movetext of
             // the game before, with the rest of its line, the tag lines
@@ -1224,6 +1230,15 @@ mod tests {
         // Spaces and tabs are blanks to both: nothing is left out.
         let agreement = compare_with_pgn_reader(b"e4 *\n\n \t%?\n").unwrap();
         assert_eq!(agreement.games_left_out, 0, "{agreement:?}");
+    }
+
+    #[test]
+    fn a_token_running_on_past_tags_read_as_movetext_is_read_on() {
+        // Found by the lexer fuzz target: pgn-reader's `;` comment in the
+        // first glued tag pair ends the line; our comment opened after
+        // the second runs over `f7`, a move to pgn-reader.
+        let agreement = compare_with_pgn_reader(b"*[e\";\"]*[W\"\"]{\nf7").unwrap();
+        assert_eq!(agreement.matched, 2, "{agreement:?}"); // * f7
     }
 
     #[test]
