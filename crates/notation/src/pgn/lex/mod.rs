@@ -28,7 +28,8 @@
 //! (`[Result "*"] 1. e4 …`).
 //!
 //! The movetext ends:
-//! - before a line that starts with `[`, outside any comment;
+//! - before a line that starts with `[` (after spaces, not tabs), outside
+//!   any comment;
 //! - once a termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`, and the
 //!   spellings with `½` and Unicode dashes) stood outside any variation,
 //!   before the next line that starts with something other than blank
