@@ -683,9 +683,12 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
             .then_some(end);
         }
         let span = lexer.finish_game();
+        // (Not on an indented `%` line where pgn-reader starts a game: it
+        // passes over the whole line, the tags too: `\n\n %*[e" Bf4`.)
         tags_as_movetext = (matches!(span.ended_by, GameEnd::Result | GameEnd::NextGame)
             && span.movetext_start < span.end
-            && read_as_movetext(pgn, span.end))
+            && read_as_movetext(pgn, span.end)
+            && !escape_lines.skipped(pgn, span.end, covered_to))
         .then_some(span.end);
     }
     out
@@ -1278,6 +1281,15 @@ mod tests {
         // the second runs over `f7`, a move to pgn-reader.
         let agreement = compare_with_pgn_reader(b"*[e\";\"]*[W\"\"]{\nf7").unwrap();
         assert_eq!(agreement.matched, 2, "{agreement:?}"); // * f7
+    }
+
+    #[test]
+    fn tags_glued_on_a_skipped_escape_line_are_not_read_as_movetext() {
+        // Found by the lexer fuzz target: pgn-reader passes over the whole
+        // indented `%` line after the empty line, the glued tags with it;
+        // its only `Bf4` is the one on the next line, which is ours too.
+        let agreement = compare_with_pgn_reader(b"~\n\n %*[e\" Bf4\nBf4").unwrap();
+        assert_eq!(agreement.matched, 1, "{agreement:?}"); // Bf4
     }
 
     #[test]
