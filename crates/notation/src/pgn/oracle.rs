@@ -547,7 +547,7 @@ fn odd_indented_tag_line(pgn: &[u8], from: usize, end: usize) -> bool {
             .unwrap_or(rest.len());
         if rest.get(indent) == Some(&b'[')
             && rest[..indent].iter().any(|&b| b != b' ')
-            && after_blank_line(pgn, line_start, b"")
+            && after_blank_line(pgn, line_start, b"", &[])
         {
             return true;
         }
@@ -613,14 +613,15 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
             let line_end =
                 |at: usize| memchr::memchr(b'\n', &pgn[at..]).map_or(pgn.len(), |i| at + i);
             let mut end = line_end(from);
-            // The tag lines after it, which pgn-reader reads on as movetext
-            // up to a line that starts with `[` or is empty.
-            while end + 1 < head.movetext_start
-                && !matches!(pgn[end + 1..], [b'[' | b'\n', ..] | [b'\r', b'\n', ..])
-            {
-                end = line_end(end + 1);
-            }
             let events = loop {
+                // The tag lines after it, which pgn-reader reads on as
+                // movetext up to a line that starts with `[` or is empty
+                // (after a comment of its own too: `[W"{\n[e"}\n [A"(`).
+                while end + 1 < head.movetext_start
+                    && !matches!(pgn[end + 1..], [b'[' | b'\n', ..] | [b'\r', b'\n', ..])
+                {
+                    end = line_end(end + 1);
+                }
                 // Our tokens that start in those bytes, to their ends.
                 end = tokens
                     .iter()
@@ -652,9 +653,18 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
         // Where our last token ended: a `%` before it is inside it (a
         // comment), for pgn-reader too.
         let mut covered_to = start;
+        // Where our last `;` comment started.
+        let mut last_line_comment = None;
+        let held: Vec<(usize, usize)> = tokens
+            .iter()
+            .map(|token| (start + token.start as usize, start + token.end() as usize))
+            .collect();
         for token in tokens {
             let offset = start + token.start as usize;
             let end = offset + token.len as usize;
+            if token.kind == TokenKind::LineComment {
+                last_line_comment = Some(offset);
+            }
             if offset < read_up_to {
                 covered_to = end;
                 out.push(Ours {
@@ -687,7 +697,7 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
         // passes over the whole line, the tags too: `\n\n %*[e" Bf4`.)
         tags_as_movetext = (matches!(span.ended_by, GameEnd::Result | GameEnd::NextGame)
             && span.movetext_start < span.end
-            && read_as_movetext(pgn, span.end)
+            && read_as_movetext(pgn, span.end, &held, last_line_comment)
             && !escape_lines.skipped(pgn, span.end, covered_to))
         .then_some(span.end);
     }
@@ -697,15 +707,24 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
 /// Does a game whose movetext ended at `end`, before the next game's
 /// tags, end before a tag line that pgn-reader reads as movetext of the
 /// game before (in movetext it reads tags only at the first byte of a
-/// line): a `[` glued after movetext (not in a `;` comment), or after
-/// blanks at the start of its line?
-fn read_as_movetext(pgn: &[u8], end: usize) -> bool {
+/// line): a `[` glued after movetext (not in a `;` comment: one of ours
+/// on its line, `line_comment` being where our last one started; a `;`
+/// in a `{}` comment or in a tag value is none), or after blanks at the
+/// start of its line? `held`: the ranges of the game's tokens (an empty
+/// line inside one is inside a comment, for pgn-reader too:
+/// `{\n\n%}\n [A"(`).
+fn read_as_movetext(
+    pgn: &[u8],
+    end: usize,
+    held: &[(usize, usize)],
+    line_comment: Option<usize>,
+) -> bool {
     let line_start = memchr::memrchr(b'\n', &pgn[..end]).map_or(0, |i| i + 1);
     let before = &pgn[line_start..end];
     pgn.get(end) == Some(&b'[')
         && !before.is_empty()
-        && !before.contains(&b';')
-        && !after_blank_line(pgn, line_start, before)
+        && line_comment.is_none_or(|at| at < line_start)
+        && !after_blank_line(pgn, line_start, before, held)
 }
 
 /// Whether the line that starts at `line_start` (its bytes up to the tag
@@ -715,7 +734,9 @@ fn read_as_movetext(pgn: &[u8], end: usize) -> bool {
 /// lines (indented or not) between, which pgn-reader skips before a
 /// game's tags: pgn-reader
 /// ended the game there, and reads the tag pair as the next game's.
-fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8]) -> bool {
+/// Lines inside one of the tokens `held` (their ranges: a comment of ours
+/// that holds them) are none of those.
+fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8], held: &[(usize, usize)]) -> bool {
     if !before.iter().all(|&b| b == b' ' || b == b'\t') {
         return false;
     }
@@ -725,6 +746,9 @@ fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8]) -> bool {
         let previous = &pgn[..end - 1];
         let start = memchr::memrchr(b'\n', previous).map_or(0, |i| i + 1);
         let line = &previous[start..];
+        if held.iter().any(|&(from, to)| from < start && start < to) {
+            return false;
+        }
         match line.iter().find(|&&b| !matches!(b, b' ' | b'\t' | b'\r')) {
             // Empty: nothing, or only `\r`.
             None if matches!(line, [] | [b'\r']) => return start > 0,
@@ -777,7 +801,7 @@ fn skipped_escape_line(pgn: &[u8], line_start: usize, offset: usize, covered_to:
     first > 0
         && line_start + first >= covered_to
         && line[first] == b'%'
-        && after_blank_line(pgn, line_start, &line[..first])
+        && after_blank_line(pgn, line_start, &line[..first], &[])
 }
 
 /// Pushes what pgn-reader may report of `token`; `after_stray`: it follows
@@ -1290,6 +1314,29 @@ mod tests {
         // its only `Bf4` is the one on the next line, which is ours too.
         let agreement = compare_with_pgn_reader(b"~\n\n %*[e\" Bf4\nBf4").unwrap();
         assert_eq!(agreement.matched, 1, "{agreement:?}"); // Bf4
+    }
+
+    #[test]
+    fn tags_read_as_movetext_after_comments_and_semicolons_elsewhere() {
+        // Found by a 10-minute `--keep-going` run of the lexer fuzz target,
+        // one input each:
+        // - pgn-reader's comment opened in a glued tag value runs over the
+        //   next tag line, and it reads on over the line after that;
+        // - a `;` inside a `{}` comment, or inside a tag value, is no `;`
+        //   comment: the tags glued after the result are movetext to
+        //   pgn-reader all the same;
+        // - an empty line inside our comment does not end the game for
+        //   pgn-reader: the indented tag line after it is its movetext.
+        for (pgn, matched) in [
+            (&b"*[W\"{\n[e\"}\n [A\"("[..], 3), // * {\n[e"} (
+            (b"{;}*[W\"{}", 3),                 // {;} * {}
+            (b"[D\";\"]*[W\"*", 2),             // * *
+            (b"{\n\n%}\n [A\"(", 2),            // {\n\n%} (
+        ] {
+            let agreement = compare_with_pgn_reader(pgn)
+                .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
+            assert_eq!(agreement.matched, matched, "{agreement:?}");
+        }
     }
 
     #[test]
