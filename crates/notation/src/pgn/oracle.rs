@@ -82,8 +82,8 @@
 //!   as the next game's tag section, as we do, not as movetext of the
 //!   game before.
 //! - An indented `%` line where pgn-reader starts a game (after an
-//!   empty line, `\xff\n\n %(`): pgn-reader skips the blanks and then the
-//!   line as an escape; to us, as to the standard and to pgn-reader's own
+//!   empty line, `\xff\n\n %(`, `\xff\n\n\r%(`): pgn-reader skips the
+//!   blanks (spaces, tabs and `\r`) and then the line as an escape; to us, as to the standard and to pgn-reader's own
 //!   movetext, `%` escapes a line only in the first column. Our tokens on
 //!   that line are matched with nothing; a game of ours in which a `{`
 //!   comment opens on such a line and runs on past it (`\n\n %{\n(`)
@@ -737,7 +737,7 @@ fn read_as_movetext(
 /// Lines inside one of the tokens `held` (their ranges: a comment of ours
 /// that holds them) are none of those.
 fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8], held: &[(usize, usize)]) -> bool {
-    if !before.iter().all(|&b| b == b' ' || b == b'\t') {
+    if !before.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
         return false;
     }
     let mut end = line_start;
@@ -795,7 +795,12 @@ impl EscapeLines {
 /// runs over the empty line) is no escape to pgn-reader either.
 fn skipped_escape_line(pgn: &[u8], line_start: usize, offset: usize, covered_to: usize) -> bool {
     let line = &pgn[line_start..offset + 1];
-    let Some(first) = line.iter().position(|&b| b != b' ' && b != b'\t') else {
+    // (Spaces, tabs and `\r`: what pgn-reader skips where a game starts;
+    // `\n\n\r%(`, found by the lexer fuzz target.)
+    let Some(first) = line
+        .iter()
+        .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))
+    else {
         return false;
     };
     first > 0
@@ -1337,6 +1342,19 @@ mod tests {
                 .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
             assert_eq!(agreement.matched, matched, "{agreement:?}");
         }
+    }
+
+    #[test]
+    fn an_escape_line_indented_with_a_cr_where_pgn_reader_starts_a_game_is_skipped_by_it() {
+        // Found by the lexer fuzz target: pgn-reader skips the `\r` after
+        // the empty line and passes over the `%` line; to us `%` and `(`
+        // are movetext, matched with nothing.
+        let agreement = compare_with_pgn_reader(b"\xff\n\n\r%(").unwrap();
+        assert_eq!(
+            (agreement.matched, agreement.ours_only),
+            (0, 3),
+            "{agreement:?}"
+        );
     }
 
     #[test]
