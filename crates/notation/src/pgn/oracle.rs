@@ -512,14 +512,16 @@ fn games_with_comments_from_skipped_lines(pgn: &[u8]) -> Vec<usize> {
     while lexer.next_game().is_some() {
         let start = lexer.game_start();
         let mut covered_to = start;
+        let mut held = Vec::new();
         let mut hit = false;
         while let Some(token) = lexer.next_token() {
             let offset = start + token.start as usize;
             let end = offset + token.len as usize;
             // Asked of every token, as [`our_events`] does: the answer is
             // the line's, decided at its first token.
-            let skipped = escape_lines.skipped(pgn, offset, covered_to);
+            let skipped = escape_lines.skipped(pgn, offset, covered_to, &held);
             covered_to = end;
+            held.push((offset, end));
             hit |= skipped
                 && token.kind == TokenKind::Comment
                 && memchr::memchr(b'\n', &pgn[offset..end]).is_some();
@@ -679,7 +681,7 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                 });
                 continue;
             }
-            let skipped = escape_lines.skipped(pgn, offset, covered_to);
+            let skipped = escape_lines.skipped(pgn, offset, covered_to, &held);
             covered_to = end;
             push_ours(
                 &mut out,
@@ -700,7 +702,7 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
         tags_as_movetext = (matches!(span.ended_by, GameEnd::Result | GameEnd::NextGame)
             && span.movetext_start < span.end
             && read_as_movetext(pgn, span.end, &held, last_line_comment)
-            && !escape_lines.skipped(pgn, span.end, covered_to))
+            && !escape_lines.skipped(pgn, span.end, covered_to, &held))
         .then_some(span.end);
     }
     out
@@ -774,7 +776,14 @@ struct EscapeLines {
 
 impl EscapeLines {
     /// `covered_to`: where our token before this one ended.
-    fn skipped(&mut self, pgn: &[u8], offset: usize, covered_to: usize) -> bool {
+    /// `held`: the ranges of the game's tokens (see [`after_blank_line`]).
+    fn skipped(
+        &mut self,
+        pgn: &[u8],
+        offset: usize,
+        covered_to: usize,
+        held: &[(usize, usize)],
+    ) -> bool {
         if let Some((last, line_start, answer)) = self.last {
             if offset >= last && memchr::memchr(b'\n', &pgn[last..offset]).is_none() {
                 self.last = Some((offset, line_start, answer));
@@ -782,7 +791,7 @@ impl EscapeLines {
             }
         }
         let line_start = memchr::memrchr(b'\n', &pgn[..offset]).map_or(0, |i| i + 1);
-        let answer = skipped_escape_line(pgn, line_start, offset, covered_to);
+        let answer = skipped_escape_line(pgn, line_start, offset, covered_to, held);
         self.last = Some((offset, line_start, answer));
         answer
     }
@@ -795,7 +804,13 @@ impl EscapeLines {
 /// blanks, takes the `%` for an escape, and passes over the line.
 /// A `%` before `covered_to` (inside our token before, a comment that
 /// runs over the empty line) is no escape to pgn-reader either.
-fn skipped_escape_line(pgn: &[u8], line_start: usize, offset: usize, covered_to: usize) -> bool {
+fn skipped_escape_line(
+    pgn: &[u8],
+    line_start: usize,
+    offset: usize,
+    covered_to: usize,
+    held: &[(usize, usize)],
+) -> bool {
     let line = &pgn[line_start..offset + 1];
     // (Spaces, tabs and `\r`: what pgn-reader skips where a game starts;
     // `\n\n\r%(`, found by the lexer fuzz target.)
@@ -808,7 +823,7 @@ fn skipped_escape_line(pgn: &[u8], line_start: usize, offset: usize, covered_to:
     first > 0
         && line_start + first >= covered_to
         && line[first] == b'%'
-        && after_blank_line(pgn, line_start, &line[..first], &[])
+        && after_blank_line(pgn, line_start, &line[..first], held)
 }
 
 /// Pushes what pgn-reader may report of `token`; `after_stray`: it follows
@@ -1365,6 +1380,14 @@ mod tests {
         // `Rg8` is the second, ours too (matched as written, `P` off, only
         // for a drop: `P@e4`, which pgn-reader writes `@e4`).
         assert_eq!(counts(b"PRg8 Rg8\n"), (1, 1));
+    }
+
+    #[test]
+    fn an_empty_line_inside_our_comment_starts_no_game_before_a_percent_line() {
+        // Found by the lexer fuzz target: the empty line is inside the
+        // comment for both readers, so the indented `%` line after it is
+        // movetext to pgn-reader too: `*` is a result to both.
+        assert_eq!(counts(b"{\n\n%}\n %*"), (2, 1)); // {\n\n%} *; %
     }
 
     #[test]
