@@ -636,10 +636,21 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                 let (events, error) = pgn_reader_movetext_events(&pgn[from..end]);
                 // A comment of pgn-reader's that runs on (a `{` in a tag
                 // value), to its `}` and the end of that line.
-                match (error, memchr::memchr(b'}', &pgn[end..])) {
-                    (Some(_), Some(i)) => end = line_end(end + i),
-                    _ => break events,
+                if let (Some(_), Some(i)) = (error, memchr::memchr(b'}', &pgn[end..])) {
+                    end = line_end(end + i);
+                    continue;
                 }
+                // A line that starts with `[` in what was read is a tag
+                // line to pgn-reader (a `;` comment ended the line before),
+                // to its end, past a token of ours that ends inside it
+                // (`*[e";"]{\n[}*`: pgn-reader's `*` is in that line).
+                let tag_line_end = memchr::memmem::rfind(&pgn[from..end], b"\n[")
+                    .map_or(end, |i| line_end(from + i + 1));
+                if tag_line_end > end {
+                    end = tag_line_end;
+                    continue;
+                }
+                break events;
             };
             let read = &pgn[from..end];
             for event in events {
@@ -1388,6 +1399,14 @@ mod tests {
         // comment for both readers, so the indented `%` line after it is
         // movetext to pgn-reader too: `*` is a result to both.
         assert_eq!(counts(b"{\n\n%}\n %*"), (2, 1)); // {\n\n%} *; %
+    }
+
+    #[test]
+    fn a_tag_line_in_tags_read_as_movetext_is_read_to_its_end() {
+        // Found by the lexer fuzz target: pgn-reader's `;` comment ends
+        // the first line, and `[}*` starts a tag section to it, where the
+        // `*` that ends our comment's game is no result.
+        assert_eq!(counts(b"*[e\";\"]{\n[}*\n"), (1, 2)); // *; {\n[} *
     }
 
     #[test]
