@@ -509,10 +509,14 @@ fn games_with_comments_from_skipped_lines(pgn: &[u8]) -> Vec<usize> {
     let mut found = Vec::new();
     let mut lexer = Lexer::new(pgn, 1);
     let mut escape_lines = EscapeLines::default();
+    let mut held_before = Vec::new();
     while lexer.next_game().is_some() {
         let start = lexer.game_start();
         let mut covered_to = start;
-        let mut held = Vec::new();
+        // This game's token ranges after the last game's (see
+        // [`our_events`]).
+        let mut held = std::mem::take(&mut held_before);
+        let own_from = held.len();
         let mut hit = false;
         while let Some(token) = lexer.next_token() {
             let offset = start + token.start as usize;
@@ -529,6 +533,7 @@ fn games_with_comments_from_skipped_lines(pgn: &[u8]) -> Vec<usize> {
         if hit {
             found.push(start);
         }
+        held_before = held.split_off(own_from);
     }
     found
 }
@@ -590,6 +595,8 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
     // pgn-reader's events up to here are ours already (see below).
     let mut read_up_to = 0;
     let mut escape_lines = EscapeLines::default();
+    // The ranges of the last game's tokens.
+    let mut held_before: Vec<(usize, usize)> = Vec::new();
     while let Some(head) = lexer.next_game() {
         let start = lexer.game_start();
         // Where the last stray `}` or `[` (a junk token of ours) ended.
@@ -670,10 +677,15 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
         let mut covered_to = start;
         // Where our last `;` comment started.
         let mut last_line_comment = None;
-        let held: Vec<(usize, usize)> = tokens
+        // The ranges of our tokens, of this game and the one before (a
+        // game ends at an indented `%` line after a result: an empty line
+        // before it may lie in the other game's comment, `*{\n\n%}\n %*`).
+        let own: Vec<(usize, usize)> = tokens
             .iter()
             .map(|token| (start + token.start as usize, start + token.end() as usize))
             .collect();
+        let mut held = std::mem::take(&mut held_before);
+        held.extend_from_slice(&own);
         for token in tokens {
             let offset = start + token.start as usize;
             let end = offset + token.len as usize;
@@ -715,6 +727,7 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
             && read_as_movetext(pgn, span.end, &held, last_line_comment)
             && !escape_lines.skipped(pgn, span.end, covered_to, &held))
         .then_some(span.end);
+        held_before = own;
     }
     out
 }
@@ -1407,6 +1420,14 @@ mod tests {
         // the first line, and `[}*` starts a tag section to it, where the
         // `*` that ends our comment's game is no result.
         assert_eq!(counts(b"*[e\";\"]{\n[}*\n"), (1, 2)); // *; {\n[} *
+    }
+
+    #[test]
+    fn an_empty_line_inside_the_comment_of_the_game_before_starts_no_game() {
+        // Found by the lexer fuzz target: the `%` line ends our first game
+        // (after its result) and starts the next; the empty line before
+        // it is in the first game's comment, for pgn-reader too.
+        assert_eq!(counts(b"*{\n\n%}\n %*"), (3, 1)); // * {\n\n%} *; %
     }
 
     #[test]
