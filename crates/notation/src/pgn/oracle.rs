@@ -657,6 +657,17 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                     end = tag_line_end;
                     continue;
                 }
+                // A `}` that ends what was read with a token glued after it
+                // (`*[e";"]{\n}e5`: our comment's end, a stray `}` to
+                // pgn-reader, whose `;` comment ate the `{`): pgn-reader
+                // reads on to its next delimiter, the token too.
+                if end < pgn.len() && pgn[end - 1] == b'}' && !is_pgn_reader_delimiter(pgn[end]) {
+                    end = pgn[end..]
+                        .iter()
+                        .position(|&b| is_pgn_reader_delimiter(b))
+                        .map_or(pgn.len(), |i| end + i);
+                    continue;
+                }
                 break events;
             };
             let read = &pgn[from..end];
@@ -1428,6 +1439,14 @@ mod tests {
         // (after its result) and starts the next; the empty line before
         // it is in the first game's comment, for pgn-reader too.
         assert_eq!(counts(b"*{\n\n%}\n %*"), (3, 1)); // * {\n\n%} *; %
+    }
+
+    #[test]
+    fn a_token_glued_after_the_end_of_tags_read_as_movetext_is_read_with_them() {
+        // Found by the lexer fuzz target: to pgn-reader the `}` that ends
+        // our comment is stray (its `;` comment ate the `{`), and it drops
+        // `}e5` as one junk token.
+        assert_eq!(counts(b"*[e\";\"]{\n}e5"), (1, 2)); // *; {\n} e5
     }
 
     #[test]
