@@ -22,7 +22,9 @@
 //! read alone, which covers the cases of single tokens below):
 //! - Moves of other variants that pgn-reader reads (drops `N@f3`, king
 //!   promotions `e8=K`): errors of their game to us; an event of ours
-//!   that is no standard move matches pgn-reader's move written the same.
+//!   that is no standard move matches pgn-reader's move written the same
+//!   (for a pawn drop, `P@e4`, without its `P`, as pgn-reader writes it:
+//!   only there, `PRg8` is no `Rg8`).
 //! - A NAG that ends the input with nothing after it: pgn-reader drops it.
 //! - A result glued to the front of a move or junk (`*O-O`, `½-½e6`, `*\x15`): an error of
 //!   its game to us (the typo is reported, not read as the end of the
@@ -55,7 +57,14 @@
 //!   what it reports of such tags read as movetext (`1-0[Event "*"]`: the
 //!   result `*`) it may report there (read on over the tag lines of a
 //!   game of ours glued after them, `[n""]*[A"\n [A"(`, and past a token
-//!   of ours that runs on beyond them, `[e";"]*[W""]{\nf7`), and our
+//!   of ours that runs on beyond them, `[e";"]*[W""]{\nf7`, over the tag
+//!   lines after a comment of pgn-reader's opened in them, `*[W"{\n[e"}\n
+//!   [A"(`, to the end of a line in them that starts with `[`, a tag line
+//!   to pgn-reader, `*[e";"]{\n[}*`, and to pgn-reader's next delimiter
+//!   after a `}` that ends them, a stray one to pgn-reader,
+//!   `*[e";"]{\n}e5`; not after a `;` comment of ours on the line, where
+//!   pgn-reader is in its comment too, while a `;` in a `{}` comment or a
+//!   tag value is none: `{;}*[W"{}`, `[D";"]*[W"*`), and our
 //!   tokens in those bytes are
 //!   matched with nothing (`[A "b"]Kc7`: one junk token to
 //!   pgn-reader; `[A "x;y"] Kc7`: a `;` comment).
@@ -84,7 +93,9 @@
 //! - An indented `%` line where pgn-reader starts a game (after an
 //!   empty line, `\xff\n\n %(`, `\xff\n\n\r%(`): pgn-reader skips the
 //!   blanks (spaces, tabs and `\r`) and then the line as an escape; to us, as to the standard and to pgn-reader's own
-//!   movetext, `%` escapes a line only in the first column. Our tokens on
+//!   movetext, `%` escapes a line only in the first column (an empty line
+//!   inside a comment of ours, of this game or one before, is none:
+//!   `*{\n\n%}\n %*`). Our tokens on
 //!   that line are matched with nothing; a game of ours in which a `{`
 //!   comment opens on such a line and runs on past it (`\n\n %{\n(`)
 //!   is left out (below): pgn-reader reads the lines after it as
@@ -509,14 +520,10 @@ fn games_with_comments_from_skipped_lines(pgn: &[u8]) -> Vec<usize> {
     let mut found = Vec::new();
     let mut lexer = Lexer::new(pgn, 1);
     let mut escape_lines = EscapeLines::default();
-    let mut held_before = Vec::new();
+    let mut held = Vec::new();
     while lexer.next_game().is_some() {
         let start = lexer.game_start();
         let mut covered_to = start;
-        // This game's token ranges after the last game's (see
-        // [`our_events`]).
-        let mut held = std::mem::take(&mut held_before);
-        let own_from = held.len();
         let mut hit = false;
         while let Some(token) = lexer.next_token() {
             let offset = start + token.start as usize;
@@ -525,7 +532,10 @@ fn games_with_comments_from_skipped_lines(pgn: &[u8]) -> Vec<usize> {
             // the line's, decided at its first token.
             let skipped = escape_lines.skipped(pgn, offset, covered_to, &held);
             covered_to = end;
-            held.push((offset, end));
+            if memchr::memchr(b'\n', &pgn[offset..end]).is_some() {
+                // (See [`our_events`].)
+                held.push((offset, end));
+            }
             hit |= skipped
                 && token.kind == TokenKind::Comment
                 && memchr::memchr(b'\n', &pgn[offset..end]).is_some();
@@ -533,7 +543,6 @@ fn games_with_comments_from_skipped_lines(pgn: &[u8]) -> Vec<usize> {
         if hit {
             found.push(start);
         }
-        held_before = held.split_off(own_from);
     }
     found
 }
@@ -595,8 +604,8 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
     // pgn-reader's events up to here are ours already (see below).
     let mut read_up_to = 0;
     let mut escape_lines = EscapeLines::default();
-    // The ranges of the last game's tokens.
-    let mut held_before: Vec<(usize, usize)> = Vec::new();
+    // The ranges of our tokens that run over a line feed, in order.
+    let mut held: Vec<(usize, usize)> = Vec::new();
     while let Some(head) = lexer.next_game() {
         let start = lexer.game_start();
         // Where the last stray `}` or `[` (a junk token of ours) ended.
@@ -688,15 +697,15 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
         let mut covered_to = start;
         // Where our last `;` comment started.
         let mut last_line_comment = None;
-        // The ranges of our tokens, of this game and the one before (a
-        // game ends at an indented `%` line after a result: an empty line
-        // before it may lie in the other game's comment, `*{\n\n%}\n %*`).
-        let own: Vec<(usize, usize)> = tokens
-            .iter()
-            .map(|token| (start + token.start as usize, start + token.end() as usize))
-            .collect();
-        let mut held = std::mem::take(&mut held_before);
-        held.extend_from_slice(&own);
+        // Our tokens that run over a line feed, of every game so far (an
+        // empty line inside one is no empty line to pgn-reader either, and
+        // may lie in a game before: `*{\n\n%}\n %*`).
+        held.extend(
+            tokens
+                .iter()
+                .map(|token| (start + token.start as usize, start + token.end() as usize))
+                .filter(|&(from, to)| memchr::memchr(b'\n', &pgn[from..to]).is_some()),
+        );
         for token in tokens {
             let offset = start + token.start as usize;
             let end = offset + token.len as usize;
@@ -738,7 +747,6 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
             && read_as_movetext(pgn, span.end, &held, last_line_comment)
             && !escape_lines.skipped(pgn, span.end, covered_to, &held))
         .then_some(span.end);
-        held_before = own;
     }
     out
 }
@@ -767,14 +775,15 @@ fn read_as_movetext(
 }
 
 /// Whether the line that starts at `line_start` (its bytes up to the tag
-/// pair, `before`, spaces and tabs) follows an empty line (nothing, or
+/// pair, `before`, spaces, tabs and `\r`) follows an empty line (nothing, or
 /// only `\r`, between two line feeds: what pgn-reader ends movetext at;
 /// a line of spaces is not one), with only lines of blanks or `%` escape
 /// lines (indented or not) between, which pgn-reader skips before a
 /// game's tags: pgn-reader
 /// ended the game there, and reads the tag pair as the next game's.
-/// Lines inside one of the tokens `held` (their ranges: a comment of ours
-/// that holds them) are none of those.
+/// Lines inside one of the tokens `held` (the ranges, in order, of our
+/// tokens that run over a line feed: comments that hold them) are none of
+/// those.
 fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8], held: &[(usize, usize)]) -> bool {
     if !before.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
         return false;
@@ -785,7 +794,8 @@ fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8], held: &[(usize
         let previous = &pgn[..end - 1];
         let start = memchr::memrchr(b'\n', previous).map_or(0, |i| i + 1);
         let line = &previous[start..];
-        if held.iter().any(|&(from, to)| from < start && start < to) {
+        let before_it = held.partition_point(|&(from, _)| from < start);
+        if before_it > 0 && held[before_it - 1].1 > start {
             return false;
         }
         match line.iter().find(|&&b| !matches!(b, b' ' | b'\t' | b'\r')) {
@@ -930,7 +940,15 @@ fn push_ours(
         if glued {
             joined.push(b'[');
         }
-        push_as_read_alone(out, &joined, ours);
+        let theirs = pgn_reader_token_events(&joined);
+        if theirs.is_empty() {
+            // Dropped by pgn-reader: matched with nothing, not with the
+            // same move further on (`e.pd7 d7`, found by review).
+            out.push(dropped);
+        }
+        for event in theirs {
+            out.push(ours(Some(event), true));
+        }
         return;
     }
     match token.kind {
@@ -1268,6 +1286,8 @@ mod tests {
         assert_eq!(counts(b"1. e4 d5 2. e5 f5 3. exf6e.pNf3 *\n"), (5, 2));
         // With the dot, the move after it is read by both.
         assert_eq!(counts(b"e.p.d7 *\n"), (2, 1)); // d7 *; e.p.
+                                                   // Ours is dropped, not matched with the `d7` after it.
+        assert_eq!(counts(b"e.pd7 d7 *\n"), (2, 2)); // d7 *; e.p d7
     }
 
     #[test]
@@ -1439,6 +1459,14 @@ mod tests {
         // (after its result) and starts the next; the empty line before
         // it is in the first game's comment, for pgn-reader too.
         assert_eq!(counts(b"*{\n\n%}\n %*"), (3, 1)); // * {\n\n%} *; %
+                                                      // Or in a game two before (found by review).
+        for pgn in [
+            &b"{\n\n%}*[n\"\"]*[m\"\"] e4\n %("[..],
+            b"{\n\n%}*[n\"\"]*[m\"\"] e4 *\n [A\"(\n",
+        ] {
+            compare_with_pgn_reader(pgn)
+                .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
+        }
     }
 
     #[test]
