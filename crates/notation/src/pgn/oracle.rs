@@ -60,7 +60,8 @@
 //!   of ours that runs on beyond them, `[e";"]*[W""]{\nf7`, over the tag
 //!   lines after a comment of pgn-reader's opened in them, `*[W"{\n[e"}\n
 //!   [A"(`, to the end of a line in them that starts with `[`, a tag line
-//!   to pgn-reader, `*[e";"]{\n[}*`, and to pgn-reader's next delimiter
+//!   to pgn-reader, `*[e";"]{\n[}*`, to the end of the last line read
+//!   when a `;` stands on it, `*[e";"]{\n;}*`, and to pgn-reader's next delimiter
 //!   after a `}` that ends them, a stray one to pgn-reader,
 //!   `*[e";"]{\n}e5`; not after a `;` comment of ours on the line, where
 //!   pgn-reader is in its comment too, while a `;` in a `{}` comment or a
@@ -664,6 +665,16 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                     .map_or(end, |i| line_end(from + i + 1));
                 if tag_line_end > end {
                     end = tag_line_end;
+                    continue;
+                }
+                // A `;` on the last line read may open a comment of
+                // pgn-reader's that runs to the line's end (`*[e";"]{\n;}*`:
+                // ours ends at the `}`, the `*` after it is in pgn-reader's
+                // comment): read to the end of that line.
+                let last_line =
+                    memchr::memrchr(b'\n', &pgn[from..end]).map_or(from, |i| from + i + 1);
+                if pgn[last_line..end].contains(&b';') && line_end(end) > end {
+                    end = line_end(end);
                     continue;
                 }
                 // A `}` that ends what was read with a token glued after it
@@ -1475,6 +1486,13 @@ mod tests {
         // our comment is stray (its `;` comment ate the `{`), and it drops
         // `}e5` as one junk token.
         assert_eq!(counts(b"*[e\";\"]{\n}e5"), (1, 2)); // *; {\n} e5
+    }
+
+    #[test]
+    fn a_semicolon_on_the_last_line_of_tags_read_as_movetext_reads_to_its_end() {
+        // Found by the lexer fuzz target: pgn-reader's `;` comment on the
+        // second line holds the `*` after our comment.
+        assert_eq!(counts(b"*[e\";\"]{\n;}*"), (1, 2)); // *; {\n;} *
     }
 
     #[test]
