@@ -1154,9 +1154,13 @@ mod tests {
     use super::*;
 
     /// (matched, ours only) of a comparison that must agree.
+    /// The agreement on `pgn`, which must agree (else the panic names it).
+    fn agreement(pgn: &[u8]) -> Agreement {
+        compare_with_pgn_reader(pgn).unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)))
+    }
+
     fn counts(pgn: &[u8]) -> (usize, usize) {
-        let agreement = compare_with_pgn_reader(pgn)
-            .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
+        let agreement = agreement(pgn);
         (agreement.matched, agreement.ours_only)
     }
 
@@ -1335,8 +1339,7 @@ mod tests {
         // skips the `\r` and reads a (malformed) tag section; to us the
         // game has not ended, and the line is its movetext.
         for pgn in [&b"\0\n\n\r[ 1-0\n"[..], b"e4\n\n\t[Event \"x\"]\n1-0\n"] {
-            let agreement = compare_with_pgn_reader(pgn)
-                .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
+            let agreement = agreement(pgn);
             assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
         }
         // Indented with spaces, it ends the game to us too.
@@ -1373,15 +1376,13 @@ mod tests {
             b"e4 *\n\x0c\n %?\n",
             b"\x0b\n\r%?",
         ] {
-            let agreement = compare_with_pgn_reader(pgn)
-                .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
+            let agreement = agreement(pgn);
             assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
         }
         // Spaces, tabs and `\r` are blanks to both, and a `%` in the first
         // column escapes its line in movetext too: nothing is left out.
         for pgn in [&b" \t%?\n"[..], b"\x0b\n%?\n", b"e4 *\n\x0b\n\n \t%?\n"] {
-            let agreement = compare_with_pgn_reader(pgn)
-                .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
+            let agreement = agreement(pgn);
             assert_eq!(agreement.games_left_out, 0, "{agreement:?}");
         }
     }
@@ -1421,8 +1422,7 @@ mod tests {
             (b"[D\";\"]*[W\"*", 2),             // * *
             (b"{\n\n%}\n [A\"(", 2),            // {\n\n%} (
         ] {
-            let agreement = compare_with_pgn_reader(pgn)
-                .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
+            let agreement = agreement(pgn);
             assert_eq!(agreement.matched, matched, "{agreement:?}");
         }
     }
@@ -1475,8 +1475,7 @@ mod tests {
             &b"{\n\n%}*[n\"\"]*[m\"\"] e4\n %("[..],
             b"{\n\n%}*[n\"\"]*[m\"\"] e4 *\n [A\"(\n",
         ] {
-            compare_with_pgn_reader(pgn)
-                .unwrap_or_else(|d| panic!("{}: {d}", escape_for_report(pgn)));
+            agreement(pgn);
         }
     }
 
