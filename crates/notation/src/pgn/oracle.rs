@@ -61,7 +61,8 @@
 //!   lines after a comment of pgn-reader's opened in them, `*[W"{\n[e"}\n
 //!   [A"(`, to the end of a line in them that starts with `[`, a tag line
 //!   to pgn-reader, `*[e";"]{\n[}*`, to the end of the last line read
-//!   when a `;` stands on it, `*[e";"]{\n;}*`, and to pgn-reader's next delimiter
+//!   when a `;` stands on it or a `%` starts it, `*[e";"]{\n;}*`, and to
+//!   pgn-reader's next delimiter
 //!   after a `}` that ends them, a stray one to pgn-reader,
 //!   `*[e";"]{\n}e5`; not after a `;` comment of ours on the line, where
 //!   pgn-reader is in its comment too, while a `;` in a `{}` comment or a
@@ -670,10 +671,14 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                 // A `;` on the last line read may open a comment of
                 // pgn-reader's that runs to the line's end (`*[e";"]{\n;}*`:
                 // ours ends at the `}`, the `*` after it is in pgn-reader's
-                // comment): read to the end of that line.
+                // comment), and a `%` that starts it (after a line feed)
+                // makes it an escape line (`*[e";"]{\n%}*`): read to the end
+                // of that line.
                 let last_line =
                     memchr::memrchr(b'\n', &pgn[from..end]).map_or(from, |i| from + i + 1);
-                if pgn[last_line..end].contains(&b';') && line_end(end) > end {
+                let runs_to_line_end = pgn[last_line..end].contains(&b';')
+                    || (last_line > from && last_line < end && pgn[last_line] == b'%');
+                if runs_to_line_end && line_end(end) > end {
                     end = line_end(end);
                     continue;
                 }
@@ -1492,6 +1497,8 @@ mod tests {
         // Found by the lexer fuzz target: pgn-reader's `;` comment on the
         // second line holds the `*` after our comment.
         assert_eq!(counts(b"*[e\";\"]{\n;}*"), (1, 2)); // *; {\n;} *
+                                                        // A `%` that starts it: an escape line to pgn-reader.
+        assert_eq!(counts(b"*[e\";\"]{\n%}*"), (1, 2)); // *; {\n%} *
     }
 
     #[test]
