@@ -96,8 +96,9 @@
 //!   empty line, `\xff\n\n %(`, `\xff\n\n\r%(`): pgn-reader skips the
 //!   blanks (spaces, tabs and `\r`) and then the line as an escape; to us, as to the standard and to pgn-reader's own
 //!   movetext, `%` escapes a line only in the first column (an empty line
-//!   inside a comment of ours, of this game or one before, is none:
-//!   `*{\n\n%}\n %*`). Our tokens on
+//!   inside a comment of ours, of this game or one before, or in what
+//!   pgn-reader read as movetext, is none: `*{\n\n%}\n %*`,
+//!   `*[W"{\n"\n\n%}\n %$5`). Our tokens on
 //!   that line are matched with nothing; a game of ours in which a `{`
 //!   comment opens on such a line and runs on past it (`\n\n %{\n(`)
 //!   is left out (below): pgn-reader reads the lines after it as
@@ -706,6 +707,12 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                     text: escape_for_report(read).into_owned(),
                 });
             }
+            // What pgn-reader read so holds its lines as our comments do
+            // (a comment of its own runs over them:
+            // `*[W"{\n"\n\n%}\n %$5`).
+            if memchr::memchr(b'\n', &pgn[from..end]).is_some() {
+                hold(&mut held, (from, end));
+            }
             read_up_to = end;
         }
         // Where our last token ended: a `%` before it is inside it (a
@@ -716,12 +723,13 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
         // Our tokens that run over a line feed, of every game so far (an
         // empty line inside one is no empty line to pgn-reader either, and
         // may lie in a game before: `*{\n\n%}\n %*`).
-        held.extend(
-            tokens
-                .iter()
-                .map(|token| (start + token.start as usize, start + token.end() as usize))
-                .filter(|&(from, to)| memchr::memchr(b'\n', &pgn[from..to]).is_some()),
-        );
+        for range in tokens
+            .iter()
+            .map(|token| (start + token.start as usize, start + token.end() as usize))
+            .filter(|&(from, to)| memchr::memchr(b'\n', &pgn[from..to]).is_some())
+        {
+            hold(&mut held, range);
+        }
         for token in tokens {
             let offset = start + token.start as usize;
             let end = offset + token.len as usize;
@@ -765,6 +773,18 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
         .then_some(span.end);
     }
     out
+}
+
+/// Adds `range` to `held` (ranges in order, none overlapping: one that
+/// overlaps the last is merged into it).
+fn hold(held: &mut Vec<(usize, usize)>, (from, to): (usize, usize)) {
+    match held.last_mut() {
+        Some(last) if from <= last.1 => {
+            last.0 = last.0.min(from);
+            last.1 = last.1.max(to);
+        }
+        _ => held.push((from, to)),
+    }
 }
 
 /// Does a game whose movetext ended at `end`, before the next game's
@@ -1499,6 +1519,14 @@ mod tests {
         assert_eq!(counts(b"*[e\";\"]{\n;}*"), (1, 2)); // *; {\n;} *
                                                         // A `%` that starts it: an escape line to pgn-reader.
         assert_eq!(counts(b"*[e\";\"]{\n%}*"), (1, 2)); // *; {\n%} *
+    }
+
+    #[test]
+    fn an_empty_line_in_a_comment_of_pgn_readers_starts_no_game() {
+        // Found by the lexer fuzz target: the `{` in the glued tag value
+        // opens a comment of pgn-reader's that holds the empty line, so
+        // ` %$5` is movetext to it and `$5` a NAG to both.
+        assert_eq!(counts(b"*[W\"{\n\"\n\n%}\n %$5 "), (3, 2)); // * {…} $5
     }
 
     #[test]
