@@ -535,13 +535,12 @@ fn games_with_comments_from_skipped_lines(pgn: &[u8]) -> Vec<usize> {
             // the line's, decided at its first token.
             let skipped = escape_lines.skipped(pgn, offset, covered_to, &held);
             covered_to = end;
-            if memchr::memchr(b'\n', &pgn[offset..end]).is_some() {
+            let runs_over_a_line = memchr::memchr(b'\n', &pgn[offset..end]).is_some();
+            if runs_over_a_line {
                 // (See [`our_events`].)
-                held.push((offset, end));
+                hold(&mut held, (offset, end));
             }
-            hit |= skipped
-                && token.kind == TokenKind::Comment
-                && memchr::memchr(b'\n', &pgn[offset..end]).is_some();
+            hit |= skipped && token.kind == TokenKind::Comment && runs_over_a_line;
         }
         if hit {
             found.push(start);
@@ -793,8 +792,8 @@ fn hold(held: &mut Vec<(usize, usize)>, (from, to): (usize, usize)) {
 /// line): a `[` glued after movetext (not in a `;` comment: one of ours
 /// on its line, `line_comment` being where our last one started; a `;`
 /// in a `{}` comment or in a tag value is none), or after blanks at the
-/// start of its line? `held`: the ranges of the game's tokens (an empty
-/// line inside one is inside a comment, for pgn-reader too:
+/// start of its line? `held`: see [`after_blank_line`] (an empty line
+/// inside a comment of ours is inside one for pgn-reader too:
 /// `{\n\n%}\n [A"(`).
 fn read_as_movetext(
     pgn: &[u8],
@@ -817,9 +816,9 @@ fn read_as_movetext(
 /// lines (indented or not) between, which pgn-reader skips before a
 /// game's tags: pgn-reader
 /// ended the game there, and reads the tag pair as the next game's.
-/// Lines inside one of the tokens `held` (the ranges, in order, of our
-/// tokens that run over a line feed: comments that hold them) are none of
-/// those.
+/// Lines inside one of the ranges `held` (in order, none overlapping: our
+/// tokens that run over a line feed, comments that hold them, and what
+/// pgn-reader read as movetext in [`our_events`]) are none of those.
 fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8], held: &[(usize, usize)]) -> bool {
     if !before.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
         return false;
