@@ -493,7 +493,7 @@ fn odd_escape_lines(pgn: &[u8], from: usize, to: usize) -> Vec<(usize, usize)> {
             let mut at = line_start;
             while at < line_end {
                 match pgn[at] {
-                    b' ' | b'\t' | b'\r' => at += 1,
+                    b if starts_blank(b) => at += 1,
                     b'\x0b' | b'\x0c' => {
                         movetext = true;
                         at += 1;
@@ -563,7 +563,7 @@ fn odd_indented_tag_line(pgn: &[u8], from: usize, end: usize) -> bool {
         let rest = &pgn[line_start..end];
         let indent = rest
             .iter()
-            .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))
+            .position(|&b| !starts_blank(b))
             .unwrap_or(rest.len());
         if rest.get(indent) == Some(&b'[')
             && rest[..indent].iter().any(|&b| b != b' ')
@@ -774,6 +774,12 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
     out
 }
 
+/// A blank pgn-reader skips where a game starts (a space, tab or `\r`;
+/// not a vertical tab, form feed or byte-order mark, which we skip too).
+fn starts_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r')
+}
+
 /// Adds `range` to `held` (ranges in order, none overlapping: one that
 /// overlaps the last is merged into it).
 fn hold(held: &mut Vec<(usize, usize)>, (from, to): (usize, usize)) {
@@ -820,7 +826,7 @@ fn read_as_movetext(
 /// tokens that run over a line feed, comments that hold them, and what
 /// pgn-reader read as movetext in [`our_events`]) are none of those.
 fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8], held: &[(usize, usize)]) -> bool {
-    if !before.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
+    if !before.iter().all(|&b| starts_blank(b)) {
         return false;
     }
     let mut end = line_start;
@@ -833,7 +839,7 @@ fn after_blank_line(pgn: &[u8], line_start: usize, before: &[u8], held: &[(usize
         if before_it > 0 && held[before_it - 1].1 > start {
             return false;
         }
-        match line.iter().find(|&&b| !matches!(b, b' ' | b'\t' | b'\r')) {
+        match line.iter().find(|&&b| !starts_blank(b)) {
             // Empty: nothing, or only `\r`.
             None if matches!(line, [] | [b'\r']) => return start > 0,
             // Blanks, or a `%` line (indented too: after a line feed
@@ -894,10 +900,7 @@ fn skipped_escape_line(
     let line = &pgn[line_start..offset + 1];
     // (Spaces, tabs and `\r`: what pgn-reader skips where a game starts;
     // `\n\n\r%(`, found by the lexer fuzz target.)
-    let Some(first) = line
-        .iter()
-        .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))
-    else {
+    let Some(first) = line.iter().position(|&b| !starts_blank(b)) else {
         return false;
     };
     first > 0
