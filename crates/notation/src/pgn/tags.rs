@@ -162,7 +162,14 @@ pub fn decode_tag_value(raw: &[u8]) -> (Cow<'_, str>, TagDecoding) {
 
 /// Removes the backslash of each `\"` and `\\`.
 fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
-    let Some(first) = memchr::memchr(b'\\', raw) else {
+    // Most values are a few bytes (a date, a rating, a result), where a
+    // plain loop costs less than `memchr`'s set-up.
+    let first = if raw.len() <= 32 {
+        raw.iter().position(|&b| b == b'\\')
+    } else {
+        memchr::memchr(b'\\', raw)
+    };
+    let Some(first) = first else {
         return Cow::Borrowed(raw);
     };
     let mut out = Vec::with_capacity(raw.len());
