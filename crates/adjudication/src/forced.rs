@@ -15,7 +15,7 @@ use board::Color;
 use movegen::{Move, MoveList, Position};
 
 use crate::dead::has_insufficient_material;
-use crate::repetition::RepetitionKey;
+use crate::repetition::{AutoDraws, RepetitionKey};
 
 /// How far the search may go.
 #[derive(Copy, Clone, Debug)]
@@ -44,7 +44,7 @@ pub(crate) enum Forced {
 
 struct Walk<'a> {
     mater: Color,
-    banned: &'a [RepetitionKey],
+    draws: AutoDraws<'a>,
     limits: Limits,
     nodes: u64,
     analyses: u32,
@@ -57,12 +57,12 @@ struct Walk<'a> {
 pub(crate) fn lines(
     pos: &Position,
     mater: Color,
-    banned: &[RepetitionKey],
+    draws: AutoDraws<'_>,
     limits: Limits,
 ) -> (Forced, u64) {
     let mut walk = Walk {
         mater,
-        banned,
+        draws,
         limits,
         nodes: 0,
         analyses: 0,
@@ -123,10 +123,12 @@ impl Walk<'_> {
     /// A position with legal moves where the game is over all the same,
     /// or the mater's material cannot mate.
     fn decided(&self, pos: &Position) -> Option<Step> {
-        if pos.halfmoves() >= 150 || has_insufficient_material(pos.board(), self.mater) {
+        if self.draws.clock_ends(pos.halfmoves())
+            || has_insufficient_material(pos.board(), self.mater)
+        {
             return Some(Step::Hopeless);
         }
-        if !self.banned.is_empty() && self.banned.contains(&RepetitionKey::of(pos)) {
+        if !self.draws.banned.is_empty() && self.draws.banned.contains(&RepetitionKey::of(pos)) {
             // Its fifth occurrence: the game is over (9.6.1).
             return Some(Step::Hopeless);
         }

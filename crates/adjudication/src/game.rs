@@ -26,7 +26,7 @@ use movegen::{Move, Position};
 use crate::dead::{dead_position, DeadReason};
 use crate::helpmate::{self, Answer, Helpmate, Method};
 use crate::repetition::{
-    self, is_irreversible, was_irreversible, Claims, RepetitionKey, Repetitions,
+    self, is_irreversible, was_irreversible, AutoDraws, Claims, RepetitionKey, Repetitions,
 };
 
 /// How a game ended by a rule of the game itself (not a clock, a
@@ -566,7 +566,12 @@ impl Game {
                 nodes: 0,
             };
         }
-        helpmate::search(&self.pos, color, budget, &self.banned(), method)
+        let banned = self.banned();
+        let draws = AutoDraws {
+            banned: &banned,
+            seventy_five: self.automatic_draws,
+        };
+        helpmate::search(&self.pos, color, budget, draws, method)
     }
 
     /// The positions a helpmate search may not reach: those that have
@@ -721,6 +726,56 @@ fn detect_with_moves(pos: &Position, count: u32, automatic_draws: bool) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The question "can this side still mate?" follows the Laws of the
+    /// game: under the Laws before 1 July 2014 no 75-move rule ends the
+    /// game, so a high halfmove clock takes no mate away; under today's
+    /// Laws the rule ends it at the 150th ply unless that ply mates.
+    #[test]
+    fn the_75_move_rule_limits_the_mate_search_only_where_it_exists() {
+        use crate::tests_support::position;
+        use crate::Answer;
+        // (position, mater, answer under the old Laws, answer today)
+        for (fen, mater, before_2014, today) in [
+            // A mate needs ten plies from a clock of 140: after 143 only
+            // the old Laws leave room for it.
+            (
+                "8/8/8/3k4/8/8/8/Q3K3 b - - 143 120",
+                Color::White,
+                Answer::Yes,
+                Answer::No,
+            ),
+            (
+                "8/8/8/3k4/8/8/8/Q3K3 b - - 140 120",
+                Color::White,
+                Answer::Yes,
+                Answer::Yes,
+            ),
+            // 100... Kg8 makes the 150th ply without a mate; 101. Rc8#
+            // comes after the game is over, today.
+            (
+                "7k/8/2R3K1/8/8/8/8/8 b - - 149 100",
+                Color::White,
+                Answer::Yes,
+                Answer::No,
+            ),
+            // A lone king cannot mate, however long the game goes on.
+            (
+                "7k/8/2r3K1/8/8/8/8/8 w - - 149 100",
+                Color::White,
+                Answer::No,
+                Answer::No,
+            ),
+        ] {
+            let pos = position(fen);
+            for automatic_draws in [false, true] {
+                let game = Game::with_automatic_draws(pos.clone(), automatic_draws);
+                let answer = game.helpmate(mater, crate::DEFAULT_BUDGET).answer;
+                let want = if automatic_draws { today } else { before_2014 };
+                assert_eq!(answer, want, "{fen}, automatic draws {automatic_draws}");
+            }
+        }
+    }
 
     /// [`Game::push_played`] (the position after each move handed in) and
     /// [`Game::push_replayed`] (the mate test left for later) keep the

@@ -58,7 +58,7 @@ use movegen::{Move, Position};
 
 use crate::dead::{dead_position, has_insufficient_material};
 use crate::forced::{self, Forced, Limits};
-use crate::repetition::RepetitionKey;
+use crate::repetition::AutoDraws;
 use crate::search::{
     best_first, blocked_pawns, walled, weak_target_by, with_guide, Guide, Outcome, Scratch, Width,
     FULL_WIDTH,
@@ -164,7 +164,7 @@ pub fn can_mate(pos: &Position, color: Color, budget: u64) -> Answer {
 /// Like [`can_mate`], with the proof, the mating line and the node count.
 #[must_use]
 pub fn helpmate(pos: &Position, color: Color, budget: u64) -> Helpmate {
-    search(pos, color, budget, &[], Method::Exact)
+    search(pos, color, budget, AutoDraws::CURRENT, Method::Exact)
 }
 
 /// How a "can this side still mate?" question is answered.
@@ -222,11 +222,13 @@ impl Method {
 /// ```
 #[must_use]
 pub fn screen(pos: &Position, color: Color) -> Helpmate {
-    search(pos, color, 0, &[], Method::Screen)
+    search(pos, color, 0, AutoDraws::CURRENT, Method::Screen)
 }
 
-/// The search, with positions that may not be entered (their next
-/// occurrence would be the fifth: Article 9.6.1 ends the game there).
+/// The search, under the automatic draws of the Laws that judge the game
+/// (`draws`): positions that may not be entered (their next occurrence
+/// would be the fifth: Article 9.6.1 ends the game there) and the 75-move
+/// rule, which the Laws before 1 July 2014 did not have.
 // Never inlined: one call per question, and a symbol of its own for the
 // profiles of `cargo xtask bench adjudicate`.
 #[inline(never)]
@@ -234,7 +236,7 @@ pub(crate) fn search(
     pos: &Position,
     color: Color,
     budget: u64,
-    banned: &[RepetitionKey],
+    draws: AutoDraws<'_>,
     method: Method,
 ) -> Helpmate {
     let settled = |answer, proof| Helpmate {
@@ -254,7 +256,7 @@ pub(crate) fn search(
             Proof::Position,
         );
     }
-    if pos.halfmoves() >= 150 {
+    if draws.clock_ends(pos.halfmoves()) {
         return settled(Answer::No, Proof::Position);
     }
     if has_insufficient_material(pos.board(), color) {
@@ -274,7 +276,7 @@ pub(crate) fn search(
         &[shallow_limits(pos)][..]
     };
     for &limits in stages {
-        let (forced, nodes) = forced::lines(pos, color, banned, limits);
+        let (forced, nodes) = forced::lines(pos, color, draws, limits);
         spent += nodes;
         match forced {
             Forced::Mate(line) => return found(line, spent),
@@ -291,7 +293,7 @@ pub(crate) fn search(
             pos,
             color,
             quick_budget.min(budget / 8),
-            banned,
+            draws,
             width,
             false,
         );
@@ -333,7 +335,7 @@ pub(crate) fn search(
             return proved(Proof::Reachability, spent);
         }
         // Every legal first move, the positions after it analysed.
-        let (forced, nodes) = forced::lines(at, color, banned, FORCED_DEEP);
+        let (forced, nodes) = forced::lines(at, color, draws, FORCED_DEEP);
         spent += nodes;
         match forced {
             Forced::Mate(line) if forced_end.is_none() => return found(line, spent),
@@ -357,7 +359,7 @@ pub(crate) fn search(
             _ => Guide::Plain,
         };
         let mut full = with_guide(guide, || {
-            run_search(pos, color, limit, banned, FULL_WIDTH, dead_ends)
+            run_search(pos, color, limit, draws, FULL_WIDTH, dead_ends)
         });
         full.nodes += spent;
         spent = full.nodes;
@@ -385,7 +387,7 @@ pub(crate) fn search(
                 .min(budget / 16)
                 .min(budget.saturating_sub(spent));
             let mut guided = with_guide(Guide::Towards(sq), || {
-                run_search(pos, color, limit, banned, FULL_WIDTH, dead_ends)
+                run_search(pos, color, limit, draws, FULL_WIDTH, dead_ends)
             });
             spent += guided.nodes;
             if guided.answer != Answer::Unknown {
@@ -403,7 +405,7 @@ pub(crate) fn search(
             pos,
             color,
             narrow_budget.min(budget.saturating_sub(spent)),
-            banned,
+            draws,
             width,
             dead_ends,
         );
@@ -415,7 +417,7 @@ pub(crate) fn search(
     }
     let left = budget.saturating_sub(spent);
     if !hides_corner(pos, color) {
-        let mut full = run_search(pos, color, left, banned, FULL_WIDTH, dead_ends);
+        let mut full = run_search(pos, color, left, draws, FULL_WIDTH, dead_ends);
         full.nodes += spent;
         return full;
     }
@@ -424,7 +426,7 @@ pub(crate) fn search(
     // vector need one or the other; an exhausted search proves "no"
     // under either).
     let mut full = with_guide(Guide::PastBlockedPawns, || {
-        run_search(pos, color, left / 4, banned, FULL_WIDTH, dead_ends)
+        run_search(pos, color, left / 4, draws, FULL_WIDTH, dead_ends)
     });
     spent += full.nodes;
     if full.answer == Answer::Unknown {
@@ -432,7 +434,7 @@ pub(crate) fn search(
             pos,
             color,
             budget.saturating_sub(spent),
-            banned,
+            draws,
             FULL_WIDTH,
             dead_ends,
         );
@@ -647,7 +649,7 @@ fn run_search(
     pos: &Position,
     color: Color,
     budget: u64,
-    banned: &[RepetitionKey],
+    draws: AutoDraws<'_>,
     width: Width,
     dead_ends: bool,
 ) -> Helpmate {
@@ -666,7 +668,7 @@ fn run_search(
                 &mut fresh
             }
         };
-        let (outcome, nodes) = best_first(pos, color, budget, banned, width, dead_ends, scratch);
+        let (outcome, nodes) = best_first(pos, color, budget, draws, width, dead_ends, scratch);
         let (answer, proof) = match outcome {
             Outcome::Found => (Answer::Yes, Proof::Found),
             Outcome::Exhausted if width == FULL_WIDTH => (Answer::No, Proof::Exhausted),
@@ -825,7 +827,8 @@ mod tests {
                 Some(DeadReason::LockedPawns | DeadReason::Forced | DeadReason::Unreachable) => {
                     dead += 1;
                     for color in Color::ALL {
-                        let result = run_search(&pos, color, 400_000, &[], FULL_WIDTH, true);
+                        let result =
+                            run_search(&pos, color, 400_000, AutoDraws::CURRENT, FULL_WIDTH, true);
                         assert_eq!(
                             (result.answer, result.proof),
                             (Answer::No, Proof::Exhausted),

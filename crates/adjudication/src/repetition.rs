@@ -13,6 +13,36 @@
 use board::{zobrist, Bitboard, Board, Color, Role, Square};
 use movegen::{Move, MoveKind, Position};
 
+/// What ends a game inside a search besides mate and stalemate, by the
+/// Laws that judge it: from 1 July 2014 a fifth occurrence (9.6.1) and 75
+/// moves of each side without a pawn move or a capture (9.6.2) end it at
+/// once; the Laws before had neither (a repetition and 50 moves were
+/// claims only, and a claim is not made for a player who lost on time).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct AutoDraws<'a> {
+    /// The positions whose next occurrence would be the fifth.
+    pub(crate) banned: &'a [RepetitionKey],
+    /// Whether the 75-move rule applies.
+    pub(crate) seventy_five: bool,
+}
+
+impl AutoDraws<'static> {
+    /// Today's Laws, for a position alone (no earlier occurrence known).
+    pub(crate) const CURRENT: AutoDraws<'static> = AutoDraws {
+        banned: &[],
+        seventy_five: true,
+    };
+}
+
+impl AutoDraws<'_> {
+    /// Whether a position with this halfmove clock is a game over by the
+    /// 75-move rule.
+    #[inline]
+    pub(crate) fn clock_ends(self, halfmoves: u32) -> bool {
+        self.seventy_five && halfmoves >= 150
+    }
+}
+
 /// A position as Article 9.2.3 compares positions: placement, side to
 /// move, castling rights and the en-passant square if (and only if) an
 /// en-passant capture is legal.

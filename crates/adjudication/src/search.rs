@@ -32,7 +32,7 @@ use board::{attacks, Bitboard, Board, Color, Role, Square};
 use movegen::{Move, PieceMoves, Position};
 
 use crate::dead::has_insufficient_material;
-use crate::repetition::RepetitionKey;
+use crate::repetition::{AutoDraws, RepetitionKey};
 
 /// Moves expanded per position: (mater, defender).
 pub(crate) type Width = (usize, usize);
@@ -365,8 +365,10 @@ impl Scratch {
 }
 
 /// A best-first search for a mate by `mater` from `root`, which is not
-/// itself over. `banned` positions may not be entered (their next
-/// occurrence would be the fifth, Article 9.6.1). Returns the outcome
+/// itself over. `draws` says what else ends a game under the Laws that
+/// judge it: positions that may not be entered (their next occurrence
+/// would be the fifth, Article 9.6.1) and the 75-move rule (9.6.2), both
+/// from 1 July 2014 only. Returns the outcome
 /// and the nodes generated.
 ///
 /// With `dead_ends`, a node reached by a capture or a pawn move in a
@@ -379,7 +381,7 @@ pub(crate) fn best_first(
     root: &Position,
     mater: Color,
     budget: u64,
-    banned: &[RepetitionKey],
+    draws: AutoDraws<'_>,
     width: Width,
     dead_ends: bool,
     scratch: &mut Scratch,
@@ -390,7 +392,7 @@ pub(crate) fn best_first(
     if dead_ends {
         scratch.failed = [0; 256];
     }
-    let result = run(root, mater, budget, banned, width, scratch, &mut all);
+    let result = run(root, mater, budget, draws, width, scratch, &mut all);
     scratch.all = all;
     result
 }
@@ -399,7 +401,7 @@ fn run(
     root: &Position,
     mater: Color,
     budget: u64,
-    banned: &[RepetitionKey],
+    draws: AutoDraws<'_>,
     width: Width,
     scratch: &mut Scratch,
     all: &mut Vec<(Role, Move)>,
@@ -454,7 +456,7 @@ fn run(
                 CheckSquares::NONE
             },
             halfmoves: node.halfmoves,
-            banned,
+            draws,
             exhaustive,
         };
         for &(role, mv) in chosen {
@@ -623,7 +625,7 @@ struct Expanding<'a> {
     checks: CheckSquares,
     /// The node's halfmove clock.
     halfmoves: u16,
-    banned: &'a [RepetitionKey],
+    draws: AutoDraws<'a>,
     exhaustive: bool,
 }
 
@@ -645,7 +647,7 @@ impl Expanding<'_> {
             self.halfmoves.saturating_add(1)
         };
         let full = pos.turn() == self.mater && self.checks.may_check(role, mv);
-        let (after, played) = if full || !self.banned.is_empty() {
+        let (after, played) = if full || !self.draws.banned.is_empty() {
             let mut child = pos.clone();
             child.play_unchecked(mv);
             if child.is_check() && !child.has_legal_moves() {
@@ -657,7 +659,9 @@ impl Expanding<'_> {
                     Child::Pruned
                 };
             }
-            if !self.banned.is_empty() && self.banned.contains(&RepetitionKey::of(&child)) {
+            if !self.draws.banned.is_empty()
+                && self.draws.banned.contains(&RepetitionKey::of(&child))
+            {
                 return Child::Pruned;
             }
             let after = movegen::After {
@@ -669,7 +673,7 @@ impl Expanding<'_> {
         } else {
             (pos.after_move(role, mv), None)
         };
-        if halfmoves >= 150 {
+        if self.draws.clock_ends(u32::from(halfmoves)) {
             // The 75-move rule ends the game (Article 9.6.2).
             return Child::Pruned;
         }

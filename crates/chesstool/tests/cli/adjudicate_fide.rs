@@ -27,6 +27,7 @@ const NAMED_CASES: &[&str] = &[
     "locked pawn wall with kings only: dead",
     "the only legal move leads to K v K: dead",
     "flag where the forced reply completes the 75-move rule",
+    "flag where the reply reaches the 150th quiet ply, before 2014: no 75-move rule",
 ];
 
 /// One game's expectations, read from its tags.
