@@ -203,7 +203,8 @@ enum Node {
     Cmp(Cmp, Box<Node>, Box<Node>),
     Arith(Arith, Box<Node>, Box<Node>),
     IsNull(Box<Node>, bool),
-    In(Box<Node>, Vec<Node>, bool),
+    /// `IN` (or `NOT IN`): one `=` per item, true when one is.
+    In(Vec<Node>, bool),
     Like {
         expr: Box<Node>,
         pattern: Vec<char>,
@@ -432,19 +433,14 @@ impl Compiler<'_> {
                 negated,
                 ..
             } => {
-                let (node, ty) = self.compile(inner)?;
-                let mut items = Vec::with_capacity(list.len());
-                let mut node = node;
-                for item in list {
-                    let (item_node, item_ty) = self.compile(item)?;
-                    let (left, right) = unify(
-                        (node, ty, column_of(inner.as_ref())),
-                        (item_node, item_ty, column_of(item)),
-                    )?;
-                    node = left;
-                    items.push(right);
-                }
-                (Node::In(Box::new(node), items, *negated), Ty::Bool)
+                // `x IN (a, b)` is `x = a OR x = b`: each item compared
+                // as `=` compares it, the text tag read as a number for a
+                // number and as text for a text.
+                let tests = list
+                    .iter()
+                    .map(|item| self.comparison(inner, Cmp::Eq, item))
+                    .collect::<Result<Vec<_>, _>>()?;
+                (Node::In(tests, *negated), Ty::Bool)
             }
             Expr::In { .. } => {
                 return Err(err(column, "IN takes a list of values: x IN (a, b, c)"));
@@ -875,11 +871,10 @@ impl<'a> Cx<'a> {
                 Val::Null => Val::Bool(!negated),
                 _ => Val::Bool(*negated),
             },
-            Node::In(inner, items, negated) => {
-                let value = self.eval(inner);
+            Node::In(tests, negated) => {
                 let mut answer = Val::Bool(false);
-                for item in items {
-                    match compare(Cmp::Eq, &value, &self.eval(item)) {
+                for test in tests {
+                    match self.eval(test) {
                         Val::Bool(true) => {
                             answer = Val::Bool(true);
                             break;
@@ -1010,11 +1005,13 @@ fn like(text: &str, pattern: &[char]) -> bool {
     let (mut t, mut p) = (0usize, 0usize);
     let mut star: Option<(usize, usize)> = None;
     while t < text.len() {
-        if p < pattern.len() && (pattern[p] == '_' || pattern[p] == text[t]) {
-            t += 1;
-            p += 1;
-        } else if p < pattern.len() && pattern[p] == '%' {
+        // `%` is a wildcard first: it may match a `%` of the text too,
+        // and then match nothing more.
+        if p < pattern.len() && pattern[p] == '%' {
             star = Some((p, t));
+            p += 1;
+        } else if p < pattern.len() && (pattern[p] == '_' || pattern[p] == text[t]) {
+            t += 1;
             p += 1;
         } else if let Some((sp, st)) = star {
             p = sp + 1;
@@ -1048,6 +1045,16 @@ mod tests {
         assert!(like("aXbXc", "%b%c"));
         assert!(!like("abd", "%c%"));
         assert!(like("mississippi", "%iss%pi"));
+        // A `%` or `_` in the text is text; in the pattern, a wildcard.
+        assert!(like("50% off", "50%"));
+        assert!(like("50% off", "50%%"));
+        assert!(like("50% off", "%\u{25} off"));
+        assert!(like("a%b", "a%"));
+        assert!(like("%", "%"));
+        assert!(like("%", "_"));
+        assert!(!like("50 off", "50%%x"));
+        assert!(like("a_b", "a_b"));
+        assert!(like("axb", "a_b"));
     }
 
     #[test]

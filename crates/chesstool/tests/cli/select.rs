@@ -246,6 +246,10 @@ const CASES: &[(&str, &str)] = &[
     ("WhiteTitle IS NULL AND Termination = 'Normal'", "AND(t('WhiteTitle') is None, cmp(t('Termination'), '=', 'Normal'))"),
     ("Round = 3", "cmp(i('Round'), '=', 3)"),
     ("Round = '3'", "cmp(t('Round'), '=', '3')"),
+    ("Round IN (3, 4)", "OR(cmp(i('Round'), '=', 3), cmp(i('Round'), '=', 4))"),
+    ("Round IN ('3', 4)", "OR(cmp(t('Round'), '=', '3'), cmp(i('Round'), '=', 4))"),
+    ("Round IN (4, '3')", "OR(cmp(i('Round'), '=', 4), cmp(t('Round'), '=', '3'))"),
+    ("Round NOT IN (4, '3', Round)", "NOT(OR(cmp(i('Round'), '=', 4), cmp(t('Round'), '=', '3'), cmp(t('Round'), '=', t('Round'))))"),
     ("UTCDate >= '2024-01-02'", "cmp(d('UTCDate'), '>=', date(2024, 1, 2))"),
     ("UTCDate BETWEEN '2024-01-01' AND '2024-01-31'", "AND(cmp(d('UTCDate'), '>=', date(2024, 1, 1)), cmp(d('UTCDate'), '<=', date(2024, 1, 31)))"),
     ("Date <> '2024-01-02'", "cmp(d('Date'), '<>', date(2024, 1, 2))"),
@@ -502,6 +506,43 @@ fn select_picks_the_games_python_chess_picks() {
     if let Some(sample) = shared_data("pgn/real/pgn-reader-bench/lichess_db_1000k.pgn") {
         std::fs::copy(sample, dir.join("lichess.pgn")).unwrap();
         check_against_python(&dir, "lichess.pgn", &python);
+    }
+}
+
+/// `%` and `_` in a value are text; in a pattern, wildcards (a `%` of the
+/// pattern matched a `%` of the value as a letter, and then nothing
+/// more). `x IN (a, b)` is `x = a OR x = b`, each item compared as `=`
+/// compares it (a number read a text tag as a number for every item after
+/// it, and a text item then matched nothing).
+#[test]
+fn select_like_and_in_read_as_sql_does() {
+    let dir = temp_dir("select_like_in");
+    let pgn = "[Event \"50% off_sale\"]\n[Round \"1\"]\n\n1. e4 *\n\n\
+               [Event \"50 off\"]\n[Round \"2\"]\n\n1. d4 *\n\n\
+               [Event \"x\"]\n[Round \"1.1\"]\n\n1. c4 *\n\n";
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    for (condition, games) in [
+        ("Event LIKE '50%'", "1 2"),
+        ("Event ILIKE '50% OFF%'", "1 2"),
+        ("Event LIKE '50%%_'", "1 2"),
+        ("Event NOT LIKE '%\u{25}%'", ""),
+        ("Event LIKE '%_sale'", "1"),
+        ("Round IN (1)", "1"),
+        ("Round IN (1, 2)", "1 2"),
+        ("Round IN ('1', 2)", "1 2"),
+        ("Round IN (2, '1')", "1 2"),
+        ("Round IN ('1.1', 2)", "2 3"),
+        ("Round IN (Round, 7)", "1 2 3"),
+        // '1.1' is no whole number: `= 2` is NULL for game 3.
+        ("Round NOT IN (2, '1')", ""),
+        ("Round NOT IN ('2', '1')", "3"),
+        ("Round NOT IN (2, NULL)", ""),
+    ] {
+        assert_eq!(
+            selected(&dir, "g.pgn", condition),
+            games,
+            "--where {condition}"
+        );
     }
 }
 
