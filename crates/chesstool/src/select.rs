@@ -222,11 +222,12 @@ impl Task for Select {
             column: None,
             message: e.message.clone(),
         });
-        let mut truth = match (&self.query, &unreadable) {
-            (None, _) => Truth::True,
-            // Its tags cannot be trusted: not selected, counted.
-            (Some(_), Some(_)) => Truth::False,
-            (Some(query), None) => query.eval(&header, None),
+        // A game whose tag section could not all be read is judged as
+        // `validate --where` judges it, on the tags that were read (and
+        // `valid` false): `NOT valid` selects it.
+        let mut truth = match &self.query {
+            None => Truth::True,
+            Some(query) => query.eval(&header, None),
         };
         if truth != Truth::Pending && truth != Truth::True && unreadable.is_none() {
             drop_header(header);

@@ -546,6 +546,56 @@ fn select_like_and_in_read_as_sql_does() {
     }
 }
 
+/// A game whose tag section could not all be read is judged on the tags
+/// that were read, with `valid` false, as `validate --where` judges it:
+/// `NOT valid` collects it (it was never selected by a condition), and a
+/// game a condition leaves out is named on stderr.
+#[test]
+fn select_judges_a_game_with_an_unreadable_tag_as_validate_does() {
+    let dir = temp_dir("select_unreadable");
+    let pgn = "[Event \"one\"]\n[White \"x\"\n[Black \"y\"]\n\n1. e4 *\n\n\
+               [Event \"two\"]\n\n1. e4 e4 *\n\n[Event \"three\"]\n\n1. e4 *\n\n";
+    std::fs::write(dir.join("u.pgn"), pgn).unwrap();
+    for (condition, games) in [
+        ("NOT valid", "1 2"),
+        ("valid", "3"),
+        ("Black = 'y'", "1"),
+        ("Event <> 'two'", "1 3"),
+    ] {
+        assert_eq!(
+            selected(&dir, "u.pgn", condition),
+            games,
+            "--where {condition}"
+        );
+        let run = chesstool(
+            &dir,
+            &["validate", "u.pgn", "--where", condition, "--format", "csv"],
+        );
+        let validated: Vec<&str> = run
+            .stdout
+            .lines()
+            .skip(1)
+            .map(|line| line.split(',').nth(1).unwrap())
+            .collect();
+        assert_eq!(validated.join(" "), games, "validate --where {condition}");
+    }
+    let run = chesstool(&dir, &["select", "u.pgn", "--where", "valid"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("game 1")
+            && run.stderr.contains("malformed tag line")
+            && run.stderr.contains("not selected"),
+        "{}",
+        run.stderr
+    );
+    let run = chesstool(&dir, &["select", "u.pgn", "--where", "NOT valid"]);
+    assert!(
+        run.stdout.starts_with("[Event \"one\"]\n[White \"x\"\n"),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn select_without_a_condition_copies_the_lichess_sample_byte_for_byte() {
     let Some(sample) = shared_data("pgn/real/pgn-reader-bench/lichess_db_1000k.pgn") else {
