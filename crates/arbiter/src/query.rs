@@ -66,10 +66,15 @@ use board::RecordedResult;
 /// An expression that cannot be a `--where` condition, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueryError {
-    /// 1-based column (in characters) of the expression's text.
+    /// 1-based column (in characters) of the expression's text, counted
+    /// over all of it (an expression may run over several lines).
     pub column: usize,
-    /// What is wrong, lower case.
+    /// What is wrong, lower case; control characters escaped (`\n`,
+    /// `\u{1b}`), so that the error is one line of plain text.
     pub message: String,
+    /// The line of `column`, until [`Query::parse`] counts the column over
+    /// the whole text.
+    line: usize,
 }
 
 impl fmt::Display for QueryError {
@@ -228,15 +233,52 @@ enum Val<'a> {
     Time(TimeOfDay),
 }
 
-fn err(column: usize, message: impl Into<String>) -> QueryError {
-    QueryError {
-        column,
-        message: message.into(),
+/// Where in the expression: line and column, 1-based, as sqlparser
+/// counts them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Pos {
+    line: usize,
+    column: usize,
+}
+
+impl Pos {
+    /// The first character.
+    const START: Pos = Pos { line: 1, column: 1 };
+
+    fn of(location: sqlparser::tokenizer::Location) -> Pos {
+        Pos {
+            line: (location.line as usize).max(1),
+            column: (location.column as usize).max(1),
+        }
     }
 }
 
-fn column_of(expr: &impl Spanned) -> usize {
-    (expr.span().start.column as usize).max(1)
+fn err(at: Pos, message: impl Into<String>) -> QueryError {
+    let message: String = message.into();
+    QueryError {
+        column: at.column,
+        // A quoted literal or a token of the text may hold any character.
+        message: notation::pgn::tags::escape_for_report(message.as_bytes()).into_owned(),
+        line: at.line,
+    }
+}
+
+impl QueryError {
+    /// The error with its column counted over all of `text`.
+    fn over(mut self, text: &str) -> QueryError {
+        let before: usize = text
+            .split('\n')
+            .take(self.line.saturating_sub(1))
+            .map(|line| line.chars().count() + 1)
+            .sum();
+        self.column += before;
+        self.line = 1;
+        self
+    }
+}
+
+fn column_of(expr: &impl Spanned) -> Pos {
+    Pos::of(expr.span().start)
 }
 
 impl Query {
@@ -249,6 +291,11 @@ impl Query {
     /// a literal that is not of the type compared (`'2024-13-01'`), a FEN
     /// that does not read, or an expression that is not a condition.
     pub fn parse(text: &str, spec: &mut HeaderSpec) -> Result<Query, QueryError> {
+        Self::parse_lines(text, spec).map_err(|e| e.over(text))
+    }
+
+    /// [`Query::parse`], its errors placed by line and column.
+    fn parse_lines(text: &str, spec: &mut HeaderSpec) -> Result<Query, QueryError> {
         let dialect = DuckDbDialect {};
         let mut parser = Parser::new(&dialect)
             .try_with_sql(text)
@@ -257,7 +304,7 @@ impl Query {
         let next = parser.next_token();
         if next.token != Token::EOF {
             return Err(err(
-                (next.span.start.column as usize).max(1),
+                Pos::of(next.span.start),
                 format!("unexpected `{}` after the expression", next.token),
             ));
         }
@@ -314,25 +361,39 @@ fn parse_error(text: &str, error: &sqlparser::parser::ParserError) -> QueryError
         sqlparser::parser::ParserError::TokenizerError(m)
         | sqlparser::parser::ParserError::ParserError(m) => m.clone(),
         sqlparser::parser::ParserError::RecursionLimitExceeded => {
-            return err(1, "the expression is nested too deeply");
+            return err(Pos::START, "the expression is nested too deeply");
         }
     };
-    let (message, column) = match message.rfind(" at Line: ") {
+    let (message, at) = match message.rfind(" at Line: ") {
         Some(at) => {
-            let column = message[at..]
-                .rsplit("Column: ")
-                .next()
-                .and_then(|c| c.trim().parse::<usize>().ok());
-            (message[..at].to_string(), column)
+            let number = |after: &str| {
+                message[at..]
+                    .split(after)
+                    .nth(1)
+                    .and_then(|rest| rest.split(',').next())
+                    .and_then(|n| n.trim().parse::<usize>().ok())
+            };
+            let at_pos = match (number("Line: "), number("Column: ")) {
+                (Some(line), Some(column)) => Some(Pos {
+                    line: line.max(1),
+                    column: column.max(1),
+                }),
+                _ => None,
+            };
+            (message[..at].to_string(), at_pos)
         }
         None => (message, None),
     };
-    let column = column.unwrap_or(text.chars().count() + 1).max(1);
+    // At the end of the text when sqlparser does not say.
+    let at = at.unwrap_or(Pos {
+        line: 1,
+        column: text.chars().count() + 1,
+    });
     let mut message = message.replace("Expected: ", "expected ");
     if let Some(first) = message.get(..1) {
         message = first.to_lowercase() + &message[1..];
     }
-    err(column, message)
+    err(at, message)
 }
 
 struct Compiler<'s> {
@@ -587,7 +648,7 @@ impl Compiler<'_> {
         left: &Expr,
         op: &BinaryOperator,
         right: &Expr,
-        column: usize,
+        column: Pos,
     ) -> Result<(Node, Ty), QueryError> {
         let cmp = match op {
             BinaryOperator::Eq => Some(Cmp::Eq),
@@ -637,7 +698,7 @@ impl Compiler<'_> {
     fn function(
         &mut self,
         function: &sqlparser::ast::Function,
-        column: usize,
+        column: Pos,
     ) -> Result<(Node, Ty), QueryError> {
         let name = match function.name.0.as_slice() {
             [ObjectNamePart::Identifier(ident)] => ident.value.to_ascii_lowercase(),
@@ -713,7 +774,7 @@ impl Compiler<'_> {
     }
 }
 
-fn literal(value: &Value, column: usize) -> Result<(Node, Ty), QueryError> {
+fn literal(value: &Value, column: Pos) -> Result<(Node, Ty), QueryError> {
     Ok(match value {
         Value::Number(text, _) => match text.parse::<i64>() {
             Ok(n) => (Node::Lit(Lit::Int(n)), Ty::Int),
@@ -726,7 +787,7 @@ fn literal(value: &Value, column: usize) -> Result<(Node, Ty), QueryError> {
     })
 }
 
-fn date(text: &str, column: usize) -> Result<Date, QueryError> {
+fn date(text: &str, column: Pos) -> Result<Date, QueryError> {
     let bad = || err(column, format!("'{text}' is not a date (YYYY-MM-DD)"));
     let t = text.trim();
     // `YYYY-MM-DD` only: `Date::parse` takes PGN's dots too.
@@ -736,7 +797,7 @@ fn date(text: &str, column: usize) -> Result<Date, QueryError> {
     Date::parse(t).ok_or_else(bad)
 }
 
-fn time(text: &str, column: usize) -> Result<TimeOfDay, QueryError> {
+fn time(text: &str, column: Pos) -> Result<TimeOfDay, QueryError> {
     TimeOfDay::parse(text)
         .ok_or_else(|| err(column, format!("'{text}' is not a time of day (HH:MM:SS)")))
 }
@@ -745,8 +806,8 @@ fn time(text: &str, column: usize) -> Result<TimeOfDay, QueryError> {
 /// side's date, time or number, a text tag read as a number; otherwise
 /// the types must be equal. A mismatch is reported at the right operand.
 fn unify(
-    (left, lt, _lc): (Node, Ty, usize),
-    (right, rt, rc): (Node, Ty, usize),
+    (left, lt, _lc): (Node, Ty, Pos),
+    (right, rt, rc): (Node, Ty, Pos),
 ) -> Result<(Node, Node), QueryError> {
     if lt == rt || lt == Ty::Null || rt == Ty::Null {
         return Ok((left, right));
@@ -757,7 +818,7 @@ fn unify(
             format!("cannot compare {} with {}", lt.name(), rt.name()),
         )
     };
-    let cast = |node: Node, to: Ty, column: usize| -> Result<Node, QueryError> {
+    let cast = |node: Node, to: Ty, column: Pos| -> Result<Node, QueryError> {
         match (node, to) {
             (Node::Lit(Lit::Text(text)), Ty::Date) => {
                 Ok(Node::Lit(Lit::Date(date(&text, column)?)))
@@ -1055,6 +1116,45 @@ mod tests {
         assert!(!like("50 off", "50%%x"));
         assert!(like("a_b", "a_b"));
         assert!(like("axb", "a_b"));
+    }
+
+    /// An expression over several lines: columns count over all of it,
+    /// lines included (sqlparser counts them per line). Quoted text and
+    /// tokens in a message are escaped: an error is one line, without
+    /// control characters.
+    #[test]
+    fn errors_are_one_line_with_a_column_over_the_whole_text() {
+        let text = "Event = 'x'\nAND Date > 2024";
+        let column = text.find("2024").unwrap() + 1;
+        assert_eq!(
+            error(text),
+            format!("column {column}: cannot compare a date with a number")
+        );
+        assert_eq!(
+            error("Event = 'x'\n\nAND frob(1) = 1"),
+            "column 18: unknown function frob() (there are lower, upper, year, month, reaches and final)"
+        );
+        assert!(
+            error("WhiteElo >=\n").starts_with("column 13: expected an expression"),
+            "{}",
+            error("WhiteElo >=\n")
+        );
+        for (text, shown) in [
+            ("WhiteElo = 'x\ny'", "'x\\ny' is not a whole number"),
+            (
+                "WhiteElo = '\u{1b}[2J'",
+                "'\\u{1b}[2J' is not a whole number",
+            ),
+            ("\u{1b}[2J", "\\u{1b}"),
+            ("Event = 'x' AND frob\u{7}() = 1", "\\u{7}"),
+        ] {
+            let message = error(text);
+            assert!(message.contains(shown), "{text:?}: {message}");
+            assert!(
+                !message.chars().any(char::is_control),
+                "{text:?}: {message:?}"
+            );
+        }
     }
 
     #[test]

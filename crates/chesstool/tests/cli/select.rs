@@ -824,6 +824,9 @@ fn select_bad_expressions_exit_2_with_one_line() {
         ("final('8/8/8')", "--where: column 7: final(): "),
         ("WhiteElo = 1 2", "--where: column 14: unexpected `2` after the expression"),
         ("a.b = 1", "--where: column 1: `a.b` is not a tag name"),
+        // Escaped, on one line; the column counted over both lines.
+        ("WhiteElo = '\u{1b}[2J\ny'", "--where: column 12: '\\u{1b}[2J\\ny' is not a whole number"),
+        ("Event = 'x'\nAND Date > 2024", "--where: column 24: cannot compare a date with a number"),
     ] {
         let run = chesstool(&dir, &["select", "f.pgn", "--where", condition]);
         assert_eq!(run.code, 2, "{condition}: {}", run.stderr);
