@@ -73,6 +73,7 @@ impl TagType {
     /// assert_eq!(TagType::of("BlackRatingDiff"), TagType::Int);
     /// assert_eq!(TagType::of("UTCDate"), TagType::Date);
     /// assert_eq!(TagType::of("UTCTime"), TagType::Time);
+    /// assert_eq!(TagType::of("Time"), TagType::Text);
     /// assert_eq!(TagType::of("TimeControl"), TagType::TimeControl);
     /// assert_eq!(TagType::of("Round"), TagType::Text);
     /// ```
@@ -80,7 +81,9 @@ impl TagType {
     pub fn of(name: &str) -> TagType {
         match name {
             "Date" | "UTCDate" | "EventDate" => TagType::Date,
-            "UTCTime" | "Time" => TagType::Time,
+            // `UTCTime` only: a `Time` tag is written every which way
+            // (`10.30.00`, `10:30`), and kept as written.
+            "UTCTime" => TagType::Time,
             "TimeControl" => TagType::TimeControl,
             "PlyCount" => TagType::Int,
             _ if name.ends_with("Elo") || name.ends_with("RatingDiff") => TagType::Int,

@@ -546,6 +546,38 @@ fn select_like_and_in_read_as_sql_does() {
     }
 }
 
+/// `Time` is text, as every tag but the typed ones (`UTCTime` is the
+/// time of day): written every which way, it is kept as written.
+#[test]
+fn select_reads_the_time_tag_as_text() {
+    let dir = temp_dir("select_time_tag");
+    let pgn = "[Time \"10.30.00\"]\n\n1. e4 *\n\n[Time \"12:00:00\"]\n\n1. d4 *\n\n";
+    std::fs::write(dir.join("t.pgn"), pgn).unwrap();
+    for (condition, games) in [
+        ("Time LIKE '1%'", "1 2"),
+        ("Time = '10.30.00'", "1"),
+        ("Time IS NULL", ""),
+    ] {
+        assert_eq!(
+            selected(&dir, "t.pgn", condition),
+            games,
+            "--where {condition}"
+        );
+    }
+    let run = chesstool(
+        &dir,
+        &["select", "t.pgn", "--format", "csv", "--tags", "Time", "-q"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let times: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(9).unwrap())
+        .collect();
+    assert_eq!(times, ["10.30.00", "12:00:00"], "{}", run.stdout);
+}
+
 /// A game whose tag section could not all be read is judged on the tags
 /// that were read, with `valid` false, as `validate --where` judges it:
 /// `NOT valid` collects it (it was never selected by a condition), and a
