@@ -923,10 +923,40 @@ pub fn analyze_clocks(
     first_mover: Color,
     plies: &[PlyClock],
 ) -> ClockVerdict {
+    analyze_clocks_from(time_control, first_mover, 1, plies)
+}
+
+/// [`analyze_clocks`] for a record that starts at move `first_move` of
+/// its game (a FEN's fullmove number): the moves of a period are the
+/// game's (Article 6.2: the control's 40 moves end with the game's 40th
+/// move), and a record that starts after move 1 says nothing of the
+/// clocks before its first reading (no bound on them, no allotment to
+/// compare the first reading with).
+///
+/// ```
+/// use adjudication::clock::{analyze_clocks_from, Millis, PlyClock, TimeControl};
+/// use board::Color;
+///
+/// // From move 39: White's second recorded move is the game's 40th, and
+/// // its clock rises by the second period's hour.
+/// let tc: TimeControl = "40/7200:3600".parse().unwrap();
+/// let clock = |secs| PlyClock { clock_after: Some(Millis::from_secs(secs)), emt: None };
+/// let plies = [clock(300), PlyClock::default(), clock(3_840), PlyClock::default(), clock(3_800)];
+/// let verdict = analyze_clocks_from(&tc, Color::White, 39, &plies);
+/// assert_eq!(verdict.flag_fall, None);
+/// assert!(verdict.warnings.is_empty());
+/// ```
+#[must_use]
+pub fn analyze_clocks_from(
+    time_control: &TimeControl,
+    first_mover: Color,
+    first_move: u32,
+    plies: &[PlyClock],
+) -> ClockVerdict {
     if let Some(limit) = time_control.per_move_limit() {
         per_move(limit, first_mover, plies)
     } else if !time_control.periods().is_empty() {
-        whole_game(time_control, first_mover, plies)
+        whole_game(time_control, first_mover, first_move.max(1), plies)
     } else {
         ClockVerdict::default()
     }
@@ -981,8 +1011,10 @@ fn sum_at_most(terms: &[u64], bound: u64) -> bool {
 
 /// A player's clock as far as the readings tell.
 struct SideClock {
-    /// Moves this player has made.
+    /// Moves this player has made in the game (before the record too).
     moves: u32,
+    /// Moves of the record this player has made.
+    recorded: u32,
     /// An upper bound on the true time left after the player's latest
     /// move, in milliseconds; `None` once nothing bounds it.
     upper_bound: Option<i128>,
@@ -994,15 +1026,26 @@ struct SideClock {
     added_since: u64,
 }
 
-fn whole_game(time_control: &TimeControl, first_mover: Color, plies: &[PlyClock]) -> ClockVerdict {
+fn whole_game(
+    time_control: &TimeControl,
+    first_mover: Color,
+    first_move: u32,
+    plies: &[PlyClock],
+) -> ClockVerdict {
     let initial = time_control.initial_time().unwrap_or(Millis::ZERO);
-    let new_side = || SideClock {
-        moves: 0,
-        upper_bound: Some(i128::from(initial.0)),
+    // A record from a later move: the clocks before its first readings
+    // are not known.
+    let mid_game = first_move > 1;
+    let new_side = |color: Color| SideClock {
+        // The side's moves before the record: Black moves first from move
+        // `first_move`, White from the one after.
+        moves: (first_move - 1) + u32::from(color == Color::White && first_mover == Color::Black),
+        recorded: 0,
+        upper_bound: (!mid_game).then_some(i128::from(initial.0)),
         last_reading: None,
         added_since: 0,
     };
-    let mut sides = [new_side(), new_side()];
+    let mut sides = [new_side(Color::White), new_side(Color::Black)];
     let mut verdict = ClockVerdict::default();
     let mut color = first_mover;
     // One period for the whole game (the online case, `180+2`): the same
@@ -1015,7 +1058,8 @@ fn whole_game(time_control: &TimeControl, first_mover: Color, plies: &[PlyClock]
         let ply = index + 1;
         let side = &mut sides[color.index()];
         side.moves = side.moves.saturating_add(1);
-        let first_move = side.moves == 1;
+        side.recorded = side.recorded.saturating_add(1);
+        let first_move = side.recorded == 1;
         let added = match constant_added {
             Some(added) => added,
             None => time_control.added_after_move(side.moves).0,
@@ -1059,6 +1103,7 @@ fn whole_game(time_control: &TimeControl, first_mover: Color, plies: &[PlyClock]
                             });
                         }
                     }
+                    None if mid_game => {}
                     None => {
                         let allotment = u128::from(initial.0) + u128::from(allowed);
                         if u128::from(clock.0) >= allotment + u128::from(resolution) {

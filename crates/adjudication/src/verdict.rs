@@ -60,7 +60,7 @@ use core::fmt;
 use board::{Color, GameResult, RecordedResult};
 use movegen::{Move, Position};
 
-use crate::clock::{analyze_clocks, PlyClock, TimeControl};
+use crate::clock::{analyze_clocks_from, PlyClock, TimeControl};
 use crate::termination::{external_result, EndingKind, ExternalEvent, MateAbility, RecordedEnding};
 use crate::{has_insufficient_material, Answer, Claims, Ending, Game, GameError, Method, Proof};
 
@@ -869,7 +869,12 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
     // 2. A flag fall the clocks prove.
     let mut clock_note = String::new();
     if let Some(tc) = &record.tags.time_control {
-        let clocks = analyze_clocks(tc, record.start.turn(), &record.clocks);
+        let clocks = analyze_clocks_from(
+            tc,
+            record.start.turn(),
+            record.start.fullmoves(),
+            &record.clocks,
+        );
         if let Some(first) = clocks.warnings.first() {
             clock_note = match clocks.warnings.len() {
                 1 => format!("; clock warning: {first}"),

@@ -28,6 +28,7 @@ const NAMED_CASES: &[&str] = &[
     "the only legal move leads to K v K: dead",
     "flag where the forced reply completes the 75-move rule",
     "flag where the reply reaches the 150th quiet ply, before 2014: no 75-move rule",
+    "a period's moves counted by the game's move numbers from a FEN start",
 ];
 
 /// One game's expectations, read from its tags.
