@@ -29,6 +29,50 @@ fn validate_all_valid_exits_0() {
     assert_eq!(run.stdout.lines().count(), 1);
 }
 
+/// A tag name followed by a tab or by two spaces is the same tag (PGN
+/// standard 8.1: any blanks between tokens): its value is read, and a
+/// `FEN` so written sets the start (it was lost, and the game invalid).
+#[test]
+fn validate_reads_tag_names_followed_by_tabs_or_spaces() {
+    let dir = temp_dir("validate_tag_blanks");
+    let pgn = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2020.01.01\"]\n[Round \"1\"]\n\
+               [White\t\"Carlsen\"]\n[Black  \"Nakamura\"]\n[Result \"1-0\"]\n\
+               [WhiteElo  \"2850\"]\n\n1. e4 1-0\n\n\
+               [Event \"e\"]\n[Site \"s\"]\n[Date \"2020.01.01\"]\n[Round \"1\"]\n\
+               [White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[SetUp\t\"1\"]\n\
+               [FEN  \"rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1\"]\n\n\
+               1... Nf6 2. Ng1 *\n\n";
+    std::fs::write(dir.join("t.pgn"), pgn).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "t.pgn",
+            "--format",
+            "csv",
+            "--tags",
+            "WhiteElo",
+            "--show-warnings",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let rows: Vec<Vec<&str>> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", run.stdout);
+    assert_eq!(
+        (rows[0][4], rows[0][5], rows[0][9]),
+        ("Carlsen", "Nakamura", "0"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(rows[0][15], "2850", "{}", run.stdout);
+    assert_eq!((rows[1][7], rows[1][8]), ("2", "valid"), "{}", run.stdout);
+}
+
 #[test]
 fn validate_reports_a_bad_game_among_good_ones() {
     let dir = temp_dir("validate_bad");

@@ -93,6 +93,18 @@ impl TagStore {
 /// short keys, then names, with every earlier one; past it, with a table.
 const FEW_TAGS: usize = 64;
 
+/// `bytes` without the blanks around it: spaces, tabs, and the other
+/// blank bytes the lexer skips between tokens.
+fn trim_blanks(bytes: &[u8]) -> &[u8] {
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c');
+    let start = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !blank(b))
+        .map_or(start, |i| i + 1);
+    &bytes[start..end]
+}
+
 /// A tag name's length and first, middle and last bytes: equal for a
 /// repeated name, and nearly never for two different ones (`UTCDate` and
 /// `UTCTime` differ in the middle).
@@ -121,6 +133,11 @@ impl Visitor for TagStore {
     }
 
     fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        // pgn-reader hands the bytes between `[` and the value's quote,
+        // less one space before the quote: a name written `[White\t"` or
+        // `[Black  "` (blanks are any number of spaces and tabs between
+        // tokens, PGN standard 8.1) comes with blanks left on it.
+        let name = trim_blanks(name);
         let key = name_key(name);
         if self.keys.len() >= FEW_TAGS {
             // So many tags that the exact check (a table) is cheaper.
@@ -912,6 +929,38 @@ mod tests {
             });
             assert_eq!(asked, names.len() + 4);
         }
+    }
+
+    /// Blanks between a tag's name and its value are any number of spaces
+    /// and tabs (PGN standard 8.1): the name is read without them, and
+    /// found by its name (a `FEN` tag so written still sets the start).
+    #[test]
+    fn a_tag_name_is_read_without_the_blanks_around_it() {
+        let pair = |name: &str, value: &str| (name.to_string(), value.to_string());
+        assert_eq!(
+            tags_of(
+                b"[White\t\"a\"]\n[Black  \"b\"]\n[ Round \t \"3\"]\n[FEN\t \"x\"]\n\n1. e4 *\n"
+            ),
+            [
+                pair("White", "a"),
+                pair("Black", "b"),
+                pair("Round", "3"),
+                pair("FEN", "x")
+            ]
+        );
+        let mut found = Vec::new();
+        GameReader::new().read_chunk(
+            b"[White\t\"a\"]\n[SetUp  \"1\"]\n\n1. e4 *\n",
+            0,
+            1,
+            |game| {
+                found.push((
+                    game.tag(b"White").map(<[u8]>::to_vec),
+                    game.has_start_tags(),
+                ));
+            },
+        );
+        assert_eq!(found, [(Some(b"a".to_vec()), true)]);
     }
 
     #[test]
