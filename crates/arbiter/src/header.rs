@@ -105,11 +105,22 @@ pub struct Date {
 
 impl Date {
     /// The date of `date` when it is a real calendar date with every part
-    /// known (`2019.02.29` and `2019.??.??` are none).
+    /// known (`2019.02.29`, `2019.??.??` and `0000.01.01` are none).
+    ///
+    /// ```
+    /// use adjudication::verdict::GameDate;
+    /// use arbiter::header::Date;
+    ///
+    /// let date = |text| GameDate::parse(text).and_then(Date::from_game_date);
+    /// assert_eq!(date("1620.01.01").map(|d| d.year), Some(1620));
+    /// assert_eq!(date("0000.01.01"), None);
+    /// ```
     #[must_use]
     pub fn from_game_date(date: GameDate) -> Option<Date> {
         let (month, day) = (date.month?, date.day?);
-        (day <= days_in_month(date.year, month)).then_some(Date {
+        // There is no year 0 (1 BC is followed by AD 1), and readers of
+        // dates (Python's `datetime.date`, pandas) take none.
+        (date.year > 0 && day <= days_in_month(date.year, month)).then_some(Date {
             year: date.year,
             month,
             day,

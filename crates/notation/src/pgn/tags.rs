@@ -268,7 +268,7 @@ pub fn escape_tag_value(value: &str) -> Cow<'_, str> {
 
 /// Input bytes as text for a one-line report: UTF-8 where they are
 /// (else each byte as `\xNN`), with control characters escaped (`\n`,
-/// `\t`, `\u{1b}`, `\0`, …), so a report line never carries raw control
+/// `\t`, `\u{1b}`, `\u{0}`, …), so a report line never carries raw control
 /// bytes (a `grep` of it is not a "binary file"). Borrows when there is
 /// nothing to escape.
 ///
@@ -276,7 +276,9 @@ pub fn escape_tag_value(value: &str) -> Cow<'_, str> {
 /// use notation::pgn::tags::escape_for_report;
 ///
 /// assert_eq!(escape_for_report(b"Nf3"), "Nf3");
-/// assert_eq!(escape_for_report(b"e\x1b[31m4\0"), "e\\u{1b}[31m4\\0");
+/// assert_eq!(escape_for_report(b"e\x1b[31m4\0"), "e\\u{1b}[31m4\\u{0}");
+/// // Not `\0`, which a digit after would turn into something else.
+/// assert_eq!(escape_for_report(b"e\x005"), "e\\u{0}5");
 /// assert_eq!(escape_for_report(b"a\xffb"), "a\\xffb");
 /// assert_eq!(escape_for_report("½-½".as_bytes()), "½-½");
 /// ```
@@ -293,7 +295,6 @@ pub fn escape_for_report(bytes: &[u8]) -> Cow<'_, str> {
         for c in chunk.valid().chars() {
             match c {
                 '\\' => out.push_str("\\\\"),
-                '\0' => out.push_str("\\0"),
                 '\n' => out.push_str("\\n"),
                 '\r' => out.push_str("\\r"),
                 '\t' => out.push_str("\\t"),
