@@ -927,11 +927,16 @@ pub fn analyze_clocks(
 }
 
 /// [`analyze_clocks`] for a record that starts at move `first_move` of
-/// its game (a FEN's fullmove number): the moves of a period are the
-/// game's (Article 6.2: the control's 40 moves end with the game's 40th
-/// move), and a record that starts after move 1 says nothing of the
-/// clocks before its first reading (no bound on them, no allotment to
-/// compare the first reading with).
+/// its game (a FEN's fullmove number). Such a record is read two ways,
+/// and only what both prove counts (the flag fall when both find the same
+/// one, the warnings both give):
+/// - the game's way (Article 6.2): the moves of a period are the game's
+///   (a control's 40 moves end with the game's 40th move), and the
+///   clocks before the record's first readings are not known (the
+///   players used time on the moves before);
+/// - the way engine matches write it (cutechess-cli, fastchess): the
+///   game starts at the FEN, with fresh clocks, and a period's moves are
+///   counted from the first move played.
 ///
 /// ```
 /// use adjudication::clock::{analyze_clocks_from, Millis, PlyClock, TimeControl};
@@ -954,11 +959,29 @@ pub fn analyze_clocks_from(
     plies: &[PlyClock],
 ) -> ClockVerdict {
     if let Some(limit) = time_control.per_move_limit() {
-        per_move(limit, first_mover, plies)
-    } else if !time_control.periods().is_empty() {
-        whole_game(time_control, first_mover, first_move.max(1), plies)
-    } else {
-        ClockVerdict::default()
+        return per_move(limit, first_mover, plies);
+    }
+    if time_control.periods().is_empty() {
+        return ClockVerdict::default();
+    }
+    let fresh = whole_game(time_control, first_mover, [0, 0], plies);
+    // Each side's moves before the record: from move `first_move`, Black
+    // moves first in it, White from the move after.
+    let before = first_move.max(1) - 1;
+    let white_before = before + u32::from(first_mover == Color::Black);
+    if white_before == 0 {
+        return fresh;
+    }
+    let in_game = whole_game(time_control, first_mover, [white_before, before], plies);
+    ClockVerdict {
+        flag_fall: fresh
+            .flag_fall
+            .filter(|flag| in_game.flag_fall == Some(*flag)),
+        warnings: fresh
+            .warnings
+            .into_iter()
+            .filter(|warning| in_game.warnings.contains(warning))
+            .collect(),
     }
 }
 
@@ -1026,26 +1049,24 @@ struct SideClock {
     added_since: u64,
 }
 
+/// The clock analysis of a record where each side made `before` moves
+/// (White's, Black's) before it: a side that did has a clock not known
+/// until its first reading.
 fn whole_game(
     time_control: &TimeControl,
     first_mover: Color,
-    first_move: u32,
+    before: [u32; 2],
     plies: &[PlyClock],
 ) -> ClockVerdict {
     let initial = time_control.initial_time().unwrap_or(Millis::ZERO);
-    // A record from a later move: the clocks before its first readings
-    // are not known.
-    let mid_game = first_move > 1;
-    let new_side = |color: Color| SideClock {
-        // The side's moves before the record: Black moves first from move
-        // `first_move`, White from the one after.
-        moves: (first_move - 1) + u32::from(color == Color::White && first_mover == Color::Black),
+    let new_side = |moves: u32| SideClock {
+        moves,
         recorded: 0,
-        upper_bound: (!mid_game).then_some(i128::from(initial.0)),
+        upper_bound: (moves == 0).then_some(i128::from(initial.0)),
         last_reading: None,
         added_since: 0,
     };
-    let mut sides = [new_side(Color::White), new_side(Color::Black)];
+    let mut sides = before.map(new_side);
     let mut verdict = ClockVerdict::default();
     let mut color = first_mover;
     // One period for the whole game (the online case, `180+2`): the same
@@ -1103,7 +1124,8 @@ fn whole_game(
                             });
                         }
                     }
-                    None if mid_game => {}
+                    // Time used before the record: no allotment known.
+                    None if before[color.index()] > 0 => {}
                     None => {
                         let allotment = u128::from(initial.0) + u128::from(allowed);
                         if u128::from(clock.0) >= allotment + u128::from(resolution) {
@@ -1140,6 +1162,59 @@ fn whole_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record that does not start at White's first move is read two
+    /// ways (the game's move numbers and unknown clocks before it; fresh
+    /// clocks from its first move, as engine matches write it), and only
+    /// what both prove counts.
+    #[test]
+    fn a_record_from_a_later_move_proves_only_what_both_readings_prove() {
+        let tc = |text: &str| text.parse::<TimeControl>().unwrap();
+        let none = PlyClock::default();
+        let clock = |secs| PlyClock {
+            clock_after: Some(Millis::from_secs(secs)),
+            emt: None,
+        };
+        let emt = |secs| PlyClock {
+            clock_after: None,
+            emt: Some(Millis::from_secs(secs)),
+        };
+        // Black moves first from move 1: White had its move 1, so its
+        // clock may hold 60 + 10 + 10 s by its third; 75 s used proves
+        // nothing (fresh clocks alone would say it ran out).
+        let plies = [none, none, none, emt(75)];
+        let fresh =
+            |tc: &TimeControl, plies: &[PlyClock]| whole_game(tc, Color::Black, [0, 0], plies);
+        assert!(fresh(&tc("60+10"), &plies).flag_fall.is_some());
+        let verdict = analyze_clocks_from(&tc("60+10"), Color::Black, 1, &plies);
+        assert_eq!(verdict.flag_fall, None);
+        // Nor is a first reading above 60 + 10 s anything to warn of.
+        let plies = [none, clock(75)];
+        assert_eq!(fresh(&tc("60+10"), &plies).warnings.len(), 1);
+        assert!(analyze_clocks_from(&tc("60+10"), Color::Black, 1, &plies)
+            .warnings
+            .is_empty());
+        // From move 20: a reading of 1 s just after 2 s were added proves
+        // the flag fell, however the moves are counted.
+        let plies = [clock(100), none, clock(1)];
+        let verdict = analyze_clocks_from(&tc("180+2"), Color::White, 20, &plies);
+        assert_eq!(
+            verdict.flag_fall.map(|flag| (flag.color, flag.ply)),
+            Some((Color::White, 3))
+        );
+        // A period of 40 moves from move 9: the game's 40th move is the
+        // record's 32nd, where an engine match adds nothing yet. A reading
+        // of 5 s there proves nothing.
+        let mut plies = vec![none; 63];
+        plies[62] = clock(5);
+        let verdict = analyze_clocks_from(&tc("40/60"), Color::White, 9, &plies);
+        assert_eq!(verdict.flag_fall, None);
+        let in_game = whole_game(&tc("40/60"), Color::White, [8, 8], &plies);
+        assert!(
+            in_game.flag_fall.is_some(),
+            "the game's count alone proves it"
+        );
+    }
 
     #[test]
     fn seconds_are_written_without_needless_fractions() {

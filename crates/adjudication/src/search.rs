@@ -241,17 +241,26 @@ impl SeenTable {
 
     /// Admits the position keyed `(key, check)`, reached with `halfmoves`
     /// on the clock, as node `next`: `true` if it is new, or was seen
-    /// only with less room before the 75-move rule (then it is searched
-    /// again from `next`); `false` if it was seen with as much room.
+    /// only with less room before the 75-move rule, where the Laws have it
+    /// (`seventy_five`; then it is searched again from `next`); `false` if
+    /// it was seen with as much room, or the clock ends nothing.
     #[inline(always)]
-    fn admit(&mut self, key: u64, check: u64, halfmoves: u16, next: u32, nodes: &[Node]) -> bool {
+    fn admit(
+        &mut self,
+        key: u64,
+        check: u64,
+        halfmoves: u16,
+        seventy_five: bool,
+        next: u32,
+        nodes: &[Node],
+    ) -> bool {
         let (slot, found) = self.slot(key, check);
         if !found {
             self.insert_at(slot, key, check, next);
             return true;
         }
         let entry = &mut self.entries[slot];
-        if nodes[entry.node as usize].halfmoves <= halfmoves {
+        if !seventy_five || nodes[entry.node as usize].halfmoves <= halfmoves {
             return false;
         }
         entry.node = next;
@@ -482,10 +491,14 @@ fn run(
                 continue;
             };
             let next = scratch.nodes.len() as u32;
-            if !scratch
-                .seen
-                .admit(key, check, halfmoves, next, &scratch.nodes)
-            {
+            if !scratch.seen.admit(
+                key,
+                check,
+                halfmoves,
+                draws.seventy_five,
+                next,
+                &scratch.nodes,
+            ) {
                 continue;
             }
             let priority = HEURISTIC_WEIGHT * heuristic(&board, mater) + i32::from(node.plies) + 1;

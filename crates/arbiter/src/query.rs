@@ -208,8 +208,14 @@ enum Node {
     Cmp(Cmp, Box<Node>, Box<Node>),
     Arith(Arith, Box<Node>, Box<Node>),
     IsNull(Box<Node>, bool),
-    /// `IN` (or `NOT IN`): one `=` per item, true when one is.
-    In(Vec<Node>, bool),
+    /// `x IN (a, b)` (or `NOT IN`): `x = a OR x = b`. `x` is read once;
+    /// an item that reads it as another type (a text tag as a number, a
+    /// text literal as a date) has that reading of it beside it.
+    In {
+        left: Box<Node>,
+        items: Vec<(Option<Node>, Node)>,
+        negated: bool,
+    },
     Like {
         expr: Box<Node>,
         pattern: Vec<char>,
@@ -258,9 +264,29 @@ fn err(at: Pos, message: impl Into<String>) -> QueryError {
     QueryError {
         column: at.column,
         // A quoted literal or a token of the text may hold any character.
-        message: notation::pgn::tags::escape_for_report(message.as_bytes()).into_owned(),
+        message: escape_controls(&message),
         line: at.line,
     }
+}
+
+/// `text` with each control character written as an escape (`\n`,
+/// `\u{1b}`), and nothing else changed (a backslash of the expression
+/// stays one).
+fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                use std::fmt::Write;
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 impl QueryError {
@@ -497,11 +523,28 @@ impl Compiler<'_> {
                 // `x IN (a, b)` is `x = a OR x = b`: each item compared
                 // as `=` compares it, the text tag read as a number for a
                 // number and as text for a text.
-                let tests = list
-                    .iter()
-                    .map(|item| self.comparison(inner, Cmp::Eq, item))
-                    .collect::<Result<Vec<_>, _>>()?;
-                (Node::In(tests, *negated), Ty::Bool)
+                let (left, lt) = self.compile(inner)?;
+                let at = column_of(inner.as_ref());
+                let mut items = Vec::with_capacity(list.len());
+                for item in list {
+                    let (right, rt) = self.compile(item)?;
+                    // Only a text operand is read as another type, and on
+                    // the left only a literal or a tag: a small node.
+                    let recast = lt == Ty::Text && matches!(rt, Ty::Int | Ty::Date | Ty::Time);
+                    let shared = if recast {
+                        left.clone()
+                    } else {
+                        Node::Lit(Lit::Null)
+                    };
+                    let (own, right) = unify((shared, lt, at), (right, rt, column_of(item)))?;
+                    items.push((recast.then_some(own), right));
+                }
+                let node = Node::In {
+                    left: Box::new(left),
+                    items,
+                    negated: *negated,
+                };
+                (node, Ty::Bool)
             }
             Expr::In { .. } => {
                 return Err(err(column, "IN takes a list of values: x IN (a, b, c)"));
@@ -932,10 +975,23 @@ impl<'a> Cx<'a> {
                 Val::Null => Val::Bool(!negated),
                 _ => Val::Bool(*negated),
             },
-            Node::In(tests, negated) => {
+            Node::In {
+                left,
+                items,
+                negated,
+            } => {
+                let value = self.eval(left);
                 let mut answer = Val::Bool(false);
-                for test in tests {
-                    match self.eval(test) {
+                for (own, item) in items {
+                    let recast;
+                    let left = match own {
+                        Some(own) => {
+                            recast = self.eval(own);
+                            &recast
+                        }
+                        None => &value,
+                    };
+                    match compare(Cmp::Eq, left, &self.eval(item)) {
                         Val::Bool(true) => {
                             answer = Val::Bool(true);
                             break;
@@ -1147,6 +1203,7 @@ mod tests {
             ),
             ("\u{1b}[2J", "\\u{1b}"),
             ("Event = 'x' AND frob\u{7}() = 1", "\\u{7}"),
+            ("WhiteElo = 'C:\\x'", "'C:\\x' is not a whole number"),
         ] {
             let message = error(text);
             assert!(message.contains(shown), "{text:?}: {message}");
@@ -1155,6 +1212,37 @@ mod tests {
                 "{text:?}: {message:?}"
             );
         }
+    }
+
+    /// `IN`'s left side is compiled (and read) once, whatever the items:
+    /// nested eight deep with ten items each, the expression compiles to
+    /// a tree of its own size, not of ten to the eighth.
+    #[test]
+    fn in_reads_its_left_side_once() {
+        let mut text = String::from("WhiteElo IN (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)");
+        for _ in 0..8 {
+            text = format!(
+                "({text}) IN (TRUE, FALSE, TRUE, FALSE, TRUE, FALSE, TRUE, FALSE, TRUE, NULL)"
+            );
+        }
+        let query = Query::parse(&text, &mut HeaderSpec::default()).unwrap();
+        fn size(node: &Node) -> usize {
+            match node {
+                Node::In { left, items, .. } => {
+                    1 + size(left)
+                        + items
+                            .iter()
+                            .map(|(own, item)| own.as_ref().map_or(0, size) + size(item))
+                            .sum::<usize>()
+                }
+                Node::Cmp(_, a, b) | Node::And(a, b) | Node::Or(a, b) | Node::Arith(_, a, b) => {
+                    1 + size(a) + size(b)
+                }
+                Node::Not(a) | Node::IsNull(a, _) => 1 + size(a),
+                _ => 1,
+            }
+        }
+        assert!(size(&query.root) < 200, "{} nodes", size(&query.root));
     }
 
     #[test]

@@ -881,9 +881,6 @@ mod tests {
         });
     }
 
-    /// Found by the `lexer` fuzz target: the lexer read two tags, the
-    /// reader lost the second (pgn-reader ends a tag section at a vertical
-    /// tab or form feed). A tab or feed inside a value stays in it.
     /// `RawGame::tag` finds the first tag of a name, as a scan of the
     /// tags in order does: names that share length and first, middle and
     /// last bytes told apart, repeated names, absent ones, roster and
@@ -963,6 +960,9 @@ mod tests {
         assert_eq!(found, [(Some(b"a".to_vec()), true)]);
     }
 
+    /// Found by the `lexer` fuzz target: the lexer read two tags, the
+    /// reader lost the second (pgn-reader ends a tag section at a vertical
+    /// tab or form feed). A tab or feed inside a value stays in it.
     #[test]
     fn tag_pairs_after_a_vertical_tab_or_form_feed_on_their_line_are_read() {
         let pair = |name: &str, value: &str| (name.to_string(), value.to_string());
