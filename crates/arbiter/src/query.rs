@@ -264,29 +264,9 @@ fn err(at: Pos, message: impl Into<String>) -> QueryError {
     QueryError {
         column: at.column,
         // A quoted literal or a token of the text may hold any character.
-        message: escape_controls(&message),
+        message: notation::pgn::tags::escape_controls(&message).into_owned(),
         line: at.line,
     }
-}
-
-/// `text` with each control character written as an escape (`\n`,
-/// `\u{1b}`), and nothing else changed (a backslash of the expression
-/// stays one).
-fn escape_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
-                use std::fmt::Write;
-                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 impl QueryError {

@@ -93,18 +93,6 @@ impl TagStore {
 /// short keys, then names, with every earlier one; past it, with a table.
 const FEW_TAGS: usize = 64;
 
-/// `bytes` without the blanks around it: spaces, tabs, and the other
-/// blank bytes the lexer skips between tokens.
-fn trim_blanks(bytes: &[u8]) -> &[u8] {
-    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c');
-    let start = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
-    let end = bytes
-        .iter()
-        .rposition(|b| !blank(b))
-        .map_or(start, |i| i + 1);
-    &bytes[start..end]
-}
-
 /// A tag name's length and first, middle and last bytes: equal for a
 /// repeated name, and nearly never for two different ones (`UTCDate` and
 /// `UTCTime` differ in the middle).
@@ -137,7 +125,7 @@ impl Visitor for TagStore {
         // less one space before the quote: a name written `[White\t"` or
         // `[Black  "` (blanks are any number of spaces and tabs between
         // tokens, PGN standard 8.1) comes with blanks left on it.
-        let name = trim_blanks(name);
+        let name = crate::pgn::lex::trim_blank(name);
         let key = name_key(name);
         if self.keys.len() >= FEW_TAGS {
             // So many tags that the exact check (a table) is cheaper.

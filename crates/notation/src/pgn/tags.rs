@@ -293,16 +293,10 @@ pub fn escape_for_report(bytes: &[u8]) -> Cow<'_, str> {
     let mut out = String::with_capacity(bytes.len() + 8);
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
-            match c {
-                '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                c if c.is_control() => {
-                    use std::fmt::Write;
-                    let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-                }
-                c => out.push(c),
+            if c == '\\' {
+                out.push_str("\\\\");
+            } else {
+                push_escaped(&mut out, c);
             }
         }
         for byte in chunk.invalid() {
@@ -311,6 +305,43 @@ pub fn escape_for_report(bytes: &[u8]) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// `text` with its control characters escaped as [`escape_for_report`]
+/// escapes them, and nothing else changed (a backslash stays one): for a
+/// message that quotes what a user typed.
+///
+/// ```
+/// use notation::pgn::tags::escape_controls;
+///
+/// assert_eq!(escape_controls("'C:\\x'"), "'C:\\x'");
+/// assert_eq!(escape_controls("'x\ny\u{1b}'"), "'x\\ny\\u{1b}'");
+/// ```
+#[must_use]
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        push_escaped(&mut out, c);
+    }
+    Cow::Owned(out)
+}
+
+/// Appends `c`, a control character as its escape (`\n`, `\r`, `\t`,
+/// else `\u{…}`).
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if c.is_control() => {
+            use std::fmt::Write;
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        }
+        c => out.push(c),
+    }
 }
 
 #[cfg(test)]

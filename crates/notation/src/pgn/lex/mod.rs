@@ -90,6 +90,7 @@ mod tags;
 mod tests;
 
 pub use skip::{GameSkipper, NextGame};
+pub(crate) use split::trim_blank;
 pub use split::{split_candidate, split_candidate_in_window, split_points};
 
 use crate::pgn::model::GameResult;

@@ -33,19 +33,20 @@ pub fn split_candidate_in_window(window: &[u8]) -> Option<usize> {
 }
 
 /// `split_candidate`; `starts_at_line`: `buf[0]` begins a line.
-fn candidate(buf: &[u8], starts_at_line: bool) -> Option<usize> {
-    /// The blank bytes the scanner skips (vertical tab and form feed
-    /// included, which `trim_ascii` keeps).
-    fn trim_blank(line: &[u8]) -> &[u8] {
-        let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c');
-        let start = line.iter().position(|b| !blank(b)).unwrap_or(line.len());
-        let end = line
-            .iter()
-            .rposition(|b| !blank(b))
-            .map_or(start, |i| i + 1);
-        &line[start..end]
-    }
+/// `bytes` without the blank bytes around it: those the scanner skips
+/// between tokens (vertical tab and form feed included, which
+/// `trim_ascii` keeps).
+pub(crate) fn trim_blank(bytes: &[u8]) -> &[u8] {
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c');
+    let start = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !blank(b))
+        .map_or(start, |i| i + 1);
+    &bytes[start..end]
+}
 
+fn candidate(buf: &[u8], starts_at_line: bool) -> Option<usize> {
     let mut end = buf.len();
     while let Some(i) = memchr::memrchr(b'[', &buf[..end]) {
         if i > 0 && buf[i - 1] == b'\n' {
