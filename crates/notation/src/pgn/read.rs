@@ -125,7 +125,16 @@ impl Visitor for TagStore {
         // less one space before the quote: a name written `[White\t"` or
         // `[Black  "` (blanks are any number of spaces and tabs between
         // tokens, PGN standard 8.1) comes with blanks left on it.
-        let name = crate::pgn::lex::trim_blank(name);
+        // A name nearly always ends in a letter: its two ends looked at,
+        // not every byte of it.
+        let name = match (name.first(), name.last()) {
+            (Some(first), Some(last))
+                if first.is_ascii_alphanumeric() && last.is_ascii_alphanumeric() =>
+            {
+                name
+            }
+            _ => crate::pgn::lex::trim_blank(name),
+        };
         let key = name_key(name);
         if self.keys.len() >= FEW_TAGS {
             // So many tags that the exact check (a table) is cheaper.
