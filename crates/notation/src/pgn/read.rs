@@ -125,15 +125,13 @@ impl Visitor for TagStore {
         // less one space before the quote: a name written `[White\t"` or
         // `[Black  "` (blanks are any number of spaces and tabs between
         // tokens, PGN standard 8.1) comes with blanks left on it.
-        // A name nearly always ends in a letter: its two ends looked at,
-        // not every byte of it.
-        let name = match (name.first(), name.last()) {
-            (Some(first), Some(last))
-                if first.is_ascii_alphanumeric() && last.is_ascii_alphanumeric() =>
-            {
-                name
-            }
-            _ => crate::pgn::lex::trim_blank(name),
+        // Blanks are bytes up to the space: only a name with one at an end
+        // is trimmed (one look at each end, not a pass over every name).
+        let at_end = |b: Option<&u8>| b.is_some_and(|&b| b <= b' ');
+        let name = if at_end(name.first()) || at_end(name.last()) {
+            crate::pgn::lex::trim_blank(name)
+        } else {
+            name
         };
         let key = name_key(name);
         if self.keys.len() >= FEW_TAGS {
