@@ -1036,8 +1036,6 @@ fn sum_at_most(terms: &[u64], bound: u64) -> bool {
 struct SideClock {
     /// Moves this player has made in the game (before the record too).
     moves: u32,
-    /// Moves of the record this player has made.
-    recorded: u32,
     /// An upper bound on the true time left after the player's latest
     /// move, in milliseconds; `None` once nothing bounds it.
     upper_bound: Option<i128>,
@@ -1061,7 +1059,6 @@ fn whole_game(
     let initial = time_control.initial_time().unwrap_or(Millis::ZERO);
     let new_side = |moves: u32| SideClock {
         moves,
-        recorded: 0,
         upper_bound: (moves == 0).then_some(i128::from(initial.0)),
         last_reading: None,
         added_since: 0,
@@ -1079,8 +1076,8 @@ fn whole_game(
         let ply = index + 1;
         let side = &mut sides[color.index()];
         side.moves = side.moves.saturating_add(1);
-        side.recorded = side.recorded.saturating_add(1);
-        let first_move = side.recorded == 1;
+        // The side's first move of the record.
+        let first_move = side.moves == before[color.index()].saturating_add(1);
         let added = match constant_added {
             Some(added) => added,
             None => time_control.added_after_move(side.moves).0,

@@ -714,7 +714,7 @@ fn detect_with_moves(pos: &Position, count: u32, automatic_draws: bool) -> Optio
     if !automatic_draws {
         return None;
     }
-    if pos.halfmoves() >= 150 {
+    if pos.halfmoves() >= repetition::SEVENTY_FIVE_MOVE_PLIES {
         return Some(Ending::SeventyFiveMoves);
     }
     if count >= 5 {

@@ -13,6 +13,10 @@
 use board::{zobrist, Bitboard, Board, Color, Role, Square};
 use movegen::{Move, MoveKind, Position};
 
+/// The plies without a pawn move or capture that end a game by the
+/// 75-move rule (9.6.2), under Laws that have it.
+pub(crate) const SEVENTY_FIVE_MOVE_PLIES: u32 = 150;
+
 /// What ends a game inside a search besides mate and stalemate, by the
 /// Laws that judge it: from 1 July 2014 a fifth occurrence (9.6.1) and 75
 /// moves of each side without a pawn move or a capture (9.6.2) end it at
@@ -39,7 +43,7 @@ impl AutoDraws<'_> {
     /// 75-move rule.
     #[inline]
     pub(crate) fn clock_ends(self, halfmoves: u32) -> bool {
-        self.seventy_five && halfmoves >= 150
+        self.seventy_five && halfmoves >= SEVENTY_FIVE_MOVE_PLIES
     }
 }
 

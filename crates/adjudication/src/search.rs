@@ -711,7 +711,8 @@ impl Expanding<'_> {
 }
 
 fn halfmoves_of(pos: &Position) -> u16 {
-    pos.halfmoves().min(150) as u16
+    pos.halfmoves()
+        .min(crate::repetition::SEVENTY_FIVE_MOVE_PLIES) as u16
 }
 
 /// The table keys of a position: a hash of placement, side to move,

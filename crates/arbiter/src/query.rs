@@ -510,7 +510,7 @@ impl Compiler<'_> {
                     let (right, rt) = self.compile(item)?;
                     // Only a text operand is read as another type, and on
                     // the left only a literal or a tag: a small node.
-                    let recast = lt == Ty::Text && matches!(rt, Ty::Int | Ty::Date | Ty::Time);
+                    let recast = reads_left_as_right(lt, rt);
                     let shared = if recast {
                         left.clone()
                     } else {
@@ -825,6 +825,12 @@ fn time(text: &str, column: Pos) -> Result<TimeOfDay, QueryError> {
         .ok_or_else(|| err(column, format!("'{text}' is not a time of day (HH:MM:SS)")))
 }
 
+/// Whether [`unify`] reads the left operand (a text) as the right one's
+/// type (a number, a date, a time), not the other way round.
+fn reads_left_as_right(lt: Ty, rt: Ty) -> bool {
+    lt == Ty::Text && matches!(rt, Ty::Int | Ty::Date | Ty::Time)
+}
+
 /// Makes two operands comparable: a text literal read as the other
 /// side's date, time or number, a text tag read as a number; otherwise
 /// the types must be equal. A mismatch is reported at the right operand.
@@ -858,7 +864,7 @@ fn unify(
         }
     };
     match (lt, rt) {
-        (Ty::Text, Ty::Int | Ty::Date | Ty::Time) => Ok((cast(left, rt, _lc)?, right)),
+        _ if reads_left_as_right(lt, rt) => Ok((cast(left, rt, _lc)?, right)),
         (Ty::Int | Ty::Date | Ty::Time, Ty::Text) => Ok((left, cast(right, lt, rc)?)),
         _ => Err(mismatch()),
     }
