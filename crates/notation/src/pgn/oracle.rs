@@ -57,19 +57,17 @@
 //!   what it reports of such tags read as movetext (`1-0[Event "*"]`: the
 //!   result `*`) it may report there (read on over the tag lines of a
 //!   game of ours glued after them, `[n""]*[A"\n [A"(`, and past a token
-//!   of ours that runs on beyond them, `[e";"]*[W""]{\nf7`, over the tag
-//!   lines after a comment of pgn-reader's opened in them, `*[W"{\n[e"}\n
-//!   [A"(`, to the end of a line in them that starts with `[`, a tag line
-//!   to pgn-reader, `*[e";"]{\n[}*`, to the end of the last line read
-//!   when a `;` stands on it or a `%` starts it, `*[e";"]{\n;}*`, and to
-//!   pgn-reader's next delimiter
-//!   after a `}` that ends them, a stray one to pgn-reader,
-//!   `*[e";"]{\n}e5`; not after a `;` comment of ours on the line, where
-//!   pgn-reader is in its comment too, while a `;` in a `{}` comment or a
-//!   tag value is none: `{;}*[W"{}`, `[D";"]*[W"*`), and our
-//!   tokens in those bytes are
-//!   matched with nothing (`[A "b"]Kc7`: one junk token to
-//!   pgn-reader; `[A "x;y"] Kc7`: a `;` comment).
+//!   of ours that runs on beyond them, over those of a
+//!   game of ours that holds only tags and ends inside what was read,
+//!   with the next glued after it, ` [A "("][A "\n [A " b1`, over a
+//!   comment opened after them on their line, `*[i"ef"]{]\n[]}`, to the
+//!   end of a line in them that starts with `[`, a tag line to
+//!   pgn-reader), and our tokens in those bytes are matched with nothing
+//!   (`[A "b"]Kc7`: one junk token to pgn-reader). Where such tags hold a
+//!   `;` or a `{` (`*[e";"]{\n\n %}"D"*`), pgn-reader opens a comment in
+//!   them, and how far it runs and what pgn-reader reads after it turns on
+//!   its recovery over every byte that follows: the game is left out
+//!   (below).
 //! - A tag pair glued after a move, before any result (`2. b4[Result
 //!   "1-0"]`: a game cut short, then the next file's tags, from `cat`):
 //!   decided (issue 20) as the PGN standard reads it: `[` is a token of
@@ -133,6 +131,9 @@
 //!   but for the one byte-order mark at the start of the input, which
 //!   pgn-reader skips: pgn-reader ends the tag section there (or never
 //!   starts it) and reads the rest as movetext.
+//!   So is a game whose tag section holds a `;` or `{` and has a tag
+//!   pair that does not start its line (glued after a result or another
+//!   tag pair, or indented), which pgn-reader reads as movetext (above).
 //!   So is a game with a tag value that does not close and ends its
 //!   line with a backslash (`[e "\`): pgn-reader reads an escaped line
 //!   feed and the value on into the next line.
@@ -421,6 +422,7 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
                 .binary_search(&span.start)
                 .is_ok()
             || odd_indented_tag_line(pgn, span.movetext_start, span.end)
+            || comment_opened_in_tags_read_as_movetext(pgn, span.start, span.movetext_start)
             || lexer.tag_issues().iter().any(|issue| match issue.problem {
                 TagLineProblem::Malformed | TagLineProblem::UnescapedQuote => true,
                 // A value whose line ends in a backslash: pgn-reader takes
@@ -457,6 +459,50 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
         }
     }
     (blanked, count)
+}
+
+/// Whether the tag section `pgn[start..movetext_start]` of a game of ours
+/// is read by pgn-reader as movetext (one of its tag
+/// pairs does not start its line: glued after a result or another tag
+/// pair, `*[e";"]`, or indented, ` [e";"]`), with a comment that runs
+/// over a line end for one reader and not the other: a `{` in the tags
+/// left open on its line (pgn-reader's comment runs on, `*[W"{\n"\n\n%}`;
+/// to us it is a value), or a `{` of our movetext left open on a line
+/// that holds a `;` before it, in this game or one glued after it
+/// (pgn-reader's `;` comment ate it, ours runs on, `*[e";"]{\n\n %}"D"*`,
+/// `*[e";"]*[W""]{\n3]\n[6}\n \n %*`). How far the one comment runs, and what
+/// pgn-reader reads after it, turns on its recovery over every byte that
+/// follows (empty lines, `%` lines, tag lines: the lexer fuzz target
+/// found a new case in seconds each time one was modelled); such a game
+/// is left out, with its count. A comment that closes on its line, or a
+/// `;` with no `{` after it, is modelled (`[A "x;y"] Kc7`, ` [FEN " ( {c}
+/// b4 )`).
+fn comment_opened_in_tags_read_as_movetext(pgn: &[u8], start: usize, movetext_start: usize) -> bool {
+    let tags = &pgn[start..movetext_start];
+    let read_as_movetext = (start > 0 && pgn[start - 1] != b'\n')
+        || tags.windows(2).any(|pair| pair[1] == b'[' && pair[0] != b'\n');
+    if !read_as_movetext || memchr::memchr2(b';', b'{', tags).is_none() {
+        return false;
+    }
+    // The lines of the tag section, the last one to its end (past the
+    // game's, into a game glued after it: `[e";"]*[W""]{\n`).
+    let last_line_end = memchr::memchr(b'\n', &pgn[movetext_start..])
+        .map_or(pgn.len(), |i| movetext_start + i);
+    let mut line_start = start;
+    while line_start < last_line_end {
+        let line_end = memchr::memchr(b'\n', &pgn[line_start..last_line_end])
+            .map_or(last_line_end, |i| line_start + i);
+        let line = &pgn[line_start..line_end];
+        if let Some(open) = memchr::memrchr(b'{', line) {
+            let left_open = memchr::memchr(b'}', &line[open..]).is_none();
+            let in_tags = line_start + open < movetext_start;
+            if left_open && (in_tags || line[..open].contains(&b';')) {
+                return true;
+            }
+        }
+        line_start = line_end + 1;
+    }
+    false
 }
 
 /// The `%` lines in `pgn[from..to]`, between two games of ours, that we
@@ -616,8 +662,9 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
         // A game glued after such tags (`[n""]*[A"`) starts in what was
         // read as movetext already: pgn-reader reads on from there, over
         // the rest of its tag lines and over a token of ours that runs
-        // on past what was read (`[e";"]*[W""]{\nf7`: our comment, where
-        // pgn-reader's `;` comment ended the line and `f7` is a move).
+        // on past what was read (found by the lexer fuzz target, with a
+        // `;` in the tags before, `[e";"]*[W""]{\nf7`, a case now left
+        // out: see `comment_opened_in_tags_read_as_movetext`).
         let from = start.max(read_up_to);
         let runs_on = tokens.iter().any(|token| {
             start + (token.start as usize) < from && start + token.end() as usize > from
@@ -652,8 +699,8 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                     .map(|(_, to)| to)
                     .fold(end, usize::max);
                 let (events, error) = pgn_reader_movetext_events(&pgn[from..end]);
-                // A comment of pgn-reader's that runs on (a `{` in a tag
-                // value), to its `}` and the end of that line.
+                // A comment of pgn-reader's that runs on (a `{` after the
+                // tags, `[i"ef"]{]\n[]}`), to its `}` and the end of that line.
                 if let (Some(_), Some(i)) = (error, memchr::memchr(b'}', &pgn[end..])) {
                     end = line_end(end + i);
                     continue;
@@ -666,31 +713,6 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
                     .map_or(end, |i| line_end(from + i + 1));
                 if tag_line_end > end {
                     end = tag_line_end;
-                    continue;
-                }
-                // A `;` on the last line read may open a comment of
-                // pgn-reader's that runs to the line's end (`*[e";"]{\n;}*`:
-                // ours ends at the `}`, the `*` after it is in pgn-reader's
-                // comment), and a `%` that starts it (after a line feed)
-                // makes it an escape line (`*[e";"]{\n%}*`): read to the end
-                // of that line.
-                let last_line =
-                    memchr::memrchr(b'\n', &pgn[from..end]).map_or(from, |i| from + i + 1);
-                let runs_to_line_end = pgn[last_line..end].contains(&b';')
-                    || (last_line > from && last_line < end && pgn[last_line] == b'%');
-                if runs_to_line_end && line_end(end) > end {
-                    end = line_end(end);
-                    continue;
-                }
-                // A `}` that ends what was read with a token glued after it
-                // (`*[e";"]{\n}e5`: our comment's end, a stray `}` to
-                // pgn-reader, whose `;` comment ate the `{`): pgn-reader
-                // reads on to its next delimiter, the token too.
-                if end < pgn.len() && pgn[end - 1] == b'}' && !is_pgn_reader_delimiter(pgn[end]) {
-                    end = pgn[end..]
-                        .iter()
-                        .position(|&b| is_pgn_reader_delimiter(b))
-                        .map_or(pgn.len(), |i| end + i);
                     continue;
                 }
                 break events;
@@ -765,10 +787,19 @@ fn our_events(pgn: &[u8]) -> Vec<Ours> {
         let span = lexer.finish_game();
         // (Not on an indented `%` line where pgn-reader starts a game: it
         // passes over the whole line, the tags too: `\n\n %*[e" Bf4`.)
-        tags_as_movetext = (matches!(span.ended_by, GameEnd::Result | GameEnd::NextGame)
-            && span.movetext_start < span.end
-            && read_as_movetext(pgn, span.end, &held, last_line_comment)
-            && !escape_lines.skipped(pgn, span.end, covered_to, &held))
+        // A game of ours that ends inside what pgn-reader is reading as
+        // movetext (tags and no movetext, `[A "("]`, with the next tag
+        // pair glued after it: ` [A "("][A "\n [A " b1`) hands that
+        // reading on to the game after it: pgn-reader reads on over that
+        // game's tag lines too.
+        let inside_read = span.end < read_up_to
+            && matches!(span.ended_by, GameEnd::NextGame)
+            && pgn.get(span.end) == Some(&b'[');
+        tags_as_movetext = (inside_read
+            || (matches!(span.ended_by, GameEnd::Result | GameEnd::NextGame)
+                && span.movetext_start < span.end
+                && read_as_movetext(pgn, span.end, &held, last_line_comment)
+                && !escape_lines.skipped(pgn, span.end, covered_to, &held)))
         .then_some(span.end);
     }
     out
@@ -1415,15 +1446,6 @@ mod tests {
     }
 
     #[test]
-    fn a_token_running_on_past_tags_read_as_movetext_is_read_on() {
-        // Found by the lexer fuzz target: pgn-reader's `;` comment in the
-        // first glued tag pair ends the line; our comment opened after
-        // the second runs over `f7`, a move to pgn-reader.
-        let agreement = compare_with_pgn_reader(b"*[e\";\"]*[W\"\"]{\nf7").unwrap();
-        assert_eq!(agreement.matched, 2, "{agreement:?}"); // * f7
-    }
-
-    #[test]
     fn tags_glued_on_a_skipped_escape_line_are_not_read_as_movetext() {
         // Found by the lexer fuzz target: pgn-reader passes over the whole
         // indented `%` line after the empty line, the glued tags with it;
@@ -1444,8 +1466,7 @@ mod tests {
         // - an empty line inside our comment does not end the game for
         //   pgn-reader: the indented tag line after it is its movetext.
         for (pgn, matched) in [
-            (&b"*[W\"{\n[e\"}\n [A\"("[..], 3), // * {\n[e"} (
-            (b"{;}*[W\"{}", 3),                 // {;} * {}
+            (&b"{;}*[W\"{}"[..], 3), // {;} * {}
             (b"[D\";\"]*[W\"*", 2),             // * *
             (b"{\n\n%}\n [A\"(", 2),            // {\n\n%} (
         ] {
@@ -1484,14 +1505,6 @@ mod tests {
     }
 
     #[test]
-    fn a_tag_line_in_tags_read_as_movetext_is_read_to_its_end() {
-        // Found by the lexer fuzz target: pgn-reader's `;` comment ends
-        // the first line, and `[}*` starts a tag section to it, where the
-        // `*` that ends our comment's game is no result.
-        assert_eq!(counts(b"*[e\";\"]{\n[}*\n"), (1, 2)); // *; {\n[} *
-    }
-
-    #[test]
     fn an_empty_line_inside_the_comment_of_the_game_before_starts_no_game() {
         // Found by the lexer fuzz target: the `%` line ends our first game
         // (after its result) and starts the next; the empty line before
@@ -1507,28 +1520,38 @@ mod tests {
     }
 
     #[test]
-    fn a_token_glued_after_the_end_of_tags_read_as_movetext_is_read_with_them() {
-        // Found by the lexer fuzz target: to pgn-reader the `}` that ends
-        // our comment is stray (its `;` comment ate the `{`), and it drops
-        // `}e5` as one junk token.
-        assert_eq!(counts(b"*[e\";\"]{\n}e5"), (1, 2)); // *; {\n} e5
-    }
-
-    #[test]
-    fn a_semicolon_on_the_last_line_of_tags_read_as_movetext_reads_to_its_end() {
-        // Found by the lexer fuzz target: pgn-reader's `;` comment on the
-        // second line holds the `*` after our comment.
-        assert_eq!(counts(b"*[e\";\"]{\n;}*"), (1, 2)); // *; {\n;} *
-                                                        // A `%` that starts it: an escape line to pgn-reader.
-        assert_eq!(counts(b"*[e\";\"]{\n%}*"), (1, 2)); // *; {\n%} *
-    }
-
-    #[test]
-    fn an_empty_line_in_a_comment_of_pgn_readers_starts_no_game() {
-        // Found by the lexer fuzz target: the `{` in the glued tag value
-        // opens a comment of pgn-reader's that holds the empty line, so
-        // ` %$5` is movetext to it and `$5` a NAG to both.
-        assert_eq!(counts(b"*[W\"{\n\"\n\n%}\n %$5 "), (3, 2)); // * {…} $5
+    fn a_comment_left_open_in_tags_read_as_movetext_leaves_the_game_out() {
+        // Found by the lexer fuzz target, one input each, modelled one by
+        // one until the fuzz target found a new one in seconds: a `{` in
+        // the glued tags left open on its line (pgn-reader's comment runs
+        // on), or our `{` opened after a `;` in them (pgn-reader's `;`
+        // comment ate it, ours runs on). Such a game is left out.
+        for pgn in [
+            &b"*[e\";\"]{\n[}*\n"[..],
+            b"*[e\";\"]{\n;}*",
+            b"*[e\";\"]{\n%}*",
+            b"*[e\";\"]{\n}e5",
+            b"*[e\";\xff\"]{{\n\n %}\"D\"*",
+            b"*[W\"{\n\"\n\n%}\n %$5 ",
+            b"*[W\"{\n[e\"}\n [A\"(",
+            b"e4 *[W \"{J\"]\n[B \"x\"] } e5 *\n",
+            b"2PP1/*[e\";\"]*[W\"\"]{\n3]\n[6}\n \n %\x01\x00*",
+            b"*[e\";\"]*[W\"\"]{\nf7",
+        ] {
+            let agreement = agreement(pgn);
+            assert_eq!(agreement.games_left_out, 1, "{agreement:?}");
+        }
+        // A comment that closes on its line, a `;` with no `{` after it,
+        // tags at the start of their line: compared.
+        for pgn in [
+            &b"e4 *[W \"J;H\"] Kc7 e5\n[Site \"b\"]\n\ne4 *\n"[..],
+            b"{;}*[W\"{}",
+            b"e4 {c}\n   [FEN \" ( {c} b4 )\n",
+            b"*\n[e \";{\"]\n\ne4 *\n",
+        ] {
+            let agreement = agreement(pgn);
+            assert_eq!(agreement.games_left_out, 0, "{agreement:?}");
+        }
     }
 
     #[test]
@@ -1561,10 +1584,6 @@ mod tests {
         let pgn = b"e4 *[W \"J\"]6 {a\nb} e5 *\n";
         let agreement = compare_with_pgn_reader(pgn).unwrap();
         assert_eq!(agreement.matched, 5, "{agreement:?}"); // e4 * {a b} e5 *
-        let pgn = b"e4 *[W \"{J\"]\n[B \"x\"] } e5 *\n";
-        let agreement = compare_with_pgn_reader(pgn).unwrap();
-        // e4 *, pgn-reader's {J"]\n[B "x"] }, e5 *
-        assert_eq!(agreement.matched, 5, "{agreement:?}");
     }
 
     #[test]
