@@ -272,25 +272,26 @@ pub struct OutputDir {
 }
 
 impl OutputDir {
-    /// Starts writing the directory `path`.
+    /// Starts writing the directory `path`, which holds `what` (for the
+    /// messages: `a partitioned table`, `--split-every's PGN files`).
     ///
     /// # Errors
     /// `path` is a file, or a directory that is not empty; the temporary
     /// directory cannot be created.
-    pub fn create(path: &Path) -> anyhow::Result<OutputDir> {
+    pub fn create(path: &Path, what: &str) -> anyhow::Result<OutputDir> {
         match fs::read_dir(path) {
             Ok(mut entries) => {
                 if entries.next().is_some() {
                     anyhow::bail!(
-                        "{} is a directory that is not empty: a partitioned table is written \
-                         into a new (or empty) directory; remove it or choose another",
+                        "{} is a directory that is not empty: {what} go into a new (or empty) \
+                         directory; remove it or choose another",
                         path.display()
                     );
                 }
             }
             Err(err) if err.kind() == io::ErrorKind::NotFound => {}
             Err(_) if path.exists() => anyhow::bail!(
-                "{} is not a directory: a partitioned table is a directory of Parquet files",
+                "{} is not a directory: {what} go into a directory",
                 path.display()
             ),
             Err(err) => {

@@ -64,7 +64,8 @@ pub struct SelectArgs {
     /// Take out of each game written: comments, nags, variations, clocks
     /// (`[%clk]` and `[%emt]` inside comments), evals (`[%eval]` inside
     /// comments). With --format pgn, --tags roster|all|NAME,… chooses the
-    /// tags written (the Seven Tag Roster always is).
+    /// tags written (the Seven Tag Roster always is, with the game's values,
+    /// and so are SetUp, FEN and Variant, which set up the game).
     #[arg(long, value_name = "WHAT,…", value_delimiter = ',', value_enum)]
     strip: Vec<StripWhat>,
     /// Write N games a file into the directory -o DIR (new or empty):
@@ -113,6 +114,9 @@ pub struct Kept {
     /// Its bytes could not be read as a game (a malformed tag section, too
     /// large): reported and counted.
     unreadable: Option<GameError>,
+    /// Too large to hold (`--max-game-size`): never selected, whatever
+    /// the condition.
+    too_large: bool,
 }
 
 impl GameRecord for Kept {
@@ -246,6 +250,7 @@ impl Task for Select {
             plies: 0,
             valid: None,
             unreadable,
+            too_large: false,
         };
         if truth == Truth::Pending || (truth == Truth::True && self.replay_selected) {
             let positions = self.query.as_ref().is_some_and(Query::needs_positions);
@@ -291,6 +296,7 @@ impl Task for Select {
         let mut picked = self.game(game);
         if let Some(kept) = &mut picked.game {
             kept.selected = false;
+            kept.too_large = true;
             kept.bytes = None;
             if kept.unreadable.is_none() {
                 picked.game = None;
@@ -338,8 +344,14 @@ pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, Ta
 struct Counts {
     games: u64,
     selected: u64,
+    /// Games not selected: by `--where`, or for an error that kept them
+    /// from being judged (`not_judged`).
+    not_selected: u64,
     duplicates: u64,
     unreadable: u64,
+    /// Games too large to hold, never selected (reported, each on its
+    /// line).
+    too_large: u64,
     /// Typed tag values that were not of their type.
     untyped: u64,
 }
@@ -402,23 +414,18 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             clocks: has(StripWhat::Clocks),
             evals: has(StripWhat::Evals),
         };
-        // `roster` stands for the Seven Tag Roster, `all` for every tag.
+        // `roster` stands for the Seven Tag Roster (always written, with
+        // the tags that set up the game), `all` for every tag.
         let names = &args.common.tags;
         let tags = if names.is_empty() || names.iter().any(|n| n == "all") {
             notation::pgn::clean::TagChoice::All
         } else {
-            notation::pgn::clean::TagChoice::Named(
-                names
-                    .iter()
-                    .flat_map(|n| match n.as_str() {
-                        "roster" => notation::pgn::tags::SEVEN_TAG_ROSTER
-                            .iter()
-                            .map(|r| (*r).to_owned())
-                            .collect(),
-                        _ => vec![n.clone()],
-                    })
-                    .collect(),
-            )
+            let named: Vec<String> = names.iter().filter(|n| *n != "roster").cloned().collect();
+            if named.is_empty() {
+                notation::pgn::clean::TagChoice::Roster
+            } else {
+                notation::pgn::clean::TagChoice::Named(named)
+            }
         };
         (strip, tags)
     });
@@ -451,11 +458,17 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     };
     let mut split = match args.split_every {
         Some(every) => {
-            let (Format::Pgn, Some(path)) = (args.format, args.common.output.as_deref()) else {
+            if args.format != Format::Pgn {
+                anyhow::bail!(
+                    "--split-every writes PGN files: not with --format {}",
+                    args.format.name()
+                );
+            }
+            let Some(path) = args.common.output.as_deref() else {
                 anyhow::bail!("--split-every writes PGN files into a directory: give -o DIR");
             };
             Some(Split {
-                dir: crate::output::OutputDir::create(path)?,
+                dir: crate::output::OutputDir::create(path, "--split-every's PGN files")?,
                 every,
                 file: None,
                 in_file: 0,
@@ -501,6 +514,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             counts.games += 1;
             counts.untyped += u64::from(placed.record.untyped);
             let Some(kept) = placed.record.game else {
+                counts.not_selected += 1;
                 return Ok(Flow::Continue);
             };
             let row = Row {
@@ -513,10 +527,12 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             if let Some(err) = &row.record.unreadable {
                 counts.unreadable += 1;
                 if !row.record.selected {
+                    counts.too_large += u64::from(row.record.too_large);
                     progress.suspend(|| eprintln!("{}; not selected", error_line(&row, err)));
                 }
             }
             if !row.record.selected {
+                counts.not_selected += 1;
                 return Ok(Flow::Continue);
             }
             if args.unique {
@@ -584,8 +600,13 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     if args.common.summary_on_stderr() {
         eprintln!("{}{}", summary(&counts), run.skipped.note());
     }
+    // A game too large to hold, never selected whatever the condition,
+    // fails the run, as a game `replay` cannot copy does: a script must
+    // not take the output for complete.
     Ok(if run.io_failed {
         Outcome::IoError
+    } else if counts.too_large > 0 {
+        Outcome::Failed
     } else {
         Outcome::Ok
     })
@@ -636,11 +657,13 @@ impl Split {
     }
 }
 
-/// `26280 games read, 300 selected, 0 duplicates dropped, 0 unreadable`.
+/// `26280 games read, 300 selected, 25980 not selected, 0 duplicates
+/// dropped, 0 unreadable`: the games read are the selected, the not
+/// selected and the duplicates; the unreadable are among them.
 fn summary(counts: &Counts) -> String {
     let mut line = format!(
-        "{} games read, {} selected, {} duplicates dropped, {} unreadable",
-        counts.games, counts.selected, counts.duplicates, counts.unreadable
+        "{} games read, {} selected, {} not selected, {} duplicates dropped, {} unreadable",
+        counts.games, counts.selected, counts.not_selected, counts.duplicates, counts.unreadable
     );
     match counts.untyped {
         0 => {}

@@ -126,7 +126,7 @@ impl<R> Sink<R> {
             let (Format::Parquet, Some(path)) = (format, path) else {
                 bail!("--partition-by writes a directory of Parquet files: give --format parquet -o DIR");
             };
-            let dir = OutputDir::create(path)?;
+            let dir = OutputDir::create(path, "the files of a partitioned table")?;
             return Ok(Sink::Table(Table::partitioned(
                 dir,
                 schema(),

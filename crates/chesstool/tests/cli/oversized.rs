@@ -125,6 +125,45 @@ fn oversized_games_are_reported_and_skipped() {
     }
 }
 
+/// `select` never selects a game too large to hold, whatever the
+/// condition: it names it and exits 1 (found by a tester: it exited 0,
+/// where `replay --format pgn` exits 1 for the game it cannot copy), and
+/// its summary's counts add up.
+#[test]
+fn select_exits_1_for_a_game_too_large_to_select() {
+    let dir = temp_dir("oversized_select");
+    let small = "[Event \"s\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n";
+    let big = format!(
+        "[Event \"big\"]\n[Result \"*\"]\n\n1. e4 {{{}}} e5 *\n\n",
+        "x".repeat(70_000)
+    );
+    std::fs::write(dir.join("g.pgn"), format!("{small}{big}{small}")).unwrap();
+    let run = chesstool(&dir, &["select", "g.pgn", "--max-game-size", "64K", "-o", "out.pgn"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("g.pgn:6: game 2 (? – ?): syntax error: game too large")
+            && run.stderr.trim_end().ends_with("; not selected"),
+        "{}",
+        run.stderr
+    );
+    let out = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
+    assert_eq!(out, format!("{small}{small}"));
+    // Without the limit in the way: exit 0.
+    let run = chesstool(&dir, &["select", "g.pgn", "-o", "all.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    if let Some(summary) = crate::util::chesstool_on_terminal(
+        &dir,
+        &["select", "g.pgn", "--max-game-size", "64K", "--where", "Event = 's'", "-o", "t.pgn"],
+    ) {
+        assert!(
+            summary.contains(
+                "3 games read, 2 selected, 1 not selected, 0 duplicates dropped, 1 unreadable"
+            ),
+            "{summary}"
+        );
+    }
+}
+
 #[test]
 fn max_game_size_rejects_nonsense() {
     let dir = temp_dir("oversized_args");

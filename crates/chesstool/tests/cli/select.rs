@@ -833,7 +833,7 @@ fn select_tag_conditions_keep_invalid_games_and_count_unreadable_ones() {
     ) {
         assert!(
             terminal.contains(
-                "12 games read, 4 selected, 0 duplicates dropped, 0 unreadable, 1 tag value not of its type (NULL)"
+                "12 games read, 4 selected, 8 not selected, 0 duplicates dropped, 0 unreadable, 1 tag value not of its type (NULL)"
             ),
             "{terminal}"
         );
@@ -986,6 +986,26 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
     let run = chesstool(&dir, &["select", "f.pgn", "--split-every", "5"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("give -o DIR"), "{}", run.stderr);
+    // Each usage error says what is wrong (found by a tester: a table's
+    // message for a directory not empty, `give -o DIR` when it was given).
+    let run = chesstool(&dir, &["select", "f.pgn", "--split-every", "5", "-o", "parts"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains(
+            "parts is a directory that is not empty: --split-every's PGN files go into a new"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = chesstool(
+        &dir,
+        &["select", "f.pgn", "--split-every", "5", "--format", "csv", "-o", "new"],
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr.trim_end(),
+        "chesstool: --split-every writes PGN files: not with --format csv"
+    );
 }
 
 #[test]
@@ -1068,6 +1088,63 @@ fn select_export_strip_and_tags_clean_the_games_and_keep_their_moves() {
             .collect::<Vec<_>>()
     };
     assert_eq!(hashes(&sample), hashes("clean.pgn"));
+}
+
+#[test]
+fn select_tags_keeps_the_roster_values_and_the_tags_that_set_up_the_game() {
+    // Found by a tester: `--tags WhiteElo` wrote `[White "?"]` for a game
+    // selected by its White, and `--tags roster` dropped `SetUp` and
+    // `FEN`, so a game from a position became another game, or an
+    // illegal one.
+    let dir = temp_dir("select_tags_setup");
+    let pgn = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"Alice\"]\n\
+               [Black \"b\"]\n[Result \"*\"]\n[WhiteElo \"2500\"]\n[Annotator \"x\"]\n[SetUp \"1\"]\n\
+               [FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O *\n";
+    std::fs::write(dir.join("f.pgn"), pgn).unwrap();
+    for (tags, kept) in [
+        ("WhiteElo", "[WhiteElo \"2500\"]\n"),
+        ("roster", ""),
+        ("roster,WhiteElo", "[WhiteElo \"2500\"]\n"),
+    ] {
+        let run = chesstool(
+            &dir,
+            &["select", "f.pgn", "--where", "White = 'Alice'", "--tags", tags, "-o", "out.pgn"],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let out = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
+        assert_eq!(
+            out,
+            format!(
+                "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"Alice\"]\n\
+                 [Black \"b\"]\n[Result \"*\"]\n{kept}[SetUp \"1\"]\n\
+                 [FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O *\n\n"
+            ),
+            "--tags {tags}"
+        );
+        let run = chesstool(&dir, &["validate", "out.pgn", "-q"]);
+        assert_eq!(run.code, 0, "--tags {tags}: {}", run.stderr);
+    }
+    // Chess960 games keep their Variant and FEN: the same moves hashes.
+    let Some(sample) = shared_data("pgn/real/pychess/chess960rwch.pgn") else {
+        return;
+    };
+    let sample = sample.display().to_string();
+    let run = chesstool(&dir, &["select", &sample, "--tags", "roster", "-o", "c960.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let hashes = |file: &str| {
+        let run = chesstool(&dir, &["validate", file, "--format", "csv", "-q"]);
+        run.stdout
+            .lines()
+            .skip(1)
+            .map(|line| {
+                let fields = crate::adjudicate::split_csv(line);
+                format!("{} {} {}", fields[7], fields[8], fields[fields.len() - 1])
+            })
+            .collect::<Vec<_>>()
+    };
+    let (before, after) = (hashes(&sample), hashes("c960.pgn"));
+    assert!(!before.is_empty());
+    assert_eq!(before, after);
 }
 
 /// The `moves_hash` of every game of `files`, by (file, game), from

@@ -89,24 +89,47 @@ fn clean_comments(comments: &mut Vec<String>, what: &Strip) {
     });
 }
 
-/// Which tags [`keep_tags`] keeps.
+/// Which tags [`keep_tags`] keeps, besides those it always keeps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TagChoice {
     /// Every tag.
     All,
     /// The Seven Tag Roster.
     Roster,
-    /// These names.
+    /// The Seven Tag Roster and these names.
     Named(Vec<String>),
 }
 
-/// Keeps the tags of `game` that `choice` names, in their order.
+/// Keeps the tags of `game` that `choice` names, in their order, and
+/// always those of the Seven Tag Roster (which the export format writes
+/// anyway, with `?` for a missing one) and those that set up the game
+/// (`SetUp`, `FEN`, `Variant`, in any case): without them the moves are
+/// of another game, or of none (the PGN standard, 9.7).
+///
+/// ```
+/// use notation::pgn::clean::{keep_tags, TagChoice};
+/// use notation::pgn::Game;
+///
+/// let tags = [("White", "a"), ("WhiteElo", "2500"), ("Annotator", "x"), ("SetUp", "1"),
+///             ("FEN", "4k3/8/8/8/8/8/8/4K2R w K - 0 1")];
+/// let tags = tags.iter().map(|(n, v)| ((*n).to_owned(), (*v).to_owned())).collect();
+/// let mut game = Game { tags, ..Game::default() };
+/// keep_tags(&mut game, &TagChoice::Named(vec!["WhiteElo".to_owned()]));
+/// let names: Vec<&str> = game.tags.iter().map(|(name, _)| name.as_str()).collect();
+/// assert_eq!(names, ["White", "WhiteElo", "SetUp", "FEN"]);
+/// ```
 pub fn keep_tags(game: &mut Game, choice: &TagChoice) {
+    let always = |name: &str| {
+        crate::pgn::tags::SEVEN_TAG_ROSTER.contains(&name)
+            || ["SetUp", "FEN", "Variant"]
+                .iter()
+                .any(|setup| setup.eq_ignore_ascii_case(name))
+    };
     match choice {
         TagChoice::All => {}
-        TagChoice::Roster => game
+        TagChoice::Roster => game.tags.retain(|(name, _)| always(name)),
+        TagChoice::Named(names) => game
             .tags
-            .retain(|(name, _)| crate::pgn::tags::SEVEN_TAG_ROSTER.contains(&name.as_str())),
-        TagChoice::Named(names) => game.tags.retain(|(name, _)| names.contains(name)),
+            .retain(|(name, _)| always(name) || names.contains(name)),
     }
 }
