@@ -41,7 +41,7 @@ pub mod query;
 
 use adjudication::clock::{Millis, PlyClock};
 use adjudication::verdict::{self, GameDate, Reason, Record, RecordedTags, Rules, Verdict};
-use board::{Color, RecordedResult};
+use board::{Color, GameResult, RecordedResult};
 use header::GameHeader;
 use movegen::{Move, Position};
 use notation::pgn::comment::clock_and_emt;
@@ -365,6 +365,9 @@ impl Ruling {
 pub struct Judged {
     /// The `Result` as recorded (the tag, else the movetext terminator).
     pub recorded: RecordedResult,
+    /// The result that ends the movetext, if one does (it may differ from
+    /// the `Result` tag, which [`Judged::recorded`] reads first).
+    pub terminator: Option<GameResult>,
     /// Mainline plies replayed.
     pub plies: u32,
     /// The verdict.
@@ -647,6 +650,7 @@ pub fn adjudicate_with(
     verdict.detail.push_str(&notes);
     Ruling::Judged(Judged {
         recorded,
+        terminator: replayed.terminator,
         plies: replayed.plies,
         verdict,
         start,
@@ -656,22 +660,31 @@ pub fn adjudicate_with(
 }
 
 /// The game as `--fix-results` writes it: byte for byte as it was
-/// ([`rewrite::unchanged`]) where the recorded result agrees or the game
-/// is invalid, else with the `Result` tag and terminator corrected, the PGN
-/// standard's `Termination` value ([`Verdict::termination`]) and a comment
-/// saying why.
+/// ([`rewrite::unchanged`]) where the recorded result agrees (and the
+/// movetext's terminator with it) or the game is invalid, else with the
+/// `Result` tag and terminator corrected, the PGN standard's `Termination`
+/// value ([`Verdict::termination`]) and a comment saying why.
 #[must_use]
 pub fn fixed_pgn(game: &mut RawGame<'_>, ruling: &Ruling) -> Vec<u8> {
     let Ruling::Judged(judged) = ruling else {
         return rewrite::unchanged(game.bytes());
     };
     let v = &judged.verdict;
-    if v.agrees {
+    // A `Result` tag that agrees, before a terminator that does not
+    // (`[Result "1-0"]` … `0-1`): the game does not read back valid until
+    // the terminator is corrected too.
+    let terminator = judged.terminator.filter(|&t| t != v.result);
+    if v.agrees && terminator.is_none() {
         return rewrite::unchanged(game.bytes());
     }
-    let recorded = match judged.recorded.text() {
-        None | Some("") => "no result",
-        Some(text) => text,
+    let terminator_text;
+    let recorded = match (terminator, judged.recorded.text()) {
+        (Some(t), _) if v.agrees => {
+            terminator_text = format!("terminator {}", t.as_str());
+            terminator_text.as_str()
+        }
+        (_, None | Some("")) => "no result",
+        (_, Some(text)) => text,
     };
     let comment = format!(
         "chesstool adjudicate: {recorded} corrected to {}: {} at ply {}: {}",

@@ -714,6 +714,38 @@ fn adjudicate_fix_results_copies_other_games_byte_for_byte() {
     assert_eq!(out, format!("{}\r\n", crlf.trim_end()));
 }
 
+/// A corrected game keeps the file's line ends (a CRLF file stays CRLF),
+/// and a `Result` tag that agrees before a terminator that does not is
+/// corrected too, so that the fixed file validates (both found by a
+/// tester: the corrected game came out in LF amid CRLF games, and the
+/// contradictory game was copied as it was).
+#[test]
+fn adjudicate_fix_results_keeps_crlf_and_corrects_a_contradicting_terminator() {
+    let dir = temp_dir("adj_fix_crlf");
+    let pgn = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 *\n\n\
+               [Event \"b\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
+               [Event \"c\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 0-1\n"
+        .replace('\n', "\r\n");
+    std::fs::write(dir.join("g.pgn"), &pgn).unwrap();
+    let run = chesstool(
+        &dir,
+        &["adjudicate", "g.pgn", "--fix-results=fixed.pgn", "-q", "--format", "csv"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
+    assert!(
+        fixed.split_inclusive('\n').all(|line| line.ends_with("\r\n")),
+        "{fixed:?}"
+    );
+    assert!(fixed.contains("{chesstool adjudicate: 1-0 corrected to 0-1"), "{fixed}");
+    assert!(
+        fixed.contains("{chesstool adjudicate: terminator 0-1 corrected to 1-0"),
+        "{fixed}"
+    );
+    let run = chesstool(&dir, &["validate", "fixed.pgn", "--format", "csv", "-q"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+}
+
 /// The chess.com export of the shared files has no blank line between its
 /// games: `--fix-results` writes it back as it was but for the one game it
 /// corrects (issue 21: 334 blank lines were added). *Needs `../shared`.*

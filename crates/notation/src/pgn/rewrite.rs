@@ -53,7 +53,7 @@ fn escape_tag_value(value: &str) -> String {
 /// well-formed: a `"` left unescaped (a value read to the end of its line)
 /// and a `\\` that escapes nothing (at the end, or before another byte)
 /// are escaped, and a line break in the value is written as a space.
-fn push_tag(out: &mut Vec<u8>, name: &[u8], raw_value: &[u8]) {
+fn push_tag(out: &mut Vec<u8>, name: &[u8], raw_value: &[u8], eol: &[u8]) {
     out.push(b'[');
     out.extend_from_slice(name);
     out.extend_from_slice(b" \"");
@@ -80,14 +80,15 @@ fn push_tag(out: &mut Vec<u8>, name: &[u8], raw_value: &[u8]) {
         }
         i += 1;
     }
-    out.extend_from_slice(b"\"]\n");
+    out.extend_from_slice(b"\"]");
+    out.extend_from_slice(eol);
 }
 
 /// The tag section of `game` with `edits` applied: each edited tag takes
 /// the place of its first occurrence (later ones, which readers ignore,
 /// are dropped, so none may take the old value from them) or, when new,
 /// goes after `after` (else last).
-fn tag_section(game: &RawGame<'_>, edits: &[TagEdit<'_>]) -> Vec<u8> {
+fn tag_section(game: &RawGame<'_>, edits: &[TagEdit<'_>], eol: &[u8]) -> Vec<u8> {
     let values: Vec<String> = edits.iter().map(|e| escape_tag_value(e.value)).collect();
     let edited = |name: &[u8]| edits.iter().position(|e| e.name.as_bytes() == name);
     let present: Vec<bool> = edits
@@ -100,7 +101,7 @@ fn tag_section(game: &RawGame<'_>, edits: &[TagEdit<'_>]) -> Vec<u8> {
     let insert_new = |out: &mut Vec<u8>, written: &mut [bool], after: &[u8]| {
         for (i, edit) in edits.iter().enumerate() {
             if !present[i] && !written[i] && edit.after.as_bytes() == after {
-                push_tag(out, edit.name.as_bytes(), values[i].as_bytes());
+                push_tag(out, edit.name.as_bytes(), values[i].as_bytes(), eol);
                 written[i] = true;
             }
         }
@@ -109,10 +110,10 @@ fn tag_section(game: &RawGame<'_>, edits: &[TagEdit<'_>]) -> Vec<u8> {
         match edited(name) {
             Some(i) if written[i] => continue,
             Some(i) => {
-                push_tag(&mut out, name, values[i].as_bytes());
+                push_tag(&mut out, name, values[i].as_bytes(), eol);
                 written[i] = true;
             }
-            None => push_tag(&mut out, name, value),
+            None => push_tag(&mut out, name, value, eol),
         }
         for (i, edit) in edits.iter().enumerate() {
             if edit.after.as_bytes() == name && !seen_after[i] {
@@ -123,7 +124,7 @@ fn tag_section(game: &RawGame<'_>, edits: &[TagEdit<'_>]) -> Vec<u8> {
     }
     for (i, edit) in edits.iter().enumerate() {
         if !written[i] {
-            push_tag(&mut out, edit.name.as_bytes(), values[i].as_bytes());
+            push_tag(&mut out, edit.name.as_bytes(), values[i].as_bytes(), eol);
         }
     }
     out
@@ -132,7 +133,9 @@ fn tag_section(game: &RawGame<'_>, edits: &[TagEdit<'_>]) -> Vec<u8> {
 /// `game` with the `Result` tag and the movetext's terminator set to
 /// `result` (a terminator is added when there is none), `tags` set, and
 /// `{comment}` before the terminator (`}` in it written as `)`). The game
-/// ends with one blank line.
+/// ends with one blank line. The lines written take the game's own line
+/// end (`\r\n` or `\n`, as its first line has it), so that a CRLF file
+/// stays CRLF.
 #[must_use]
 pub fn with_result(
     game: &mut RawGame<'_>,
@@ -146,8 +149,9 @@ pub fn with_result(
         after: "Black",
     }];
     edits.extend_from_slice(tags);
-    let mut out = tag_section(game, &edits);
-    out.push(b'\n');
+    let eol = line_end(game.bytes());
+    let mut out = tag_section(game, &edits, eol);
+    out.extend_from_slice(eol);
     let movetext_start = game.movetext_start() as usize;
     let bytes = game.bytes();
     let trimmed = bytes.trim_ascii_end();
@@ -174,8 +178,19 @@ pub fn with_result(
         }
     }
     out.extend_from_slice(&movetext);
-    out.extend_from_slice(b"\n\n");
+    out.extend_from_slice(eol);
+    out.extend_from_slice(eol);
     out
+}
+
+/// The line end of `game` (its bytes as read): `\r\n` if its first line
+/// ends so, else `\n`.
+fn line_end(game: &[u8]) -> &'static [u8] {
+    if memchr::memchr(b'\n', game).is_some_and(|i| i > 0 && game[i - 1] == b'\r') {
+        b"\r\n"
+    } else {
+        b"\n"
+    }
 }
 
 /// `game` byte for byte, line endings and the space after it as they
@@ -187,8 +202,7 @@ pub fn with_result(
 pub fn unchanged(game: &[u8]) -> Vec<u8> {
     let mut out = game.to_vec();
     if !out.ends_with(b"\n") {
-        let crlf = memchr::memchr(b'\n', game).is_some_and(|i| i > 0 && game[i - 1] == b'\r');
-        out.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+        out.extend_from_slice(line_end(game));
     }
     out
 }
