@@ -658,7 +658,7 @@ impl ParseSanError {
     fn new(kind: ParseSanErrorKind, text: &[u8]) -> ParseSanError {
         ParseSanError {
             kind,
-            text: String::from_utf8_lossy(text).into_owned(),
+            text: crate::pgn::tags::quote_token(text),
         }
     }
 
@@ -668,7 +668,8 @@ impl ParseSanError {
         self.kind
     }
 
-    /// The offending text (invalid UTF-8 replaced).
+    /// The offending text (invalid UTF-8 replaced, a long one cut:
+    /// [`crate::pgn::tags::quote_token`]).
     #[must_use]
     pub fn text(&self) -> &str {
         &self.text

@@ -32,6 +32,35 @@ fn replay_san_and_uci_lines() {
     assert_output(&run, 0, "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7\n");
 }
 
+/// A Chess960 game writes castling king takes rook (`e1h1`, as UCI's
+/// Chess960 mode does), from the standard start too (found by a tester:
+/// `[Variant "Chess960"]` without a FEN wrote `e1g1`, with the start's
+/// FEN `e1h1`); a standard game writes `e1g1`.
+#[test]
+fn replay_writes_chess960_castling_the_same_with_or_without_a_fen() {
+    let dir = temp_dir("replay_960_uci");
+    let moves = "1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O-O O-O *\n";
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for (name, tags, uci) in [
+        ("variant", "[Variant \"Chess960\"]\n".to_string(), "e1h1 e8h8"),
+        (
+            "fen",
+            format!("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{start}\"]\n"),
+            "e1h1 e8h8",
+        ),
+        ("standard", String::new(), "e1g1 e8g8"),
+    ] {
+        std::fs::write(dir.join(format!("{name}.pgn")), format!("{tags}\n{moves}")).unwrap();
+        let run = chesstool(&dir, &["replay", &format!("{name}.pgn"), "--format", "uci"]);
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        assert!(
+            run.stdout.trim_end().ends_with(uci),
+            "{name}: {}",
+            run.stdout
+        );
+    }
+}
+
 #[test]
 fn replay_csv_rows_with_clocks_and_evals() {
     let dir = setup("replay_csv");

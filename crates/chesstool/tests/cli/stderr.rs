@@ -81,6 +81,29 @@ fn a_terminal_gets_summaries_unless_quiet() {
     }
 }
 
+/// A junk token of any length is quoted cut, with its length: a report
+/// line stays short (found by a tester: a 200,000-byte token made a
+/// 400 KB line, quoted twice).
+#[test]
+fn a_long_junk_token_is_quoted_cut() {
+    let dir = temp_dir("stderr_long_token");
+    let junk = "Q".repeat(200_000);
+    std::fs::write(dir.join("j.pgn"), format!("[Event \"x\"]\n\n1. e4 {junk}z e5 *\n")).unwrap();
+    let cut = format!("{}… (200001 bytes)", &junk[..64]);
+    for args in [vec!["validate", "j.pgn"], vec!["replay", "j.pgn", "--format", "csv"]] {
+        let run = chesstool(&dir, &args);
+        assert_eq!(run.code, 1, "{args:?}");
+        let line = run.stderr.lines().next().unwrap();
+        assert!(line.len() < 400, "{args:?}: {} bytes", line.len());
+        assert!(
+            line.contains(&format!("ply 2 \"1...{cut}\"")) && line.contains(&format!("'{cut}'")),
+            "{args:?}: {line}"
+        );
+    }
+    let run = chesstool(&dir, &["validate", "j.pgn", "--format", "csv", "-q"]);
+    assert!(run.stdout.len() < 1_000, "{}", run.stdout.len());
+}
+
 /// No report line, on stdout or stderr, in any format, carries a raw
 /// control byte from the input: tag values, tokens and messages are
 /// escaped (`\u{1b}`), as the quoted token always was.

@@ -332,6 +332,34 @@ fn validate_max_errors_and_strict() {
         "{}",
         run.stderr
     );
+
+    // A result spelled other than as the standard's four markers (found
+    // by a tester: `½-½` read silently, `--strict` too): a warning, an
+    // error under `--strict` where it ends the movetext; a Result tag so
+    // spelled is warned about (tags are never strict).
+    let roster = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n\
+                  [White \"w\"]\n[Black \"b\"]\n";
+    let terminator = format!("{roster}[Result \"1/2-1/2\"]\n\n1. e4 e5 ½-½\n");
+    let tag = format!("{roster}[Result \"½-½\"]\n\n1. e4 e5 1/2-1/2\n");
+    std::fs::write(dir.join("half.pgn"), &terminator).unwrap();
+    std::fs::write(dir.join("half-tag.pgn"), &tag).unwrap();
+    for (file, warning) in [
+        ("half.pgn", "half.pgn:9: game 1 (w – b): warning: result written ½-½, which the standard writes 1/2-1/2"),
+        ("half-tag.pgn", "half-tag.pgn:1: game 1 (w – b): warning: Result tag written \"½-½\", which the standard writes 1/2-1/2"),
+    ] {
+        let run = chesstool(&dir, &["validate", file, "--show-warnings"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(run.stderr.trim_end(), warning);
+    }
+    let run = chesstool(&dir, &["validate", "half.pgn", "--strict"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("half.pgn:9: game 1 (w – b): \"½-½\": non-standard notation"),
+        "{}",
+        run.stderr
+    );
+    let run = chesstool(&dir, &["validate", "half-tag.pgn", "--strict"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
 #[test]

@@ -376,6 +376,9 @@ struct Seen {
     last_comment: Option<Token>,
     /// The `(` of the outermost open variation.
     outermost_open: Option<Token>,
+    /// The mainline's terminator, when it is not written the standard's
+    /// way (`½-½`).
+    odd_terminator: Option<Token>,
 }
 
 /// Replays `game`, taking its movetext tokens as they come. Never panics
@@ -616,6 +619,9 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
                 if depth == 0 {
                     self.out.terminator = Some(r);
                     self.finished = true;
+                    if game.token_bytes(&token) != r.as_str().as_bytes() {
+                        self.seen.odd_terminator = Some(token);
+                    }
                 }
             }
         }
@@ -912,13 +918,14 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
     /// Runs the end-of-game checks, in order, while none found an error,
     /// and hands back what was found.
     fn finish(self, game: &mut RawGame<'_>) -> Replayed {
-        let checks: [Check<Self>; 6] = [
+        let checks: [Check<Self>; 7] = [
             Self::unterminated_comment,
             Self::open_variation,
             Self::dangling_move_number,
             Self::result_fits,
             Self::result_tag,
             Self::terminator,
+            Self::result_spelling,
         ];
         // The mainline's final position is the outermost frame's.
         let final_position = match self.stack.first() {
@@ -988,7 +995,7 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
     /// A move number with no move after it: the movetext is cut short.
     fn dangling_move_number(&self, game: &mut RawGame<'_>, _: &Position) -> Option<Finding> {
         let token = game.dangling_move_number()?;
-        let text = escape_for_report(game.token_bytes(&token)).into_owned();
+        let text = crate::pgn::tags::escape_token(game.token_bytes(&token)).into_owned();
         Some(Finding::Error(located(
             game,
             &token,
@@ -1021,6 +1028,43 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
                 format!(
                     "Result tag \"{}\" is not 1-0, 0-1, 1/2-1/2 or *",
                     escape_for_report(raw)
+                ),
+            ))
+        })
+    }
+
+    /// A result written other than as the PGN standard's four markers
+    /// (`½-½`, `1–0`), read leniently: a warning, and under `--strict` an
+    /// error where it ends the movetext (the tags are never strict).
+    fn result_spelling(&self, game: &mut RawGame<'_>, _: &Position) -> Option<Finding> {
+        if let (Some(token), Some(result)) = (self.seen.odd_terminator, self.out.terminator) {
+            let written = crate::pgn::tags::escape_token(game.token_bytes(&token)).into_owned();
+            let message = format!(
+                "result written {written}, which the standard writes {}",
+                result.as_str()
+            );
+            return Some(if self.options.strict {
+                Finding::Error(located(
+                    game,
+                    &token,
+                    ErrorKind::Spelling,
+                    None,
+                    Some(written),
+                    message,
+                ))
+            } else {
+                Finding::Warning(GameWarning::game(game.token_location(&token).0, message))
+            });
+        }
+        let tag = self.out.result_tag?;
+        let raw = game.tag(b"Result")?.trim_ascii();
+        (raw != tag.as_str().as_bytes()).then(|| {
+            Finding::Warning(GameWarning::game(
+                game.line,
+                format!(
+                    "Result tag written \"{}\", which the standard writes {}",
+                    escape_for_report(raw),
+                    tag.as_str()
                 ),
             ))
         })
@@ -1127,7 +1171,7 @@ fn unreadable(
         Some(numbered(&frame.current, text)),
         escape_for_report(err.to_string().as_bytes()).into_owned(),
     );
-    error.token = Some(escape_for_report(text).into_owned());
+    error.token = Some(crate::pgn::tags::escape_token(text).into_owned());
     error
 }
 
@@ -1244,7 +1288,7 @@ fn located(
         kind,
         ply,
         move_text,
-        token: Some(escape_for_report(game.token_bytes(token)).into_owned()),
+        token: Some(crate::pgn::tags::escape_token(game.token_bytes(token)).into_owned()),
         line,
         column: Some(column),
         message,
@@ -1352,7 +1396,7 @@ impl LineCursor {
 /// `23...Nxe5` / `24.e4`: the token with its move number as it stands in
 /// the position before it.
 fn numbered(pos: &Position, token: &[u8]) -> String {
-    let token = escape_for_report(token);
+    let token = crate::pgn::tags::escape_token(token);
     match pos.turn() {
         Color::White => format!("{}.{token}", pos.fullmoves()),
         Color::Black => format!("{}...{token}", pos.fullmoves()),
@@ -1406,6 +1450,16 @@ fn start_position(
         ) => true,
         Some(other) => return Err(format!("unsupported variant {other:?}")),
     };
+    // The standard start: of Chess960 too (its position 518), where
+    // castling is written king takes rook (`e1h1`) as from a FEN.
+    let standard_start = || {
+        if chess960 {
+            Position::from_setup(movegen::Setup::standard(), CastlingMode::Chess960)
+                .map_err(|e| format!("illegal position: {e}"))
+        } else {
+            Ok(Position::new())
+        }
+    };
     let setup = start_tag(game, "SetUp", warnings);
     let Some(fen) = start_tag(game, "FEN", warnings) else {
         if setup.is_some_and(|s| s == b"1") {
@@ -1414,7 +1468,7 @@ fn start_position(
                 "SetUp \"1\" without a FEN tag: starting from the standard position".to_string(),
             ));
         }
-        return Ok(Position::new());
+        return standard_start();
     };
     if setup.is_some_and(|s| s == b"0") {
         warnings.push(GameWarning::game(
@@ -1428,7 +1482,7 @@ fn start_position(
             game.line,
             "empty FEN tag: starting from the standard position".to_string(),
         ));
-        return Ok(Position::new());
+        return standard_start();
     }
     let (fen, fen_warnings) = match Fen::from_ascii_lenient(text) {
         Ok(ok) => ok,

@@ -307,6 +307,58 @@ pub fn escape_for_report(bytes: &[u8]) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The longest token a report quotes whole, in bytes.
+pub const REPORTED_TOKEN_MAX: usize = 64;
+
+/// A token as a report quotes it: [`escape_for_report`], and cut after
+/// [`REPORTED_TOKEN_MAX`] bytes (at a character's start) with `…` and its
+/// length, so that a junk token of megabytes makes a line of a hundred
+/// characters, not megabytes.
+///
+/// ```
+/// use notation::pgn::tags::escape_token;
+///
+/// assert_eq!(escape_token(b"Nf3\x01"), "Nf3\\u{1}");
+/// let junk = "Q".repeat(300);
+/// assert_eq!(escape_token(junk.as_bytes()), format!("{}… (300 bytes)", &junk[..64]));
+/// ```
+#[must_use]
+pub fn escape_token(bytes: &[u8]) -> Cow<'_, str> {
+    match cut_token(bytes) {
+        None => escape_for_report(bytes),
+        Some(cut) => Cow::Owned(format!(
+            "{}… ({} bytes)",
+            escape_for_report(&bytes[..cut]),
+            bytes.len()
+        )),
+    }
+}
+
+/// A token as a message quotes it, to be escaped with the message when it
+/// is reported: invalid UTF-8 replaced, and cut as [`escape_token`] cuts.
+#[must_use]
+pub fn quote_token(bytes: &[u8]) -> String {
+    match cut_token(bytes) {
+        None => String::from_utf8_lossy(bytes).into_owned(),
+        Some(cut) => format!(
+            "{}… ({} bytes)",
+            String::from_utf8_lossy(&bytes[..cut]),
+            bytes.len()
+        ),
+    }
+}
+
+/// Where a token too long to quote whole is cut: after at most
+/// [`REPORTED_TOKEN_MAX`] bytes, at a character's start.
+fn cut_token(bytes: &[u8]) -> Option<usize> {
+    (bytes.len() > REPORTED_TOKEN_MAX).then(|| {
+        (0..=REPORTED_TOKEN_MAX)
+            .rev()
+            .find(|&i| bytes[i] & 0xc0 != 0x80)
+            .unwrap_or(REPORTED_TOKEN_MAX)
+    })
+}
+
 /// `text` with its control characters escaped as [`escape_for_report`]
 /// escapes them, and nothing else changed (a backslash stays one): for a
 /// message that quotes what a user typed.
