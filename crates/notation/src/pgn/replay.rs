@@ -414,9 +414,22 @@ pub fn replay(
     tag_warnings(game, &mut out.warnings);
     // Trimmed, as the recorded result is read (`RecordedResult::read`):
     // `" 1-0 "` is 1-0 in the result column and here alike.
-    out.result_tag = game
-        .tag(b"Result")
-        .and_then(|r| GameResult::from_ascii(r.trim_ascii()).ok());
+    let result_tag = game.tag(b"Result").map(<[u8]>::trim_ascii);
+    out.result_tag = result_tag.and_then(|r| GameResult::from_ascii(r).ok());
+    if let (Some(raw), Some(tag)) = (result_tag, out.result_tag) {
+        // Read leniently (`½-½`): said, as the terminator is (tags are
+        // never strict).
+        if raw != tag.as_str().as_bytes() {
+            out.warnings.push(GameWarning::game(
+                game.line,
+                format!(
+                    "Result tag written \"{}\", which the standard writes {}",
+                    escape_for_report(raw),
+                    tag.as_str()
+                ),
+            ));
+        }
+    }
     let start = match start_position(game, &mut out.warnings) {
         Ok(pos) => pos,
         Err(message) => {
@@ -1033,40 +1046,28 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         })
     }
 
-    /// A result written other than as the PGN standard's four markers
-    /// (`½-½`, `1–0`), read leniently: a warning, and under `--strict` an
-    /// error where it ends the movetext (the tags are never strict).
+    /// A terminator written other than as the PGN standard's four
+    /// markers (`½-½`, `1–0`), read leniently: a warning, and under
+    /// `--strict` an error (a `Result` tag so written is warned about as
+    /// the replay starts: tags are never strict).
     fn result_spelling(&self, game: &mut RawGame<'_>, _: &Position) -> Option<Finding> {
-        if let (Some(token), Some(result)) = (self.seen.odd_terminator, self.out.terminator) {
-            let written = crate::pgn::tags::escape_token(game.token_bytes(&token)).into_owned();
-            let message = format!(
-                "result written {written}, which the standard writes {}",
-                result.as_str()
-            );
-            return Some(if self.options.strict {
-                Finding::Error(located(
-                    game,
-                    &token,
-                    ErrorKind::Spelling,
-                    None,
-                    Some(written),
-                    message,
-                ))
-            } else {
-                Finding::Warning(GameWarning::game(game.token_location(&token).0, message))
-            });
-        }
-        let tag = self.out.result_tag?;
-        let raw = game.tag(b"Result")?.trim_ascii();
-        (raw != tag.as_str().as_bytes()).then(|| {
-            Finding::Warning(GameWarning::game(
-                game.line,
-                format!(
-                    "Result tag written \"{}\", which the standard writes {}",
-                    escape_for_report(raw),
-                    tag.as_str()
-                ),
+        let (token, result) = (self.seen.odd_terminator?, self.out.terminator?);
+        let written = crate::pgn::tags::escape_token(game.token_bytes(&token)).into_owned();
+        let message = format!(
+            "result written {written}, which the standard writes {}",
+            result.as_str()
+        );
+        Some(if self.options.strict {
+            Finding::Error(located(
+                game,
+                &token,
+                ErrorKind::Spelling,
+                None,
+                Some(written),
+                message,
             ))
+        } else {
+            Finding::Warning(GameWarning::game(game.token_location(&token).0, message))
         })
     }
 
