@@ -561,7 +561,7 @@ impl Reach {
                         }
                     }
                 };
-                let in_the_way = |j: usize, color: Color| {
+                let obstacle_for = |j: usize, color: Color| {
                     j != i && (color == piece.color || piece.role == Role::Pawn)
                 };
                 // A piece in the way of a move stands on one of the squares
@@ -570,7 +570,7 @@ impl Reach {
                 let plain = moves_from(reach);
                 let landed = plain.0 | plain.1;
                 let obstacle_for = |j: usize, fixed_reach: u64, color: Color| {
-                    in_the_way(j, color) && fixed_reach & landed != 0
+                    obstacle_for(j, color) && fixed_reach & landed != 0
                 };
                 let (moves, pushes) = if fixed
                     .iter()
@@ -684,34 +684,7 @@ impl Reach {
                     Role::Knight | Role::Bishop | Role::Queen => {}
                 }
                 arrive[us] |= captures;
-                let mut grown = reach | targets;
-                // A piece moves on from where it arrived, under
-                // the rules of this pass (read from the state at its
-                // start, which the pass only grows: the moves allowed
-                // only grow with it), to where it stops: the fixpoint is
-                // the same, in a few passes where a king's walk took one
-                // pass a step. Not where a rule of this piece looks at
-                // its single moves: a fixed piece in the way, a check the
-                // mater cannot answer, the stalemate rule.
-                let floods = !(piece.role == Role::King
-                        && only_king[them]
-                        && stalemate_side == Some(piece.color))
-                    && unanswerable.is_none_or(|(_, _, defender)| piece.color != defender);
-                if floods {
-                    loop {
-                        let (moved, pushed) = moves_from(grown);
-                        let more = moved | pushed;
-                        if more & !grown == 0
-                            || fixed.iter().any(|&(j, fixed_reach, color)| {
-                                in_the_way(j, color) && fixed_reach & more != 0
-                            })
-                        {
-                            break;
-                        }
-                        arrive[us] |= moved;
-                        grown |= more;
-                    }
-                }
+                let grown = reach | targets;
                 if grown != reach {
                     self.reach[i] = Bitboard(grown);
                     changed = true;
