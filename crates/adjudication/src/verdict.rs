@@ -163,6 +163,21 @@ impl Reason {
         }
     }
 
+    /// Whether a rule of play ended the game on the board, whatever was
+    /// recorded (the reasons [`Reason::of_ending`] gives).
+    #[must_use]
+    pub const fn is_automatic(self) -> bool {
+        matches!(
+            self,
+            Reason::Checkmate
+                | Reason::Stalemate
+                | Reason::InsufficientMaterial
+                | Reason::DeadPosition
+                | Reason::FivefoldRepetition
+                | Reason::SeventyFiveMoves
+        )
+    }
+
     /// Whether the game ended on the board with no legal move left
     /// (checkmate, stalemate): nothing may follow.
     #[must_use]

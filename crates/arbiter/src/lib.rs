@@ -671,9 +671,14 @@ pub fn fixed_pgn(game: &mut RawGame<'_>, ruling: &Ruling) -> Vec<u8> {
     };
     let v = &judged.verdict;
     // A `Result` tag that agrees, before a terminator that does not
-    // (`[Result "1-0"]` … `0-1`): the game does not read back valid until
-    // the terminator is corrected too.
-    let terminator = judged.terminator.filter(|&t| t != v.result);
+    // (`[Result "1-0"]` … `Qxf7# 0-1`): where a rule of play decided the
+    // game on the board, the terminator is corrected too, so that the
+    // game reads back valid. Where the verdict only follows the tag (a
+    // resignation, an unfinished game: `[Result "*"]` … `1-0`), which of
+    // the two is right is not ours to say: the game is copied.
+    let terminator = judged
+        .terminator
+        .filter(|&t| t != v.result && v.reason.is_automatic());
     if v.agrees && terminator.is_none() {
         return rewrite::unchanged(game.bytes());
     }

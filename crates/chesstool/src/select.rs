@@ -344,8 +344,8 @@ pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, Ta
 struct Counts {
     games: u64,
     selected: u64,
-    /// Games not selected: by `--where`, or for an error that kept them
-    /// from being judged (`not_judged`).
+    /// Games not selected: by `--where`, or too large to hold
+    /// (`too_large`).
     not_selected: u64,
     duplicates: u64,
     unreadable: u64,

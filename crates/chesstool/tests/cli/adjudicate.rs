@@ -722,7 +722,7 @@ fn adjudicate_fix_results_copies_other_games_byte_for_byte() {
 #[test]
 fn adjudicate_fix_results_keeps_crlf_and_corrects_a_contradicting_terminator() {
     let dir = temp_dir("adj_fix_crlf");
-    let pgn = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 *\n\n\
+    let pgn = "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n\
                [Event \"b\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
                [Event \"c\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 0-1\n"
         .replace('\n', "\r\n");
@@ -744,6 +744,14 @@ fn adjudicate_fix_results_keeps_crlf_and_corrects_a_contradicting_terminator() {
     );
     let run = chesstool(&dir, &["validate", "fixed.pgn", "--format", "csv", "-q"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    // Where the verdict only follows the tag (an unfinished game), the
+    // terminator is not ours to overwrite (found by a reviewer: `1-0` was
+    // made `*`): the game is copied.
+    let pgn = "[Event \"d\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n";
+    std::fs::write(dir.join("u.pgn"), pgn).unwrap();
+    let run = chesstool(&dir, &["adjudicate", "u.pgn", "--fix-results=u-fixed.pgn", "-q"]);
+    assert!(run.code <= 1, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(dir.join("u-fixed.pgn")).unwrap(), pgn);
 }
 
 /// The chess.com export of the shared files has no blank line between its

@@ -360,6 +360,12 @@ fn validate_max_errors_and_strict() {
     );
     let run = chesstool(&dir, &["validate", "half-tag.pgn", "--strict"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // Both so spelled: both said (found by a reviewer: only one was).
+    let both = format!("{roster}[Result \"½-½\"]\n\n1. e4 e5 ½-½\n");
+    std::fs::write(dir.join("half-both.pgn"), &both).unwrap();
+    let run = chesstool(&dir, &["validate", "half-both.pgn", "--show-warnings"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 2, "{}", run.stderr);
 }
 
 #[test]

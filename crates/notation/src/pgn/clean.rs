@@ -120,10 +120,8 @@ pub enum TagChoice {
 /// ```
 pub fn keep_tags(game: &mut Game, choice: &TagChoice) {
     let always = |name: &str| {
-        crate::pgn::tags::SEVEN_TAG_ROSTER.contains(&name)
-            || ["SetUp", "FEN", "Variant"]
-                .iter()
-                .any(|setup| setup.eq_ignore_ascii_case(name))
+        let (roster, start) = crate::pgn::tags::classify_tag_name(name.as_bytes());
+        roster != 0 || start
     };
     match choice {
         TagChoice::All => {}

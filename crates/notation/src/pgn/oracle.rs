@@ -131,9 +131,10 @@
 //!   but for the one byte-order mark at the start of the input, which
 //!   pgn-reader skips: pgn-reader ends the tag section there (or never
 //!   starts it) and reads the rest as movetext.
-//!   So is a game whose tag section holds a `;` or `{` and has a tag
-//!   pair that does not start its line (glued after a result or another
-//!   tag pair, or indented), which pgn-reader reads as movetext (above).
+//!   So is a game whose tags pgn-reader reads as movetext (above) with a
+//!   comment in them that runs over a line end for one reader only: a
+//!   `{` in a value left open on its line, or our `{` left open on a line
+//!   after a `;` there (see `comment_opened_in_tags_read_as_movetext`).
 //!   So is a game with a tag value that does not close and ends its
 //!   line with a backslash (`[e "\`): pgn-reader reads an escaped line
 //!   feed and the value on into the next line.
@@ -462,9 +463,9 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
 }
 
 /// Whether the tag section `pgn[start..movetext_start]` of a game of ours
-/// is read by pgn-reader as movetext (one of its tag
-/// pairs does not start its line: glued after a result or another tag
-/// pair, `*[e";"]`, or indented, ` [e";"]`), with a comment that runs
+/// is read by pgn-reader as movetext (its first tag pair does not start
+/// its line: glued after a result, `*[e";"]`, or indented, ` [e";"]`, not
+/// after an empty line), with a comment that runs
 /// over a line end for one reader and not the other: a `{` in the tags
 /// left open on its line (pgn-reader's comment runs on, `*[W"{\n"\n\n%}`;
 /// to us it is a value), or a `{` of our movetext left open on a line
@@ -479,9 +480,22 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
 /// b4 )`).
 fn comment_opened_in_tags_read_as_movetext(pgn: &[u8], start: usize, movetext_start: usize) -> bool {
     let tags = &pgn[start..movetext_start];
-    let read_as_movetext = (start > 0 && pgn[start - 1] != b'\n')
-        || tags.windows(2).any(|pair| pair[1] == b'[' && pair[0] != b'\n');
-    if !read_as_movetext || memchr::memchr2(b';', b'{', tags).is_none() {
+    if memchr::memchr2(b';', b'{', tags).is_none() {
+        return false;
+    }
+    // Its first tag pair does not start its line: pgn-reader reads such
+    // a section as movetext of the game before, but where it starts a
+    // game (an indented one after an empty line, at the input's start,
+    // or after the byte-order mark there).
+    let line_start = memchr::memrchr(b'\n', &pgn[..start]).map_or(0, |i| i + 1);
+    let mut before = &pgn[line_start..start];
+    if line_start == 0 {
+        before = before.strip_prefix(b"\xef\xbb\xbf").unwrap_or(before);
+    }
+    let starts_a_game = before.is_empty()
+        || (before.iter().all(|&b| starts_blank(b))
+            && (line_start == 0 || after_blank_line(pgn, line_start, before, &[])));
+    if starts_a_game {
         return false;
     }
     // The lines of the tag section, the last one to its end (past the
@@ -1548,6 +1562,12 @@ mod tests {
             b"{;}*[W\"{}",
             b"e4 {c}\n   [FEN \" ( {c} b4 )\n",
             b"*\n[e \";{\"]\n\ne4 *\n",
+            // Found by a reviewer: tags at the start of their line, a
+            // `[` in a value, an indented section after an empty line, a
+            // byte-order mark before the first.
+            b"[e \"[{\"]\n\ne4 *\n",
+            b"e4 *\n\n [e \"{\"]\n\ne5 *\n",
+            b"\xef\xbb\xbf[e \"{\"]\n\ne4 *\n",
         ] {
             let agreement = agreement(pgn);
             assert_eq!(agreement.games_left_out, 0, "{agreement:?}");

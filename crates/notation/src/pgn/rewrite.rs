@@ -223,9 +223,7 @@ pub fn unchanged(game: &[u8]) -> Vec<u8> {
 pub fn missing_line_ends(game: &[u8]) -> (usize, &'static [u8]) {
     let body = game.trim_ascii_end().len();
     let newlines = game[body..].iter().filter(|&&b| b == b'\n').count();
-    let crlf = memchr::memrchr(b'\n', game).is_some_and(|i| i > 0 && game[i - 1] == b'\r');
-    let eol: &'static [u8] = if crlf { b"\r\n" } else { b"\n" };
-    (2usize.saturating_sub(newlines), eol)
+    (2usize.saturating_sub(newlines), line_end(game))
 }
 
 /// Games written as they were read, one after the other (`select`): each

@@ -321,6 +321,12 @@ pub const REPORTED_TOKEN_MAX: usize = 64;
 /// assert_eq!(escape_token(b"Nf3\x01"), "Nf3\\u{1}");
 /// let junk = "Q".repeat(300);
 /// assert_eq!(escape_token(junk.as_bytes()), format!("{}… (300 bytes)", &junk[..64]));
+/// // Cut at a character's start: 63 bytes, not half an `é`.
+/// let accented = format!("{}é{}", "a".repeat(63), "b".repeat(10));
+/// assert_eq!(escape_token(accented.as_bytes()), format!("{}… (75 bytes)", "a".repeat(63)));
+/// // Bytes that are no UTF-8 are cut where they are, and escaped.
+/// let junk = [&b"Q"[..], &[0x80; 100]].concat();
+/// assert!(escape_token(&junk).starts_with("Q\\x80\\x80"));
 /// ```
 #[must_use]
 pub fn escape_token(bytes: &[u8]) -> Cow<'_, str> {
@@ -351,8 +357,10 @@ pub fn quote_token(bytes: &[u8]) -> String {
 /// Where a token too long to quote whole is cut: after at most
 /// [`REPORTED_TOKEN_MAX`] bytes, at a character's start.
 fn cut_token(bytes: &[u8]) -> Option<usize> {
+    // A character is at most 4 bytes: back at most 3 to its start (bytes
+    // that are all continuations, not UTF-8, are cut where they are).
     (bytes.len() > REPORTED_TOKEN_MAX).then(|| {
-        (0..=REPORTED_TOKEN_MAX)
+        (REPORTED_TOKEN_MAX - 3..=REPORTED_TOKEN_MAX)
             .rev()
             .find(|&i| bytes[i] & 0xc0 != 0x80)
             .unwrap_or(REPORTED_TOKEN_MAX)
