@@ -776,7 +776,16 @@ impl Compiler<'_> {
                     },
                     _ => return Err(err(column_of(*arg), format!("{name}() takes a FEN in quotes"))),
                 };
-                let position = notation::fen::parse_position(fen.trim(), None)
+                // Read as perft and PGN's FEN tag read it: an EPD's four
+                // fields (the clocks, which the match ignores, missing),
+                // castling letters out of order, a right whose rook is not
+                // there (dropped).
+                let position = notation::fen::Fen::from_ascii_lenient(fen.trim().as_bytes())
+                    .map_err(notation::fen::FenError::from)
+                    .and_then(|(fen, _)| {
+                        let mode = fen.castling_mode();
+                        fen.into_position(mode)
+                    })
                     .map_err(|e| err(column_of(*arg), format!("{name}(): {e}")))?;
                 let key = crate::position_key(&position);
                 self.needs_moves = true;
@@ -1229,6 +1238,26 @@ mod tests {
             }
         }
         assert!(size(&query.root) < 200, "{} nodes", size(&query.root));
+    }
+
+    #[test]
+    fn reaches_reads_a_fen_as_perft_does() {
+        // Found by a tester: an EPD's four fields and castling letters out
+        // of order were errors, though the match ignores the clocks.
+        let key = |fen: &str| match Query::parse(&format!("reaches('{fen}')"), &mut HeaderSpec::default())
+            .map(|query| query.root)
+        {
+            Ok(Node::Reaches(key)) => key,
+            other => panic!("{fen}: {other:?}"),
+        };
+        let full = key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"), full);
+        assert_eq!(key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b kqKQ - 0 1"), full);
+        // A castling right with no rook is dropped, as the FEN tag's is.
+        assert_eq!(
+            key("4k3/8/8/8/8/8/4P3/4K3 w K - 0 1"),
+            key("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+        );
     }
 
     #[test]

@@ -255,6 +255,17 @@ fn perft_suite_missing_file_is_an_io_error() {
     let run = chesstool(&dir, &["perft", "--suite", "nope.txt"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("nope.txt"), "{}", run.stderr);
+    // A suite with no entry does not pass (found by a tester: `passed 0`,
+    // exit 0).
+    for (name, text) in [("empty.txt", ""), ("comments.txt", "# a comment\n\n")] {
+        std::fs::write(dir.join(name), text).unwrap();
+        let run = chesstool(&dir, &["perft", "--suite", name]);
+        assert_eq!(run.code, 2, "{name}: {}", run.stdout);
+        assert_eq!(
+            run.stderr.trim_end(),
+            format!("chesstool: no perft entries in {name} (empty, or only comments)")
+        );
+    }
 }
 
 #[test]
