@@ -360,6 +360,16 @@ fn validate_max_errors_and_strict() {
     );
     let run = chesstool(&dir, &["validate", "half-tag.pgn", "--strict"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // A result inside a variation, which written games leave out (found
+    // by a tester: read without a word).
+    std::fs::write(dir.join("var.pgn"), format!("{roster}[Result \"*\"]\n\n1. e4 (1. d4 1-0) e5 *\n")).unwrap();
+    let run = chesstool(&dir, &["validate", "var.pgn", "--show-warnings"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.trim_end(),
+        "var.pgn:9: game 1 (w – b): warning: result 1-0 inside a variation: the standard puts a \
+         result only at the end of the movetext, and written games leave it out"
+    );
     // Both so spelled: both said (found by a reviewer: only one was).
     let both = format!("{roster}[Result \"½-½\"]\n\n1. e4 e5 ½-½\n");
     std::fs::write(dir.join("half-both.pgn"), &both).unwrap();

@@ -629,6 +629,11 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             },
             TokenKind::Result(r) => {
                 self.visitor.result(depth, r);
+                if depth > 0 {
+                    // The standard puts a result only at the end of the
+                    // movetext; writers leave this one out: said.
+                    self.variation_result(game, &token, r);
+                }
                 if depth == 0 {
                     self.out.terminator = Some(r);
                     self.finished = true;
@@ -639,6 +644,20 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             }
         }
         Ok(())
+    }
+
+    /// A result inside a variation (`(1. d4 1-0)`), read and left there.
+    #[cold]
+    #[inline(never)]
+    fn variation_result(&mut self, game: &RawGame<'_>, token: &Token, result: GameResult) {
+        self.out.warnings.push(GameWarning::game(
+            game.token_location(token).0,
+            format!(
+                "result {} inside a variation: the standard puts a result only at the end \
+                 of the movetext, and written games leave it out",
+                result.as_str()
+            ),
+        ));
     }
 
     /// A token after the mainline's result: comments (and move numbers,
