@@ -1076,17 +1076,7 @@ fn select_export_strip_and_tags_clean_the_games_and_keep_their_moves() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let clean = std::fs::read_to_string(dir.join("clean.pgn")).unwrap();
     assert!(!clean.contains("[%clk") && !clean.contains("[UTCDate"));
-    let hashes = |file: &str| {
-        let run = chesstool(&dir, &["validate", file, "--format", "csv", "-q"]);
-        run.stdout
-            .lines()
-            .skip(1)
-            .map(|line| {
-                let fields = crate::adjudicate::split_csv(line);
-                format!("{} {} {}", fields[7], fields[8], fields[fields.len() - 1])
-            })
-            .collect::<Vec<_>>()
-    };
+    let hashes = |file: &str| plies_statuses_hashes(&dir, file);
     assert_eq!(hashes(&sample), hashes("clean.pgn"));
 }
 
@@ -1131,20 +1121,24 @@ fn select_tags_keeps_the_roster_values_and_the_tags_that_set_up_the_game() {
     let sample = sample.display().to_string();
     let run = chesstool(&dir, &["select", &sample, "--tags", "roster", "-o", "c960.pgn"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let hashes = |file: &str| {
-        let run = chesstool(&dir, &["validate", file, "--format", "csv", "-q"]);
-        run.stdout
-            .lines()
-            .skip(1)
-            .map(|line| {
-                let fields = crate::adjudicate::split_csv(line);
-                format!("{} {} {}", fields[7], fields[8], fields[fields.len() - 1])
-            })
-            .collect::<Vec<_>>()
-    };
+    let hashes = |file: &str| plies_statuses_hashes(&dir, file);
     let (before, after) = (hashes(&sample), hashes("c960.pgn"));
     assert!(!before.is_empty());
     assert_eq!(before, after);
+}
+
+/// Each game's plies, status and moves hash, as `validate --format csv`
+/// gives them for `file`: what a rewrite of the games must keep.
+fn plies_statuses_hashes(dir: &Path, file: &str) -> Vec<String> {
+    let run = chesstool(dir, &["validate", file, "--format", "csv", "-q"]);
+    run.stdout
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let fields = crate::adjudicate::split_csv(line);
+            format!("{} {} {}", fields[7], fields[8], fields[fields.len() - 1])
+        })
+        .collect()
 }
 
 /// The `moves_hash` of every game of `files`, by (file, game), from
