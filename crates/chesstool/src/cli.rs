@@ -56,8 +56,10 @@ pub struct CommonArgs {
     /// game lacks the tag. `*Elo`, `*RatingDiff` and `PlyCount` are
     /// integers, `Date`, `UTCDate` and `EventDate` dates, `UTCTime` a time
     /// (null for `?`, `2019.??.??` or anything not of the type);
-    /// `TimeControl` brings `base`, `increment` and `speed`. A tag named
-    /// like a column of the report is named `{tag}_tag`.
+    /// `TimeControl` brings `base`, `increment` and `speed`. A tag that is
+    /// a column already (`White`) is a usage error; one named like a column
+    /// in another case or a derived column (`Termination`, `plies`) is
+    /// named `{tag}_tag`.
     #[arg(long, value_name = "NAME,…", value_delimiter = ',')]
     pub tags: Vec<String>,
     /// Rows per Parquet row group.

@@ -23,7 +23,7 @@ pub enum TableFormat {
     Csv,
     /// One JSON object a line.
     Jsonl,
-    /// Parquet (zstd).
+    /// Parquet (Snappy pages unless --compression says otherwise).
     Parquet,
 }
 
