@@ -1244,15 +1244,24 @@ mod tests {
     fn reaches_reads_a_fen_as_perft_does() {
         // Found by a tester: an EPD's four fields and castling letters out
         // of order were errors, though the match ignores the clocks.
-        let key = |fen: &str| match Query::parse(&format!("reaches('{fen}')"), &mut HeaderSpec::default())
-            .map(|query| query.root)
+        let key = |fen: &str| match Query::parse(
+            &format!("reaches('{fen}')"),
+            &mut HeaderSpec::default(),
+        )
+        .map(|query| query.root)
         {
             Ok(Node::Reaches(key)) => key,
             other => panic!("{fen}: {other:?}"),
         };
         let full = key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
-        assert_eq!(key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"), full);
-        assert_eq!(key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b kqKQ - 0 1"), full);
+        assert_eq!(
+            key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"),
+            full
+        );
+        assert_eq!(
+            key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b kqKQ - 0 1"),
+            full
+        );
         // A castling right with no rook is dropped, as the FEN tag's is.
         assert_eq!(
             key("4k3/8/8/8/8/8/4P3/4K3 w K - 0 1"),

@@ -315,7 +315,10 @@ fn run_suite(args: &PerftArgs, path: &Path) -> Result<Outcome> {
     // A suite that holds no entry (an empty file, only comments, a failed
     // download) must not pass a script, as an input with no game does not.
     if entries.is_empty() {
-        anyhow::bail!("no perft entries in {} (empty, or only comments)", path.display());
+        anyhow::bail!(
+            "no perft entries in {} (empty, or only comments)",
+            path.display()
+        );
     }
     let max_nodes = args.max_nodes.unwrap_or(u64::MAX);
     // Parse each distinct FEN once; its warnings are printed once.

@@ -729,15 +729,27 @@ fn adjudicate_fix_results_keeps_crlf_and_corrects_a_contradicting_terminator() {
     std::fs::write(dir.join("g.pgn"), &pgn).unwrap();
     let run = chesstool(
         &dir,
-        &["adjudicate", "g.pgn", "--fix-results=fixed.pgn", "-q", "--format", "csv"],
+        &[
+            "adjudicate",
+            "g.pgn",
+            "--fix-results=fixed.pgn",
+            "-q",
+            "--format",
+            "csv",
+        ],
     );
     assert_eq!(run.code, 1, "{}", run.stderr);
     let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
     assert!(
-        fixed.split_inclusive('\n').all(|line| line.ends_with("\r\n")),
+        fixed
+            .split_inclusive('\n')
+            .all(|line| line.ends_with("\r\n")),
         "{fixed:?}"
     );
-    assert!(fixed.contains("{chesstool adjudicate: 1-0 corrected to 0-1"), "{fixed}");
+    assert!(
+        fixed.contains("{chesstool adjudicate: 1-0 corrected to 0-1"),
+        "{fixed}"
+    );
     assert!(
         fixed.contains("{chesstool adjudicate: terminator 0-1 corrected to 1-0"),
         "{fixed}"
@@ -749,9 +761,15 @@ fn adjudicate_fix_results_keeps_crlf_and_corrects_a_contradicting_terminator() {
     // made `*`): the game is copied.
     let pgn = "[Event \"d\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n";
     std::fs::write(dir.join("u.pgn"), pgn).unwrap();
-    let run = chesstool(&dir, &["adjudicate", "u.pgn", "--fix-results=u-fixed.pgn", "-q"]);
+    let run = chesstool(
+        &dir,
+        &["adjudicate", "u.pgn", "--fix-results=u-fixed.pgn", "-q"],
+    );
     assert!(run.code <= 1, "{}", run.stderr);
-    assert_eq!(std::fs::read_to_string(dir.join("u-fixed.pgn")).unwrap(), pgn);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("u-fixed.pgn")).unwrap(),
+        pgn
+    );
 }
 
 /// The chess.com export of the shared files has no blank line between its

@@ -138,10 +138,14 @@ fn select_exits_1_for_a_game_too_large_to_select() {
         "x".repeat(70_000)
     );
     std::fs::write(dir.join("g.pgn"), format!("{small}{big}{small}")).unwrap();
-    let run = chesstool(&dir, &["select", "g.pgn", "--max-game-size", "64K", "-o", "out.pgn"]);
+    let run = chesstool(
+        &dir,
+        &["select", "g.pgn", "--max-game-size", "64K", "-o", "out.pgn"],
+    );
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stderr.contains("g.pgn:6: game 2 (? – ?): syntax error: game too large")
+        run.stderr
+            .contains("g.pgn:6: game 2 (? – ?): syntax error: game too large")
             && run.stderr.trim_end().ends_with("; not selected"),
         "{}",
         run.stderr
@@ -153,7 +157,16 @@ fn select_exits_1_for_a_game_too_large_to_select() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     if let Some(summary) = crate::util::chesstool_on_terminal(
         &dir,
-        &["select", "g.pgn", "--max-game-size", "64K", "--where", "Event = 's'", "-o", "t.pgn"],
+        &[
+            "select",
+            "g.pgn",
+            "--max-game-size",
+            "64K",
+            "--where",
+            "Event = 's'",
+            "-o",
+            "t.pgn",
+        ],
     ) {
         assert!(
             summary.contains(

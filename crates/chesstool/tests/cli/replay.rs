@@ -42,7 +42,11 @@ fn replay_writes_chess960_castling_the_same_with_or_without_a_fen() {
     let moves = "1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O-O O-O *\n";
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     for (name, tags, uci) in [
-        ("variant", "[Variant \"Chess960\"]\n".to_string(), "e1h1 e8h8"),
+        (
+            "variant",
+            "[Variant \"Chess960\"]\n".to_string(),
+            "e1h1 e8h8",
+        ),
         (
             "fen",
             format!("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{start}\"]\n"),

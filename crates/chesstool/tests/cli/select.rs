@@ -988,7 +988,10 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
     assert!(run.stderr.contains("give -o DIR"), "{}", run.stderr);
     // Each usage error says what is wrong (found by a tester: a table's
     // message for a directory not empty, `give -o DIR` when it was given).
-    let run = chesstool(&dir, &["select", "f.pgn", "--split-every", "5", "-o", "parts"]);
+    let run = chesstool(
+        &dir,
+        &["select", "f.pgn", "--split-every", "5", "-o", "parts"],
+    );
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains(
@@ -999,7 +1002,16 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
     );
     let run = chesstool(
         &dir,
-        &["select", "f.pgn", "--split-every", "5", "--format", "csv", "-o", "new"],
+        &[
+            "select",
+            "f.pgn",
+            "--split-every",
+            "5",
+            "--format",
+            "csv",
+            "-o",
+            "new",
+        ],
     );
     assert_eq!(run.code, 2);
     assert_eq!(
@@ -1098,7 +1110,16 @@ fn select_tags_keeps_the_roster_values_and_the_tags_that_set_up_the_game() {
     ] {
         let run = chesstool(
             &dir,
-            &["select", "f.pgn", "--where", "White = 'Alice'", "--tags", tags, "-o", "out.pgn"],
+            &[
+                "select",
+                "f.pgn",
+                "--where",
+                "White = 'Alice'",
+                "--tags",
+                tags,
+                "-o",
+                "out.pgn",
+            ],
         );
         assert_eq!(run.code, 0, "{}", run.stderr);
         let out = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
@@ -1119,7 +1140,10 @@ fn select_tags_keeps_the_roster_values_and_the_tags_that_set_up_the_game() {
         return;
     };
     let sample = sample.display().to_string();
-    let run = chesstool(&dir, &["select", &sample, "--tags", "roster", "-o", "c960.pgn"]);
+    let run = chesstool(
+        &dir,
+        &["select", &sample, "--tags", "roster", "-o", "c960.pgn"],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let hashes = |file: &str| plies_statuses_hashes(&dir, file);
     let (before, after) = (hashes(&sample), hashes("c960.pgn"));

@@ -88,9 +88,16 @@ fn a_terminal_gets_summaries_unless_quiet() {
 fn a_long_junk_token_is_quoted_cut() {
     let dir = temp_dir("stderr_long_token");
     let junk = "Q".repeat(200_000);
-    std::fs::write(dir.join("j.pgn"), format!("[Event \"x\"]\n\n1. e4 {junk}z e5 *\n")).unwrap();
+    std::fs::write(
+        dir.join("j.pgn"),
+        format!("[Event \"x\"]\n\n1. e4 {junk}z e5 *\n"),
+    )
+    .unwrap();
     let cut = format!("{}… (200001 bytes)", &junk[..64]);
-    for args in [vec!["validate", "j.pgn"], vec!["replay", "j.pgn", "--format", "csv"]] {
+    for args in [
+        vec!["validate", "j.pgn"],
+        vec!["replay", "j.pgn", "--format", "csv"],
+    ] {
         let run = chesstool(&dir, &args);
         assert_eq!(run.code, 1, "{args:?}");
         let line = run.stderr.lines().next().unwrap();

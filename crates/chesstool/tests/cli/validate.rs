@@ -354,7 +354,8 @@ fn validate_max_errors_and_strict() {
     let run = chesstool(&dir, &["validate", "half.pgn", "--strict"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(
-        run.stderr.contains("half.pgn:9: game 1 (w – b): \"½-½\": non-standard notation"),
+        run.stderr
+            .contains("half.pgn:9: game 1 (w – b): \"½-½\": non-standard notation"),
         "{}",
         run.stderr
     );
@@ -362,7 +363,11 @@ fn validate_max_errors_and_strict() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     // A result inside a variation, which written games leave out (found
     // by a tester: read without a word).
-    std::fs::write(dir.join("var.pgn"), format!("{roster}[Result \"*\"]\n\n1. e4 (1. d4 1-0) e5 *\n")).unwrap();
+    std::fs::write(
+        dir.join("var.pgn"),
+        format!("{roster}[Result \"*\"]\n\n1. e4 (1. d4 1-0) e5 *\n"),
+    )
+    .unwrap();
     let run = chesstool(&dir, &["validate", "var.pgn", "--show-warnings"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(

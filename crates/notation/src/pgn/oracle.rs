@@ -478,7 +478,11 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
 /// is left out, with its count. A comment that closes on its line, or a
 /// `;` with no `{` after it, is modelled (`[A "x;y"] Kc7`, ` [FEN " ( {c}
 /// b4 )`).
-fn comment_opened_in_tags_read_as_movetext(pgn: &[u8], start: usize, movetext_start: usize) -> bool {
+fn comment_opened_in_tags_read_as_movetext(
+    pgn: &[u8],
+    start: usize,
+    movetext_start: usize,
+) -> bool {
     let tags = &pgn[start..movetext_start];
     if memchr::memchr2(b';', b'{', tags).is_none() {
         return false;
@@ -500,8 +504,8 @@ fn comment_opened_in_tags_read_as_movetext(pgn: &[u8], start: usize, movetext_st
     }
     // The lines of the tag section, the last one to its end (past the
     // game's, into a game glued after it: `[e";"]*[W""]{\n`).
-    let last_line_end = memchr::memchr(b'\n', &pgn[movetext_start..])
-        .map_or(pgn.len(), |i| movetext_start + i);
+    let last_line_end =
+        memchr::memchr(b'\n', &pgn[movetext_start..]).map_or(pgn.len(), |i| movetext_start + i);
     let mut line_start = start;
     while line_start < last_line_end {
         let line_end = memchr::memchr(b'\n', &pgn[line_start..last_line_end])
@@ -1481,8 +1485,8 @@ mod tests {
         //   pgn-reader: the indented tag line after it is its movetext.
         for (pgn, matched) in [
             (&b"{;}*[W\"{}"[..], 3), // {;} * {}
-            (b"[D\";\"]*[W\"*", 2),             // * *
-            (b"{\n\n%}\n [A\"(", 2),            // {\n\n%} (
+            (b"[D\";\"]*[W\"*", 2),  // * *
+            (b"{\n\n%}\n [A\"(", 2), // {\n\n%} (
         ] {
             let agreement = agreement(pgn);
             assert_eq!(agreement.matched, matched, "{agreement:?}");
