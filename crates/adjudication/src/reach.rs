@@ -419,8 +419,13 @@ impl Reach {
             // Pawns that can never leave their file and are never taken,
             // and so are never passed there: a pawn never steps onto the
             // start square of such an enemy pawn on its file (that pawn is
-            // always there or between), nor onto the furthest square such
-            // an own pawn may reach (it is always there or ahead).
+            // always there or between; a pawn that gets onto the file
+            // beyond it does so by a capture on a square it may stand on,
+            // which makes it capturable), nor, if it too is bound to that
+            // file and starts behind such an own pawn, onto the furthest
+            // square that pawn may reach (it is always ahead). Not a pawn
+            // that may enter the file by a capture: it may enter ahead of
+            // where the other really stands, and step there.
             let mut enemy_start = [0u64; 2];
             let mut furthest = [0u64; MAX_PIECES];
             for i in 0..n {
@@ -528,8 +533,19 @@ impl Reach {
                 };
                 let mut barrier = enemy_start[us];
                 if piece.role == Role::Pawn {
+                    let file = FILE_A << piece.square.file().index();
                     for j in 0..n {
-                        if j != i && self.pieces[j].color == piece.color {
+                        let other = self.pieces[j];
+                        let behind = match piece.color {
+                            Color::White => piece.square.rank() < other.square.rank(),
+                            Color::Black => piece.square.rank() > other.square.rank(),
+                        };
+                        if j != i
+                            && other.color == piece.color
+                            && reach & !file == 0
+                            && (1u64 << other.square.index()) & file != 0
+                            && behind
+                        {
                             barrier |= furthest[j];
                         }
                     }
