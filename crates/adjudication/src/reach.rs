@@ -223,6 +223,18 @@ impl Reach {
         stalemate_side: Option<Color>,
         mater: Option<Color>,
     ) -> Reach {
+        Reach::with_schedule(pos, stalemate_side, mater, true)
+    }
+
+    /// [`Reach::new`], with each piece moving one step a pass when
+    /// `flood` is `false` (the schedule the flooding is tested against:
+    /// the same fixpoint).
+    fn with_schedule(
+        pos: &Position,
+        stalemate_side: Option<Color>,
+        mater: Option<Color>,
+        flood: bool,
+    ) -> Reach {
         let board = pos.board();
         let mut pieces = [Piece {
             square: Square::A1,
@@ -255,13 +267,19 @@ impl Reach {
             steady: board.occupied(),
             passes: 0,
         };
-        analysis.saturate(pos, stalemate_side, mater);
+        analysis.saturate(pos, stalemate_side, mater, flood);
         analysis
     }
 
     // The loops run over pieces and index several arrays by piece.
     #[allow(clippy::needless_range_loop)]
-    fn saturate(&mut self, pos: &Position, stalemate_side: Option<Color>, mater: Option<Color>) {
+    fn saturate(
+        &mut self,
+        pos: &Position,
+        stalemate_side: Option<Color>,
+        mater: Option<Color>,
+        flood: bool,
+    ) {
         let rights = pos.castling_rights();
         // An en-passant capture available now: the pawn that just made its
         // double step may be taken, and the capturing pawns may land on the
@@ -577,7 +595,7 @@ impl Reach {
                         }
                     }
                 };
-                let obstacle_for = |j: usize, color: Color| {
+                let in_the_way = |j: usize, color: Color| {
                     j != i && (color == piece.color || piece.role == Role::Pawn)
                 };
                 // A piece in the way of a move stands on one of the squares
@@ -586,7 +604,7 @@ impl Reach {
                 let plain = moves_from(reach);
                 let landed = plain.0 | plain.1;
                 let obstacle_for = |j: usize, fixed_reach: u64, color: Color| {
-                    obstacle_for(j, color) && fixed_reach & landed != 0
+                    in_the_way(j, color) && fixed_reach & landed != 0
                 };
                 let (moves, pushes) = if fixed
                     .iter()
@@ -700,7 +718,42 @@ impl Reach {
                     Role::Knight | Role::Bishop | Role::Queen => {}
                 }
                 arrive[us] |= captures;
-                let grown = reach | targets;
+                let mut grown = reach | targets;
+                // A piece moves on from where it arrived, under the
+                // rules of this pass, to where it stops: the fixpoint is
+                // the same, in a few passes where a king's walk took one
+                // pass a step. The rules are read from the state at the
+                // pass's start, and every one of them only lets more
+                // moves through as the reach sets, the capturable and the
+                // promoted pieces grow (the own-pawn barrier above too:
+                // it stands on a square the pawn behind never reaches
+                // whatever the state), so moves taken under them are
+                // moves the fixpoint allows, and the last pass, which
+                // changes nothing, is the fixpoint's own test. Not where
+                // a rule of this piece looks at its single moves: a fixed
+                // piece in the way, a check the mater cannot answer, the
+                // stalemate rule. `with_schedule(.., false)` keeps one
+                // step a pass, for the test that the two agree.
+                let floods = flood
+                    && !(piece.role == Role::King
+                        && only_king[them]
+                        && stalemate_side == Some(piece.color))
+                    && unanswerable.is_none_or(|(_, _, defender)| piece.color != defender);
+                if floods {
+                    loop {
+                        let (moved, pushed) = moves_from(grown);
+                        let more = moved | pushed;
+                        if more & !grown == 0
+                            || fixed.iter().any(|&(j, fixed_reach, color)| {
+                                in_the_way(j, color) && fixed_reach & more != 0
+                            })
+                        {
+                            break;
+                        }
+                        arrive[us] |= moved;
+                        grown |= more;
+                    }
+                }
                 if grown != reach {
                     self.reach[i] = Bitboard(grown);
                     changed = true;
@@ -1066,6 +1119,77 @@ mod tests {
             }
         }
         assert!(failed.is_empty(), "not proved:\n{}", failed.join("\n"));
+    }
+
+    /// Flooding within a pass reaches the fixpoint of one step a pass:
+    /// the same reach sets, capturable and promoted pieces and steady
+    /// squares, for every rule variant, on locked walls (those above and
+    /// the two-pawn files the own-pawn barrier reads) and on the positions
+    /// of random games played out from them.
+    #[test]
+    fn flooding_reaches_the_fixpoint_of_one_step_a_pass() {
+        let starts = [
+            "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1",
+            "8/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N3b3 b - - 0 1",
+            "8/1p2p1p1/1P2P1P1/Bp2pBp1/1P2P1P1/7k/1P2P3/7K b - - 0 1",
+            "k7/1pK3p1/6Pb/1p4pB/bP4P1/Bp6/1P4P1/8 b - - 0 1",
+            "rnb1b3/pk1p4/p1pPp1p1/P1P1P1Pp/RBP4P/P7/8/7K b - - 0 1",
+            "6nk/4p1bp/4Pp1p/5P1P/p1p5/P1Pp4/PB1P4/KN6 w - - 0 1",
+            "B1B1B1B1/pBpBpBp1/P1P1P1P1/8/8/8/8/k1K5 w - - 0 1",
+            "4k3/8/8/1p6/1P1p1p2/BP1P1Pp1/BPBPB1P1/Q1BB1BK1 w - - 0 1",
+            "2k5/8/8/8/3p1p1p/1BpP1P1P/2P1BPBP/3BKBNR w K - 0 1",
+            // Two pawns of a side on one file, blocked or free.
+            "4k3/8/2p5/2P5/2P5/8/8/4K3 w - - 0 1",
+            "4k3/2p5/2p5/8/8/2P5/2P5/4K3 w - - 0 1",
+            "4k3/1p6/1p1p4/1P1P4/1P6/8/8/4K3 b - - 0 1",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut compared = 0;
+        for fen in starts {
+            for _game in 0..6 {
+                let mut pos = position(fen);
+                for _ply in 0..40 {
+                    for side in [None, Some(Color::White), Some(Color::Black)] {
+                        for mater in [None, Some(Color::White), Some(Color::Black)] {
+                            let flooded = Reach::with_schedule(&pos, side, mater, true);
+                            let stepped = Reach::with_schedule(&pos, side, mater, false);
+                            let n = flooded.n;
+                            assert_eq!(
+                                (
+                                    &flooded.reach[..n],
+                                    flooded.capturable,
+                                    flooded.promoted,
+                                    flooded.steady
+                                ),
+                                (
+                                    &stepped.reach[..n],
+                                    stepped.capturable,
+                                    stepped.promoted,
+                                    stepped.steady
+                                ),
+                                "{pos:?} stalemate rule {side:?} mater {mater:?}"
+                            );
+                            assert!(flooded.passes <= stepped.passes);
+                            compared += 1;
+                        }
+                    }
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[(random() % moves.len() as u64) as usize];
+                    pos.play_unchecked(m);
+                }
+            }
+        }
+        assert!(compared > 2_000, "{compared} positions compared");
     }
 
     #[test]
