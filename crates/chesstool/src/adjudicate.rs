@@ -344,6 +344,7 @@ struct Counts {
 }
 
 pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
+    args.table.check(args.format)?;
     let mut spec = HeaderSpec::default();
     let query = args.common.query(&mut spec)?;
     let (schema, tags) = schema(&args.common.tags, &args.table, &mut spec)?;

@@ -54,9 +54,12 @@ pub fn run(args: &SchemaArgs) -> Result<Outcome> {
     if args.show_warnings && args.report != Report::Validate {
         anyhow::bail!("--show-warnings is validate's");
     }
-    if args.table.moves && matches!(args.report, Report::Replay | Report::Select) {
-        anyhow::bail!("--moves adds columns to the games tables of validate and adjudicate");
+    if args.report == Report::Replay && (args.table.moves || !args.table.partition_by.is_empty()) {
+        anyhow::bail!(
+            "--moves and --partition-by are for the games tables (validate, adjudicate, select), not replay's"
+        );
     }
+    args.table.check(args.format.into())?;
     let spec = &mut HeaderSpec::default();
     let json = match args.report {
         Report::Validate => {
@@ -70,7 +73,7 @@ pub fn run(args: &SchemaArgs) -> Result<Outcome> {
         Report::Adjudicate => crate::adjudicate::schema(&args.tags, &args.table, spec)?
             .0
             .to_json(args.format),
-        Report::Select => crate::select::schema(&args.tags, spec)?
+        Report::Select => crate::select::schema(&args.tags, &args.table, spec)?
             .0
             .to_json(args.format),
     };

@@ -21,7 +21,10 @@ use notation::pgn::replay::{GameError, NoVisitor, ReplayOptions};
 use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
 use crate::pipeline::{Chunk, Task};
 use crate::report::table::FileName;
-use crate::report::{game_columns, Column, Format, GameRecord, Schema, Sink, TagColumns, Type};
+use crate::report::{
+    date_partitions, game_columns, Column, Format, GameMoves, GameRecord, GamesTableArgs, Schema,
+    Sink, TagColumns, Type,
+};
 use crate::validate::error_line;
 use crate::Outcome;
 
@@ -76,6 +79,8 @@ pub struct SelectArgs {
     #[arg(long)]
     strict: bool,
     #[command(flatten)]
+    table: GamesTableArgs,
+    #[command(flatten)]
     common: CommonArgs,
 }
 
@@ -108,6 +113,8 @@ pub struct Kept {
     bytes: Option<Written>,
     /// When replayed: its identity.
     moves_hash: Option<MovesHash>,
+    /// With `--moves`: the mainline and the movetext.
+    moves: Option<GameMoves>,
     recorded: RecordedResult,
     plies: u32,
     valid: Option<bool>,
@@ -130,6 +137,10 @@ impl GameRecord for Kept {
 
     fn plies(&self) -> u32 {
         self.plies
+    }
+
+    fn moves(&self) -> Option<&GameMoves> {
+        self.moves.as_ref()
     }
 
     fn moves_hash(&self) -> Option<MovesHash> {
@@ -167,6 +178,9 @@ struct Select {
     options: ReplayOptions,
     /// Replay every selected game (for `--unique` and the report).
     replay_selected: bool,
+    /// `--moves`: gather the mainline and the movetext of each game
+    /// replayed.
+    moves: bool,
     /// Keep the bytes of selected games (PGN output).
     keep_bytes: bool,
     /// `--export`, `--strip`, `--tags`: the games rewritten.
@@ -247,6 +261,7 @@ impl Task for Select {
             selected: false,
             bytes: None,
             moves_hash: None,
+            moves: None,
             plies: 0,
             valid: None,
             unreadable,
@@ -254,8 +269,15 @@ impl Task for Select {
         };
         if truth == Truth::Pending || (truth == Truth::True && self.replay_selected) {
             let positions = self.query.as_ref().is_some_and(Query::needs_positions);
-            let examined =
-                arbiter::examine(game, &kept.header, &self.options, positions, &mut NoVisitor);
+            let examined = if self.moves {
+                let (examined, moves) = GameMoves::gather(game, |game, mainline| {
+                    arbiter::examine(game, &kept.header, &self.options, positions, mainline)
+                });
+                kept.moves = Some(moves);
+                examined
+            } else {
+                arbiter::examine(game, &kept.header, &self.options, positions, &mut NoVisitor)
+            };
             if truth == Truth::Pending {
                 if let Some(query) = &self.query {
                     truth = query.eval(&kept.header, Some(&examined.facts));
@@ -313,11 +335,15 @@ impl Task for Select {
 }
 
 /// The report of the selected games: the game columns, `valid`, the
-/// `--tags` columns, then `moves_hash`.
+/// `--tags` columns, with `--moves` the moves columns, then `moves_hash`.
 ///
 /// # Errors
 /// A usage error in `--tags`.
-pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, TagColumns)> {
+pub fn schema(
+    tags: &[String],
+    table: &GamesTableArgs,
+    spec: &mut HeaderSpec,
+) -> Result<(Schema<Row>, TagColumns)> {
     let mut columns = game_columns::<Kept>("result");
     columns.push(Column::new(
         "valid",
@@ -328,16 +354,7 @@ pub fn schema(tags: &[String], spec: &mut HeaderSpec) -> Result<(Schema<Row>, Ta
             None => c.null(),
         },
     ));
-    let hash = crate::report::moves_hash_column::<Kept>();
-    let own: Vec<&str> = columns
-        .iter()
-        .chain([&hash])
-        .map(|c| c.name.as_str())
-        .collect();
-    let tags = TagColumns::new(tags, &own, &["White", "Black", "Result"], spec)?;
-    columns.extend(tags.columns(|r: &Row| &r.record.header));
-    columns.push(hash);
-    Ok((Schema { columns }, tags))
+    crate::report::games_table(columns, tags, table, &["White", "Black", "Result"], spec)
 }
 
 #[derive(Debug, Default)]
@@ -397,11 +414,13 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             .push(("--duplicates", path.clone()));
     }
     let args = &args;
+    args.table.check(args.format)?;
     let mut spec = HeaderSpec::default();
     let query = args.common.query(&mut spec)?;
     let table = args.format.table().is_some();
     let column_tags: &[String] = if table { &args.common.tags } else { &[] };
-    let (schema, _tags) = schema(column_tags, &mut spec)?;
+    let (schema, _tags) = schema(column_tags, &args.table, &mut spec)?;
+    let partition = date_partitions::<Kept>(&args.table.partition_by, &mut spec)?;
     let export = (args.export
         || !args.strip.is_empty()
         || (!table && !args.common.tags.is_empty()))
@@ -442,6 +461,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             strict: args.strict,
         },
         replay_selected: args.unique || table,
+        moves: args.table.moves,
         keep_bytes: !table,
         export,
     };
@@ -486,7 +506,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             args.format,
             || schema,
             &args.common,
-            None,
+            partition,
         )?
         .hand_off()?
     };

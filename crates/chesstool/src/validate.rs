@@ -264,6 +264,7 @@ struct Counts {
 }
 
 pub fn run(args: &ValidateArgs) -> Result<Outcome> {
+    args.table.check(args.format)?;
     let mut spec = HeaderSpec::default();
     let query = args.common.query(&mut spec)?;
     let (schema, tags) = schema(

@@ -47,6 +47,16 @@ pub enum Format {
     Parquet,
 }
 
+impl From<TableFormat> for Format {
+    fn from(format: TableFormat) -> Format {
+        match format {
+            TableFormat::Csv => Format::Csv,
+            TableFormat::Jsonl => Format::Jsonl,
+            TableFormat::Parquet => Format::Parquet,
+        }
+    }
+}
+
 impl Format {
     /// The table format, for the formats that write a report's rows.
     #[must_use]
@@ -365,6 +375,27 @@ pub struct GamesTableArgs {
 }
 
 impl GamesTableArgs {
+    /// Refuses what `format` cannot hold: `--moves` adds columns to a
+    /// table, `--partition-by` writes Parquet files.
+    ///
+    /// # Errors
+    /// A usage error naming the option and the format.
+    pub fn check(&self, format: Format) -> Result<()> {
+        if self.moves && format.table().is_none() {
+            bail!(
+                "--moves adds columns to a table: give --format csv, jsonl or parquet (not {})",
+                format.name()
+            );
+        }
+        if !self.partition_by.is_empty() && format != Format::Parquet {
+            bail!(
+                "--partition-by writes a directory of Parquet files: give --format parquet -o DIR (not --format {})",
+                format.name()
+            );
+        }
+        Ok(())
+    }
+
     /// The columns that `--partition-by` adds when the table is read
     /// (`year`, `month`): taken, so that no tag column is named so.
     #[must_use]

@@ -494,3 +494,187 @@ fn an_empty_partitioned_table_still_has_its_schema() {
             .any(|c| c.name() == "Event"));
     }
 }
+
+/// The rows of a CSV report keyed by column name.
+fn csv_rows(text: &str) -> (Vec<String>, Vec<csv::StringRecord>) {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    let rows = reader.records().map(Result::unwrap).collect();
+    (header, rows)
+}
+
+/// `select`'s table formats are a games table too (issue 17): `--moves`
+/// gives the same movetext, SAN, clock and eval columns as `validate
+/// --where` for the same games, `--tags` the same typed tag columns, and
+/// `--partition-by year,month` the same hive directories, byte-identical
+/// for any thread count, which duckdb reads back whole; each option is
+/// refused where it has no table to go to.
+#[test]
+fn select_writes_the_games_table_too() {
+    let dir = temp_dir("games_table_select");
+    std::fs::write(dir.join("months.pgn"), months()).unwrap();
+    let condition = "WhiteElo >= 1520";
+    let report = |command: &str| {
+        let run = chesstool(
+            &dir,
+            &[
+                command,
+                "months.pgn",
+                "--where",
+                condition,
+                "--tags",
+                "Event,UTCDate,UTCTime,WhiteElo,TimeControl",
+                "--moves",
+                "--format",
+                "csv",
+            ],
+        );
+        assert_eq!(run.code, 0, "{command}: {}", run.stderr);
+        csv_rows(&run.stdout)
+    };
+    let (select_header, select_rows) = report("select");
+    let (validate_header, validate_rows) = report("validate");
+    assert_eq!(select_rows.len(), 25, "games e20 to e44");
+    assert_eq!(select_rows.len(), validate_rows.len());
+    let mut compared = 0;
+    for name in [
+        "file",
+        "game",
+        "line",
+        "white",
+        "black",
+        "result",
+        "plies",
+        "Event",
+        "UTCDate",
+        "UTCTime",
+        "WhiteElo",
+        "base",
+        "increment",
+        "speed",
+        "movetext",
+        "moves",
+        "clocks",
+        "evals",
+        "mates",
+        "moves_hash",
+    ] {
+        let at = |header: &[String]| {
+            header
+                .iter()
+                .position(|n| n == name)
+                .unwrap_or_else(|| panic!("no column {name} in {header:?}"))
+        };
+        let (s, v) = (at(&select_header), at(&validate_header));
+        for (a, b) in select_rows.iter().zip(&validate_rows) {
+            assert_eq!(a.get(s), b.get(v), "column {name}");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 20 * 25);
+    let first = &select_rows[0];
+    let col = |name: &str| select_header.iter().position(|n| n == name).unwrap();
+    assert_eq!(first.get(col("moves")), Some("e4;e5"));
+    assert_eq!(first.get(col("clocks")), Some("60.0;59.5"));
+
+    // Partitioned, at one and two threads: the same files.
+    let mut trees = Vec::new();
+    for threads in ["1", "2"] {
+        let out = format!("parts-{threads}");
+        let run = chesstool(
+            &dir,
+            &[
+                "select",
+                "months.pgn",
+                "--tags",
+                "Event,UTCDate,UTCTime,WhiteElo,TimeControl",
+                "--moves",
+                "--format",
+                "parquet",
+                "--partition-by",
+                "year,month",
+                "--threads",
+                threads,
+                "--chunk-size",
+                "1000",
+                "-o",
+                &out,
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let mut files = Vec::new();
+        collect(&dir.join(&out), &dir.join(&out), &mut files);
+        files.sort();
+        trees.push(files);
+    }
+    assert_eq!(trees[0], trees[1]);
+    assert_eq!(trees[0].len(), 41, "40 months and the nulls");
+
+    // Refused where there is no table.
+    for (args, says) in [
+        (
+            &["select", "months.pgn", "--moves"][..],
+            "--moves adds columns to a table",
+        ),
+        (
+            &[
+                "select",
+                "months.pgn",
+                "--partition-by",
+                "year",
+                "--format",
+                "csv",
+            ][..],
+            "--partition-by writes a directory of Parquet files",
+        ),
+        (
+            &["validate", "months.pgn", "--moves"][..],
+            "--moves adds columns to a table",
+        ),
+        (
+            &["adjudicate", "months.pgn", "--moves"][..],
+            "--moves adds columns to a table",
+        ),
+        (&["schema", "replay", "--moves"][..], "not replay's"),
+        (
+            &[
+                "schema",
+                "select",
+                "--partition-by",
+                "year",
+                "--format",
+                "jsonl",
+            ][..],
+            "--partition-by writes a directory of Parquet files",
+        ),
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+    let schema = chesstool(&dir, &["schema", "select", "--moves", "--tags", "lichess"]);
+    assert_eq!(schema.code, 0, "{}", schema.stderr);
+    for column in [
+        "\"movetext\"",
+        "\"moves\"",
+        "\"clocks\"",
+        "\"UTCDate\"",
+        "\"speed\"",
+    ] {
+        assert!(
+            schema.stdout.contains(column),
+            "{column}: {}",
+            schema.stdout
+        );
+    }
+
+    let Some(out) = python(&dir, HIVE, &["months.pgn", "parts-1"], &["duckdb"]) else {
+        return;
+    };
+    assert_eq!(out.trim_end(), "ok 45 games in 41 partitions");
+}
