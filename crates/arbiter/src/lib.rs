@@ -619,12 +619,32 @@ pub fn adjudicate_with(
         let tokens = mainline_move_tokens(game);
         let written = (tokens.len() as u32).max(record.ply());
         let after = written.saturating_sub(ply);
-        let line = tokens
-            .get(ply as usize)
-            .map_or(game.line, |token| game.token_location(token).0);
+        let first_after = tokens.get(ply as usize);
+        let line = first_after.map_or(game.line, |token| game.token_location(token).0);
+        // The first move too many, located as every error is: `ply 5
+        // "3.a3": `, its number counted from the start position.
+        let located = first_after.map_or(String::new(), |token| {
+            let start_with_black = u32::from(start.turn() == board::Color::Black);
+            let number = start.fullmoves() + (ply + start_with_black) / 2;
+            let dots = if (ply + start_with_black) % 2 == 0 {
+                "."
+            } else {
+                "..."
+            };
+            let at = token.start as usize;
+            let text = game
+                .bytes()
+                .get(at..at + token.len as usize)
+                .unwrap_or_default();
+            format!(
+                "ply {} \"{number}{dots}{}\": ",
+                ply + 1,
+                notation::pgn::tags::escape_token(text)
+            )
+        });
         let moves = if after == 1 { "move was" } else { "moves were" };
         let detail = format!(
-            "move after the game ended: {} at ply {ply} ({}; {}), and {after} more {moves} played",
+            "{located}move after the game ended: {} at ply {ply} ({}; {}), and {after} more {moves} played",
             verdict.reason,
             verdict.detail,
             verdict.result.as_str()

@@ -54,9 +54,14 @@ pub(crate) fn adjudicate(name: &str, pgn: &str, extra: &[&str]) -> (i32, Vec<Vec
 pub(crate) fn as_ended(row: &[String]) -> Vec<String> {
     let mut row = row.to_vec();
     let detail = row[6].clone();
-    let Some(rest) = detail.strip_prefix("move after the game ended: ") else {
+    // `ply P "N.move": ` first: the first move too many, located.
+    let Some((located, rest)) = detail.split_once("move after the game ended: ") else {
         return row;
     };
+    assert!(
+        located.starts_with("ply ") && located.ends_with("\": "),
+        "{row:?}"
+    );
     assert_eq!(row[2], "invalid", "{row:?}");
     let (reason, rest) = rest.split_once(" at ply ").expect("the ply");
     let (ply, rest) = rest.split_once(" (").expect("the detail");
@@ -152,7 +157,7 @@ fn adjudicate_moves_after_an_automatic_ending() {
         &pgn,
         &[],
         ("0-1", "*", "invalid", "4", "", ""),
-        "move after the game ended: checkmate at ply 4 (White is checkmated; 0-1), and 2 more moves were played",
+        "ply 5 \"3.a3\": move after the game ended: checkmate at ply 4 (White is checkmated; 0-1), and 2 more moves were played",
     );
     // The text report names the line of the first move after the mate.
     let pgn = "[Event \"t\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4#\n3. a3 0-1\n\n";
@@ -968,7 +973,7 @@ fn adjudicate_moves_after_end_line_is_the_first_move_too_many() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.starts_with(
-            "g.pgn:8: game 1 (a – b): move after the game ended: fivefold_repetition at ply 16"
+            "g.pgn:8: game 1 (a – b): ply 17 \"9.f3\": move after the game ended: fivefold_repetition at ply 16"
         ),
         "{}",
         run.stderr
