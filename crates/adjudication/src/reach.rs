@@ -1189,7 +1189,7 @@ mod tests {
                 }
             }
         }
-        assert!(compared > 2_000, "{compared} positions compared");
+        assert!(compared > 2_000, "{compared} analyses compared");
     }
 
     #[test]
