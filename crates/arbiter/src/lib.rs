@@ -625,7 +625,9 @@ pub fn adjudicate_with(
         // "3.a3": `, its number counted from the start position.
         let located = first_after.map_or(String::new(), |token| {
             let start_with_black = u32::from(start.turn() == board::Color::Black);
-            let number = start.fullmoves() + (ply + start_with_black) / 2;
+            let number = start
+                .fullmoves()
+                .saturating_add((ply + start_with_black) / 2);
             let dots = if (ply + start_with_black) % 2 == 0 {
                 "."
             } else {
@@ -644,10 +646,11 @@ pub fn adjudicate_with(
         });
         let moves = if after == 1 { "move was" } else { "moves were" };
         let detail = format!(
-            "{located}move after the game ended: {} at ply {ply} ({}; {}), and {after} more {moves} played",
+            "{located}move after the game ended: {} at ply {ply} ({}; {}), and {after} {moves} played from ply {} on",
             verdict.reason,
             verdict.detail,
-            verdict.result.as_str()
+            verdict.result.as_str(),
+            ply + 1
         );
         return invalid(
             InvalidKind::MoveAfterEnd {

@@ -127,7 +127,7 @@ impl Position {
         } else {
             self.halfmoves + 1
         };
-        self.fullmoves += us.index() as u32;
+        self.fullmoves = self.fullmoves.saturating_add(us.index() as u32);
         let double_push = pawn && from.index().abs_diff(to.index()) == 16;
         self.ep_square = double_push.then(|| Square::new(((from.index() + to.index()) / 2) as u32));
         let rights = self.castles.mask();

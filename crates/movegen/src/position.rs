@@ -622,7 +622,7 @@ impl Position {
         self.ep_square = None;
         self.halfmoves += 1;
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
 
         match m.kind() {
@@ -773,7 +773,7 @@ impl Position {
         self.ep_square = None;
         self.halfmoves += 1;
         if self.turn == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = self.turn.other();
         self.update_check_info();

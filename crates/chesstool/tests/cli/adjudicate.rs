@@ -157,7 +157,7 @@ fn adjudicate_moves_after_an_automatic_ending() {
         &pgn,
         &[],
         ("0-1", "*", "invalid", "4", "", ""),
-        "ply 5 \"3.a3\": move after the game ended: checkmate at ply 4 (White is checkmated; 0-1), and 2 more moves were played",
+        "ply 5 \"3.a3\": move after the game ended: checkmate at ply 4 (White is checkmated; 0-1), and 2 moves were played from ply 5 on",
     );
     // The text report names the line of the first move after the mate.
     let pgn = "[Event \"t\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4#\n3. a3 0-1\n\n";
@@ -1146,4 +1146,35 @@ fn adjudicate_gives_the_mating_line() {
         "{}",
         text.stdout
     );
+}
+
+/// The first move after a game ended is numbered from the start position
+/// as every error numbers it: a FEN with Black to move, and a fullmove
+/// number at `u32::MAX`, which stays there (it overflowed: a panic in a
+/// debug build, `0.a3` in a release one).
+#[test]
+fn the_first_move_too_many_is_numbered_from_the_start_position() {
+    let dir = temp_dir("adj_after_end_numbered");
+    for (fullmove, first) in [("7", "8.a3"), ("4294967295", "4294967295.a3")] {
+        let pgn = format!(
+            "[Event \"x\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[SetUp \"1\"]\n\
+             [FEN \"rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 {fullmove}\"]\n\n\
+             {fullmove}... Qh4# a3 a6 0-1\n\n"
+        );
+        std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+        let expected = format!(
+            "g.pgn:8: game 1 (w – b): ply 2 \"{first}\": move after the game ended: checkmate at ply 1 (White is checkmated; 0-1), and 2 moves were played from ply 2 on"
+        );
+        let run = chesstool(&dir, &["adjudicate", "g.pgn"]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert_eq!(run.stderr.lines().next(), Some(expected.as_str()));
+        let run = chesstool(&dir, &["validate", "g.pgn"]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("ply 2 \"{first}\": move after the game ended")),
+            "{}",
+            run.stderr
+        );
+    }
 }
