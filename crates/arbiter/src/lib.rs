@@ -628,7 +628,7 @@ pub fn adjudicate_with(
             let number = start
                 .fullmoves()
                 .saturating_add((ply + start_with_black) / 2);
-            let dots = if (ply + start_with_black) % 2 == 0 {
+            let dots = if (ply + start_with_black).is_multiple_of(2) {
                 "."
             } else {
                 "..."
