@@ -258,7 +258,7 @@ pub fn examine(
         valid,
         recorded: validation.recorded.clone(),
         positions: keys,
-        final_key: replayed.final_position.as_ref().map(position_key),
+        final_position: replayed.final_position,
     };
     Examined {
         validation,

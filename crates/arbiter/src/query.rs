@@ -111,9 +111,10 @@ pub struct GameFacts {
     /// The position key ([`crate::position_key`]) of every mainline
     /// position, the start one first, when asked for.
     pub positions: Vec<u64>,
-    /// The key of the last mainline position (after the last move
-    /// replayed), when the start position is legal.
-    pub final_key: Option<u64>,
+    /// The last mainline position (after the last move replayed), when
+    /// the start position is legal; keyed only when a query asks
+    /// (`final(…)`).
+    pub final_position: Option<movegen::Position>,
 }
 
 /// A parsed, typed `--where` expression.
@@ -1034,7 +1035,10 @@ impl<'a> Cx<'a> {
             },
             Node::Final(key) => match self.facts {
                 None => Val::Pending,
-                Some(facts) => facts.final_key.map_or(Val::Null, |k| Val::Bool(k == *key)),
+                Some(facts) => facts
+                    .final_position
+                    .as_ref()
+                    .map_or(Val::Null, |pos| Val::Bool(crate::position_key(pos) == *key)),
             },
         }
     }
