@@ -180,6 +180,9 @@ fn from_file(name: String, file: File, size: u64) -> anyhow::Result<Input> {
             return Err(anyhow::Error::new(error).context(format!("cannot read {name}")));
         }
     }
+    // A file whose line ends are CR alone is read through the stream,
+    // which makes them LF (see `sniffed`): positional reads would not.
+    let positional = positional.filter(|_| !cr_line_ends(&head));
     sniffed(
         name,
         head,
@@ -304,11 +307,20 @@ fn sniffed(
             SNIFF_LEN >> 10
         );
     }
-    let reader: Box<dyn Read + Send> = Box::new(Sniffed {
+    let cr = cr_line_ends(&head);
+    let sniffed = Sniffed {
         head: Cursor::new(head),
         error,
         rest,
-    });
+    };
+    let reader: Box<dyn Read + Send> = if cr {
+        Box::new(CrAsLf {
+            inner: sniffed,
+            held: false,
+        })
+    } else {
+        Box::new(sniffed)
+    };
     Ok(Input {
         name,
         reader,
@@ -337,6 +349,71 @@ impl Read for Sniffed {
             return Err(error);
         }
         self.rest.read(buf)
+    }
+}
+
+/// Whether the first bytes of an input end their lines with CR alone
+/// (classic Mac OS): a CR and no LF. Read as they are, such a file is one
+/// line, and a `;` comment in its first game runs to its end, swallowing
+/// every game after it; `python-chess` reads it whole (Python's universal
+/// newlines), as we do by reading each such CR as LF ([`CrAsLf`]).
+fn cr_line_ends(head: &[u8]) -> bool {
+    memchr::memchr(b'\n', head).is_none() && memchr::memchr(b'\r', head).is_some()
+}
+
+/// The bytes of `inner` with each CR not followed by LF read as LF: the
+/// same length, so offsets and game bytes stay where they were, and a CR
+/// LF (a file whose line ends change after its first bytes) stays as it
+/// is. A CR that ends a read is held back until the next byte is known.
+struct CrAsLf<R> {
+    inner: R,
+    /// A CR held back from the end of the last read.
+    held: bool,
+}
+
+impl<R: Read> Read for CrAsLf<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        let start = usize::from(self.held);
+        if self.held {
+            buf[0] = b'\r';
+        }
+        let n = match self.inner.read(&mut buf[start..]) {
+            Ok(n) => n,
+            // The held CR first; the error again at the next read.
+            Err(err) if self.held && err.kind() != io::ErrorKind::Interrupted => {
+                self.held = false;
+                buf[0] = b'\n';
+                return Ok(1);
+            }
+            Err(err) => return Err(err),
+        };
+        let mut len = start + n;
+        if n == 0 {
+            // The end: a held CR ends the last line.
+            if self.held {
+                self.held = false;
+                buf[0] = b'\n';
+            }
+            return Ok(len);
+        }
+        // A CR at the end waits for the byte after it (unless it is the
+        // only byte: then it is given now, as a line end, and a LF right
+        // after it is a line of its own).
+        self.held = len > 1 && buf[len - 1] == b'\r';
+        if self.held {
+            len -= 1;
+        }
+        let mut at = 0;
+        while let Some(i) = memchr::memchr(b'\r', &buf[at..len]).map(|i| at + i) {
+            if i + 1 == len || buf[i + 1] != b'\n' {
+                buf[i] = b'\n';
+            }
+            at = i + 1;
+        }
+        Ok(len)
     }
 }
 
@@ -532,6 +609,51 @@ pub fn os_message(err: &io::Error) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// CR line ends read as LF whatever the reads' sizes (a CR at the end
+    /// of one held for the next), a CR LF left as it is.
+    #[test]
+    fn cr_line_ends_read_as_lf() {
+        struct Pieces<'a> {
+            bytes: &'a [u8],
+            size: usize,
+        }
+        impl Read for Pieces<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = self.size.min(buf.len()).min(self.bytes.len());
+                buf[..n].copy_from_slice(&self.bytes[..n]);
+                self.bytes = &self.bytes[n..];
+                Ok(n)
+            }
+        }
+        let input = b"[Event \"a\"]\r[Result \"*\"]\r\r1. e4 ; x\r*\r\r\n[Event \"b\"]\r\n\r";
+        let expected = b"[Event \"a\"]\n[Result \"*\"]\n\n1. e4 ; x\n*\n\r\n[Event \"b\"]\r\n\n";
+        for size in 1..input.len() + 2 {
+            for buf_len in [2usize, 3, 7, 64] {
+                let mut reader = CrAsLf {
+                    inner: Pieces { bytes: input, size },
+                    held: false,
+                };
+                let mut out = Vec::new();
+                let mut buf = vec![0u8; buf_len];
+                loop {
+                    let n = reader.read(&mut buf).unwrap();
+                    if n == 0 {
+                        break;
+                    }
+                    out.extend_from_slice(&buf[..n]);
+                }
+                if size > 1 {
+                    assert_eq!(out, expected, "reads of {size}, buffer {buf_len}");
+                } else {
+                    assert_eq!(out.len(), input.len(), "reads of {size}, buffer {buf_len}");
+                }
+            }
+        }
+        assert!(cr_line_ends(b"[Event \"a\"]\r1. e4 *\r"));
+        assert!(!cr_line_ends(b"[Event \"a\"]\r\n1. e4 *\r\n"));
+        assert!(!cr_line_ends(b"[Event \"a\"]\n1. e4 *\n"));
+    }
+
     use std::io::Write;
 
     use super::*;

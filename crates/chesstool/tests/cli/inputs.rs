@@ -466,3 +466,50 @@ fn buffers_recycled_across_inputs_never_leak_stale_bytes() {
         );
     }
 }
+
+/// A file whose lines end in CR alone (classic Mac OS) is read as
+/// python-chess reads it through Python's universal newlines: each CR a
+/// line end. Read as one line, the `;` comment of its first game ran to
+/// the end of the file and swallowed the second game, reported nowhere.
+/// The same through one and two threads, stdin and zstd, with the lines
+/// numbered; `select` writes the games with LF line ends.
+#[test]
+fn cr_line_ends_are_line_ends() {
+    let dir = temp_dir("inputs_cr_line_ends");
+    let pgn = "[Event \"a\"]\r[Result \"1-0\"]\r\r1. e4 e5 ; a comment\r2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\r\r\
+               [Event \"b\"]\r[Result \"*\"]\r\r1. e4 e5 2. Kx3 *\r";
+    std::fs::write(dir.join("mac.pgn"), pgn).unwrap();
+    zstd::stream::copy_encode(
+        pgn.as_bytes(),
+        std::fs::File::create(dir.join("mac.pgn.zst")).unwrap(),
+        3,
+    )
+    .unwrap();
+    for args in [
+        &["validate", "mac.pgn", "--threads", "1"][..],
+        &["validate", "mac.pgn", "--threads", "2"][..],
+        &["validate", "mac.pgn.zst"][..],
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stdout.starts_with("2 games: 1 valid, 1 invalid"),
+            "{args:?}: {}",
+            run.stdout
+        );
+        assert!(
+            run.stderr.contains(":10: game 2 (? – ?): ply 3 \"2.Kx3\""),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    let run = chesstool_stdin(&dir, &["validate", "-"], pgn.as_bytes());
+    assert!(
+        run.stdout.starts_with("2 games: 1 valid, 1 invalid"),
+        "{}",
+        run.stdout
+    );
+    let run = chesstool(&dir, &["select", "mac.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, pgn.replace('\r', "\n"));
+}
