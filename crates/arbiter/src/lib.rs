@@ -154,15 +154,43 @@ impl std::fmt::Display for MovesHash {
 /// [`MovesHash`]) and, when asked, every position's key.
 #[derive(Debug, Default)]
 struct Gather {
+    /// What the hash of a valid game reads: [`MOVES_AT`] bytes kept for
+    /// `v` and the start position's key (written by [`Gather::finish`]),
+    /// then two bytes a move. A buffer of this thread's, used game after
+    /// game ([`Gather::new`], [`Gather::recycle`]).
     moves: Vec<u8>,
     positions: Option<Vec<u64>>,
 }
 
+/// Where the moves start in [`Gather::moves`].
+const MOVES_AT: usize = 9;
+
+thread_local! {
+    /// The moves buffer of this thread's last [`Gather`].
+    static MOVES: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 impl Gather {
+    /// A gatherer with this thread's moves buffer (no allocation a game).
+    fn new(positions: bool) -> Gather {
+        let mut moves = MOVES.take();
+        moves.clear();
+        moves.resize(MOVES_AT, 0);
+        Gather {
+            moves,
+            positions: positions.then(Vec::new),
+        }
+    }
+
+    /// Hands the moves buffer back to this thread.
+    fn recycle(self) {
+        MOVES.set(self.moves);
+    }
+
     /// The game's [`MovesHash`], once its replay is over: `start` and
     /// `error` are the replay's.
     fn finish(
-        &self,
+        &mut self,
         start: Option<&Position>,
         error: Option<&GameError>,
         game: &mut RawGame<'_>,
@@ -170,23 +198,23 @@ impl Gather {
         // A result that disagrees is no reason to doubt the moves.
         let moves_complete =
             error.is_none_or(|e| matches!(e.kind, ErrorKind::Result | ErrorKind::ResultTag));
-        let mut bytes = Vec::with_capacity(self.moves.len() + 16);
         match start.filter(|_| moves_complete) {
+            // `v`, the start's key and the moves, in place.
             Some(start) => {
-                bytes.push(b'v');
-                bytes.extend_from_slice(&start.zobrist().to_le_bytes());
-                bytes.extend_from_slice(&self.moves);
+                self.moves[0] = b'v';
+                self.moves[1..MOVES_AT].copy_from_slice(&start.zobrist().to_le_bytes());
+                MovesHash(xxhash_rust::xxh3::xxh3_128(&self.moves))
             }
             None => {
-                bytes.push(b'i');
+                let mut bytes = vec![b'i'];
                 bytes.extend_from_slice(game.tag(b"FEN").unwrap_or_default());
                 bytes.push(0);
                 let at = game.movetext_start() as usize;
                 let text = game.bytes();
                 bytes.extend_from_slice(text.get(at..).unwrap_or_default().trim_ascii());
+                MovesHash(xxhash_rust::xxh3::xxh3_128(&bytes))
             }
         }
-        MovesHash(xxhash_rust::xxh3::xxh3_128(&bytes))
     }
 }
 
@@ -234,10 +262,7 @@ pub fn examine(
     positions: bool,
     visitor: &mut impl ReplayVisitor,
 ) -> Examined {
-    let mut gather = Gather {
-        moves: Vec::with_capacity(256),
-        positions: positions.then(Vec::new),
-    };
+    let mut gather = Gather::new(positions);
     let replayed = replay(game, options, &mut (&mut gather, visitor));
     let validation = Validation {
         recorded: header.recorded(replayed.terminator),
@@ -247,7 +272,8 @@ pub fn examine(
     };
     let valid = validation.error.is_none();
     let moves_hash = gather.finish(replayed.start.as_ref(), validation.error.as_ref(), game);
-    let mut keys = gather.positions.unwrap_or_default();
+    let mut keys = gather.positions.take().unwrap_or_default();
+    gather.recycle();
     if positions {
         if let Some(start) = &replayed.start {
             keys.insert(0, position_key(start));
@@ -556,14 +582,12 @@ pub fn adjudicate_with(
         record: None,
         null_at: None,
     };
-    let mut gather = Gather {
-        moves: Vec::with_capacity(256),
-        positions: None,
-    };
+    let mut gather = Gather::new(false);
     let mut both = (&mut recorder, (&mut gather, visitor));
     let replayed = replay(game, &ReplayOptions { strict: false }, &mut both);
     let recorded = header.recorded(replayed.terminator);
     let moves_hash = gather.finish(replayed.start.as_ref(), replayed.error.as_ref(), game);
+    gather.recycle();
     let invalid = |kind, detail, line| {
         Ruling::Invalid(Invalid {
             kind,
