@@ -272,35 +272,7 @@ print("ok %d games in %d partitions" % (len(rows), len(set(got.values()))))
 fn duckdb_reads_the_partitioned_table_and_finds_every_game() {
     let dir = temp_dir("games_table_hive");
     std::fs::write(dir.join("months.pgn"), months()).unwrap();
-    let mut trees = Vec::new();
-    for threads in ["1", "2"] {
-        let out = format!("parts-{threads}");
-        let run = chesstool(
-            &dir,
-            &[
-                "validate",
-                "months.pgn",
-                "--tags",
-                "Event,UTCDate,UTCTime,WhiteElo,TimeControl",
-                "--moves",
-                "--format",
-                "parquet",
-                "--partition-by",
-                "year,month",
-                "--threads",
-                threads,
-                "--chunk-size",
-                "1000",
-                "-o",
-                &out,
-            ],
-        );
-        assert_eq!(run.code, 0, "{}", run.stderr);
-        let mut files = Vec::new();
-        collect(&dir.join(&out), &dir.join(&out), &mut files);
-        files.sort();
-        trees.push(files);
-    }
+    let trees = partitioned_months(&dir, "validate");
     // The same files, byte for byte, for any thread count.
     assert_eq!(trees[0], trees[1]);
     let names: Vec<&String> = trees[0].iter().map(|(name, _)| name).collect();
@@ -329,6 +301,42 @@ fn duckdb_reads_the_partitioned_table_and_finds_every_game() {
         return;
     };
     assert_eq!(out.trim_end(), "ok 45 games in 41 partitions");
+}
+
+/// `COMMAND months.pgn --tags … --moves --format parquet --partition-by
+/// year,month` into `parts-1` and `parts-2` (one and two threads, small
+/// chunks): each tree's files, sorted, as (path, bytes).
+fn partitioned_months(dir: &Path, command: &str) -> Vec<Vec<(String, Vec<u8>)>> {
+    let mut trees = Vec::new();
+    for threads in ["1", "2"] {
+        let out = format!("parts-{threads}");
+        let run = chesstool(
+            dir,
+            &[
+                command,
+                "months.pgn",
+                "--tags",
+                "Event,UTCDate,UTCTime,WhiteElo,TimeControl",
+                "--moves",
+                "--format",
+                "parquet",
+                "--partition-by",
+                "year,month",
+                "--threads",
+                threads,
+                "--chunk-size",
+                "1000",
+                "-o",
+                &out,
+            ],
+        );
+        assert_eq!(run.code, 0, "{command}: {}", run.stderr);
+        let mut files = Vec::new();
+        collect(&dir.join(&out), &dir.join(&out), &mut files);
+        files.sort();
+        trees.push(files);
+    }
+    trees
 }
 
 /// The files below `root`, as (path relative to `base`, bytes).
@@ -583,35 +591,7 @@ fn select_writes_the_games_table_too() {
     assert_eq!(first.get(col("clocks")), Some("60.0;59.5"));
 
     // Partitioned, at one and two threads: the same files.
-    let mut trees = Vec::new();
-    for threads in ["1", "2"] {
-        let out = format!("parts-{threads}");
-        let run = chesstool(
-            &dir,
-            &[
-                "select",
-                "months.pgn",
-                "--tags",
-                "Event,UTCDate,UTCTime,WhiteElo,TimeControl",
-                "--moves",
-                "--format",
-                "parquet",
-                "--partition-by",
-                "year,month",
-                "--threads",
-                threads,
-                "--chunk-size",
-                "1000",
-                "-o",
-                &out,
-            ],
-        );
-        assert_eq!(run.code, 0, "{}", run.stderr);
-        let mut files = Vec::new();
-        collect(&dir.join(&out), &dir.join(&out), &mut files);
-        files.sort();
-        trees.push(files);
-    }
+    let trees = partitioned_months(&dir, "select");
     assert_eq!(trees[0], trees[1]);
     assert_eq!(trees[0].len(), 41, "40 months and the nulls");
 
