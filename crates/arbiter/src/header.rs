@@ -92,6 +92,80 @@ impl TagType {
     }
 }
 
+/// The tags of the Lichess database's published Parquet dataset
+/// (`Lichess/standard-chess-games`), in its column order: what `--tags
+/// lichess` stands for.
+pub const LICHESS_TAGS: [&str; 17] = [
+    "Event",
+    "Site",
+    "White",
+    "Black",
+    "Result",
+    "WhiteTitle",
+    "BlackTitle",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteRatingDiff",
+    "BlackRatingDiff",
+    "UTCDate",
+    "UTCTime",
+    "ECO",
+    "Opening",
+    "Termination",
+    "TimeControl",
+];
+
+/// The tags whose names a `--where` condition matches in any case, as a
+/// SQL reader matches unquoted names: the Seven Tag Roster, the PGN
+/// standard's supplemental tags (its section 9), and those of Lichess's
+/// and TWIC's exports. Other names are matched as written, as PGN tag
+/// names are.
+pub const KNOWN_TAGS: [&str; 43] = [
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "WhiteTitle",
+    "BlackTitle",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteUSCF",
+    "BlackUSCF",
+    "WhiteNA",
+    "BlackNA",
+    "WhiteType",
+    "BlackType",
+    "EventDate",
+    "EventSponsor",
+    "Section",
+    "Stage",
+    "Board",
+    "Opening",
+    "Variation",
+    "SubVariation",
+    "ECO",
+    "NIC",
+    "Time",
+    "UTCTime",
+    "UTCDate",
+    "TimeControl",
+    "SetUp",
+    "FEN",
+    "Termination",
+    "Annotator",
+    "Mode",
+    "PlyCount",
+    "WhiteRatingDiff",
+    "BlackRatingDiff",
+    "Variant",
+    "WhiteFideId",
+    "BlackFideId",
+    "EventType",
+];
+
 /// A calendar date with every part known.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Date {

@@ -617,9 +617,18 @@ impl Compiler<'_> {
     }
 
     fn identifier(&mut self, ident: &Ident) -> (Node, Ty) {
-        let name = ident.value.as_str();
+        let mut name = ident.value.as_str();
         if ident.quote_style.is_none() {
-            let derived = match name {
+            // Unquoted, as a SQL reader takes it: a derived field or a
+            // known tag in any case (`whiteelo`, `PLIES`); another tag as
+            // written.
+            if let Some(known) = crate::header::KNOWN_TAGS
+                .iter()
+                .find(|t| t.eq_ignore_ascii_case(name))
+            {
+                name = known;
+            }
+            let derived = match name.to_ascii_lowercase().as_str() {
                 "base" => Some((Derived::Base, Ty::Int)),
                 "increment" => Some((Derived::Increment, Ty::Int)),
                 "speed" => Some((Derived::Speed, Ty::Text)),
@@ -781,6 +790,18 @@ impl Compiler<'_> {
                 // fields (the clocks, which the match ignores, missing),
                 // castling letters out of order, a right whose rook is not
                 // there (dropped).
+                // Fewer fields than an EPD's would be read with rights and
+                // squares assumed, and match nothing without a word.
+                let fields = fen.split_ascii_whitespace().count();
+                if fields < 4 {
+                    return Err(err(
+                        column_of(*arg),
+                        format!(
+                            "{name}(): a FEN of {fields} field{}: give at least the four of an EPD (placement, side to move, castling, en passant)",
+                            if fields == 1 { "" } else { "s" }
+                        ),
+                    ));
+                }
                 let position = notation::fen::Fen::from_ascii_lenient(fen.trim().as_bytes())
                     .map_err(notation::fen::FenError::from)
                     .and_then(|(fen, _)| {
@@ -1079,10 +1100,16 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// `result`: a result in its standard spelling, other text as written.
+/// `result`: as the reports' `result` column writes it (the `Result`
+/// tag as written, else the terminator), so that a condition selects the
+/// rows a reader's `WHERE` over the report would: a lenient spelling
+/// (`1/2`, `½-½`) stays as written (validate warns about it).
 fn result_value<'a>(recorded: &RecordedResult) -> Val<'a> {
     match recorded {
-        RecordedResult::Known { result, .. } => Val::Text(Cow::Borrowed(result.as_str())),
+        RecordedResult::Known {
+            result,
+            spelled: None,
+        } => Val::Text(Cow::Borrowed(result.as_str())),
         other => other
             .text()
             .map_or(Val::Null, |t| Val::Text(Cow::Owned(t.to_string()))),

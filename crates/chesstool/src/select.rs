@@ -49,6 +49,8 @@ pub struct SelectArgs {
     files: Vec<PathBuf>,
     /// Drop every game whose start position and mainline moves equal
     /// those of an earlier game (across all inputs); the first is kept.
+    /// With --shard, within the shard: across shards, group the report's
+    /// `moves_hash`.
     #[arg(long)]
     unique: bool,
     /// With --unique: write a CSV of the games dropped, each beside the
@@ -66,7 +68,7 @@ pub struct SelectArgs {
     export: bool,
     /// Take out of each game written: comments, nags, variations, clocks
     /// (`[%clk]` and `[%emt]` inside comments), evals (`[%eval]` inside
-    /// comments). With --format pgn, --tags roster|all|NAME,… chooses the
+    /// comments). With --format pgn, --tags roster|all|lichess|NAME,… chooses the
     /// tags written (the Seven Tag Roster always is, with the game's values,
     /// and so are SetUp, FEN and Variant, which set up the game).
     #[arg(long, value_name = "WHAT,…", value_delimiter = ',', value_enum)]
@@ -436,10 +438,22 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         // `roster` stands for the Seven Tag Roster (always written, with
         // the tags that set up the game), `all` for every tag.
         let names = &args.common.tags;
-        let tags = if names.is_empty() || names.iter().any(|n| n == "all") {
+        let tags = if names.is_empty() || names.iter().any(|n| n.eq_ignore_ascii_case("all")) {
             notation::pgn::clean::TagChoice::All
         } else {
-            let named: Vec<String> = names.iter().filter(|n| *n != "roster").cloned().collect();
+            // `lichess` stands for the Lichess dataset's tags, as in a
+            // table.
+            let named: Vec<String> = names
+                .iter()
+                .filter(|n| !n.eq_ignore_ascii_case("roster"))
+                .flat_map(|n| {
+                    if n.eq_ignore_ascii_case("lichess") {
+                        crate::report::LICHESS_TAGS.map(str::to_owned).to_vec()
+                    } else {
+                        vec![n.clone()]
+                    }
+                })
+                .collect();
             if named.is_empty() {
                 notation::pgn::clean::TagChoice::Roster
             } else {
@@ -610,7 +624,16 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         split.dir.commit()?;
     } else if let Sink::Text(out) = &mut sink {
         buf.clear();
-        through.finish(&mut buf);
+        // A shard but the last (or a range with an end) is a part of a
+        // whole: its last game gets what the next game's would give it,
+        // so that the parts written one after the other are one run's.
+        let part = args.common.shard.is_some_and(|s| s.k < s.n)
+            || args.common.byte_range.is_some_and(|r| r.end != u64::MAX);
+        if part {
+            through.finish_part(&mut buf);
+        } else {
+            through.finish(&mut buf);
+        }
         out.write_all(&buf)?;
     }
     sink.finish()?.commit()?;

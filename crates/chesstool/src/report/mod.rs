@@ -234,6 +234,10 @@ pub fn date_partitions<R: GameRecord + 'static>(
             bail!("--partition-by: {} given twice", key.name());
         }
     }
+    if keys.first() != Some(&PartitionKey::Year) {
+        // `month=01` would hold the Januaries of every year.
+        bail!("--partition-by: year comes first (year, or year,month)");
+    }
     let (utc, date) = (spec.add("UTCDate"), spec.add("Date"));
     let keys = keys.to_vec();
     Ok(Some(Box::new(move |g: &Placed<R>, out: &mut String| {
@@ -244,7 +248,9 @@ pub fn date_partitions<R: GameRecord + 'static>(
             _ => None,
         });
         let whole = |d: &GameDate| Date::from_game_date(*d).is_some();
+        // Year 0 (`0000.00.00`) is a placeholder for an unknown date.
         let partial = |d: &GameDate| match (d.month, d.day) {
+            _ if d.year == 0 => false,
             (None, _) => true,
             (Some(m), None) => (1..=12).contains(&m),
             (Some(_), Some(_)) => whole(d),
@@ -563,28 +569,7 @@ pub fn moves_hash_column<R: GameRecord + 'static>() -> Column<Placed<R>> {
     .unique()
 }
 
-/// The tags of the Lichess database's published Parquet dataset
-/// (`Lichess/standard-chess-games`), in its column order: what `--tags
-/// lichess` stands for.
-pub const LICHESS_TAGS: [&str; 17] = [
-    "Event",
-    "Site",
-    "White",
-    "Black",
-    "Result",
-    "WhiteTitle",
-    "BlackTitle",
-    "WhiteElo",
-    "BlackElo",
-    "WhiteRatingDiff",
-    "BlackRatingDiff",
-    "UTCDate",
-    "UTCTime",
-    "ECO",
-    "Opening",
-    "Termination",
-    "TimeControl",
-];
+pub use arbiter::header::LICHESS_TAGS;
 
 /// The columns a `TimeControl` column brings with it.
 const TIME_CONTROL_COLUMNS: [&str; 3] = ["base", "increment", "speed"];
@@ -642,6 +627,11 @@ impl TagColumns {
             }
             if tag.is_empty() {
                 bail!("--tags: empty tag name");
+            }
+            if tag.eq_ignore_ascii_case("all") || tag.eq_ignore_ascii_case("roster") {
+                bail!(
+                    "--tags {tag} chooses the tags of games written as PGN (select --format pgn): a table's tag columns are named one by one, or `lichess`"
+                );
             }
             if !tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
                 bail!("--tags: {tag:?} is not a tag name (letters, digits and _ only)");

@@ -658,3 +658,56 @@ fn select_writes_the_games_table_too() {
     };
     assert_eq!(out.trim_end(), "ok 45 games in 41 partitions");
 }
+
+/// `0000.00.00` is no year (it made a `year=0000` partition beside a
+/// NULL `UTCDate`, and duckdb then read every `year` as text); `month`
+/// alone, which would put the Januaries of every year together, is a
+/// usage error.
+#[test]
+fn year_zero_is_no_year_and_month_comes_after_year() {
+    let dir = temp_dir("games_table_year_zero");
+    std::fs::write(
+        dir.join("z.pgn"),
+        "[Event \"x\"]\n[UTCDate \"0000.00.00\"]\n[Result \"*\"]\n\n1. e4 *\n\n",
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "z.pgn",
+            "--format",
+            "parquet",
+            "--partition-by",
+            "year,month",
+            "-o",
+            "p",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut files = Vec::new();
+    collect(&dir.join("p"), &dir.join("p"), &mut files);
+    assert_eq!(files.len(), 1);
+    assert!(
+        files[0]
+            .0
+            .starts_with("year=__HIVE_DEFAULT_PARTITION__/month=__HIVE_DEFAULT_PARTITION__/"),
+        "{}",
+        files[0].0
+    );
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "z.pgn",
+            "--format",
+            "parquet",
+            "--partition-by",
+            "month",
+            "-o",
+            "q",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("year comes first"), "{}", run.stderr);
+}

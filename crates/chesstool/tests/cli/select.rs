@@ -1319,3 +1319,101 @@ fn a_tag_after_a_vertical_tab_on_its_line_is_filtered_on() {
         "[White \"a\"]\u{b}[Black \"b\"]\n[Result \"*\"]\n\n1. e4 *\n\n"
     );
 }
+
+/// A tester's findings, each through the binary: `--tags lichess` keeps
+/// the Lichess tags in written PGN (it kept the roster alone) and `all` or
+/// `roster` are no table's columns; unquoted standard names match in any
+/// case, as a SQL reader's (`whiteelo` matched nothing); `result` is the
+/// `result` column's value (`1/2` as written), so a `WHERE` over the
+/// report agrees; the PGN of the shards, one after the other, is one run's
+/// (a game without its empty line ran into the next shard's first);
+/// `reaches()` refuses a FEN of fewer fields than an EPD's.
+#[test]
+fn select_tester_findings() {
+    let dir = temp_dir("select_tester_findings");
+    let pgn = "[Event \"a\"]\n[Site \"s\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"1/2\"]\n\
+               [UTCDate \"2024.01.02\"]\n[WhiteElo \"2100\"]\n[TimeControl \"180+2\"]\n[Annotator \"x\"]\n\n\
+               1. e4 e5 1/2\n[Event \"b\"]\n[Result \"0-1\"]\n[WhiteElo \"1900\"]\n\n1. d4 d5 0-1\n";
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "g.pgn",
+            "--tags",
+            "lichess",
+            "--where",
+            "Event = 'a'",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for tag in [
+        "[UTCDate \"2024.01.02\"]",
+        "[WhiteElo \"2100\"]",
+        "[TimeControl \"180+2\"]",
+    ] {
+        assert!(run.stdout.contains(tag), "{tag}: {}", run.stdout);
+    }
+    assert!(!run.stdout.contains("Annotator"), "{}", run.stdout);
+    for tags in ["all", "roster"] {
+        let run = chesstool(
+            &dir,
+            &["select", "g.pgn", "--tags", tags, "--format", "csv"],
+        );
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("chooses the tags of games written as PGN"),
+            "{}",
+            run.stderr
+        );
+    }
+
+    let events = |condition: &str| {
+        let run = chesstool(
+            &dir,
+            &[
+                "select", "g.pgn", "--where", condition, "--format", "csv", "--tags", "Event", "-q",
+            ],
+        );
+        assert_eq!(run.code, 0, "{condition}: {}", run.stderr);
+        run.stdout
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(9).unwrap().to_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(events("whiteelo > 2000"), "a");
+    assert_eq!(events("WHITEELO > 2000 OR PLIES = 2"), "a b");
+    assert_eq!(events("\"whiteelo\" > 2000"), "");
+    assert_eq!(events("result = '1/2'"), "a");
+    assert_eq!(events("result = '1/2-1/2'"), "");
+
+    let whole = chesstool(&dir, &["select", "g.pgn"]);
+    let mut parts = String::new();
+    for shard in ["1/2", "2/2"] {
+        let run = chesstool(&dir, &["select", "g.pgn", "--shard", shard]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        parts.push_str(&run.stdout);
+    }
+    assert_eq!(parts, whole.stdout);
+    assert!(
+        whole.stdout.contains("1/2\n\n[Event \"b\"]"),
+        "{}",
+        whole.stdout
+    );
+
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "g.pgn",
+            "--where",
+            "reaches('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b')",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("a FEN of 2 fields"), "{}", run.stderr);
+}
