@@ -430,10 +430,17 @@ impl HeaderSpec {
     /// Reads tag `name` too (once, however often it is added); its index
     /// in [`GameHeader::fields`].
     pub fn add(&mut self, name: &str) -> usize {
+        self.add_as(name, TagType::of(name))
+    }
+
+    /// [`HeaderSpec::add`], the tag read as `ty` whatever its name says
+    /// (a `WhiteELO` read as the `WhiteElo` it stands for); a tag already
+    /// in the spec keeps its type.
+    pub fn add_as(&mut self, name: &str, ty: TagType) -> usize {
         if let Some(index) = self.index(name) {
             return index;
         }
-        self.tags.push((name.to_owned(), TagType::of(name)));
+        self.tags.push((name.to_owned(), ty));
         self.names = self.tags.iter().map(|(n, _)| n.clone()).collect();
         let index = self.tags.len() - 1;
         if self.by_len.len() <= name.len() {

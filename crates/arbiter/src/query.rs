@@ -123,6 +123,10 @@ pub struct Query {
     root: Node,
     needs_moves: bool,
     needs_positions: bool,
+    /// A known tag named unquoted in another case (`WhiteELO`): its field
+    /// in the standard spelling, then the field as written, read when the
+    /// game lacks the first.
+    spellings: Vec<(usize, usize)>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -319,6 +323,7 @@ impl Query {
             spec,
             needs_moves: false,
             needs_positions: false,
+            spellings: Vec::new(),
         };
         let (root, ty) = compiler.compile(&expr)?;
         if ty != Ty::Bool && ty != Ty::Null {
@@ -331,6 +336,7 @@ impl Query {
             root,
             needs_moves: compiler.needs_moves,
             needs_positions: compiler.needs_positions,
+            spellings: compiler.spellings,
         })
     }
 
@@ -351,7 +357,11 @@ impl Query {
     /// `facts` is `None` ([`Truth::Pending`] when that is not enough).
     #[must_use]
     pub fn eval(&self, header: &GameHeader, facts: Option<&GameFacts>) -> Truth {
-        let cx = Cx { header, facts };
+        let cx = Cx {
+            header,
+            facts,
+            spellings: &self.spellings,
+        };
         match cx.eval(&self.root) {
             Val::Bool(true) => Truth::True,
             Val::Bool(false) => Truth::False,
@@ -407,6 +417,7 @@ struct Compiler<'s> {
     spec: &'s mut HeaderSpec,
     needs_moves: bool,
     needs_positions: bool,
+    spellings: Vec<(usize, usize)>,
 }
 
 impl Compiler<'_> {
@@ -617,18 +628,17 @@ impl Compiler<'_> {
     }
 
     fn identifier(&mut self, ident: &Ident) -> (Node, Ty) {
-        let mut name = ident.value.as_str();
+        let name = ident.value.as_str();
+        let mut written = None;
         if ident.quote_style.is_none() {
-            // Unquoted, as a SQL reader takes it: a derived field or a
-            // known tag in any case (`whiteelo`, `PLIES`); another tag as
-            // written.
-            if let Some(known) = crate::header::KNOWN_TAGS
-                .iter()
-                .find(|t| t.eq_ignore_ascii_case(name))
-            {
-                name = known;
-            }
-            let derived = match name.to_ascii_lowercase().as_str() {
+            // Unquoted, as a SQL reader takes it: a derived field in any
+            // case (`PLIES`; but `Result`, the tag's own spelling, is the
+            // tag), and a known tag in any case (`whiteelo`), read as
+            // written too when the game lacks the standard spelling (a
+            // file's `[WhiteELO]`). Another tag as written.
+            let lower = name.to_ascii_lowercase();
+            let derived = match lower.as_str() {
+                "result" if name == "Result" => None,
                 "base" => Some((Derived::Base, Ty::Int)),
                 "increment" => Some((Derived::Increment, Ty::Int)),
                 "speed" => Some((Derived::Speed, Ty::Text)),
@@ -655,8 +665,25 @@ impl Compiler<'_> {
                 return (Node::Derived(field, index), ty);
             }
         }
+        let name = if ident.quote_style.is_none() {
+            match crate::header::KNOWN_TAGS
+                .iter()
+                .find(|t| t.eq_ignore_ascii_case(name))
+            {
+                Some(known) if *known != name => {
+                    written = Some(self.spec.add_as(name, TagType::of(known)));
+                    *known
+                }
+                _ => name,
+            }
+        } else {
+            name
+        };
         let ty = TagType::of(name);
         let index = self.spec.add(name);
+        if let Some(written) = written {
+            self.spellings.push((index, written));
+        }
         let value_ty = match ty {
             TagType::Int => Ty::Int,
             TagType::Date => Ty::Date,
@@ -904,14 +931,22 @@ fn unify(
 struct Cx<'a> {
     header: &'a GameHeader,
     facts: Option<&'a GameFacts>,
+    spellings: &'a [(usize, usize)],
 }
 
 impl<'a> Cx<'a> {
     fn field(&self, index: usize) -> &'a TagField {
-        self.header
-            .fields()
-            .get(index)
-            .unwrap_or(&TagField::Missing)
+        let field = |i: usize| self.header.fields().get(i).unwrap_or(&TagField::Missing);
+        match field(index) {
+            TagField::Missing => self
+                .spellings
+                .iter()
+                .filter(|(standard, _)| *standard == index)
+                .map(|&(_, written)| field(written))
+                .find(|f| !matches!(f, TagField::Missing))
+                .unwrap_or(&TagField::Missing),
+            found => found,
+        }
     }
 
     fn eval(&self, node: &Node) -> Val<'a> {

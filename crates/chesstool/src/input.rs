@@ -314,10 +314,7 @@ fn sniffed(
         rest,
     };
     let reader: Box<dyn Read + Send> = if cr {
-        Box::new(CrAsLf {
-            inner: sniffed,
-            held: false,
-        })
+        Box::new(CrAsLf::new(sniffed))
     } else {
         Box::new(sniffed)
     };
@@ -364,11 +361,24 @@ fn cr_line_ends(head: &[u8]) -> bool {
 /// The bytes of `inner` with each CR not followed by LF read as LF: the
 /// same length, so offsets and game bytes stay where they were, and a CR
 /// LF (a file whose line ends change after its first bytes) stays as it
-/// is. A CR that ends a read is held back until the next byte is known.
+/// is, however the reads fall: a CR that ends a read is decided by the
+/// byte after it, read ahead and given first at the next read.
 struct CrAsLf<R> {
     inner: R,
-    /// A CR held back from the end of the last read.
-    held: bool,
+    /// The byte read ahead after a CR that ended the last read.
+    next: Option<u8>,
+    /// An error met reading ahead, for the next read.
+    error: Option<io::Error>,
+}
+
+impl<R: Read> CrAsLf<R> {
+    fn new(inner: R) -> CrAsLf<R> {
+        CrAsLf {
+            inner,
+            next: None,
+            error: None,
+        }
+    }
 }
 
 impl<R: Read> Read for CrAsLf<R> {
@@ -376,39 +386,49 @@ impl<R: Read> Read for CrAsLf<R> {
         if buf.is_empty() {
             return Ok(0);
         }
-        let start = usize::from(self.held);
-        if self.held {
-            buf[0] = b'\r';
+        let mut len = 0;
+        if let Some(byte) = self.next.take() {
+            buf[0] = byte;
+            len = 1;
+        } else if let Some(error) = self.error.take() {
+            return Err(error);
         }
-        let n = match self.inner.read(&mut buf[start..]) {
-            Ok(n) => n,
-            // The held CR first; the error again at the next read.
-            Err(err) if self.held && err.kind() != io::ErrorKind::Interrupted => {
-                self.held = false;
-                buf[0] = b'\n';
-                return Ok(1);
+        if len < buf.len() {
+            match self.inner.read(&mut buf[len..]) {
+                Ok(n) => len += n,
+                // The byte read ahead first; the error at the next read.
+                Err(error) if len > 0 => self.error = Some(error),
+                Err(error) => return Err(error),
             }
-            Err(err) => return Err(err),
-        };
-        let mut len = start + n;
-        if n == 0 {
-            // The end: a held CR ends the last line.
-            if self.held {
-                self.held = false;
-                buf[0] = b'\n';
-            }
-            return Ok(len);
         }
-        // A CR at the end waits for the byte after it (unless it is the
-        // only byte: then it is given now, as a line end, and a LF right
-        // after it is a line of its own).
-        self.held = len > 1 && buf[len - 1] == b'\r';
-        if self.held {
-            len -= 1;
+        if len == 0 {
+            return Ok(0);
+        }
+        if buf[len - 1] == b'\r' && self.error.is_none() {
+            let mut ahead = [0u8; 1];
+            loop {
+                match self.inner.read(&mut ahead) {
+                    Ok(0) => break,
+                    Ok(_) => {
+                        self.next = Some(ahead[0]);
+                        break;
+                    }
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                    Err(error) => {
+                        self.error = Some(error);
+                        break;
+                    }
+                }
+            }
         }
         let mut at = 0;
         while let Some(i) = memchr::memchr(b'\r', &buf[at..len]).map(|i| at + i) {
-            if i + 1 == len || buf[i + 1] != b'\n' {
+            let after = if i + 1 < len {
+                Some(buf[i + 1])
+            } else {
+                self.next
+            };
+            if after != Some(b'\n') {
                 buf[i] = b'\n';
             }
             at = i + 1;
@@ -609,8 +629,9 @@ pub fn os_message(err: &io::Error) -> String {
 
 #[cfg(test)]
 mod tests {
-    /// CR line ends read as LF whatever the reads' sizes (a CR at the end
-    /// of one held for the next), a CR LF left as it is.
+    /// CR line ends read as LF whatever the reads' and buffers' sizes (a
+    /// CR at the end of a read decided by the byte read after it), a CR LF
+    /// left as it is, an error met reading ahead kept for the next read.
     #[test]
     fn cr_line_ends_read_as_lf() {
         struct Pieces<'a> {
@@ -628,11 +649,8 @@ mod tests {
         let input = b"[Event \"a\"]\r[Result \"*\"]\r\r1. e4 ; x\r*\r\r\n[Event \"b\"]\r\n\r";
         let expected = b"[Event \"a\"]\n[Result \"*\"]\n\n1. e4 ; x\n*\n\r\n[Event \"b\"]\r\n\n";
         for size in 1..input.len() + 2 {
-            for buf_len in [2usize, 3, 7, 64] {
-                let mut reader = CrAsLf {
-                    inner: Pieces { bytes: input, size },
-                    held: false,
-                };
+            for buf_len in [1usize, 2, 3, 7, 64] {
+                let mut reader = CrAsLf::new(Pieces { bytes: input, size });
                 let mut out = Vec::new();
                 let mut buf = vec![0u8; buf_len];
                 loop {
@@ -642,13 +660,28 @@ mod tests {
                     }
                     out.extend_from_slice(&buf[..n]);
                 }
-                if size > 1 {
-                    assert_eq!(out, expected, "reads of {size}, buffer {buf_len}");
-                } else {
-                    assert_eq!(out.len(), input.len(), "reads of {size}, buffer {buf_len}");
-                }
+                assert_eq!(out, expected, "reads of {size}, buffer {buf_len}");
             }
         }
+        // An error met reading ahead comes at the next read.
+        struct Failing(bool);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if std::mem::replace(&mut self.0, true) {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                buf[..2].copy_from_slice(b"x\r");
+                Ok(2)
+            }
+        }
+        let mut reader = CrAsLf::new(Failing(false));
+        let mut buf = [0u8; 8];
+        assert_eq!(reader.read(&mut buf).unwrap(), 2);
+        assert_eq!(&buf[..2], b"x\n");
+        assert_eq!(
+            reader.read(&mut buf).unwrap_err().to_string(),
+            "disk on fire"
+        );
         assert!(cr_line_ends(b"[Event \"a\"]\r1. e4 *\r"));
         assert!(!cr_line_ends(b"[Event \"a\"]\r\n1. e4 *\r\n"));
         assert!(!cr_line_ends(b"[Event \"a\"]\n1. e4 *\n"));

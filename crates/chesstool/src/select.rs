@@ -624,16 +624,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         split.dir.commit()?;
     } else if let Sink::Text(out) = &mut sink {
         buf.clear();
-        // A shard but the last (or a range with an end) is a part of a
-        // whole: its last game gets what the next game's would give it,
-        // so that the parts written one after the other are one run's.
-        let part = args.common.shard.is_some_and(|s| s.k < s.n)
-            || args.common.byte_range.is_some_and(|r| r.end != u64::MAX);
-        if part {
-            through.finish_part(&mut buf);
-        } else {
-            through.finish(&mut buf);
-        }
+        through.finish(&mut buf);
         out.write_all(&buf)?;
     }
     sink.finish()?.commit()?;

@@ -276,28 +276,6 @@ impl PassThrough {
             out.extend_from_slice(eol);
         }
     }
-
-    /// Ends an output that is a part of a whole (a shard): what a game
-    /// after the last one would be given before it, so that the parts
-    /// written one after the other are the whole.
-    ///
-    /// ```
-    /// use notation::pgn::rewrite::PassThrough;
-    ///
-    /// let (mut whole, mut part) = (Vec::new(), Vec::new());
-    /// let mut through = PassThrough::default();
-    /// through.push(&mut whole, b"1. e4 *\n");
-    /// through.push(&mut whole, b"1. d4 *\n");
-    /// let mut first = PassThrough::default();
-    /// first.push(&mut part, b"1. e4 *\n");
-    /// first.finish_part(&mut part);
-    /// assert_eq!(part, b"1. e4 *\n\n");
-    /// assert!(whole.starts_with(&part));
-    /// ```
-    pub fn finish_part(&mut self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.separator(b""));
-        self.owed = None;
-    }
 }
 
 #[cfg(test)]
