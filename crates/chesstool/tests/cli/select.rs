@@ -1044,7 +1044,7 @@ fn select_export_strip_and_tags_clean_the_games_and_keep_their_moves() {
         run.stdout,
         "[Event \"e\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"a\"]\n[Black \"b\"]\n\
          [Result \"1-0\"]\n[WhiteElo \"2500\"]\n\n\
-         1. e4 { [%eval 0.20] fine } 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+         1. e4 { [%eval 0.2] fine } 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
          [Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n"
     );
     let run = chesstool(
@@ -1419,4 +1419,36 @@ fn select_tester_findings() {
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("a FEN of 2 fields"), "{}", run.stderr);
+}
+
+/// `--strip clocks` takes the clock commands out and leaves the rest of
+/// each comment as written (a tester: it rewrote `[%eval 0.3]` as
+/// `[%eval 0.30]` and moved the commands before the text); `--strip
+/// evals` likewise.
+#[test]
+fn select_strip_leaves_the_rest_of_a_comment_as_written() {
+    let dir = temp_dir("select_strip_as_written");
+    let pgn = "[Event \"x\"]\n[Result \"*\"]\n\n\
+               1. e4 { good move [%eval 0.3] [%clk 0:03:00] } e5 { [%CLK 0:02:59]  [%eval #-3]  book [%cal Ge2e4] } *\n";
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    for (what, moves) in [
+        (
+            "clocks",
+            "1. e4 { good move [%eval 0.3] } 1... e5 { [%eval #-3] book [%cal Ge2e4] } *",
+        ),
+        (
+            "evals",
+            "1. e4 { good move [%clk 0:03:00] } 1... e5 { [%CLK 0:02:59] book [%cal Ge2e4] } *",
+        ),
+        (
+            "clocks,evals",
+            "1. e4 { good move } 1... e5 { book [%cal Ge2e4] } *",
+        ),
+    ] {
+        let run = chesstool(&dir, &["select", "g.pgn", "--strip", what]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        // The writer wraps lines at 80 columns.
+        let text = run.stdout.replace('\n', " ");
+        assert!(text.contains(moves), "--strip {what}: {}", run.stdout);
+    }
 }

@@ -16,7 +16,7 @@
 //! assert!(out.ends_with("1. e4 { good } 1... e5 *\n\n"), "{out}");
 //! ```
 
-use crate::pgn::comment::parse_comment;
+use crate::pgn::comment::{commands, CommandItem};
 use crate::pgn::model::{Game, Line};
 
 /// What [`strip`] takes out.
@@ -67,24 +67,49 @@ fn strip_line(line: &mut Line, what: &Strip) {
     }
 }
 
-/// The clock and evaluation commands taken out of each comment, as asked;
-/// a comment left with nothing goes.
+/// The clock and evaluation commands taken out of each comment, as asked,
+/// and nothing else changed: the rest of the comment stays as written
+/// (other commands, an evaluation's spelling, the order of text and
+/// commands), the space around a command taken out made one space; a
+/// comment left with nothing goes.
 fn clean_comments(comments: &mut Vec<String>, what: &Strip) {
     if !what.clocks && !what.evals {
         return;
     }
     comments.retain_mut(|text| {
-        let mut comment = parse_comment(text.as_bytes());
-        if what.clocks {
-            comment.clock = None;
-            comment.emt = None;
+        let mut pieces: Vec<&str> = Vec::new();
+        let mut from = 0;
+        for item in commands(text.as_bytes()) {
+            let CommandItem::Command(command) = item else {
+                continue;
+            };
+            let name = command.name;
+            let clock = name.eq_ignore_ascii_case(b"clk") || name.eq_ignore_ascii_case(b"emt");
+            let eval = name.eq_ignore_ascii_case(b"eval");
+            if (what.clocks && clock) || (what.evals && eval) {
+                // Command spans start at `[` and end after `]`: ASCII,
+                // so on character boundaries.
+                pieces.push(&text[from..command.span.start]);
+                from = command.span.end;
+            }
         }
-        if what.evals {
-            comment.eval = None;
-            comment.eval_depth = None;
+        if pieces.is_empty() {
+            return !text.trim().is_empty();
         }
-        let cleaned = comment.to_string();
-        *text = cleaned;
+        pieces.push(&text[from..]);
+        let last = pieces.len() - 1;
+        let cleaned: Vec<&str> = pieces
+            .iter()
+            .enumerate()
+            .map(|(i, piece)| match (i, i == last) {
+                (0, true) => piece.trim(),
+                (0, false) => piece.trim_end(),
+                (_, true) => piece.trim_start(),
+                _ => piece.trim(),
+            })
+            .filter(|piece| !piece.is_empty())
+            .collect();
+        *text = cleaned.join(" ");
         !text.is_empty()
     });
 }
