@@ -239,6 +239,8 @@ enum Val<'a> {
     Pending,
     Bool(bool),
     Int(i64),
+    /// A text tag read as a number that is not whole (`Round "19.2"`).
+    Float(f64),
     Text(Cow<'a, str>),
     Date(Date),
     Time(TimeOfDay),
@@ -971,7 +973,10 @@ impl<'a> Cx<'a> {
                 _ => Val::Null,
             },
             Node::TagAsInt(index) => match self.field(*index) {
-                TagField::Text(text) => crate::header::read_int(text).map_or(Val::Null, Val::Int),
+                TagField::Text(text) => match crate::header::read_int(text) {
+                    Some(n) => Val::Int(n),
+                    None => decimal(text).map_or(Val::Null, Val::Float),
+                },
                 _ => Val::Null,
             },
             Node::Derived(field, index) => self.derived(*field, *index),
@@ -1020,7 +1025,14 @@ impl<'a> Cx<'a> {
                     };
                     value.map_or(Val::Null, Val::Int)
                 }
-                _ => Val::Null,
+                (a, b) => match (number(&a), number(&b)) {
+                    (Some(a), Some(b)) => Val::Float(match op {
+                        Arith::Add => a + b,
+                        Arith::Sub => a - b,
+                        Arith::Mul => a * b,
+                    }),
+                    _ => Val::Null,
+                },
             },
             Node::IsNull(inner, negated) => match self.eval(inner) {
                 Val::Pending => Val::Pending,
@@ -1151,12 +1163,40 @@ fn result_value<'a>(recorded: &RecordedResult) -> Val<'a> {
     }
 }
 
+/// A number of a value: whole or not.
+fn number(value: &Val<'_>) -> Option<f64> {
+    match value {
+        #[allow(clippy::cast_precision_loss)]
+        Val::Int(n) => Some(*n as f64),
+        Val::Float(x) => Some(*x),
+        _ => None,
+    }
+}
+
+/// A text's decimal number, as a SQL cast reads one: an optional sign,
+/// digits with one `.` among or around them (`19.2`, `.5`, `-3.`),
+/// surrounding spaces allowed; not `inf`, `NaN` or an exponent.
+fn decimal(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let (whole, fraction) = digits.split_once('.')?;
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.len() + fraction.len() == 0 || !all_digits(whole) || !all_digits(fraction) {
+        return None;
+    }
+    t.parse().ok()
+}
+
 fn compare(op: Cmp, left: &Val<'_>, right: &Val<'_>) -> Val<'static> {
     use std::cmp::Ordering;
     let ordering: Option<Ordering> = match (left, right) {
         (Val::Null, _) | (_, Val::Null) => return Val::Null,
         (Val::Pending, _) | (_, Val::Pending) => return Val::Pending,
         (Val::Int(a), Val::Int(b)) => Some(a.cmp(b)),
+        (Val::Float(_), _) | (_, Val::Float(_)) => match (number(left), number(right)) {
+            (Some(a), Some(b)) => a.partial_cmp(&b),
+            _ => None,
+        },
         (Val::Text(a), Val::Text(b)) => Some(a.as_ref().cmp(b.as_ref())),
         (Val::Date(a), Val::Date(b)) => Some(a.cmp(b)),
         (Val::Time(a), Val::Time(b)) => Some(a.cmp(b)),

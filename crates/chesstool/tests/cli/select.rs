@@ -533,8 +533,9 @@ fn select_like_and_in_read_as_sql_does() {
         ("Round IN (2, '1')", "1 2"),
         ("Round IN ('1.1', 2)", "2 3"),
         ("Round IN (Round, 7)", "1 2 3"),
-        // '1.1' is no whole number: `= 2` is NULL for game 3.
-        ("Round NOT IN (2, '1')", ""),
+        // '1.1' is read as 1.1 next to a number (as Spark casts it):
+        // `= 2` is false for game 3.
+        ("Round NOT IN (2, '1')", "3"),
         ("Round NOT IN ('2', '1')", "3"),
         ("Round NOT IN (2, NULL)", ""),
     ] {
@@ -1331,8 +1332,8 @@ fn a_tag_after_a_vertical_tab_on_its_line_is_filtered_on() {
 fn select_tester_findings() {
     let dir = temp_dir("select_tester_findings");
     let pgn = "[Event \"a\"]\n[Site \"s\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"1/2\"]\n\
-               [UTCDate \"2024.01.02\"]\n[WhiteElo \"2100\"]\n[TimeControl \"180+2\"]\n[Annotator \"x\"]\n\n\
-               1. e4 e5 1/2\n[Event \"b\"]\n[Result \"0-1\"]\n[WhiteElo \"1900\"]\n\n1. d4 d5 0-1\n";
+               [UTCDate \"2024.01.02\"]\n[WhiteElo \"2100\"]\n[TimeControl \"180+2\"]\n[Annotator \"x\"]\n[Round \"19.2\"]\n\n\
+               1. e4 e5 1/2\n[Event \"b\"]\n[Result \"0-1\"]\n[WhiteElo \"1900\"]\n[Round \"3\"]\n\n1. d4 d5 0-1\n";
     std::fs::write(dir.join("g.pgn"), pgn).unwrap();
 
     let run = chesstool(
@@ -1388,6 +1389,10 @@ fn select_tester_findings() {
     assert_eq!(events("WHITEELO > 2000 OR PLIES = 2"), "a b");
     assert_eq!(events("\"whiteelo\" > 2000"), "");
     assert_eq!(events("result = '1/2'"), "a");
+    // A text tag read as a number, whole or decimal (it read whole ones
+    // only: `19.2` was NULL).
+    assert_eq!(events("Round > 5"), "a");
+    assert_eq!(events("Round * 10 < 100"), "b");
     assert_eq!(events("result = '1/2-1/2'"), "");
 
     // A file's own spelling of a known tag, unquoted, is read too.
