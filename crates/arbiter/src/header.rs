@@ -434,10 +434,11 @@ impl HeaderSpec {
     }
 
     /// [`HeaderSpec::add`], the tag read as `ty` whatever its name says
-    /// (a `WhiteELO` read as the `WhiteElo` it stands for); a tag already
-    /// in the spec keeps its type.
+    /// (a `WhiteELO` read as the `WhiteElo` it stands for): a field of its
+    /// own when the tag is read as another type too (by `--tags`, say),
+    /// so that each reader gets the type it asked for.
     pub fn add_as(&mut self, name: &str, ty: TagType) -> usize {
-        if let Some(index) = self.index(name) {
+        if let Some(index) = self.tags.iter().position(|(n, t)| n == name && *t == ty) {
             return index;
         }
         self.tags.push((name.to_owned(), ty));
@@ -466,23 +467,29 @@ impl HeaderSpec {
             let Some(bucket) = self.by_len.get(name.len()) else {
                 continue;
             };
-            if let Some(&index) = bucket.iter().find(|&&i| self.tags[i].0.as_bytes() == name) {
+            // Every field of the name: a tag may be read as two types.
+            for &index in bucket
+                .iter()
+                .filter(|&&i| self.tags[i].0.as_bytes() == name)
+            {
                 if raws[index].is_none() {
                     raws[index] = Some(value);
                     left -= 1;
-                    if left == 0 {
-                        break;
-                    }
                 }
+            }
+            if left == 0 {
+                break;
             }
         }
         raws
     }
 
-    /// The index of tag `name` in [`GameHeader::fields`].
+    /// The index of tag `name` in [`GameHeader::fields`], read as its name
+    /// says ([`TagType::of`]).
     #[must_use]
     pub fn index(&self, name: &str) -> Option<usize> {
-        self.tags.iter().position(|(n, _)| n == name)
+        let ty = TagType::of(name);
+        self.tags.iter().position(|(n, t)| n == name && *t == ty)
     }
 
     /// The tags read, in order, with their types.

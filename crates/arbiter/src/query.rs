@@ -118,15 +118,20 @@ pub struct GameFacts {
 }
 
 /// A parsed, typed `--where` expression.
+/// Where a tag's value is: its field in the header, and for a known tag
+/// named unquoted in another case (`WhiteELO`), the field of the name as
+/// written, read (typed as the known tag) when the game lacks the first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Field {
+    index: usize,
+    written: Option<usize>,
+}
+
 #[derive(Clone, Debug)]
 pub struct Query {
     root: Node,
     needs_moves: bool,
     needs_positions: bool,
-    /// A known tag named unquoted in another case (`WhiteELO`): its field
-    /// in the standard spelling, then the field as written, read when the
-    /// game lacks the first.
-    spellings: Vec<(usize, usize)>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -201,10 +206,10 @@ enum Func {
 #[derive(Clone, Debug)]
 enum Node {
     Lit(Lit),
-    /// A tag, by its index in the header's fields, read as its type.
-    Tag(usize, TagType),
-    /// A text tag read as an integer (compared with a number).
-    TagAsInt(usize),
+    /// A tag, by its [`Field`] in the header, read as its type.
+    Tag(Field, TagType),
+    /// A text tag read as a number (compared with one).
+    TagAsInt(Field),
     /// A derived field; `usize` is `TimeControl`'s index.
     Derived(Derived, usize),
     Not(Box<Node>),
@@ -325,7 +330,6 @@ impl Query {
             spec,
             needs_moves: false,
             needs_positions: false,
-            spellings: Vec::new(),
         };
         let (root, ty) = compiler.compile(&expr)?;
         if ty != Ty::Bool && ty != Ty::Null {
@@ -338,7 +342,6 @@ impl Query {
             root,
             needs_moves: compiler.needs_moves,
             needs_positions: compiler.needs_positions,
-            spellings: compiler.spellings,
         })
     }
 
@@ -359,11 +362,7 @@ impl Query {
     /// `facts` is `None` ([`Truth::Pending`] when that is not enough).
     #[must_use]
     pub fn eval(&self, header: &GameHeader, facts: Option<&GameFacts>) -> Truth {
-        let cx = Cx {
-            header,
-            facts,
-            spellings: &self.spellings,
-        };
+        let cx = Cx { header, facts };
         match cx.eval(&self.root) {
             Val::Bool(true) => Truth::True,
             Val::Bool(false) => Truth::False,
@@ -419,7 +418,6 @@ struct Compiler<'s> {
     spec: &'s mut HeaderSpec,
     needs_moves: bool,
     needs_positions: bool,
-    spellings: Vec<(usize, usize)>,
 }
 
 impl Compiler<'_> {
@@ -683,16 +681,14 @@ impl Compiler<'_> {
         };
         let ty = TagType::of(name);
         let index = self.spec.add(name);
-        if let Some(written) = written {
-            self.spellings.push((index, written));
-        }
+
         let value_ty = match ty {
             TagType::Int => Ty::Int,
             TagType::Date => Ty::Date,
             TagType::Time => Ty::Time,
             TagType::Text | TagType::TimeControl => Ty::Text,
         };
-        (Node::Tag(index, ty), value_ty)
+        (Node::Tag(Field { index, written }, ty), value_ty)
     }
 
     fn comparison(&mut self, left: &Expr, op: Cmp, right: &Expr) -> Result<Node, QueryError> {
@@ -919,7 +915,7 @@ fn unify(
                 Some(n) => Ok(Node::Lit(Lit::Int(n))),
                 None => Err(err(column, format!("'{text}' is not a whole number"))),
             },
-            (Node::Tag(index, TagType::Text), Ty::Int) => Ok(Node::TagAsInt(index)),
+            (Node::Tag(field, TagType::Text), Ty::Int) => Ok(Node::TagAsInt(field)),
             _ => Err(mismatch()),
         }
     };
@@ -933,21 +929,14 @@ fn unify(
 struct Cx<'a> {
     header: &'a GameHeader,
     facts: Option<&'a GameFacts>,
-    spellings: &'a [(usize, usize)],
 }
 
 impl<'a> Cx<'a> {
-    fn field(&self, index: usize) -> &'a TagField {
-        let field = |i: usize| self.header.fields().get(i).unwrap_or(&TagField::Missing);
-        match field(index) {
-            TagField::Missing => self
-                .spellings
-                .iter()
-                .filter(|(standard, _)| *standard == index)
-                .map(|&(_, written)| field(written))
-                .find(|f| !matches!(f, TagField::Missing))
-                .unwrap_or(&TagField::Missing),
-            found => found,
+    fn field(&self, field: Field) -> &'a TagField {
+        let at = |i: usize| self.header.fields().get(i).unwrap_or(&TagField::Missing);
+        match (at(field.index), field.written) {
+            (TagField::Missing, Some(written)) => at(written),
+            (found, _) => found,
         }
     }
 
@@ -961,7 +950,7 @@ impl<'a> Cx<'a> {
                 Lit::Date(d) => Val::Date(*d),
                 Lit::Time(t) => Val::Time(*t),
             },
-            Node::Tag(index, ty) => match (self.field(*index), ty) {
+            Node::Tag(field, ty) => match (self.field(*field), ty) {
                 (TagField::Int(n), _) => Val::Int(*n),
                 (f @ TagField::Date(_), _) => f.full_date().map_or(Val::Null, Val::Date),
                 (TagField::Time(t), _) => Val::Time(*t),
@@ -972,7 +961,7 @@ impl<'a> Cx<'a> {
                 }
                 _ => Val::Null,
             },
-            Node::TagAsInt(index) => match self.field(*index) {
+            Node::TagAsInt(field) => match self.field(*field) {
                 TagField::Text(text) => match crate::header::read_int(text) {
                     Some(n) => Val::Int(n),
                     None => decimal(text).map_or(Val::Null, Val::Float),
@@ -1026,11 +1015,20 @@ impl<'a> Cx<'a> {
                     value.map_or(Val::Null, Val::Int)
                 }
                 (a, b) => match (number(&a), number(&b)) {
-                    (Some(a), Some(b)) => Val::Float(match op {
-                        Arith::Add => a + b,
-                        Arith::Sub => a - b,
-                        Arith::Mul => a * b,
-                    }),
+                    (Some(a), Some(b)) => {
+                        let value = match op {
+                            Arith::Add => a + b,
+                            Arith::Sub => a - b,
+                            Arith::Mul => a * b,
+                        };
+                        // Out of the whole numbers' range: NULL, as an
+                        // integer overflow is.
+                        if value.abs() < 9.223_372_036_854_776e18 {
+                            Val::Float(value)
+                        } else {
+                            Val::Null
+                        }
+                    }
                     _ => Val::Null,
                 },
             },
@@ -1112,7 +1110,10 @@ impl<'a> Cx<'a> {
     }
 
     fn derived(&self, field: Derived, index: usize) -> Val<'a> {
-        let tc = || match self.field(index) {
+        let tc = || match self.field(Field {
+            index,
+            written: None,
+        }) {
             TagField::TimeControl { tc, .. } => Some(tc),
             _ => None,
         };
@@ -1184,7 +1185,10 @@ fn decimal(text: &str) -> Option<f64> {
     if whole.len() + fraction.len() == 0 || !all_digits(whole) || !all_digits(fraction) {
         return None;
     }
-    t.parse().ok()
+    // As far as a whole number reads (an i64), and no further.
+    t.parse()
+        .ok()
+        .filter(|x: &f64| x.abs() < 9.223_372_036_854_776e18)
 }
 
 fn compare(op: Cmp, left: &Val<'_>, right: &Val<'_>) -> Val<'static> {

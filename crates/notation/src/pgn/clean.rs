@@ -76,42 +76,52 @@ fn clean_comments(comments: &mut Vec<String>, what: &Strip) {
     if !what.clocks && !what.evals {
         return;
     }
+    // Until nothing is taken out: what is left around a nested command
+    // taken out can make another (`[%clk 1:00 [%eval 0.3] ]`).
     comments.retain_mut(|text| {
-        let mut pieces: Vec<&str> = Vec::new();
-        let mut from = 0;
-        for item in commands(text.as_bytes()) {
-            let CommandItem::Command(command) = item else {
-                continue;
-            };
-            let name = command.name;
-            let clock = name.eq_ignore_ascii_case(b"clk") || name.eq_ignore_ascii_case(b"emt");
-            let eval = name.eq_ignore_ascii_case(b"eval");
-            if (what.clocks && clock) || (what.evals && eval) {
-                // Command spans start at `[` and end after `]`: ASCII,
-                // so on character boundaries.
-                pieces.push(&text[from..command.span.start]);
-                from = command.span.end;
-            }
+        while let Some(cleaned) = without_commands(text, what) {
+            *text = cleaned;
         }
-        if pieces.is_empty() {
-            return !text.trim().is_empty();
-        }
-        pieces.push(&text[from..]);
-        let last = pieces.len() - 1;
-        let cleaned: Vec<&str> = pieces
-            .iter()
-            .enumerate()
-            .map(|(i, piece)| match (i, i == last) {
-                (0, true) => piece.trim(),
-                (0, false) => piece.trim_end(),
-                (_, true) => piece.trim_start(),
-                _ => piece.trim(),
-            })
-            .filter(|piece| !piece.is_empty())
-            .collect();
-        *text = cleaned.join(" ");
         !text.is_empty()
     });
+}
+
+/// `text` with the commands `what` names taken out, the space around each
+/// made one space and the ends trimmed; `None` when it holds none.
+fn without_commands(text: &str, what: &Strip) -> Option<String> {
+    let mut pieces: Vec<&str> = Vec::new();
+    let mut from = 0;
+    for item in commands(text.as_bytes()) {
+        let CommandItem::Command(command) = item else {
+            continue;
+        };
+        let name = command.name;
+        let clock = name.eq_ignore_ascii_case(b"clk") || name.eq_ignore_ascii_case(b"emt");
+        let eval = name.eq_ignore_ascii_case(b"eval");
+        if (what.clocks && clock) || (what.evals && eval) {
+            // Command spans start at `[` and end after `]`: ASCII,
+            // so on character boundaries.
+            pieces.push(&text[from..command.span.start]);
+            from = command.span.end;
+        }
+    }
+    if pieces.is_empty() {
+        return None;
+    }
+    pieces.push(&text[from..]);
+    let last = pieces.len() - 1;
+    let cleaned: Vec<&str> = pieces
+        .iter()
+        .enumerate()
+        .map(|(i, piece)| match (i, i == last) {
+            (0, true) => piece.trim(),
+            (0, false) => piece.trim_end(),
+            (_, true) => piece.trim_start(),
+            _ => piece.trim(),
+        })
+        .filter(|piece| !piece.is_empty())
+        .collect();
+    Some(cleaned.join(" "))
 }
 
 /// Which tags [`keep_tags`] keeps, besides those it always keeps.
