@@ -1420,6 +1420,29 @@ fn select_tester_findings() {
         ],
     );
     assert!(run.stdout.contains("[Event \"c\"]"), "{}", run.stderr);
+    // The same name as a `--tags` column stays text, however the
+    // condition reads it (it was given the typed field: a Parquet panic).
+    for format in ["parquet", "csv"] {
+        let run = chesstool(
+            &dir,
+            &[
+                "select",
+                "elo.pgn",
+                "--where",
+                "WhiteELO > 2400",
+                "--tags",
+                "WhiteELO",
+                "--format",
+                format,
+                "-o",
+                "elo.out",
+                "-q",
+            ],
+        );
+        assert_eq!(run.code, 0, "{format}: {}", run.stderr);
+    }
+    let csv = std::fs::read_to_string(dir.join("elo.out")).unwrap();
+    assert!(csv.contains(",2450,"), "{csv}");
 
     let run = chesstool(
         &dir,
