@@ -115,23 +115,12 @@ pub const LICHESS_TAGS: [&str; 17] = [
     "TimeControl",
 ];
 
-/// The tags whose names a `--where` condition matches in any case, as a
-/// SQL reader matches unquoted names: the Seven Tag Roster, the PGN
-/// standard's supplemental tags (its section 9), and those of Lichess's
-/// and TWIC's exports. Other names are matched as written, as PGN tag
-/// names are.
-pub const KNOWN_TAGS: [&str; 43] = [
-    "Event",
-    "Site",
+/// The standard tags beyond [`LICHESS_TAGS`]: the rest of the Seven Tag
+/// Roster, the PGN standard's supplemental tags (its section 9), and
+/// those of TWIC's exports.
+const OTHER_KNOWN_TAGS: [&str; 26] = [
     "Date",
     "Round",
-    "White",
-    "Black",
-    "Result",
-    "WhiteTitle",
-    "BlackTitle",
-    "WhiteElo",
-    "BlackElo",
     "WhiteUSCF",
     "BlackUSCF",
     "WhiteNA",
@@ -143,28 +132,41 @@ pub const KNOWN_TAGS: [&str; 43] = [
     "Section",
     "Stage",
     "Board",
-    "Opening",
     "Variation",
     "SubVariation",
-    "ECO",
     "NIC",
     "Time",
-    "UTCTime",
-    "UTCDate",
-    "TimeControl",
     "SetUp",
     "FEN",
-    "Termination",
     "Annotator",
     "Mode",
     "PlyCount",
-    "WhiteRatingDiff",
-    "BlackRatingDiff",
     "Variant",
     "WhiteFideId",
     "BlackFideId",
     "EventType",
 ];
+
+/// The standard spelling of a known tag named in any case (`whiteelo`:
+/// `WhiteElo`), as a `--where` condition matches unquoted names the way a
+/// SQL reader does: [`LICHESS_TAGS`] and the other standard tags. Other
+/// names are matched as written, as PGN tag names are.
+///
+/// ```
+/// use arbiter::header::known_tag;
+///
+/// assert_eq!(known_tag("WHITEELO"), Some("WhiteElo"));
+/// assert_eq!(known_tag("plycount"), Some("PlyCount"));
+/// assert_eq!(known_tag("Foo"), None);
+/// ```
+#[must_use]
+pub fn known_tag(name: &str) -> Option<&'static str> {
+    LICHESS_TAGS
+        .iter()
+        .chain(&OTHER_KNOWN_TAGS)
+        .find(|t| t.eq_ignore_ascii_case(name))
+        .copied()
+}
 
 /// A calendar date with every part known.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

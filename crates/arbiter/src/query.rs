@@ -666,13 +666,10 @@ impl Compiler<'_> {
             }
         }
         let name = if ident.quote_style.is_none() {
-            match crate::header::KNOWN_TAGS
-                .iter()
-                .find(|t| t.eq_ignore_ascii_case(name))
-            {
-                Some(known) if *known != name => {
+            match crate::header::known_tag(name) {
+                Some(known) if known != name => {
                     written = Some(self.spec.add_as(name, TagType::of(known)));
-                    *known
+                    known
                 }
                 _ => name,
             }
