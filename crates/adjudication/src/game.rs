@@ -14,7 +14,8 @@
 //!
 //! All of these end the game at once; a move after the end is an error.
 //! Claims (threefold repetition, 50 moves) do not end it: see
-//! [`Game::claimable`].
+//! [`Game::claimable`]. Under [`DeadPositions::Material`] (Lichess's
+//! automatic draw) only the dead positions of the material alone end it.
 
 use std::borrow::Cow;
 
@@ -23,7 +24,7 @@ use core::fmt;
 use board::{Color, Square};
 use movegen::{Move, Position};
 
-use crate::dead::{dead_position, DeadReason};
+use crate::dead::{dead_position, is_insufficient_material, DeadReason};
 use crate::helpmate::{self, Answer, Helpmate, Method};
 use crate::repetition::{
     self, is_irreversible, was_irreversible, AutoDraws, Claims, RepetitionKey, Repetitions,
@@ -107,6 +108,46 @@ impl fmt::Display for Ending {
             Ending::SeventyFiveMoves => "75-move rule",
         })
     }
+}
+
+/// Which dead positions (5.2.2) end a [`Game`] by themselves.
+///
+/// ```
+/// use adjudication::{DeadPositions, Ending, Game};
+/// use board::{Board, Color, Piece, Role, Square};
+/// use movegen::{CastlingMode, Move, Position, Setup};
+///
+/// // k7/8/8/8/8/8/8/1Q5K w: after 1. Qb7+ Black's only move, Kxb7,
+/// // leaves K v K.
+/// let mut board = Board::empty();
+/// board.set_piece_at(Square::A8, Piece { color: Color::Black, role: Role::King });
+/// board.set_piece_at(Square::H1, Piece { color: Color::White, role: Role::King });
+/// board.set_piece_at(Square::B1, Piece { color: Color::White, role: Role::Queen });
+/// let setup = Setup { board, ..Setup::empty() };
+/// let start = Position::from_setup(setup, CastlingMode::Standard)?;
+/// let check = Move::normal(Square::B1, Square::B7);
+/// let mut fide = Game::with_dead_positions(start.clone(), true, DeadPositions::Proven);
+/// assert_eq!(fide.push(check)?, Some(Ending::DeadPosition));
+/// // Lichess plays on: the capture ends the game, by the material.
+/// let mut lichess = Game::with_dead_positions(start, true, DeadPositions::Material);
+/// assert_eq!(lichess.push(check)?, None);
+/// let take = Move::normal(Square::A8, Square::B7);
+/// assert_eq!(lichess.push(take)?, Some(Ending::InsufficientMaterial));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DeadPositions {
+    /// Every dead position [`crate::dead_position`] proves: the FIDE Laws
+    /// (5.2.2), [`Ending::InsufficientMaterial`] and
+    /// [`Ending::DeadPosition`].
+    #[default]
+    Proven,
+    /// Only those of the material alone ([`Ending::InsufficientMaterial`]:
+    /// K v K, K+minor v K, bishops all on one colour): Lichess's automatic
+    /// draw (scalachess's `InsufficientMatingMaterial`). A locked pawn
+    /// wall, or a position whose every move leads to a dead one, plays
+    /// on.
+    Material,
 }
 
 /// A move [`Game::push`] refused.
@@ -193,6 +234,8 @@ pub struct Game {
     /// Fivefold repetition and the 75-move rule end the game (the Laws
     /// from 1 July 2014).
     automatic_draws: bool,
+    /// Which dead positions end the game.
+    dead: DeadPositions,
 }
 
 impl Game {
@@ -228,7 +271,22 @@ impl Game {
     /// ```
     #[must_use]
     pub fn with_automatic_draws(start: Position, automatic_draws: bool) -> Game {
-        let ending = detect(&start, 1, automatic_draws).map(|ending| (ending, 0));
+        Game::with_dead_positions(start, automatic_draws, DeadPositions::Proven)
+    }
+
+    /// [`Game::with_automatic_draws`], ended by the dead positions `dead`
+    /// names (see [`DeadPositions`]).
+    #[must_use]
+    pub fn with_dead_positions(
+        start: Position,
+        automatic_draws: bool,
+        dead: DeadPositions,
+    ) -> Game {
+        let rules = Endings {
+            automatic_draws,
+            dead,
+        };
+        let ending = rules.detect(&start, 1).map(|ending| (ending, 0));
         Game {
             pos: start.clone(),
             unkeyed: Unkeyed::from(start.clone()),
@@ -238,6 +296,7 @@ impl Game {
             ending,
             unsettled: false,
             automatic_draws,
+            dead,
         }
     }
 
@@ -245,6 +304,20 @@ impl Game {
     #[must_use]
     pub fn automatic_draws(&self) -> bool {
         self.automatic_draws
+    }
+
+    /// Which dead positions end this game.
+    #[must_use]
+    pub fn dead_positions(&self) -> DeadPositions {
+        self.dead
+    }
+
+    /// The rules that end this game, for [`Endings::detect`].
+    fn endings(&self) -> Endings {
+        Endings {
+            automatic_draws: self.automatic_draws,
+            dead: self.dead,
+        }
     }
 
     /// Plays `mv` and returns the ending it caused, if any.
@@ -364,9 +437,10 @@ impl Game {
             1
         };
         self.pos.clone_from(after);
-        self.ending = match detect_with_moves(&self.pos, count, self.automatic_draws) {
+        let rules = self.endings();
+        self.ending = match rules.detect_with_moves(&self.pos, count) {
             // An ending: mate or stalemate come first, and are rare.
-            Some(_) => detect(&self.pos, count, self.automatic_draws).map(|e| (e, self.ply)),
+            Some(_) => rules.detect(&self.pos, count).map(|e| (e, self.ply)),
             None => None,
         };
         self.unsettled = self.ending.is_none();
@@ -411,8 +485,10 @@ impl Game {
     /// occurrences of the position now).
     fn after_count(&mut self, count: u32) -> Option<Ending> {
         self.unsettled = false;
-        self.ending =
-            detect(&self.pos, count, self.automatic_draws).map(|ending| (ending, self.ply));
+        self.ending = self
+            .endings()
+            .detect(&self.pos, count)
+            .map(|ending| (ending, self.ply));
         self.ending.map(|(ending, _)| ending)
     }
 
@@ -683,9 +759,48 @@ impl Unkeyed {
     }
 }
 
-/// The rule that ends the game in `pos`, which has occurred `count` times.
-fn detect(pos: &Position, count: u32, automatic_draws: bool) -> Option<Ending> {
-    no_moves_ending(pos).or_else(|| detect_with_moves(pos, count, automatic_draws))
+/// The rules a [`Game`] is ended by, besides checkmate and stalemate.
+#[derive(Copy, Clone, Debug)]
+struct Endings {
+    automatic_draws: bool,
+    dead: DeadPositions,
+}
+
+impl Endings {
+    /// The rule that ends the game in `pos`, which has occurred `count`
+    /// times.
+    fn detect(self, pos: &Position, count: u32) -> Option<Ending> {
+        no_moves_ending(pos).or_else(|| self.detect_with_moves(pos, count))
+    }
+
+    /// The rule that ends the game in `pos` (occurred `count` times), which
+    /// has a legal move.
+    fn detect_with_moves(self, pos: &Position, count: u32) -> Option<Ending> {
+        match self.dead {
+            DeadPositions::Proven => match dead_position(pos) {
+                Some(DeadReason::InsufficientMaterial) => {
+                    return Some(Ending::InsufficientMaterial)
+                }
+                Some(_) => return Some(Ending::DeadPosition),
+                None => {}
+            },
+            DeadPositions::Material => {
+                if is_insufficient_material(pos.board()) {
+                    return Some(Ending::InsufficientMaterial);
+                }
+            }
+        }
+        if !self.automatic_draws {
+            return None;
+        }
+        if pos.halfmoves() >= repetition::SEVENTY_FIVE_MOVE_PLIES {
+            return Some(Ending::SeventyFiveMoves);
+        }
+        if count >= 5 {
+            return Some(Ending::FivefoldRepetition);
+        }
+        None
+    }
 }
 
 /// Checkmate or stalemate, when `pos` has no legal move.
@@ -701,26 +816,6 @@ fn no_moves_ending(pos: &Position) -> Option<Ending> {
     } else {
         Ending::Stalemate
     })
-}
-
-/// The rule that ends the game in `pos` (occurred `count` times), which
-/// has a legal move.
-fn detect_with_moves(pos: &Position, count: u32, automatic_draws: bool) -> Option<Ending> {
-    match dead_position(pos) {
-        Some(DeadReason::InsufficientMaterial) => return Some(Ending::InsufficientMaterial),
-        Some(_) => return Some(Ending::DeadPosition),
-        None => {}
-    }
-    if !automatic_draws {
-        return None;
-    }
-    if pos.halfmoves() >= repetition::SEVENTY_FIVE_MOVE_PLIES {
-        return Some(Ending::SeventyFiveMoves);
-    }
-    if count >= 5 {
-        return Some(Ending::FivefoldRepetition);
-    }
-    None
 }
 
 #[cfg(test)]

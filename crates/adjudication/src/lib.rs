@@ -65,7 +65,7 @@ use movegen::Position;
 pub use dead::{
     dead_position, has_bare_king, has_insufficient_material, is_insufficient_material, DeadReason,
 };
-pub use game::{Ending, Game, GameError};
+pub use game::{DeadPositions, Ending, Game, GameError};
 pub use helpmate::{can_mate, helpmate, screen, Answer, Helpmate, Method, Proof, DEFAULT_BUDGET};
 pub use repetition::{claims, is_irreversible, Claims, RepetitionKey, Repetitions};
 

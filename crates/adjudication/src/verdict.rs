@@ -62,7 +62,10 @@ use movegen::{Move, Position};
 
 use crate::clock::{analyze_clocks_from, PlyClock, TimeControl};
 use crate::termination::{external_result, EndingKind, ExternalEvent, MateAbility, RecordedEnding};
-use crate::{has_insufficient_material, Answer, Claims, Ending, Game, GameError, Method, Proof};
+use crate::{
+    has_insufficient_material, Answer, Claims, DeadPositions, Ending, Game, GameError, Method,
+    Proof,
+};
 
 /// Why a game has the result the rules give it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -366,9 +369,11 @@ impl fmt::Display for GameDate {
 pub enum Ruleset {
     /// The FIDE Laws of Chess, in the edition [`LawsChoice`] picks.
     Fide,
-    /// Lichess: the 50-move draw is automatic at 100 plies, a timeout (or
-    /// abandonment) is a draw only if the winner has insufficient
-    /// material, and a resignation always loses.
+    /// Lichess: the 50-move draw is automatic at 100 plies, only the
+    /// dead positions of the material alone end a game
+    /// ([`DeadPositions::Material`]), a timeout (or abandonment) is a draw
+    /// only if the winner has insufficient material, and a resignation
+    /// always loses.
     Lichess,
 }
 
@@ -419,6 +424,18 @@ impl Rules {
             laws: LawsChoice::ByDate,
             helpmate_budget: crate::DEFAULT_BUDGET,
             can_mate: Method::Exact,
+        }
+    }
+
+    /// Which dead positions end a game: every one proven under the FIDE
+    /// Laws (5.2.2); only those of the material alone on Lichess, whose
+    /// server draws "insufficient material" and lets a locked pawn wall
+    /// play on.
+    #[must_use]
+    pub const fn dead_positions(&self) -> DeadPositions {
+        match self.ruleset {
+            Ruleset::Fide => DeadPositions::Proven,
+            Ruleset::Lichess => DeadPositions::Material,
         }
     }
 
@@ -479,9 +496,14 @@ impl Record {
     /// A game from `start` judged by `laws`, with its tags.
     #[must_use]
     pub fn new(start: Position, laws: Laws, tags: RecordedTags) -> Record {
+        Record::ended_by(start, laws, DeadPositions::Proven, tags)
+    }
+
+    /// [`Record::new`], the game ended by the dead positions `dead`.
+    fn ended_by(start: Position, laws: Laws, dead: DeadPositions, tags: RecordedTags) -> Record {
         Record {
             fifty_at: (start.halfmoves() >= 100).then_some(0),
-            game: Game::with_automatic_draws(start.clone(), laws.automatic_draws()),
+            game: Game::with_dead_positions(start.clone(), laws.automatic_draws(), dead),
             start,
             // Most games fit: no reallocation along the way.
             moves: Vec::with_capacity(RESERVED_PLIES),
@@ -504,7 +526,7 @@ impl Record {
         let (laws, laws_date) = rules.laws_for(date);
         Record {
             laws_date,
-            ..Record::new(start, laws, tags)
+            ..Record::ended_by(start, laws, rules.dead_positions(), tags)
         }
     }
 
@@ -676,7 +698,11 @@ fn game_after(record: &Record, plies: usize) -> Game {
         // the record kept.
         return record.game.clone();
     }
-    let mut game = Game::with_automatic_draws(record.start.clone(), record.laws.automatic_draws());
+    let mut game = Game::with_dead_positions(
+        record.start.clone(),
+        record.laws.automatic_draws(),
+        record.game.dead_positions(),
+    );
     for &mv in &record.moves[..plies.min(record.moves.len())] {
         if game.ended_before_unsettled() {
             break;

@@ -331,6 +331,71 @@ fn adjudicate_resignation_against_bare_king_is_a_draw_under_fide_not_lichess() {
     );
 }
 
+/// Lichess's server draws a game by itself only for the material
+/// (scalachess's `InsufficientMatingMaterial`): a locked pawn wall plays
+/// on, and a flag there loses for the side that flagged, where the FIDE
+/// Laws ended the game at the wall (5.2.2). A forced capture of the last
+/// piece ends a FIDE game a ply before the capture, a Lichess game at it.
+#[test]
+fn adjudicate_a_locked_wall_plays_on_under_lichess_only() {
+    let wall = "4k3/8/8/1p1p1p1p/pPpPpPp1/P1P1P1P1/7P/4K3 w - - 0 1";
+    let flag = game(
+        "1-0",
+        Some(wall),
+        "[Termination \"Time forfeit\"]\n",
+        "1. h4 Kd7 2. Kd1 Ke7 3. Ke1",
+    );
+    check(
+        "adj_wall_flag_fide",
+        &flag,
+        &[],
+        ("1-0", "1/2-1/2", "dead_position", "2", "", "false"),
+        "dead position: locked pawns; 3 plies played after the game ended",
+    );
+    check(
+        "adj_wall_flag_lichess",
+        &flag,
+        &["--rules", "lichess"],
+        ("1-0", "1-0", "time_forfeit", "5", "", "true"),
+        "Black flagged; White (K+8P) can mate K+8P",
+    );
+    let agreed = game("1/2-1/2", Some(wall), "", "1. h4 Kd7 2. Kd1 Ke7 3. Ke1 Kd7");
+    check(
+        "adj_wall_agreed_lichess",
+        &agreed,
+        &["--rules", "lichess"],
+        ("1/2-1/2", "1/2-1/2", "agreement", "6", "", "true"),
+        "agreed",
+    );
+    let forced = game(
+        "1/2-1/2",
+        Some("k7/8/8/8/8/8/8/1Q5K w - - 0 1"),
+        "",
+        "1. Qb7+ Kxb7",
+    );
+    check(
+        "adj_forced_fide",
+        &forced,
+        &[],
+        ("1/2-1/2", "1/2-1/2", "dead_position", "1", "", "true"),
+        "every legal move leads to a dead position; 1 ply played after the game ended",
+    );
+    check(
+        "adj_forced_lichess",
+        &forced,
+        &["--rules", "lichess"],
+        (
+            "1/2-1/2",
+            "1/2-1/2",
+            "insufficient_material",
+            "2",
+            "",
+            "true",
+        ),
+        "dead position: insufficient material",
+    );
+}
+
 #[test]
 fn adjudicate_recorded_draw_with_threefold_claimable() {
     let pgn = game(
