@@ -539,18 +539,6 @@ fn helpmate_search_respects_fivefold_repetition() {
 
 // --- Properties ----------------------------------------------------------------
 
-/// Small deterministic PRNG (xorshift64*), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
-    }
-}
-
 /// On random games, the window count of [`Repetitions`] equals a brute
 /// count over the whole history, and [`RepetitionKey`] equality equals
 /// shakmaty's FEN equality with legal en-passant squares (its reading of
@@ -558,7 +546,7 @@ impl Rng {
 #[test]
 fn repetition_counts_agree_with_a_brute_force_count_and_shakmaty() {
     use shakmaty::{fen::Fen, EnPassantMode, Position as _};
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = common::Rng(0x9e37_79b9_7f4a_7c15);
     for game_index in 0..60 {
         let (mut ours, mut oracle) = common::parse("startpos", false);
         let mut reps = Repetitions::new(&ours);

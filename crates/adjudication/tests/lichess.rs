@@ -12,18 +12,6 @@ mod common;
 use adjudication::{dead_position, DeadPositions, DeadReason, Ending, Game, GameError};
 use shakmaty::{fen::Fen, EnPassantMode, Position as _};
 
-/// Small deterministic PRNG (xorshift64*), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
-    }
-}
-
 /// Endings where FIDE's dead positions come up: locked walls with kings
 /// and bishops, a lone piece about to be taken, minor-piece endings.
 const STARTS: [&str; 8] = [
@@ -68,7 +56,7 @@ fn key(pos: &shakmaty::Chess) -> String {
 
 #[test]
 fn lichess_endings_agree_with_shakmaty_and_a_locked_wall_plays_on() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = common::Rng(0x2545_f491_4f6c_dd1d);
     // Positions reached that FIDE calls dead and Lichess plays on from.
     let mut played_on = 0u32;
     let mut endings = std::collections::BTreeMap::<&str, u32>::new();

@@ -221,3 +221,16 @@ impl Replay {
         self.game.ending_ply().is_some_and(|ply| ply < self.plies)
     }
 }
+
+/// Small deterministic PRNG (xorshift64*), so failures reproduce.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
+    }
+}
