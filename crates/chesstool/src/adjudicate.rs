@@ -100,8 +100,10 @@ const FORMATS: &[Format] = &[Format::Text, Format::Csv, Format::Jsonl, Format::P
 enum RulesArg {
     /// FIDE Laws of Chess (of each game's date; see --laws).
     Fide,
-    /// Lichess: 50-move draw automatic at 100 plies; a timeout (or
-    /// abandonment) is a draw only if the winner has insufficient material.
+    /// Lichess: 50-move draw automatic at 100 plies; only dead positions
+    /// of the material alone end a game (a locked pawn wall plays on); a
+    /// timeout (or abandonment) is a draw only if the winner has
+    /// insufficient material; a resignation always loses.
     Lichess,
 }
 
