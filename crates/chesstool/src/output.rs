@@ -11,7 +11,13 @@
 //! A destination that exists and is not a regular file (`/dev/null`,
 //! `/dev/stdout`, a FIFO, a shell's `>(…)`) is written directly: renaming a
 //! file over it would replace the device with a regular file (one
-//! `-o /dev/null` once did that to a whole machine's `/dev/null`).
+//! `-o /dev/null` once did that to a whole machine's `/dev/null`). So is a
+//! symbolic link, as the shell's `>` writes it: through the link, to the
+//! file it names (created when missing, cut to what was written when the
+//! run commits it), the link left in place. Renaming over a link replaced the link, and `/dev/stdout` is
+//! one (to `/proc/self/fd/1`, a regular file when stdout is redirected
+//! to one: `--duplicates /dev/stdout > out.txt` turned the machine's
+//! `/dev/stdout` into a regular file).
 //!
 //! Rust ignores `SIGPIPE`, so a closed stdout (`chesstool … | head`)
 //! surfaces as an [`io::ErrorKind::BrokenPipe`] error from `write` or
@@ -39,10 +45,16 @@ pub struct Output {
 
 enum Sink {
     Stdout(BufWriter<Stdout>),
-    /// An existing destination that is not a regular file, written as is.
+    /// An existing destination that is not a regular file, or a link,
+    /// written as is.
     Stream {
         writer: BufWriter<File>,
         dest: PathBuf,
+        /// A regular file (through a link): cut at the end of what was
+        /// written, on commit. Not truncated when opened, so that a run
+        /// refused before it writes (`-o LINK` naming an input) leaves
+        /// the file as it was.
+        regular: bool,
     },
     File {
         /// `None` once committed or discarded.
@@ -93,9 +105,17 @@ impl Output {
     /// When the temporary file cannot be created (a missing directory, no
     /// permission); the message names `path`.
     pub fn create(path: &Path) -> anyhow::Result<Output> {
-        if fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir()) {
+        let link = fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink());
+        let special = fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir());
+        if link || special {
+            // Through a link to a regular file (or to none yet) as `>`
+            // writes it: created when missing, cut on commit. A device or
+            // a FIFO is opened as it is.
+            let regular = !special;
             let file = fs::OpenOptions::new()
                 .write(true)
+                .create(regular)
+                .truncate(false)
                 .open(path)
                 .map_err(|err| {
                     anyhow::anyhow!(
@@ -108,6 +128,7 @@ impl Output {
                 sink: Sink::Stream {
                     writer: BufWriter::with_capacity(BUFFER_SIZE, file),
                     dest: path.to_path_buf(),
+                    regular,
                 },
             });
         }
@@ -162,9 +183,19 @@ impl Output {
         let name = self.name();
         match &mut self.sink {
             Sink::Stdout(writer) => writer.flush().context("cannot write to stdout"),
-            Sink::Stream { writer, .. } => writer
-                .flush()
-                .with_context(|| format!("cannot write {name}")),
+            Sink::Stream {
+                writer, regular, ..
+            } => (|| -> io::Result<()> {
+                writer.flush()?;
+                if *regular {
+                    // What the file held past the new bytes goes.
+                    let file = writer.get_mut();
+                    let end = io::Seek::stream_position(file)?;
+                    file.set_len(end)?;
+                }
+                Ok(())
+            })()
+            .with_context(|| format!("cannot write {name}")),
             Sink::File { writer, temp, dest } => {
                 let Some(writer) = writer.take() else {
                     return Ok(());
@@ -279,6 +310,18 @@ impl OutputDir {
     /// `path` is a file, or a directory that is not empty; the temporary
     /// directory cannot be created.
     pub fn create(path: &Path, what: &str) -> anyhow::Result<OutputDir> {
+        // A link to a directory: the directory it names is written (the
+        // rename would fail on the link itself).
+        let resolved;
+        let path = if fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink())
+            && path.is_dir()
+        {
+            resolved = fs::canonicalize(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            resolved.as_path()
+        } else {
+            path
+        };
         match fs::read_dir(path) {
             Ok(mut entries) => {
                 if entries.next().is_some() {

@@ -430,6 +430,100 @@ fn output_to_a_fifo_writes_it_and_leaves_it_in_place() {
 }
 
 #[test]
+fn output_through_a_link_writes_the_file_it_names_and_keeps_the_link() {
+    // `-o LINK` (and `--duplicates LINK`) write through the link as the
+    // shell's `>` does: renaming the finished file over the link replaced
+    // the link (and, with `--duplicates /dev/stdout > out.txt` as root,
+    // the machine's /dev/stdout, a link to /proc/self/fd/1). A link to a
+    // directory takes a partitioned table.
+    let dir = temp_dir("inputs_output_link");
+    write(&dir.join("a.pgn"), A);
+    let twice = format!("{A}\n{A}");
+    write(&dir.join("twice.pgn"), &twice);
+    let link = |name: &str, target: &str| {
+        std::os::unix::fs::symlink(target, dir.join(name)).unwrap();
+    };
+    let is_link = |name: &str| {
+        std::fs::symlink_metadata(dir.join(name))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    };
+    // Longer than the report: what is left past it must go.
+    write(&dir.join("report.csv"), &"an older, longer report\n".repeat(1000));
+    link("report-link.csv", "report.csv");
+    // A link to a file not there yet: created, as `>` creates it.
+    link("dups-link.csv", "dups.csv");
+    link("games-link.pgn", "games.pgn");
+    let runs: [&[&str]; 2] = [
+        &[
+            "validate",
+            "a.pgn",
+            "--format",
+            "csv",
+            "-o",
+            "report-link.csv",
+        ],
+        &[
+            "select",
+            "twice.pgn",
+            "--unique",
+            "--duplicates",
+            "dups-link.csv",
+            "-o",
+            "games-link.pgn",
+        ],
+    ];
+    for args in runs {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    }
+    for (name, target) in [
+        ("report-link.csv", "report.csv"),
+        ("dups-link.csv", "dups.csv"),
+        ("games-link.pgn", "games.pgn"),
+    ] {
+        assert!(is_link(name), "{name} was replaced");
+        assert_eq!(
+            std::fs::read(dir.join(name)).unwrap(),
+            std::fs::read(dir.join(target)).unwrap()
+        );
+    }
+    let report = std::fs::read_to_string(dir.join("report.csv")).unwrap();
+    assert_eq!(files_in(&report), ["a.pgn"], "{report}");
+    let dups = std::fs::read_to_string(dir.join("dups.csv")).unwrap();
+    let games = A.matches("[Event ").count();
+    assert_eq!(dups.lines().count(), 1 + games, "{dups}");
+    let kept = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert_eq!(kept.matches("[Event ").count(), games, "{kept}");
+    // A link to an empty directory: the table goes into that directory.
+    std::fs::create_dir(dir.join("table")).unwrap();
+    link("table-link", "table");
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "a.pgn",
+            "--format",
+            "parquet",
+            "--partition-by",
+            "year,month",
+            "-o",
+            "table-link",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(is_link("table-link"));
+    assert!(
+        std::fs::read_dir(dir.join("table"))
+            .unwrap()
+            .next()
+            .is_some(),
+        "the table is not in the directory the link names"
+    );
+}
+
+#[test]
 fn buffers_recycled_across_inputs_never_leak_stale_bytes() {
     // Inputs of decreasing size, each several 64 KiB chunks long: the
     // buffers the reader gets back hold bytes of a longer chunk past what
