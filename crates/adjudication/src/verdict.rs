@@ -922,7 +922,25 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
                 n => format!("; clock warning: {first} (and {} more)", n - 1),
             };
         }
-        if let Some(flag) = clocks.flag_fall {
+        // A flag the readings show with moves after the late one: the
+        // game went on, so the flag did not end it. A server ends a game
+        // at the flag fall, so there the readings' premise was wrong (a
+        // Lichess arena player who berserked plays without the
+        // increment); over the board a flag counts once it is seen or
+        // claimed (6.8), and play went on. Not counted, and said.
+        let went_on = clocks.flag_fall.and_then(|flag| {
+            let after = usize::try_from(plies).ok()?.checked_sub(flag.ply)?;
+            (after > 0).then_some((flag, after))
+        });
+        if let Some((flag, after)) = went_on {
+            clock_note.push_str(&format!(
+                "; clocks: {flag}, but the game went on ({after} more {}): not counted \
+                 (a server ends a game at the flag fall, and a berserk player has no \
+                 increment; over the board a flag counts once seen, 6.8)",
+                if after == 1 { "ply" } else { "plies" }
+            ));
+        }
+        if let Some(flag) = clocks.flag_fall.filter(|_| went_on.is_none()) {
             let flagged = game_after(record, flag.ply.saturating_sub(1));
             let (result, detail, line) = external(
                 &flagged,

@@ -274,7 +274,31 @@ fn adjudicate_flag_fall_knight_can_mate_pawn() {
 
 #[test]
 fn adjudicate_flag_fall_from_clocks() {
-    // One move in 30 s: Black's first move took 31 s.
+    // One move in 30 s: Black's first move took 31 s, and the game ends
+    // there.
+    let pgn = game(
+        "1-0",
+        None,
+        "[TimeControl \"1/30\"]\n",
+        "1. e4 { [%emt 0:00:05] } e5 { [%emt 0:00:31] }",
+    );
+    check(
+        "adj_clock_flag",
+        &pgn,
+        &[],
+        ("1-0", "1-0", "time_forfeit", "1", "", "true"),
+        "Black took 0:00:31 at ply 2, more than the 0:00:30 allowed per move; Black flagged",
+    );
+}
+
+/// A flag the readings show, with moves after it: the game went on, so
+/// the flag did not end it (a server ends a game at the flag fall; over
+/// the board a flag counts once seen, 6.8). A Lichess arena player who
+/// berserks plays on half the time and without the increment: readings
+/// under the increment, which proved a flag fall, and turned a won game
+/// into a loss.
+#[test]
+fn adjudicate_a_flag_the_game_went_on_from_is_not_counted() {
     let pgn = game(
         "1-0",
         None,
@@ -282,12 +306,42 @@ fn adjudicate_flag_fall_from_clocks() {
         "1. e4 { [%emt 0:00:05] } e5 { [%emt 0:00:31] } 2. Nf3 { [%emt 0:00:02] }",
     );
     check(
-        "adj_clock_flag",
+        "adj_clock_flag_went_on",
         &pgn,
         &[],
-        ("1-0", "1-0", "time_forfeit", "1", "", "true"),
-        "2 plies played after the game ended",
+        ("1-0", "1-0", "resignation", "3", "", "true"),
+        "clocks: Black took 0:00:31 at ply 2, more than the 0:00:30 allowed per move, but the game \
+         went on (1 more ply): not counted",
     );
+    let berserk = game(
+        "1-0",
+        None,
+        "[TimeControl \"180+2\"]\n[Termination \"Normal\"]\n",
+        "1. e4 {[%clk 0:01:30]} e5 {[%clk 0:03:00]} 2. Nf3 {[%clk 0:01:00]} Nc6 {[%clk 0:03:01]} \
+         3. Bc4 {[%clk 0:00:01]} Nf6 {[%clk 0:03:02]} 4. Ng5 {[%clk 0:00:01]} d5 {[%clk 0:03:01]} \
+         5. exd5 {[%clk 0:00:01]} Nxd5 {[%clk 0:02:55]} 6. Nxf7",
+    );
+    for (name, extra, detail) in [
+        ("adj_berserk_fide", &[][..], "Black resigned; White"),
+        (
+            "adj_berserk_lichess",
+            &["--rules", "lichess"][..],
+            "Black resigned (always a loss on Lichess)",
+        ),
+    ] {
+        check(
+            name,
+            &berserk,
+            extra,
+            ("1-0", "1-0", "resignation", "11", "", "true"),
+            detail,
+        );
+        let (_, rows) = adjudicate(name, &berserk, extra);
+        assert!(
+            rows[0][6].contains("clocks: White ran out of time at ply 5, but the game went on (6 more plies): not counted"),
+            "{rows:?}"
+        );
+    }
 }
 
 #[test]

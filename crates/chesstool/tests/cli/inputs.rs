@@ -450,7 +450,10 @@ fn output_through_a_link_writes_the_file_it_names_and_keeps_the_link() {
             .is_symlink()
     };
     // Longer than the report: what is left past it must go.
-    write(&dir.join("report.csv"), &"an older, longer report\n".repeat(1000));
+    write(
+        &dir.join("report.csv"),
+        &"an older, longer report\n".repeat(1000),
+    );
     link("report-link.csv", "report.csv");
     // A link to a file not there yet: created, as `>` creates it.
     link("dups-link.csv", "dups.csv");
