@@ -992,6 +992,31 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
     if let Some((event, why)) = event {
         let loser = ending.loser.unwrap_or(game.position().turn());
         let (result, detail, line) = external(game, event, loser, recorded, rules, laws);
+        if rules.ruleset == Ruleset::Lichess
+            && event == ExternalEvent::FlagFall
+            && recorded == GameResult::Draw
+            && ending.loser.is_none()
+            && result != GameResult::Draw
+        {
+            // Lichess records a draw called by the player whose opponent
+            // left the game as a timeout (lila's `rageQuit` without a
+            // winner): a draw on time that no material explains. It
+            // stands. (Under the FIDE Laws the side to move flagged: on a
+            // server only its clock runs.)
+            return finish(
+                GameResult::Draw,
+                Reason::TimeForfeit,
+                plies,
+                claims,
+                format!(
+                    "recorded as a draw on time: {} (to move) flagging would lose ({detail}); \
+                     on Lichess a draw called when the opponent left is recorded so{why}{clock_note}",
+                    color_name(loser)
+                ),
+                None,
+                Vec::new(),
+            );
+        }
         return finish(
             result,
             Reason::of_event(event),

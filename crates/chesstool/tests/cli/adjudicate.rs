@@ -344,6 +344,34 @@ fn adjudicate_a_flag_the_game_went_on_from_is_not_counted() {
     }
 }
 
+/// A draw on time that no material explains: under the FIDE Laws (a
+/// server runs only the clock of the side to move) the side to move
+/// flagged and loses; on Lichess it is how the server records a draw
+/// called by the player whose opponent left (lila's `rageQuit` without a
+/// winner), and it stands.
+#[test]
+fn adjudicate_a_draw_on_time_stands_on_lichess_only() {
+    let pgn = game(
+        "1/2-1/2",
+        None,
+        "[Termination \"Time forfeit\"]\n",
+        "1. e4 e5",
+    );
+    let (code, rows) = adjudicate("adj_draw_on_time_fide", &pgn, &[]);
+    assert_eq!(code, 1, "{rows:?}");
+    assert_eq!(
+        rows[0][..6],
+        ["1/2-1/2", "0-1", "time_forfeit", "2", "", "false"]
+    );
+    check(
+        "adj_draw_on_time_lichess",
+        &pgn,
+        &["--rules", "lichess"],
+        ("1/2-1/2", "1/2-1/2", "time_forfeit", "2", "", "true"),
+        "on Lichess a draw called when the opponent left is recorded so",
+    );
+}
+
 #[test]
 fn adjudicate_resignation() {
     let pgn = game(
