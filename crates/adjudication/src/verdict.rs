@@ -873,6 +873,9 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
         .filter(|_| rules.ruleset == Ruleset::Lichess);
     let board_ending = game.ending().zip(game.ending_ply());
     let board_first = match (board_ending, lichess_fifty) {
+        // Lichess has no 75-move rule: its draw at 100 quiet plies comes
+        // first, or at the same ply (a FEN's halfmove clock of 150).
+        (Some((Ending::SeventyFiveMoves, ply)), Some(fifty)) => ply < fifty,
         (Some((_, ply)), Some(fifty)) => ply <= fifty,
         (board, _) => board.is_some(),
     };

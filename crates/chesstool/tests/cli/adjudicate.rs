@@ -563,6 +563,27 @@ fn adjudicate_fifty_moves_automatic_on_lichess_only() {
     );
 }
 
+/// Lichess has no 75-move rule: a FEN with a halfmove clock of 150 is its
+/// automatic 50-move draw, at ply 0, as under FIDE it is the 75-move rule.
+#[test]
+fn adjudicate_a_fen_past_150_quiet_plies_is_fifty_moves_on_lichess() {
+    let pgn = game("1/2-1/2", Some("4k3/8/8/8/8/8/8/R3K3 w - - 150 80"), "", "");
+    check(
+        "adj_fen_150_fide",
+        &pgn,
+        &[],
+        ("1/2-1/2", "1/2-1/2", "seventyfive_moves", "0", "", "true"),
+        "75 moves",
+    );
+    check(
+        "adj_fen_150_lichess",
+        &pgn,
+        &["--rules", "lichess"],
+        ("1/2-1/2", "1/2-1/2", "fifty_moves", "0", "", "true"),
+        "drawn automatically on Lichess",
+    );
+}
+
 #[test]
 fn adjudicate_invalid_game() {
     let pgn = game("*", None, "", "1. e4 e5 2. Ke3");
