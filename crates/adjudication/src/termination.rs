@@ -113,8 +113,12 @@ pub enum EndingKind {
     /// A result decided by an arbiter or a tournament manager: engine
     /// adjudication rules, tablebases, manual adjudication.
     Adjudication,
-    /// A rule was broken: an illegal move, cheating.
+    /// A rule was broken (cheating, a forbidden device, …): the arbiter's
+    /// decision.
     RulesInfraction,
+    /// An illegal move lost the game (FIDE 7.5.5; the rapid and blitz
+    /// appendices): a draw when the opponent cannot mate.
+    IllegalMove,
     /// The game was not finished (interrupted, aborted, still running).
     Unterminated,
     /// Ended on the board in the ordinary way; the record does not say
@@ -143,6 +147,7 @@ impl EndingKind {
             EndingKind::InsufficientMaterial => "insufficient_material",
             EndingKind::Adjudication => "adjudication",
             EndingKind::RulesInfraction => "rules_infraction",
+            EndingKind::IllegalMove => "illegal_move",
             EndingKind::Unterminated => "unterminated",
             EndingKind::Normal => "normal",
             EndingKind::Unknown(_) => "unknown",
@@ -157,6 +162,7 @@ impl EndingKind {
             EndingKind::TimeForfeit => Some(ExternalEvent::FlagFall),
             EndingKind::Resignation => Some(ExternalEvent::Resignation),
             EndingKind::Abandonment => Some(ExternalEvent::Abandonment),
+            EndingKind::IllegalMove => Some(ExternalEvent::IllegalMove),
             _ => None,
         }
     }
@@ -230,12 +236,8 @@ const SUBJECT_PHRASES: &[(&str, Kind, Named)] = &[
     ("'s connection stalls", Kind::Abandonment, Named::Loser),
     (" abandoned the game", Kind::Abandonment, Named::Loser),
     (" left the game", Kind::Abandonment, Named::Loser),
-    (
-        " makes an illegal move",
-        Kind::RulesInfraction,
-        Named::Loser,
-    ),
-    (" made an illegal move", Kind::RulesInfraction, Named::Loser),
+    (" makes an illegal move", Kind::IllegalMove, Named::Loser),
+    (" made an illegal move", Kind::IllegalMove, Named::Loser),
 ];
 
 /// The data-less kinds, so the phrase table can be a `const`.
@@ -252,6 +254,7 @@ enum Kind {
     InsufficientMaterial,
     Adjudication,
     RulesInfraction,
+    IllegalMove,
     Unterminated,
     Normal,
 }
@@ -270,6 +273,7 @@ impl Kind {
             Kind::InsufficientMaterial => EndingKind::InsufficientMaterial,
             Kind::Adjudication => EndingKind::Adjudication,
             Kind::RulesInfraction => EndingKind::RulesInfraction,
+            Kind::IllegalMove => EndingKind::IllegalMove,
             Kind::Unterminated => EndingKind::Unterminated,
             Kind::Normal => EndingKind::Normal,
         }
@@ -428,7 +432,9 @@ fn keyword_kind(text: &str, lower: &str) -> EndingKind {
         || word("flagged")
     {
         Kind::TimeForfeit
-    } else if has("infraction") || has("illegal") || word("cheat") || word("cheating") {
+    } else if has("illegal") {
+        Kind::IllegalMove
+    } else if has("infraction") || word("cheat") || word("cheating") {
         Kind::RulesInfraction
     } else if has("unterminated")
         || has("interrupted")
@@ -484,6 +490,11 @@ pub enum ExternalEvent {
     /// The player left the game in progress; on the platform this counts
     /// as resignation.
     Abandonment,
+    /// The player lost for an illegal move (7.5.5, and the rapid and
+    /// blitz appendices): a draw when the opponent cannot mate, under
+    /// every edition of the Laws. Reported as a `resignation` (a decisive
+    /// result no rule of play explains).
+    IllegalMove,
 }
 
 impl ExternalEvent {
@@ -493,7 +504,7 @@ impl ExternalEvent {
     pub const fn reason(self) -> &'static str {
         match self {
             ExternalEvent::FlagFall => "time_forfeit",
-            ExternalEvent::Resignation => "resignation",
+            ExternalEvent::Resignation | ExternalEvent::IllegalMove => "resignation",
             ExternalEvent::Abandonment => "abandonment",
         }
     }
@@ -591,6 +602,7 @@ pub fn external_result(
         ExternalEvent::FlagFall => "flagged",
         ExternalEvent::Resignation => "resigned",
         ExternalEvent::Abandonment => "left the game (counts as resignation)",
+        ExternalEvent::IllegalMove => "made an illegal move (7.5.5)",
     };
     // One string, written in order ("Black flagged; White (K+N) cannot
     // mate K+Q"): this runs for every flag fall and resignation.

@@ -191,7 +191,7 @@ impl Reason {
     const fn of_event(event: ExternalEvent) -> Reason {
         match event {
             ExternalEvent::FlagFall => Reason::TimeForfeit,
-            ExternalEvent::Resignation => Reason::Resignation,
+            ExternalEvent::Resignation | ExternalEvent::IllegalMove => Reason::Resignation,
             ExternalEvent::Abandonment => Reason::Abandonment,
         }
     }
@@ -756,10 +756,23 @@ fn external(
         event,
         ExternalEvent::Resignation | ExternalEvent::Abandonment
     );
-    if rules.ruleset == Ruleset::Lichess && event == ExternalEvent::Resignation {
+    if rules.ruleset == Ruleset::Lichess
+        && matches!(
+            event,
+            ExternalEvent::Resignation | ExternalEvent::IllegalMove
+        )
+    {
         return (
             GameResult::win_for(loser.other()),
-            [color_name(loser), " resigned (always a loss on Lichess)"].concat(),
+            [
+                color_name(loser),
+                if event == ExternalEvent::IllegalMove {
+                    " made an illegal move (always a loss on Lichess)"
+                } else {
+                    " resigned (always a loss on Lichess)"
+                },
+            ]
+            .concat(),
             Vec::new(),
         );
     }
@@ -983,6 +996,32 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
             Some((ExternalEvent::Resignation, String::new()))
         }
         EndingKind::Normal if decisive => Some((ExternalEvent::Resignation, String::new())),
+        EndingKind::IllegalMove if decisive || ending.loser.is_some() => {
+            Some((ExternalEvent::IllegalMove, String::new()))
+        }
+        // An arbiter's (or a tournament manager's) decision: the Laws
+        // leave the score to the arbiter (12.9: a device loses whatever
+        // the material, 11.3.2.1), so it stands; no rule of play is
+        // checked against it. Under Lichess's rules it is kept below too.
+        EndingKind::RulesInfraction
+        | EndingKind::Adjudication
+        | EndingKind::Unterminated
+        | EndingKind::Unknown(_)
+            if decisive && rules.ruleset == Ruleset::Fide =>
+        {
+            return finish(
+                recorded,
+                Reason::Resignation,
+                plies,
+                claims,
+                format!(
+                    "recorded as {}: a decision outside the moves, which stands{clock_note}",
+                    ending.kind
+                ),
+                recorded.winner().map(Color::other),
+                Vec::new(),
+            );
+        }
         // A decisive result no rule of play explains: a resignation in
         // effect (the same exception applies to a loss for an illegal
         // move, 7.5.5).
@@ -995,8 +1034,16 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
     if let Some((event, why)) = event {
         let loser = ending.loser.unwrap_or(game.position().turn());
         let (result, detail, line) = external(game, event, loser, recorded, rules, laws);
+        // Lichess's own value, not another platform's text that says why
+        // (chess.com's "drawn by timeout vs insufficient material").
+        let lichess_timeout = record
+            .tags
+            .termination
+            .as_deref()
+            .is_some_and(|text| text.trim().eq_ignore_ascii_case("time forfeit"));
         if rules.ruleset == Ruleset::Lichess
             && event == ExternalEvent::FlagFall
+            && lichess_timeout
             && recorded == GameResult::Draw
             && ending.loser.is_none()
             && result != GameResult::Draw

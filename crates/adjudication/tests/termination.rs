@@ -275,7 +275,7 @@ fn cutechess_values() {
         "illegal move",
         BlackWins,
         ENGINES,
-        RulesInfraction,
+        IllegalMove,
         Some(Black),
         Some(White),
     );
@@ -341,7 +341,7 @@ fn cutechess_values() {
         "Black makes an illegal move",
         WhiteWins,
         ENGINES,
-        RulesInfraction,
+        IllegalMove,
         Some(White),
         Some(Black),
     );
@@ -471,7 +471,7 @@ fn fastchess_values() {
         "illegal move",
         WhiteWins,
         ENGINES,
-        RulesInfraction,
+        IllegalMove,
         Some(White),
         Some(Black),
     );
@@ -553,7 +553,7 @@ fn fastchess_values() {
         "Stockfish made an illegal move",
         BlackWins,
         ENGINES,
-        RulesInfraction,
+        IllegalMove,
         Some(Black),
         Some(White),
     );

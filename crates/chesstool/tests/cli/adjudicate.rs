@@ -372,6 +372,49 @@ fn adjudicate_a_draw_on_time_stands_on_lichess_only() {
     );
 }
 
+/// An arbiter's decision (a rules infraction, an adjudication) stands
+/// under the FIDE Laws: the Laws leave the score to the arbiter (a
+/// forbidden device loses whatever the material). An illegal move loses
+/// unless the opponent cannot mate (7.5.5), under every edition. Both
+/// were judged as resignations: a bare king's side "could not mate", and
+/// the recorded loss became a draw.
+#[test]
+fn adjudicate_an_arbiters_decision_stands_and_an_illegal_move_is_7_5_5() {
+    let fen = Some("8/8/8/4k3/8/8/3Q4/4K3 w - - 0 50");
+    for (name, termination, expected, detail) in [
+        (
+            "adj_rules_infraction",
+            "Rules infraction",
+            ("0-1", "0-1", "resignation", "2", "", "true"),
+            "recorded as rules_infraction: a decision outside the moves, which stands",
+        ),
+        (
+            "adj_adjudication",
+            "adjudication",
+            ("0-1", "0-1", "resignation", "2", "", "true"),
+            "recorded as adjudication: a decision outside the moves, which stands",
+        ),
+        (
+            "adj_illegal_move",
+            "White made an illegal move",
+            ("0-1", "1/2-1/2", "resignation", "2", "", "false"),
+            "White made an illegal move (7.5.5); Black (K) cannot mate K+Q",
+        ),
+    ] {
+        for date in ["2020.05.01", "2024.01.01"] {
+            let tags = format!("[Date \"{date}\"]\n[Termination \"{termination}\"]\n");
+            let pgn = game("0-1", fen, &tags, "50. Qd3 Ke6");
+            check(
+                &format!("{name}_{}", &date[..4]),
+                &pgn,
+                &[],
+                expected,
+                detail,
+            );
+        }
+    }
+}
+
 #[test]
 fn adjudicate_resignation() {
     let pgn = game(
