@@ -435,13 +435,21 @@ fn input_that_is<'i>(output: &Path, inputs: &'i [InputPath]) -> Option<&'i Input
 /// directories are resolved, or the same existing file (by device and
 /// inode).
 pub fn same_destination(a: Option<&Path>, b: Option<&Path>) -> bool {
-    let stdout = |p: Option<&Path>| p.is_none_or(input::is_stdin);
+    // `/dev/stdout` too (written through stdout, see `Output::create`).
+    let stdout =
+        |p: Option<&Path>| p.is_none_or(|p| input::is_stdin(p) || crate::output::is_stdout_file(p));
     if stdout(a) || stdout(b) {
         return stdout(a) && stdout(b);
     }
     let (Some(a), Some(b)) = (a, b) else {
         return false;
     };
+    // A link is the file it names, there or not yet.
+    let (a, b) = (
+        crate::output::link_target(a).unwrap_or_else(|| a.to_path_buf()),
+        crate::output::link_target(b).unwrap_or_else(|| b.to_path_buf()),
+    );
+    let (a, b) = (a.as_path(), b.as_path());
     let resolved = |p: &Path| {
         let dir = match p.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),

@@ -8,16 +8,16 @@
 //!
 //! Ctrl-C and SIGTERM remove the temporary file too ([`crate::signals`]).
 //!
-//! A destination that exists and is not a regular file (`/dev/null`,
-//! `/dev/stdout`, a FIFO, a shell's `>(…)`) is written directly: renaming a
-//! file over it would replace the device with a regular file (one
-//! `-o /dev/null` once did that to a whole machine's `/dev/null`). So is a
-//! symbolic link, as the shell's `>` writes it: through the link, to the
-//! file it names (created when missing, cut to what was written when the
-//! run commits it), the link left in place. Renaming over a link replaced the link, and `/dev/stdout` is
-//! one (to `/proc/self/fd/1`, a regular file when stdout is redirected
-//! to one: `--duplicates /dev/stdout > out.txt` turned the machine's
-//! `/dev/stdout` into a regular file).
+//! A destination that exists and is not a regular file (`/dev/null`, a
+//! FIFO, a shell's `>(…)`) is written directly: renaming a file over it
+//! would replace the device with a regular file (one `-o /dev/null` once
+//! did that to a whole machine's `/dev/null`). A symbolic link is
+//! followed: the file it names is written atomically, as above, and the
+//! link stays (renaming over the link replaced it). A destination that is
+//! the file this process's stdout is (`/dev/stdout`, `/proc/self/fd/1`,
+//! or the file stdout is redirected to) is written through stdout itself,
+//! with its offset and append mode (`--duplicates /dev/stdout > out.txt`
+//! turned the machine's `/dev/stdout`, a link, into a regular file).
 //!
 //! Rust ignores `SIGPIPE`, so a closed stdout (`chesstool … | head`)
 //! surfaces as an [`io::ErrorKind::BrokenPipe`] error from `write` or
@@ -45,16 +45,15 @@ pub struct Output {
 
 enum Sink {
     Stdout(BufWriter<Stdout>),
-    /// An existing destination that is not a regular file, or a link,
-    /// written as is.
+    /// An existing destination that is not a regular file, or the file
+    /// stdout is (through a duplicate of its descriptor: its offset and
+    /// append mode), written as is. What is still buffered when it is
+    /// dropped without a commit (a run refused before it wrote, as when
+    /// the destination is an input) is discarded, not written.
     Stream {
-        writer: BufWriter<File>,
+        /// `None` once committed or discarded.
+        writer: Option<BufWriter<File>>,
         dest: PathBuf,
-        /// A regular file (through a link): cut at the end of what was
-        /// written, on commit. Not truncated when opened, so that a run
-        /// refused before it writes (`-o LINK` naming an input) leaves
-        /// the file as it was.
-        regular: bool,
     },
     File {
         /// `None` once committed or discarded.
@@ -105,17 +104,17 @@ impl Output {
     /// When the temporary file cannot be created (a missing directory, no
     /// permission); the message names `path`.
     pub fn create(path: &Path) -> anyhow::Result<Output> {
-        let link = fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink());
-        let special = fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir());
-        if link || special {
-            // Through a link to a regular file (or to none yet) as `>`
-            // writes it: created when missing, cut on commit. A device or
-            // a FIFO is opened as it is.
-            let regular = !special;
+        if let Some(stdout) = stdout_file(path) {
+            return Ok(Output {
+                sink: Sink::Stream {
+                    writer: Some(BufWriter::with_capacity(BUFFER_SIZE, stdout)),
+                    dest: path.to_path_buf(),
+                },
+            });
+        }
+        if fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir()) {
             let file = fs::OpenOptions::new()
                 .write(true)
-                .create(regular)
-                .truncate(false)
                 .open(path)
                 .map_err(|err| {
                     anyhow::anyhow!(
@@ -126,12 +125,14 @@ impl Output {
                 })?;
             return Ok(Output {
                 sink: Sink::Stream {
-                    writer: BufWriter::with_capacity(BUFFER_SIZE, file),
+                    writer: Some(BufWriter::with_capacity(BUFFER_SIZE, file)),
                     dest: path.to_path_buf(),
-                    regular,
                 },
             });
         }
+        // A link: the file it names (there or not yet), the link kept.
+        let target = link_target(path);
+        let path = target.as_deref().unwrap_or(path);
         let temp = temp_path(path)
             .with_context(|| format!("cannot create {}: not a file name", path.display()))?;
         // Registered first: an interruption right after the file appears
@@ -183,19 +184,12 @@ impl Output {
         let name = self.name();
         match &mut self.sink {
             Sink::Stdout(writer) => writer.flush().context("cannot write to stdout"),
-            Sink::Stream {
-                writer, regular, ..
-            } => (|| -> io::Result<()> {
-                writer.flush()?;
-                if *regular {
-                    // What the file held past the new bytes goes.
-                    let file = writer.get_mut();
-                    let end = io::Seek::stream_position(file)?;
-                    file.set_len(end)?;
-                }
-                Ok(())
-            })()
-            .with_context(|| format!("cannot write {name}")),
+            Sink::Stream { writer, .. } => match writer.take() {
+                Some(mut writer) => writer
+                    .flush()
+                    .with_context(|| format!("cannot write {name}")),
+                None => Ok(()),
+            },
             Sink::File { writer, temp, dest } => {
                 let Some(writer) = writer.take() else {
                     return Ok(());
@@ -215,6 +209,58 @@ impl Output {
             }
         }
     }
+}
+
+/// The file a chain of symbolic links at `path` ends at (which may not
+/// exist yet), or `None` when `path` is no link (or the chain cannot be
+/// read, or loops).
+#[must_use]
+pub fn link_target(path: &Path) -> Option<PathBuf> {
+    let mut current = path.to_path_buf();
+    // Linux's own limit on the links of one path.
+    for _ in 0..40 {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let next = fs::read_link(&current).ok()?;
+                current = match current.parent() {
+                    Some(dir) if next.is_relative() => dir.join(next),
+                    _ => next,
+                };
+            }
+            Ok(_) => return (current != path).then_some(current),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {
+                return (current != path).then_some(current)
+            }
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// Whether `path` is the file this process's standard output is
+/// (`/dev/stdout`, `/proc/self/fd/1`, the file stdout is redirected to):
+/// by device and inode.
+#[must_use]
+pub fn is_stdout_file(path: &Path) -> bool {
+    stdout_file(path).is_some()
+}
+
+/// A duplicate of stdout's descriptor (the same offset and append mode)
+/// when `path` is the file stdout is.
+#[cfg(unix)]
+fn stdout_file(path: &Path) -> Option<File> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::metadata(path).ok()?;
+    let stdout = File::from(io::stdout().as_fd().try_clone_to_owned().ok()?);
+    let out = stdout.metadata().ok()?;
+    (out.dev() == meta.dev() && out.ino() == meta.ino()).then_some(stdout)
+}
+
+/// Not known here.
+#[cfg(not(unix))]
+fn stdout_file(_: &Path) -> Option<File> {
+    None
 }
 
 impl Output {
@@ -238,7 +284,7 @@ impl Output {
         }
         match &mut self.sink {
             Sink::Stdout(writer) => direct(writer, block),
-            Sink::Stream { writer, .. } => direct(writer, block),
+            Sink::Stream { writer, .. } => direct(writer.as_mut().ok_or_else(finished)?, block),
             Sink::File { writer, .. } => direct(writer.as_mut().ok_or_else(finished)?, block),
         }
     }
@@ -248,7 +294,7 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.sink {
             Sink::Stdout(writer) => writer.write(buf),
-            Sink::Stream { writer, .. } => writer.write(buf),
+            Sink::Stream { writer, .. } => writer.as_mut().ok_or_else(finished)?.write(buf),
             Sink::File { writer, .. } => writer.as_mut().ok_or_else(finished)?.write(buf),
         }
     }
@@ -256,7 +302,7 @@ impl Write for Output {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.sink {
             Sink::Stdout(writer) => writer.write_all(buf),
-            Sink::Stream { writer, .. } => writer.write_all(buf),
+            Sink::Stream { writer, .. } => writer.as_mut().ok_or_else(finished)?.write_all(buf),
             Sink::File { writer, .. } => writer.as_mut().ok_or_else(finished)?.write_all(buf),
         }
     }
@@ -264,7 +310,7 @@ impl Write for Output {
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.sink {
             Sink::Stdout(writer) => writer.flush(),
-            Sink::Stream { writer, .. } => writer.flush(),
+            Sink::Stream { writer, .. } => writer.as_mut().ok_or_else(finished)?.flush(),
             Sink::File { writer, .. } => writer.as_mut().ok_or_else(finished)?.flush(),
         }
     }
@@ -276,6 +322,12 @@ fn finished() -> io::Error {
 
 impl Drop for Output {
     fn drop(&mut self) {
+        if let Sink::Stream { writer, .. } = &mut self.sink {
+            // Not committed: what is buffered is not written.
+            if let Some(writer) = writer.take() {
+                let (_file, _unwritten) = writer.into_parts();
+            }
+        }
         if let Sink::File { writer, temp, .. } = &mut self.sink {
             if let Some(writer) = writer.take() {
                 // Discard the buffer instead of flushing it into a file

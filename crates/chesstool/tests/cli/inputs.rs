@@ -488,8 +488,8 @@ fn output_through_a_link_writes_the_file_it_names_and_keeps_the_link() {
     ] {
         assert!(is_link(name), "{name} was replaced");
         assert_eq!(
-            std::fs::read(dir.join(name)).unwrap(),
-            std::fs::read(dir.join(target)).unwrap()
+            std::fs::read_link(dir.join(name)).unwrap(),
+            std::path::Path::new(target)
         );
     }
     let report = std::fs::read_to_string(dir.join("report.csv")).unwrap();
@@ -499,6 +499,81 @@ fn output_through_a_link_writes_the_file_it_names_and_keeps_the_link() {
     assert_eq!(dups.lines().count(), 1 + games, "{dups}");
     let kept = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
     assert_eq!(kept.matches("[Event ").count(), games, "{kept}");
+    // A run refused before it writes (the link names an input) leaves
+    // the input as it was, in every format.
+    link("alias.pgn", "a.pgn");
+    for format in ["csv", "jsonl", "parquet"] {
+        let run = chesstool(
+            &dir,
+            &["validate", "a.pgn", "--format", format, "-o", "alias.pgn"],
+        );
+        assert_eq!(run.code, 2, "{format}: {}", run.stderr);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("a.pgn")).unwrap(),
+            A,
+            "{format}"
+        );
+    }
+    // The file stdout is (`/proc/self/fd/1`, as `/dev/stdout` names it;
+    // not `/dev/stdout` itself, so that a regression cannot break the
+    // machine running the tests) is written through stdout: appended to
+    // a log, as `>>` asks, never renamed over or cut.
+    write(&dir.join("log.txt"), "kept\n");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_chesstool"))
+        .args([
+            "validate",
+            "a.pgn",
+            "--format",
+            "csv",
+            "-q",
+            "-o",
+            "/proc/self/fd/1",
+        ])
+        .current_dir(&dir)
+        .stdout(
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(dir.join("log.txt"))
+                .unwrap(),
+        )
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let log = std::fs::read_to_string(dir.join("log.txt")).unwrap();
+    assert!(log.starts_with("kept\nfile,game,"), "{log}");
+    assert_eq!(
+        files_in(log.strip_prefix("kept\n").unwrap()),
+        ["a.pgn"],
+        "{log}"
+    );
+    // With stdout taking the games, `--duplicates` there is refused.
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "twice.pgn",
+            "--unique",
+            "--duplicates",
+            "/proc/self/fd/1",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    // A link to a file the other output names: one destination, refused.
+    link("dangling.pgn", "other.csv");
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "twice.pgn",
+            "--unique",
+            "--duplicates",
+            "other.csv",
+            "-o",
+            "dangling.pgn",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(!dir.join("other.csv").exists());
     // A link to an empty directory: the table goes into that directory.
     std::fs::create_dir(dir.join("table")).unwrap();
     link("table-link", "table");
