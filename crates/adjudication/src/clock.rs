@@ -59,8 +59,10 @@
 //!   is more than the time the player had left before it (their previous
 //!   reading, or the time control's allotment), or, where time is added
 //!   after the move, the reading is below what was added (the clock must
-//!   have been negative before the addition). Either ends the game at that
-//!   ply ([`FlagReason::RanOut`]).
+//!   have been negative before the addition). Either is a flag fall at
+//!   that ply ([`FlagReason::RanOut`]); the verdict counts it only when no
+//!   move is recorded after it, and never under Lichess's rules (see
+//!   [`crate::verdict`]).
 //! - **Per-move controls** (`1/S`): a move whose `%emt` exceeds `S` flags
 //!   ([`FlagReason::PerMoveExceeded`]). Clock readings are not used to
 //!   infer time per move there: platforms disagree on what they show
@@ -885,7 +887,7 @@ impl fmt::Display for ClockWarning {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ClockVerdict {
     /// The first flag fall the readings prove, if any. Readings after it
-    /// are not examined: the game ended there.
+    /// are not examined (the game ended there, if the verdict counts it).
     pub flag_fall: Option<FlagFall>,
     /// Inconsistencies found before the flag fall (or in the whole game),
     /// in ply order.

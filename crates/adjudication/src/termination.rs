@@ -1,6 +1,7 @@
 //! How a game ended according to its record — the `Termination` and
 //! `Result` tags — and the result of an event recorded outside the moves
-//! (flag fall, resignation, abandonment) under FIDE Articles 5.1.2 and 6.9.
+//! (flag fall, resignation, abandonment, a loss for an illegal move) under
+//! FIDE Articles 5.1.2, 6.9 and 7.5.5.
 //!
 //! # Recorded endings
 //!
@@ -113,8 +114,8 @@ pub enum EndingKind {
     /// A result decided by an arbiter or a tournament manager: engine
     /// adjudication rules, tablebases, manual adjudication.
     Adjudication,
-    /// A rule was broken (cheating, a forbidden device, …): the arbiter's
-    /// decision.
+    /// A rule was broken (cheating, a forbidden device, an illegal
+    /// position, …): the arbiter's decision.
     RulesInfraction,
     /// An illegal move lost the game (FIDE 7.5.5; the rapid and blitz
     /// appendices): a draw when the opponent cannot mate.
@@ -432,8 +433,10 @@ fn keyword_kind(text: &str, lower: &str) -> EndingKind {
         || word("flagged")
     {
         Kind::TimeForfeit
-    } else if has("illegal") {
+    } else if has("illegal move") {
         Kind::IllegalMove
+    } else if has("illegal") {
+        Kind::RulesInfraction
     } else if has("infraction") || word("cheat") || word("cheating") {
         Kind::RulesInfraction
     } else if has("unterminated")

@@ -9,17 +9,24 @@
 //!
 //! 1. the first ending a rule of play gives by itself (checkmate,
 //!    stalemate, dead position; from 1 July 2014 fivefold repetition and
-//!    the 75-move rule; on Lichess the 50-move draw). A game may go on
+//!    the 75-move rule; on Lichess the 50-move draw, and only the dead
+//!    positions of the material alone). A game may go on
 //!    after the ending (TWIC games after bare kings, TCEC games before
 //!    their adjudication): the first ending decides and the moves after it
 //!    are counted, but none may follow a checkmate or a stalemate (those
 //!    are illegal moves, which [`Record::push`] refuses);
-//! 2. a flag fall the clocks prove (FIDE 6.9);
+//! 2. a flag fall the clocks prove (FIDE 6.9), with no move recorded
+//!    after the late one (the game went on otherwise: a server ends a
+//!    game at the flag fall, and over the board a flag counts once seen,
+//!    6.8); never on Lichess, whose server records a flag fall itself.
+//!    The readings after the first flag they show are not examined;
 //! 3. what the record says happened outside the moves (`Termination`,
-//!    `Result`): a flag fall, a resignation (5.1.2) or an abandonment,
-//!    each a loss unless the opponent cannot mate by any series of legal
-//!    moves; a decisive result nothing else explains counts as a
-//!    resignation;
+//!    `Result`): a flag fall, a resignation (5.1.2), an abandonment or a
+//!    loss for an illegal move (7.5.5), each a loss unless the opponent
+//!    cannot mate by any series of legal moves; under the FIDE Laws an
+//!    arbiter's decision (a rules infraction, an adjudication, `death`,
+//!    `emergency`) stands; a decisive result nothing else explains counts
+//!    as a resignation;
 //! 4. a recorded draw, explained by a claim (threefold repetition, 50
 //!    moves) or else agreed;
 //! 5. an unfinished game.
@@ -944,17 +951,29 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
         // Lichess arena player who berserked plays without the
         // increment); over the board a flag counts once it is seen or
         // claimed (6.8), and play went on. Not counted, and said.
+        // Lichess's server ends a game at the flag fall itself and
+        // records it as `Time forfeit`: its readings never show one, so
+        // readings that seem to (a berserk player's, under the increment)
+        // are not counted either, on the last ply too.
+        let lichess = rules.ruleset == Ruleset::Lichess;
         let went_on = clocks.flag_fall.and_then(|flag| {
             let after = usize::try_from(plies).ok()?.checked_sub(flag.ply)?;
-            (after > 0).then_some((flag, after))
+            (after > 0 || lichess).then_some((flag, after))
         });
         if let Some((flag, after)) = went_on {
-            clock_note.push_str(&format!(
-                "; clocks: {flag}, but the game went on ({after} more {}): not counted \
-                 (a server ends a game at the flag fall, and a berserk player has no \
-                 increment; over the board a flag counts once seen, 6.8)",
-                if after == 1 { "ply" } else { "plies" }
-            ));
+            if after > 0 {
+                clock_note.push_str(&format!(
+                    "; clocks: {flag}, but the game went on ({after} more {}): not counted \
+                     (a server ends a game at the flag fall, and a berserk player has no \
+                     increment; over the board a flag counts once seen, 6.8)",
+                    if after == 1 { "ply" } else { "plies" }
+                ));
+            } else {
+                clock_note.push_str(&format!(
+                    "; clocks: {flag}: not counted (Lichess's server records a flag fall \
+                     as such, and a berserk player has no increment)"
+                ));
+            }
         }
         if let Some(flag) = clocks.flag_fall.filter(|_| went_on.is_none()) {
             let flagged = game_after(record, flag.ply.saturating_sub(1));
@@ -1000,14 +1019,31 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
             Some((ExternalEvent::IllegalMove, String::new()))
         }
         // An arbiter's (or a tournament manager's) decision: the Laws
-        // leave the score to the arbiter (12.9: a device loses whatever
-        // the material, 11.3.2.1), so it stands; no rule of play is
+        // leave the score to the arbiter (12.9; a device loses whatever
+        // the material, 11.3.2.2), so it stands; no rule of play is
         // checked against it. Under Lichess's rules it is kept below too.
-        EndingKind::RulesInfraction
-        | EndingKind::Adjudication
-        | EndingKind::Unterminated
-        | EndingKind::Unknown(_)
+        EndingKind::RulesInfraction | EndingKind::Adjudication
             if decisive && rules.ruleset == Ruleset::Fide =>
+        {
+            return finish(
+                recorded,
+                Reason::Resignation,
+                plies,
+                claims,
+                format!(
+                    "recorded as {}: a decision outside the moves, which stands{clock_note}",
+                    ending.kind
+                ),
+                recorded.winner().map(Color::other),
+                Vec::new(),
+            );
+        }
+        // The PGN standard's `death` and `emergency`: likewise.
+        EndingKind::Unknown(text)
+            if decisive
+                && rules.ruleset == Ruleset::Fide
+                && (text.eq_ignore_ascii_case("death")
+                    || text.eq_ignore_ascii_case("emergency")) =>
         {
             return finish(
                 recorded,
@@ -1036,11 +1072,11 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
         let (result, detail, line) = external(game, event, loser, recorded, rules, laws);
         // Lichess's own value, not another platform's text that says why
         // (chess.com's "drawn by timeout vs insufficient material").
-        let lichess_timeout = record
-            .tags
-            .termination
-            .as_deref()
-            .is_some_and(|text| text.trim().eq_ignore_ascii_case("time forfeit"));
+        let lichess_timeout = record.tags.termination.as_deref().is_some_and(|text| {
+            let text = text.trim();
+            let text = text.strip_suffix('.').unwrap_or(text);
+            text.eq_ignore_ascii_case("time forfeit")
+        });
         if rules.ruleset == Ruleset::Lichess
             && event == ExternalEvent::FlagFall
             && lichess_timeout

@@ -1,11 +1,12 @@
-//! Lichess's automatic endings ([`DeadPositions::Material`]) against
-//! shakmaty, a reference written apart from ours: on random games from
-//! endings where FIDE's dead positions (locked walls, a forced capture of
-//! the last piece) are common, a [`Game`] ends exactly where checkmate,
-//! stalemate, shakmaty's `is_insufficient_material` (the same rule as
-//! scalachess's `InsufficientMatingMaterial`: K v K, K+minor v K, bishops
-//! all on one colour), the 75-move rule or a fifth occurrence end it, and
-//! nowhere else: a locked wall plays on.
+//! A [`Game`] under [`DeadPositions::Material`] (the scope of Lichess's
+//! rules) against shakmaty, a reference written apart from ours: on
+//! random games from endings where FIDE's dead positions (locked walls, a
+//! forced capture of the last piece) are common, the game ends exactly
+//! where checkmate, stalemate, shakmaty's `is_insufficient_material` (the
+//! same rule as scalachess's `InsufficientMatingMaterial`: K v K, K+minor
+//! v K, bishops all on one colour), a fifth occurrence or the 75-move rule
+//! end it (the `Game`'s own rule; the verdict puts Lichess's 50-move draw
+//! before it), and nowhere else: a locked wall plays on.
 
 mod common;
 

@@ -52,8 +52,9 @@ pub struct AdjudicateArgs {
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = Format::parser(FORMATS))]
     format: Format,
     /// Rules: the FIDE Laws (of each game's date, see --laws), or
-    /// Lichess's (50-move draw automatic, material-only timeout test,
-    /// resignation always a loss).
+    /// Lichess's (50-move draw automatic, only material-only dead
+    /// positions, material-only timeout test, resignation always a loss,
+    /// flag falls from the Termination tag only).
     #[arg(long, value_enum, default_value_t = RulesArg::Fide)]
     rules: RulesArg,
     /// Which FIDE Laws: `date` applies the Laws in force on each game's
@@ -103,7 +104,8 @@ enum RulesArg {
     /// Lichess: 50-move draw automatic at 100 plies; only dead positions
     /// of the material alone end a game (a locked pawn wall plays on); a
     /// timeout (or abandonment) is a draw only if the winner has
-    /// insufficient material; a resignation always loses.
+    /// insufficient material; a resignation always loses; a flag fall is
+    /// the `Termination` tag's, never the clock readings'.
     Lichess,
 }
 

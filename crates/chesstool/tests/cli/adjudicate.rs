@@ -342,6 +342,22 @@ fn adjudicate_a_flag_the_game_went_on_from_is_not_counted() {
             "{rows:?}"
         );
     }
+    // The berserker's reading on the last ply: Lichess's server records a
+    // flag fall itself, so under its rules no reading counts as one.
+    let last = game(
+        "1-0",
+        None,
+        "[TimeControl \"180+2\"]\n[Termination \"Normal\"]\n",
+        "1. e4 {[%clk 0:01:30]} e5 {[%clk 0:03:00]} 2. Nf3 {[%clk 0:01:00]} Nc6 {[%clk 0:03:01]} \
+         3. Bc4 {[%clk 0:00:01]}",
+    );
+    check(
+        "adj_berserk_last_lichess",
+        &last,
+        &["--rules", "lichess"],
+        ("1-0", "1-0", "resignation", "5", "", "true"),
+        "clocks: White ran out of time at ply 5: not counted (Lichess's server records a flag fall",
+    );
 }
 
 /// A draw on time that no material explains: under the FIDE Laws (a
@@ -413,6 +429,16 @@ fn adjudicate_an_arbiters_decision_stands_and_an_illegal_move_is_7_5_5() {
             );
         }
     }
+    // A text nothing recognises is no arbiter's decision: a resignation
+    // in effect (a draw against a bare king under the Laws of 2023).
+    let tags = "[Date \"2024.01.01\"]\n[Termination \"Weiss gab auf\"]\n";
+    check(
+        "adj_unknown_termination",
+        &game("0-1", fen, tags, "50. Qd3 Ke6"),
+        &[],
+        ("0-1", "1/2-1/2", "resignation", "2", "", "false"),
+        "White resigned; Black (K) cannot mate K+Q; recorded as unknown (Weiss gab auf)",
+    );
 }
 
 #[test]
