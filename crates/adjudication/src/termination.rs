@@ -435,9 +435,7 @@ fn keyword_kind(text: &str, lower: &str) -> EndingKind {
         Kind::TimeForfeit
     } else if has("illegal move") {
         Kind::IllegalMove
-    } else if has("illegal") {
-        Kind::RulesInfraction
-    } else if has("infraction") || word("cheat") || word("cheating") {
+    } else if has("infraction") || has("illegal") || word("cheat") || word("cheating") {
         Kind::RulesInfraction
     } else if has("unterminated")
         || has("interrupted")
