@@ -483,6 +483,7 @@ fn keyword_kind(text: &str, lower: &str) -> EndingKind {
 /// An event recorded outside the moves that ends the game against one
 /// player.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ExternalEvent {
     /// The player's flag fell (FIDE 6.9).
     FlagFall,
