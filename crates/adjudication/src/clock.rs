@@ -1047,6 +1047,10 @@ struct SideClock {
     /// What the time control added since `last_reading` (or since the
     /// start).
     added_since: u64,
+    /// The player's first reading showed half the base time: a
+    /// Lichess arena player who berserked, who plays without the
+    /// increment (see [`whole_game`]).
+    berserk: bool,
 }
 
 /// The clock analysis of a record where each side made `before` moves
@@ -1064,6 +1068,7 @@ fn whole_game(
         upper_bound: (moves == 0).then_some(i128::from(initial.0)),
         last_reading: None,
         added_since: 0,
+        berserk: false,
     };
     let mut sides = before.map(new_side);
     let mut verdict = ClockVerdict::default();
@@ -1080,7 +1085,30 @@ fn whole_game(
         side.moves = side.moves.saturating_add(1);
         // The side's first move of the record.
         let first_move = side.moves == before[color.index()].saturating_add(1);
+        // A berserk: a player of a whole-game control with an increment
+        // (an arena's `180+2`) whose reading after their first move of
+        // the game shows half the base time, to the second. Lichess halves the
+        // berserker's time and drops the increment, and its first moves
+        // run no clock, so the reading is half the base exactly; no other
+        // player spends half the game's time on move 1. From then on
+        // nothing is added to that player's clock, and a reading under
+        // the increment proves no flag fall (it did, and won games read
+        // as losses).
+        if let (Some(added), Some(clock), true, 1) = (
+            constant_added,
+            ply_clock.clock_after,
+            first_move,
+            side.moves,
+        ) {
+            // Half the base, to the second: a tag that does not match the
+            // readings (chess.com's `900+2` on a 3-minute game) is no
+            // berserk.
+            let twice = u128::from(clock.0) * 2;
+            let base = u128::from(initial.0);
+            side.berserk = added > 0 && base > 0 && twice <= base && twice + 2_000 >= base;
+        }
         let added = match constant_added {
+            _ if side.berserk => 0,
             Some(added) => added,
             None => time_control.added_after_move(side.moves).0,
         };

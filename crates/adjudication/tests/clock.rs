@@ -777,3 +777,30 @@ fn real_games_with_clocks() {
         "expected the Lichess exports, found {n_games} games with clocks"
     );
 }
+
+/// A Lichess arena player who berserks plays on half the base time and
+/// without the increment: their first reading shows half the base, and a
+/// later reading under the increment is no flag fall (it read as one, and
+/// a won game as a loss). The same reading from a player who did not
+/// berserk is one.
+#[test]
+fn a_berserker_has_no_increment() {
+    let berserk = all_clocks(&[90, 180, 60, 181, 1, 182]);
+    let verdict = analyze("180+2", White, &berserk);
+    assert_eq!(verdict, ClockVerdict::default());
+    let normal = all_clocks(&[180, 180, 60, 181, 1, 182]);
+    assert_eq!(
+        analyze("180+2", White, &normal).flag_fall,
+        ran_out(White, 5)
+    );
+    // Black berserks: the same for Black.
+    let black = all_clocks(&[180, 90, 170, 1, 165, 1]);
+    assert_eq!(analyze("180+2", White, &black), ClockVerdict::default());
+    // The berserker's clock never rises: a reading above the one before
+    // is a warning.
+    let rose = all_clocks(&[90, 180, 60, 181, 61, 182]);
+    let verdict = analyze("180+2", White, &rose);
+    assert_eq!(verdict.flag_fall, None);
+    assert_eq!(verdict.warnings.len(), 1, "{verdict:?}");
+    assert_eq!(verdict.warnings[0].ply(), 5);
+}

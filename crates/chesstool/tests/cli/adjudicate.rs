@@ -336,12 +336,26 @@ fn adjudicate_a_flag_the_game_went_on_from_is_not_counted() {
             ("1-0", "1-0", "resignation", "11", "", "true"),
             detail,
         );
+        // White's first reading (half the base) tells the berserk: no
+        // reading of White's proves a flag, so none is noted.
         let (_, rows) = adjudicate(name, &berserk, extra);
-        assert!(
-            rows[0][6].contains("clocks: White ran out of time at ply 5, but the game went on (6 more plies): not counted"),
-            "{rows:?}"
-        );
+        assert!(!rows[0][6].contains("ran out"), "{rows:?}");
     }
+    // A reading the game went on from is noted and not counted, also
+    // where no berserk explains it.
+    let went_on = berserk.replace("1. e4 {[%clk 0:01:30]}", "1. e4 {[%clk 0:03:00]}");
+    let (_, rows) = adjudicate("adj_flag_went_on_clk", &went_on, &[]);
+    assert_eq!(
+        rows[0][..6],
+        ["1-0", "1-0", "resignation", "11", "", "true"],
+        "{rows:?}"
+    );
+    assert!(
+        rows[0][6].contains(
+            "clocks: White ran out of time at ply 5, but the game went on (6 more plies): not counted"
+        ),
+        "{rows:?}"
+    );
     // The berserker's reading on the last ply: Lichess's server records a
     // flag fall itself, so under its rules no reading counts as one.
     let last = game(
@@ -351,9 +365,38 @@ fn adjudicate_a_flag_the_game_went_on_from_is_not_counted() {
         "1. e4 {[%clk 0:01:30]} e5 {[%clk 0:03:00]} 2. Nf3 {[%clk 0:01:00]} Nc6 {[%clk 0:03:01]} \
          3. Bc4 {[%clk 0:00:01]}",
     );
+    // White's first reading, half the base time, tells a berserk, and a
+    // berserker has no increment: a reading under it proves nothing,
+    // under either rules.
+    for (name, extra, detail) in [
+        ("adj_berserk_last_fide", &[][..], "Black resigned; White"),
+        (
+            "adj_berserk_last_lichess",
+            &["--rules", "lichess"][..],
+            "Black resigned (always a loss on Lichess)",
+        ),
+    ] {
+        check(
+            name,
+            &last,
+            extra,
+            ("1-0", "1-0", "resignation", "5", "", "true"),
+            detail,
+        );
+    }
+    // The same last reading from a player who did not berserk is a flag.
+    let flagged = last.replace("1. e4 {[%clk 0:01:30]}", "1. e4 {[%clk 0:03:00]}");
     check(
-        "adj_berserk_last_lichess",
-        &last,
+        "adj_no_berserk_last_fide",
+        &flagged,
+        &[],
+        ("1-0", "0-1", "time_forfeit", "4", "", "false"),
+        "White ran out of time at ply 5",
+    );
+    // Not on Lichess, whose server records a flag fall itself.
+    check(
+        "adj_no_berserk_last_lichess",
+        &flagged,
         &["--rules", "lichess"],
         ("1-0", "1-0", "resignation", "5", "", "true"),
         "clocks: White ran out of time at ply 5: not counted (Lichess's server records a flag fall",
