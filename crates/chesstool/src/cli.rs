@@ -353,7 +353,7 @@ pub fn expand_inputs(
                 eprintln!(
                     "chesstool: no PGN files in directory {} (looked for *.pgn, *.pgn.gz, \
                      *.pgn.bz2 and *.pgn.zst in any case; hidden entries and symlinks skipped)",
-                    path.display()
+                    escaped_path(&path)
                 );
                 *failed = true;
             }
@@ -362,6 +362,12 @@ pub fn expand_inputs(
         }
     }
     Ok(out)
+}
+
+/// `path` for a one-line message: its control characters escaped
+/// (`\u{a}`, `\u{1b}`), as in every report.
+fn escaped_path(path: &Path) -> String {
+    crate::report::table::escape_controls(&path.display().to_string()).into_owned()
 }
 
 /// When stdin is a terminal, says on stderr that `what` is read from it
@@ -382,7 +388,7 @@ fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool, skipped: &mut S
         Err(err) => {
             eprintln!(
                 "chesstool: cannot read directory {}: {}",
-                dir.display(),
+                escaped_path(dir),
                 input::os_message(&err)
             );
             *failed = true;
@@ -630,7 +636,10 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             let mut input = match input::open(&item.path) {
                 Ok(input) => input,
                 Err(err) => {
-                    eprintln!("chesstool: {err:#}");
+                    eprintln!(
+                        "chesstool: {}",
+                        crate::report::table::escape_controls(&format!("{err:#}"))
+                    );
                     io_failed.set(true);
                     continue;
                 }

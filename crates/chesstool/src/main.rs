@@ -187,7 +187,8 @@ fn usage_error_line(rendered: &str) -> String {
 }
 
 /// An error and its causes on one line, `: `-separated, I/O errors in
-/// lower case without their `(os error N)`.
+/// lower case without their `(os error N)`, control characters escaped
+/// (`\u{1b}`: a file name may hold a newline or an escape sequence).
 fn one_line(err: &anyhow::Error) -> String {
     let mut line = String::new();
     for (i, cause) in err.chain().enumerate() {
@@ -199,7 +200,7 @@ fn one_line(err: &anyhow::Error) -> String {
             None => line.push_str(&cause.to_string()),
         }
     }
-    line
+    report::table::escape_controls(&line).into_owned()
 }
 
 /// `chesstool.1` and `chesstool-<subcommand>.1` in `dir`: clap_mangen's

@@ -602,6 +602,41 @@ fn output_through_a_link_writes_the_file_it_names_and_keeps_the_link() {
 }
 
 #[test]
+fn errors_about_files_escape_their_names_on_one_line() {
+    // A name with a newline or an escape sequence: every message that
+    // names it is one line, the control characters written `\u{…}`.
+    let dir = temp_dir("inputs_escaped_names");
+    write(&dir.join("a.pgn"), A);
+    std::fs::create_dir(dir.join("dd\u{1b}")).unwrap();
+    for (args, expected) in [
+        (
+            vec!["validate", "no\nsuch.pgn"],
+            "chesstool: cannot open no\\u{a}such.pgn: no such file or directory\n",
+        ),
+        (
+            vec![
+                "validate",
+                "a.pgn",
+                "--format",
+                "csv",
+                "-o",
+                "nodir\u{1b}/x.csv",
+            ],
+            "chesstool: cannot create nodir\\u{1b}/x.csv: no such file or directory\n",
+        ),
+        (
+            vec!["validate", "dd\u{1b}"],
+            "chesstool: no PGN files in directory dd\\u{1b} (looked for *.pgn, *.pgn.gz, \
+             *.pgn.bz2 and *.pgn.zst in any case; hidden entries and symlinks skipped)\n",
+        ),
+    ] {
+        let run = chesstool(&dir, &args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr, expected, "{args:?}");
+    }
+}
+
+#[test]
 fn buffers_recycled_across_inputs_never_leak_stale_bytes() {
     // Inputs of decreasing size, each several 64 KiB chunks long: the
     // buffers the reader gets back hold bytes of a longer chunk past what
