@@ -966,15 +966,23 @@ pub fn analyze_clocks_from(
     if time_control.periods().is_empty() {
         return ClockVerdict::default();
     }
-    let fresh = whole_game(time_control, first_mover, [0, 0], plies);
     // Each side's moves before the record: from move `first_move`, Black
     // moves first in it, White from the move after.
     let before = first_move.max(1) - 1;
     let white_before = before + u32::from(first_mover == Color::Black);
+    // A berserk shows only on a player's first move of the game: not in
+    // a record that starts later, read with fresh clocks.
+    let fresh = whole_game(time_control, first_mover, [0, 0], plies, white_before == 0);
     if white_before == 0 {
         return fresh;
     }
-    let in_game = whole_game(time_control, first_mover, [white_before, before], plies);
+    let in_game = whole_game(
+        time_control,
+        first_mover,
+        [white_before, before],
+        plies,
+        false,
+    );
     ClockVerdict {
         flag_fall: fresh
             .flag_fall
@@ -1055,12 +1063,14 @@ struct SideClock {
 
 /// The clock analysis of a record where each side made `before` moves
 /// (White's, Black's) before it: a side that did has a clock not known
-/// until its first reading.
+/// until its first reading. `from_the_start`: the record holds the
+/// game's first moves, where a berserk shows.
 fn whole_game(
     time_control: &TimeControl,
     first_mover: Color,
     before: [u32; 2],
     plies: &[PlyClock],
+    from_the_start: bool,
 ) -> ClockVerdict {
     let initial = time_control.initial_time().unwrap_or(Millis::ZERO);
     let new_side = |moves: u32| SideClock {
@@ -1094,9 +1104,10 @@ fn whole_game(
         // nothing is added to that player's clock, and a reading under
         // the increment proves no flag fall (it did, and won games read
         // as losses).
-        if let (Some(added), Some(clock), true, 1) = (
+        if let (Some(added), Some(clock), true, true, 1) = (
             constant_added,
             ply_clock.clock_after,
+            from_the_start,
             first_move,
             side.moves,
         ) {
@@ -1210,8 +1221,9 @@ mod tests {
         // clock may hold 60 + 10 + 10 s by its third; 75 s used proves
         // nothing (fresh clocks alone would say it ran out).
         let plies = [none, none, none, emt(75)];
-        let fresh =
-            |tc: &TimeControl, plies: &[PlyClock]| whole_game(tc, Color::Black, [0, 0], plies);
+        let fresh = |tc: &TimeControl, plies: &[PlyClock]| {
+            whole_game(tc, Color::Black, [0, 0], plies, false)
+        };
         assert!(fresh(&tc("60+10"), &plies).flag_fall.is_some());
         let verdict = analyze_clocks_from(&tc("60+10"), Color::Black, 1, &plies);
         assert_eq!(verdict.flag_fall, None);
@@ -1236,7 +1248,7 @@ mod tests {
         plies[62] = clock(5);
         let verdict = analyze_clocks_from(&tc("40/60"), Color::White, 9, &plies);
         assert_eq!(verdict.flag_fall, None);
-        let in_game = whole_game(&tc("40/60"), Color::White, [8, 8], &plies);
+        let in_game = whole_game(&tc("40/60"), Color::White, [8, 8], &plies, false);
         assert!(
             in_game.flag_fall.is_some(),
             "the game's count alone proves it"

@@ -804,3 +804,14 @@ fn a_berserker_has_no_increment() {
     assert_eq!(verdict.warnings.len(), 1, "{verdict:?}");
     assert_eq!(verdict.warnings[0].ply(), 5);
 }
+
+/// Half the base time left at a later move is ordinary: a record that
+/// starts from a FEN at move 30 tells no berserk, in either of its two
+/// readings (by the game's move numbers, and with fresh clocks).
+#[test]
+fn a_record_from_a_later_move_tells_no_berserk() {
+    let tc: TimeControl = "180+2".parse().unwrap();
+    let plies = all_clocks(&[90, 170, 60, 165, 1, 160]);
+    let verdict = adjudication::clock::analyze_clocks_from(&tc, White, 30, &plies);
+    assert_eq!(verdict.flag_fall, ran_out(White, 5));
+}

@@ -381,12 +381,15 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         }
         Some(Some(path)) => {
             let games = (path.as_os_str() != "-").then(|| path.clone());
-            if games.is_none() && report_path.is_none() {
-                bail!("--fix-results=- writes the games to stdout: the report needs -o FILE");
-            }
-            if games.is_some() && games == report_path {
+            // One destination however named: `./r.csv` and `r.csv`, a link
+            // and its file, `/dev/stdout` and stdout.
+            if crate::cli::same_destination(games.as_deref(), report_path.as_deref()) {
+                if games.is_none() {
+                    bail!("--fix-results=- writes the games to stdout: the report needs -o FILE");
+                }
                 bail!(
-                    "--fix-results={} is -o too: the games and the report need a file each",
+                    "--fix-results={} is where the report goes too: the games and the report \
+                     need a file each",
                     path.display()
                 );
             }

@@ -484,6 +484,53 @@ fn adjudicate_an_arbiters_decision_stands_and_an_illegal_move_is_7_5_5() {
     );
 }
 
+/// `--fix-results=PATH` and the report are one destination however
+/// named: the same file through a link or `./`, or stdout's own file
+/// (`/proc/self/fd/1`): refused, where they overwrote each other.
+#[test]
+fn adjudicate_fix_results_and_the_report_need_a_file_each() {
+    let dir = crate::util::temp_dir("adj_fix_same_destination");
+    let pgn = game("1-0", None, "", "1. e4 e5");
+    std::fs::write(dir.join("a.pgn"), &pgn).unwrap();
+    std::os::unix::fs::symlink("r.csv", dir.join("lnk.csv")).unwrap();
+    for args in [
+        &[
+            "adjudicate",
+            "a.pgn",
+            "--fix-results=lnk.csv",
+            "--format",
+            "csv",
+            "-o",
+            "r.csv",
+        ][..],
+        &[
+            "adjudicate",
+            "a.pgn",
+            "--fix-results=./r.csv",
+            "--format",
+            "csv",
+            "-o",
+            "r.csv",
+        ],
+        &[
+            "adjudicate",
+            "a.pgn",
+            "--fix-results=/proc/self/fd/1",
+            "--format",
+            "csv",
+        ],
+    ] {
+        let run = crate::util::chesstool(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("is where the report goes too"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(!dir.join("r.csv").exists(), "{args:?}");
+    }
+}
+
 #[test]
 fn adjudicate_resignation() {
     let pgn = game(
