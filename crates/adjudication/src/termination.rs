@@ -155,6 +155,20 @@ impl EndingKind {
         }
     }
 
+    /// Whether the ending is an arbiter's (or a tournament manager's)
+    /// decision: a rules infraction, an adjudication, and the PGN
+    /// standard's `death` and `emergency`.
+    #[must_use]
+    pub fn is_arbiters_decision(&self) -> bool {
+        match self {
+            EndingKind::RulesInfraction | EndingKind::Adjudication => true,
+            EndingKind::Unknown(text) => {
+                text.eq_ignore_ascii_case("death") || text.eq_ignore_ascii_case("emergency")
+            }
+            _ => false,
+        }
+    }
+
     /// The event outside the moves this ending records, if it is one:
     /// a flag fall, a resignation or an abandonment.
     #[must_use]

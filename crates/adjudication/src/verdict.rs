@@ -1022,37 +1022,14 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
         // leave the score to the arbiter (12.9; a device loses whatever
         // the material, 11.3.2.2), so it stands; no rule of play is
         // checked against it. Under Lichess's rules it is kept below too.
-        EndingKind::RulesInfraction | EndingKind::Adjudication
-            if decisive && rules.ruleset == Ruleset::Fide =>
-        {
+        kind if decisive && rules.ruleset == Ruleset::Fide && kind.is_arbiters_decision() => {
             return finish(
                 recorded,
                 Reason::Resignation,
                 plies,
                 claims,
                 format!(
-                    "recorded as {}: a decision outside the moves, which stands{clock_note}",
-                    ending.kind
-                ),
-                recorded.winner().map(Color::other),
-                Vec::new(),
-            );
-        }
-        // The PGN standard's `death` and `emergency`: likewise.
-        EndingKind::Unknown(text)
-            if decisive
-                && rules.ruleset == Ruleset::Fide
-                && (text.eq_ignore_ascii_case("death")
-                    || text.eq_ignore_ascii_case("emergency")) =>
-        {
-            return finish(
-                recorded,
-                Reason::Resignation,
-                plies,
-                claims,
-                format!(
-                    "recorded as {}: a decision outside the moves, which stands{clock_note}",
-                    ending.kind
+                    "recorded as {kind}: a decision outside the moves, which stands{clock_note}"
                 ),
                 recorded.winner().map(Color::other),
                 Vec::new(),
