@@ -676,6 +676,20 @@ impl<M> Stage<M> {
     }
 }
 
+impl<M> Drop for Stage<M> {
+    /// Dropped without a join (an error, a run refused after its output
+    /// was opened): the thread sees its messages end and stops, and what
+    /// it holds goes with it (the temporary file of an uncommitted
+    /// output) before the process exits; a thread left running was cut
+    /// off by the exit and left `.FILE.tmp-PID` behind.
+    fn drop(&mut self) {
+        self.messages = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
 /// What the gathering thread tells the encoder thread.
 enum Message {
     /// Start file `id` at `path` (inside the table's directory).

@@ -513,6 +513,14 @@ fn output_through_a_link_writes_the_file_it_names_and_keeps_the_link() {
             A,
             "{format}"
         );
+        // Nor a temporary file beside it (the Parquet encoder's thread
+        // was cut off by the exit and left one).
+        let left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.contains(".tmp-"))
+            .collect();
+        assert!(left.is_empty(), "{format}: {left:?}");
     }
     // The file stdout is (`/proc/self/fd/1`, as `/dev/stdout` names it;
     // not `/dev/stdout` itself, so that a regression cannot break the
