@@ -231,11 +231,8 @@ pub struct Game {
     /// one; [`Game::settled_ending`] tests it when asked). Every other
     /// ending was tested, and none applied.
     unsettled: bool,
-    /// Fivefold repetition and the 75-move rule end the game (the Laws
-    /// from 1 July 2014).
-    automatic_draws: bool,
-    /// Which dead positions end the game.
-    dead: DeadPositions,
+    /// The rules that end the game besides checkmate and stalemate.
+    endings: Endings,
 }
 
 impl Game {
@@ -282,11 +279,11 @@ impl Game {
         automatic_draws: bool,
         dead: DeadPositions,
     ) -> Game {
-        let rules = Endings {
+        let endings = Endings {
             automatic_draws,
             dead,
         };
-        let ending = rules.detect(&start, 1).map(|ending| (ending, 0));
+        let ending = endings.detect(&start, 1).map(|ending| (ending, 0));
         Game {
             pos: start.clone(),
             unkeyed: Unkeyed::from(start.clone()),
@@ -295,29 +292,20 @@ impl Game {
             reps: Repetitions::default(),
             ending,
             unsettled: false,
-            automatic_draws,
-            dead,
+            endings,
         }
     }
 
     /// Whether fivefold repetition and the 75-move rule end this game.
     #[must_use]
     pub fn automatic_draws(&self) -> bool {
-        self.automatic_draws
+        self.endings.automatic_draws
     }
 
     /// Which dead positions end this game.
     #[must_use]
     pub fn dead_positions(&self) -> DeadPositions {
-        self.dead
-    }
-
-    /// The rules that end this game, for [`Endings::detect`].
-    fn endings(&self) -> Endings {
-        Endings {
-            automatic_draws: self.automatic_draws,
-            dead: self.dead,
-        }
+        self.endings.dead
     }
 
     /// Plays `mv` and returns the ending it caused, if any.
@@ -431,13 +419,13 @@ impl Game {
             self.key_window();
             self.reps.push_move_reaches(&self.pos, mv, after, false, 5)
         };
-        let count = if reaches_five && self.automatic_draws {
+        let count = if reaches_five && self.endings.automatic_draws {
             5
         } else {
             1
         };
         self.pos.clone_from(after);
-        let rules = self.endings();
+        let rules = self.endings;
         self.ending = match rules.detect_with_moves(&self.pos, count) {
             // An ending: mate or stalemate come first, and are rare.
             Some(_) => rules.detect(&self.pos, count).map(|e| (e, self.ply)),
@@ -486,7 +474,7 @@ impl Game {
     fn after_count(&mut self, count: u32) -> Option<Ending> {
         self.unsettled = false;
         self.ending = self
-            .endings()
+            .endings
             .detect(&self.pos, count)
             .map(|ending| (ending, self.ply));
         self.ending.map(|(ending, _)| ending)
@@ -645,7 +633,7 @@ impl Game {
         let banned = self.banned();
         let draws = AutoDraws {
             banned: &banned,
-            seventy_five: self.automatic_draws,
+            seventy_five: self.endings.automatic_draws,
         };
         helpmate::search(&self.pos, color, budget, draws, method)
     }
@@ -655,7 +643,7 @@ impl Game {
     /// draw), under Laws with automatic draws.
     fn banned(&self) -> Vec<RepetitionKey> {
         let mut banned: Vec<RepetitionKey> = Vec::new();
-        if !self.automatic_draws {
+        if !self.endings.automatic_draws {
             return banned;
         }
         // Four occurrences span 13 positions at least (see `Unkeyed`).
