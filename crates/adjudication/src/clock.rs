@@ -1042,29 +1042,15 @@ fn sum_at_most(terms: &[u64], bound: u64) -> bool {
     sum <= bound
 }
 
-/// A player's clock as far as the readings tell.
-struct SideClock {
-    /// Moves this player has made in the game (before the record too).
-    moves: u32,
-    /// An upper bound on the true time left after the player's latest
-    /// move, in milliseconds; `None` once nothing bounds it.
-    upper_bound: Option<i128>,
-    /// The latest reading (value, resolution), or `None` before the
-    /// first one (the reference is then the initial time).
-    last_reading: Option<(Millis, u64)>,
-    /// What the time control added since `last_reading` (or since the
-    /// start).
-    added_since: u64,
-    /// The player's first reading showed half the base time: a
-    /// Lichess arena player who berserked, who plays without the
-    /// increment (see [`whole_game`]).
-    berserk: bool,
-}
-
 /// The clock analysis of a record where each side made `before` moves
 /// (White's, Black's) before it: a side that did has a clock not known
 /// until its first reading. `from_the_start`: the record holds the
 /// game's first moves, where a berserk shows.
+///
+/// Each player's clock depends on that player's moves only, so each side
+/// is read on its own (a tight loop over every other ply, its state in
+/// registers), and the two are joined: the earlier flag fall, and the
+/// warnings of both before it, in ply order.
 fn whole_game(
     time_control: &TimeControl,
     first_mover: Color,
@@ -1073,133 +1059,334 @@ fn whole_game(
     from_the_start: bool,
 ) -> ClockVerdict {
     let initial = time_control.initial_time().unwrap_or(Millis::ZERO);
-    let new_side = |moves: u32| SideClock {
-        moves,
-        upper_bound: (moves == 0).then_some(i128::from(initial.0)),
-        last_reading: None,
-        added_since: 0,
-        berserk: false,
+    let side = |color: Color, offset: usize| SideReading {
+        time_control,
+        initial,
+        color,
+        before: before[color.index()],
+        offset,
+        from_the_start,
     };
-    let mut sides = before.map(new_side);
-    let mut verdict = ClockVerdict::default();
-    let mut color = first_mover;
-    // One period for the whole game (the online case, `180+2`): the same
-    // time is added after every move.
-    let constant_added = match time_control.periods() {
-        [period] if period.moves.is_none() => Some(period.increment_or_zero().0),
-        _ => None,
+    let first = side(first_mover, 0).read(plies);
+    let second = side(first_mover.other(), 1).read(plies);
+    let flag_fall = match (first.0, second.0) {
+        (Some(a), Some(b)) => Some(if a.ply < b.ply { a } else { b }),
+        (a, b) => a.or(b),
     };
-    for (index, ply_clock) in plies.iter().enumerate() {
-        let ply = index + 1;
-        let side = &mut sides[color.index()];
-        side.moves = side.moves.saturating_add(1);
-        // The side's first move of the record.
-        let first_move = side.moves == before[color.index()].saturating_add(1);
-        // A berserk: a player of a whole-game control with an increment
-        // (an arena's `180+2`) whose reading after their first move of
-        // the game shows half the base time, to the second. Lichess halves the
-        // berserker's time and drops the increment, and its first moves
-        // run no clock, so the reading is half the base exactly; no other
-        // player spends half the game's time on move 1. From then on
-        // nothing is added to that player's clock, and a reading under
-        // the increment proves no flag fall (it did, and won games read
-        // as losses).
-        if let (Some(added), Some(clock), true, true, 1) = (
-            constant_added,
-            ply_clock.clock_after,
-            from_the_start,
-            first_move,
-            side.moves,
-        ) {
-            // Half the base, to the second: a tag that does not match the
-            // readings (chess.com's `900+2` on a 3-minute game) is no
-            // berserk.
-            let twice = u128::from(clock.0) * 2;
-            let base = u128::from(initial.0);
-            side.berserk = added > 0 && base > 0 && twice <= base && twice + 2_000 >= base;
+    let before_flag =
+        |warning: &ClockWarning| flag_fall.is_none_or(|flag| warning.ply() < flag.ply);
+    let warnings = match (first.1.is_empty(), second.1.is_empty()) {
+        (true, true) => Vec::new(),
+        (false, true) => first.1.into_iter().filter(before_flag).collect(),
+        (true, false) => second.1.into_iter().filter(before_flag).collect(),
+        (false, false) => {
+            let mut all: Vec<ClockWarning> = first
+                .1
+                .into_iter()
+                .chain(second.1)
+                .filter(before_flag)
+                .collect();
+            all.sort_by_key(ClockWarning::ply);
+            all
         }
-        let added = match constant_added {
-            _ if side.berserk => 0,
-            Some(added) => added,
-            None => time_control.added_after_move(side.moves).0,
-        };
-        side.added_since = side.added_since.saturating_add(added);
-        let ran_out = Some(FlagFall {
-            color,
-            ply,
-            reason: FlagReason::RanOut,
-        });
-
-        // The move took longer than the time left before it.
-        if let (Some(used), Some(bound), false) = (ply_clock.emt, side.upper_bound, first_move) {
-            if bound - i128::from(used.0) < 0 {
-                verdict.flag_fall = ran_out;
-                return verdict;
-            }
-        }
-
-        match ply_clock.clock_after {
-            Some(clock) => {
-                let resolution = clock.resolution();
-                // The true value is below `clock + resolution`; if even
-                // that is no more than what was added after the move, the
-                // clock was negative before the addition.
-                if !first_move && sum_at_most(&[clock.0, resolution], added) {
-                    verdict.flag_fall = ran_out;
-                    return verdict;
-                }
-                let allowed = side.added_since;
-                match side.last_reading {
-                    Some((previous, previous_resolution)) => {
-                        let tolerance = resolution.max(previous_resolution);
-                        if sum_at_most(&[previous.0, allowed, tolerance], clock.0) {
-                            verdict.warnings.push(ClockWarning::ClockRose {
-                                ply,
-                                color,
-                                previous,
-                                current: clock,
-                                allowed: Millis(allowed),
-                            });
-                        }
-                    }
-                    // Time used before the record: no allotment known.
-                    None if before[color.index()] > 0 => {}
-                    None => {
-                        let allotment = u128::from(initial.0) + u128::from(allowed);
-                        if u128::from(clock.0) >= allotment + u128::from(resolution) {
-                            verdict.warnings.push(ClockWarning::AboveAllotment {
-                                ply,
-                                color,
-                                clock,
-                                allotment: Millis(u64::try_from(allotment).unwrap_or(u64::MAX)),
-                            });
-                        }
-                    }
-                }
-                side.last_reading = Some((clock, resolution));
-                side.added_since = 0;
-                side.upper_bound = Some(i128::from(clock.0) + i128::from(resolution) - 1);
-            }
-            None => {
-                // Time used is at least the recorded move time (and at
-                // least zero); a first move may not have run the clock.
-                let used = match (first_move, ply_clock.emt) {
-                    (false, Some(used)) => i128::from(used.0),
-                    _ => 0,
-                };
-                side.upper_bound = side
-                    .upper_bound
-                    .map(|bound| bound - used + i128::from(added));
-            }
-        }
-        color = color.other();
+    };
+    ClockVerdict {
+        flag_fall,
+        warnings,
     }
-    verdict
+}
+
+/// One player's clock in a whole-game control, read from the plies of
+/// that player (every other one from `offset`).
+struct SideReading<'t> {
+    time_control: &'t TimeControl,
+    initial: Millis,
+    color: Color,
+    /// The player's moves before the record.
+    before: u32,
+    offset: usize,
+    from_the_start: bool,
+}
+
+impl SideReading<'_> {
+    /// The player's flag fall, if the readings prove one, and the
+    /// warnings before it.
+    fn read(&self, plies: &[PlyClock]) -> (Option<FlagFall>, Vec<ClockWarning>) {
+        self.read_online(plies)
+            .unwrap_or_else(|| self.read_any(plies))
+    }
+
+    /// [`SideReading::read`] for the usual online record: one period for
+    /// the whole game (`180+2`), the record from the game's first move,
+    /// and a `[%clk]` reading after each of the player's moves and no
+    /// `[%emt]`. Then the time added since the last reading is the
+    /// increment, and nothing but the readings bounds the clock: a loop
+    /// of a few compares a ply. `None` for any other record (at its first
+    /// ply that is not so), which [`SideReading::read_any`] reads.
+    fn read_online(&self, plies: &[PlyClock]) -> Option<(Option<FlagFall>, Vec<ClockWarning>)> {
+        let increment = match self.time_control.periods() {
+            [period] if period.moves.is_none() && self.before == 0 => period.increment_or_zero().0,
+            _ => return None,
+        };
+        let (initial, color) = (self.initial.0, self.color);
+        let mut warnings = Vec::new();
+        let mut index = self.offset;
+        // The player's first move.
+        let first = plies.get(index)?;
+        let (Some(clock), None) = (first.clock_after, first.emt) else {
+            return None;
+        };
+        // A berserk (see `read_any`): half the base time, to the second,
+        // and no increment from then on.
+        let twice = u128::from(clock.0) * 2;
+        let base = u128::from(initial);
+        let berserk = self.from_the_start
+            && increment > 0
+            && base > 0
+            && twice <= base
+            && twice + 2_000 >= base;
+        let added = if berserk { 0 } else { increment };
+        let resolution = clock.resolution();
+        let allotment = u128::from(initial) + u128::from(added);
+        if u128::from(clock.0) >= allotment + u128::from(resolution) {
+            warnings.push(ClockWarning::AboveAllotment {
+                ply: index + 1,
+                color,
+                clock,
+                allotment: Millis(u64::try_from(allotment).unwrap_or(u64::MAX)),
+            });
+        }
+        let (mut previous, mut previous_resolution) = (clock, resolution);
+        index += 2;
+        while let Some(ply_clock) = plies.get(index) {
+            let (Some(clock), None) = (ply_clock.clock_after, ply_clock.emt) else {
+                return None;
+            };
+            let ply = index + 1;
+            index += 2;
+            let resolution = clock.resolution();
+            if sum_at_most(&[clock.0, resolution], added) {
+                let flag = FlagFall {
+                    color,
+                    ply,
+                    reason: FlagReason::RanOut,
+                };
+                return Some((Some(flag), warnings));
+            }
+            let tolerance = resolution.max(previous_resolution);
+            if sum_at_most(&[previous.0, added, tolerance], clock.0) {
+                warnings.push(ClockWarning::ClockRose {
+                    ply,
+                    color,
+                    previous,
+                    current: clock,
+                    allowed: Millis(added),
+                });
+            }
+            (previous, previous_resolution) = (clock, resolution);
+        }
+        Some((None, warnings))
+    }
+
+    /// [`SideReading::read`] for any record.
+    fn read_any(&self, plies: &[PlyClock]) -> (Option<FlagFall>, Vec<ClockWarning>) {
+        let (initial, color, before) = (self.initial, self.color, self.before);
+        let mut warnings = Vec::new();
+        // Moves this player has made in the game (before the record too).
+        let mut moves = before;
+        let first_move_number = before.saturating_add(1);
+        // An upper bound on the true time left after the player's latest
+        // move, in milliseconds; `None` once nothing bounds it.
+        let mut upper_bound: Option<i128> = (before == 0).then_some(i128::from(initial.0));
+        // The latest reading (value, resolution), or `None` before the
+        // first one (the reference is then the initial time).
+        let mut last_reading: Option<(Millis, u64)> = None;
+        // What the time control added since `last_reading` (or since the
+        // start).
+        let mut added_since: u64 = 0;
+        // The player's first reading showed half the base time: a Lichess
+        // arena player who berserked, who plays without the increment.
+        let mut berserk = false;
+        // One period for the whole game (the online case, `180+2`): the
+        // same time is added after every move.
+        let constant_added = match self.time_control.periods() {
+            [period] if period.moves.is_none() => Some(period.increment_or_zero().0),
+            _ => None,
+        };
+        // The player's plies: every other one (an index loop: an iterator
+        // adapter's `step_by` costs as much as the rest of the ply).
+        let mut index = self.offset;
+        while let Some(ply_clock) = plies.get(index) {
+            let ply = index + 1;
+            index += 2;
+            moves = moves.saturating_add(1);
+            // The side's first move of the record.
+            let first_move = moves == first_move_number;
+            // A berserk: a player of a whole-game control with an
+            // increment (an arena's `180+2`) whose reading after their
+            // first move of the game shows half the base time, to the
+            // second. Lichess halves the berserker's time and drops the
+            // increment, and its first moves run no clock, so the reading
+            // is half the base exactly; no other player spends half the
+            // game's time on move 1. From then on nothing is added to that
+            // player's clock, and a reading under the increment proves no
+            // flag fall (it did, and won games read as losses).
+            if let (Some(added), Some(clock), true, true, 1) = (
+                constant_added,
+                ply_clock.clock_after,
+                self.from_the_start,
+                first_move,
+                moves,
+            ) {
+                // Half the base, to the second: a tag that does not match
+                // the readings (chess.com's `900+2` on a 3-minute game) is
+                // no berserk.
+                let twice = u128::from(clock.0) * 2;
+                let base = u128::from(initial.0);
+                berserk = added > 0 && base > 0 && twice <= base && twice + 2_000 >= base;
+            }
+            let added = match constant_added {
+                _ if berserk => 0,
+                Some(added) => added,
+                None => self.time_control.added_after_move(moves).0,
+            };
+            added_since = added_since.saturating_add(added);
+            let ran_out = || {
+                Some(FlagFall {
+                    color,
+                    ply,
+                    reason: FlagReason::RanOut,
+                })
+            };
+
+            // The move took longer than the time left before it.
+            if let (Some(used), Some(bound), false) = (ply_clock.emt, upper_bound, first_move) {
+                if bound - i128::from(used.0) < 0 {
+                    return (ran_out(), warnings);
+                }
+            }
+
+            match ply_clock.clock_after {
+                Some(clock) => {
+                    let resolution = clock.resolution();
+                    // The true value is below `clock + resolution`; if even
+                    // that is no more than what was added after the move,
+                    // the clock was negative before the addition.
+                    if !first_move && sum_at_most(&[clock.0, resolution], added) {
+                        return (ran_out(), warnings);
+                    }
+                    let allowed = added_since;
+                    match last_reading {
+                        Some((previous, previous_resolution)) => {
+                            let tolerance = resolution.max(previous_resolution);
+                            if sum_at_most(&[previous.0, allowed, tolerance], clock.0) {
+                                warnings.push(ClockWarning::ClockRose {
+                                    ply,
+                                    color,
+                                    previous,
+                                    current: clock,
+                                    allowed: Millis(allowed),
+                                });
+                            }
+                        }
+                        // Time used before the record: no allotment known.
+                        None if before > 0 => {}
+                        None => {
+                            let allotment = u128::from(initial.0) + u128::from(allowed);
+                            if u128::from(clock.0) >= allotment + u128::from(resolution) {
+                                warnings.push(ClockWarning::AboveAllotment {
+                                    ply,
+                                    color,
+                                    clock,
+                                    allotment: Millis(u64::try_from(allotment).unwrap_or(u64::MAX)),
+                                });
+                            }
+                        }
+                    }
+                    last_reading = Some((clock, resolution));
+                    added_since = 0;
+                    upper_bound = Some(i128::from(clock.0) + i128::from(resolution) - 1);
+                }
+                None => {
+                    // Time used is at least the recorded move time (and at
+                    // least zero); a first move may not have run the clock.
+                    let used = match (first_move, ply_clock.emt) {
+                        (false, Some(used)) => i128::from(used.0),
+                        _ => 0,
+                    };
+                    upper_bound = upper_bound.map(|bound| bound - used + i128::from(added));
+                }
+            }
+        }
+        (None, warnings)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The online reader and the general one agree on every record the
+    /// online one reads: generated records of `B+I` games with readings
+    /// around the true clock (whole seconds, tenths, berserks, rises,
+    /// flags, a reading or move time missing), each side read both ways.
+    #[test]
+    fn the_online_reader_agrees_with_the_general_one() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (mut online, mut flags, mut warned) = (0, 0, 0);
+        for _ in 0..20_000 {
+            let base: u64 = [0, 15, 60, 180, 300][next(5) as usize];
+            let increment: u64 = [0, 1, 2, 3][next(4) as usize];
+            let tc: TimeControl = format!("{base}+{increment}").parse().unwrap();
+            let plies_count = 1 + next(60) as usize;
+            let mut left = [base * 1000, base * 1000];
+            let mut plies = Vec::new();
+            for ply in 0..plies_count {
+                let side = ply % 2;
+                if ply < 2 && next(8) == 0 {
+                    left[side] = base * 500;
+                }
+                let spent = next(8_000);
+                left[side] = (left[side] + increment * 1000).saturating_sub(spent);
+                let shown = match next(10) {
+                    0 => left[side] + next(5_000),
+                    1 => left[side] - left[side] % 100,
+                    _ => left[side] - left[side] % 1000,
+                };
+                plies.push(PlyClock {
+                    clock_after: (next(200) != 0).then_some(Millis(shown)),
+                    emt: (next(300) == 0).then_some(Millis(spent)),
+                });
+            }
+            for (color, offset) in [(Color::White, 0), (Color::Black, 1)] {
+                let reading = SideReading {
+                    time_control: &tc,
+                    initial: tc.initial_time().unwrap(),
+                    color,
+                    before: 0,
+                    offset,
+                    from_the_start: next(4) != 0,
+                };
+                if let Some(fast) = reading.read_online(&plies) {
+                    online += 1;
+                    flags += usize::from(fast.0.is_some());
+                    warned += usize::from(!fast.1.is_empty());
+                    assert_eq!(fast, reading.read_any(&plies), "{tc} {plies:?}");
+                }
+            }
+        }
+        // Every kind of answer was compared.
+        assert!(
+            online > 10_000 && flags > 500 && warned > 500,
+            "{online} {flags} {warned}"
+        );
+    }
 
     /// A record that does not start at White's first move is read two
     /// ways (the game's move numbers and unknown clocks before it; fresh

@@ -391,9 +391,7 @@ impl Game {
     /// has, and [`Game::ending`] and the others test it when asked. That
     /// test is most of a ply's cost here, and only a game's last
     /// position ever fails it.
-    // A symbol of its own for the profiles of `cargo xtask bench
-    // adjudicate` (the rules per ply).
-    #[inline(never)]
+    #[inline]
     pub(crate) fn push_replayed(&mut self, mv: Move, after: &Position) {
         debug_assert!(self.ending.is_none(), "push_replayed after the end");
         debug_assert!(
@@ -405,6 +403,30 @@ impl Game {
             "push_replayed with a position that does not follow"
         );
         let irreversible = was_irreversible(&self.pos, after);
+        // The usual ply when only the material's dead positions end a
+        // game (Lichess's server): a reversible move, in a run too short
+        // to hold a fifth occurrence, short of 75 moves. A reversible
+        // move captures and promotes nothing, so the material, which did
+        // not end the game before it, does not now: nothing can end the
+        // game but checkmate and stalemate, which are tested when asked.
+        if self.endings.dead == DeadPositions::Material
+            && !irreversible
+            && after.halfmoves() < repetition::SEVENTY_FIVE_MOVE_PLIES
+            && self.unkeyed.pending
+            && self.unkeyed.push(mv)
+        {
+            self.ply = self.ply.saturating_add(1);
+            self.pos.clone_from(after);
+            self.unsettled = true;
+            return;
+        }
+        self.push_replayed_in_full(mv, after, irreversible);
+    }
+
+    /// [`Game::push_replayed`] for every ply its first test does not
+    /// settle.
+    #[inline(never)]
+    fn push_replayed_in_full(&mut self, mv: Move, after: &Position, irreversible: bool) {
         self.ply = self.ply.saturating_add(1);
         // Only the fifth occurrence matters here (9.6.1), and only under
         // Laws with automatic draws. A run of reversible moves too short

@@ -482,6 +482,34 @@ pub struct RecordedTags {
 /// The plies a [`Record`] makes room for at once.
 const RESERVED_PLIES: usize = 160;
 
+thread_local! {
+    /// The per-ply vectors of this thread's last [`Record`], emptied, for
+    /// its next one: a game allocates none (a clock a ply is 32 bytes).
+    static SPARE_PLIES: core::cell::Cell<(Vec<Move>, Vec<PlyClock>)> =
+        const { core::cell::Cell::new((Vec::new(), Vec::new())) };
+}
+
+/// Empty vectors for a record's moves and clocks, with room for most
+/// games (no reallocation along the way).
+fn spare_plies() -> (Vec<Move>, Vec<PlyClock>) {
+    let (mut moves, mut clocks) = SPARE_PLIES.take();
+    moves.clear();
+    clocks.clear();
+    moves.reserve(RESERVED_PLIES);
+    clocks.reserve(RESERVED_PLIES);
+    (moves, clocks)
+}
+
+impl Drop for Record {
+    fn drop(&mut self) {
+        let plies = (
+            std::mem::take(&mut self.moves),
+            std::mem::take(&mut self.clocks),
+        );
+        SPARE_PLIES.set(plies);
+    }
+}
+
 /// A game as its record gives it, fed move by move.
 #[derive(Clone, Debug)]
 pub struct Record {
@@ -508,13 +536,13 @@ impl Record {
 
     /// [`Record::new`], the game ended by the dead positions `dead`.
     fn ended_by(start: Position, laws: Laws, dead: DeadPositions, tags: RecordedTags) -> Record {
+        let spare = spare_plies();
         Record {
             fifty_at: (start.halfmoves() >= 100).then_some(0),
             game: Game::with_dead_positions(start.clone(), laws.automatic_draws(), dead),
             start,
-            // Most games fit: no reallocation along the way.
-            moves: Vec::with_capacity(RESERVED_PLIES),
-            clocks: Vec::with_capacity(RESERVED_PLIES),
+            moves: spare.0,
+            clocks: spare.1,
             after_end: None,
             laws,
             laws_date: None,
@@ -531,10 +559,9 @@ impl Record {
         tags: RecordedTags,
     ) -> Record {
         let (laws, laws_date) = rules.laws_for(date);
-        Record {
-            laws_date,
-            ..Record::ended_by(start, laws, rules.dead_positions(), tags)
-        }
+        let mut record = Record::ended_by(start, laws, rules.dead_positions(), tags);
+        record.laws_date = laws_date;
+        record
     }
 
     /// Plays mainline move `mv`.
@@ -559,6 +586,9 @@ impl Record {
     /// Plays mainline move `mv`, legal in the current position, whose
     /// resulting position `after` a replay has already computed (it is
     /// not played again). Debug builds check both.
+    // A symbol of its own for the profiles of `cargo xtask bench
+    // adjudicate` (the rules per ply).
+    #[inline(never)]
     pub fn push_played(&mut self, mv: Move, after: &Position) {
         self.moves.push(mv);
         self.clocks.push(PlyClock::default());

@@ -500,12 +500,25 @@ struct Recorder<'r> {
 }
 
 impl Recorder<'_> {
+    #[inline]
     fn record_from(&mut self, start: &Position) -> &mut Record {
-        let (rules, date) = (self.rules, self.date);
-        let tags = &mut self.tags;
-        self.record.get_or_insert_with(|| {
-            Record::for_rules(start.clone(), rules, date, tags.take().unwrap_or_default())
-        })
+        if self.record.is_none() {
+            self.start_record(start);
+        }
+        self.record.as_mut().expect("the record was started")
+    }
+
+    /// Starts the record at the first move (out of the per-ply path).
+    #[cold]
+    #[inline(never)]
+    fn start_record(&mut self, start: &Position) {
+        let tags = self.tags.take().unwrap_or_default();
+        self.record = Some(Record::for_rules(
+            start.clone(),
+            self.rules,
+            self.date,
+            tags,
+        ));
     }
 }
 

@@ -581,8 +581,8 @@ const COMPONENTS: &[Component] = &[
         part: true,
     },
     Component {
-        name: "rules per ply (Game::push_replayed)",
-        functions: &["adjudication::game::Game::push_replayed"],
+        name: "rules per ply (Record::push_played)",
+        functions: &["adjudication::verdict::Record::push_played"],
         part: false,
     },
     Component {
