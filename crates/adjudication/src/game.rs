@@ -231,6 +231,9 @@ pub struct Game {
     /// one; [`Game::settled_ending`] tests it when asked). Every other
     /// ending was tested, and none applied.
     unsettled: bool,
+    /// `pos` is behind: [`Game::push_replayed_lazily`] left it for
+    /// [`Game::settle`] to bring up to date.
+    stale: bool,
     /// The rules that end the game besides checkmate and stalemate.
     endings: Endings,
 }
@@ -292,6 +295,7 @@ impl Game {
             reps: Repetitions::default(),
             ending,
             unsettled: false,
+            stale: false,
             endings,
         }
     }
@@ -393,6 +397,7 @@ impl Game {
     /// position ever fails it.
     #[inline]
     pub(crate) fn push_replayed(&mut self, mv: Move, after: &Position) {
+        debug_assert!(!self.stale, "push_replayed on a game not settled");
         debug_assert!(self.ending.is_none(), "push_replayed after the end");
         debug_assert!(
             {
@@ -456,6 +461,98 @@ impl Game {
         self.unsettled = self.ending.is_none();
     }
 
+    /// [`Game::push_replayed`] for a replay that holds the position
+    /// `before` the move too (the game's current one). When only the
+    /// material's dead positions end the game (Lichess's server), the
+    /// game does not keep its own copy of the position up to date, the
+    /// larger part of a ply's cost here: [`Game::settle`] sets it once,
+    /// with the position after the last move, before the game is read.
+    /// A ply then costs a copy of the move, or of the position after an
+    /// irreversible one (the start of a repetition window), and the
+    /// material's test after a capture or promotion. Under
+    /// [`DeadPositions::Proven`] the same as [`Game::push_replayed`].
+    #[inline]
+    pub(crate) fn push_replayed_lazily(&mut self, mv: Move, before: &Position, after: &Position) {
+        if self.endings.dead != DeadPositions::Material {
+            self.push_replayed(mv, after);
+            return;
+        }
+        debug_assert!(self.ending.is_none(), "push_replayed_lazily after the end");
+        let irreversible = was_irreversible(before, after);
+        self.stale = true;
+        self.unsettled = true;
+        if after.halfmoves() < repetition::SEVENTY_FIVE_MOVE_PLIES {
+            if irreversible {
+                // The material changes only here (a capture, a promotion),
+                // and the fifth occurrence cannot come now.
+                if !is_insufficient_material(after.board()) {
+                    self.ply = self.ply.saturating_add(1);
+                    self.unkeyed.restart(after);
+                    return;
+                }
+            } else if self.unkeyed.pending && self.unkeyed.push(mv) {
+                // A reversible move in a run too short for a fifth
+                // occurrence: the material did not change.
+                self.ply = self.ply.saturating_add(1);
+                return;
+            }
+        }
+        self.push_lazily_in_full(mv, before, after, irreversible);
+    }
+
+    /// [`Game::push_replayed_lazily`] for the plies its first tests do
+    /// not settle: a long run of reversible moves, the 75-move rule, an
+    /// ending.
+    #[inline(never)]
+    fn push_lazily_in_full(
+        &mut self,
+        mv: Move,
+        before: &Position,
+        after: &Position,
+        irreversible: bool,
+    ) {
+        self.ply = self.ply.saturating_add(1);
+        let reaches_five = if irreversible {
+            self.unkeyed.restart(after);
+            false
+        } else if self.unkeyed.pending && self.unkeyed.push(mv) {
+            false
+        } else {
+            self.key_window();
+            self.reps.push_move_reaches(before, mv, after, false, 5)
+        };
+        let count = if reaches_five && self.endings.automatic_draws {
+            5
+        } else {
+            1
+        };
+        let rules = self.endings;
+        self.ending = match rules.detect_with_moves(after, count) {
+            Some(_) => rules.detect(after, count).map(|e| (e, self.ply)),
+            None => None,
+        };
+        if self.ending.is_some() {
+            // The game ends here: its position is this one.
+            self.pos.clone_from(after);
+            self.stale = false;
+            self.unsettled = false;
+        }
+    }
+
+    /// Brings the position up to date after [`Game::push_replayed_lazily`]:
+    /// `current` is the position after the last move pushed.
+    pub(crate) fn settle(&mut self, current: &Position) {
+        if self.stale {
+            self.pos.clone_from(current);
+            self.stale = false;
+        }
+    }
+
+    /// Whether the game awaits [`Game::settle`].
+    pub(crate) fn is_stale(&self) -> bool {
+        self.stale
+    }
+
     /// [`Game::push_replayed`] for a move known to be legal, played here.
     pub(crate) fn push_trusted(&mut self, mv: Move) {
         let mut after = self.pos.clone();
@@ -467,6 +564,7 @@ impl Game {
     /// position tested now.
     #[inline]
     fn settled_ending(&self) -> Option<(Ending, u32)> {
+        debug_assert!(!self.stale, "a game read before it was settled");
         if self.unsettled {
             return no_moves_ending(&self.pos).map(|ending| (ending, self.ply));
         }
@@ -482,6 +580,7 @@ impl Game {
     }
 
     fn play_legal(&mut self, mv: Move) -> Option<Ending> {
+        debug_assert!(!self.stale, "a move played on a game not settled");
         self.key_window();
         let irreversible = is_irreversible(&self.pos, mv);
         let before = self.pos.clone();
@@ -511,6 +610,7 @@ impl Game {
     /// The current position.
     #[must_use]
     pub fn position(&self) -> &Position {
+        debug_assert!(!self.stale, "a game read before it was settled");
         &self.pos
     }
 
@@ -957,6 +1057,76 @@ mod tests {
             endings > 10 && claims > 10 && longest > UNKEYED_MAX + 1,
             "{endings} endings, {claims} claims, longest window {longest}"
         );
+    }
+
+    /// Under [`DeadPositions::Material`], a game fed by
+    /// [`Game::push_replayed_lazily`] and settled is the game
+    /// [`Game::push_legal`] plays, ply by ply (endings, their plies,
+    /// repetitions, claims, position), on random games from endings where
+    /// every automatic ending comes up (insufficient material by capture
+    /// and by promotion, fivefold repetition, 75 moves).
+    #[test]
+    fn a_lazily_pushed_game_is_the_game_pushed_move_by_move() {
+        use crate::tests_support::{position, xorshift};
+        let starts = [
+            "8/8/4k3/8/3n4/8/2BK4/8 w - - 0 1",
+            "8/8/8/4k3/2r5/8/3N4/4K3 b - - 0 1",
+            "8/2P5/8/4k3/8/8/1n6/4K3 w - - 0 1",
+            "k7/8/8/8/8/8/8/1Q5K w - - 0 1",
+            "8/5k2/8/4b3/8/2B5/4K3/8 w - - 130 70",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        ];
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut seen = std::collections::HashSet::new();
+        for round in 0..1_200 {
+            let start = position(starts[round % starts.len()]);
+            let mut pushed =
+                Game::with_dead_positions(start.clone(), true, DeadPositions::Material);
+            let mut lazy = pushed.clone();
+            let mut current = start;
+            for _ in 0..300 {
+                let moves = current.legal_moves();
+                if moves.is_empty() || pushed.ending().is_some() {
+                    break;
+                }
+                // Mostly the first moves (shuffles repeat positions).
+                let r = next();
+                let pick = if r.is_multiple_of(3) {
+                    (r >> 8) as usize % moves.len()
+                } else {
+                    (r >> 8) as usize % moves.len().min(3)
+                };
+                let mv = moves[pick];
+                let before = current.clone();
+                current.play_unchecked(mv);
+                let ending = pushed.push_legal(mv).unwrap();
+                lazy.push_replayed_lazily(mv, &before, &current);
+                let mut settled = lazy.clone();
+                settled.settle(&current);
+                assert_eq!(settled.ending(), ending);
+                assert_eq!(settled.ending_ply(), pushed.ending_ply());
+                assert_eq!(settled.position(), pushed.position());
+                assert_eq!(settled.ply(), pushed.ply());
+                assert_eq!(settled.repetition_count(), pushed.repetition_count());
+                assert_eq!(settled.claimable(), pushed.claimable());
+                assert_eq!(
+                    settled.repetitions().window(),
+                    pushed.repetitions().window()
+                );
+                if let Some(ending) = ending {
+                    seen.insert(ending.reason());
+                }
+            }
+        }
+        for reason in [
+            "checkmate",
+            "stalemate",
+            "insufficient_material",
+            "fivefold_repetition",
+            "seventyfive_moves",
+        ] {
+            assert!(seen.contains(reason), "no {reason} among {seen:?}");
+        }
     }
 
     /// Both knights out and back: the start position again every four

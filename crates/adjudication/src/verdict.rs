@@ -63,6 +63,7 @@
 //! ```
 
 use core::fmt;
+use std::borrow::Cow;
 
 use board::{Color, GameResult, RecordedResult};
 use movegen::{Move, Position};
@@ -464,19 +465,20 @@ impl Rules {
     }
 }
 
-/// What a game's tags say, as the adjudication reads them.
+/// What a game's tags say, as the adjudication reads them: borrowed from
+/// the caller's header (a game's record copies none of them).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RecordedTags {
+pub struct RecordedTags<'t> {
     /// The `Result` tag, else the movetext's terminator.
     pub result: RecordedResult,
     /// The `Termination` tag, decoded.
-    pub termination: Option<String>,
+    pub termination: Option<&'t str>,
     /// The `White` tag (names in a `Termination` text say who won).
-    pub white: String,
+    pub white: &'t str,
     /// The `Black` tag.
-    pub black: String,
+    pub black: &'t str,
     /// The `TimeControl` tag, when it reads.
-    pub time_control: Option<TimeControl>,
+    pub time_control: Option<&'t TimeControl>,
 }
 
 /// The plies a [`Record`] makes room for at once.
@@ -500,7 +502,7 @@ fn spare_plies() -> (Vec<Move>, Vec<PlyClock>) {
     (moves, clocks)
 }
 
-impl Drop for Record {
+impl Drop for Record<'_> {
     fn drop(&mut self) {
         let plies = (
             std::mem::take(&mut self.moves),
@@ -512,7 +514,7 @@ impl Drop for Record {
 
 /// A game as its record gives it, fed move by move.
 #[derive(Clone, Debug)]
-pub struct Record {
+pub struct Record<'t> {
     start: Position,
     game: Game,
     moves: Vec<Move>,
@@ -524,18 +526,23 @@ pub struct Record {
     after_end: Option<Position>,
     laws: Laws,
     laws_date: Option<GameDate>,
-    tags: RecordedTags,
+    tags: RecordedTags<'t>,
 }
 
-impl Record {
+impl<'t> Record<'t> {
     /// A game from `start` judged by `laws`, with its tags.
     #[must_use]
-    pub fn new(start: Position, laws: Laws, tags: RecordedTags) -> Record {
+    pub fn new(start: Position, laws: Laws, tags: RecordedTags<'t>) -> Record<'t> {
         Record::ended_by(start, laws, DeadPositions::Proven, tags)
     }
 
     /// [`Record::new`], the game ended by the dead positions `dead`.
-    fn ended_by(start: Position, laws: Laws, dead: DeadPositions, tags: RecordedTags) -> Record {
+    fn ended_by(
+        start: Position,
+        laws: Laws,
+        dead: DeadPositions,
+        tags: RecordedTags<'t>,
+    ) -> Record<'t> {
         let spare = spare_plies();
         Record {
             fifty_at: (start.halfmoves() >= 100).then_some(0),
@@ -556,8 +563,8 @@ impl Record {
         start: Position,
         rules: &Rules,
         date: Option<GameDate>,
-        tags: RecordedTags,
-    ) -> Record {
+        tags: RecordedTags<'t>,
+    ) -> Record<'t> {
         let (laws, laws_date) = rules.laws_for(date);
         let mut record = Record::ended_by(start, laws, rules.dead_positions(), tags);
         record.laws_date = laws_date;
@@ -571,6 +578,10 @@ impl Record {
     /// position, or after the game ended: a move after checkmate or
     /// stalemate is one), and the record is unchanged.
     pub fn push(&mut self, mv: Move) -> Result<(), GameError> {
+        if self.game.is_stale() {
+            let current = self.replayed_position();
+            self.game.settle(&current);
+        }
         let mut after = self.current().clone();
         if !after.is_legal(mv) {
             return Err(GameError::IllegalMove {
@@ -586,10 +597,11 @@ impl Record {
     /// Plays mainline move `mv`, legal in the current position, whose
     /// resulting position `after` a replay has already computed (it is
     /// not played again). Debug builds check both.
-    // A symbol of its own for the profiles of `cargo xtask bench
-    // adjudicate` (the rules per ply).
-    #[inline(never)]
     pub fn push_played(&mut self, mv: Move, after: &Position) {
+        if self.game.is_stale() {
+            let current = self.replayed_position();
+            self.game.settle(&current);
+        }
         self.moves.push(mv);
         self.clocks.push(PlyClock::default());
         if self.fifty_at.is_none() && after.halfmoves() >= 100 {
@@ -602,6 +614,59 @@ impl Record {
         } else {
             self.after_end_position(after);
         }
+    }
+
+    /// [`Record::push_played`] for a replay that holds the position
+    /// `before` the move as well: the record need not keep its own copy
+    /// of the current position move by move (see
+    /// [`Record::settle`], which must follow the last move).
+    // A symbol of its own for the profiles of `cargo xtask bench
+    // adjudicate` (the rules per ply).
+    #[inline(never)]
+    pub fn push_replayed(&mut self, mv: Move, before: &Position, after: &Position) {
+        self.moves.push(mv);
+        self.clocks.push(PlyClock::default());
+        if self.fifty_at.is_none() && after.halfmoves() >= 100 {
+            self.fifty_at = Some(self.ply());
+        }
+        if !self.game.ended_before_unsettled() {
+            self.game.push_replayed_lazily(mv, before, after);
+        } else {
+            self.after_end_position(after);
+        }
+    }
+
+    /// Brings the record up to date after [`Record::push_replayed`]:
+    /// `current` is the position after its last move. A record read
+    /// before (by [`adjudicate`]) is brought up to date by replaying its
+    /// moves, the slow way.
+    pub fn settle(&mut self, current: &Position) {
+        debug_assert!(
+            !self.game.is_stale() || &self.replayed_position() == current,
+            "a record settled with another position"
+        );
+        self.game.settle(current);
+    }
+
+    /// The record with its game settled, replaying its moves when it was
+    /// not ([`Record::settle`]).
+    fn settled(&self) -> Cow<'_, Record<'t>> {
+        if !self.game.is_stale() {
+            return Cow::Borrowed(self);
+        }
+        let current = self.replayed_position();
+        let mut record = self.clone();
+        record.game.settle(&current);
+        Cow::Owned(record)
+    }
+
+    /// The position after the record's moves, played from the start.
+    fn replayed_position(&self) -> Position {
+        let mut current = self.start.clone();
+        for &mv in &self.moves {
+            current.play_unchecked(mv);
+        }
+        current
     }
 
     /// Keeps, after the game has ended, the position the moves reach (so
@@ -664,7 +729,7 @@ impl Record {
 
     /// The tags.
     #[must_use]
-    pub fn tags(&self) -> &RecordedTags {
+    pub fn tags(&self) -> &RecordedTags<'t> {
         &self.tags
     }
 
@@ -729,7 +794,7 @@ fn color_name(color: Color) -> &'static str {
 }
 
 /// The game fed move by move from the start, up to `plies` moves.
-fn game_after(record: &Record, plies: usize) -> Game {
+fn game_after(record: &Record<'_>, plies: usize) -> Game {
     if plies >= record.moves.len() {
         // All of them (the flag fell on the last move or after): the game
         // the record kept.
@@ -873,7 +938,8 @@ fn after_end_note(after: u32) -> String {
 /// ending is judged by that ending, [`Verdict::played_after_end`] counting
 /// the moves that followed.
 #[must_use]
-pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
+pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
+    let record = &*record.settled();
     let recorded = record.tags.result.result().unwrap_or(GameResult::Unknown);
     let laws = record.laws;
     let laws_note = if laws == Laws::TODAY {
@@ -962,7 +1028,7 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
 
     // 2. A flag fall the clocks prove.
     let mut clock_note = String::new();
-    if let Some(tc) = &record.tags.time_control {
+    if let Some(tc) = record.tags.time_control {
         let clocks = analyze_clocks_from(
             tc,
             record.start.turn(),
@@ -1029,10 +1095,10 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
 
     // 3. What the record says happened outside the moves.
     let ending = RecordedEnding::parse(
-        record.tags.termination.as_deref(),
+        record.tags.termination,
         recorded,
-        &record.tags.white,
-        &record.tags.black,
+        record.tags.white,
+        record.tags.black,
     );
     let decisive = recorded.winner().is_some();
     let event = match &ending.kind {
@@ -1079,7 +1145,7 @@ pub fn adjudicate(record: &Record, rules: &Rules) -> Verdict {
         let (result, detail, line) = external(game, event, loser, recorded, rules, laws);
         // Lichess's own value, not another platform's text that says why
         // (chess.com's "drawn by timeout vs insufficient material").
-        let lichess_timeout = record.tags.termination.as_deref().is_some_and(|text| {
+        let lichess_timeout = record.tags.termination.is_some_and(|text| {
             let text = text.trim();
             let text = text.strip_suffix('.').unwrap_or(text);
             text.eq_ignore_ascii_case("time forfeit")
@@ -1225,7 +1291,7 @@ mod tests {
         );
     }
 
-    fn record(moves: &[(Square, Square)], laws: Laws, result: &str) -> Record {
+    fn record(moves: &[(Square, Square)], laws: Laws, result: &str) -> Record<'static> {
         let tags = RecordedTags {
             result: RecordedResult::read(Some(result), None),
             ..RecordedTags::default()

@@ -494,14 +494,14 @@ pub struct Invalid {
 struct Recorder<'r> {
     rules: &'r Rules,
     date: Option<GameDate>,
-    tags: Option<RecordedTags>,
-    record: Option<Record>,
+    tags: Option<RecordedTags<'r>>,
+    record: Option<Record<'r>>,
     null_at: Option<u32>,
 }
 
-impl Recorder<'_> {
+impl<'r> Recorder<'r> {
     #[inline]
-    fn record_from(&mut self, start: &Position) -> &mut Record {
+    fn record_from(&mut self, start: &Position) -> &mut Record<'r> {
         if self.record.is_none() {
             self.start_record(start);
         }
@@ -527,7 +527,8 @@ impl ReplayVisitor for Recorder<'_> {
         if self.null_at.is_some() {
             return;
         }
-        self.record_from(ply.before).push_played(ply.mv, ply.after);
+        self.record_from(ply.before)
+            .push_replayed(ply.mv, ply.before, ply.after);
     }
 
     fn null_move(&mut self, depth: u32, ply: u32, _before: &Position) {
@@ -583,10 +584,10 @@ pub fn adjudicate_with(
 ) -> Ruling {
     let tags = RecordedTags {
         result: RecordedResult::Missing,
-        termination: header.text("Termination").map(str::to_owned),
-        white: header.white.clone().unwrap_or_default(),
-        black: header.black.clone().unwrap_or_default(),
-        time_control: header.time_control().cloned(),
+        termination: header.text("Termination"),
+        white: header.white.as_deref().unwrap_or_default(),
+        black: header.black.as_deref().unwrap_or_default(),
+        time_control: header.time_control(),
     };
     let mut recorder = Recorder {
         rules,
@@ -648,6 +649,11 @@ pub fn adjudicate_with(
         )
     });
     record.set_recorded_result(recorded.clone());
+    // The replay's final position is the one after the last move the
+    // record holds (no null move came before: see above).
+    if let Some(last) = &replayed.final_position {
+        record.settle(last);
+    }
     let verdict = verdict::adjudicate(&record, rules);
     if after_mate {
         // Moves after a checkmate or stalemate: the game stays invalid,

@@ -581,8 +581,8 @@ const COMPONENTS: &[Component] = &[
         part: true,
     },
     Component {
-        name: "rules per ply (Record::push_played)",
-        functions: &["adjudication::verdict::Record::push_played"],
+        name: "rules per ply (Record::push_replayed)",
+        functions: &["adjudication::verdict::Record::push_replayed"],
         part: false,
     },
     Component {
