@@ -458,12 +458,6 @@ impl HeaderSpec {
     /// spec of many tags, in one pass over the game's tags.
     fn raw_values<'g>(&self, game: &RawGame<'g>) -> Vec<Option<&'g [u8]>> {
         let mut raws = vec![None; self.tags.len()];
-        if self.tags.len() <= 4 {
-            for (raw, (name, _)) in raws.iter_mut().zip(&self.tags) {
-                *raw = game.tag(name.as_bytes());
-            }
-            return raws;
-        }
         let mut left = self.tags.len();
         for (name, value) in game.tags() {
             let Some(bucket) = self.by_len.get(name.len()) else {
@@ -601,12 +595,21 @@ impl GameHeader {
             None => self.result_tag = None,
         }
         self.fields.clear();
-        self.fields.extend(
-            spec.raw_values(game)
-                .into_iter()
-                .zip(&spec.tags)
-                .map(|(raw, (_, ty))| TagField::read(raw, *ty)),
-        );
+        if spec.tags.len() <= 4 {
+            // A few tags: each looked up by name, no list of raw values.
+            self.fields.extend(
+                spec.tags
+                    .iter()
+                    .map(|(name, ty)| TagField::read(game.tag(name.as_bytes()), *ty)),
+            );
+        } else {
+            self.fields.extend(
+                spec.raw_values(game)
+                    .into_iter()
+                    .zip(&spec.tags)
+                    .map(|(raw, (_, ty))| TagField::read(raw, *ty)),
+            );
+        }
         if !std::sync::Arc::ptr_eq(&self.names, &spec.names) {
             self.names = std::sync::Arc::clone(&spec.names);
         }
