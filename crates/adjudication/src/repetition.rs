@@ -611,6 +611,9 @@ mod tests {
                 reps.push_move(&before, mv, &pos, is_irreversible(&before, mv));
             }
         }
-        assert!(found > 100 && skipped > 1_000, "{found} found, {skipped} skipped");
+        assert!(
+            found > 100 && skipped > 1_000,
+            "{found} found, {skipped} skipped"
+        );
     }
 }

@@ -195,25 +195,37 @@ impl Gather {
         error: Option<&GameError>,
         game: &mut RawGame<'_>,
     ) -> MovesHash {
-        // A result that disagrees is no reason to doubt the moves.
-        let moves_complete =
-            error.is_none_or(|e| matches!(e.kind, ErrorKind::Result | ErrorKind::ResultTag));
-        match start.filter(|_| moves_complete) {
-            // `v`, the start's key and the moves, in place.
-            Some(start) => {
-                self.moves[0] = b'v';
-                self.moves[1..MOVES_AT].copy_from_slice(&start.zobrist().to_le_bytes());
-                MovesHash(xxhash_rust::xxh3::xxh3_128(&self.moves))
-            }
-            None => {
-                let mut bytes = vec![b'i'];
-                bytes.extend_from_slice(game.tag(b"FEN").unwrap_or_default());
-                bytes.push(0);
-                let at = game.movetext_start() as usize;
-                let text = game.bytes();
-                bytes.extend_from_slice(text.get(at..).unwrap_or_default().trim_ascii());
-                MovesHash(xxhash_rust::xxh3::xxh3_128(&bytes))
-            }
+        moves_hash(&mut self.moves, start, error, game)
+    }
+}
+
+/// The [`MovesHash`] of a replayed game: `moves` holds [`MOVES_AT`] spare
+/// bytes, then two a mainline move (zero for a null move); `start` and
+/// `error` are the replay's.
+fn moves_hash(
+    moves: &mut [u8],
+    start: Option<&Position>,
+    error: Option<&GameError>,
+    game: &mut RawGame<'_>,
+) -> MovesHash {
+    // A result that disagrees is no reason to doubt the moves.
+    let moves_complete =
+        error.is_none_or(|e| matches!(e.kind, ErrorKind::Result | ErrorKind::ResultTag));
+    match start.filter(|_| moves_complete) {
+        // `v`, the start's key and the moves, in place.
+        Some(start) => {
+            moves[0] = b'v';
+            moves[1..MOVES_AT].copy_from_slice(&start.zobrist().to_le_bytes());
+            MovesHash(xxhash_rust::xxh3::xxh3_128(moves))
+        }
+        None => {
+            let mut bytes = vec![b'i'];
+            bytes.extend_from_slice(game.tag(b"FEN").unwrap_or_default());
+            bytes.push(0);
+            let at = game.movetext_start() as usize;
+            let text = game.bytes();
+            bytes.extend_from_slice(text.get(at..).unwrap_or_default().trim_ascii());
+            MovesHash(xxhash_rust::xxh3::xxh3_128(&bytes))
         }
     }
 }
@@ -497,6 +509,9 @@ struct Recorder<'r> {
     tags: Option<RecordedTags<'r>>,
     record: Option<Record<'r>>,
     null_at: Option<u32>,
+    /// The mainline's moves from its first null move on (a null move as
+    /// zero), which the record does not hold: for the moves hash.
+    after_null: Vec<u16>,
 }
 
 impl<'r> Recorder<'r> {
@@ -525,6 +540,7 @@ impl<'r> Recorder<'r> {
 impl ReplayVisitor for Recorder<'_> {
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         if self.null_at.is_some() {
+            self.after_null.push(ply.mv.to_bits());
             return;
         }
         self.record_from(ply.before)
@@ -532,8 +548,10 @@ impl ReplayVisitor for Recorder<'_> {
     }
 
     fn null_move(&mut self, depth: u32, ply: u32, _before: &Position) {
-        if depth == 0 && self.null_at.is_none() {
-            self.null_at = Some(ply);
+        if depth == 0 {
+            self.null_at.get_or_insert(ply);
+            // No move is a1 to a1: zero stands for the null move.
+            self.after_null.push(0);
         }
     }
 
@@ -595,13 +613,37 @@ pub fn adjudicate_with(
         tags: Some(tags),
         record: None,
         null_at: None,
+        after_null: Vec::new(),
     };
-    let mut gather = Gather::new(false);
-    let mut both = (&mut recorder, (&mut gather, visitor));
-    let replayed = replay(game, &ReplayOptions { strict: false }, &mut both);
+    let replayed = replay(
+        game,
+        &ReplayOptions { strict: false },
+        &mut (&mut recorder, visitor),
+    );
     let recorded = header.recorded(replayed.terminator);
-    let moves_hash = gather.finish(replayed.start.as_ref(), replayed.error.as_ref(), game);
-    gather.recycle();
+    // The moves hash, from the moves the record holds (as `Gather`
+    // writes them: the record keeps every mainline move).
+    let moves_hash = {
+        let mut bytes = MOVES.take();
+        bytes.clear();
+        bytes.resize(MOVES_AT, 0);
+        let recorded_moves = recorder.record.as_ref().map_or(&[][..], Record::moves);
+        bytes.reserve(2 * (recorded_moves.len() + recorder.after_null.len()));
+        for mv in recorded_moves {
+            bytes.extend_from_slice(&mv.to_bits().to_le_bytes());
+        }
+        for bits in &recorder.after_null {
+            bytes.extend_from_slice(&bits.to_le_bytes());
+        }
+        let hash = moves_hash(
+            &mut bytes,
+            replayed.start.as_ref(),
+            replayed.error.as_ref(),
+            game,
+        );
+        MOVES.set(bytes);
+        hash
+    };
     let invalid = |kind, detail, line| {
         Ruling::Invalid(Invalid {
             kind,

@@ -1103,6 +1103,30 @@ mod tests {
             }
         });
         assert_eq!(line, "a,\"b,c\",\"d\"\"e\",,\"f\rg\"");
+        // Long fields, quotes first,
+        // last and doubled, against the quoting written out byte by byte.
+        let reference = |field: &str| {
+            if !field.contains([',', '"', '\r', '\n']) {
+                return field.to_owned();
+            }
+            format!("\"{}\"", field.replace('"', "\"\""))
+        };
+        let long = "x".repeat(40);
+        for field in [
+            format!("\"{long}"),
+            format!("{long}\""),
+            format!("{long}\"\"{long},"),
+            format!("{long}\n"),
+            format!("{long}{long}"),
+            "\"".to_owned(),
+            "\"\"\"".to_owned(),
+        ] {
+            assert_eq!(
+                text(|o| push_csv_field(o, &field)),
+                reference(&field),
+                "{field:?}"
+            );
+        }
     }
 
     #[test]

@@ -1505,3 +1505,45 @@ fn the_first_move_too_many_is_numbered_from_the_start_position() {
         );
     }
 }
+
+/// The `moves_hash` column of each row of `command --format csv` on `file`.
+fn moves_hash_column(dir: &std::path::Path, command: &str, file: &str) -> Vec<String> {
+    let run = chesstool(dir, &[command, file, "--format", "csv", "-q"]);
+    let mut lines = run.stdout.lines();
+    let header = split_csv(lines.next().unwrap());
+    let at = header.iter().position(|h| h == "moves_hash").unwrap();
+    lines.map(|line| split_csv(line)[at].clone()).collect()
+}
+
+/// adjudicate hashes a game's moves from its own record of them, not as
+/// validate does: the hashes must be the same, game by game, for null
+/// moves (first, in the middle, twice, in a variation), moves after a
+/// mate, an illegal move, a FEN start and a game without moves.
+#[test]
+fn adjudicate_gives_each_game_validates_moves_hash() {
+    let dir = temp_dir("adjudicate_moves_hash");
+    let pgn = [
+        game("1-0", None, "", "1. e4 e5 2. Nf3 Nc6 3. Bb5"),
+        game("*", None, "", "1. e4 -- 2. d4 Nf6"),
+        game("*", None, "", "1. -- e5 2. Nf3 Z0 3. Nc3"),
+        game("*", None, "", "1. e4 e5 (1... -- 2. d4) 2. Nf3"),
+        game("0-1", None, "", "1. f3 e5 2. g4 Qh4# 3. a3"),
+        game("*", None, "", "1. e4 e5 2. Ke3"),
+        game(
+            "*",
+            Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"),
+            "",
+            "1. e4 Kd7",
+        ),
+        game("*", None, "", ""),
+    ]
+    .concat();
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    let validated = moves_hash_column(&dir, "validate", "g.pgn");
+    let adjudicated = moves_hash_column(&dir, "adjudicate", "g.pgn");
+    assert_eq!(validated.len(), 8);
+    assert_eq!(adjudicated, validated);
+    // The hashes tell the games apart (none is empty or shared).
+    let distinct: std::collections::HashSet<_> = validated.iter().collect();
+    assert_eq!(distinct.len(), 8, "{validated:?}");
+}
