@@ -1156,34 +1156,26 @@ impl SideReading<'_> {
                 allotment: Millis(u64::try_from(allotment).unwrap_or(u64::MAX)),
             });
         }
-        let (mut previous, mut previous_resolution) = (clock, resolution);
+        // The later plies, while none shows anything: a flag fall or a
+        // clock that rose is left to `read_any`, which reads the whole
+        // record again and says what it is (rare, and the loop stays a few
+        // compares a ply with nothing else live).
+        let (mut previous, mut previous_resolution) = (clock.0, resolution);
         index += 2;
         while let Some(ply_clock) = plies.get(index) {
             let (Some(clock), None) = (ply_clock.clock_after, ply_clock.emt) else {
                 return None;
             };
-            let ply = index + 1;
-            index += 2;
-            let resolution = clock.resolution();
-            if sum_at_most(&[clock.0, resolution], added) {
-                let flag = FlagFall {
-                    color,
-                    ply,
-                    reason: FlagReason::RanOut,
-                };
-                return Some((Some(flag), warnings));
-            }
+            let clock = clock.0;
+            let resolution = Millis(clock).resolution();
+            let flag = sum_at_most(&[clock, resolution], added);
             let tolerance = resolution.max(previous_resolution);
-            if sum_at_most(&[previous.0, added, tolerance], clock.0) {
-                warnings.push(ClockWarning::ClockRose {
-                    ply,
-                    color,
-                    previous,
-                    current: clock,
-                    allowed: Millis(added),
-                });
+            let rose = sum_at_most(&[previous, added, tolerance], clock);
+            if flag | rose {
+                return None;
             }
             (previous, previous_resolution) = (clock, resolution);
+            index += 2;
         }
         Some((None, warnings))
     }
@@ -1327,7 +1319,8 @@ mod tests {
     use super::*;
 
     /// The online reader and the general one agree on every record the
-    /// online one reads: generated records of `B+I` games with readings
+    /// online one reads (it leaves any flag fall or rise to the general
+    /// one): generated records of `B+I` games with readings
     /// around the true clock (whole seconds, tenths, berserks, rises,
     /// flags, a reading or move time missing), each side read both ways.
     #[test]
@@ -1373,17 +1366,21 @@ mod tests {
                     offset,
                     from_the_start: next(4) != 0,
                 };
-                if let Some(fast) = reading.read_online(&plies) {
-                    online += 1;
-                    flags += usize::from(fast.0.is_some());
-                    warned += usize::from(!fast.1.is_empty());
-                    assert_eq!(fast, reading.read_any(&plies), "{tc} {plies:?}");
+                let any = reading.read_any(&plies);
+                match reading.read_online(&plies) {
+                    Some(fast) => {
+                        online += 1;
+                        warned += usize::from(!fast.1.is_empty());
+                        assert_eq!(fast, any, "{tc} {plies:?}");
+                    }
+                    // Left to the general reader: flag falls and rises.
+                    None => flags += usize::from(any.0.is_some()),
                 }
             }
         }
-        // Every kind of answer was compared.
+        // Both readers answered, and the online one with warnings too.
         assert!(
-            online > 10_000 && flags > 500 && warned > 500,
+            online > 10_000 && flags > 500 && warned > 100,
             "{online} {flags} {warned}"
         );
     }

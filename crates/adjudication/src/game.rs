@@ -540,11 +540,17 @@ impl Game {
     }
 
     /// Brings the position up to date after [`Game::push_replayed_lazily`]:
-    /// `current` is the position after the last move pushed.
+    /// `current` is the position after the last move pushed. The test for
+    /// checkmate and stalemate the replayed moves left for later is made
+    /// here, once, not at each question asked of the game.
     pub(crate) fn settle(&mut self, current: &Position) {
         if self.stale {
             self.pos.clone_from(current);
             self.stale = false;
+        }
+        if self.unsettled {
+            self.ending = no_moves_ending(&self.pos).map(|ending| (ending, self.ply));
+            self.unsettled = false;
         }
     }
 

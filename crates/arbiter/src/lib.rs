@@ -538,6 +538,9 @@ impl<'r> Recorder<'r> {
 }
 
 impl ReplayVisitor for Recorder<'_> {
+    // In the replay's loop: of the ply, only the move and the positions
+    // are read, so the replay need not write the rest out for a call.
+    #[inline(always)]
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         if self.null_at.is_some() {
             self.after_null.push(ply.mv.to_bits());
@@ -590,7 +593,11 @@ fn mainline_move_tokens(game: &mut RawGame<'_>) -> Vec<Token> {
 /// [`HeaderSpec::for_adjudication`](header::HeaderSpec::for_adjudication)
 /// names: a tag the header lacks is read as missing.
 pub fn adjudicate(game: &mut RawGame<'_>, header: &GameHeader, rules: &Rules) -> Ruling {
-    adjudicate_with(game, header, rules, &mut notation::pgn::replay::NoVisitor)
+    // The recorder alone sees the replay: no pair of visitors to go
+    // through at every move and comment.
+    judge(game, header, rules, |game, recorder| {
+        replay(game, &ReplayOptions { strict: false }, recorder)
+    })
 }
 
 /// [`adjudicate`], with `visitor` seeing the one replay too.
@@ -599,6 +606,22 @@ pub fn adjudicate_with(
     header: &GameHeader,
     rules: &Rules,
     visitor: &mut impl ReplayVisitor,
+) -> Ruling {
+    judge(game, header, rules, |game, recorder| {
+        replay(
+            game,
+            &ReplayOptions { strict: false },
+            &mut (recorder, visitor),
+        )
+    })
+}
+
+/// [`adjudicate`], the game replayed by `run` with the recorder given.
+fn judge(
+    game: &mut RawGame<'_>,
+    header: &GameHeader,
+    rules: &Rules,
+    run: impl FnOnce(&mut RawGame<'_>, &mut Recorder<'_>) -> notation::pgn::replay::Replayed,
 ) -> Ruling {
     let tags = RecordedTags {
         result: RecordedResult::Missing,
@@ -615,11 +638,7 @@ pub fn adjudicate_with(
         null_at: None,
         after_null: Vec::new(),
     };
-    let replayed = replay(
-        game,
-        &ReplayOptions { strict: false },
-        &mut (&mut recorder, visitor),
-    );
+    let replayed = run(game, &mut recorder);
     let recorded = header.recorded(replayed.terminator);
     // The moves hash, from the moves the record holds (as `Gather`
     // writes them: the record keeps every mainline move).
