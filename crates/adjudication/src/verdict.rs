@@ -1176,12 +1176,17 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
                 Vec::new(),
             );
         }
+        // The notes appended where the detail was written (the common
+        // case: a resignation or a flag fall), no second string.
+        let mut detail = detail;
+        detail.push_str(&why);
+        detail.push_str(&clock_note);
         return finish(
             result,
             Reason::of_event(event),
             plies,
             claims,
-            format!("{detail}{why}{clock_note}"),
+            detail,
             Some(loser),
             line,
         );
