@@ -460,10 +460,9 @@ impl Repetitions {
     fn other_side_repeats(&self) -> bool {
         // Those positions stand every second entry, back from the one
         // before the current.
-        let mut hashes = self.hashes.iter().rev().skip(1).step_by(2);
+        let hashes = self.hashes.iter().rev().skip(1).step_by(2);
         let mut seen: [u64; 32] = [0; 32];
-        let mut len = 0;
-        for &hash in &mut hashes {
+        for (len, &hash) in hashes.enumerate() {
             if seen[..len].contains(&hash) {
                 return true;
             }
@@ -472,7 +471,6 @@ impl Repetitions {
                 return true;
             }
             seen[len] = hash;
-            len += 1;
         }
         false
     }
