@@ -502,13 +502,19 @@ fn spare_plies() -> (Vec<Move>, Vec<PlyClock>) {
     (moves, clocks)
 }
 
+/// The most plies of vectors a thread keeps for its next record: a
+/// game of a million plies gives its memory back.
+const SPARE_PLIES_MAX: usize = 4_096;
+
 impl Drop for Record<'_> {
     fn drop(&mut self) {
-        let plies = (
-            std::mem::take(&mut self.moves),
-            std::mem::take(&mut self.clocks),
-        );
-        SPARE_PLIES.set(plies);
+        if self.moves.capacity() <= SPARE_PLIES_MAX && self.clocks.capacity() <= SPARE_PLIES_MAX {
+            let plies = (
+                std::mem::take(&mut self.moves),
+                std::mem::take(&mut self.clocks),
+            );
+            SPARE_PLIES.set(plies);
+        }
     }
 }
 
@@ -641,11 +647,36 @@ impl<'t> Record<'t> {
     /// before (by [`adjudicate`]) is brought up to date by replaying its
     /// moves, the slow way.
     pub fn settle(&mut self, current: &Position) {
+        // A position that cannot follow the moves (another side to move,
+        // another move number: a caller's mistake) is not taken; the
+        // moves are replayed instead.
+        let (turn, fullmoves) = self.turn_and_fullmoves_after();
+        if self.game.is_stale() && (current.turn(), current.fullmoves()) != (turn, fullmoves) {
+            let replayed = self.replayed_position();
+            self.game.settle(&replayed);
+            return;
+        }
         debug_assert!(
             !self.game.is_stale() || &self.replayed_position() == current,
             "a record settled with another position"
         );
         self.game.settle(current);
+    }
+
+    /// The side to move and the move number after the record's moves.
+    fn turn_and_fullmoves_after(&self) -> (Color, u32) {
+        let plies = self.ply();
+        let black_first = u32::from(self.start.turn() == Color::Black);
+        let turn = if plies % 2 == 0 {
+            self.start.turn()
+        } else {
+            self.start.turn().other()
+        };
+        let fullmoves = self
+            .start
+            .fullmoves()
+            .saturating_add((plies + black_first) / 2);
+        (turn, fullmoves)
     }
 
     /// The record with its game settled, replaying its moves when it was
@@ -715,10 +746,17 @@ impl<'t> Record<'t> {
     }
 
     /// The game as the rules of play see it (stopped at its first
-    /// automatic ending).
+    /// automatic ending). Borrowed once the record is settled (see
+    /// [`Record::settle`]); before, a copy brought up to date by
+    /// replaying the moves.
     #[must_use]
-    pub fn game(&self) -> &Game {
-        &self.game
+    pub fn game(&self) -> Cow<'_, Game> {
+        if !self.game.is_stale() {
+            return Cow::Borrowed(&self.game);
+        }
+        let mut game = self.game.clone();
+        game.settle(&self.replayed_position());
+        Cow::Owned(game)
     }
 
     /// The Laws the game is judged by.
@@ -1306,6 +1344,52 @@ mod tests {
             record.push(Move::normal(from, to)).unwrap();
         }
         record
+    }
+
+    /// A record fed by [`Record::push_replayed`] under Lichess's rules
+    /// (its game's position left for [`Record::settle`]) answers as the
+    /// one fed by [`Record::push`], whether it is settled with the right
+    /// position, read before it is settled, or settled with a position
+    /// that cannot follow its moves.
+    #[test]
+    fn a_replayed_record_answers_settled_or_not() {
+        // Both knights out and back twice, then a capture: 1. Nf3 Nf6
+        // 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 d5 6. exd5.
+        let mut moves: Vec<(Square, Square)> = SHUFFLE.iter().chain(&SHUFFLE).copied().collect();
+        moves.extend([
+            (Square::E2, Square::E4),
+            (Square::D7, Square::D5),
+            (Square::E4, Square::D5),
+        ]);
+        let rules = Rules::lichess();
+        let tags = || RecordedTags {
+            result: RecordedResult::read(Some("1-0"), None),
+            ..RecordedTags::default()
+        };
+        let mut pushed = Record::for_rules(Position::new(), &rules, None, tags());
+        let mut replayed = Record::for_rules(Position::new(), &rules, None, tags());
+        let mut current = Position::new();
+        for (from, to) in moves {
+            let mv = Move::normal(from, to);
+            pushed.push(mv).unwrap();
+            let before = current.clone();
+            current.play_unchecked(mv);
+            replayed.push_replayed(mv, &before, &current);
+        }
+        let expected = adjudicate(&pushed, &rules);
+        // Read unsettled: brought up to date by replaying the moves.
+        assert_eq!(replayed.game().position(), &current);
+        assert_eq!(replayed.game().claimable(), pushed.game().claimable());
+        assert_eq!(adjudicate(&replayed, &rules), expected);
+        // Settled with a position of the other side to move: not taken.
+        let mut wrong = replayed.clone();
+        wrong.settle(&Position::new());
+        assert_eq!(wrong.game().position(), &current);
+        assert_eq!(adjudicate(&wrong, &rules), expected);
+        // Settled right.
+        replayed.settle(&current);
+        assert_eq!(replayed.game().position(), &current);
+        assert_eq!(adjudicate(&replayed, &rules), expected);
     }
 
     const SHUFFLE: [(Square, Square); 4] = [

@@ -569,6 +569,19 @@ impl ReplayVisitor for Recorder<'_> {
     }
 }
 
+/// Whether the replay's error `err` is at the mainline's move after its
+/// `plies` replayed ones (not in a variation).
+fn in_mainline(game: &mut RawGame<'_>, err: &GameError, plies: u32) -> bool {
+    if err.ply != Some(plies + 1) {
+        return false;
+    }
+    let tokens = mainline_move_tokens(game);
+    tokens.get(plies as usize).is_some_and(|token| {
+        let (line, column) = game.token_location(token);
+        (line, Some(column)) == (err.line, err.column)
+    })
+}
+
 /// The tokens of the mainline moves as written (moves after the end
 /// included: the replay stops at a move after mate or stalemate), lexed
 /// again from the game's bytes. Only for the rare game that needs them.
@@ -680,7 +693,10 @@ fn judge(
     let mut after_mate = false;
     if let Some(err) = &replayed.error {
         match err.kind {
-            ErrorKind::MoveAfterEnd => after_mate = true,
+            // A mainline move after the mainline's mate or stalemate; one
+            // in a variation (`(2... Qh4# 3. a3)`) leaves the mainline
+            // unread past it, and the game unreadable like any error.
+            ErrorKind::MoveAfterEnd if in_mainline(game, err, replayed.plies) => after_mate = true,
             ErrorKind::ResultTag => notes = format!("; {}", err.message),
             ErrorKind::Result => {}
             kind => return invalid(InvalidKind::Replay(kind), err.to_string(), err.line),

@@ -1547,3 +1547,35 @@ fn adjudicate_gives_each_game_validates_moves_hash() {
     let distinct: std::collections::HashSet<_> = validated.iter().collect();
     assert_eq!(distinct.len(), 8, "{validated:?}");
 }
+
+/// A move after a mate inside a variation makes the game unreadable, as
+/// validate says, located at that move; a move after the mainline's mate
+/// is still judged as one.
+#[test]
+fn adjudicate_tells_a_move_after_a_mate_in_a_variation_from_one_in_the_mainline() {
+    let pgn = [
+        game("*", None, "", "1. f3 e5 2. g4 Nc6 (2... Qh4# 3. a3) 3. Nc3"),
+        game("0-1", None, "", "1. f3 e5 2. g4 Qh4# 3. a3"),
+    ]
+    .concat();
+    let (code, rows) = adjudicate("adjudicate_variation_after_mate", &pgn, &[]);
+    assert_eq!(code, 1);
+    // reason, decided_at_ply, detail
+    let (reason, ply, detail) = (&rows[0][2], &rows[0][3], &rows[0][6]);
+    assert_eq!(reason, "invalid");
+    assert_eq!(ply, "", "{detail}");
+    assert!(
+        detail.contains("\"3.a3\"") && detail.contains("the game already ended in checkmate"),
+        "{detail}"
+    );
+    let (reason, ply, detail) = (&rows[1][2], &rows[1][3], &rows[1][6]);
+    assert_eq!(
+        (reason.as_str(), ply.as_str()),
+        ("invalid", "4"),
+        "{detail}"
+    );
+    assert!(
+        detail.contains("move after the game ended: checkmate at ply 4"),
+        "{detail}"
+    );
+}
