@@ -667,7 +667,7 @@ impl<'t> Record<'t> {
     fn turn_and_fullmoves_after(&self) -> (Color, u32) {
         let plies = self.ply();
         let black_first = u32::from(self.start.turn() == Color::Black);
-        let turn = if plies % 2 == 0 {
+        let turn = if plies.is_multiple_of(2) {
             self.start.turn()
         } else {
             self.start.turn().other()
