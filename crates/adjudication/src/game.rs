@@ -433,31 +433,16 @@ impl Game {
     #[inline(never)]
     fn push_replayed_in_full(&mut self, mv: Move, after: &Position, irreversible: bool) {
         self.ply = self.ply.saturating_add(1);
-        // Only the fifth occurrence matters here (9.6.1), and only under
-        // Laws with automatic draws. A run of reversible moves too short
-        // to hold five is not keyed at all (see `Unkeyed`); a longer one
-        // is keyed from its start, then move by move.
-        let reaches_five = if irreversible {
-            self.unkeyed.restart(after);
-            false
-        } else if self.unkeyed.pending && self.unkeyed.push(mv) {
-            false
-        } else {
-            self.key_window();
-            self.reps.push_move_reaches(&self.pos, mv, after, false, 5)
-        };
-        let count = if reaches_five && self.endings.automatic_draws {
-            5
-        } else {
-            1
-        };
+        self.ending = ending_of_ply(
+            &mut self.unkeyed,
+            &mut self.reps,
+            self.endings,
+            self.ply,
+            [&self.pos, after],
+            mv,
+            irreversible,
+        );
         self.pos.clone_from(after);
-        let rules = self.endings;
-        self.ending = match rules.detect_with_moves(&self.pos, count) {
-            // An ending: mate or stalemate come first, and are rare.
-            Some(_) => rules.detect(&self.pos, count).map(|e| (e, self.ply)),
-            None => None,
-        };
         self.unsettled = self.ending.is_none();
     }
 
@@ -512,25 +497,15 @@ impl Game {
         irreversible: bool,
     ) {
         self.ply = self.ply.saturating_add(1);
-        let reaches_five = if irreversible {
-            self.unkeyed.restart(after);
-            false
-        } else if self.unkeyed.pending && self.unkeyed.push(mv) {
-            false
-        } else {
-            self.key_window();
-            self.reps.push_move_reaches(before, mv, after, false, 5)
-        };
-        let count = if reaches_five && self.endings.automatic_draws {
-            5
-        } else {
-            1
-        };
-        let rules = self.endings;
-        self.ending = match rules.detect_with_moves(after, count) {
-            Some(_) => rules.detect(after, count).map(|e| (e, self.ply)),
-            None => None,
-        };
+        self.ending = ending_of_ply(
+            &mut self.unkeyed,
+            &mut self.reps,
+            self.endings,
+            self.ply,
+            [before, after],
+            mv,
+            irreversible,
+        );
         if self.ending.is_some() {
             // The game ends here: its position is this one.
             self.pos.clone_from(after);
@@ -872,6 +847,44 @@ impl Unkeyed {
             reps.extend_after_move(&before, mv, &after);
             before.clone_from(&after);
         }
+    }
+}
+
+/// The ending a replayed ply brings, with its ply `ply`: `mv` from
+/// `before` to `after` (`positions`), counted in the repetition window
+/// (`unkeyed` and `reps`). Only the fifth occurrence matters here
+/// (9.6.1), and only under Laws with automatic draws. A run of reversible
+/// moves too short to hold five is not keyed at all (see [`Unkeyed`]); a
+/// longer one is keyed from its start, then move by move.
+fn ending_of_ply(
+    unkeyed: &mut Unkeyed,
+    reps: &mut Repetitions,
+    endings: Endings,
+    ply: u32,
+    [before, after]: [&Position; 2],
+    mv: Move,
+    irreversible: bool,
+) -> Option<(Ending, u32)> {
+    let reaches_five = if irreversible {
+        unkeyed.restart(after);
+        false
+    } else if unkeyed.pending && unkeyed.push(mv) {
+        false
+    } else {
+        if unkeyed.pending {
+            unkeyed.key_into(reps);
+        }
+        reps.push_move_reaches(before, mv, after, false, 5)
+    };
+    let count = if reaches_five && endings.automatic_draws {
+        5
+    } else {
+        1
+    };
+    match endings.detect_with_moves(after, count) {
+        // An ending: mate or stalemate come first, and are rare.
+        Some(_) => endings.detect(after, count).map(|e| (e, ply)),
+        None => None,
     }
 }
 
