@@ -116,7 +116,7 @@ fn dead_position_slow(pos: &Position) -> Option<DeadReason> {
 /// where the side not to move has few pieces: two pawns, rooks or queens
 /// and two pieces besides kings and pawns cannot all go in one capture.
 #[inline]
-fn surely_alive(pos: &Position) -> bool {
+pub(crate) fn surely_alive(pos: &Position) -> bool {
     let board = pos.board();
     let others = board.occupied() & !board.kings();
     let heavy_or_pawns = board.pawns() | board.rooks_and_queens();

@@ -24,7 +24,7 @@ use core::fmt;
 use board::{Color, Square};
 use movegen::{Move, Position};
 
-use crate::dead::{dead_position, is_insufficient_material, DeadReason};
+use crate::dead::{dead_position, is_insufficient_material, surely_alive, DeadReason};
 use crate::helpmate::{self, Answer, Helpmate, Method};
 use crate::repetition::{
     self, is_irreversible, was_irreversible, AutoDraws, Claims, RepetitionKey, Repetitions,
@@ -447,37 +447,37 @@ impl Game {
     }
 
     /// [`Game::push_replayed`] for a replay that holds the position
-    /// `before` the move too (the game's current one). When only the
-    /// material's dead positions end the game (Lichess's server), the
-    /// game does not keep its own copy of the position up to date, the
-    /// larger part of a ply's cost here: [`Game::settle`] sets it once,
-    /// with the position after the last move, before the game is read.
-    /// A ply then costs a copy of the move, or of the position after an
-    /// irreversible one (the start of a repetition window), and the
-    /// material's test after a capture or promotion. Under
-    /// [`DeadPositions::Proven`] the same as [`Game::push_replayed`].
+    /// `before` the move too (the game's current one). The game does not
+    /// keep its own copy of the position up to date, the larger part of a
+    /// ply's cost here: [`Game::settle`] sets it once, with the position
+    /// after the last move, before the game is read. A ply then costs a
+    /// copy of the move, or of the position after an irreversible one (the
+    /// start of a repetition window), and the first test of the dead
+    /// positions: under [`DeadPositions::Material`] the material's after
+    /// a capture or promotion (the only moves that change it), under
+    /// [`DeadPositions::Proven`] `dead.rs`'s first filter.
     #[inline]
     pub(crate) fn push_replayed_lazily(&mut self, mv: Move, before: &Position, after: &Position) {
-        if self.endings.dead != DeadPositions::Material {
-            self.push_replayed(mv, after);
-            return;
-        }
         debug_assert!(self.ending.is_none(), "push_replayed_lazily after the end");
         let irreversible = was_irreversible(before, after);
         self.stale = true;
         self.unsettled = true;
-        if after.halfmoves() < repetition::SEVENTY_FIVE_MOVE_PLIES {
+        // No dead position here, for certain.
+        let alive = match self.endings.dead {
+            // A reversible move captures and promotes nothing: the
+            // material, which did not end the game before it, does not.
+            DeadPositions::Material => !irreversible || !is_insufficient_material(after.board()),
+            DeadPositions::Proven => surely_alive(after),
+        };
+        if alive && after.halfmoves() < repetition::SEVENTY_FIVE_MOVE_PLIES {
             if irreversible {
-                // The material changes only here (a capture, a promotion),
-                // and the fifth occurrence cannot come now.
-                if !is_insufficient_material(after.board()) {
-                    self.ply = self.ply.saturating_add(1);
-                    self.unkeyed.restart(after);
-                    return;
-                }
+                // And the fifth occurrence cannot come now.
+                self.ply = self.ply.saturating_add(1);
+                self.unkeyed.restart(after);
+                return;
             } else if self.unkeyed.pending && self.unkeyed.push(mv) {
                 // A reversible move in a run too short for a fifth
-                // occurrence: the material did not change.
+                // occurrence.
                 self.ply = self.ply.saturating_add(1);
                 return;
             }
@@ -1078,12 +1078,12 @@ mod tests {
         );
     }
 
-    /// Under [`DeadPositions::Material`], a game fed by
-    /// [`Game::push_replayed_lazily`] and settled is the game
-    /// [`Game::push_legal`] plays, ply by ply (endings, their plies,
-    /// repetitions, claims, position), on random games from endings where
-    /// every automatic ending comes up (insufficient material by capture
-    /// and by promotion, fivefold repetition, 75 moves).
+    /// A game fed by [`Game::push_replayed_lazily`] and settled is the
+    /// game [`Game::push_legal`] plays, ply by ply (endings, their plies,
+    /// repetitions, claims, position), under both rules of dead positions,
+    /// on random games from endings where every automatic ending comes up
+    /// (insufficient material by capture and by promotion, locked pawn
+    /// walls, forced dead positions, fivefold repetition, 75 moves).
     #[test]
     fn a_lazily_pushed_game_is_the_game_pushed_move_by_move() {
         use crate::tests_support::{position, xorshift};
@@ -1094,57 +1094,69 @@ mod tests {
             "k7/8/8/8/8/8/8/1Q5K w - - 0 1",
             "8/5k2/8/4b3/8/2B5/4K3/8 w - - 130 70",
             "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "4k3/8/8/1p1p1p1p/pPpPpPp1/P1P1P1P1/7P/4K3 w - - 0 1",
+            "2b1k3/8/8/p1p1p1p1/P1P1P1P1/8/8/2B1K3 w - - 0 1",
+            "8/8/2k5/3p4/3P4/2K5/8/8 w - - 0 1",
         ];
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
-        let mut seen = std::collections::HashSet::new();
-        for round in 0..1_200 {
-            let start = position(starts[round % starts.len()]);
-            let mut pushed =
-                Game::with_dead_positions(start.clone(), true, DeadPositions::Material);
-            let mut lazy = pushed.clone();
-            let mut current = start;
-            for _ in 0..300 {
-                let moves = current.legal_moves();
-                if moves.is_empty() || pushed.ending().is_some() {
-                    break;
-                }
-                // Mostly the first moves (shuffles repeat positions).
-                let r = next();
-                let pick = if r.is_multiple_of(3) {
-                    (r >> 8) as usize % moves.len()
-                } else {
-                    (r >> 8) as usize % moves.len().min(3)
-                };
-                let mv = moves[pick];
-                let before = current.clone();
-                current.play_unchecked(mv);
-                let ending = pushed.push_legal(mv).unwrap();
-                lazy.push_replayed_lazily(mv, &before, &current);
-                let mut settled = lazy.clone();
-                settled.settle(&current);
-                assert_eq!(settled.ending(), ending);
-                assert_eq!(settled.ending_ply(), pushed.ending_ply());
-                assert_eq!(settled.position(), pushed.position());
-                assert_eq!(settled.ply(), pushed.ply());
-                assert_eq!(settled.repetition_count(), pushed.repetition_count());
-                assert_eq!(settled.claimable(), pushed.claimable());
-                assert_eq!(
-                    settled.repetitions().window(),
-                    pushed.repetitions().window()
-                );
-                if let Some(ending) = ending {
-                    seen.insert(ending.reason());
+        for dead in [DeadPositions::Material, DeadPositions::Proven] {
+            let mut seen = std::collections::HashSet::new();
+            for round in 0..1_200 {
+                let start = position(starts[round % starts.len()]);
+                let mut pushed = Game::with_dead_positions(start.clone(), true, dead);
+                let mut lazy = pushed.clone();
+                let mut current = start;
+                for _ in 0..300 {
+                    let moves = current.legal_moves();
+                    if moves.is_empty() || pushed.ending().is_some() {
+                        break;
+                    }
+                    // Mostly the first moves (shuffles repeat positions).
+                    let r = next();
+                    let pick = if r.is_multiple_of(3) {
+                        (r >> 8) as usize % moves.len()
+                    } else {
+                        (r >> 8) as usize % moves.len().min(3)
+                    };
+                    let mv = moves[pick];
+                    let before = current.clone();
+                    current.play_unchecked(mv);
+                    let ending = pushed.push_legal(mv).unwrap();
+                    lazy.push_replayed_lazily(mv, &before, &current);
+                    let mut settled = lazy.clone();
+                    settled.settle(&current);
+                    assert_eq!(settled.ending(), ending, "{dead:?}");
+                    assert_eq!(settled.ending_ply(), pushed.ending_ply());
+                    assert_eq!(settled.dead_reason(), pushed.dead_reason());
+                    assert_eq!(settled.position(), pushed.position());
+                    assert_eq!(settled.ply(), pushed.ply());
+                    assert_eq!(settled.repetition_count(), pushed.repetition_count());
+                    assert_eq!(settled.claimable(), pushed.claimable());
+                    assert_eq!(
+                        settled.repetitions().window(),
+                        pushed.repetitions().window()
+                    );
+                    if let Some(ending) = ending {
+                        seen.insert(ending.reason());
+                    }
                 }
             }
-        }
-        for reason in [
-            "checkmate",
-            "stalemate",
-            "insufficient_material",
-            "fivefold_repetition",
-            "seventyfive_moves",
-        ] {
-            assert!(seen.contains(reason), "no {reason} among {seen:?}");
+            let mut reasons = vec![
+                "checkmate",
+                "stalemate",
+                "insufficient_material",
+                "fivefold_repetition",
+                "seventyfive_moves",
+            ];
+            if dead == DeadPositions::Proven {
+                reasons.push("dead_position");
+            }
+            for reason in reasons {
+                assert!(
+                    seen.contains(reason),
+                    "{dead:?}: no {reason} among {seen:?}"
+                );
+            }
         }
     }
 
