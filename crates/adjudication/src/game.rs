@@ -462,22 +462,30 @@ impl Game {
         let irreversible = was_irreversible(before, after);
         self.stale = true;
         self.unsettled = true;
-        // No dead position here, for certain.
-        let alive = match self.endings.dead {
-            // A reversible move captures and promotes nothing: the
-            // material, which did not end the game before it, does not.
-            DeadPositions::Material => !irreversible || !is_insufficient_material(after.board()),
-            DeadPositions::Proven => surely_alive(after),
-        };
-        if alive && after.halfmoves() < repetition::SEVENTY_FIVE_MOVE_PLIES {
+        let material = self.endings.dead == DeadPositions::Material;
+        if after.halfmoves() < repetition::SEVENTY_FIVE_MOVE_PLIES {
             if irreversible {
-                // And the fifth occurrence cannot come now.
-                self.ply = self.ply.saturating_add(1);
-                self.unkeyed.restart(after);
-                return;
-            } else if self.unkeyed.pending && self.unkeyed.push(mv) {
+                // No dead position here, for certain (and the fifth
+                // occurrence cannot come now).
+                let alive = if material {
+                    !is_insufficient_material(after.board())
+                } else {
+                    surely_alive(after)
+                };
+                if alive {
+                    self.ply = self.ply.saturating_add(1);
+                    self.unkeyed.restart(after);
+                    return;
+                }
+            } else if (material || surely_alive(after))
+                && self.unkeyed.pending
+                && self.unkeyed.push(mv)
+            {
                 // A reversible move in a run too short for a fifth
-                // occurrence.
+                // occurrence, and no dead position: under the material's
+                // rules a reversible move captures and promotes nothing,
+                // so the material, which did not end the game before it,
+                // does not now.
                 self.ply = self.ply.saturating_add(1);
                 return;
             }
