@@ -408,30 +408,6 @@ impl Game {
             "push_replayed with a position that does not follow"
         );
         let irreversible = was_irreversible(&self.pos, after);
-        // The usual ply when only the material's dead positions end a
-        // game (Lichess's server): a reversible move, in a run too short
-        // to hold a fifth occurrence, short of 75 moves. A reversible
-        // move captures and promotes nothing, so the material, which did
-        // not end the game before it, does not now: nothing can end the
-        // game but checkmate and stalemate, which are tested when asked.
-        if self.endings.dead == DeadPositions::Material
-            && !irreversible
-            && after.halfmoves() < repetition::SEVENTY_FIVE_MOVE_PLIES
-            && self.unkeyed.pending
-            && self.unkeyed.push(mv)
-        {
-            self.ply = self.ply.saturating_add(1);
-            self.pos.clone_from(after);
-            self.unsettled = true;
-            return;
-        }
-        self.push_replayed_in_full(mv, after, irreversible);
-    }
-
-    /// [`Game::push_replayed`] for every ply its first test does not
-    /// settle.
-    #[inline(never)]
-    fn push_replayed_in_full(&mut self, mv: Move, after: &Position, irreversible: bool) {
         self.ply = self.ply.saturating_add(1);
         self.ending = ending_of_ply(
             &mut self.unkeyed,

@@ -584,47 +584,26 @@ impl<'t> Record<'t> {
     /// position, or after the game ended: a move after checkmate or
     /// stalemate is one), and the record is unchanged.
     pub fn push(&mut self, mv: Move) -> Result<(), GameError> {
-        if self.game.is_stale() {
-            let current = self.replayed_position();
-            self.game.settle(&current);
-        }
-        let mut after = self.current().clone();
-        if !after.is_legal(mv) {
+        self.settle_by_replay();
+        let before = self.current().clone();
+        if !before.is_legal(mv) {
             return Err(GameError::IllegalMove {
                 mv,
                 ply: self.ply() + 1,
             });
         }
+        let mut after = before.clone();
         after.play_unchecked(mv);
-        self.push_played(mv, &after);
+        self.push_replayed(mv, &before, &after);
+        // Settled at once: the record reads right after each move.
+        self.game.settle(&after);
         Ok(())
     }
 
-    /// Plays mainline move `mv`, legal in the current position, whose
-    /// resulting position `after` a replay has already computed (it is
-    /// not played again). Debug builds check both.
-    pub fn push_played(&mut self, mv: Move, after: &Position) {
-        if self.game.is_stale() {
-            let current = self.replayed_position();
-            self.game.settle(&current);
-        }
-        self.moves.push(mv);
-        self.clocks.push(PlyClock::default());
-        if self.fifty_at.is_none() && after.halfmoves() >= 100 {
-            self.fifty_at = Some(self.ply());
-        }
-        if !self.game.ended_before_unsettled() {
-            // The game has not ended: `mv`, legal, proves that the
-            // position before it was no mate or stalemate.
-            self.game.push_replayed(mv, after);
-        } else {
-            self.after_end_position(after);
-        }
-    }
-
-    /// [`Record::push_played`] for a replay that holds the position
-    /// `before` the move as well: the record need not keep its own copy
-    /// of the current position move by move (see
+    /// Plays mainline move `mv`, legal in the position `before` (the
+    /// current one), whose resulting position `after` a replay has
+    /// already computed (it is not played again): the record need not
+    /// keep its own copy of the current position move by move (see
     /// [`Record::settle`], which must follow the last move).
     // A symbol of its own for the profiles of `cargo xtask bench
     // adjudicate` (the rules per ply).
@@ -636,6 +615,8 @@ impl<'t> Record<'t> {
             self.fifty_at = Some(self.ply());
         }
         if !self.game.ended_before_unsettled() {
+            // The game has not ended: `mv`, legal, proves that the
+            // position before it was no mate or stalemate.
             self.game.push_replayed_lazily(mv, before, after);
         } else {
             self.after_end_position(after);
@@ -651,9 +632,8 @@ impl<'t> Record<'t> {
         // another move number: a caller's mistake) is not taken; the
         // moves are replayed instead.
         let (turn, fullmoves) = self.turn_and_fullmoves_after();
-        if self.game.is_stale() && (current.turn(), current.fullmoves()) != (turn, fullmoves) {
-            let replayed = self.replayed_position();
-            self.game.settle(&replayed);
+        if (current.turn(), current.fullmoves()) != (turn, fullmoves) {
+            self.settle_by_replay();
             return;
         }
         debug_assert!(
@@ -689,6 +669,15 @@ impl<'t> Record<'t> {
         let mut record = self.clone();
         record.game.settle(&current);
         Cow::Owned(record)
+    }
+
+    /// [`Record::settle`] with the position its moves reach, played from
+    /// the start, when it is not settled.
+    fn settle_by_replay(&mut self) {
+        if self.game.is_stale() {
+            let current = self.replayed_position();
+            self.game.settle(&current);
+        }
     }
 
     /// The position after the record's moves, played from the start.
