@@ -231,6 +231,9 @@ fn moves_hash(
 }
 
 impl ReplayVisitor for Gather {
+    // Reads no comment.
+    const COMMANDS_ONLY: bool = true;
+
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         self.moves
             .extend_from_slice(&ply.mv.to_bits().to_le_bytes());
@@ -551,6 +554,9 @@ impl<'r> Recorder<'r> {
 }
 
 impl ReplayVisitor for Recorder<'_> {
+    // A comment's clock and elapsed time only.
+    const COMMANDS_ONLY: bool = true;
+
     // In the replay's loop: of the ply, only the move and the positions
     // are read, so the replay need not write the rest out for a call.
     #[inline(always)]

@@ -297,6 +297,9 @@ impl Collect<'_> {
 }
 
 impl ReplayVisitor for Collect<'_> {
+    // A comment's clock, elapsed time and evaluation only.
+    const COMMANDS_ONLY: bool = true;
+
     #[inline]
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         let mv = self

@@ -8,8 +8,9 @@
 mod common;
 
 use notation::pgn::lex::classify::{
-    available, classify, classify_at, classify_scalar, find_close_brace, number_masks,
-    number_masks_scalar, skim_mask, skim_mask_scalar, tag_masks, tag_masks_scalar, Level, BLOCK,
+    available, classify, classify_at, classify_scalar, find_close_brace,
+    find_close_brace_noting_percent, number_masks, number_masks_scalar, skim_mask,
+    skim_mask_scalar, tag_masks, tag_masks_scalar, Level, BLOCK,
 };
 
 /// A small deterministic generator (xorshift), so a failure can be
@@ -79,10 +80,51 @@ fn check_block(block: &[u8; BLOCK], levels: &[Level], what: &str) {
 }
 
 fn check_brace_search(bytes: &[u8], what: &str) {
-    assert_eq!(
-        find_close_brace(bytes),
-        bytes.iter().position(|&b| b == b'}'),
-        "{what}"
+    let close = bytes.iter().position(|&b| b == b'}');
+    assert_eq!(find_close_brace(bytes), close, "{what}");
+    // The same `}`, and the `%` before it noted right (or not noted, for a
+    // comment that ends within 32 bytes or not at all).
+    let (found, percent) = find_close_brace_noting_percent(bytes);
+    assert_eq!(found, close, "{what}: with the percent");
+    match (close, percent) {
+        (Some(at), Some(noted)) => {
+            assert!(at >= 32, "{what}: a short comment noted");
+            assert_eq!(noted, bytes[..at].contains(&b'%'), "{what}: percent");
+        }
+        (Some(at), None) => assert!(at < 32, "{what}: a long comment not noted"),
+        (None, noted) => assert_eq!(noted, None, "{what}: no comment end"),
+    }
+}
+
+#[test]
+fn the_comment_skip_finds_the_brace_and_notes_the_percent_at_any_length() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut long, mut with, mut without) = (0, 0, 0);
+    for round in 0..20_000 {
+        let len = (rng.next() % 700) as usize;
+        // Mostly plain text (an engine's comment), the braces and percent
+        // signs rare, so that long comments with and without each come.
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| match rng.next() % 400 {
+                0 => b'}',
+                1 => b'%',
+                2..=40 => rng.byte(),
+                _ => b'a' + (rng.next() % 26) as u8,
+            })
+            .collect();
+        check_brace_search(&bytes, &format!("comment {round}"));
+        if let (Some(_), Some(percent)) = find_close_brace_noting_percent(&bytes) {
+            long += 1;
+            if percent {
+                with += 1;
+            } else {
+                without += 1;
+            }
+        }
+    }
+    assert!(
+        long > 5_000 && with > 1_000 && without > 1_000,
+        "{long} {with} {without}"
     );
 }
 

@@ -291,6 +291,69 @@ fn adjudicate_flag_fall_from_clocks() {
     );
 }
 
+/// A clock command inside an engine's long comment counts as in a short
+/// one, under both rules: the lexer notes, as it passes over a comment
+/// longer than 32 bytes, whether it holds a `%`, and the replay hands the
+/// reader only those that do (the command after the first 32 bytes, or
+/// within them); a long comment whose `%` is no command reads as none.
+/// Each game is ruled as the same game with its commands alone in short
+/// comments.
+#[test]
+fn adjudicate_reads_clock_commands_inside_long_comments() {
+    let engine = "d=36, sd=95, pd=dxc5, mt=18576, tl=1622168, s=118076, n=15797157";
+    let moves = |white: &str, black: &str| {
+        game(
+            "1-0",
+            None,
+            "[TimeControl \"1/30\"]\n",
+            &format!("1. e4 {{ {white} }} e5 {{ {black} }}"),
+        )
+    };
+    let short = moves("[%emt 0:00:05]", "[%emt 0:00:31]");
+    let none = moves("[%emt 0:00:05]", "no clock");
+    for (name, long, same_as) in [
+        (
+            "adj_long_late",
+            moves(
+                &format!("{engine} [%emt 0:00:05]"),
+                &format!("{engine} [%emt 0:00:31]"),
+            ),
+            &short,
+        ),
+        (
+            "adj_long_early",
+            moves(
+                &format!("[%emt 0:00:05] {engine}"),
+                &format!("[%emt 0:00:31] {engine}"),
+            ),
+            &short,
+        ),
+        (
+            "adj_long_word",
+            moves(
+                "[%emt 0:00:05]",
+                &format!("{engine}, and 100% sure, no command"),
+            ),
+            &none,
+        ),
+    ] {
+        for rules in ["fide", "lichess"] {
+            let (code, rows) = adjudicate(name, &long, &["--rules", rules]);
+            let want = adjudicate(&format!("{name}_short"), same_as, &["--rules", rules]);
+            assert_eq!((code, &rows), (want.0, &want.1), "{name} under {rules}");
+        }
+    }
+    // The readings count: under the Laws, Black's 31 s lost on time.
+    let (_, rows) = adjudicate("adj_long_fide", &short, &[]);
+    assert_eq!(rows[0][2], "time_forfeit", "{rows:?}");
+    assert!(
+        rows[0][6].contains("Black took 0:00:31 at ply 2"),
+        "{rows:?}"
+    );
+    let (_, rows) = adjudicate("adj_long_none", &none, &[]);
+    assert_ne!(rows[0][2], "time_forfeit", "{rows:?}");
+}
+
 /// A flag the readings show, with moves after it: the game went on, so
 /// the flag did not end it (a server ends a game at the flag fall; over
 /// the board a flag counts once seen, 6.8). A Lichess arena player who

@@ -820,3 +820,46 @@ fn replay_pgn_keeps_the_input_line_ending() {
     assert_eq!(run.code, 1);
     assert!(!run.stdout.contains('\r'), "{:?}", run.stdout);
 }
+
+/// Clocks and evaluations inside an engine's long comment are read, in
+/// the per-ply table and in the games table's lists: the lexer notes, as
+/// it passes over a comment longer than 32 bytes, whether it holds a `%`,
+/// and the readers see only those that do (a command after the first 32
+/// bytes, one within them, and a `%` that is no command).
+#[test]
+fn replay_reads_commands_inside_long_comments() {
+    let dir = temp_dir("replay_long_comments");
+    let engine = "d=36, sd=95, pd=dxc5, mt=18576, tl=1622168";
+    std::fs::write(
+        dir.join("g.pgn"),
+        format!(
+            "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 {{ {engine} [%clk 0:03:00] [%eval 0.3] }} \
+             e5 {{ [%clk 0:02:59] {engine} }} 2. Nf3 {{ {engine}, 100% }} *\n"
+        ),
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["replay", "g.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let cells: Vec<Vec<&str>> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|row| row.split(',').collect())
+        .collect();
+    // clock, emt, eval of each ply.
+    let read: Vec<(&str, &str, &str)> = cells.iter().map(|r| (r[8], r[9], r[10])).collect();
+    assert_eq!(
+        read,
+        [("180.0", "", "0.3"), ("179.0", "", ""), ("", "", "")],
+        "{}",
+        run.stdout
+    );
+    let run = chesstool(&dir, &["validate", "g.pgn", "--moves", "--format", "jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("\"clocks\":[180.0,179.0,null],\"evals\":[0.3,null,null]"),
+        "{}",
+        run.stdout
+    );
+}

@@ -85,6 +85,8 @@ impl Mainline {
 }
 
 impl ReplayVisitor for Mainline {
+    const COMMANDS_ONLY: bool = true;
+
     #[inline]
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         self.push(ply.san());
@@ -115,6 +117,8 @@ impl ReplayVisitor for Mainline {
 
 /// A visitor borrowed is a visitor.
 impl<V: ReplayVisitor + ?Sized> ReplayVisitor for &mut V {
+    const COMMANDS_ONLY: bool = V::COMMANDS_ONLY;
+
     #[inline]
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         (**self).mainline_move(ply);
@@ -150,6 +154,8 @@ impl<V: ReplayVisitor + ?Sized> ReplayVisitor for &mut V {
 /// Two visitors as one: every event goes to the first, then to the
 /// second.
 impl<A: ReplayVisitor, B: ReplayVisitor> ReplayVisitor for (A, B) {
+    const COMMANDS_ONLY: bool = A::COMMANDS_ONLY && B::COMMANDS_ONLY;
+
     #[inline]
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         self.0.mainline_move(ply);

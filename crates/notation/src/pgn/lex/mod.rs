@@ -333,9 +333,28 @@ pub(crate) trait Sink {
     /// token is passed over.
     const STORE: bool;
 
+    /// The lexer notes, of each `{` comment, whether it holds a `%`
+    /// ([`classify::find_close_brace_noting_percent`]) and offers it to
+    /// [`Sink::take_comment`].
+    const PERCENT: bool = false;
+
     /// Takes `token` of the game that starts at `game_start` in `buf` (the
     /// lexer's buffer), or not (`false`).
     fn take(&mut self, token: Token, buf: &[u8], game_start: usize) -> bool;
+
+    /// [`Sink::take`] for a `{` comment, with whether it holds a `%` when
+    /// the lexer noted it (see [`Sink::PERCENT`]).
+    #[inline(always)]
+    fn take_comment(
+        &mut self,
+        token: Token,
+        buf: &[u8],
+        game_start: usize,
+        percent: Option<bool>,
+    ) -> bool {
+        let _ = percent;
+        self.take(token, buf, game_start)
+    }
 }
 
 /// After a SAN token that ends at `end` in `buf`: can the next token be

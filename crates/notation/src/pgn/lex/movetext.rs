@@ -2,7 +2,8 @@
 //! token, and what it calls (termination markers, words, comments).
 
 use super::classify::{
-    find_close_brace, is_blank, is_skim_stop, may_start_marker, number_masks, skim_mask,
+    find_close_brace, find_close_brace_noting_percent, is_blank, is_skim_stop, may_start_marker,
+    number_masks, skim_mask,
 };
 use super::tags::{glued_tag_pair, tag_pair_start};
 use super::{
@@ -231,10 +232,13 @@ impl Lexer<'_> {
         // A token found: stored (the batch is full: return), or passed
         // over; the scan goes on at `$end`.
         macro_rules! emit {
-            ($token:expr, $end:expr) => {{
+            ($token:expr, $end:expr) => {
+                emit!($token, $end, take)
+            };
+            ($token:expr, $end:expr, $take:ident $(, $arg:expr)*) => {{
                 let token = $token;
                 pos = $end;
-                if S::STORE && !sink.take(token, buf, self.start) {
+                if S::STORE && !sink.$take(token, buf, self.start $(, $arg)*) {
                     self.batch.push(token);
                     if self.batch.len() >= limit {
                         self.pos = pos;
@@ -335,11 +339,19 @@ impl Lexer<'_> {
                 emit!(token, self.pos);
             }
             if class == Class::LBrace {
-                // The comment skipped to its `}` 16 bytes a step.
-                match find_close_brace(&buf[start + 1..]) {
+                // The comment skipped to its `}` 16 bytes a step (noting
+                // whether it holds a `%`, if the sink reads commands).
+                let (close, percent) = if S::PERCENT {
+                    find_close_brace_noting_percent(&buf[start + 1..])
+                } else {
+                    (find_close_brace(&buf[start + 1..]), None)
+                };
+                match close {
                     Some(i) => emit!(
                         self.token(start, start + i + 2, TokenKind::Comment),
-                        start + i + 2
+                        start + i + 2,
+                        take_comment,
+                        percent
                     ),
                     None if COMPLETE => {
                         let token = self.token(start, buf.len(), TokenKind::Comment);
