@@ -303,7 +303,7 @@ pub fn is_irreversible(before: &Position, mv: Move) -> bool {
 /// // The starting position, twice repeated: its third occurrence.
 /// assert_eq!(reps.current_count(), 3);
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Repetitions {
     window: Vec<RepetitionKey>,
     /// `hashes[i]` is `window[i].hash()`: counting scans this dense
@@ -311,14 +311,46 @@ pub struct Repetitions {
     hashes: Vec<u64>,
 }
 
+thread_local! {
+    /// The vectors of this thread's last [`Repetitions`], for its next
+    /// one: a game's window grows as its runs of reversible moves do (a
+    /// drawn engine game's to hundreds of positions, reallocated on the
+    /// way: 1% of `adjudicate` on the TCEC files), once a thread.
+    static SPARE_WINDOW: core::cell::Cell<(Vec<RepetitionKey>, Vec<u64>)> =
+        const { core::cell::Cell::new((Vec::new(), Vec::new())) };
+}
+
+/// The most positions of vectors a thread keeps for its next window.
+const SPARE_WINDOW_MAX: usize = 4_096;
+
+impl Default for Repetitions {
+    /// An empty window, in the vectors the thread's last one left.
+    fn default() -> Repetitions {
+        let (mut window, mut hashes) = SPARE_WINDOW.take();
+        window.clear();
+        hashes.clear();
+        Repetitions { window, hashes }
+    }
+}
+
+impl Drop for Repetitions {
+    fn drop(&mut self) {
+        if self.window.capacity() <= SPARE_WINDOW_MAX && self.window.capacity() > 0 {
+            SPARE_WINDOW.set((
+                std::mem::take(&mut self.window),
+                std::mem::take(&mut self.hashes),
+            ));
+        }
+    }
+}
+
 impl Repetitions {
     /// A window holding only `start`.
     #[must_use]
     pub fn new(start: &Position) -> Repetitions {
-        let mut reps = Repetitions {
-            window: Vec::with_capacity(64),
-            hashes: Vec::with_capacity(64),
-        };
+        let mut reps = Repetitions::default();
+        reps.window.reserve(64);
+        reps.hashes.reserve(64);
         reps.reset(start);
         reps
     }
