@@ -884,19 +884,16 @@ fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row, first: bool) -> Re
             (None, None) => {}
         },
         Format::Text => {
-            let name = |tag: Option<&String>| {
-                crate::report::table::escape_controls(crate::report::or_unknown(
-                    tag.map(String::as_str),
-                ))
-                .into_owned()
+            let name = |tag: Option<&str>| {
+                crate::report::table::escape_controls(crate::report::or_unknown(tag)).into_owned()
             };
             writeln!(
                 out,
                 "Game {} of {}: {} – {}",
                 row.game,
                 row.file,
-                name(r.header.white.as_ref()),
-                name(r.header.black.as_ref())
+                name(r.header.white.as_deref()),
+                name(r.header.black.as_deref())
             )?;
             let mut line = String::new();
             for ply in &r.rows {

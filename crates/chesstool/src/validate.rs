@@ -364,14 +364,13 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
 /// warnings are reported, in every subcommand.
 pub fn game_place<R: GameRecord>(row: &Placed<R>, line: u64) -> String {
     let header = row.record.header();
-    let name =
-        |tag: Option<&String>| escape_controls(or_unknown(tag.map(String::as_str))).into_owned();
+    let name = |tag: Option<&str>| escape_controls(or_unknown(tag)).into_owned();
     format!(
         "{}:{line}: game {} ({} – {})",
         row.file,
         row.game,
-        name(header.white.as_ref()),
-        name(header.black.as_ref())
+        name(header.white.as_deref()),
+        name(header.black.as_deref())
     )
 }
 
