@@ -41,9 +41,9 @@ pub mod query;
 
 use adjudication::clock::{Millis, PlyClock};
 use adjudication::verdict::{self, GameDate, Reason, Record, RecordedTags, Rules, Verdict};
-use board::{Color, GameResult, RecordedResult};
+use board::{GameResult, RecordedResult};
 use header::GameHeader;
-use movegen::{Move, Position};
+use movegen::Position;
 use notation::pgn::comment::clock_and_emt;
 use notation::pgn::lex::{game_tokens, Token, TokenKind};
 use notation::pgn::read::RawGame;
@@ -51,7 +51,6 @@ use notation::pgn::replay::{
     replay, ErrorKind, GameError, GameWarning, Ply, ReplayOptions, ReplayVisitor,
 };
 use notation::pgn::rewrite::{self, TagEdit};
-use notation::san::SanPlus;
 
 /// What [`validate`] found in one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -434,51 +433,7 @@ impl Judged {
     }
 }
 
-/// `line` (legal from `from`) in SAN with move numbers.
-///
-/// ```
-/// use board::Square;
-/// use movegen::{Move, Position};
-///
-/// let line = [Move::normal(Square::F2, Square::F3), Move::normal(Square::E7, Square::E5)];
-/// assert_eq!(arbiter::line_san(&Position::new(), &line), "1. f3 e5");
-/// ```
-#[must_use]
-pub fn line_san(from: &Position, line: &[Move]) -> String {
-    // Bytes pushed straight, no `fmt`: the mating line of each flag fall
-    // and resignation (about twenty plies on Lichess games) cost 6% of an
-    // exact FIDE run through `write!`.
-    let mut pos = from.clone();
-    let mut text = Vec::with_capacity(line.len() * 8);
-    for (i, &mv) in line.iter().enumerate() {
-        if i > 0 {
-            text.push(b' ');
-        }
-        let black = pos.turn() == Color::Black;
-        if !black || i == 0 {
-            push_decimal(&mut text, pos.fullmoves());
-            text.extend_from_slice(if black { b"... " } else { b". " });
-        }
-        SanPlus::from_move_and_play_unchecked(&mut pos, mv).push_to(&mut text);
-    }
-    // Digits, dots, spaces and SAN: ASCII throughout.
-    String::from_utf8(text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
-/// Appends `n` in decimal.
-fn push_decimal(out: &mut Vec<u8>, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
-}
+pub use notation::san::line_san;
 
 /// Why a game cannot be judged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -880,83 +835,5 @@ pub fn comment_clock(text: &[u8]) -> PlyClock {
     PlyClock {
         clock_after: clock_after.map(|m| Millis(m.0)),
         emt: emt.map(|m| Millis(m.0)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use movegen::CastlingMode;
-    use notation::fen::Fen;
-
-    /// [`line_san`] as it was written with `fmt`: the move number through
-    /// `{}`, each move through [`SanPlus`]'s `Display`.
-    fn line_san_by_fmt(from: &Position, line: &[Move]) -> String {
-        use std::fmt::Write;
-        let mut pos = from.clone();
-        let mut text = String::new();
-        for (i, &mv) in line.iter().enumerate() {
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            match pos.turn() {
-                Color::White => write!(text, "{}. ", pos.fullmoves()).unwrap(),
-                Color::Black if i == 0 => write!(text, "{}... ", pos.fullmoves()).unwrap(),
-                Color::Black => {}
-            }
-            let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv);
-            write!(text, "{san}").unwrap();
-        }
-        text
-    }
-
-    #[test]
-    fn a_line_in_san_is_what_fmt_writes() {
-        let starts = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            // Black to move, a three-digit move number, promotions near.
-            "8/1P4k1/8/8/8/8/5Kp1/8 b - - 3 123",
-            // Castling, en passant, knights and rooks that need their file
-            // or rank.
-            "r3k2r/pPp2ppp/1n3n2/3pP3/8/1N3N2/PpP2PPP/R3K2R w KQkq d6 0 9",
-            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 99999",
-        ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let (mut lines, mut mates, mut checks) = (0, 0, 0);
-        for fen in starts {
-            let from = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
-            for _ in 0..300 {
-                let mut pos = from.clone();
-                let mut line = Vec::new();
-                let plies = 1 + next() % 60;
-                while line.len() < plies as usize {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let mv = moves[(next() % moves.len() as u64) as usize];
-                    pos.play_unchecked(mv);
-                    line.push(mv);
-                }
-                let text = line_san(&from, &line);
-                assert_eq!(text, line_san_by_fmt(&from, &line), "from {fen}");
-                lines += 1;
-                mates += usize::from(text.ends_with('#'));
-                checks += text.matches('+').count();
-            }
-        }
-        assert_eq!(line_san(&Position::new(), &[]), "");
-        assert_eq!(lines, 1200);
-        assert!(mates > 0 && checks > 100, "{mates} mates, {checks} checks");
     }
 }

@@ -428,18 +428,9 @@ impl FenBuf {
         self.len += 1;
     }
 
-    fn push_u32(&mut self, mut n: u32) {
-        let mut digits = [0u8; 10];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        for &d in &digits[i..] {
+    fn push_u32(&mut self, n: u32) {
+        let (digits, start) = crate::decimal_digits(n);
+        for &d in &digits[start..] {
             self.push(d);
         }
     }

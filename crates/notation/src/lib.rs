@@ -42,6 +42,21 @@ pub mod pgn;
 pub mod san;
 pub mod uci;
 
+/// `n` in decimal, without `fmt`: the digits are `digits[start..]` of
+/// the returned `(digits, start)`.
+pub(crate) fn decimal_digits(mut n: u32) -> ([u8; 10], usize) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return (digits, start);
+        }
+    }
+}
+
 pub use fen::{Fen, FenError, ParseFenError};
 pub use san::{ParseSanError, San, SanError, SanPlus};
 pub use uci::{ParseUciError, UciError, UciMove};

@@ -385,3 +385,68 @@ fn random_tokens_are_read_consistently_and_never_panic() {
         "read {n_read}, resolved {n_resolved}"
     );
 }
+
+/// [`line_san`] as `arbiter` wrote it with `fmt`: the move number through
+/// `{}`, each move through [`SanPlus`]'s `Display`.
+fn line_san_by_fmt(from: &Position, line: &[Move]) -> String {
+    use std::fmt::Write;
+    let mut pos = from.clone();
+    let mut text = String::new();
+    for (i, &mv) in line.iter().enumerate() {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        match pos.turn() {
+            board::Color::White => write!(text, "{}. ", pos.fullmoves()).unwrap(),
+            board::Color::Black if i == 0 => write!(text, "{}... ", pos.fullmoves()).unwrap(),
+            board::Color::Black => {}
+        }
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv);
+        write!(text, "{san}").unwrap();
+    }
+    text
+}
+
+#[test]
+fn a_line_in_san_is_what_fmt_writes() {
+    let starts = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        // Black to move, a three-digit move number, promotions near.
+        "8/1P4k1/8/8/8/8/5Kp1/8 b - - 3 123",
+        // Castling, en passant, knights and rooks that need their file
+        // or rank.
+        "r3k2r/pPp2ppp/1n3n2/3pP3/8/1N3N2/PpP2PPP/R3K2R w KQkq d6 0 9",
+        "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 99999",
+    ];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut lines, mut mates, mut checks) = (0, 0, 0);
+    for fen in starts {
+        let from = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        for _ in 0..300 {
+            let mut pos = from.clone();
+            let mut line = Vec::new();
+            let plies = 1 + rng.below(60);
+            while line.len() < plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                pos.play_unchecked(mv);
+                line.push(mv);
+            }
+            let text = notation::san::line_san(&from, &line);
+            assert_eq!(text, line_san_by_fmt(&from, &line), "from {fen}");
+            lines += 1;
+            mates += usize::from(text.ends_with('#'));
+            checks += text.matches('+').count();
+        }
+    }
+    assert_eq!(notation::san::line_san(&Position::new(), &[]), "");
+    assert_eq!(lines, 1200);
+    assert!(mates > 0 && checks > 100, "{mates} mates, {checks} checks");
+}
