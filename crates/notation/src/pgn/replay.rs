@@ -1163,16 +1163,8 @@ impl<V: ReplayVisitor> Sink for FastLane<'_, '_, V> {
                     Ok(true)
                 )
             }
-            TokenKind::Comment => {
-                let start = game_start + token.start as usize;
-                replayer.comment(
-                    token,
-                    &buf[start..start + token.len as usize],
-                    self.depth,
-                    None,
-                );
-                true
-            }
+            // (One the lexer did not note: an unterminated comment.)
+            TokenKind::Comment => self.take_comment(token, buf, game_start, None),
             _ => false,
         }
     }
