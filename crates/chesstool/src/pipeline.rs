@@ -933,12 +933,19 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
             }
             // Zeroed by `calloc`, which leaves the pages it takes fresh
             // from the kernel untouched: each is faulted in by the thread
-            // that first writes it (at two threads, a worker reading its
-            // chunk's hole), not zeroed here by the main thread, whose
-            // work bounds the run (`Vec::with_capacity` and a `resize`
-            // before the first read made the main thread fault in every
-            // chunk buffer: 9% of its time on the master files).
-            None => vec![0; capacity],
+            // that first writes it (a worker reading its chunk's hole, or
+            // this thread when it runs the chunk itself), where a `resize`
+            // here faulted in every page on this thread, whose work bounds
+            // a two-thread run. Memory the heap reuses is still zeroed
+            // here by `calloc`.
+            None => {
+                let buf = vec![0; capacity];
+                // Under test, a new buffer holds stale games too, as a
+                // reused one does: none of it may be read as data.
+                #[cfg(test)]
+                let buf = tests::stale(buf);
+                buf
+            }
         }
     }
 
