@@ -934,10 +934,11 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
             // Zeroed by `calloc`, which leaves the pages it takes fresh
             // from the kernel untouched: each is faulted in by the thread
             // that first writes it (a worker reading its chunk's hole, or
-            // this thread when it runs the chunk itself), where a `resize`
-            // here faulted in every page on this thread, whose work bounds
-            // a two-thread run. Memory the heap reuses is still zeroed
-            // here by `calloc`.
+            // this thread when it runs the chunk itself), where growing an
+            // empty buffer by `resize` before the first read (in
+            // `read_input` and `plan_block`) faulted in every page on this
+            // thread, whose work bounds a two-thread run. Memory the heap
+            // reuses is still zeroed here by `calloc`.
             None => {
                 let buf = vec![0; capacity];
                 // Under test, a new buffer holds stale games too, as a
@@ -1467,8 +1468,11 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             // a reader's own buffer, and only the part of the buffer that
             // was never initialised is zeroed.
             if buf.len() < want {
-                // Zeroed as it is needed (doubling), so that a small input
-                // does not pay for a whole chunk.
+                // Only a buffer shorter than the block gets here (one that
+                // `Emitter::scratch` emptied to grow it, or a block grown
+                // past its capacity when no game starts in it): zeroed as
+                // it is needed (doubling), so that a small input does not
+                // pay for a whole chunk.
                 let grow = want.min(buf.len().max(filled).max(32 << 10) * 2);
                 buf.resize(grow, 0);
             }
