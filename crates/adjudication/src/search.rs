@@ -437,6 +437,8 @@ fn run(
     let (slot, _) = scratch.seen.slot(key, check);
     scratch.seen.insert_at(slot, key, check, 0);
     scratch.queue.push(0, 0);
+    // Where a child played in full is made (see `Expanding::child`).
+    let mut played_position = root.clone();
 
     while let Some(index) = scratch.queue.pop() {
         let parent = index as usize;
@@ -455,15 +457,12 @@ fn run(
             continue;
         }
         let mut picked = [(Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST];
-        let chosen = choose_moves(&pos, mater, width, all, &mut picked);
+        let checks = CheckSquares::for_turn(&pos, mater);
+        let chosen = choose_moves(&pos, mater, width, checks, all, &mut picked);
         let expanding = Expanding {
             pos: &pos,
             mater,
-            checks: if pos.turn() == mater {
-                CheckSquares::new(&pos, mater)
-            } else {
-                CheckSquares::NONE
-            },
+            checks,
             halfmoves: node.halfmoves,
             draws,
             exhaustive,
@@ -479,7 +478,7 @@ fn run(
                 key,
                 check,
                 played,
-            } = (match expanding.child(role, mv) {
+            } = (match expanding.child(role, mv, &mut played_position) {
                 Child::Mate => {
                     scratch.set_line(parent);
                     scratch.line.push(mv);
@@ -509,8 +508,8 @@ fn run(
                 plies: node.plies.saturating_add(1),
                 halfmoves,
             });
-            if let Some(child) = played {
-                scratch.keep(next as usize, &child);
+            if played {
+                scratch.keep(next as usize, &played_position);
             }
             scratch.queue.push(priority, next);
         }
@@ -583,6 +582,7 @@ fn choose_moves<'a>(
     pos: &Position,
     mater: Color,
     width: Width,
+    checks: CheckSquares,
     all: &'a mut Vec<(Role, Move)>,
     picked: &'a mut [(Role, Move); NARROWEST],
 ) -> &'a [(Role, Move)] {
@@ -606,7 +606,7 @@ fn choose_moves<'a>(
             None => {}
         }
     }
-    let n = pick_moves(pos, mater, width, picked);
+    let n = pick_moves(pos, mater, width, checks, picked);
     &picked[..n]
 }
 
@@ -626,8 +626,9 @@ enum Child {
         /// Its table keys (see [`keys`]).
         key: u64,
         check: u64,
-        /// The position itself, when the move was played to test for mate.
-        played: Option<Position>,
+        /// The move was played to test for mate: the position is in the
+        /// buffer given to [`Expanding::child`].
+        played: bool,
     },
 }
 
@@ -648,7 +649,7 @@ impl Expanding<'_> {
     /// some positions are banned, is played in full; the others are
     /// read from [`Position::after_move`].
     #[inline(always)]
-    fn child(&self, role: Role, mv: Move) -> Child {
+    fn child(&self, role: Role, mv: Move, played_position: &mut Position) -> Child {
         let pos = self.pos;
         let them = pos.turn().other();
         let capture =
@@ -661,7 +662,8 @@ impl Expanding<'_> {
         };
         let full = pos.turn() == self.mater && self.checks.may_check(role, mv);
         let (after, played) = if full || !self.draws.banned.is_empty() {
-            let mut child = pos.clone();
+            let child = played_position;
+            child.clone_from(pos);
             child.play_unchecked(mv);
             if child.is_check() && !child.has_legal_moves() {
                 // Mate: by the mater it ends the search; the wrong side
@@ -673,7 +675,7 @@ impl Expanding<'_> {
                 };
             }
             if !self.draws.banned.is_empty()
-                && self.draws.banned.contains(&RepetitionKey::of(&child))
+                && self.draws.banned.contains(&RepetitionKey::of(child))
             {
                 return Child::Pruned;
             }
@@ -682,9 +684,9 @@ impl Expanding<'_> {
                 castling_rights: child.castling_rights(),
                 ep_square: child.ep_square(),
             };
-            (after, Some(child))
+            (after, true)
         } else {
-            (pos.after_move(role, mv), None)
+            (pos.after_move(role, mv), false)
         };
         if self.draws.clock_ends(u32::from(halfmoves)) {
             // The 75-move rule ends the game (Article 9.6.2).
@@ -788,6 +790,17 @@ impl CheckSquares {
         }
     }
 
+    /// The check squares when the mater is to move in `pos`, else none
+    /// (the defender's moves give no check that matters).
+    #[inline]
+    pub(crate) fn for_turn(pos: &Position, mater: Color) -> CheckSquares {
+        if pos.turn() == mater {
+            CheckSquares::new(pos, mater)
+        } else {
+            CheckSquares::NONE
+        }
+    }
+
     /// Can `mv`, a move of the mater's piece of `role`, give check?
     #[inline]
     pub(crate) fn may_check(&self, role: Role, mv: Move) -> bool {
@@ -806,14 +819,42 @@ fn pick_moves(
     pos: &Position,
     mater: Color,
     width: usize,
+    checks: CheckSquares,
     picked: &mut [(Role, Move); NARROWEST],
 ) -> usize {
-    let scorer = MoveScorer::new(pos, mater);
+    let scorer = MoveScorer::new(pos, mater, checks);
     let mut top = TopMoves::new(width);
-    pos.generate_moves(|piece_moves| {
-        scorer.scan(&piece_moves, &mut top);
+    // The other pieces first, the king last: with the best few already
+    // found, a step of the king is tested for legality (its squares for
+    // attacks) only if its score could still enter.
+    pos.generate_piece_moves(|piece_moves| {
+        scorer.scan(&piece_moves, &mut top, |_| true);
         false
     });
+    let (king, steps, castles) = pos.king_candidates();
+    let king_moves = |to| PieceMoves {
+        role: Role::King,
+        from: king,
+        to,
+        special: castles,
+    };
+    if top.total > width {
+        // More moves than the width whatever the king's: its steps are
+        // tested as they are offered.
+        if (steps | castles).any() {
+            scorer.scan(&king_moves(steps | castles), &mut top, |to| {
+                castles.contains(to) || pos.king_step_is_legal(to)
+            });
+        }
+    } else {
+        let legal = steps
+            .into_iter()
+            .filter(|&to| pos.king_step_is_legal(to))
+            .fold(castles, Bitboard::with);
+        if legal.any() {
+            scorer.scan(&king_moves(legal), &mut top, |_| true);
+        }
+    }
     if top.total <= width {
         // Few moves (rare): all of them, in the order generated.
         let mut n = 0;
@@ -1081,7 +1122,9 @@ pub(crate) struct MoveScorer {
 }
 
 impl MoveScorer {
-    pub(crate) fn new(pos: &Position, mater: Color) -> MoveScorer {
+    /// The scorer of `pos`'s moves; `checks` is
+    /// [`CheckSquares::for_turn`] of `pos` (made once for the expansion).
+    pub(crate) fn new(pos: &Position, mater: Color, checks: CheckSquares) -> MoveScorer {
         let board = pos.board();
         let their_king = board.king_of(mater.other());
         let mater_to_move = pos.turn() == mater;
@@ -1089,11 +1132,7 @@ impl MoveScorer {
             mater_to_move,
             distance: &DISTANCE[their_king.map_or(0, Square::index)],
             their_king: their_king.unwrap_or(Square::A1),
-            checks: if mater_to_move {
-                CheckSquares::new(pos, mater)
-            } else {
-                CheckSquares::NONE
-            },
+            checks,
             mater_pieces: board.by_color(mater),
             has_king: their_king.is_some(),
             target: weak_target(board, mater),
@@ -1105,8 +1144,12 @@ impl MoveScorer {
     /// moves toward the defending king; for the defender, the king toward
     /// the edge and other pieces toward their own king (to block its flight
     /// squares), captures last.
+    ///
+    /// A king's targets are offered only where `legal` says so (a step
+    /// tested only if it could enter); every other piece's moves are
+    /// legal.
     #[inline(always)]
-    fn scan(&self, piece_moves: &PieceMoves, top: &mut TopMoves) {
+    fn scan(&self, piece_moves: &PieceMoves, top: &mut TopMoves, legal: impl Fn(Square) -> bool) {
         let PieceMoves {
             role,
             from,
@@ -1145,7 +1188,9 @@ impl MoveScorer {
                     let ring = rest & rings[d];
                     rest &= !ring;
                     for target in ring {
-                        top.offer(score, role, self.make(role, from, target, special));
+                        if legal(target) {
+                            top.offer(score, role, self.make(role, from, target, special));
+                        }
                     }
                     d += 1;
                 }
@@ -1164,7 +1209,9 @@ impl MoveScorer {
                 let ring = rest & rings[d];
                 rest &= !ring;
                 for target in ring {
-                    top.offer(score, role, self.make(role, from, target, special));
+                    if legal(target) {
+                        top.offer(score, role, self.make(role, from, target, special));
+                    }
                 }
                 d += 1;
             }
@@ -1179,7 +1226,7 @@ impl MoveScorer {
                 }
                 let ring = rest & EDGE_RING[level];
                 rest &= !ring;
-                for target in ring {
+                for target in ring.into_iter().filter(|&target| legal(target)) {
                     let mv = if special.contains(target) {
                         Move::castle(from, target)
                     } else {
@@ -1438,8 +1485,17 @@ pub(crate) fn heuristic(board: &Board, mater: Color) -> i32 {
 /// the nearest corner of the other colour (the bishops can then block
 /// the corner's neighbours); else the corner nearest the defending king.
 /// `None` for a mater with heavier material.
+#[inline]
 pub(crate) fn weak_target(board: &Board, mater: Color) -> Option<Square> {
-    weak_target_by(board, mater, GUIDE.with(Cell::get))
+    let guide = GUIDE.with(Cell::get);
+    // The common answer, inline: the plain guide, and a rook, queen or
+    // pawn of the mater's (the first test of `weak_target_by`).
+    if guide == Guide::Plain
+        && (board.by_color(mater) & (board.rooks_and_queens() | board.pawns())).any()
+    {
+        return None;
+    }
+    weak_target_by(board, mater, guide)
 }
 
 /// How the search reads a weak mater's material ([`weak_target`]). Only
@@ -1808,7 +1864,8 @@ mod tests {
                 for width in [1, 2, 3, 4, 6, 8] {
                     let mut picked =
                         [(Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST];
-                    let n = pick_moves(pos, mater, width, &mut picked);
+                    let checks = CheckSquares::for_turn(pos, mater);
+                    let n = pick_moves(pos, mater, width, checks, &mut picked);
                     let ours: Vec<Move> = picked[..n].iter().map(|&(_, mv)| mv).collect();
                     if weak_target(pos.board(), mater).is_none() {
                         assert_eq!(
@@ -1841,7 +1898,7 @@ mod tests {
                     continue;
                 }
                 let mut picked = [(Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST];
-                let n = pick_moves(pos, mater, 1, &mut picked);
+                let n = pick_moves(pos, mater, 1, CheckSquares::NONE, &mut picked);
                 if let Some(best) = best_defence(pos, mater) {
                     assert_eq!(
                         best,

@@ -26,7 +26,61 @@ impl Position {
     /// assert_eq!(n, 20);
     /// ```
     #[inline(always)]
-    pub fn generate_moves(&self, mut visit: impl FnMut(PieceMoves) -> bool) -> bool {
+    pub fn generate_moves(&self, visit: impl FnMut(PieceMoves) -> bool) -> bool {
+        self.generate::<true>(visit)
+    }
+
+    /// Hands the legal moves of every piece but the king to `visit`, one
+    /// set per piece, in the order of [`Position::generate_moves`]; stops
+    /// as soon as `visit` returns `true`, and then returns `true`. With
+    /// [`Position::king_candidates`] and [`Position::king_step_is_legal`],
+    /// for a caller that tests only the king's steps it wants.
+    #[inline(always)]
+    pub fn generate_piece_moves(&self, visit: impl FnMut(PieceMoves) -> bool) -> bool {
+        self.generate::<false>(visit)
+    }
+
+    /// The king's square, the squares it may step to before the test of
+    /// [`Position::king_step_is_legal`] (those of its own pieces left
+    /// out), and the rook squares of its legal castles (the convention of
+    /// [`PieceMoves::special`]).
+    ///
+    /// ```
+    /// use board::{Bitboard, Square};
+    /// use movegen::Position;
+    /// let pos = Position::new();
+    /// assert_eq!(pos.king_candidates(), (Square::E1, Bitboard::EMPTY, Bitboard::EMPTY));
+    /// ```
+    #[inline(always)]
+    #[must_use]
+    pub fn king_candidates(&self) -> (Square, Bitboard, Bitboard) {
+        let king = self.our_king();
+        let steps = attacks::king_attacks(king) & !self.board.by_color(self.turn);
+        let castles = if self.checkers.is_empty() {
+            self.castling_targets(king)
+        } else {
+            Bitboard::EMPTY
+        };
+        (king, steps, castles)
+    }
+
+    /// Is the step of the king to `to` (one of the steps of
+    /// [`Position::king_candidates`]) legal: not onto a square attacked
+    /// once the king has left its own?
+    #[inline(always)]
+    #[must_use]
+    pub fn king_step_is_legal(&self, to: Square) -> bool {
+        let king = self.our_king();
+        let occupied_without_king = self.board.occupied().without(king);
+        !self
+            .board
+            .is_attacked(to, self.turn.other(), occupied_without_king)
+    }
+
+    /// [`Position::generate_moves`], the king's moves (first) only if
+    /// `KING`.
+    #[inline(always)]
+    fn generate<const KING: bool>(&self, mut visit: impl FnMut(PieceMoves) -> bool) -> bool {
         let us = self.turn;
         let them = us.other();
         let board = &self.board;
@@ -36,27 +90,29 @@ impl Position {
         let occupied = ours | theirs;
 
         // King steps, to squares not attacked once the king has left.
-        let occupied_without_king = occupied.without(king);
-        let mut king_to = Bitboard::EMPTY;
-        for to in attacks::king_attacks(king) & !ours {
-            if !board.is_attacked(to, them, occupied_without_king) {
-                king_to = king_to.with(to);
+        if KING {
+            let occupied_without_king = occupied.without(king);
+            let mut king_to = Bitboard::EMPTY;
+            for to in attacks::king_attacks(king) & !ours {
+                if !board.is_attacked(to, them, occupied_without_king) {
+                    king_to = king_to.with(to);
+                }
             }
-        }
-        let castles = if self.checkers.is_empty() {
-            self.castling_targets(king)
-        } else {
-            Bitboard::EMPTY
-        };
-        if (king_to | castles).any()
-            && visit(PieceMoves {
-                role: Role::King,
-                from: king,
-                to: king_to | castles,
-                special: castles,
-            })
-        {
-            return true;
+            let castles = if self.checkers.is_empty() {
+                self.castling_targets(king)
+            } else {
+                Bitboard::EMPTY
+            };
+            if (king_to | castles).any()
+                && visit(PieceMoves {
+                    role: Role::King,
+                    from: king,
+                    to: king_to | castles,
+                    special: castles,
+                })
+            {
+                return true;
+            }
         }
 
         if self.checkers.more_than_one() {
@@ -294,7 +350,13 @@ impl Position {
                 return true;
             }
         }
-        self.generate_moves(|moves| moves.to.any())
+        // The king's steps one at a time, to the first legal one, then the
+        // other pieces.
+        let (_, steps, castles) = self.king_candidates();
+        if castles.any() || steps.into_iter().any(|to| self.king_step_is_legal(to)) {
+            return true;
+        }
+        self.generate_piece_moves(|moves| moves.to.any())
     }
 
     /// `true` if `m` is a legal move here.

@@ -8,6 +8,30 @@ use common::*;
 use movegen::Position;
 use shakmaty::Position as _;
 
+/// The legal moves made the other way: every piece but the king
+/// (`generate_piece_moves`), then the king's steps tested one at a time
+/// (`king_candidates`, `king_step_is_legal`) and its castles.
+fn split_moves(pos: &Position) -> Vec<(u32, u32, Option<board::Role>)> {
+    let mut moves = Vec::new();
+    pos.generate_piece_moves(|piece_moves| {
+        assert_ne!(piece_moves.role, board::Role::King);
+        piece_moves.for_each(|mv| moves.push(key_of_ours(mv)));
+        false
+    });
+    let (king, steps, castles) = pos.king_candidates();
+    assert!((steps & castles).is_empty());
+    for to in steps {
+        if pos.king_step_is_legal(to) {
+            moves.push(key_of_ours(movegen::Move::normal(king, to)));
+        }
+    }
+    for rook in castles {
+        moves.push(key_of_ours(movegen::Move::castle(king, rook)));
+    }
+    moves.sort();
+    moves
+}
+
 /// Plays `games` random games of up to `max_plies` from `start`, comparing
 /// every position with the oracle. Returns the number of positions checked.
 fn playouts(start_fen: &str, chess960: bool, seed: u64, games: usize, max_plies: usize) -> usize {
@@ -54,6 +78,7 @@ fn playouts(start_fen: &str, chess960: bool, seed: u64, games: usize, max_plies:
                 "{fen}"
             );
             check_known_moves(&ours, &fen);
+            assert_eq!(split_moves(&ours), ours_moves, "the king apart, in {fen}");
             checked += 1;
             let sk_moves = theirs.legal_moves();
             if sk_moves.is_empty() {
