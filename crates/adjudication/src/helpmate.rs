@@ -288,7 +288,7 @@ pub(crate) fn search(
         // A narrow search, only the most promising few moves of each
         // position: it finds the helpmates of nearly every position of
         // real games, at a fraction of the cost of what follows.
-        let (width, quick_budget) = NARROW_STAGES[0];
+        let (width, quick_budget) = FIRST_STAGE;
         let quick = run_search(
             pos,
             color,
@@ -396,23 +396,25 @@ pub(crate) fn search(
             }
         }
     }
-    // The narrow searches on larger budgets; they can prove nothing else
-    // (they skip moves), so what they do not find goes to the full search.
-    for &(width, narrow_budget) in &NARROW_STAGES[1..] {
+    // The later stages on small budgets (see `LATER_STAGES`): a narrow
+    // one finds a mate or nothing (it skips moves, so it proves nothing
+    // else); the short full one may also prove "no". What they leave goes
+    // to the full search.
+    for &(width, stage_budget) in &LATER_STAGES {
         // A small budget goes mostly to the full search.
-        let narrow_budget = narrow_budget.min(budget / 8);
-        let mut narrow = run_search(
+        let stage_budget = stage_budget.min(budget / 8);
+        let mut stage = run_search(
             pos,
             color,
-            narrow_budget.min(budget.saturating_sub(spent)),
+            stage_budget.min(budget.saturating_sub(spent)),
             draws,
             width,
             dead_ends,
         );
-        spent += narrow.nodes;
-        if narrow.answer == Answer::Yes {
-            narrow.nodes = spent;
-            return narrow;
+        spent += stage.nodes;
+        if stage.answer != Answer::Unknown {
+            stage.nodes = spent;
+            return stage;
         }
     }
     let left = budget.saturating_sub(spent);
@@ -628,21 +630,36 @@ fn proved(proof: Proof, nodes: u64) -> Helpmate {
     }
 }
 
-/// The narrow searches tried before the full one: widths and budgets (the
-/// first before the reachability analysis, the others after it).
-/// Tuned on the resignations and flag falls of 1 MB of Lichess games
-/// (`lichess_db_1000k.pgn`): with the defender cooperating along its one
-/// best move and the mater trying its best four, the first stage found
+/// The narrow search tried first, before the reachability analysis:
+/// width and budget. Tuned on the resignations and flag falls of 1 MB of
+/// Lichess games (`lichess_db_1000k.pgn`): with the defender cooperating
+/// along its one best move and the mater trying its best four, it found
 /// every helpmate there, in 100 positions on average (the full search
-/// alone needed 850). The third stage (the mater's best three, the
-/// defender's best two, 20,000 positions) is for the long helpmates of
-/// endgames (a lone minor piece against pawns that must promote to
-/// block). On the whole 200 MB generated corpus it halved the questions
-/// left unanswered (12 to 6 of 83,628 games) for 1–2% less time; on the
-/// 6,026 flag falls and resignations of its first 20 MB it cut the
-/// positions searched by 27% (2.66 M to 1.93 M); on the 3,975 of the
-/// shared real files it cost 3% more (423 k to 435 k).
-const NARROW_STAGES: [(Width, u64); 3] = [((4, 1), 2_000), ((6, 2), 4_000), ((3, 2), 20_000)];
+/// alone needed 850).
+const FIRST_STAGE: (Width, u64) = ((4, 1), 2_000);
+
+/// The searches tried after the reachability analysis and before the
+/// full one, in order: widths and budgets.
+/// - The mater's best six, the defender's best two, 4,000 positions.
+/// - Every move, 4,000 positions: the short helpmates that no narrow
+///   choice of moves reaches (and a small wall it exhausts). Put here in
+///   the twenty-second session: of the 30,000 Lichess timeouts of
+///   `../shared/data/unwinnability`, 283 get this far, and the stages
+///   after the first spent 983 k of their 1.46 M positions in searches
+///   that found nothing; with it, 4.3% fewer positions on those 30,000
+///   questions (5.14 M to 4.92 M) and 4.5% fewer on the 131,072 Lichess
+///   positions (25.37 M to 24.23 M), the same 7 questions left open of
+///   the community test vector at a million positions each.
+/// - The mater's best three, the defender's best two, 20,000 positions:
+///   for the long helpmates of endgames (a lone minor piece against pawns
+///   that must promote to block). On the whole 200 MB generated corpus it
+///   halved the questions left unanswered (12 to 6 of 83,628 games) for
+///   1–2% less time; on the 6,026 flag falls and resignations of its
+///   first 20 MB it cut the positions searched by 27% (2.66 M to 1.93 M);
+///   on the 3,975 of the shared real files it cost 3% more (423 k to
+///   435 k). With 8,000 positions instead, 3 more questions of the test
+///   vector were left open.
+const LATER_STAGES: [(Width, u64); 3] = [((6, 2), 4_000), (FULL_WIDTH, 4_000), ((3, 2), 20_000)];
 
 /// [`best_first`] on this thread's scratch buffers.
 fn run_search(
