@@ -33,9 +33,12 @@
 //!    position proved so ([`Proof::Forced`]);
 //! 7. where the reachability analysis leaves a mate possible on at most
 //!    two squares, the full search guided to each in turn; then the
-//!    narrow searches on larger budgets, then the full best-first
-//!    search over every move, which proves "no" when it has visited every
-//!    reachable position ([`Proof::Exhausted`]). Where the position is a
+//!    later stages (`LATER_STAGES`: narrow searches on larger budgets and
+//!    a short full search), then the full best-first search over every
+//!    move, which proves "no" when it has visited every reachable
+//!    position ([`Proof::Exhausted`]; the short full search can too,
+//!    and the positions it searched without an answer count once against
+//!    the budget, though the full search searches them again). Where the position is a
 //!    wall, these searches do not expand a position reached by a capture
 //!    or pawn move where the reachability analysis proves that no mate
 //!    is left (a dead end).
@@ -144,7 +147,8 @@ pub struct Helpmate {
 }
 
 /// Can `color` checkmate from `pos` by some series of legal moves, both
-/// sides cooperating? Searches at most `budget` positions.
+/// sides cooperating? Searches at most `budget` positions (a position
+/// the full search searches again after a shorter one counts once).
 ///
 /// ```
 /// use adjudication::{can_mate, Answer, DEFAULT_BUDGET};
@@ -400,6 +404,14 @@ pub(crate) fn search(
     // one finds a mate or nothing (it skips moves, so it proves nothing
     // else); the short full one may also prove "no". What they leave goes
     // to the full search.
+    //
+    // The short full search is the first part of the plain full search
+    // below (the same order, only a smaller budget): the positions it
+    // searched without an answer are searched again there, and counted
+    // against the budget once, so that the full search has the budget it
+    // had without the short one (and no question is left open that was
+    // answered without it).
+    let mut searched_again = 0;
     for &(width, stage_budget) in &LATER_STAGES {
         // A small budget goes mostly to the full search.
         let stage_budget = stage_budget.min(budget / 8);
@@ -416,8 +428,11 @@ pub(crate) fn search(
             stage.nodes = spent;
             return stage;
         }
+        if width == FULL_WIDTH {
+            searched_again = stage.nodes;
+        }
     }
-    let left = budget.saturating_sub(spent);
+    let left = budget.saturating_sub(spent - searched_again);
     if !hides_corner(pos, color) {
         let mut full = run_search(pos, color, left, draws, FULL_WIDTH, dead_ends);
         full.nodes += spent;
@@ -435,7 +450,7 @@ pub(crate) fn search(
         full = run_search(
             pos,
             color,
-            budget.saturating_sub(spent),
+            budget.saturating_sub(spent - searched_again),
             draws,
             FULL_WIDTH,
             dead_ends,

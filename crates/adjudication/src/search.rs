@@ -840,7 +840,9 @@ fn pick_moves(
     };
     if top.total > width {
         // More moves than the width whatever the king's: its steps are
-        // tested as they are offered.
+        // tested as they are offered (`top.total` then counts them
+        // untested; it is read only to tell "more moves than the width",
+        // settled already).
         if (steps | castles).any() {
             scorer.scan(&king_moves(steps | castles), &mut top, |to| {
                 castles.contains(to) || pos.king_step_is_legal(to)
@@ -1808,16 +1810,22 @@ mod tests {
 
     /// Random games from the start and from a few endgames, each position
     /// with both sides as the mater.
-    fn for_random_positions(mut f: impl FnMut(&Position)) {
-        let starts = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "8/8/8/1R4B1/4k1p1/2P5/5PKP/8 b - - 1 45",
-            "8/1p1k4/p4R2/8/5P1P/P7/1P2b3/2K5 w - - 1 50",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        ];
+    fn for_random_positions(f: impl FnMut(&Position)) {
+        for_random_positions_from(
+            &[
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "8/8/8/1R4B1/4k1p1/2P5/5PKP/8 b - - 1 45",
+                "8/1p1k4/p4R2/8/5P1P/P7/1P2b3/2K5 w - - 1 50",
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            ],
+            f,
+        );
+    }
+
+    fn for_random_positions_from(starts: &[&str], mut f: impl FnMut(&Position)) {
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        for fen in starts {
+        for &fen in starts {
             for _ in 0..40 {
                 let mut pos = crate::tests_support::position(fen);
                 for _ in 0..100 {
@@ -1887,6 +1895,78 @@ mod tests {
             }
         });
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// [`pick_moves`] as it was before the king's steps were left for
+    /// last: every legal move (the king's first) scanned.
+    fn pick_moves_scanning_all(
+        pos: &Position,
+        mater: Color,
+        width: usize,
+        picked: &mut [(Role, Move); NARROWEST],
+    ) -> usize {
+        let scorer = MoveScorer::new(pos, mater, CheckSquares::for_turn(pos, mater));
+        let mut top = TopMoves::new(width);
+        pos.generate_moves(|piece_moves| {
+            scorer.scan(&piece_moves, &mut top, |_| true);
+            false
+        });
+        if top.total <= width {
+            let mut n = 0;
+            pos.generate_moves(|piece_moves| {
+                piece_moves.for_each(|mv| {
+                    picked[n] = (piece_moves.role, mv);
+                    n += 1;
+                });
+                false
+            });
+            return n;
+        }
+        let mut n = 0;
+        for &(key, role, mv) in &top.best[..width] {
+            if key > i64::MIN {
+                picked[n] = (role, mv);
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// The king's steps tested only when they could enter pick the same
+    /// moves, in the same order, as every legal move scanned: from the
+    /// usual starts and from endings of minor pieces (the weak mater's
+    /// target corner, which the reference comparison above skips),
+    /// standard castling in both.
+    #[test]
+    fn the_king_last_picks_as_every_move_scanned() {
+        let mut checked = 0;
+        let mut weak = 0;
+        let mut compare = |pos: &Position| {
+            for mater in Color::ALL {
+                for width in [1, 2, 3, 4, 6, 8] {
+                    let mut lazy = [(Role::King, Move::normal(Square::A1, Square::A1)); NARROWEST];
+                    let mut eager = lazy;
+                    let checks = CheckSquares::for_turn(pos, mater);
+                    let n = pick_moves(pos, mater, width, checks, &mut lazy);
+                    let m = pick_moves_scanning_all(pos, mater, width, &mut eager);
+                    assert_eq!(lazy[..n], eager[..m], "{:?} {mater:?} {width}", pos.board());
+                    weak += usize::from(weak_target(pos.board(), mater).is_some());
+                    checked += 1;
+                }
+            }
+        };
+        for_random_positions(&mut compare);
+        for_random_positions_from(
+            &[
+                "4k3/8/8/8/2B5/3N4/8/4K3 w - - 0 1",
+                "8/3b4/4k3/8/2B5/8/5N2/4K3 b - - 0 1",
+                "4k2r/8/8/8/8/8/3NN3/R3K3 w Qk - 0 1",
+                "8/8/2n5/5k2/8/2B5/8/4K3 w - - 0 1",
+            ],
+            &mut compare,
+        );
+        assert!(checked > 300_000, "{checked}");
+        assert!(weak > 50_000, "{weak}");
     }
 
     #[test]

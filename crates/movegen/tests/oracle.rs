@@ -259,3 +259,35 @@ fn chess960_start_518_is_the_standard_start() {
     let (ours, _) = parse(&chess960_fen(518), true);
     assert_eq!(ours.board(), Position::new().board());
 }
+
+/// `has_legal_moves` and the split generation on positions chosen for
+/// the king: double check with and without a king step, a king with no
+/// legal step but another piece's move, mate, stalemate; each against
+/// the oracle.
+#[test]
+fn the_king_apart_on_chosen_positions() {
+    let cases = [
+        // Double check (knight and bishop), the king can step.
+        ("4k3/8/3N4/8/B7/8/8/4K3 b - - 0 1", true),
+        // Double check by rook and knight, every king step covered: mate.
+        ("3rk3/4R3/3NK2B/8/8/8/8/8 b - - 0 1", false),
+        // The king has no legal step, a pawn can push.
+        ("k7/2Q5/8/8/8/8/p7/4K3 b - - 0 1", true),
+        // Back-rank mate.
+        ("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", false),
+        // Stalemate.
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false),
+        // Castling both ways.
+        ("r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1", true),
+    ];
+    for (fen, has_moves) in cases {
+        let (ours, theirs) = parse(fen, false);
+        assert_eq!(ours.has_legal_moves(), has_moves, "{fen}");
+        assert_eq!(
+            ours.has_legal_moves(),
+            !theirs.legal_moves().is_empty(),
+            "{fen}"
+        );
+        assert_eq!(split_moves(&ours), sorted_sk(&theirs), "{fen}");
+    }
+}
