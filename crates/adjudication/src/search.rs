@@ -857,9 +857,21 @@ fn pick_moves(
             scorer.scan(&king_moves(legal), &mut top, |_| true);
         }
     }
+    write_picked(pos, &top, width, picked)
+}
+
+/// The moves `top` kept, best first, into `picked`; or every move of
+/// `pos` in the order generated, when it saw no more than `width`.
+/// Returns how many were written.
+fn write_picked(
+    pos: &Position,
+    top: &TopMoves,
+    width: usize,
+    picked: &mut [(Role, Move); NARROWEST],
+) -> usize {
+    let mut n = 0;
     if top.total <= width {
         // Few moves (rare): all of them, in the order generated.
-        let mut n = 0;
         pos.generate_moves(|piece_moves| {
             piece_moves.for_each(|mv| {
                 picked[n] = (piece_moves.role, mv);
@@ -869,7 +881,6 @@ fn pick_moves(
         });
         return n;
     }
-    let mut n = 0;
     for &(key, role, mv) in &top.best[..width] {
         if key > i64::MIN {
             picked[n] = (role, mv);
@@ -1911,25 +1922,7 @@ mod tests {
             scorer.scan(&piece_moves, &mut top, |_| true);
             false
         });
-        if top.total <= width {
-            let mut n = 0;
-            pos.generate_moves(|piece_moves| {
-                piece_moves.for_each(|mv| {
-                    picked[n] = (piece_moves.role, mv);
-                    n += 1;
-                });
-                false
-            });
-            return n;
-        }
-        let mut n = 0;
-        for &(key, role, mv) in &top.best[..width] {
-            if key > i64::MIN {
-                picked[n] = (role, mv);
-                n += 1;
-            }
-        }
-        n
+        write_picked(pos, &top, width, picked)
     }
 
     /// The king's steps tested only when they could enter pick the same
