@@ -755,6 +755,20 @@ mod tests {
         assert_eq!(pos.turn(), color.other());
     }
 
+    /// The short full search among the later stages answers "no" where
+    /// it exhausts the position: a wall of the community test vector
+    /// (White's king and rook shut in by their own pawns), settled in
+    /// 2,265 positions. Had its "no" been dropped, the full search would
+    /// search the same 1,902 positions again after the last narrow stage.
+    #[test]
+    fn the_short_full_search_proves_no() {
+        let pos = crate::tests_support::position("2k5/6p1/6P1/6PK/6P1/6PR/7P/8 b - - 0 1");
+        let result = helpmate(&pos, Color::White, crate::DEFAULT_BUDGET);
+        assert_eq!(result.answer, Answer::No);
+        assert_eq!(result.proof, Proof::Exhausted);
+        assert!(result.nodes < 4_000, "{} positions", result.nodes);
+    }
+
     #[test]
     fn basic_mates_are_found() {
         use Color::{Black, White};
