@@ -285,6 +285,7 @@ fn bench_input(
     let mut adjudicate: [Option<Summary>; 2] = [None, None];
     let mut notes = Vec::new();
     for run_idx in 0..options.runs {
+        super::warm_page_cache(&input.files);
         for (t_idx, threads) in THREADS.into_iter().enumerate() {
             let idx = 2 * t_idx;
             let (val_idx, adj_idx) = [(VAL_T1, ADJ_T1), (VAL_T2, ADJ_T2)][t_idx];
@@ -405,6 +406,7 @@ fn print_header(options: &Options, bin: &Path, inputs: &[Input], rss: bool) {
         TIMED.join(", "),
         if options.quick { " (--quick)" } else { "" },
     );
+    println!("{}", super::WARM_NOTE);
     println!(
         "validate: {} validate --threads N -q FILES; adjudicate: {} adjudicate [--rules \
          lichess] --threads N -q --format csv FILES > /dev/null; child processes, from spawn \

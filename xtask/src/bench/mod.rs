@@ -437,6 +437,32 @@ fn mnps(nodes: u64, seconds: f64) -> f64 {
     nodes as f64 / seconds.max(1e-9) / 1e6
 }
 
+/// The line the benchmarks print about [`warm_page_cache`].
+pub(super) const WARM_NOTE: &str = "page cache: each round starts by reading every input file \
+     (untimed): this machine evicts file pages unread for about a minute";
+
+/// Reads every byte of `files` (untimed, into a sink) so that the runs
+/// of a round all start from the page cache.
+///
+/// This machine's kernel evicts file pages that sat unread for about a
+/// minute (DAMON's proactive reclaim, `pageout` of cold unmapped file
+/// pages: `/sys/kernel/mm/damon/admin/kdamonds/0`), so an input read in
+/// the round before can come back from the disk in part: the first run
+/// of a round waited on the disk (one-thread runs of `select` over the
+/// master files spread by 160%, threads blocked in `filemap_get_pages`),
+/// and the contenders of a round did not start alike. Every contender
+/// of a round now reads a warm cache, as a user's repeated job does.
+/// Files that cannot be read are left to the run, which reports them.
+pub(super) fn warm_page_cache<P: AsRef<std::path::Path>>(files: &[P]) {
+    use std::io::Read;
+    let mut buf = vec![0u8; 1 << 20];
+    for file in files {
+        if let Ok(mut f) = std::fs::File::open(file) {
+            while matches!(f.read(&mut buf), Ok(n) if n > 0) {}
+        }
+    }
+}
+
 fn median(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);

@@ -58,6 +58,7 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<()> {
     let bin = build_binary("chesstool", "chesstool", Profile::Dist)?;
     let xtask = std::env::current_exe().context("cannot find the xtask binary")?;
     println!("machine: {}", cpu_description());
+    println!("{}", super::WARM_NOTE);
     let mut missed = Vec::new();
     for input in &inputs {
         missed.extend(against_the_script(&options, &bin, &xtask, input)?);
@@ -124,6 +125,7 @@ fn against_the_script(
         options.runs
     );
     for _ in 0..options.runs {
+        super::warm_page_cache(&input.files);
         let mut args: Vec<&OsStr> = vec![
             OsStr::new("bench"),
             OsStr::new("replay-script"),
@@ -233,6 +235,7 @@ fn games_table(options: &Options, bin: &Path, input: &Input) -> anyhow::Result<V
         ],
     ];
     for _ in 0..options.runs {
+        super::warm_page_cache(&input.files);
         for (i, args) in runs.iter().enumerate() {
             let _ = fs::remove_file(if i == 0 { &table } else { &csv });
             let run = run_child(bin, args, input, None)?;

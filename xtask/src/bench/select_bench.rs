@@ -173,6 +173,7 @@ fn bench_select(options: &Options) -> anyhow::Result<()> {
         TIMED.join(", "),
         if options.quick { " (--quick)" } else { "" },
     );
+    println!("{}", super::WARM_NOTE);
     println!(
         "ours: {} select --threads N -q --where \"{TAG_FILTER}\" | --unique -o /dev/null FILES, \
          validate --threads 1 -q FILES > /dev/null; pgn-extract: {} -s -t TAGFILE | -D \
@@ -262,6 +263,7 @@ fn bench_input(
         (Some(bin), ours("2", &["--where", TAG_FILTER])),
     ];
     for run_idx in 0..options.runs {
+        super::warm_page_cache(&input.files);
         let mut line = Vec::new();
         for (slot, (program, args)) in commands.iter().enumerate() {
             let Some(program) = program else { continue };
