@@ -53,7 +53,7 @@ impl Position {
         let captures = attacks::pawn_attacks(us.other(), to).0;
         let pawn = (captures & mask(capture)) | ((one | two) & !mask(capture));
         let diagonal = attacks::bishop_attacks(to, Bitboard(occupied)).0;
-        let straight = attacks::rook_attacks(to, Bitboard(occupied)).0;
+        let straight = attacks::rook_attacks_computed(to, Bitboard(occupied)).0;
         let r = role.index();
         let from = (pawn & mask(r == 0))
             | (attacks::knight_attacks(to).0 & mask(r == 1))
@@ -93,7 +93,7 @@ impl Position {
         } else {
             self.our_king()
         };
-        let attackers = (attacks::rook_attacks(king, occupied) & board.rooks_and_queens())
+        let attackers = (attacks::rook_attacks_computed(king, occupied) & board.rooks_and_queens())
             | (attacks::bishop_attacks(king, occupied) & board.bishops_and_queens())
             | (attacks::knight_attacks(king) & board.knights())
             | (attacks::pawn_attacks(self.turn, king) & board.pawns())
@@ -141,7 +141,7 @@ impl Position {
         let board = &self.board;
         let king = self.our_king();
         let occupied = board.occupied();
-        let attackers = (attacks::rook_attacks(king, occupied) & board.rooks_and_queens())
+        let attackers = (attacks::rook_attacks_computed(king, occupied) & board.rooks_and_queens())
             | (attacks::bishop_attacks(king, occupied) & board.bishops_and_queens())
             | (attacks::knight_attacks(king) & board.knights())
             | (attacks::pawn_attacks(them, king) & board.pawns());
