@@ -395,6 +395,7 @@ fn time_process(set: &SetInfo, runs: usize) -> anyhow::Result<f64> {
         .join(set.pgn);
     let mut seconds = Vec::new();
     for _ in 0..runs {
+        crate::bench::warm_page_cache(&[&binary, &pgn]);
         let started = Instant::now();
         let status = std::process::Command::new(&binary)
             .args(["adjudicate", "--can-mate", "screen", "--threads", "1"])

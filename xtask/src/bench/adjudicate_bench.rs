@@ -286,6 +286,7 @@ fn bench_input(
     let mut notes = Vec::new();
     for run_idx in 0..options.runs {
         super::warm_page_cache(&input.files);
+        super::warm_page_cache(&[bin]);
         for (t_idx, threads) in THREADS.into_iter().enumerate() {
             let idx = 2 * t_idx;
             let (val_idx, adj_idx) = [(VAL_T1, ADJ_T1), (VAL_T2, ADJ_T2)][t_idx];

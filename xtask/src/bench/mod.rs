@@ -439,10 +439,12 @@ fn mnps(nodes: u64, seconds: f64) -> f64 {
 
 /// The line the benchmarks print about [`warm_page_cache`].
 pub(super) const WARM_NOTE: &str = "page cache: each round starts by reading every input file \
-     (untimed): this machine evicts file pages unread for about a minute";
+     and the programs it times (untimed): this machine evicts file pages unread for about \
+     a minute";
 
 /// Reads every byte of `files` (untimed, into a sink) so that the runs
-/// of a round all start from the page cache.
+/// of a round all start from the page cache: the inputs, and the
+/// programs timed (whose pages are evicted alike between runs).
 ///
 /// This machine's kernel evicts file pages that sat unread for about a
 /// minute (DAMON's proactive reclaim, `pageout` of cold unmapped file
@@ -453,7 +455,7 @@ pub(super) const WARM_NOTE: &str = "page cache: each round starts by reading eve
 /// and the contenders of a round did not start alike. Every contender
 /// of a round now reads a warm cache, as a user's repeated job does.
 /// Files that cannot be read are left to the run, which reports them.
-pub(super) fn warm_page_cache<P: AsRef<std::path::Path>>(files: &[P]) {
+pub(crate) fn warm_page_cache<P: AsRef<std::path::Path>>(files: &[P]) {
     use std::io::Read;
     let mut buf = vec![0u8; 1 << 20];
     for file in files {

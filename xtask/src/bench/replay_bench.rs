@@ -126,6 +126,7 @@ fn against_the_script(
     );
     for _ in 0..options.runs {
         super::warm_page_cache(&input.files);
+        super::warm_page_cache(&[bin, xtask]);
         let mut args: Vec<&OsStr> = vec![
             OsStr::new("bench"),
             OsStr::new("replay-script"),
@@ -236,6 +237,7 @@ fn games_table(options: &Options, bin: &Path, input: &Input) -> anyhow::Result<V
     ];
     for _ in 0..options.runs {
         super::warm_page_cache(&input.files);
+        super::warm_page_cache(&[bin]);
         for (i, args) in runs.iter().enumerate() {
             let _ = fs::remove_file(if i == 0 { &table } else { &csv });
             let run = run_child(bin, args, input, None)?;

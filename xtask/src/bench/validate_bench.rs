@@ -58,12 +58,14 @@ use crate::{build_binary, rerun_optimised, target_dir, Profile};
 const TARGET_T1_OVER_BASE_CORPUS: f64 = 1.5;
 /// Single-thread validate over the baseline, on the shared real files.
 const TARGET_T1_OVER_BASE_REAL: f64 = 1.3;
-/// Two threads over one (corpus and real files).
+/// Two threads over one (corpus and real files, and inputs given with
+/// `--input`; not issue 20's own two, see [`T1_ONLY_INPUTS`]).
 const TARGET_T2_OVER_T1: f64 = 1.85;
-/// The inputs the two-thread target is checked on: one big file and the
-/// shared real files as many inputs (issue 20); the others are timed at
-/// two threads too, for the table.
-const TWO_THREAD_INPUTS: [&str; 2] = ["real", "lichess-like"];
+/// Issue 20's own inputs, whose target is one thread's speed over the
+/// baseline: timed at two threads too, for the table, but the two-thread
+/// target is checked on the inputs it names (one big file and the shared
+/// real files as many inputs) and on any given with `--input`.
+const T1_ONLY_INPUTS: [&str; 2] = ["lichess-60mb", "masters"];
 /// `.zst` at two threads over the slower of plain validate (two threads)
 /// and `zstd -dc` alone.
 const TARGET_ZST: f64 = 0.85;
@@ -624,6 +626,7 @@ fn time_input(options: &Options, bin: &Path, input: &Input) -> anyhow::Result<Ro
     let mut unstable = Vec::new();
     for run_idx in 0..options.runs {
         super::warm_page_cache(&input.files);
+        super::warm_page_cache(&[bin]);
         for (idx, threads) in [1, 2].into_iter().enumerate() {
             let run = ticks[idx].during(|| run_ours(bin, input, threads, None))?;
             seconds[idx].push(run.seconds);
@@ -1282,7 +1285,7 @@ fn targets(rows: &[Row]) -> Vec<String> {
             format!("{}: t1/baseline {:.2}x >= {want}x", row.name, t1 / base),
             t1 / base >= want,
         );
-        if !TWO_THREAD_INPUTS.contains(&row.name.as_str()) {
+        if T1_ONLY_INPUTS.contains(&row.name.as_str()) {
             continue;
         }
         check(
