@@ -233,6 +233,7 @@ impl ReplayVisitor for Gather {
     // Reads no comment.
     const COMMANDS_ONLY: bool = true;
 
+    #[inline]
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         self.moves
             .extend_from_slice(&ply.mv.to_bits().to_le_bytes());
