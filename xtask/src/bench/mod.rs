@@ -437,6 +437,15 @@ fn mnps(nodes: u64, seconds: f64) -> f64 {
     nodes as f64 / seconds.max(1e-9) / 1e6
 }
 
+/// Where `name` is found on `PATH`, as a command run by name would be.
+pub(super) fn on_path(name: &str) -> Option<std::path::PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|path| path.is_file())
+    })
+}
+
 /// The line the benchmarks print about [`warm_page_cache`].
 pub(super) const WARM_NOTE: &str = "page cache: each round starts by reading every input file \
      and the programs it times (untimed): this machine evicts file pages unread for about \

@@ -627,6 +627,9 @@ fn time_input(options: &Options, bin: &Path, input: &Input) -> anyhow::Result<Ro
     for run_idx in 0..options.runs {
         super::warm_page_cache(&input.files);
         super::warm_page_cache(&[bin]);
+        if input.zst {
+            super::warm_page_cache(&super::on_path("zstd").into_iter().collect::<Vec<_>>());
+        }
         for (idx, threads) in [1, 2].into_iter().enumerate() {
             let run = ticks[idx].during(|| run_ours(bin, input, threads, None))?;
             seconds[idx].push(run.seconds);
