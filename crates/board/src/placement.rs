@@ -184,7 +184,7 @@ impl Board {
     }
 
     /// Removes whatever stands on `sq`.
-    #[inline]
+    #[inline(always)]
     pub fn discard_piece_at(&mut self, sq: Square) {
         let mask = !Bitboard::from_square(sq);
         for bb in &mut self.by_role {
