@@ -94,14 +94,8 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<()> {
 /// loudly) when it cannot be.
 fn pgn_extract() -> Option<PathBuf> {
     let find = || {
-        let on_path = Command::new("sh")
-            .args(["-c", "command -v pgn-extract"])
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
         // Debian installs it among the games.
-        on_path.or_else(|| {
+        super::on_path("pgn-extract").or_else(|| {
             let games = PathBuf::from("/usr/games/pgn-extract");
             games.is_file().then_some(games)
         })
