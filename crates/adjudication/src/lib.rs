@@ -48,6 +48,7 @@
 
 pub mod clock;
 mod dead;
+mod deepening;
 mod forced;
 mod game;
 mod helpmate;

@@ -938,6 +938,12 @@ pub(crate) fn mate_impossible_plain(pos: &Position, mater: Color) -> bool {
     Reach::new(pos, None, Some(mater)).mate_impossible(mater)
 }
 
+/// The squares of the pieces that never move nor are taken, by the plain
+/// analysis.
+pub(crate) fn steady(pos: &Position) -> Bitboard {
+    Reach::new(pos, None, None).steady
+}
+
 /// The few squares where the defending king may be mated by `mater`, as
 /// far as the analysis sees: `Some(empty)` proves that no mate exists,
 /// `Some(squares)` (at most `limit` of them) holds every square a mate

@@ -717,6 +717,19 @@ fn halfmoves_of(pos: &Position) -> u16 {
         .min(crate::repetition::SEVENTY_FIVE_MOVE_PLIES) as u16
 }
 
+/// A position's table key (as a non-exhaustive search's).
+#[inline]
+pub(crate) fn position_key(pos: &Position) -> u64 {
+    keys(
+        pos.board(),
+        pos.turn(),
+        pos.castling_rights(),
+        pos.ep_square(),
+        false,
+    )
+    .0
+}
+
 /// The table keys of a position: a hash of placement, side to move,
 /// castling rights and recorded en-passant square, and for exhaustive
 /// searches a second, independent hash of the same.
@@ -1625,7 +1638,7 @@ static PAWN_TERM: [[i8; 64]; 2] = {
     table
 };
 
-static KNIGHT_DISTANCE: [[u8; 64]; 64] = knight_distances();
+pub(crate) static KNIGHT_DISTANCE: [[u8; 64]; 64] = knight_distances();
 
 const fn knight_distances() -> [[u8; 64]; 64] {
     let mut table = [[u8::MAX; 64]; 64];

@@ -112,3 +112,92 @@ fn adjudicate_fide_corner_cases() {
     // Three recorded results are corrected (the flag falls drawn by 6.9).
     assert_eq!(code, 1);
 }
+
+/// The community test vector's hardest questions through the binary
+/// (issue 19: no unknown at the default budget): the composed walls of
+/// bishops that only the depth-first search finds a mate in, and the pawn
+/// walls the full search decides past a million positions. Each game
+/// there is one question (its `White` tag the question's id); each must be
+/// decided as the shared labels say, a mate with its line.
+#[test]
+fn the_test_vectors_hardest_walls_are_decided() {
+    const HARDEST: &[&str] = &[
+        "441:w", "516:w", "640:w", "1493:b", "1513:b", "1514:b", "1517:b",
+    ];
+    let (Some(pgn), Some(labels)) = (
+        shared_data("unwinnability/d3_testvector.pgn"),
+        shared_data("unwinnability/d3_testvector.expected.csv"),
+    ) else {
+        return;
+    };
+    let id = |short: &str| format!("D3-Chess/tests/test-vector.txt:{short}");
+    // The label of each: the result the game should have.
+    let labels = std::fs::read_to_string(labels).unwrap();
+    let mut reader = csv::Reader::from_reader(labels.as_bytes());
+    let mut expected = std::collections::HashMap::new();
+    for record in reader.records() {
+        let record = record.unwrap();
+        expected.insert(record[0].to_owned(), record[3].to_owned());
+    }
+    // The games asking them, cut from the shared file.
+    let text = std::fs::read_to_string(pgn).unwrap();
+    let games: Vec<&str> = text
+        .split("\n\n[Event ")
+        .filter(|game| {
+            HARDEST
+                .iter()
+                .any(|short| game.contains(&format!("[White \"{}\"]", id(short))))
+        })
+        .collect();
+    assert_eq!(games.len(), HARDEST.len());
+    let dir = temp_dir("hardest-walls");
+    let cut: String = games
+        .iter()
+        .map(|game| {
+            let game = game.trim();
+            let game = game.strip_prefix("[Event ").unwrap_or(game);
+            format!("[Event {game}\n\n")
+        })
+        .collect();
+    std::fs::write(dir.join("hardest.pgn"), cut).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "adjudicate",
+            "--threads",
+            "2",
+            "--format",
+            "csv",
+            "hardest.pgn",
+        ],
+    );
+    let mut reader = csv::Reader::from_reader(run.stdout.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let column = |name: &str| header.iter().position(|c| c == name).unwrap();
+    let (white, result, line, detail) = (
+        column("white"),
+        column("result"),
+        column("mating_line"),
+        column("detail"),
+    );
+    let mut seen = 0;
+    for record in reader.records() {
+        let record = record.unwrap();
+        let question = &record[white];
+        assert!(
+            !record[detail].contains("unknown"),
+            "{question}: {}",
+            &record[detail]
+        );
+        assert_eq!(record[result], expected[question], "{question}");
+        // A mate found comes with its line; the one wall is a draw.
+        assert_eq!(
+            record[line].is_empty(),
+            record[result] == *"1/2-1/2",
+            "{question}: {}",
+            &record[detail]
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, HARDEST.len(), "{}", run.stderr);
+}
