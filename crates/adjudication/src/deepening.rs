@@ -221,6 +221,7 @@ pub(crate) fn deepening(
         line: Vec::new(),
         moves: Vec::new(),
         cut: false,
+        path: vec![position_key(root)],
     };
     let halfmoves = root.halfmoves().min(u32::from(u16::MAX)) as u16;
     for depth in 2..=MAX_DEPTH {
@@ -253,6 +254,9 @@ struct Deepening<'a> {
     moves: Vec<(Role, Move, Class, bool)>,
     /// A line was cut in this iteration (by depth or budget).
     cut: bool,
+    /// The keys of the positions of the line being searched, the root's
+    /// first.
+    path: Vec<u64>,
 }
 
 impl Deepening<'_> {
@@ -329,17 +333,30 @@ impl Deepening<'_> {
                 self.cut = true;
                 continue;
             }
-            let left = depth - cost;
-            if !self.table.admit(position_key(&child), left) {
+            let key = position_key(&child);
+            // A position already on the line (since its last capture or
+            // pawn move, the only ones it can repeat): a line without the
+            // cycle mates as well, and a repetition could be the game's
+            // fifth occurrence. (The table alone does not keep it out: it
+            // may have lost the entry.)
+            let window = usize::from(child_halfmoves).min(self.path.len());
+            if self.path[self.path.len() - window..].contains(&key) {
                 continue;
             }
-            if self.visit(
+            let left = depth - cost;
+            if !self.table.admit(key, left) {
+                continue;
+            }
+            self.path.push(key);
+            let mated = self.visit(
                 &child,
                 left,
                 child_halfmoves,
                 class == Class::Progress,
                 ply + 1,
-            ) {
+            );
+            self.path.pop();
+            if mated {
                 self.line.push(mv);
                 found = true;
                 break;
@@ -533,19 +550,56 @@ mod tests {
 
     #[test]
     fn the_clock_ends_lines_but_not_a_mate() {
-        // Mate in one on the board, but the clock stands at 149 plies: the
-        // mating move is not a capture or pawn move, so the 75-move rule
-        // ends the game first... unless the move mates (a mate ends the
-        // game before the rule: Article 9.6.2).
+        // Mate in one on the board, with the clock at 149 plies: the mate
+        // ends the game before the 75-move rule could (Article 9.6.2).
         let pos = position("7k/8/6K1/8/8/8/8/1Q6 w - - 149 120");
         let guidance = Guidance::new(&pos, Color::White, false);
         let (line, _) = deepening(&pos, &guidance, 10_000, AutoDraws::CURRENT);
         let line = line.expect("the mate in one");
         assert_eq!(line.len(), 1);
         assert_mates(&pos, Color::White, &line);
-        // With the clock at 149 and no mate in one, nothing.
-        let pos = position("6k1/8/8/8/8/8/8/K6Q w - - 149 120");
-        let (line, _) = deepening(&pos, &guidance, 10_000, AutoDraws::CURRENT);
-        assert!(line.is_none());
+        // No mate in one, but 1. Kc7 Ka7 2. Ra1# (or 1. Kb6 Kb8 2. Rh8#):
+        // three quiet plies. From 147 the mate comes on the 150th ply; from
+        // 148 the defender's move reaches it first, and the clock, passed
+        // down the line, must say so.
+        for (clock, mate) in [(0, true), (147, true), (148, false)] {
+            let pos = position(&format!("k7/8/2K5/8/8/8/8/7R w - - {clock} 120"));
+            let guidance = Guidance::new(&pos, Color::White, false);
+            let (line, _) = deepening(&pos, &guidance, 100_000, AutoDraws::CURRENT);
+            assert_eq!(line.is_some(), mate, "clock {clock}");
+            if let Some(line) = line {
+                assert_mates(&pos, Color::White, &line);
+                assert!(line.len() <= 150 - clock, "{line:?} from clock {clock}");
+            }
+        }
+    }
+
+    #[test]
+    fn lines_avoid_banned_positions_and_repetitions() {
+        let pos = position("k7/8/2K5/8/8/8/8/7R w - - 0 1");
+        let guidance = Guidance::new(&pos, Color::White, false);
+        let (line, _) = deepening(&pos, &guidance, 100_000, AutoDraws::CURRENT);
+        let line = line.expect("a helpmate in two");
+        // Ban the position after the line's first move: the next line must
+        // go around it.
+        let mut after = pos.clone();
+        after.play_unchecked(line[0]);
+        let banned = [RepetitionKey::of(&after)];
+        let draws = AutoDraws {
+            banned: &banned,
+            seventy_five: true,
+        };
+        let (other, _) = deepening(&pos, &guidance, 100_000, draws);
+        let other = other.expect("another helpmate");
+        assert_mates(&pos, Color::White, &other);
+        let mut at = pos.clone();
+        let mut seen = vec![RepetitionKey::of(&at)];
+        for &mv in &other[..other.len() - 1] {
+            at.play_unchecked(mv);
+            let key = RepetitionKey::of(&at);
+            assert!(!banned.contains(&key), "{other:?} passes a banned position");
+            assert!(!seen.contains(&key), "{other:?} repeats a position");
+            seen.push(key);
+        }
     }
 }

@@ -42,14 +42,14 @@
 //!    position is a wall, these searches do not expand a position reached
 //!    by a capture or pawn move where the reachability analysis proves
 //!    that no mate is left (a dead end);
-//! 8. where the mater has a bishop, what the full search leaves of the
-//!    budget (it keeps 40,000 positions back for this) goes to a
+//! 8. where the full search ran out and the mater has a bishop, a
 //!    depth-first search by iterative deepening where moves of progress
 //!    (towards the corner of the mater's bishops, pawn advances, captures)
-//!    cost no depth ([`crate::deepening`]): it finds the long lines of
-//!    composed walls of bishops that the best-first search misses. Last,
-//!    so that real games' questions, settled long before the budget ends,
-//!    never pay for it.
+//!    cost no depth ([`crate::deepening`]), on positions of its own beyond
+//!    the budget (40,000 at most, a sixteenth of the budget): it finds the
+//!    long lines of composed walls of bishops that the best-first search
+//!    misses. Last, and beyond the budget, so that every question the
+//!    earlier stages answer is answered as before at any budget.
 //!
 //! A "yes" always comes with its line, legal from the position as given,
 //! from stage 3, 4, 7 or 8 ([`Proof::Found`]). When the budget runs out the
@@ -443,19 +443,7 @@ pub(crate) fn search(
             searched_again = stage.nodes;
         }
     }
-    // What the full searches leave of the budget goes, where the mater
-    // has a bishop, to the depth-first search of `crate::deepening`: where
-    // moves towards the corner of the mater's bishops cost nothing, it
-    // finds the long lines of composed walls of bishops in a few thousand
-    // positions, where the best-first search finds none in millions. Last,
-    // so that the questions of real games, which the full search settles
-    // long before its budget ends, never pay for it.
-    let reserve = if (pos.board().bishops() & pos.board().by_color(color)).is_empty() {
-        0
-    } else {
-        DEEPENING_BUDGET.min(budget / 16)
-    };
-    let left = budget.saturating_sub(spent - searched_again + reserve);
+    let left = budget.saturating_sub(spent - searched_again);
     let mut full = if hides_corner(pos, color) {
         // The mater's blocked pawns hide a weak mater's corner: a quarter
         // of the budget under that guide first (the composed walls of the
@@ -469,7 +457,7 @@ pub(crate) fn search(
             run_search(
                 pos,
                 color,
-                budget.saturating_sub(spent - searched_again + reserve),
+                budget.saturating_sub(spent - searched_again),
                 draws,
                 FULL_WIDTH,
                 dead_ends,
@@ -481,9 +469,22 @@ pub(crate) fn search(
         run_search(pos, color, left, draws, FULL_WIDTH, dead_ends)
     };
     spent += full.nodes;
-    if full.answer == Answer::Unknown && reserve > 0 {
+    // Where the full search ran out and the mater has a bishop, the
+    // depth-first search of `crate::deepening`, on positions of its own
+    // beyond the budget (at most `DEEPENING_BUDGET`, or a sixteenth of the
+    // budget): where moves towards the corner of the mater's bishops cost
+    // nothing, it finds the long lines of composed walls of bishops in a
+    // few thousand positions, where the best-first search finds none in
+    // millions. After the full search, and on positions of its own, so
+    // that every question the full search answers is answered as before,
+    // at any budget, and the questions of real games, which the full
+    // search settles long before its budget ends, never pay for it.
+    let limit = DEEPENING_BUDGET.min(budget / 16);
+    if full.answer == Answer::Unknown
+        && limit > 0
+        && (pos.board().bishops() & pos.board().by_color(color)).any()
+    {
         let guidance = Guidance::new(pos, color, true);
-        let limit = budget.saturating_sub(spent - searched_again);
         let (line, tried) = deepening(pos, &guidance, limit, draws);
         spent += tried;
         if let Some(line) = line {
@@ -508,10 +509,10 @@ const MATE_SQUARES_GUIDED: u32 = 2;
 /// Positions each guided search of the exact mode may generate.
 const GUIDED_BUDGET: u64 = 50_000;
 
-/// Positions kept from the full search for the depth-first search of
-/// walls of bishops ([`crate::deepening`]), which gets them and whatever
-/// the full search left: the community test vector's composed walls need
-/// at most 25,000.
+/// Positions of the depth-first search of walls of bishops
+/// ([`crate::deepening`]) beyond the budget, after the full search (at
+/// most a sixteenth of the budget): the community test vector's composed
+/// walls need at most 24,026.
 const DEEPENING_BUDGET: u64 = 40_000;
 
 /// Positions the screen's exhaustive search may generate.

@@ -250,10 +250,7 @@ const STILL_UNKNOWN: &[&str] = &[];
 ///   search finds (in 1,527 to 24,026 positions): 441, 516 and 640;
 /// - the pawn walls that the searches decide past a million positions:
 ///   the mates of 1513 (2.22 M positions in all), 1514 (1.03 M) and 1517
-///   (1.38 M), and the exhausted wall 1493 (1.28 M);
-/// - a wall the full search decided in the last 40,000 positions of the
-///   former budget, which the depth-first search's share would take from
-///   it: 1176.
+///   (1.38 M), and the exhausted wall 1493 (1.28 M).
 const DECIDED_SINCE: &[&str] = &[
     "D3-Chess/tests/test-vector.txt:304:w",
     "D3-Chess/tests/test-vector.txt:612:b",
@@ -265,7 +262,6 @@ const DECIDED_SINCE: &[&str] = &[
     "D3-Chess/tests/test-vector.txt:1513:b",
     "D3-Chess/tests/test-vector.txt:1514:b",
     "D3-Chess/tests/test-vector.txt:1517:b",
-    "D3-Chess/tests/test-vector.txt:1176:b",
 ];
 
 /// Every unknown of `tally` is listed in [`STILL_UNKNOWN`].
