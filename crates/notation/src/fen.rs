@@ -538,10 +538,7 @@ fn parse(text: &[u8], mut warnings: Option<&mut Vec<FenWarning>>) -> Result<Fen,
     let single_spaced = !text.is_empty()
         && text.first() != Some(&b' ')
         && text.last() != Some(&b' ')
-        && !text.windows(2).any(|pair| pair == b"  ")
-        && !text
-            .iter()
-            .any(|byte| byte.is_ascii_whitespace() && *byte != b' ');
+        && single_spaces_only(text);
     if !single_spaced && !text.is_empty() {
         if !lenient {
             return Err(ParseFenError::Whitespace);
@@ -552,12 +549,20 @@ fn parse(text: &[u8], mut warnings: Option<&mut Vec<FenWarning>>) -> Result<Fen,
     }
     let mut fields: [&[u8]; 6] = [b""; 6];
     let mut n_fields = 0;
-    for field in text
-        .split(u8::is_ascii_whitespace)
-        .filter(|field| !field.is_empty())
-    {
+    let mut i = 0;
+    loop {
+        while i < text.len() && text[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i == text.len() {
+            break;
+        }
+        let start = i;
+        while i < text.len() && !text[i].is_ascii_whitespace() {
+            i += 1;
+        }
         if n_fields < fields.len() {
-            fields[n_fields] = field;
+            fields[n_fields] = &text[start..i];
         }
         n_fields += 1;
     }
@@ -651,53 +656,95 @@ fn parse(text: &[u8], mut warnings: Option<&mut Vec<FenWarning>>) -> Result<Fen,
     })
 }
 
+/// Whether every whitespace byte of `text` is a space, and no two spaces
+/// follow each other: one pass (a FEN tag of every game of a puzzle or
+/// test set comes through here).
+fn single_spaces_only(text: &[u8]) -> bool {
+    let mut after_space = false;
+    for &byte in text {
+        let space = byte == b' ';
+        if (space && after_space) || (!space && byte.is_ascii_whitespace()) {
+            return false;
+        }
+        after_space = space;
+    }
+    true
+}
+
 fn parse_board(field: &[u8]) -> Result<Board, ParseFenError> {
-    let n_ranks = field.split(|byte| *byte == b'/').count();
+    let n_ranks = 1 + field.iter().filter(|&&byte| byte == b'/').count();
     if n_ranks != 8 {
         return Err(ParseFenError::RankCount { found: n_ranks });
     }
     let mut board = Board::empty();
-    for (rank, rank_text) in Rank::ALL
-        .iter()
-        .rev()
-        .zip(field.split(|byte| *byte == b'/'))
-    {
-        let rank = *rank;
-        let mut n_squares: u32 = 0;
-        let mut after_digit = false;
-        for &byte in rank_text {
-            match byte {
-                b'1'..=b'9' if !after_digit => {
-                    n_squares = n_squares.saturating_add(u32::from(byte - b'0'));
-                    after_digit = true;
+    // The ranks from the eighth down, one pass over the bytes.
+    let mut rank_index = 7;
+    let mut n_squares: u32 = 0;
+    let mut after_digit = false;
+    let rank_done = |rank_index: usize, n_squares: u32| {
+        if n_squares == 8 {
+            Ok(())
+        } else {
+            Err(ParseFenError::RankLength {
+                rank: Rank::new(rank_index),
+                squares: n_squares,
+            })
+        }
+    };
+    for &byte in field {
+        let rank = Rank::new(rank_index);
+        match byte {
+            b'/' => {
+                rank_done(rank_index, n_squares)?;
+                rank_index -= 1;
+                n_squares = 0;
+                after_digit = false;
+            }
+            b'1'..=b'9' if !after_digit => {
+                n_squares = n_squares.saturating_add(u32::from(byte - b'0'));
+                after_digit = true;
+            }
+            b'0'..=b'9' => return Err(ParseFenError::InvalidDigits { rank }),
+            _ => {
+                let piece =
+                    piece_of_letter(byte).ok_or(ParseFenError::InvalidPiece { rank, byte })?;
+                if n_squares < 8 {
+                    // Each square of a rank is named once: nothing to
+                    // remove first.
+                    board.put_unchecked(
+                        Square::from_coords(File::new(n_squares as usize), rank),
+                        piece.color,
+                        piece.role,
+                    );
                 }
-                b'0'..=b'9' => return Err(ParseFenError::InvalidDigits { rank }),
-                _ => {
-                    let piece = Some(byte)
-                        .filter(u8::is_ascii_alphabetic)
-                        .and_then(|byte| Piece::from_char(char::from(byte)))
-                        .ok_or(ParseFenError::InvalidPiece { rank, byte })?;
-                    if let Ok(file_idx) = usize::try_from(n_squares) {
-                        if file_idx < 8 {
-                            board.set_piece_at(
-                                Square::from_coords(File::new(file_idx), rank),
-                                piece,
-                            );
-                        }
-                    }
-                    n_squares = n_squares.saturating_add(1);
-                    after_digit = false;
-                }
+                n_squares = n_squares.saturating_add(1);
+                after_digit = false;
             }
         }
-        if n_squares != 8 {
-            return Err(ParseFenError::RankLength {
-                rank,
-                squares: n_squares,
-            });
-        }
     }
+    rank_done(rank_index, n_squares)?;
     Ok(board)
+}
+
+/// The piece of a FEN letter (`PNBRQK` White, `pnbrqk` Black).
+#[inline]
+fn piece_of_letter(byte: u8) -> Option<Piece> {
+    // Only an ASCII letter and its other case meet under `| 0x20`.
+    let role = match byte | 0x20 {
+        b'p' => Role::Pawn,
+        b'n' => Role::Knight,
+        b'b' => Role::Bishop,
+        b'r' => Role::Rook,
+        b'q' => Role::Queen,
+        b'k' => Role::King,
+        _ => return None,
+    };
+    let color = if byte & 0x20 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    Some(Piece { color, role })
 }
 
 /// Castling rights (rook squares) and whether file letters were used.
@@ -779,10 +826,16 @@ fn parse_castling(
 
 /// A non-negative decimal number: digits only (no sign), fits in `u32`.
 fn parse_number(field: &[u8]) -> Option<u32> {
-    if field.is_empty() || !field.iter().all(u8::is_ascii_digit) {
+    if field.is_empty() {
         return None;
     }
-    core::str::from_utf8(field).ok()?.parse().ok()
+    field.iter().try_fold(0u32, |n, &byte| {
+        let digit = byte.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        n.checked_mul(10)?.checked_add(u32::from(digit))
+    })
 }
 
 fn lossy(bytes: &[u8]) -> String {
@@ -1058,6 +1111,35 @@ pub fn parse_position(text: &str, mode: Option<CastlingMode>) -> Result<Position
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn piece_letters_are_read_as_piece_from_char_reads_them() {
+        for byte in 0..=u8::MAX {
+            let expected = Some(byte)
+                .filter(u8::is_ascii_alphabetic)
+                .and_then(|byte| Piece::from_char(char::from(byte)));
+            assert_eq!(super::piece_of_letter(byte), expected, "{byte:#04x}");
+        }
+    }
+
+    #[test]
+    fn numbers_are_digits_that_fit_in_u32() {
+        for (field, expected) in [
+            (&b"0"[..], Some(0)),
+            (b"54", Some(54)),
+            (b"007", Some(7)),
+            (b"4294967295", Some(u32::MAX)),
+            (b"4294967296", None),
+            (b"99999999999", None),
+            (b"", None),
+            (b"+1", None),
+            (b"-1", None),
+            (b"1a", None),
+            (b" 1", None),
+        ] {
+            assert_eq!(super::parse_number(field), expected, "{field:?}");
+        }
+    }
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
