@@ -58,8 +58,11 @@ pub(crate) struct Guidance {
 
 impl Guidance {
     /// Progress towards the corner of the mater's bishops' colour (or of
-    /// the defender's bishops' other colour), on the defender's side.
-    pub(crate) fn new(pos: &Position, mater: Color, bishops: bool) -> Guidance {
+    /// the defender's bishops' other colour), on the defender's side;
+    /// with `bishops`, bishop distances; with `root_moves`, the root's
+    /// moves after which no mate is left (a reachability analysis for
+    /// each: worth it only for a search of some thousands of moves).
+    pub(crate) fn new(pos: &Position, mater: Color, bishops: bool, root_moves: bool) -> Guidance {
         let board = pos.board();
         let mater_bishops = board.bishops() & board.by_color(mater);
         let defender_bishops = board.bishops() & board.by_color(mater.other());
@@ -106,17 +109,19 @@ impl Guidance {
             distances
         });
         let mut punished = Vec::new();
-        let mut child = pos.clone();
-        pos.generate_moves(|piece_moves| {
-            piece_moves.for_each(|mv| {
-                child.clone_from(pos);
-                child.play_unchecked(mv);
-                if crate::reach::mate_impossible_plain(&child, mater) {
-                    punished.push((mv.from(), mv.to()));
-                }
+        if root_moves {
+            let mut child = pos.clone();
+            pos.generate_moves(|piece_moves| {
+                piece_moves.for_each(|mv| {
+                    child.clone_from(pos);
+                    child.play_unchecked(mv);
+                    if crate::reach::mate_impossible_plain(&child, mater) {
+                        punished.push((mv.from(), mv.to()));
+                    }
+                });
+                false
             });
-            false
-        });
+        }
         Guidance {
             mater,
             mater_king: at(1, 1),
@@ -217,7 +222,7 @@ pub(crate) fn deepening(
         budget,
         tried: 0,
         draws,
-        table: Table::new(),
+        table: Table::for_budget(budget),
         line: Vec::new(),
         moves: Vec::new(),
         cut: false,
@@ -373,14 +378,23 @@ impl Deepening<'_> {
 /// left than the one before, unless it was searched at least as deeply.
 struct Table {
     entries: Vec<(u64, u8)>,
+    /// 64 less the index's bits.
+    shift: u32,
 }
 
 impl Table {
-    const BITS: u32 = 20;
+    /// Entries at most (16 MiB), and at least.
+    const MAX_BITS: u32 = 20;
+    const MIN_BITS: u32 = 10;
 
-    fn new() -> Table {
+    /// A table for a search of `budget` moves tried: about two entries a
+    /// move, so that a small search does not pay for a large table.
+    fn for_budget(budget: u64) -> Table {
+        let bits =
+            (64 - budget.saturating_mul(2).leading_zeros()).clamp(Table::MIN_BITS, Table::MAX_BITS);
         Table {
-            entries: vec![(0, 0); 1 << Table::BITS],
+            entries: vec![(0, 0); 1 << bits],
+            shift: 64 - bits,
         }
     }
 
@@ -388,7 +402,7 @@ impl Table {
     /// records it.
     fn admit(&mut self, key: u64, left: u8) -> bool {
         let key = key | 1;
-        let slot = &mut self.entries[(key >> (64 - Table::BITS)) as usize];
+        let slot = &mut self.entries[(key >> self.shift) as usize];
         if slot.0 == key && slot.1 >= left {
             return false;
         }
@@ -447,7 +461,7 @@ mod tests {
             ),
         ] {
             let pos = position(fen);
-            let guidance = Guidance::new(&pos, mater, false);
+            let guidance = Guidance::new(&pos, mater, false, true);
             let got = [
                 guidance.mater_king,
                 guidance.mater_knight,
@@ -462,7 +476,7 @@ mod tests {
     fn bishop_distances_run_through_the_free_squares() {
         // White's dark bishop on c1, the corner h8: two moves, by b2.
         let pos = position("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
-        let distances = Guidance::new(&pos, Color::White, true)
+        let distances = Guidance::new(&pos, Color::White, true, true)
             .bishops
             .expect("bishop distances");
         assert_eq!(distances[Square::H8.index()], 0);
@@ -472,7 +486,7 @@ mod tests {
         // A locked wall of pawns on the fourth and fifth ranks, its dark
         // squares all White's pawns: no way through for the bishop.
         let pos = position("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1");
-        let distances = Guidance::new(&pos, Color::White, true)
+        let distances = Guidance::new(&pos, Color::White, true, true)
             .bishops
             .expect("bishop distances");
         assert_eq!(distances[Square::D4.index()], u8::MAX);
@@ -498,7 +512,7 @@ mod tests {
         ] {
             let pos = position(fen);
             for bishops in [false, true] {
-                let guidance = Guidance::new(&pos, mater, bishops);
+                let guidance = Guidance::new(&pos, mater, bishops, true);
                 let (line, tried) = deepening(&pos, &guidance, 200_000, AutoDraws::CURRENT);
                 assert!(tried <= 200_000);
                 assert_eq!(line.is_some(), mate, "{fen} {mater:?}");
@@ -534,7 +548,12 @@ mod tests {
                     continue;
                 }
                 for mater in Color::ALL {
-                    let guidance = Guidance::new(&pos, mater, next().is_multiple_of(2));
+                    let guidance = Guidance::new(
+                        &pos,
+                        mater,
+                        next().is_multiple_of(2),
+                        next().is_multiple_of(2),
+                    );
                     let (line, tried) = deepening(&pos, &guidance, 3_000, AutoDraws::CURRENT);
                     assert!(tried <= 3_000);
                     asked += 1;
@@ -553,7 +572,7 @@ mod tests {
         // Mate in one on the board, with the clock at 149 plies: the mate
         // ends the game before the 75-move rule could (Article 9.6.2).
         let pos = position("7k/8/6K1/8/8/8/8/1Q6 w - - 149 120");
-        let guidance = Guidance::new(&pos, Color::White, false);
+        let guidance = Guidance::new(&pos, Color::White, false, true);
         let (line, _) = deepening(&pos, &guidance, 10_000, AutoDraws::CURRENT);
         let line = line.expect("the mate in one");
         assert_eq!(line.len(), 1);
@@ -564,7 +583,7 @@ mod tests {
         // down the line, must say so.
         for (clock, mate) in [(0, true), (147, true), (148, false)] {
             let pos = position(&format!("k7/8/2K5/8/8/8/8/7R w - - {clock} 120"));
-            let guidance = Guidance::new(&pos, Color::White, false);
+            let guidance = Guidance::new(&pos, Color::White, false, true);
             let (line, _) = deepening(&pos, &guidance, 100_000, AutoDraws::CURRENT);
             assert_eq!(line.is_some(), mate, "clock {clock}");
             if let Some(line) = line {
@@ -577,7 +596,7 @@ mod tests {
     #[test]
     fn lines_avoid_banned_positions_and_repetitions() {
         let pos = position("k7/8/2K5/8/8/8/8/7R w - - 0 1");
-        let guidance = Guidance::new(&pos, Color::White, false);
+        let guidance = Guidance::new(&pos, Color::White, false, true);
         let (line, _) = deepening(&pos, &guidance, 100_000, AutoDraws::CURRENT);
         let line = line.expect("a helpmate in two");
         // Ban the position after the line's first move: the next line must

@@ -303,6 +303,33 @@ fn community_test_vector() {
     }
 }
 
+/// Questions the full search decides in the last positions of a smaller
+/// budget: a later stage that took its positions from the full search's
+/// budget (as a first version of the depth-first search did, 40,000 of
+/// them) leaves them open. (id, budget, answer).
+const DECIDED_LAST: &[(&str, u64, bool)] = &[
+    ("D3-Chess/tests/test-vector.txt:1176:b", 1_000_000, true),
+    ("D3-Chess/tests/test-vector.txt:1703:w", 100_000, false),
+    ("D3-Chess/tests/test-vector.txt:390:b", 100_000, true),
+];
+
+#[test]
+fn later_stages_take_nothing_from_the_full_search() {
+    let Some(path) = data("d3_testvector.expected.csv") else {
+        return;
+    };
+    let rows = read_rows(&path);
+    for &(id, budget, mate) in DECIDED_LAST {
+        let row = rows.iter().find(|row| row.id == id).expect(id);
+        assert_eq!(row.label, mate, "{id}: the label");
+        let start = our_position(&row.fen);
+        let result = helpmate(&start, row.mater, budget);
+        check_line(&start, row.mater, &result).unwrap_or_else(|problem| panic!("{id}: {problem}"));
+        let expected = if mate { Answer::Yes } else { Answer::No };
+        assert_eq!(result.answer, expected, "{id} at {budget} positions");
+    }
+}
+
 /// The test vector's questions in [`DECIDED_SINCE`] and
 /// [`STILL_UNKNOWN`], asked in every run: the first stay decided (and
 /// agree with their labels), the second may be decided, never wrongly.

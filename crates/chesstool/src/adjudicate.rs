@@ -74,9 +74,10 @@ pub struct AdjudicateArgs {
     #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true)]
     fix_results: Option<Option<PathBuf>>,
     /// Positions the helpmate search may visit per question (can the
-    /// side that did not flag or resign still mate?). Past it the answer
-    /// is `unknown` and the recorded result stands: smaller is faster,
-    /// with more unknowns.
+    /// side that did not flag or resign still mate?), and a sixteenth more
+    /// (40,000 at most) for a last depth-first search where the mater has
+    /// a bishop. Past it the answer is `unknown` and the recorded result
+    /// stands: smaller is faster, with more unknowns.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BUDGET)]
     helpmate_budget: u64,
     /// How "can the opponent still mate?" is answered under FIDE rules:
