@@ -124,7 +124,9 @@ fn main() -> ExitCode {
 fn run(args: Vec<String>) -> anyhow::Result<()> {
     let mut args = Args::new(args);
     if args.flag("--help") || args.flag("-h") {
-        println!("{USAGE}");
+        // A closed pipe (`cargo xtask --help | head`) is not an error.
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), "{USAGE}");
         return Ok(());
     }
     match args.positional().as_deref() {
