@@ -48,8 +48,11 @@
 //!    cost no depth ([`crate::deepening`]), on positions of its own beyond
 //!    the budget (40,000 at most, a sixteenth of the budget): it finds the
 //!    long lines of composed walls of bishops that the best-first search
-//!    misses. Last, and beyond the budget, so that every question the
-//!    earlier stages answer is answered as before at any budget.
+//!    misses. Beyond the budget, so that every question the earlier stages
+//!    answer is answered as before at any budget; where the mater has two
+//!    bishops on one colour (promoted: composed positions), a quarter of
+//!    it runs before the full search, which most of those walls then
+//!    never need.
 //!
 //! A "yes" always comes with its line, legal from the position as given,
 //! from stage 3, 4, 7 or 8 ([`Proof::Found`]). When the budget runs out the
@@ -445,7 +448,33 @@ pub(crate) fn search(
             searched_again = stage.nodes;
         }
     }
-    let left = budget.saturating_sub(spent - searched_again);
+    // The depth-first search of `crate::deepening` on positions of its own
+    // beyond the budget (at most `DEEPENING_BUDGET`, or a sixteenth of the
+    // budget), where the mater has a bishop: where moves towards the
+    // corner of the mater's bishops cost nothing, it finds the long lines
+    // of composed walls of bishops in a few thousand positions, where the
+    // best-first search finds none in millions. A quarter of it first
+    // where the mater has two bishops on one colour (promoted: composed
+    // positions, nearly never a real game's), the rest after the full
+    // search ran out. On positions of its own, so that every question the
+    // full search answers is answered as before, at any budget.
+    let limit = if (pos.board().bishops() & pos.board().by_color(color)).any() {
+        DEEPENING_BUDGET.min(budget / 16)
+    } else {
+        0
+    };
+    let mut beyond = 0;
+    let mut guidance = None;
+    if limit > 0 && bishop_wall(pos.board(), color) {
+        let guidance = guidance.insert(Guidance::new(pos, color, true, true));
+        let (line, tried) = deepening(pos, guidance, limit / 4, draws);
+        spent += tried;
+        beyond = tried;
+        if let Some(line) = line {
+            return found(line, spent);
+        }
+    }
+    let left = budget.saturating_sub(spent - searched_again - beyond);
     let mut full = if hides_corner(pos, color) {
         // The mater's blocked pawns hide a weak mater's corner: a quarter
         // of the budget under that guide first (the composed walls of the
@@ -459,7 +488,7 @@ pub(crate) fn search(
             run_search(
                 pos,
                 color,
-                budget.saturating_sub(spent - searched_again),
+                budget.saturating_sub(spent - searched_again - beyond),
                 draws,
                 FULL_WIDTH,
                 dead_ends,
@@ -471,24 +500,11 @@ pub(crate) fn search(
         run_search(pos, color, left, draws, FULL_WIDTH, dead_ends)
     };
     spent += full.nodes;
-    // Where the full search ran out and the mater has a bishop, the
-    // depth-first search of `crate::deepening`, on positions of its own
-    // beyond the budget (at most `DEEPENING_BUDGET`, or a sixteenth of the
-    // budget): where moves towards the corner of the mater's bishops cost
-    // nothing, it finds the long lines of composed walls of bishops in a
-    // few thousand positions, where the best-first search finds none in
-    // millions. After the full search, and on positions of its own, so
-    // that every question the full search answers is answered as before,
-    // at any budget, and the questions of real games, which the full
-    // search settles long before its budget ends, never pay for it.
-    let limit = DEEPENING_BUDGET.min(budget / 16);
-    if full.answer == Answer::Unknown
-        && limit > 0
-        && (pos.board().bishops() & pos.board().by_color(color)).any()
-    {
+    if full.answer == Answer::Unknown && limit > beyond {
         // The root's moves analysed only where the search has room.
-        let guidance = Guidance::new(pos, color, true, limit >= DEEPENING_BUDGET / 10);
-        let (line, tried) = deepening(pos, &guidance, limit, draws);
+        let guidance = guidance
+            .get_or_insert_with(|| Guidance::new(pos, color, true, limit >= DEEPENING_BUDGET / 10));
+        let (line, tried) = deepening(pos, guidance, limit - beyond, draws);
         spent += tried;
         if let Some(line) = line {
             return found(line, spent);
@@ -496,6 +512,14 @@ pub(crate) fn search(
     }
     full.nodes = spent;
     full
+}
+
+/// Two bishops or more of `mater` on squares of one colour: promoted
+/// bishops, the walls of bishops of composed positions.
+fn bishop_wall(board: &board::Board, mater: Color) -> bool {
+    let bishops = board.bishops() & board.by_color(mater);
+    (bishops & Bitboard::DARK_SQUARES).count() >= 2
+        || (bishops & Bitboard::LIGHT_SQUARES).count() >= 2
 }
 
 /// The mater's blocked pawns hide a weak mater's corner: the target of
@@ -773,6 +797,26 @@ thread_local! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wall_of_bishops_is_two_of_one_colour() {
+        use crate::tests_support::position as fen;
+        for (text, mater, wall) in [
+            // The two bishops of the start: one of each colour.
+            ("2b1kb2/8/8/8/8/8/8/2B1KB2 w - - 0 1", Color::White, false),
+            // Two dark bishops (c1 and e3), White's only.
+            ("4k3/8/8/8/8/4B3/8/2B1K3 w - - 0 1", Color::White, true),
+            ("4k3/8/8/8/8/4B3/8/2B1K3 w - - 0 1", Color::Black, false),
+            // Two light ones for Black (c8 and e6).
+            ("2b1k3/8/4b3/8/8/8/8/4K3 w - - 0 1", Color::Black, true),
+        ] {
+            assert_eq!(
+                bishop_wall(fen(text).board(), mater),
+                wall,
+                "{text} {mater:?}"
+            );
+        }
+    }
     use board::{Role, Square};
     use movegen::{CastlingMode, Setup};
 
