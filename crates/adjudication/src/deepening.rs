@@ -13,10 +13,11 @@
 //! - progress (free): the mater's pawn pushes and captures, a king or
 //!   knight of either side stepping towards its square of the mating
 //!   corner (the corner of the mater's bishops' colour on the defender's
-//!   side), and under [`Guidance::bishops`] a bishop stepping closer to
-//!   that corner (by bishop moves through the squares the reachability
-//!   analysis leaves free), and the defender's captures of or by a pawn
-//!   while more than five pieces stand;
+//!   side), and with bishop distances (moves to the corner through the
+//!   squares the reachability analysis leaves free) a bishop stepping
+//!   closer to that corner, or a mater's bishop at most one move from it
+//!   stepping further (making room for the others), and the defender's
+//!   captures of or by a pawn while more than five pieces stand;
 //! - costly (four): the defender's other captures, and (wherever it is
 //!   played) a move of the root after which the reachability analysis
 //!   proves that no mate is left;
