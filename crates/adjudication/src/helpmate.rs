@@ -50,9 +50,9 @@
 //!    long lines of composed walls of bishops that the best-first search
 //!    misses. Beyond the budget, so that every question the earlier stages
 //!    answer is answered as before at any budget; where the mater has two
-//!    bishops on one colour (promoted: composed positions), a quarter of
-//!    it runs before the full search, which most of those walls then
-//!    never need.
+//!    bishops on one colour (promoted: composed positions), it also runs
+//!    before the full search, on a quarter as many positions again, and
+//!    most of those walls then never need the full search.
 //!
 //! A "yes" always comes with its line, legal from the position as given,
 //! from stage 3, 4, 7 or 8 ([`Proof::Found`]). When the budget runs out the
@@ -164,7 +164,9 @@ pub struct Helpmate {
 /// sides cooperating? Searches about `budget` positions: a position the
 /// full search searches again after a shorter one counts once, and where
 /// the full search runs out, the depth-first search of walls of bishops
-/// adds at most 40,000 more (a sixteenth of the budget).
+/// adds at most 40,000 more (a sixteenth of the budget; a quarter of that
+/// again before the full search where the mater has two bishops on one
+/// colour).
 ///
 /// ```
 /// use adjudication::{can_mate, Answer, DEFAULT_BUDGET};
@@ -453,11 +455,14 @@ pub(crate) fn search(
     // budget), where the mater has a bishop: where moves towards the
     // corner of the mater's bishops cost nothing, it finds the long lines
     // of composed walls of bishops in a few thousand positions, where the
-    // best-first search finds none in millions. A quarter of it first
-    // where the mater has two bishops on one colour (promoted: composed
-    // positions, nearly never a real game's), the rest after the full
-    // search ran out. On positions of its own, so that every question the
-    // full search answers is answered as before, at any budget.
+    // best-first search finds none in millions. It runs after the full
+    // search ran out; where the mater has two bishops on one colour
+    // (promoted: composed positions, nearly never a real game's), a
+    // quarter as many positions again before the full search, which those
+    // walls then mostly never need. On positions of its own, so that every
+    // question the full search answers is answered as before, at any
+    // budget; the run after the full search gets its whole allowance
+    // whatever the one before spent (it starts afresh).
     let limit = if (pos.board().bishops() & pos.board().by_color(color)).any() {
         DEEPENING_BUDGET.min(budget / 16)
     } else {
@@ -465,8 +470,10 @@ pub(crate) fn search(
     };
     let mut beyond = 0;
     let mut guidance = None;
+    // The root's moves analysed only where the search has room.
+    let new_guidance = || Guidance::new(pos, color, true, limit >= DEEPENING_BUDGET / 10);
     if limit > 0 && bishop_wall(pos.board(), color) {
-        let guidance = guidance.insert(Guidance::new(pos, color, true, true));
+        let guidance = guidance.insert(new_guidance());
         let (line, tried) = deepening(pos, guidance, limit / 4, draws);
         spent += tried;
         beyond = tried;
@@ -500,11 +507,9 @@ pub(crate) fn search(
         run_search(pos, color, left, draws, FULL_WIDTH, dead_ends)
     };
     spent += full.nodes;
-    if full.answer == Answer::Unknown && limit > beyond {
-        // The root's moves analysed only where the search has room.
-        let guidance = guidance
-            .get_or_insert_with(|| Guidance::new(pos, color, true, limit >= DEEPENING_BUDGET / 10));
-        let (line, tried) = deepening(pos, guidance, limit - beyond, draws);
+    if full.answer == Answer::Unknown && limit > 0 {
+        let guidance = guidance.get_or_insert_with(new_guidance);
+        let (line, tried) = deepening(pos, guidance, limit, draws);
         spent += tried;
         if let Some(line) = line {
             return found(line, spent);

@@ -403,9 +403,10 @@ pub struct Rules {
     /// Under FIDE: which Laws.
     pub laws: LawsChoice,
     /// Positions the helpmate search may visit per question (can the
-    /// opponent still mate?), and a sixteenth more (40,000 at most) for
-    /// the last depth-first search ([`crate::helpmate`]); past it the
-    /// answer is unknown and the recorded result stands.
+    /// opponent still mate?), and a sixteenth more (40,000 at most, and a
+    /// quarter of that again for walls of bishops) for the depth-first
+    /// search ([`crate::helpmate`]); past it the answer is unknown and the
+    /// recorded result stands.
     pub helpmate_budget: u64,
     /// Under FIDE: how the question is answered ([`Method::Exact`]
     /// decides it within the budget; [`Method::Screen`] only proves
