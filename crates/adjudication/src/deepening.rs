@@ -29,7 +29,7 @@
 //! "a mate exists" (with its line, every move legal from the root) or
 //! nothing: a table collision could cut a line, so it proves no "no".
 
-use board::{attacks, Bitboard, Color, Role, Square};
+use board::{attacks, Bitboard, Color, File, Rank, Role, Square};
 use movegen::{Move, Position};
 
 use crate::dead::has_insufficient_material;
@@ -196,8 +196,9 @@ impl Guidance {
     }
 }
 
+/// The square on `rank` and `file` (0 to 7 each).
 fn square(rank: i32, file: i32) -> Square {
-    Square::new((rank * 8 + file) as u32)
+    Square::from_coords(File::new(file as usize), Rank::new(rank as usize))
 }
 
 #[derive(Copy, Clone, PartialEq, Eq)]
