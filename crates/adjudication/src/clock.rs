@@ -220,6 +220,71 @@ impl fmt::Display for Period {
     }
 }
 
+/// The periods of a [`TimeControl`], in order, read as a slice: one in
+/// place (nearly every tag: `180+2`), more on the heap. A list of its own
+/// for every game's one period cost an allocation and a free a game.
+///
+/// ```
+/// use adjudication::clock::{Millis, Periods, TimeControl};
+///
+/// let tc: TimeControl = "40/7200:3600".parse().unwrap();
+/// assert_eq!(tc.periods().len(), 2);
+/// let tc: TimeControl = "180+2".parse().unwrap();
+/// assert_eq!(tc.periods()[0].increment, Some(Millis::from_secs(2)));
+/// // However it is built, one period is one period.
+/// let one = tc.periods()[0];
+/// assert_eq!(Periods::from(vec![one]), Periods::from(one));
+/// assert_eq!(TimeControl::Periods(vec![one].into()), tc);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Periods(PeriodsRepr);
+
+/// One period, or any other number of them (a single one is always held
+/// in place, so that equal lists compare equal).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum PeriodsRepr {
+    One(Period),
+    Many(Vec<Period>),
+}
+
+impl Periods {
+    /// The periods, in order.
+    #[must_use]
+    pub fn as_slice(&self) -> &[Period] {
+        match &self.0 {
+            PeriodsRepr::One(period) => std::slice::from_ref(period),
+            PeriodsRepr::Many(periods) => periods,
+        }
+    }
+}
+
+impl std::ops::Deref for Periods {
+    type Target = [Period];
+
+    fn deref(&self) -> &[Period] {
+        self.as_slice()
+    }
+}
+
+impl From<Vec<Period>> for Periods {
+    fn from(mut periods: Vec<Period>) -> Periods {
+        match periods.pop() {
+            Some(only) if periods.is_empty() => Periods::from(only),
+            Some(last) => {
+                periods.push(last);
+                Periods(PeriodsRepr::Many(periods))
+            }
+            None => Periods(PeriodsRepr::Many(periods)),
+        }
+    }
+}
+
+impl From<Period> for Periods {
+    fn from(period: Period) -> Periods {
+        Periods(PeriodsRepr::One(period))
+    }
+}
+
 /// The PGN `TimeControl` tag.
 ///
 /// Parsing and [`Display`](fmt::Display) round-trip: writing a parsed
@@ -243,7 +308,7 @@ pub enum TimeControl {
     /// One or more periods separated by `:`. When the last period counts
     /// moves (`40/7200`), it repeats for the rest of the game, as
     /// cutechess and the tournament convention read it.
-    Periods(Vec<Period>),
+    Periods(Periods),
     /// `*S`: a sandclock (hourglass) holding `S`.
     Sandclock(Millis),
 }
@@ -368,19 +433,28 @@ impl TimeControl {
         if let Some(rest) = text.strip_prefix(b"*") {
             return parse_seconds(rest).map(TimeControl::Sandclock);
         }
-        let mut periods = Vec::new();
-        let mut fields = text.split(|&b| b == b':').peekable();
-        while let Some(field) = fields.next() {
-            let period = parse_period(field)?;
-            if period.moves.is_none() && fields.peek().is_some() {
+        let mut fields = text.split(|&b| b == b':');
+        // `split` gives one field at least.
+        let first = fields.next().unwrap_or_default();
+        let period = parse_period(first)?;
+        let Some(second) = fields.next() else {
+            return Ok(TimeControl::Periods(Periods::from(period)));
+        };
+        let mut periods = vec![period];
+        let mut before = first;
+        for field in std::iter::once(second).chain(fields) {
+            // A sudden-death period ends the control: one after it is an
+            // error, named by the sudden-death one.
+            if periods.last().is_some_and(|last| last.moves.is_none()) {
                 return Err(ParseTimeControlError::new(
                     ErrorKind::SuddenDeathNotLast,
-                    field,
+                    before,
                 ));
             }
-            periods.push(period);
+            periods.push(parse_period(field)?);
+            before = field;
         }
-        Ok(TimeControl::Periods(periods))
+        Ok(TimeControl::Periods(Periods::from(periods)))
     }
 
     /// The periods, in order; empty for `?`, `-` and sandclocks.
@@ -1160,21 +1234,31 @@ impl SideReading<'_> {
         // clock that rose is left to `read_any`, which reads the whole
         // record again and says what it is (rare, and the loop stays a few
         // compares a ply with nothing else live).
-        let (mut previous, mut previous_resolution) = (clock.0, resolution);
+        let mut previous = clock.0;
+        let added = u128::from(added);
         index += 2;
         while let Some(ply_clock) = plies.get(index) {
             let (Some(clock), None) = (ply_clock.clock_after, ply_clock.emt) else {
                 return None;
             };
-            let clock = clock.0;
-            let resolution = Millis(clock).resolution();
-            let flag = sum_at_most(&[clock, resolution], added);
-            let tolerance = resolution.max(previous_resolution);
-            let rose = sum_at_most(&[previous, added, tolerance], clock);
-            if flag | rose {
-                return None;
+            // A flag fall: the reading plus its resolution at most the
+            // increment; a clock that rose: the last reading, the
+            // increment and the coarser resolution of the two at most
+            // this one (sums in `u128`: exact). Each resolution is 1 at
+            // least, so nearly every reading, above the increment and
+            // under the last one plus it, shows neither before they are
+            // computed.
+            let (now, before) = (u128::from(clock.0), u128::from(previous));
+            if now < added || before + added < now {
+                let resolution = clock.resolution();
+                let tolerance = resolution.max(Millis(previous).resolution());
+                let flag = now + u128::from(resolution) <= added;
+                let rose = before + added + u128::from(tolerance) <= now;
+                if flag | rose {
+                    return None;
+                }
             }
-            (previous, previous_resolution) = (clock, resolution);
+            previous = clock.0;
             index += 2;
         }
         Some((None, warnings))

@@ -47,79 +47,95 @@ fn every_time_control_form() {
         ("?", Unknown, "?"),
         ("-", Unlimited, "-"),
         // Sudden death.
-        ("300", Periods(vec![period(None, secs(300), None)]), "300"),
-        ("0", Periods(vec![period(None, secs(0), None)]), "0"),
+        (
+            "300",
+            Periods(vec![period(None, secs(300), None)].into()),
+            "300",
+        ),
+        ("0", Periods(vec![period(None, secs(0), None)].into()), "0"),
         // Sudden death with increment; `+0` is kept as written.
         (
             "180+2",
-            Periods(vec![period(None, secs(180), Some(secs(2)))]),
+            Periods(vec![period(None, secs(180), Some(secs(2)))].into()),
             "180+2",
         ),
         (
             "60+0",
-            Periods(vec![period(None, secs(60), Some(secs(0)))]),
+            Periods(vec![period(None, secs(60), Some(secs(0)))].into()),
             "60+0",
         ),
         (
             "0+1",
-            Periods(vec![period(None, secs(0), Some(secs(1)))]),
+            Periods(vec![period(None, secs(0), Some(secs(1)))].into()),
             "0+1",
         ),
         // Fractions of a second, as cutechess and fastchess write them.
         (
             "10+0.05",
-            Periods(vec![period(None, secs(10), Some(Millis(50)))]),
+            Periods(vec![period(None, secs(10), Some(Millis(50)))].into()),
             "10+0.05",
         ),
         (
             "3.37+0.03",
-            Periods(vec![period(None, Millis(3_370), Some(Millis(30)))]),
+            Periods(vec![period(None, Millis(3_370), Some(Millis(30)))].into()),
             "3.37+0.03",
         ),
         (
             "10.50+0.100",
-            Periods(vec![period(None, Millis(10_500), Some(Millis(100)))]),
+            Periods(vec![period(None, Millis(10_500), Some(Millis(100)))].into()),
             "10.5+0.1",
         ),
         // Moves in seconds, repeating.
         (
             "40/7200",
-            Periods(vec![period(Some(40), secs(7200), None)]),
+            Periods(vec![period(Some(40), secs(7200), None)].into()),
             "40/7200",
         ),
         // Several periods.
         (
             "40/7200:3600",
-            Periods(vec![
-                period(Some(40), secs(7200), None),
-                period(None, secs(3600), None),
-            ]),
+            Periods(
+                vec![
+                    period(Some(40), secs(7200), None),
+                    period(None, secs(3600), None),
+                ]
+                .into(),
+            ),
             "40/7200:3600",
         ),
         (
             "40/5400+30:1800+30",
-            Periods(vec![
-                period(Some(40), secs(5400), Some(secs(30))),
-                period(None, secs(1800), Some(secs(30))),
-            ]),
+            Periods(
+                vec![
+                    period(Some(40), secs(5400), Some(secs(30))),
+                    period(None, secs(1800), Some(secs(30))),
+                ]
+                .into(),
+            ),
             "40/5400+30:1800+30",
         ),
         (
             "40/7200:20/3600:900+30",
-            Periods(vec![
-                period(Some(40), secs(7200), None),
-                period(Some(20), secs(3600), None),
-                period(None, secs(900), Some(secs(30))),
-            ]),
+            Periods(
+                vec![
+                    period(Some(40), secs(7200), None),
+                    period(Some(20), secs(3600), None),
+                    period(None, secs(900), Some(secs(30))),
+                ]
+                .into(),
+            ),
             "40/7200:20/3600:900+30",
         ),
         (
             "40/6000:20/3000:1200+10",
-            Periods(vec![
-                period(Some(40), secs(6000), None),
-                period(Some(20), secs(3000), None),
-                period(None, secs(1200), Some(secs(10))),
-            ]),
+            Periods(
+                vec![
+                    period(Some(40), secs(6000), None),
+                    period(Some(20), secs(3000), None),
+                    period(None, secs(1200), Some(secs(10))),
+                ]
+                .into(),
+            ),
             "40/6000:20/3000:1200+10",
         ),
         // Sandclock.
@@ -128,18 +144,18 @@ fn every_time_control_form() {
         // Per move (chess.com daily: a day per move).
         (
             "1/30",
-            Periods(vec![period(Some(1), secs(30), None)]),
+            Periods(vec![period(Some(1), secs(30), None)].into()),
             "1/30",
         ),
         (
             "1/86400",
-            Periods(vec![period(Some(1), secs(86_400), None)]),
+            Periods(vec![period(Some(1), secs(86_400), None)].into()),
             "1/86400",
         ),
         // Surrounding whitespace is ignored.
         (
             " 300+3\t",
-            Periods(vec![period(None, secs(300), Some(secs(3)))]),
+            Periods(vec![period(None, secs(300), Some(secs(3)))].into()),
             "300+3",
         ),
     ];
