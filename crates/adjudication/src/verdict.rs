@@ -311,7 +311,7 @@ impl GameDate {
     /// ```
     #[must_use]
     pub fn parse(text: &str) -> Option<GameDate> {
-        Self::parse_full(text.as_bytes()).or_else(|| Self::parse_general(text))
+        Self::parse_ten(text.as_bytes()).or_else(|| Self::parse_general(text))
     }
 
     /// [`GameDate::parse`] of any text.
@@ -336,9 +336,19 @@ impl GameDate {
     /// `YYYY.MM.DD` of digits and separators, read byte by byte (the
     /// general reading cost 350 instructions a date: splitting, three
     /// number parsers). `None` for any other text, which the general
-    /// reading then takes.
+    /// reading then takes. Bytes, not text: a tag's raw value of this
+    /// form is its own decoding, so a reader need not decode it first.
+    ///
+    /// ```
+    /// use adjudication::verdict::GameDate;
+    ///
+    /// assert_eq!(GameDate::parse_ten(b"2024-02-29"), GameDate::parse("2024.02.29"));
+    /// assert_eq!(GameDate::parse_ten(b"2024.??.??"), None);
+    /// assert_eq!(GameDate::parse_ten(b" 2024.02.29"), None);
+    /// ```
     #[inline]
-    fn parse_full(text: &[u8]) -> Option<GameDate> {
+    #[must_use]
+    pub fn parse_ten(text: &[u8]) -> Option<GameDate> {
         let &[y0, y1, y2, y3, s1, m0, m1, s2, d0, d1] = text else {
             return None;
         };
@@ -1288,7 +1298,7 @@ mod tests {
                                 continue;
                             };
                             let general = GameDate::parse_general(text);
-                            match GameDate::parse_full(text.as_bytes()) {
+                            match GameDate::parse_ten(text.as_bytes()) {
                                 Some(full) => {
                                     seen += 1;
                                     assert_eq!(Some(full), general, "{text:?}");
@@ -1313,7 +1323,7 @@ mod tests {
             "2024.01.2",
             "２０２４.01.02",
         ] {
-            assert_eq!(GameDate::parse_full(text.as_bytes()), None, "{text:?}");
+            assert_eq!(GameDate::parse_ten(text.as_bytes()), None, "{text:?}");
         }
         assert_eq!(
             GameDate::parse(" 2024.01.02 "),

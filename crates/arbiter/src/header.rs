@@ -666,85 +666,10 @@ pub struct GameHeader {
     /// The `Result` tag.
     pub result_tag: Option<TagText>,
     /// The spec's tags, in its order.
-    fields: Fields,
+    fields: Vec<TagField>,
     /// The names of the spec's tags (shared by every game of the run).
     names: std::sync::Arc<[String]>,
 }
-
-/// A header's typed tags: in place up to [`FEW_FIELDS`] of them, else on
-/// the heap. `adjudicate` reads four for every game, and a list of its
-/// own, allocated and freed game after game (on the emitting side, apart
-/// from where it was allocated), cost 400 instructions a game in the
-/// allocator.
-#[derive(Clone, Debug)]
-enum Fields {
-    /// `len` fields, the rest [`TagField::Missing`].
-    Few {
-        len: u8,
-        items: [TagField; FEW_FIELDS],
-    },
-    Many(Vec<TagField>),
-}
-
-/// The most typed tags a header holds in place.
-const FEW_FIELDS: usize = 4;
-
-impl Default for Fields {
-    fn default() -> Fields {
-        Fields::Few {
-            len: 0,
-            items: [const { TagField::Missing }; FEW_FIELDS],
-        }
-    }
-}
-
-impl Fields {
-    fn as_slice(&self) -> &[TagField] {
-        match self {
-            Fields::Few { len, items } => &items[..usize::from(*len)],
-            Fields::Many(fields) => fields,
-        }
-    }
-
-    /// Empties the list, keeping a heap list's room for the next game.
-    fn clear(&mut self) {
-        match self {
-            Fields::Few { len, items } => {
-                items[..usize::from(*len)].fill(TagField::Missing);
-                *len = 0;
-            }
-            Fields::Many(fields) => fields.clear(),
-        }
-    }
-
-    fn push(&mut self, field: TagField) {
-        match self {
-            Fields::Few { len, items } if usize::from(*len) < FEW_FIELDS => {
-                items[usize::from(*len)] = field;
-                *len += 1;
-            }
-            Fields::Few { items, .. } => {
-                let mut fields = Vec::with_capacity(2 * FEW_FIELDS);
-                fields.extend(
-                    items
-                        .iter_mut()
-                        .map(|item| std::mem::replace(item, TagField::Missing)),
-                );
-                fields.push(field);
-                *self = Fields::Many(fields);
-            }
-            Fields::Many(fields) => fields.push(field),
-        }
-    }
-}
-
-impl PartialEq for Fields {
-    fn eq(&self, other: &Fields) -> bool {
-        self.as_slice() == other.as_slice()
-    }
-}
-
-impl Eq for Fields {}
 
 impl GameHeader {
     /// Reads `game`'s tags as `spec` says.
@@ -765,7 +690,7 @@ impl GameHeader {
             white: None,
             black: None,
             result_tag: None,
-            fields: Fields::default(),
+            fields: Vec::with_capacity(spec.tags.len()),
             names: std::sync::Arc::clone(&spec.names),
         };
         header.reread_for_filter(game, spec);
@@ -815,14 +740,18 @@ impl GameHeader {
         self.fields.clear();
         if spec.tags.len() <= 4 {
             // A few tags: each looked up by name, no list of raw values.
-            for (name, ty) in &spec.tags {
-                self.fields
-                    .push(TagField::read(game.tag(name.as_bytes()), *ty));
-            }
+            self.fields.extend(
+                spec.tags
+                    .iter()
+                    .map(|(name, ty)| TagField::read(game.tag(name.as_bytes()), *ty)),
+            );
         } else {
-            for (raw, (_, ty)) in spec.raw_values(game).into_iter().zip(&spec.tags) {
-                self.fields.push(TagField::read(raw, *ty));
-            }
+            self.fields.extend(
+                spec.raw_values(game)
+                    .into_iter()
+                    .zip(&spec.tags)
+                    .map(|(raw, (_, ty))| TagField::read(raw, *ty)),
+            );
         }
         if !std::sync::Arc::ptr_eq(&self.names, &spec.names) {
             self.names = std::sync::Arc::clone(&spec.names);
@@ -839,14 +768,14 @@ impl GameHeader {
     /// The spec's tags, typed, in the spec's order.
     #[must_use]
     pub fn fields(&self) -> &[TagField] {
-        self.fields.as_slice()
+        &self.fields
     }
 
     /// Tag `name`, if the spec reads it.
     #[must_use]
     pub fn field(&self, name: &str) -> Option<&TagField> {
         let index = self.names.iter().position(|n| n == name)?;
-        self.fields.as_slice().get(index)
+        self.fields.get(index)
     }
 
     /// A text tag of the spec, `None` when the game lacks it.
@@ -890,11 +819,7 @@ impl GameHeader {
     /// type (see [`TagField::is_unreadable`]).
     #[must_use]
     pub fn unreadable(&self) -> usize {
-        self.fields
-            .as_slice()
-            .iter()
-            .filter(|f| f.is_unreadable())
-            .count()
+        self.fields.iter().filter(|f| f.is_unreadable()).count()
     }
 }
 
