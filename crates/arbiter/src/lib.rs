@@ -538,9 +538,15 @@ impl ReplayVisitor for Recorder<'_> {
         let Some(clock) = self.record.as_mut().and_then(Record::last_clock_mut) else {
             return;
         };
+        // The first reading of each kind stands. Written only when there
+        // is one: nearly every comment holds a clock and no elapsed time.
         let (clock_after, emt) = clock_and_emt(text);
-        clock.clock_after = clock.clock_after.or(clock_after.map(|m| Millis(m.0)));
-        clock.emt = clock.emt.or(emt.map(|m| Millis(m.0)));
+        if let (None, Some(reading)) = (clock.clock_after, clock_after) {
+            clock.clock_after = Some(Millis(reading.0));
+        }
+        if let (None, Some(reading)) = (clock.emt, emt) {
+            clock.emt = Some(Millis(reading.0));
+        }
     }
 }
 
