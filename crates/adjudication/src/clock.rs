@@ -221,7 +221,7 @@ impl fmt::Display for Period {
 }
 
 /// The periods of a [`TimeControl`], in order, read as a slice: one in
-/// place (nearly every tag: `180+2`), more on the heap. A list of its own
+/// place (nearly every tag: `180+2`), any other number in a list. A list of its own
 /// for every game's one period cost an allocation and a free a game.
 ///
 /// ```
@@ -263,6 +263,15 @@ impl std::ops::Deref for Periods {
 
     fn deref(&self) -> &[Period] {
         self.as_slice()
+    }
+}
+
+impl<'p> IntoIterator for &'p Periods {
+    type Item = &'p Period;
+    type IntoIter = std::slice::Iter<'p, Period>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
     }
 }
 

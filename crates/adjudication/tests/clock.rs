@@ -195,6 +195,12 @@ fn malformed_time_controls() {
         ("*x", ErrorKind::InvalidSeconds, "x"),
         ("40/7200::3600", ErrorKind::InvalidSeconds, ""),
         ("300:40/7200", ErrorKind::SuddenDeathNotLast, "300"),
+        // The sudden-death period is named before what follows is read.
+        ("300:x", ErrorKind::SuddenDeathNotLast, "300"),
+        ("300:", ErrorKind::SuddenDeathNotLast, "300"),
+        ("40/60:300:x", ErrorKind::SuddenDeathNotLast, "300"),
+        ("40/60:x:300", ErrorKind::InvalidSeconds, "x"),
+        ("x:300", ErrorKind::InvalidSeconds, "x"),
         ("300+0.0005", ErrorKind::TooPrecise, "0.0005"),
         (
             "99999999999999999999",

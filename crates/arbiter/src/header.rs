@@ -382,10 +382,11 @@ impl TagText {
     #[must_use]
     pub fn decode(raw: &[u8]) -> TagText {
         // No early exit: a loop over a few bytes the compiler can widen.
-        let plain = raw
-            .iter()
-            .fold(true, |plain, &b| plain & (b.is_ascii() & (b != b'\\')));
-        if plain && raw.len() <= TAG_TEXT_SHORT {
+        let plain = |raw: &[u8]| {
+            raw.iter()
+                .fold(true, |plain, &b| plain & (b.is_ascii() & (b != b'\\')))
+        };
+        if raw.len() <= TAG_TEXT_SHORT && plain(raw) {
             let mut bytes = [0; TAG_TEXT_SHORT];
             bytes[..raw.len()].copy_from_slice(raw);
             // ASCII: a `str`'s bytes, as `as_str` needs.
@@ -871,25 +872,51 @@ mod tests {
     }
 
     /// `TagText::decode`'s copy of a plain value, and the typed fields read
-    /// off the raw bytes, give what the decoder gives: for every value
-    /// built from bytes that matter (a backslash, a quote, bytes past
-    /// ASCII, a control byte, digits and the date's separators), at
-    /// lengths around the in-place limit.
+    /// off the raw bytes, give what decoding first gives (the reading as it
+    /// was, written out below), for every type: on values of bytes that
+    /// matter (a backslash, a quote, bytes past ASCII, a control byte,
+    /// digits, the separators of dates, times and time controls) at
+    /// lengths around the in-place limit, and on dates, times and time
+    /// controls with one byte changed.
     #[test]
     fn plain_values_read_as_decoded_ones() {
-        let alphabet: [&[u8]; 12] = [
+        fn read_as_before(raw: &[u8], ty: TagType) -> TagField {
+            let text = decode_tag_value(raw).0;
+            if ty == TagType::TimeControl {
+                let text = TagText::from(text);
+                return match TimeControl::from_ascii(raw) {
+                    Ok(tc) => TagField::TimeControl { tc, text },
+                    Err(_) => TagField::Unreadable(text),
+                };
+            }
+            let typed = match ty {
+                TagType::Text => return TagField::Text(TagText::from(text)),
+                TagType::Int => read_int(&text).map(TagField::Int),
+                TagType::Date => GameDate::parse(&text).map(TagField::Date),
+                TagType::Time => TimeOfDay::parse(&text).map(TagField::Time),
+                TagType::TimeControl => None,
+            };
+            typed.unwrap_or_else(|| TagField::Unreadable(TagText::from(text)))
+        }
+        let alphabet: [&[u8]; 18] = [
             b"\\",
             b"\"",
             b"\xe9",
             b"\xc3\xa9",
             b"\x01",
             b" ",
+            b"\t",
+            b"0",
             b"2",
+            b"9",
             b".",
             b"-",
+            b"/",
+            b":",
             b"?",
             b"a",
             b"+",
+            b"*",
         ];
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = |n: usize| {
@@ -898,12 +925,7 @@ mod tests {
             seed ^= seed << 17;
             (seed % n as u64) as usize
         };
-        let mut values: Vec<Vec<u8>> = vec![
-            b"2024.02.29".to_vec(),
-            b"2024-13-40".to_vec(),
-            b"180+2".to_vec(),
-            b"Time forfeit".to_vec(),
-        ];
+        let mut values: Vec<Vec<u8>> = Vec::new();
         for _ in 0..20_000 {
             let len = next(34);
             let mut value = Vec::new();
@@ -912,24 +934,58 @@ mod tests {
             }
             values.push(value);
         }
-        for raw in &values {
-            let decoded = decode_tag_value(raw).0;
-            assert_eq!(
-                TagText::decode(raw),
-                TagText::from(decoded.clone()),
-                "{raw:?}"
-            );
-            let slow = GameDate::parse(&decoded).map(TagField::Date);
-            let read = TagField::read(Some(raw), TagType::Date);
-            match slow {
-                Some(date) => assert_eq!(read, date, "{raw:?}"),
-                None => assert_eq!(
-                    read,
-                    TagField::Unreadable(TagText::from(decoded)),
-                    "{raw:?}"
-                ),
+        let shapes: [&[u8]; 9] = [
+            b"2024.02.29",
+            b"2024-12-31",
+            b"1999/01/09",
+            b"2024.??.??",
+            b"23:59:59",
+            b"180+2",
+            b"40/7200:3600",
+            b"2500",
+            b"Time forfeit",
+        ];
+        for shape in shapes {
+            values.push(shape.to_vec());
+            for _ in 0..2_000 {
+                let mut value = shape.to_vec();
+                let at = next(value.len() + 1);
+                let byte = alphabet[next(alphabet.len())];
+                match next(3) {
+                    0 if at < value.len() => {
+                        value.splice(at..=at, byte.iter().copied());
+                    }
+                    1 => {
+                        value.splice(at..at, byte.iter().copied());
+                    }
+                    _ => {
+                        if at < value.len() {
+                            value.remove(at);
+                        }
+                    }
+                }
+                values.push(value);
             }
         }
+        let types = [
+            TagType::Text,
+            TagType::Int,
+            TagType::Date,
+            TagType::Time,
+            TagType::TimeControl,
+        ];
+        let mut dates = 0;
+        for raw in &values {
+            let decoded = decode_tag_value(raw).0;
+            assert_eq!(TagText::decode(raw), TagText::from(decoded), "{raw:?}");
+            for ty in types {
+                let read = TagField::read(Some(raw), ty);
+                dates += usize::from(matches!(read, TagField::Date(_)));
+                assert_eq!(read, read_as_before(raw, ty), "{raw:?} as {ty:?}");
+            }
+        }
+        // The raw-bytes date reader was taken, on many values.
+        assert!(dates > 1_000, "{dates}");
     }
 
     /// The spec's tags are found in one pass as one lookup each finds
