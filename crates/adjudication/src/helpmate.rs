@@ -290,7 +290,7 @@ pub(crate) fn search(
     let mut spent = 0;
     // Forcing positions: every line, while they are few; then every line
     // a few plies deep, given up at the first that ends undecided.
-    let root_moves = pos.legal_moves().len();
+    let root_moves = pos.count_legal_moves() as usize;
     let stages = if root_moves <= FORCED_QUICK.branching {
         &[FORCED_QUICK, shallow_limits(pos)][..]
     } else {
@@ -617,7 +617,7 @@ impl Shape {
             locked: pawns.any() && crate::dead::unblocked_pawns(board).is_empty(),
             lonely: lonely_pawns(pos),
             pieces_stuck,
-            few_moves: moves.unwrap_or_else(|| pos.legal_moves().len()) <= 8,
+            few_moves: moves.unwrap_or_else(|| pos.count_legal_moves() as usize) <= 8,
         }
     }
 
