@@ -291,11 +291,16 @@ pub(crate) fn search(
     // Forcing positions: every line, while they are few; then every line
     // a few plies deep, given up at the first that ends undecided.
     let root_moves = pos.count_legal_moves() as usize;
-    let stages = if root_moves <= FORCED_QUICK.branching {
-        &[FORCED_QUICK, shallow_limits(pos)][..]
-    } else {
+    let shallow = shallow_limits(pos);
+    let stages = match (
+        root_moves <= FORCED_QUICK.branching,
+        outlasts(pos, color, draws, shallow.depth, root_moves),
+    ) {
+        (true, false) => &[FORCED_QUICK, shallow][..],
+        (true, true) => &[FORCED_QUICK][..],
         // The quick stage would stop at once.
-        &[shallow_limits(pos)][..]
+        (false, false) => &[shallow][..],
+        (false, true) => &[][..],
     };
     for &limits in stages {
         let (forced, nodes) = forced::lines(pos, color, draws, limits);
@@ -553,6 +558,58 @@ const SCREEN_EXHAUSTIVE: u64 = 300_000;
 /// Every line a few plies deep, given up at the first line that ends
 /// undecided: deeper where only pawns and bishops are left (their lines
 /// close sooner).
+/// Whether a forcing walk of `depth` plies from `pos` (the shallow stage)
+/// would only spend its positions, no line of it ending: every line keeps
+/// the mater's mating material (more queens, rooks and pawns of the mater
+/// than captures the other side can make on the way) and meets no
+/// automatic draw (the 75-move clock out of reach, no position banned),
+/// and both sides move freely, so that no line is near a stalemate or a
+/// forced mate: the side to move has [`FREE_MOVES`] legal moves or more,
+/// the other as many squares for its pieces and king (pseudo-legal, its
+/// pawns aside). Skipping the walk is always sound (it leaves the
+/// question to the stages after it). The walks that prove something on
+/// the shared sets are all else: a side boxed in with a few moves (the
+/// flagger's king in a corner, its one move forced), or a cage of pawns.
+fn outlasts(pos: &Position, mater: Color, draws: AutoDraws<'_>, depth: u32, moves: usize) -> bool {
+    let board = pos.board();
+    let units = (board.by_color(mater) & (board.pawns() | board.rooks_and_queens())).count();
+    units > depth.div_ceil(2)
+        && moves >= FREE_MOVES
+        && draws.banned.is_empty()
+        && !draws.clock_ends(pos.halfmoves().saturating_add(depth))
+        && squares_to_go(board, pos.turn().other()) >= FREE_MOVES as u32
+}
+
+/// The legal moves (or, for the side not to move, squares) that make a
+/// side free to move for [`outlasts`].
+const FREE_MOVES: usize = 10;
+
+/// The squares `color`'s pieces and king attack that its own pieces do
+/// not hold, counted once for each piece (pawns left out).
+fn squares_to_go(board: &board::Board, color: Color) -> u32 {
+    let ours = board.by_color(color);
+    let occupied = board.occupied();
+    let mut squares = 0;
+    for sq in ours & !board.pawns() {
+        let reach = if board.knights().contains(sq) {
+            attacks::knight_attacks(sq)
+        } else if board.kings().contains(sq) {
+            attacks::king_attacks(sq)
+        } else {
+            let mut reach = Bitboard::EMPTY;
+            if board.rooks_and_queens().contains(sq) {
+                reach |= attacks::rook_attacks(sq, occupied);
+            }
+            if board.bishops_and_queens().contains(sq) {
+                reach |= attacks::bishop_attacks(sq, occupied);
+            }
+            reach
+        };
+        squares += (reach & !ours).count();
+    }
+    squares
+}
+
 fn shallow_limits(pos: &Position) -> Limits {
     let board = pos.board();
     let pawns_and_bishops = (board.knights() | board.rooks_and_queens()).is_empty();
@@ -845,6 +902,43 @@ mod tests {
         }
         assert!(pos.is_checkmate(), "the line ends in mate");
         assert_eq!(pos.turn(), color.other());
+    }
+
+    /// The shallow walk is skipped only where both sides move freely and
+    /// the mater keeps mating material on every line: an open middlegame;
+    /// not where the side to move is boxed in (a real unfair timeout whose
+    /// one legal move leads to stalemate, proved by that walk), nor where
+    /// the other side has few squares (a composed cage of the test vector),
+    /// nor near the 75-move rule or a fifth occurrence.
+    #[test]
+    fn the_shallow_walk_is_skipped_only_where_no_line_can_end() {
+        let at = crate::tests_support::position;
+        let outlasts_at = |fen: &str, mater: Color, draws: AutoDraws<'_>| {
+            let pos = at(fen);
+            let moves = pos.count_legal_moves() as usize;
+            outlasts(&pos, mater, draws, shallow_limits(&pos).depth, moves)
+        };
+        let open = "r1bq1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 4 9";
+        assert!(outlasts_at(open, Color::White, AutoDraws::CURRENT));
+        assert!(outlasts_at(open, Color::Black, AutoDraws::CURRENT));
+        // The side to move (White) has one legal move.
+        let boxed = "8/8/5kp1/4p3/6Pp/7P/r5BK/5r2 w - - 0 51";
+        assert!(!outlasts_at(boxed, Color::Black, AutoDraws::CURRENT));
+        // Black to move has twelve moves, White's rook and king eight squares.
+        let cage = "8/8/8/6p1/6P1/4p1PK/3pPp1p/4Rnkr b - - 0 1";
+        assert!(!outlasts_at(cage, Color::White, AutoDraws::CURRENT));
+        // The 75-move rule within the walk's plies, or a banned position.
+        let late = "r1bq1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 146 90";
+        assert!(!outlasts_at(late, Color::White, AutoDraws::CURRENT));
+        let banned = [crate::repetition::RepetitionKey::of(&at(open))];
+        let draws = AutoDraws {
+            banned: &banned,
+            seventy_five: true,
+        };
+        assert!(!outlasts_at(open, Color::White, draws));
+        // Mating material a capture or two could take: two units.
+        let thin = "r1b2rk1/pp2bppp/2n1pn2/8/8/2NB1N2/7P/5RK1 w - - 0 20";
+        assert!(!outlasts_at(thin, Color::White, AutoDraws::CURRENT));
     }
 
     /// The short full search among the later stages answers "no" where
