@@ -292,15 +292,18 @@ pub(crate) fn search(
     // a few plies deep, given up at the first that ends undecided.
     let root_moves = pos.count_legal_moves() as usize;
     let shallow = shallow_limits(pos);
-    let stages = match (
-        root_moves <= FORCED_QUICK.branching,
-        outlasts(pos, color, draws, shallow.depth, root_moves),
-    ) {
-        (true, false) => &[FORCED_QUICK, shallow][..],
-        (true, true) => &[FORCED_QUICK][..],
+    let stages = if root_moves <= FORCED_QUICK.branching {
+        &[FORCED_QUICK, shallow][..]
+    } else if (method == Method::Screen || budget >= SKIP_SHALLOW_BUDGET)
+        && outlasts(pos, color, draws, shallow.depth, root_moves)
+    {
+        // The exact mode's later searches decide what the walk would
+        // have, given room: not at the smallest budgets, where they get
+        // fewer positions than the walk's own limit.
+        &[][..]
+    } else {
         // The quick stage would stop at once.
-        (false, false) => &[shallow][..],
-        (false, true) => &[][..],
+        &[shallow][..]
     };
     for &limits in stages {
         let (forced, nodes) = forced::lines(pos, color, draws, limits);
@@ -555,21 +558,21 @@ const DEEPENING_BUDGET: u64 = 40_000;
 /// Positions the screen's exhaustive search may generate.
 const SCREEN_EXHAUSTIVE: u64 = 300_000;
 
-/// Every line a few plies deep, given up at the first line that ends
-/// undecided: deeper where only pawns and bishops are left (their lines
-/// close sooner).
-/// Whether a forcing walk of `depth` plies from `pos` (the shallow stage)
-/// would only spend its positions, no line of it ending: every line keeps
-/// the mater's mating material (more queens, rooks and pawns of the mater
-/// than captures the other side can make on the way) and meets no
-/// automatic draw (the 75-move clock out of reach, no position banned),
-/// and both sides move freely, so that no line is near a stalemate or a
-/// forced mate: the side to move has [`FREE_MOVES`] legal moves or more,
-/// the other as many squares for its pieces and king (pseudo-legal, its
-/// pawns aside). Skipping the walk is always sound (it leaves the
-/// question to the stages after it). The walks that prove something on
-/// the shared sets are all else: a side boxed in with a few moves (the
-/// flagger's king in a corner, its one move forced), or a cage of pawns.
+/// Whether the shallow forcing walk of `depth` plies from `pos` is
+/// likely to end none of its lines, and so to prove nothing while it
+/// spends its positions: the mater keeps a queen, rook or pawn past every
+/// capture the other side can make on the way (more of them than its
+/// moves), no automatic draw is in reach (the 75-move clock, a banned
+/// position), and both sides seem free to move (the side to move has
+/// [`FREE_MOVES`] legal moves or more, the other as many squares for its
+/// pieces and king, pseudo-legal, pawns aside), so that a stalemate or an
+/// unavoidable mate is unlikely on every line. A heuristic: a pinned
+/// piece or a king with no legal square can still close every line, and
+/// the mater may underpromote its way to insufficient material. Skipping
+/// the walk is always sound (the stages after it decide or leave the
+/// question open); on the shared sets it loses no proof (the walks that
+/// prove something there have a side boxed in with a few moves, the
+/// flagger's king in a corner, or a cage of pawns).
 fn outlasts(pos: &Position, mater: Color, draws: AutoDraws<'_>, depth: u32, moves: usize) -> bool {
     let board = pos.board();
     let units = (board.by_color(mater) & (board.pawns() | board.rooks_and_queens())).count();
@@ -579,6 +582,11 @@ fn outlasts(pos: &Position, mater: Color, draws: AutoDraws<'_>, depth: u32, move
         && !draws.clock_ends(pos.halfmoves().saturating_add(depth))
         && squares_to_go(board, pos.turn().other()) >= FREE_MOVES as u32
 }
+
+/// The smallest budget at which the exact mode skips the shallow walk
+/// where [`outlasts`] says so: the narrow search after it then has as
+/// many positions as the walk's limit (an eighth of the budget).
+const SKIP_SHALLOW_BUDGET: u64 = 160_000;
 
 /// The legal moves (or, for the side not to move, squares) that make a
 /// side free to move for [`outlasts`].
@@ -610,6 +618,9 @@ fn squares_to_go(board: &board::Board, color: Color) -> u32 {
     squares
 }
 
+/// Every line a few plies deep, given up at the first line that ends
+/// undecided: deeper where only pawns and bishops are left (their lines
+/// close sooner).
 fn shallow_limits(pos: &Position) -> Limits {
     let board = pos.board();
     let pawns_and_bishops = (board.knights() | board.rooks_and_queens()).is_empty();
@@ -939,6 +950,22 @@ mod tests {
         // Mating material a capture or two could take: two units.
         let thin = "r1b2rk1/pp2bppp/2n1pn2/8/8/2NB1N2/7P/5RK1 w - - 0 20";
         assert!(!outlasts_at(thin, Color::White, AutoDraws::CURRENT));
+        // At the smallest budgets the exact mode still walks: its mate in
+        // two (1...Kg8 2.Kb7#, a discovered mate) comes from the walk,
+        // where the later searches get too few positions to find it.
+        let discovered = at("R1K4k/3ppppp/8/8/4B3/8/PPP5/8 b - - 0 1");
+        assert!(outlasts(
+            &discovered,
+            Color::White,
+            AutoDraws::CURRENT,
+            4,
+            discovered.count_legal_moves() as usize
+        ));
+        for budget in [1, 7, 1_000, crate::DEFAULT_BUDGET] {
+            let result = helpmate(&discovered, Color::White, budget);
+            assert_eq!(result.answer, Answer::Yes, "budget {budget}");
+            check_line(&discovered, &result, Color::White);
+        }
     }
 
     /// The short full search among the later stages answers "no" where
