@@ -276,14 +276,10 @@ impl<'p> IntoIterator for &'p Periods {
 }
 
 impl From<Vec<Period>> for Periods {
-    fn from(mut periods: Vec<Period>) -> Periods {
-        match periods.pop() {
-            Some(only) if periods.is_empty() => Periods::from(only),
-            Some(last) => {
-                periods.push(last);
-                Periods(PeriodsRepr::Many(periods))
-            }
-            None => Periods(PeriodsRepr::Many(periods)),
+    fn from(periods: Vec<Period>) -> Periods {
+        match periods[..] {
+            [only] => Periods::from(only),
+            _ => Periods(PeriodsRepr::Many(periods)),
         }
     }
 }

@@ -599,21 +599,9 @@ fn squares_to_go(board: &board::Board, color: Color) -> u32 {
     let occupied = board.occupied();
     let mut squares = 0;
     for sq in ours & !board.pawns() {
-        let reach = if board.knights().contains(sq) {
-            attacks::knight_attacks(sq)
-        } else if board.kings().contains(sq) {
-            attacks::king_attacks(sq)
-        } else {
-            let mut reach = Bitboard::EMPTY;
-            if board.rooks_and_queens().contains(sq) {
-                reach |= attacks::rook_attacks(sq, occupied);
-            }
-            if board.bishops_and_queens().contains(sq) {
-                reach |= attacks::bishop_attacks(sq, occupied);
-            }
-            reach
-        };
-        squares += (reach & !ours).count();
+        if let Some(piece) = board.piece_at(sq) {
+            squares += (attacks::attacks(sq, piece, occupied) & !ours).count();
+        }
     }
     squares
 }
