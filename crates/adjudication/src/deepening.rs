@@ -416,21 +416,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tests_support::position;
-
-    /// A line is legal from `start` and ends in mate by `mater`.
-    fn assert_mates(start: &Position, mater: Color, line: &[Move]) {
-        let mut pos = start.clone();
-        for &mv in line {
-            assert!(
-                pos.legal_moves().contains(&mv),
-                "{mv:?} is not legal in the line {line:?}"
-            );
-            pos.play_unchecked(mv);
-        }
-        assert!(pos.is_checkmate(), "{line:?} does not mate");
-        assert_ne!(pos.turn(), mater, "{line:?} mates the mater");
-    }
+    use crate::tests_support::{assert_mates, position};
 
     #[test]
     fn the_corner_is_of_the_mater_bishops_colour_on_the_defender_side() {

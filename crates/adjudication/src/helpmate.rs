@@ -895,12 +895,7 @@ mod tests {
     }
 
     fn check_line(pos: &Position, result: &Helpmate, color: Color) {
-        let mut pos = pos.clone();
-        for &mv in &result.line {
-            pos.play(mv).expect("the line is legal");
-        }
-        assert!(pos.is_checkmate(), "the line ends in mate");
-        assert_eq!(pos.turn(), color.other());
+        crate::tests_support::assert_mates(pos, color, &result.line);
     }
 
     /// The shallow walk is skipped only where both sides move freely and

@@ -2,7 +2,21 @@
 //! crate (which adjudication may not depend on).
 
 use board::{Bitboard, Board, Color, Piece, Role, Square};
-use movegen::{CastlingMode, Position, Setup};
+use movegen::{CastlingMode, Move, Position, Setup};
+
+/// A line is legal from `start` and ends in mate by `mater`.
+pub(crate) fn assert_mates(start: &Position, mater: Color, line: &[Move]) {
+    let mut pos = start.clone();
+    for &mv in line {
+        assert!(
+            pos.legal_moves().contains(&mv),
+            "{mv:?} is not legal in the line {line:?}"
+        );
+        pos.play_unchecked(mv);
+    }
+    assert!(pos.is_checkmate(), "{line:?} does not mate");
+    assert_ne!(pos.turn(), mater, "{line:?} mates the mater");
+}
 
 /// A position from a FEN (standard chess; castling rights as KQkq
 /// letters, en passant as a square). Panics on anything malformed: these
