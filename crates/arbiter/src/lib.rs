@@ -533,7 +533,9 @@ impl ReplayVisitor for Recorder<'_> {
         }
     }
 
-    #[inline]
+    // Inlined into the replay's loop: a call a comment, nearly one a ply
+    // in Lichess games, cost 15 M instructions on 61 MB of them.
+    #[inline(always)]
     fn mainline_comment(&mut self, text: &[u8]) {
         let Some(clock) = self.record.as_mut().and_then(Record::last_clock_mut) else {
             return;
@@ -641,12 +643,17 @@ fn judge(
         bytes.clear();
         bytes.resize(MOVES_AT, 0);
         let recorded_moves = recorder.record.as_ref().map_or(&[][..], Record::moves);
-        bytes.reserve(2 * (recorded_moves.len() + recorder.after_null.len()));
-        for mv in recorded_moves {
-            bytes.extend_from_slice(&mv.to_bits().to_le_bytes());
-        }
-        for bits in &recorder.after_null {
-            bytes.extend_from_slice(&bits.to_le_bytes());
+        let bits = recorded_moves
+            .iter()
+            .map(|mv| mv.to_bits())
+            .chain(recorder.after_null.iter().copied());
+        let start = bytes.len();
+        bytes.resize(
+            start + 2 * (recorded_moves.len() + recorder.after_null.len()),
+            0,
+        );
+        for (out, bits) in bytes[start..].chunks_exact_mut(2).zip(bits) {
+            out.copy_from_slice(&bits.to_le_bytes());
         }
         let hash = moves_hash(
             &mut bytes,
