@@ -21,6 +21,30 @@ impl Default for Board {
     }
 }
 
+/// [`Board::zobrist`] of [`Board::standard`], computed when compiling, as
+/// [`zobrist::piece`] keys each piece.
+const STANDARD_ZOBRIST: u64 = {
+    let board = Board::standard();
+    let mut key = 0;
+    let mut role = 0;
+    while role < 6 {
+        let mut color = 0;
+        while color < 2 {
+            let mut bits = board.by_role[role].0 & board.by_color[color].0;
+            // Polyglot's kinds: black pawn, white pawn, black knight, …
+            let kind = 2 * role + if color == 0 { 1 } else { 0 };
+            while bits != 0 {
+                let sq = bits.trailing_zeros() as usize;
+                key ^= crate::polyglot::POLYGLOT[64 * kind + sq];
+                bits &= bits - 1;
+            }
+            color += 1;
+        }
+        role += 1;
+    }
+    key
+};
+
 impl Board {
     /// No pieces at all.
     #[must_use]
@@ -235,6 +259,17 @@ impl Board {
     /// The XOR of the Zobrist keys of every piece on the board.
     #[must_use]
     pub fn zobrist(&self) -> u64 {
+        // The standard position, nearly every game's start (its key is
+        // taken for every game's moves hash): known, one compare instead
+        // of 32 lookups.
+        if *self == Board::standard() {
+            return STANDARD_ZOBRIST;
+        }
+        self.zobrist_of_pieces()
+    }
+
+    /// [`Board::zobrist`], piece by piece.
+    fn zobrist_of_pieces(&self) -> u64 {
         let mut key = 0;
         for color in Color::ALL {
             for role in Role::ALL {
@@ -293,6 +328,26 @@ impl fmt::Debug for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::CastlingSide;
+
+    #[test]
+    fn the_standard_boards_key_is_the_one_piece_by_piece() {
+        let standard = Board::standard();
+        assert_eq!(standard.zobrist(), standard.zobrist_of_pieces());
+        // Polyglot's key of the start position, without castling rights
+        // and the side to move (`movegen` adds those).
+        let polyglot_start = 0x463b_9618_1691_fc9c_u64;
+        let rights_and_turn = zobrist::white_to_move()
+            ^ zobrist::castling(Color::White, CastlingSide::KingSide)
+            ^ zobrist::castling(Color::White, CastlingSide::QueenSide)
+            ^ zobrist::castling(Color::Black, CastlingSide::KingSide)
+            ^ zobrist::castling(Color::Black, CastlingSide::QueenSide);
+        assert_eq!(standard.zobrist() ^ rights_and_turn, polyglot_start);
+        let mut other = standard;
+        other.discard_piece_at(Square::E2);
+        assert_eq!(other.zobrist(), other.zobrist_of_pieces());
+        assert_ne!(other.zobrist(), standard.zobrist());
+    }
 
     #[test]
     fn standard_board() {
