@@ -624,7 +624,15 @@ fn shallow_limits(pos: &Position) -> Limits {
 /// costlier stages may prove anything there (skipping a stage is always
 /// sound: it only leaves the question open). The gates are those of
 /// chasolver's fast filter, which the shared sets confirm.
-struct Shape {
+///
+/// The cheap facts are read at once; the others (a look at every knight,
+/// rook and queen's squares, the pawns' files, the legal moves) only when
+/// a gate gets to them: in a real game's question the pawns are rarely
+/// blocked, and no gate reads further.
+struct Shape<'p> {
+    pos: &'p Position,
+    /// The legal moves of `pos`, when known.
+    moves: Option<usize>,
     /// Only kings, pawns and bishops.
     pawns_and_bishops: bool,
     /// Enough of the mater's pawns are blocked (an enemy pawn or the
@@ -634,23 +642,40 @@ struct Shape {
     /// Some of the mater's pawns are blocked, and half of them or
     /// [`Shape::blocked`] ([`walled`]).
     walled: bool,
-    /// Every pawn is blocked by a pawn.
-    locked: bool,
-    /// Some file has a pawn of one side and none of the other's.
-    lonely: bool,
-    /// No knight, rook or queen has a square to go to now.
-    pieces_stuck: bool,
-    /// The side to move has at most 8 legal moves.
-    few_moves: bool,
 }
 
-impl Shape {
+impl<'p> Shape<'p> {
     /// The shape of `pos`, whose number of legal moves may be known.
-    fn of(pos: &Position, mater: Color, moves: Option<usize>) -> Shape {
+    fn of(pos: &'p Position, mater: Color, moves: Option<usize>) -> Shape<'p> {
         let board = pos.board();
-        let pawns = board.pawns();
+        Shape {
+            pos,
+            moves,
+            pawns_and_bishops: (board.knights() | board.rooks_and_queens()).is_empty(),
+            blocked: {
+                let (blocked, _, all) = blocked_pawns(board, mater);
+                blocked >= 1 && blocked + 2 >= all / 2
+            },
+            walled: walled(board, mater),
+        }
+    }
+
+    /// Every pawn is blocked by a pawn.
+    fn locked(&self) -> bool {
+        let board = self.pos.board();
+        board.pawns().any() && crate::dead::unblocked_pawns(board).is_empty()
+    }
+
+    /// Some file has a pawn of one side and none of the other's.
+    fn lonely(&self) -> bool {
+        lonely_pawns(self.pos)
+    }
+
+    /// No knight, rook or queen has a square to go to now.
+    fn pieces_stuck(&self) -> bool {
+        let board = self.pos.board();
         let occupied = board.occupied();
-        let pieces_stuck = (board.knights() | board.rooks_and_queens())
+        (board.knights() | board.rooks_and_queens())
             .into_iter()
             .all(|sq| {
                 let Some(color) = board.color_at(sq) else {
@@ -662,38 +687,33 @@ impl Shape {
                     _ => attacks::queen_attacks(sq, occupied),
                 };
                 (moves & !board.by_color(color)).is_empty()
-            });
-        Shape {
-            pawns_and_bishops: (board.knights() | board.rooks_and_queens()).is_empty(),
-            blocked: {
-                let (blocked, _, all) = blocked_pawns(board, mater);
-                blocked >= 1 && blocked + 2 >= all / 2
-            },
-            walled: walled(board, mater),
-            locked: pawns.any() && crate::dead::unblocked_pawns(board).is_empty(),
-            lonely: lonely_pawns(pos),
-            pieces_stuck,
-            few_moves: moves.unwrap_or_else(|| pos.count_legal_moves() as usize) <= 8,
-        }
+            })
+    }
+
+    /// The side to move has at most 8 legal moves.
+    fn few_moves(&self) -> bool {
+        self.moves
+            .unwrap_or_else(|| self.pos.count_legal_moves() as usize)
+            <= 8
     }
 
     /// The reachability stages: blocked pawns on every file, and pieces
     /// that are stuck or few moves to play.
     fn may_reach_prove(&self) -> bool {
         self.blocked
-            && !self.lonely
-            && (self.pawns_and_bishops || self.pieces_stuck || self.few_moves)
+            && !self.lonely()
+            && (self.pawns_and_bishops || self.few_moves() || self.pieces_stuck())
     }
 
     /// A wall: blocked pawns on every file (the searches' dead ends).
     fn may_wall(&self) -> bool {
-        self.walled && !self.lonely
+        self.walled && !self.lonely()
     }
 
     /// The small exhaustive search: pawns and bishops, locked, or blocked
     /// with few moves to play.
     fn may_exhaust(&self) -> bool {
-        self.pawns_and_bishops && (self.locked || (self.blocked && self.few_moves))
+        self.pawns_and_bishops && (self.locked() || (self.blocked && self.few_moves()))
     }
 }
 
