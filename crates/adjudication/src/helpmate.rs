@@ -628,7 +628,8 @@ fn shallow_limits(pos: &Position) -> Limits {
 /// The cheap facts are read at once; the others (a look at every knight,
 /// rook and queen's squares, the pawns' files, the legal moves) only when
 /// a gate gets to them: in a real game's question the pawns are rarely
-/// blocked, and no gate reads further.
+/// blocked, and with knights, rooks or queens on the board no gate then
+/// reads further.
 struct Shape<'p> {
     pos: &'p Position,
     /// The legal moves of `pos`, when known.
