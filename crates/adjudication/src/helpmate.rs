@@ -267,7 +267,10 @@ pub(crate) fn search(
         line: Vec::new(),
         nodes: 0,
     };
-    if !pos.has_legal_moves() {
+    // The root's legal moves, counted once: none settles the question,
+    // and the stages below read how many.
+    let root_moves = pos.count_legal_moves() as usize;
+    if root_moves == 0 {
         let mated_by_color = pos.is_check() && pos.turn() != color;
         return settled(
             if mated_by_color {
@@ -290,7 +293,6 @@ pub(crate) fn search(
     let mut spent = 0;
     // Forcing positions: every line, while they are few; then every line
     // a few plies deep, given up at the first that ends undecided.
-    let root_moves = pos.count_legal_moves() as usize;
     let shallow = shallow_limits(pos);
     let stages = if root_moves <= FORCED_QUICK.branching {
         &[FORCED_QUICK, shallow][..]
