@@ -21,26 +21,29 @@ impl Default for Board {
     }
 }
 
-/// [`Board::zobrist`] of [`Board::standard`], computed when compiling, as
-/// [`zobrist::piece`] keys each piece.
+/// [`Board::zobrist`] of [`Board::standard`], computed when compiling.
 const STANDARD_ZOBRIST: u64 = {
     let board = Board::standard();
     let mut key = 0;
-    let mut role = 0;
-    while role < 6 {
-        let mut color = 0;
-        while color < 2 {
-            let mut bits = board.by_role[role].0 & board.by_color[color].0;
-            // Polyglot's kinds: black pawn, white pawn, black knight, …
-            let kind = 2 * role + if color == 0 { 1 } else { 0 };
-            while bits != 0 {
-                let sq = bits.trailing_zeros() as usize;
-                key ^= crate::polyglot::POLYGLOT[64 * kind + sq];
-                bits &= bits - 1;
+    let mut i = 0;
+    while i < 64 {
+        let sq = Square::new(i);
+        let mut role = 0;
+        while role < 6 {
+            let mut color = 0;
+            while color < 2 {
+                if board.by_role[role].0 & board.by_color[color].0 & (1 << i) != 0 {
+                    let piece = Piece {
+                        color: Color::ALL[color],
+                        role: Role::ALL[role],
+                    };
+                    key ^= zobrist::piece(piece, sq);
+                }
+                color += 1;
             }
-            color += 1;
+            role += 1;
         }
-        role += 1;
+        i += 1;
     }
     key
 };

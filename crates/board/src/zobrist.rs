@@ -12,9 +12,9 @@ use crate::types::{CastlingSide, Color, File, Piece, Role, Square};
 /// The key of `piece` standing on `sq`.
 #[must_use]
 #[inline(always)]
-pub fn piece(piece: Piece, sq: Square) -> u64 {
+pub const fn piece(piece: Piece, sq: Square) -> u64 {
     // Polyglot orders kinds black pawn, white pawn, black knight, …
-    let kind = 2 * piece.role.index() + usize::from(piece.color == Color::White);
+    let kind = 2 * piece.role.index() + matches!(piece.color, Color::White) as usize;
     POLYGLOT[64 * kind + sq.index()]
 }
 
