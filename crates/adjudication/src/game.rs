@@ -503,12 +503,21 @@ impl Game {
     /// checkmate and stalemate the replayed moves left for later is made
     /// here, once, not at each question asked of the game.
     pub(crate) fn settle(&mut self, current: &Position) {
+        self.settle_known(current, None);
+    }
+
+    /// [`Game::settle`], told whether `current` has a legal move when the
+    /// caller found out already (`None`: it is tested here).
+    pub(crate) fn settle_known(&mut self, current: &Position, has_legal_moves: Option<bool>) {
         if self.stale {
             self.pos.clone_from(current);
             self.stale = false;
         }
         if self.unsettled {
-            self.ending = no_moves_ending(&self.pos).map(|ending| (ending, self.ply));
+            debug_assert!(has_legal_moves.is_none_or(|known| known == self.pos.has_legal_moves()));
+            let has_legal_moves = has_legal_moves.unwrap_or_else(|| self.pos.has_legal_moves());
+            self.ending =
+                no_moves_ending(&self.pos, has_legal_moves).map(|ending| (ending, self.ply));
             self.unsettled = false;
         }
     }
@@ -531,7 +540,8 @@ impl Game {
     fn settled_ending(&self) -> Option<(Ending, u32)> {
         debug_assert!(!self.stale, "a game read before it was settled");
         if self.unsettled {
-            return no_moves_ending(&self.pos).map(|ending| (ending, self.ply));
+            return no_moves_ending(&self.pos, self.pos.has_legal_moves())
+                .map(|ending| (ending, self.ply));
         }
         self.ending
     }
@@ -883,7 +893,7 @@ impl Endings {
     /// The rule that ends the game in `pos`, which has occurred `count`
     /// times.
     fn detect(self, pos: &Position, count: u32) -> Option<Ending> {
-        no_moves_ending(pos).or_else(|| self.detect_with_moves(pos, count))
+        no_moves_ending(pos, pos.has_legal_moves()).or_else(|| self.detect_with_moves(pos, count))
     }
 
     /// The rule that ends the game in `pos` (occurred `count` times), which
@@ -916,10 +926,11 @@ impl Endings {
     }
 }
 
-/// Checkmate or stalemate, when `pos` has no legal move.
+/// Checkmate or stalemate, when `pos` has no legal move (as
+/// `has_legal_moves` says).
 #[inline]
-fn no_moves_ending(pos: &Position) -> Option<Ending> {
-    if pos.has_legal_moves() {
+fn no_moves_ending(pos: &Position, has_legal_moves: bool) -> Option<Ending> {
+    if has_legal_moves {
         return None;
     }
     Some(if pos.is_check() {

@@ -640,6 +640,14 @@ impl<'t> Record<'t> {
     /// before (by [`adjudicate`]) is brought up to date by replaying its
     /// moves, the slow way.
     pub fn settle(&mut self, current: &Position) {
+        self.settle_known(current, None);
+    }
+
+    /// [`Record::settle`], told whether `current` has a legal move when
+    /// the caller found out already (a replay that checked the recorded
+    /// result against the final position did): the test is not made
+    /// again. `None` leaves it to the record.
+    pub fn settle_known(&mut self, current: &Position, has_legal_moves: Option<bool>) {
         // A position that cannot follow the moves (another side to move,
         // another move number: a caller's mistake) is not taken; the
         // moves are replayed instead.
@@ -652,7 +660,7 @@ impl<'t> Record<'t> {
             !self.game.is_stale() || &self.replayed_position() == current,
             "a record settled with another position"
         );
-        self.game.settle(current);
+        self.game.settle_known(current, has_legal_moves);
     }
 
     /// The side to move and the move number after the record's moves.
@@ -1388,9 +1396,47 @@ mod tests {
         assert_eq!(wrong.game().position(), &current);
         assert_eq!(adjudicate(&wrong, &rules), expected);
         // Settled right.
+        let mut told = replayed.clone();
         replayed.settle(&current);
         assert_eq!(replayed.game().position(), &current);
         assert_eq!(adjudicate(&replayed, &rules), expected);
+        // Settled with what a replay found out about the position.
+        told.settle_known(&current, Some(current.has_legal_moves()));
+        assert_eq!(adjudicate(&told, &rules), expected);
+    }
+
+    /// A record settled with what its replay knew (the final position has
+    /// no legal move) is judged as one that tested it: checkmate.
+    #[test]
+    fn a_record_told_there_is_no_move_is_judged_as_one_that_tested() {
+        let rules = Rules::fide();
+        let tags = || RecordedTags {
+            result: RecordedResult::read(Some("0-1"), None),
+            ..RecordedTags::default()
+        };
+        let mut tested = Record::for_rules(Position::new(), &rules, None, tags());
+        let mut told = Record::for_rules(Position::new(), &rules, None, tags());
+        let mut current = Position::new();
+        for (from, to) in [
+            (Square::F2, Square::F3),
+            (Square::E7, Square::E5),
+            (Square::G2, Square::G4),
+            (Square::D8, Square::H4),
+        ] {
+            let mv = Move::normal(from, to);
+            let before = current.clone();
+            current.play_unchecked(mv);
+            tested.push_replayed(mv, &before, &current);
+            told.push_replayed(mv, &before, &current);
+        }
+        tested.settle(&current);
+        told.settle_known(&current, Some(false));
+        let verdict = adjudicate(&told, &rules);
+        assert_eq!(verdict, adjudicate(&tested, &rules));
+        assert_eq!(
+            (verdict.reason, verdict.decided_at_ply),
+            (Reason::Checkmate, 4)
+        );
     }
 
     const SHUFFLE: [(Square, Square); 4] = [

@@ -413,11 +413,11 @@ pub struct Judged {
     pub plies: u32,
     /// The verdict.
     pub verdict: Verdict,
-    /// The start position (for writing the mating line).
-    pub start: Position,
     /// The position where the verdict's mating line starts (the one at
-    /// the flag fall or resignation), when there is a line.
-    pub line_from: Option<Position>,
+    /// the flag fall or resignation), when there is a line. Boxed: a
+    /// ruling is moved several times on its way to the report, and most
+    /// have no line.
+    pub line_from: Option<Box<Position>>,
     /// The game's identity for duplicate removal.
     pub moves_hash: MovesHash,
 }
@@ -717,7 +717,7 @@ fn judge(
     // The replay's final position is the one after the last move the
     // record holds (no null move came before: see above).
     if let Some(last) = &replayed.final_position {
-        record.settle(last);
+        record.settle_known(last, replayed.final_has_legal_moves);
     }
     let verdict = verdict::adjudicate(&record, rules);
     if after_mate {
@@ -771,7 +771,7 @@ fn judge(
         );
     }
     let line_from = (!verdict.mating_line.is_empty()).then(|| {
-        let mut pos = start.clone();
+        let mut pos = Box::new(start);
         for &mv in &record.moves()[..verdict.decided_at_ply as usize] {
             pos.play_unchecked(mv);
         }
@@ -784,7 +784,6 @@ fn judge(
         terminator: replayed.terminator,
         plies: replayed.plies,
         verdict,
-        start,
         line_from,
         moves_hash,
     })

@@ -146,7 +146,7 @@ pub struct Adjudicated {
     /// With `--fix-results`: the game as it is written back.
     fixed_pgn: Option<Vec<u8>>,
     /// With `--moves`.
-    moves: Option<GameMoves>,
+    moves: Option<Box<GameMoves>>,
     /// `--where` selects it (no row, no count otherwise).
     selected: bool,
 }
@@ -175,7 +175,7 @@ impl GameRecord for Adjudicated {
     }
 
     fn moves(&self) -> Option<&GameMoves> {
-        self.moves.as_ref()
+        self.moves.as_deref()
     }
 
     fn moves_hash(&self) -> Option<arbiter::MovesHash> {
@@ -311,7 +311,7 @@ impl Task for Adjudicate {
             let (ruling, moves) = GameMoves::gather(raw, |raw, mainline| {
                 arbiter::adjudicate_with(raw, &header, &self.rules, mainline)
             });
-            (ruling, Some(moves))
+            (ruling, Some(Box::new(moves)))
         } else {
             (arbiter::adjudicate(raw, &header, &self.rules), None)
         };

@@ -434,3 +434,28 @@ fn semicolon_comments_are_kept() {
         assert_eq!(game.moves[6].comments, [" castled"]);
     });
 }
+
+/// The replay says whether the final position has a legal move when it
+/// tested it (to check a recorded result against a mate or stalemate),
+/// and says it right: checkmate, stalemate and an open position, each
+/// with a result; nothing said when there was no result to check.
+#[test]
+fn final_position_moves_are_told_when_tested() {
+    let mate = "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+    let stalemate = "[SetUp \"1\"]\n[FEN \"7k/5K2/8/8/8/8/8/6Q1 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n\n1. Qg6 1/2-1/2\n";
+    let open = "[Result \"1-0\"]\n\n1. e4 e5 1-0\n";
+    let unrecorded = "1. e4 e5\n";
+    for (pgn, expect) in [
+        (mate, Some(false)),
+        (stalemate, Some(false)),
+        (open, Some(true)),
+        (unrecorded, None),
+    ] {
+        let out = replay_one(pgn);
+        assert!(out.error.is_none(), "{pgn:?}: {:?}", out.error);
+        assert_eq!(out.final_has_legal_moves, expect, "{pgn:?}");
+        if let (Some(told), Some(fin)) = (out.final_has_legal_moves, &out.final_position) {
+            assert_eq!(told, fin.has_legal_moves(), "{pgn:?}");
+        }
+    }
+}

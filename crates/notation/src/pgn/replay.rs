@@ -323,6 +323,11 @@ pub struct Replayed {
     pub start: Option<Position>,
     /// The position after the last mainline move replayed.
     pub final_position: Option<Position>,
+    /// Whether [`Replayed::final_position`] has a legal move, when the
+    /// replay found out (it does to check a recorded result against a
+    /// checkmate or stalemate): a caller that needs to know need not
+    /// test again.
+    pub final_has_legal_moves: Option<bool>,
     /// The `Result` tag, if present and well formed.
     pub result_tag: Option<GameResult>,
     /// The movetext termination marker, if present.
@@ -404,6 +409,7 @@ pub fn replay(
         warnings: Vec::new(),
         start: None,
         final_position: None,
+        final_has_legal_moves: None,
         result_tag: None,
         terminator: None,
     };
@@ -463,6 +469,7 @@ pub fn replay(
             line: game.line,
         },
         finished: false,
+        final_moves: core::cell::Cell::new(None),
         out,
     };
     if let Err(error) = replayer.run(game) {
@@ -488,6 +495,9 @@ struct Replayer<'r, V> {
     lines: LineCursor,
     /// The mainline's result was seen: only comments may follow.
     finished: bool,
+    /// Whether the final position has a legal move, once an end-of-game
+    /// check tested it ([`Replayed::final_has_legal_moves`]).
+    final_moves: core::cell::Cell<Option<bool>>,
     out: Replayed,
 }
 
@@ -994,6 +1004,7 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             }
         }
         out.final_position = Some(final_position);
+        out.final_has_legal_moves = self.final_moves.get();
         out
     }
 
@@ -1048,7 +1059,7 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
 
     /// The recorded result fits the terminator and the final position.
     fn result_fits(&self, game: &mut RawGame<'_>, final_position: &Position) -> Option<Finding> {
-        let (kind, message) = check_result(&self.out, final_position)?;
+        let (kind, message) = check_result(&self.out, final_position, &self.final_moves)?;
         Some(Finding::Error(game_error(game, kind, message)))
     }
 
@@ -1574,7 +1585,14 @@ fn start_position(
 }
 
 /// Does the recorded result fit the movetext and the final position?
-fn check_result(out: &Replayed, final_position: &Position) -> Option<(ErrorKind, String)> {
+///
+/// Whether `final_position` has a legal move is told to `known_moves`
+/// when it was tested.
+fn check_result(
+    out: &Replayed,
+    final_position: &Position,
+    known_moves: &core::cell::Cell<Option<bool>>,
+) -> Option<(ErrorKind, String)> {
     if let (Some(tag), Some(term)) = (out.result_tag, out.terminator) {
         if tag != term {
             return Some((
@@ -1588,7 +1606,9 @@ fn check_result(out: &Replayed, final_position: &Position) -> Option<(ErrorKind,
         }
     }
     let recorded = out.terminator.or(out.result_tag)?;
-    if final_position.is_checkmate() {
+    let has_legal_moves = final_position.has_legal_moves();
+    known_moves.set(Some(has_legal_moves));
+    if !has_legal_moves && final_position.is_check() {
         let winner = final_position.turn().other();
         let right = match winner {
             Color::White => GameResult::WhiteWins,
@@ -1604,7 +1624,8 @@ fn check_result(out: &Replayed, final_position: &Position) -> Option<(ErrorKind,
                 ),
             ));
         }
-    } else if final_position.is_stalemate()
+    } else if !has_legal_moves
+        && !final_position.is_check()
         && matches!(recorded, GameResult::WhiteWins | GameResult::BlackWins)
     {
         return Some((
