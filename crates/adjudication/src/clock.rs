@@ -1209,7 +1209,7 @@ impl SideReading<'_> {
         };
         let (initial, color) = (self.initial.0, self.color);
         let mut warnings = Vec::new();
-        let mut index = self.offset;
+        let index = self.offset;
         // The player's first move.
         let first = plies.get(index)?;
         let (Some(clock), None) = (first.clock_after, first.emt) else {
@@ -1240,9 +1240,9 @@ impl SideReading<'_> {
         // record again and says what it is (rare, and the loop stays a few
         // compares a ply with nothing else live).
         let mut previous = clock.0;
-        let added = u128::from(added);
-        index += 2;
-        while let Some(ply_clock) = plies.get(index) {
+        // The player's later plies, every other one (a slice walked, no
+        // index checked a ply).
+        for ply_clock in plies.get(index + 2..).unwrap_or_default().iter().step_by(2) {
             let (Some(clock), None) = (ply_clock.clock_after, ply_clock.emt) else {
                 return None;
             };
@@ -1252,9 +1252,12 @@ impl SideReading<'_> {
             // this one (sums in `u128`: exact). Each resolution is 1 at
             // least, so nearly every reading, above the increment and
             // under the last one plus it, shows neither before they are
-            // computed.
-            let (now, before) = (u128::from(clock.0), u128::from(previous));
-            if now < added || before + added < now {
+            // computed (the first test's sum saturates where the exact one
+            // is past every reading: no reading is above it either way).
+            let now = clock.0;
+            if now < added || previous.saturating_add(added) < now {
+                let (now, before, added) =
+                    (u128::from(now), u128::from(previous), u128::from(added));
                 let resolution = clock.resolution();
                 let tolerance = resolution.max(Millis(previous).resolution());
                 let flag = now + u128::from(resolution) <= added;
@@ -1264,7 +1267,6 @@ impl SideReading<'_> {
                 }
             }
             previous = clock.0;
-            index += 2;
         }
         Some((None, warnings))
     }

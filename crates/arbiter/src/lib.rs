@@ -131,11 +131,22 @@ impl MovesHash {
     /// ```
     #[must_use]
     pub fn hex(&self) -> [u8; 32] {
-        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        /// The eight nibbles of `x`, most significant first, as hex
+        /// digits in one word: each nibble spread to a byte of its own,
+        /// then `0`–`9` and `a`–`f` added to all eight at once (a digit
+        /// of 10 or more carries into bit 4 when 6 is added).
+        fn digits(x: u32) -> [u8; 8] {
+            let mut x = u64::from(x);
+            x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
+            x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff;
+            x = (x | (x << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+            let letters = ((x + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
+            // `a` is 39 past `0` + 10.
+            (x + 0x3030_3030_3030_3030 + letters * 39).to_be_bytes()
+        }
         let mut out = [0u8; 32];
-        for (i, digit) in out.iter_mut().enumerate() {
-            let nibble = (self.0 >> (4 * (31 - i))) & 0xf;
-            *digit = DIGITS[nibble as usize];
+        for (i, chunk) in out.chunks_exact_mut(8).enumerate() {
+            chunk.copy_from_slice(&digits((self.0 >> (96 - 32 * i)) as u32));
         }
         out
     }
@@ -643,16 +654,21 @@ fn judge(
         bytes.clear();
         bytes.resize(MOVES_AT, 0);
         let recorded_moves = recorder.record.as_ref().map_or(&[][..], Record::moves);
-        let bits = recorded_moves
-            .iter()
-            .map(|mv| mv.to_bits())
-            .chain(recorder.after_null.iter().copied());
         let start = bytes.len();
-        bytes.resize(
-            start + 2 * (recorded_moves.len() + recorder.after_null.len()),
-            0,
-        );
-        for (out, bits) in bytes[start..].chunks_exact_mut(2).zip(bits) {
+        let null_at = start + 2 * recorded_moves.len();
+        bytes.resize(null_at + 2 * recorder.after_null.len(), 0);
+        // Two plain loops: a chained iterator cost a test of which half
+        // it is in, a move.
+        for (out, mv) in bytes[start..null_at]
+            .chunks_exact_mut(2)
+            .zip(recorded_moves)
+        {
+            out.copy_from_slice(&mv.to_bits().to_le_bytes());
+        }
+        for (out, bits) in bytes[null_at..]
+            .chunks_exact_mut(2)
+            .zip(&recorder.after_null)
+        {
             out.copy_from_slice(&bits.to_le_bytes());
         }
         let hash = moves_hash(
@@ -848,5 +864,36 @@ pub fn comment_clock(text: &[u8]) -> PlyClock {
     PlyClock {
         clock_after: clock_after.map(|m| Millis(m.0)),
         emt: emt.map(|m| Millis(m.0)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MovesHash;
+
+    /// The hex digits are `{:032x}`'s, for every digit in every place:
+    /// values spread over the whole range, and each single digit set.
+    #[test]
+    fn hex_digits_are_fmt_s() {
+        let mut x: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
+        let mut values: Vec<u128> = (0..10_000)
+            .map(|_| {
+                x = x.wrapping_mul(0x2545_f491_4f6c_dd1d_8f1b_bcdc_bf23_0c45) ^ (x >> 61);
+                x
+            })
+            .collect();
+        for place in 0..32 {
+            for digit in 0..16u128 {
+                values.push(digit << (4 * place));
+            }
+        }
+        values.extend([0, u128::MAX]);
+        for value in values {
+            assert_eq!(
+                MovesHash(value).hex(),
+                *format!("{value:032x}").as_bytes(),
+                "{value:#x}"
+            );
+        }
     }
 }
