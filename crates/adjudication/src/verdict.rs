@@ -1355,6 +1355,29 @@ mod tests {
         record
     }
 
+    /// A record under `rules` fed `moves` from the start position by
+    /// [`Record::push_replayed`] (not settled), and the position they
+    /// reach.
+    fn replayed_record(
+        moves: &[(Square, Square)],
+        rules: &Rules,
+        result: &str,
+    ) -> (Record<'static>, Position) {
+        let tags = RecordedTags {
+            result: RecordedResult::read(Some(result), None),
+            ..RecordedTags::default()
+        };
+        let mut record = Record::for_rules(Position::new(), rules, None, tags);
+        let mut current = Position::new();
+        for &(from, to) in moves {
+            let mv = Move::normal(from, to);
+            let before = current.clone();
+            current.play_unchecked(mv);
+            record.push_replayed(mv, &before, &current);
+        }
+        (record, current)
+    }
+
     /// A record fed by [`Record::push_replayed`] under Lichess's rules
     /// (its game's position left for [`Record::settle`]) answers as the
     /// one fed by [`Record::push`], whether it is settled with the right
@@ -1371,19 +1394,10 @@ mod tests {
             (Square::E4, Square::D5),
         ]);
         let rules = Rules::lichess();
-        let tags = || RecordedTags {
-            result: RecordedResult::read(Some("1-0"), None),
-            ..RecordedTags::default()
-        };
-        let mut pushed = Record::for_rules(Position::new(), &rules, None, tags());
-        let mut replayed = Record::for_rules(Position::new(), &rules, None, tags());
-        let mut current = Position::new();
-        for (from, to) in moves {
-            let mv = Move::normal(from, to);
-            pushed.push(mv).unwrap();
-            let before = current.clone();
-            current.play_unchecked(mv);
-            replayed.push_replayed(mv, &before, &current);
+        let (mut replayed, current) = replayed_record(&moves, &rules, "1-0");
+        let mut pushed = Record::for_rules(Position::new(), &rules, None, replayed.tags.clone());
+        for &(from, to) in &moves {
+            pushed.push(Move::normal(from, to)).unwrap();
         }
         let expected = adjudicate(&pushed, &rules);
         // Read unsettled: brought up to date by replaying the moves.
@@ -1410,25 +1424,14 @@ mod tests {
     #[test]
     fn a_record_told_there_is_no_move_is_judged_as_one_that_tested() {
         let rules = Rules::fide();
-        let tags = || RecordedTags {
-            result: RecordedResult::read(Some("0-1"), None),
-            ..RecordedTags::default()
-        };
-        let mut tested = Record::for_rules(Position::new(), &rules, None, tags());
-        let mut told = Record::for_rules(Position::new(), &rules, None, tags());
-        let mut current = Position::new();
-        for (from, to) in [
+        let fools_mate = [
             (Square::F2, Square::F3),
             (Square::E7, Square::E5),
             (Square::G2, Square::G4),
             (Square::D8, Square::H4),
-        ] {
-            let mv = Move::normal(from, to);
-            let before = current.clone();
-            current.play_unchecked(mv);
-            tested.push_replayed(mv, &before, &current);
-            told.push_replayed(mv, &before, &current);
-        }
+        ];
+        let (mut tested, current) = replayed_record(&fools_mate, &rules, "0-1");
+        let mut told = tested.clone();
         tested.settle(&current);
         told.settle_known(&current, Some(false));
         let verdict = adjudicate(&told, &rules);
