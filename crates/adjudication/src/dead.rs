@@ -127,6 +127,27 @@ pub(crate) fn surely_alive(pos: &Position) -> bool {
         || (more_than_one(heavy_or_pawns) && more_than_one(others & !board.pawns()))
 }
 
+/// [`surely_alive`] for both sides to move on `board`, as bits: bit
+/// `c.index()` holds it with `c` to move. The material alone decides it,
+/// and a reversible move changes no material, so a run of reversible
+/// moves reads it from the bits made at its first position.
+#[inline]
+pub(crate) fn surely_alive_by_turn(board: &Board) -> u8 {
+    let others = board.occupied() & !board.kings();
+    let heavy_or_pawns = board.pawns() | board.rooks_and_queens();
+    if (board.knights() | board.rooks_and_queens()).is_empty() || heavy_or_pawns.is_empty() {
+        return 0;
+    }
+    if more_than_one(heavy_or_pawns) && more_than_one(others & !board.pawns()) {
+        return 0b11;
+    }
+    // With `c` to move, the side not to move is the other one.
+    let with_white_to_move = more_than_four(board.by_color(Color::Black) & others);
+    let with_black_to_move = more_than_four(board.by_color(Color::White) & others);
+    u8::from(with_white_to_move) << Color::White.index()
+        | u8::from(with_black_to_move) << Color::Black.index()
+}
+
 /// `bb.count() > 1`.
 #[inline]
 fn more_than_one(bb: Bitboard) -> bool {
@@ -512,6 +533,12 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
+                let by_turn = surely_alive_by_turn(pos.board());
+                assert_eq!(
+                    by_turn >> pos.turn().index() & 1 == 1,
+                    surely_alive(&pos),
+                    "{pos:?}"
+                );
                 if !surely_alive(&pos) {
                     asked += 1;
                 } else {

@@ -24,7 +24,7 @@ use core::fmt;
 use board::{Color, Square};
 use movegen::{Move, Position};
 
-use crate::dead::{dead_position, is_insufficient_material, surely_alive, DeadReason};
+use crate::dead::{dead_position, is_insufficient_material, surely_alive_by_turn, DeadReason};
 use crate::helpmate::{self, Answer, Helpmate, Method};
 use crate::repetition::{
     self, is_irreversible, was_irreversible, AutoDraws, Claims, RepetitionKey, Repetitions,
@@ -236,6 +236,11 @@ pub struct Game {
     stale: bool,
     /// The rules that end the game besides checkmate and stalemate.
     endings: Endings,
+    /// [`surely_alive_by_turn`] of the material since the last
+    /// irreversible move that [`Game::push_replayed_lazily`] saw (or the
+    /// start); 0, which sends every move down the full path, after a
+    /// move played another way.
+    alive: u8,
 }
 
 impl Game {
@@ -287,6 +292,7 @@ impl Game {
             dead,
         };
         let ending = endings.detect(&start, 1).map(|ending| (ending, 0));
+        let alive = surely_alive_by_turn(start.board());
         Game {
             pos: start.clone(),
             unkeyed: Unkeyed::from(start.clone()),
@@ -297,6 +303,7 @@ impl Game {
             unsettled: false,
             stale: false,
             endings,
+            alive,
         }
     }
 
@@ -439,6 +446,12 @@ impl Game {
         self.stale = true;
         self.unsettled = true;
         let material = self.endings.dead == DeadPositions::Material;
+        // `dead.rs`'s first filter, read from the run's material.
+        let surely_alive = |alive: u8| {
+            let surely = alive >> after.turn().index() & 1 == 1;
+            debug_assert!(!surely || crate::dead::surely_alive(after));
+            surely
+        };
         if after.halfmoves() < repetition::SEVENTY_FIVE_MOVE_PLIES {
             if irreversible {
                 // No dead position here, for certain (and the fifth
@@ -446,14 +459,19 @@ impl Game {
                 let alive = if material {
                     !is_insufficient_material(after.board())
                 } else {
-                    surely_alive(after)
+                    // The material of the run this move starts. (An
+                    // irreversible move that skips this, at 150 quiet
+                    // plies or more, only changes castling rights: the
+                    // material stays.)
+                    self.alive = surely_alive_by_turn(after.board());
+                    surely_alive(self.alive)
                 };
                 if alive {
                     self.ply = self.ply.saturating_add(1);
                     self.unkeyed.restart(after);
                     return;
                 }
-            } else if (material || surely_alive(after))
+            } else if (material || surely_alive(self.alive))
                 && self.unkeyed.pending
                 && self.unkeyed.push(mv)
             {
@@ -556,6 +574,8 @@ impl Game {
 
     fn play_legal(&mut self, mv: Move) -> Option<Ending> {
         debug_assert!(!self.stale, "a move played on a game not settled");
+        // The lazy path's material bits are not kept up to date here.
+        self.alive = 0;
         self.key_window();
         let irreversible = is_irreversible(&self.pos, mv);
         let before = self.pos.clone();
