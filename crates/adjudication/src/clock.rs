@@ -429,6 +429,9 @@ impl TimeControl {
     /// millisecond, or a number too large.
     pub fn from_ascii(text: &[u8]) -> Result<TimeControl, ParseTimeControlError> {
         let text = text.trim_ascii();
+        if let Some(period) = whole_seconds_period(text) {
+            return Ok(TimeControl::Periods(Periods::from(period)));
+        }
         match text {
             b"" => return Err(ParseTimeControlError::new(ErrorKind::Empty, text)),
             b"?" => return Ok(TimeControl::Unknown),
@@ -657,6 +660,37 @@ impl fmt::Display for TimeControl {
 }
 
 /// `[M/]S[+I]`.
+/// The usual online form, whole seconds with or without an increment
+/// (`180`, `180+2`), read in one pass: the period that [`parse_period`]
+/// reads from it. `None` for anything else (and for numbers of more than
+/// nine digits), which the general reading takes.
+#[inline]
+fn whole_seconds_period(text: &[u8]) -> Option<Period> {
+    fn seconds(digits: &[u8]) -> Option<Millis> {
+        if digits.is_empty() || digits.len() > 9 {
+            return None;
+        }
+        let mut value = 0u64;
+        for &b in digits {
+            let digit = b.wrapping_sub(b'0');
+            if digit > 9 {
+                return None;
+            }
+            value = value * 10 + u64::from(digit);
+        }
+        Some(Millis(value * 1000))
+    }
+    let (time, increment) = match text.iter().position(|&b| b == b'+') {
+        Some(plus) => (&text[..plus], Some(seconds(&text[plus + 1..])?)),
+        None => (text, None),
+    };
+    Some(Period {
+        moves: None,
+        time: seconds(time)?,
+        increment,
+    })
+}
+
 fn parse_period(field: &[u8]) -> Result<Period, ParseTimeControlError> {
     let (moves, rest) = match field.iter().position(|&b| b == b'/') {
         Some(slash) => {
@@ -1408,6 +1442,55 @@ impl SideReading<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-pass reading of `B+I` in whole seconds gives the period
+    /// the general reading gives, wherever it reads one: every text made
+    /// of digits, `+`, `.`, `/`, `:` and `x` up to six bytes long, and
+    /// numbers of up to twelve digits.
+    #[test]
+    fn whole_seconds_are_read_as_the_general_reading_does() {
+        let alphabet = b"0123456789+./:x";
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut level = vec![Vec::new()];
+        for _ in 0..4 {
+            level = level
+                .iter()
+                .flat_map(|t: &Vec<u8>| {
+                    alphabet.iter().map(move |&b| {
+                        let mut t = t.clone();
+                        t.push(b);
+                        t
+                    })
+                })
+                .collect();
+            texts.extend(level.iter().cloned());
+        }
+        for digits in 1..=12 {
+            let number: Vec<u8> = (0..digits).map(|i| b"9081726354"[i % 10]).collect();
+            for text in [
+                number.clone(),
+                [&number[..], b"+0"].concat(),
+                [b"60+", &number[..]].concat(),
+                [&number[..], b"+", &number[..]].concat(),
+            ] {
+                texts.push(text);
+            }
+        }
+        let mut read = 0;
+        for text in &texts {
+            if let Some(period) = whole_seconds_period(text) {
+                read += 1;
+                assert_eq!(
+                    parse_period(text).ok(),
+                    Some(period),
+                    "{:?}",
+                    String::from_utf8_lossy(text)
+                );
+                assert!(!text.contains(&b':'));
+            }
+        }
+        assert!(read > 1000, "{read}");
+    }
 
     /// The online reader and the general one agree on every record the
     /// online one reads (it leaves any flag fall or rise to the general

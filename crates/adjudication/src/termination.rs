@@ -621,8 +621,10 @@ pub fn external_result(
         ExternalEvent::IllegalMove => "made an illegal move (7.5.5)",
     };
     // One string, written in order ("Black flagged; White (K+N) cannot
-    // mate K+Q"): this runs for every flag fall and resignation.
-    let mut detail = String::with_capacity(96);
+    // mate K+Q"): this runs for every flag fall and resignation. Room
+    // for the longest common one, a screen's with full material on both
+    // sides (about 115 bytes), so that it is never grown.
+    let mut detail = String::with_capacity(128);
     detail.push_str(color_name(loser));
     detail.push(' ');
     detail.push_str(what);

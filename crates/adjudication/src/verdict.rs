@@ -646,7 +646,9 @@ impl<'t> Record<'t> {
     /// [`Record::settle`], told whether `current` has a legal move when
     /// the caller found out already (a replay that checked the recorded
     /// result against the final position did): the test is not made
-    /// again. `None` leaves it to the record.
+    /// again. `None` leaves it to the record. The answer is trusted (a
+    /// debug build checks it): a wrong one gives a wrong checkmate or
+    /// stalemate.
     pub fn settle_known(&mut self, current: &Position, has_legal_moves: Option<bool>) {
         // A position that cannot follow the moves (another side to move,
         // another move number: a caller's mistake) is not taken; the

@@ -458,4 +458,17 @@ fn final_position_moves_are_told_when_tested() {
             assert_eq!(told, fin.has_legal_moves(), "{pgn:?}");
         }
     }
+    // Nothing said where the result check did not run: a Result tag at
+    // odds with the terminator (checked first), and games that an
+    // earlier end-of-game check found broken.
+    for pgn in [
+        "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+        "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# { unterminated\n",
+        "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# (2... Qe7\n",
+        "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 3.\n",
+    ] {
+        let out = replay_one(pgn);
+        assert!(out.error.is_some(), "{pgn:?}");
+        assert_eq!(out.final_has_legal_moves, None, "{pgn:?}");
+    }
 }
