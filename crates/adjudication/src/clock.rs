@@ -1445,7 +1445,7 @@ mod tests {
 
     /// The one-pass reading of `B+I` in whole seconds gives the period
     /// the general reading gives, wherever it reads one: every text made
-    /// of digits, `+`, `.`, `/`, `:` and `x` up to six bytes long, and
+    /// of digits, `+`, `.`, `/`, `:` and `x` up to four bytes long, and
     /// numbers of up to twelve digits.
     #[test]
     fn whole_seconds_are_read_as_the_general_reading_does() {
