@@ -117,14 +117,7 @@ fn dead_position_slow(pos: &Position) -> Option<DeadReason> {
 /// and two pieces besides kings and pawns cannot all go in one capture.
 #[inline]
 pub(crate) fn surely_alive(pos: &Position) -> bool {
-    let board = pos.board();
-    let others = board.occupied() & !board.kings();
-    let heavy_or_pawns = board.pawns() | board.rooks_and_queens();
-    if (board.knights() | board.rooks_and_queens()).is_empty() || heavy_or_pawns.is_empty() {
-        return false;
-    }
-    more_than_four(board.by_color(pos.turn().other()) & others)
-        || (more_than_one(heavy_or_pawns) && more_than_one(others & !board.pawns()))
+    surely_alive_by_turn(pos.board()) >> pos.turn().index() & 1 == 1
 }
 
 /// [`surely_alive`] for both sides to move on `board`, as bits: bit
@@ -435,6 +428,18 @@ fn could_die_in_one_move(pos: &Position) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`surely_alive`] with `turn` to move, as its documentation states
+    /// it: the reference for [`surely_alive_by_turn`].
+    fn surely_alive_written_out(board: &Board, turn: Color) -> bool {
+        let others = board.occupied() & !board.kings();
+        let heavy_or_pawns = board.pawns() | board.rooks_and_queens();
+        if (board.knights() | board.rooks_and_queens()).is_empty() || heavy_or_pawns.is_empty() {
+            return false;
+        }
+        more_than_four(board.by_color(turn.other()) & others)
+            || (more_than_one(heavy_or_pawns) && more_than_one(others & !board.pawns()))
+    }
     use board::{attacks, Square};
 
     #[test]
@@ -533,12 +538,17 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
+                // Both bits, the side to move's and the other's (which
+                // a run of reversible moves reads at every other ply),
+                // against the filter written out for one side to move.
                 let by_turn = surely_alive_by_turn(pos.board());
-                assert_eq!(
-                    by_turn >> pos.turn().index() & 1 == 1,
-                    surely_alive(&pos),
-                    "{pos:?}"
-                );
+                for turn in [Color::White, Color::Black] {
+                    assert_eq!(
+                        by_turn >> turn.index() & 1 == 1,
+                        surely_alive_written_out(pos.board(), turn),
+                        "{pos:?}, {turn:?} to move"
+                    );
+                }
                 if !surely_alive(&pos) {
                     asked += 1;
                 } else {
