@@ -439,7 +439,7 @@ impl Game {
     /// positions: under [`DeadPositions::Material`] the material's after
     /// a capture or promotion (the only moves that change it), under
     /// [`DeadPositions::Proven`] `dead.rs`'s first filter.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push_replayed_lazily(&mut self, mv: Move, before: &Position, after: &Position) {
         debug_assert!(self.ending.is_none(), "push_replayed_lazily after the end");
         let irreversible = was_irreversible(before, after);

@@ -619,7 +619,7 @@ impl<'t> Record<'t> {
     /// [`Record::settle`], which must follow the last move).
     // A symbol of its own for the profiles of `cargo xtask bench
     // adjudicate` (the rules per ply).
-    #[inline(never)]
+    #[inline(always)]
     pub fn push_replayed(&mut self, mv: Move, before: &Position, after: &Position) {
         self.moves.push(mv);
         self.clocks.push(PlyClock::default());
