@@ -124,7 +124,7 @@ pub(crate) fn surely_alive(pos: &Position) -> bool {
 /// `c.index()` holds it with `c` to move. The material alone decides it,
 /// and a reversible move changes no material, so a run of reversible
 /// moves reads it from the bits made at its first position.
-#[inline]
+#[inline(always)]
 pub(crate) fn surely_alive_by_turn(board: &Board) -> u8 {
     let others = board.occupied() & !board.kings();
     let heavy_or_pawns = board.pawns() | board.rooks_and_queens();

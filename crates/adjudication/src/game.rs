@@ -236,10 +236,10 @@ pub struct Game {
     stale: bool,
     /// The rules that end the game besides checkmate and stalemate.
     endings: Endings,
-    /// [`surely_alive_by_turn`] of the material since the last
-    /// irreversible move that [`Game::push_replayed_lazily`] saw (or the
-    /// start); 0, which sends every move down the full path, after a
-    /// move played another way.
+    /// [`surely_alive_by_turn`] of the current material, which
+    /// [`Game::push_replayed_lazily`] reads again at each capture and
+    /// promotion (or the start's); 0, which sends every move down the
+    /// full path, after a move played another way.
     alive: u8,
 }
 
@@ -387,6 +387,8 @@ impl Game {
             },
             "push_played with a position that does not follow"
         );
+        // The lazy path's material bits are not kept up to date here.
+        self.alive = 0;
         self.key_window();
         let irreversible = was_irreversible(&self.pos, after);
         self.ply = self.ply.saturating_add(1);
@@ -414,6 +416,8 @@ impl Game {
             },
             "push_replayed with a position that does not follow"
         );
+        // The lazy path's material bits are not kept up to date here.
+        self.alive = 0;
         let irreversible = was_irreversible(&self.pos, after);
         self.ply = self.ply.saturating_add(1);
         self.ending = ending_of_ply(
@@ -459,11 +463,20 @@ impl Game {
                 let alive = if material {
                     !is_insufficient_material(after.board())
                 } else {
-                    // The material of the run this move starts. (An
-                    // irreversible move that skips this, at 150 quiet
-                    // plies or more, only changes castling rights: the
-                    // material stays.)
-                    self.alive = surely_alive_by_turn(after.board());
+                    // The material of the run this move starts, which only
+                    // a capture (of the side to move now) or a promotion
+                    // changes: the bits stand across pawn moves and
+                    // castling. (An irreversible move that skips this, at
+                    // 150 quiet plies or more, only changes castling
+                    // rights: the material stays.) No bit set: read again,
+                    // as the other ways of pushing a move leave it.
+                    let them = after.turn();
+                    if self.alive == 0
+                        || mv.promotion_role().is_some()
+                        || before.board().by_color(them) != after.board().by_color(them)
+                    {
+                        self.alive = surely_alive_by_turn(after.board());
+                    }
                     surely_alive(self.alive)
                 };
                 if alive {

@@ -584,8 +584,10 @@ const COMPONENTS: &[Component] = &[
         part: true,
     },
     Component {
+        // Its fast path is inlined into the replay's loop: the
+        // adjudication crate's code there ([`PER_PLY_RULES`]) is added.
         name: "rules per ply (Record::push_replayed)",
-        functions: &["adjudication::verdict::Record::push_replayed"],
+        functions: &["adjudication::game::Game::push_lazily_in_full"],
         part: false,
     },
     Component {
@@ -618,6 +620,17 @@ const CLOCK_RULES: &[Rule] = &[Rule {
     functions: &[],
 }];
 
+/// The rules per ply inlined into the replay's loop
+/// (`Record::push_replayed` and `Game::push_replayed_lazily`): the
+/// adjudication crate's code compiled into `Replayer::run`. Its slow
+/// path, `Game::push_lazily_in_full`, is a function of its own, counted
+/// with its callees in the component.
+const PER_PLY_RULES: &[Rule] = &[Rule {
+    name: "rules per ply, inlined",
+    owners: &["adjudication/src/"],
+    functions: &["Replayer<V>::run"],
+}];
+
 /// One profiled command: its total and its components.
 struct Profiled {
     total: u64,
@@ -639,6 +652,11 @@ fn profile_command(profiling: &Path, args: &[&OsStr], out: &Path) -> anyhow::Res
         .position(|c| c.name.starts_with("verdict"))
         .unwrap_or(0);
     components[verdict] = components[verdict].saturating_sub(questions);
+    let per_ply = COMPONENTS
+        .iter()
+        .position(|c| c.name.starts_with("rules per ply"))
+        .unwrap_or(0);
+    components[per_ply] += callgrind::summarise(&text, PER_PLY_RULES).components[0].1;
     Ok(Profiled {
         total: clock_profile.total,
         components,
