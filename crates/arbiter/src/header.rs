@@ -660,13 +660,16 @@ pub struct GameHeader {
     names: Option<Arc<[String]>>,
 }
 
+/// What a header holds besides its values: its tags' vector and the
+/// spec's names.
+type HeaderBuffers = (Vec<TagField>, Arc<[String]>);
+
 thread_local! {
-    /// The buffers of this thread's dropped headers (the tags' vector,
-    /// emptied, and the spec's names), for the next headers it reads: a
-    /// header a game allocated a vector, freed it, and counted a shared
-    /// reference up and down (0.4% of `adjudicate --can-mate screen`).
-    static SPARE_HEADERS: RefCell<Vec<(Vec<TagField>, Arc<[String]>)>> =
-        const { RefCell::new(Vec::new()) };
+    /// The buffers of this thread's dropped headers (the tags' vector
+    /// emptied), for the next headers it reads: a header a game allocated
+    /// a vector, freed it, and counted a shared reference up and down
+    /// (0.4% of `adjudicate --can-mate screen`).
+    static SPARE_HEADERS: RefCell<Vec<HeaderBuffers>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The most headers' buffers a thread keeps: more than a chunk's games.
@@ -677,7 +680,7 @@ const SPARE_FIELDS_MAX: usize = 64;
 
 /// A tags' vector and `spec`'s names for a new header: a dropped
 /// header's, when this thread keeps one.
-fn header_buffers(spec: &HeaderSpec) -> (Vec<TagField>, Arc<[String]>) {
+fn header_buffers(spec: &HeaderSpec) -> HeaderBuffers {
     let spare = SPARE_HEADERS
         .try_with(|spare| spare.try_borrow_mut().ok()?.pop())
         .ok()
