@@ -122,8 +122,8 @@ pub(crate) fn surely_alive(pos: &Position) -> bool {
 
 /// [`surely_alive`] for both sides to move on `board`, as bits: bit
 /// `c.index()` holds it with `c` to move. The material alone decides it,
-/// and a reversible move changes no material, so a run of reversible
-/// moves reads it from the bits made at its first position.
+/// and only a capture or a promotion changes the material, so the moves
+/// after one read it from the bits made there.
 #[inline(always)]
 pub(crate) fn surely_alive_by_turn(board: &Board) -> u8 {
     let others = board.occupied() & !board.kings();

@@ -440,9 +440,11 @@ impl Game {
     /// after the last move, before the game is read. A ply then costs a
     /// copy of the move, or of the position after an irreversible one (the
     /// start of a repetition window), and the first test of the dead
-    /// positions: under [`DeadPositions::Material`] the material's after
-    /// a capture or promotion (the only moves that change it), under
-    /// [`DeadPositions::Proven`] `dead.rs`'s first filter.
+    /// positions: under [`DeadPositions::Material`] the material's test
+    /// at each irreversible move (a reversible one captures and promotes
+    /// nothing: it skips the test), under [`DeadPositions::Proven`]
+    /// `dead.rs`'s first filter, its bits made at each capture and
+    /// promotion.
     #[inline(always)]
     pub(crate) fn push_replayed_lazily(&mut self, mv: Move, before: &Position, after: &Position) {
         debug_assert!(self.ending.is_none(), "push_replayed_lazily after the end");

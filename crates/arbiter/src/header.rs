@@ -668,7 +668,9 @@ thread_local! {
     /// The buffers of this thread's dropped headers (the tags' vector
     /// emptied), for the next headers it reads: a header a game allocated
     /// a vector, freed it, and counted a shared reference up and down
-    /// (0.4% of `adjudicate --can-mate screen`).
+    /// (0.4% of `adjudicate --can-mate screen` at one thread; with more,
+    /// headers are dropped by the thread that writes the rows, and only
+    /// the games it reads itself reuse them).
     static SPARE_HEADERS: RefCell<Vec<HeaderBuffers>> = const { RefCell::new(Vec::new()) };
 }
 

@@ -586,7 +586,7 @@ const COMPONENTS: &[Component] = &[
     Component {
         // Its fast path is inlined into the replay's loop: the
         // adjudication crate's code there ([`PER_PLY_RULES`]) is added.
-        name: "rules per ply (Record::push_replayed)",
+        name: "rules per ply (Record::push_replayed, inlined)",
         functions: &["adjudication::game::Game::push_lazily_in_full"],
         part: false,
     },
