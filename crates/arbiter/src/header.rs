@@ -644,7 +644,9 @@ impl HeaderSpec {
 /// A game's tags, read once: the players and the `Result` tag (which
 /// every report shows), and the tags of the run's [`HeaderSpec`], typed.
 /// Values are decoded (escapes undone, Windows-1252 when not UTF-8) and
-/// owned, so a header travels with the game's record.
+/// owned, so a header travels with the game's record. Dropped, it leaves
+/// its buffers to the next header its thread reads (so a value is taken
+/// out of it, `header.white.take()`, not moved).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameHeader {
     /// The `White` tag.
