@@ -46,7 +46,7 @@
 //! 1 GB comment, tag value or line), and which games are too large depends
 //! on the games alone, not on the thread count or chunk size.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -411,6 +411,11 @@ impl<R> ChunkBody<R> {
 
 thread_local! {
     static READER: RefCell<GameReader> = RefCell::new(GameReader::new());
+    /// How many games the last chunk this thread read held: room made for
+    /// as many records at once. (Grown from empty, a chunk's records were
+    /// copied six times over: 12 M instructions, 0.6%, of `validate` on
+    /// 61 MB of Lichess games.)
+    static LAST_GAMES: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Records with their absolute offset and chunk-relative line.
@@ -436,7 +441,7 @@ fn process<T: Task>(
     data: &[u8],
     offset: u64,
 ) -> (Records<T::Record>, ChunkRead) {
-    let mut records = Vec::new();
+    let mut records = Vec::with_capacity(LAST_GAMES.get());
     let mut last_end = None;
     let mut last = None;
     let newlines = reader.read_chunk(data, offset, 0, |game| {
@@ -445,6 +450,7 @@ fn process<T: Task>(
         last_end = Some(game.ended_by());
         records.push((game.offset, game.line, record));
     });
+    LAST_GAMES.set(records.len());
     (
         records,
         ChunkRead {
