@@ -244,7 +244,8 @@ impl ReplayVisitor for Gather {
     // Reads no comment.
     const COMMANDS_ONLY: bool = true;
 
-    #[inline]
+    // Inlined into the replay's loop (a call a ply otherwise).
+    #[inline(always)]
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         self.moves
             .extend_from_slice(&ply.mv.to_bits().to_le_bytes());

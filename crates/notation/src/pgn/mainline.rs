@@ -119,15 +119,15 @@ impl ReplayVisitor for Mainline {
 impl<V: ReplayVisitor + ?Sized> ReplayVisitor for &mut V {
     const COMMANDS_ONLY: bool = V::COMMANDS_ONLY;
 
-    #[inline]
+    #[inline(always)]
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         (**self).mainline_move(ply);
     }
-    #[inline]
+    #[inline(always)]
     fn mainline_comment(&mut self, text: &[u8]) {
         (**self).mainline_comment(text);
     }
-    #[inline]
+    #[inline(always)]
     fn move_played(&mut self, depth: u32, ply: &Ply<'_>) {
         (**self).move_played(depth, ply);
     }
@@ -156,17 +156,17 @@ impl<V: ReplayVisitor + ?Sized> ReplayVisitor for &mut V {
 impl<A: ReplayVisitor, B: ReplayVisitor> ReplayVisitor for (A, B) {
     const COMMANDS_ONLY: bool = A::COMMANDS_ONLY && B::COMMANDS_ONLY;
 
-    #[inline]
+    #[inline(always)]
     fn mainline_move(&mut self, ply: &Ply<'_>) {
         self.0.mainline_move(ply);
         self.1.mainline_move(ply);
     }
-    #[inline]
+    #[inline(always)]
     fn mainline_comment(&mut self, text: &[u8]) {
         self.0.mainline_comment(text);
         self.1.mainline_comment(text);
     }
-    #[inline]
+    #[inline(always)]
     fn move_played(&mut self, depth: u32, ply: &Ply<'_>) {
         self.0.move_played(depth, ply);
         self.1.move_played(depth, ply);
