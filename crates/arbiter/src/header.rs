@@ -690,9 +690,17 @@ fn header_buffers(spec: &HeaderSpec) -> HeaderBuffers {
         .ok()
         .flatten();
     match spare {
-        Some((fields, names)) if Arc::ptr_eq(&names, &spec.names) => (fields, names),
-        Some((fields, _)) => (fields, Arc::clone(&spec.names)),
-        None => (Vec::with_capacity(spec.tags.len()), Arc::clone(&spec.names)),
+        Some((fields, names)) => (fields, spec_names(Some(names), spec)),
+        None => (Vec::with_capacity(spec.tags.len()), spec_names(None, spec)),
+    }
+}
+
+/// `held` when it is `spec`'s names, else a new reference to those (a
+/// header keeps the spec's own list without counting it again).
+fn spec_names(held: Option<Arc<[String]>>, spec: &HeaderSpec) -> Arc<[String]> {
+    match held {
+        Some(names) if Arc::ptr_eq(&names, &spec.names) => names,
+        _ => Arc::clone(&spec.names),
     }
 }
 
@@ -800,13 +808,7 @@ impl GameHeader {
                     .map(|(raw, (_, ty))| TagField::read(raw, *ty)),
             );
         }
-        if !self
-            .names
-            .as_ref()
-            .is_some_and(|names| Arc::ptr_eq(names, &spec.names))
-        {
-            self.names = Some(Arc::clone(&spec.names));
-        }
+        self.names = Some(spec_names(self.names.take(), spec));
     }
 
     /// Reads the `White` and `Black` tags of `game`, the game this header

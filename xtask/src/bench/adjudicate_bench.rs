@@ -585,7 +585,7 @@ const COMPONENTS: &[Component] = &[
     },
     Component {
         // Its fast path is inlined into the replay's loop: the
-        // adjudication crate's code there ([`PER_PLY_RULES`]) is added.
+        // adjudication crate's code there ([`SOURCE_RULES`]) is added.
         name: "rules per ply (Record::push_replayed, inlined)",
         functions: &["adjudication::game::Game::push_lazily_in_full"],
         part: false,
@@ -612,24 +612,27 @@ const COMPONENTS: &[Component] = &[
     },
 ];
 
-/// The clock comments' reading: the code of comment.rs wherever it was
-/// inlined (`clock_and_emt` is, into the replay's comment hook).
-const CLOCK_RULES: &[Rule] = &[Rule {
-    name: "clock comments (comment.rs)",
-    owners: &["notation/src/pgn/comment.rs"],
-    functions: &[],
-}];
-
-/// The rules per ply inlined into the replay's loop
-/// (`Record::push_replayed` and `Game::push_replayed_lazily`): the
-/// adjudication crate's code compiled into `Replayer::run`. Its slow
-/// path, `Game::push_lazily_in_full`, is a function of its own, counted
-/// with its callees in the component.
-const PER_PLY_RULES: &[Rule] = &[Rule {
-    name: "rules per ply, inlined",
-    owners: &["adjudication/src/"],
-    functions: &["Replayer<V>::run"],
-}];
+/// The components counted by the source of the code wherever it was
+/// inlined, in one pass over the profile (they do not overlap):
+/// - the clock comments' reading, comment.rs (`clock_and_emt` is inlined
+///   into the replay's comment hook);
+/// - the rules per ply inlined into the replay's loop
+///   (`Record::push_replayed` and `Game::push_replayed_lazily`): the
+///   adjudication crate's code compiled into `Replayer::run`. Its slow
+///   path, `Game::push_lazily_in_full`, is a function of its own, counted
+///   with its callees in the component.
+const SOURCE_RULES: &[Rule] = &[
+    Rule {
+        name: "clock comments (comment.rs)",
+        owners: &["notation/src/pgn/comment.rs"],
+        functions: &[],
+    },
+    Rule {
+        name: "rules per ply, inlined",
+        owners: &["adjudication/src/"],
+        functions: &["Replayer<V>::run"],
+    },
+];
 
 /// One profiled command: its total and its components.
 struct Profiled {
@@ -640,7 +643,7 @@ struct Profiled {
 
 fn profile_command(profiling: &Path, args: &[&OsStr], out: &Path) -> anyhow::Result<Profiled> {
     let text = callgrind::run(profiling, args, out)?;
-    let clock_profile = callgrind::summarise(&text, CLOCK_RULES);
+    let by_source = callgrind::summarise(&text, SOURCE_RULES);
     let mut components: Vec<u64> = COMPONENTS
         .iter()
         .map(|c| callgrind::inclusive(&text, c.functions).0)
@@ -656,11 +659,11 @@ fn profile_command(profiling: &Path, args: &[&OsStr], out: &Path) -> anyhow::Res
         .iter()
         .position(|c| c.name.starts_with("rules per ply"))
         .unwrap_or(0);
-    components[per_ply] += callgrind::summarise(&text, PER_PLY_RULES).components[0].1;
+    components[per_ply] += by_source.components[1].1;
     Ok(Profiled {
-        total: clock_profile.total,
+        total: by_source.total,
         components,
-        clock: clock_profile.components[0].1,
+        clock: by_source.components[0].1,
     })
 }
 
