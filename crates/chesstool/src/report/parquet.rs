@@ -750,6 +750,10 @@ pub struct ParquetSink {
     next_id: usize,
     clock: u64,
     encoder: Stage<Message>,
+    /// Batches the encoder has written, sent back to be dropped on this
+    /// thread, whose allocator made their buffers (freed by the encoder,
+    /// each block went back through this thread's arena's lock).
+    done: std::sync::mpsc::Receiver<RecordBatch>,
 }
 
 impl ParquetSink {
@@ -799,11 +803,12 @@ impl ParquetSink {
         let arrow = Arc::new(arrow_schema(schema));
         let props = writer_properties(schema, settings)?;
         let file_schema = Arc::clone(&arrow);
+        let (give_back, done) = std::sync::mpsc::sync_channel(BATCHES_WAITING);
         let encoder = Stage::start(
             "parquet encoder",
             "chesstool-parquet",
             BATCHES_WAITING,
-            move |receive| encode(destination, &file_schema, &props, &receive),
+            move |receive| encode(destination, &file_schema, &props, &receive, &give_back),
         )?;
         Ok(ParquetSink {
             schema: arrow,
@@ -815,6 +820,7 @@ impl ParquetSink {
             next_id: 0,
             clock: 0,
             encoder,
+            done,
         })
     }
 
@@ -953,6 +959,8 @@ impl ParquetSink {
     /// Part `index`'s gathered rows to the encoder, ending the row group
     /// when `cut`.
     fn send_rows(&mut self, index: usize, cut: bool) -> Result<()> {
+        // The batches written since the last: dropped here.
+        while self.done.try_recv().is_ok() {}
         let batch_rows = self.batch_rows();
         let part = &mut self.parts[index];
         // Room for a batch like this one.
@@ -1009,6 +1017,7 @@ fn encode(
     schema: &Arc<ArrowSchema>,
     props: &WriterProperties,
     messages: &std::sync::mpsc::Receiver<Message>,
+    give_back: &std::sync::mpsc::SyncSender<RecordBatch>,
 ) -> Result<Destination> {
     let mut writers: std::collections::HashMap<usize, ArrowWriter<FileOut>> =
         std::collections::HashMap::new();
@@ -1055,6 +1064,8 @@ fn encode(
                     written = writer.flush();
                 }
                 written.map_err(|err| cannot_write(err, names.get(&id)))?;
+                // Dropped here only when the gathering side is behind.
+                let _ = give_back.try_send(batch);
             }
             Message::Close { id } => {
                 let writer = writers.remove(&id).context("a close of no open file")?;

@@ -623,6 +623,11 @@ pub struct Table<R> {
 struct Filler<R> {
     batch: Vec<R>,
     thread: Stage<Vec<R>>,
+    /// Batches the filler is done with, sent back to be dropped here: a
+    /// record's buffers are freed by the thread that made them (glibc's
+    /// allocator locks the other thread's arena to take a block back), and
+    /// a header's go back to this thread's spares.
+    done: std::sync::mpsc::Receiver<Vec<R>>,
 }
 
 /// Records handed to the filler thread at a time: a game's record with
@@ -643,7 +648,14 @@ impl<R> Filler<R> {
     }
 
     fn send(&mut self) -> Result<()> {
-        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(FILLER_BATCH));
+        let next = match self.done.try_recv() {
+            Ok(mut done) => {
+                done.clear();
+                done
+            }
+            Err(_) => Vec::with_capacity(FILLER_BATCH),
+        };
+        let batch = std::mem::replace(&mut self.batch, next);
         self.thread.send(batch)
     }
 
@@ -719,6 +731,7 @@ impl<R: Send + 'static> Table<R> {
             },
         );
         let mut partition = self.partition.take();
+        let (give_back, done) = std::sync::mpsc::sync_channel::<Vec<R>>(FILLER_WAITING);
         let thread = Stage::start(
             "parquet filler",
             "chesstool-rows",
@@ -728,6 +741,8 @@ impl<R: Send + 'static> Table<R> {
                     for record in &batch {
                         parquet_row(&schema.columns, &mut sink, &mut partition, record, 0)?;
                     }
+                    // Dropped here only when the reading side is behind.
+                    let _ = give_back.try_send(batch);
                 }
                 sink.finish()
             },
@@ -735,6 +750,7 @@ impl<R: Send + 'static> Table<R> {
         self.filler = Some(Filler {
             batch: Vec::with_capacity(FILLER_BATCH),
             thread,
+            done,
         });
         Ok(self)
     }
