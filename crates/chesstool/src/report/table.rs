@@ -614,7 +614,7 @@ pub struct Table<R> {
     /// For a partitioned table: each row's partition, and a buffer for it.
     partition: Option<(super::PartitionFn<R>, String)>,
     /// Parquet rows filled on a thread of their own ([`Table::hand_off`]).
-    filler: Option<Filler<R>>,
+    filler: Option<Box<Filler<R>>>,
 }
 
 /// Whole records handed to a thread that fills the Parquet builders (and
@@ -747,11 +747,11 @@ impl<R: Send + 'static> Table<R> {
                 sink.finish()
             },
         )?;
-        self.filler = Some(Filler {
+        self.filler = Some(Box::new(Filler {
             batch: Vec::with_capacity(FILLER_BATCH),
             thread,
             done,
-        });
+        }));
         Ok(self)
     }
 }
