@@ -648,13 +648,13 @@ impl<R> Filler<R> {
     }
 
     fn send(&mut self) -> Result<()> {
-        let next = match self.done.try_recv() {
-            Ok(mut done) => {
-                done.clear();
-                done
-            }
-            Err(_) => Vec::with_capacity(FILLER_BATCH),
-        };
+        // Every batch sent back is dropped here; the first is reused.
+        let mut next = None;
+        while let Ok(mut done) = self.done.try_recv() {
+            done.clear();
+            next.get_or_insert(done);
+        }
+        let next = next.unwrap_or_else(|| Vec::with_capacity(FILLER_BATCH));
         let batch = std::mem::replace(&mut self.batch, next);
         self.thread.send(batch)
     }
