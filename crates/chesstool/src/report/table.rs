@@ -623,10 +623,11 @@ pub struct Table<R> {
 struct Filler<R> {
     batch: Vec<R>,
     thread: Stage<Vec<R>>,
-    /// Batches the filler is done with, sent back to be dropped here: a
-    /// record's buffers are freed by the thread that made them (glibc's
-    /// allocator locks the other thread's arena to take a block back), and
-    /// a header's go back to this thread's spares.
+    /// Batches the filler is done with, sent back to be dropped here, by
+    /// the thread that pushes the records (at `--threads 1` the one that
+    /// made them: their blocks go back to its own arena, where the filler
+    /// took that arena's lock for each, and a header's buffers go back to
+    /// its spares).
     done: std::sync::mpsc::Receiver<Vec<R>>,
 }
 
