@@ -58,9 +58,13 @@ use crate::{build_binary, rerun_optimised, target_dir, Profile};
 const TARGET_T1_OVER_BASE_CORPUS: f64 = 1.5;
 /// Single-thread validate over the baseline, on the shared real files.
 const TARGET_T1_OVER_BASE_REAL: f64 = 1.3;
-/// Two threads over one (corpus and real files, and inputs given with
-/// `--input`; not issue 20's own two, see [`T1_ONLY_INPUTS`]).
+/// Two threads over one on the generated corpus (an earlier round's
+/// target, kept).
 const TARGET_T2_OVER_T1: f64 = 1.85;
+/// Two threads over one on the shared real files given as many inputs,
+/// and on inputs given with `--input` (issue 20: at least 1.8×; not its
+/// two inputs of one thread's target, see [`T1_ONLY_INPUTS`]).
+const TARGET_T2_OVER_T1_REAL: f64 = 1.8;
 /// Issue 20's own inputs, whose target is one thread's speed over the
 /// baseline: timed at two threads too, for the table, but the two-thread
 /// target is checked on the inputs it names (one big file and the shared
@@ -1291,9 +1295,14 @@ fn targets(rows: &[Row]) -> Vec<String> {
         if T1_ONLY_INPUTS.contains(&row.name.as_str()) {
             continue;
         }
+        let want = if row.name == "lichess-like" {
+            TARGET_T2_OVER_T1
+        } else {
+            TARGET_T2_OVER_T1_REAL
+        };
         check(
             format!(
-                "{}: t2/t1 {:.2}x >= {TARGET_T2_OVER_T1}x (CPU time stolen by the hypervisor \
+                "{}: t2/t1 {:.2}x >= {want}x (CPU time stolen by the hypervisor \
                  during the t1 runs {}, the t2 runs {}, the baseline's {})",
                 row.name,
                 t2 / t1,
@@ -1301,7 +1310,7 @@ fn targets(rows: &[Row]) -> Vec<String> {
                 percent(row.stolen[1]),
                 percent(row.stolen[2])
             ),
-            t2 / t1 >= TARGET_T2_OVER_T1,
+            t2 / t1 >= want,
         );
     }
     missed
