@@ -360,7 +360,10 @@ impl GameMoves {
     }
 }
 
-/// What a games table holds besides its report's columns.
+// What a games table holds besides its report's columns. (Not a doc
+// comment: clap would make it the `about` of every subcommand that
+// flattens these arguments, since each subcommand's arguments are built
+// after its own `about` is set; see `Command` in main.rs.)
 #[derive(Debug, Clone, clap::Args)]
 pub struct GamesTableArgs {
     /// Add the game's moves: `movetext` (as read, on one line, with its

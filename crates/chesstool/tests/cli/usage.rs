@@ -101,6 +101,51 @@ fn help_names_values_alike_in_every_subcommand() {
     }
 }
 
+/// Each subcommand's help, and its man page, open with the summary that
+/// `chesstool --help` lists for it: its arguments (built only when it
+/// runs) must not replace it with a doc comment of theirs.
+#[test]
+fn each_subcommand_keeps_its_own_summary() {
+    let dir = temp_dir("usage_summaries");
+    let run = chesstool(&dir, &["--help"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // `  name   summary` lines under `Commands:`.
+    let listed: Vec<(String, String)> = run
+        .stdout
+        .lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| {
+            let (name, summary) = line.trim().split_once(' ')?;
+            Some((name.to_owned(), summary.trim().to_owned()))
+        })
+        .filter(|(name, _)| name != "help")
+        .collect();
+    assert!(listed.len() >= 7, "{}", run.stdout);
+    let mut summaries: Vec<&str> = listed.iter().map(|(_, s)| s.as_str()).collect();
+    summaries.sort_unstable();
+    summaries.dedup();
+    assert_eq!(summaries.len(), listed.len(), "{}", run.stdout);
+    let pages = dir.join("man");
+    let made = chesstool(&dir, &["manpages", pages.to_str().expect("utf-8 path")]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    for (name, summary) in &listed {
+        let run = chesstool(&dir, &[name.as_str(), "--help"]);
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        let first = run.stdout.lines().next().unwrap_or("");
+        assert_eq!(first, summary, "{name} --help:\n{}", run.stdout);
+        let page = std::fs::read_to_string(pages.join(format!("chesstool-{name}.1")))
+            .unwrap_or_else(|e| panic!("{name}: no man page: {e}"));
+        // roff escapes dashes.
+        let roff = summary.replace('-', "\\-");
+        assert!(
+            page.contains(&roff),
+            "chesstool-{name}.1 lacks {roff:?}:\n{page}"
+        );
+    }
+}
+
 /// `--no-header` drops the CSV header line and nothing else, for every
 /// subcommand; other formats are unchanged by it.
 #[test]
