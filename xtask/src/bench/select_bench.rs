@@ -19,6 +19,14 @@
 //! thread), the tag filter at 1.5× our own validate (it replays nothing),
 //! two threads at 1.7× one.
 //!
+//! Last in each round, the two-thread tag filter over a file of one
+//! short game: what a run costs that has next to nothing to read (the
+//! process's start, the arguments, the threads, the exit), which no
+//! number of threads shortens. With it, `fixed`, and the ceiling `c`, the bench prints the
+//! two-thread speed-up a run of one thread taking `t1` could reach if all
+//! the rest of it ran `c` times as fast on two threads (Amdahl's law):
+//! `t1 / (fixed + (t1 - fixed) / c)`.
+//!
 //! Then the peak RSS (`/usr/bin/time -f %M`) of `select --unique` over
 //! a million distinct games (every line of 5 plies from the start
 //! position, in order, to the millionth; written once under
@@ -144,10 +152,24 @@ struct Row {
     stolen: [Option<f64>; 7],
     /// Games written: ours and pgn-extract's, tag filter then dedup.
     kept: [Option<u64>; 4],
+    /// Median seconds of the two-thread tag filter over one short game.
+    fixed: f64,
 }
 
 fn bench_select(options: &Options) -> anyhow::Result<()> {
     let bin = build_binary("chesstool", "chesstool", Profile::Dist)?;
+    let dir = target_dir().join("bench");
+    std::fs::create_dir_all(&dir)?;
+    let tiny = dir.join("one-game.pgn");
+    std::fs::write(&tiny, "[Event \"?\"]\n\n1. e4 *\n")?;
+    let tiny = Input {
+        name: "one-game".to_owned(),
+        what: "one short game".to_owned(),
+        bytes: 0,
+        stored: 0,
+        zst: false,
+        files: vec![tiny],
+    };
     let inputs = issue_19_inputs()?;
     if inputs.is_empty() {
         eprintln!(
@@ -156,8 +178,6 @@ fn bench_select(options: &Options) -> anyhow::Result<()> {
         return Ok(());
     }
     let extract = pgn_extract();
-    let dir = target_dir().join("bench");
-    std::fs::create_dir_all(&dir)?;
     let tag_file = dir.join("pgn-extract-tags.txt");
     std::fs::write(&tag_file, "WhiteElo >= \"2500\"\n")?;
     println!(
@@ -187,6 +207,7 @@ fn bench_select(options: &Options) -> anyhow::Result<()> {
             extract.as_deref(),
             &tag_file,
             input,
+            &tiny,
         )?);
     }
     let mut missed = print_results(&rows, options.runs);
@@ -222,8 +243,10 @@ fn bench_input(
     extract: Option<&Path>,
     tag_file: &Path,
     input: &Input,
+    tiny: &Input,
 ) -> anyhow::Result<Row> {
     let mut seconds: [Vec<f64>; 7] = Default::default();
+    let mut fixed = Vec::new();
     let mut ticks = [CpuTicks::default(); 7];
     let tag_arg = format!("-t{}", tag_file.display());
     let ours = |threads: &str, what: &[&str]| -> Vec<String> {
@@ -287,6 +310,9 @@ fn bench_input(
             TIMED[PAIR_T1],
             mbps(input.bytes as usize, pair)
         ));
+        // The same two-thread run with next to nothing to read.
+        let args: Vec<&str> = commands[TAG_T2].1.iter().map(String::as_str).collect();
+        fixed.push(run_child(bin, &args, tiny, None)?.seconds);
         eprintln!(
             "{} run {}/{}: {} MB/s",
             input.name,
@@ -337,6 +363,7 @@ fn bench_input(
         }),
         stolen: std::array::from_fn(|slot| ticks[slot].stolen()),
         kept,
+        fixed: median(&fixed),
     })
 }
 
@@ -447,9 +474,19 @@ fn print_results(rows: &[Row], runs: usize) -> Vec<String> {
             // Beside the two-thread target, what two processes reached.
             let ceiling = match (a, ratio(PAIR_T1, TAG_T1)) {
                 (TAG_T2, Some(c)) => {
+                    // Amdahl: what is left if all but the fixed cost ran
+                    // `c` times as fast.
+                    let bound = row.mbps[TAG_T1].map(|mbps| {
+                        let t1 = row.megabytes / mbps;
+                        let fixed = row.fixed.min(t1);
+                        t1 / (fixed + (t1 - fixed) / c)
+                    });
                     format!(
-                        " (two one-thread runs at once: {c:.2}x; CPU time stolen by the \
-                         hypervisor during the t1 runs {}, the t2 runs {})",
+                        " (two one-thread runs at once: {c:.2}x; a run of one short game \
+                         takes {:.2} ms, so the rest at {c:.2}x gives at most {}; CPU time \
+                         stolen by the hypervisor during the t1 runs {}, the t2 runs {})",
+                        row.fixed * 1e3,
+                        bound.map_or_else(|| "n/a".to_owned(), |b| format!("{b:.2}x")),
                         percent(row.stolen[TAG_T1]),
                         percent(row.stolen[TAG_T2])
                     )
