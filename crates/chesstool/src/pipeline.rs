@@ -327,6 +327,11 @@ impl Block {
         Block { buf, len }
     }
 
+    /// The memory the chunk holds: its buffer's capacity.
+    fn held(&self) -> usize {
+        self.buf.capacity()
+    }
+
     /// Keeps the first `len` bytes (the others stay in the buffer).
     fn truncate(&mut self, len: usize) {
         self.len = self.len.min(len);
@@ -1225,6 +1230,71 @@ type Job = (ChunkInfo, Block, Option<Hole>);
 /// runs it here without a pool.
 type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Block, Option<Hole>, &mut Emitter<'_, T, E>) + 's;
 
+/// The parts a whole chunk counts for in the read-ahead ([`Ahead`]): a
+/// chunk counts for as many quarters of a chunk as its buffer holds, at
+/// least one. A small file is read into a buffer of its own size
+/// ([`read_input`]), so that many small inputs keep as much work queued as
+/// one large one (counted whole, 61 small files left the worker of
+/// `--threads 2` waiting while this thread ran a chunk) and hold no more
+/// memory than it; an input's last chunk, in a buffer of a whole chunk,
+/// counts whole (counted by its bytes, it let the inputs of many small
+/// files hold 1.5 to 2.2 times the memory).
+const CHUNK_PARTS: usize = 4;
+
+/// The chunks handed out, by sequence number, and the parts of a chunk
+/// each counts for ([`CHUNK_PARTS`]): those not yet accepted (queued or
+/// being run), and those not yet emitted.
+#[derive(Default)]
+struct Ahead {
+    running: VecDeque<(u64, usize)>,
+    running_parts: usize,
+    unemitted: VecDeque<(u64, usize)>,
+    unemitted_parts: usize,
+}
+
+impl Ahead {
+    /// Chunk `seq`, in a buffer of `held` bytes, handed out.
+    fn add(&mut self, seq: u64, held: usize, chunk_size: usize) {
+        let parts = held
+            .div_ceil((chunk_size / CHUNK_PARTS).max(1))
+            .clamp(1, CHUNK_PARTS);
+        self.running.push_back((seq, parts));
+        self.running_parts += parts;
+        self.unemitted.push_back((seq, parts));
+        self.unemitted_parts += parts;
+    }
+
+    /// Chunk `seq` came back (any running chunk may, in any order).
+    fn done(&mut self, seq: u64) {
+        if let Some(at) = self.running.iter().position(|&(s, _)| s == seq) {
+            if let Some((_, parts)) = self.running.remove(at) {
+                self.running_parts -= parts;
+            }
+        }
+    }
+
+    /// The chunks before `next_seq` were emitted.
+    fn emitted_before(&mut self, next_seq: u64) {
+        while let Some(&(seq, parts)) = self.unemitted.front() {
+            if seq >= next_seq {
+                break;
+            }
+            self.unemitted.pop_front();
+            self.unemitted_parts -= parts;
+        }
+    }
+
+    fn any_running(&self) -> bool {
+        !self.running.is_empty()
+    }
+
+    /// As much running as `whole` whole chunks, or as much waiting to be
+    /// emitted as twice that.
+    fn full(&self, whole: usize) -> bool {
+        self.running_parts >= whole * CHUNK_PARTS || self.unemitted_parts >= 2 * whole * CHUNK_PARTS
+    }
+}
+
 /// Reads every input that `next_source` opens, in turn, to its end, and
 /// runs `task` on every game, handing `emit` each record and, after an
 /// input's last record, its [`Event::Done`], all in input order. With
@@ -1251,6 +1321,9 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
     // One sequence for the chunks of every input and the markers between.
     let seq = std::cell::Cell::new(0u64);
     let positional = pool.is_some();
+    // The chunk size of the input being read (the read-ahead is counted
+    // in chunks of it).
+    let chunk_size = std::cell::Cell::new(DEFAULT_CHUNK_SIZE);
 
     // Every input in turn, through one `send`.
     let mut read_everything = |send: &mut Dispatch<'_, T, E>, emitter: &mut Emitter<'_, T, E>| {
@@ -1261,6 +1334,7 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             };
             let select = source.settings.select;
             let max_game_size = source.settings.max_game_size.max(1 << 10);
+            chunk_size.set(source.settings.chunk_size.max(1 << 10));
             // Positional reads by the workers only when there are workers.
             let file = source.file.take().filter(|_| positional);
             let (bytes, error) = read_input(
@@ -1314,19 +1388,23 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             let raise = |out: std::thread::Result<ChunkOut<T::Record>>| {
                 out.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             };
-            // Handed out and not yet accepted (queued, or being run).
-            let mut in_flight = 0usize;
+            // Handed out and not yet accepted (queued, or being run), or
+            // not yet emitted.
+            let mut in_flight = Ahead::default();
             // Enough that a worker finds a chunk queued whenever it ends
             // one, while this thread runs another and emits (with one
             // chunk queued, not two, the worker of `--threads 2` ran dry
             // and spun: 550–1,100 `sched_yield` calls a run on the master
-            // files, against 66–120).
+            // files, against 66–120), short chunks counted in parts
+            // ([`CHUNK_PARTS`]); twice as much handed out and not yet
+            // emitted, waiting in order behind a slow one included: this
+            // bounds the chunks held in memory.
             let max_in_flight = workers + 3;
-            // Handed out and not yet emitted, waiting in order behind a
-            // slow one included: this bounds the chunks held in memory.
-            let max_unemitted = 2 * max_in_flight;
+            // The end-of-input markers too (they hold no bytes): a bound
+            // on the markers of empty inputs waiting behind a slow chunk.
+            let max_unemitted = 16 * CHUNK_PARTS * max_in_flight;
             // Runs the oldest queued chunk here, or waits for a worker's.
-            let help = |emitter: &mut Emitter<'_, T, E>, in_flight: &mut usize| {
+            let help = |emitter: &mut Emitter<'_, T, E>, in_flight: &mut Ahead| {
                 let out = match take() {
                     Some((info, chunk, hole)) => fill_and_run(task, info, chunk, hole),
                     None => match rx.recv() {
@@ -1334,8 +1412,9 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
                         Err(_) => return false,
                     },
                 };
-                *in_flight -= 1;
+                in_flight.done(out.info.seq);
                 emitter.accept(out);
+                in_flight.emitted_before(emitter.next_seq);
                 true
             };
             pool.in_place_scope(|scope| {
@@ -1344,11 +1423,11 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
                         tick(chunk.len() as u64);
                         info.seq = seq.get();
                         seq.set(info.seq + 1);
+                        in_flight.add(info.seq, chunk.held(), chunk_size.get());
                         queue
                             .lock()
                             .unwrap_or_else(PoisonError::into_inner)
                             .push_back((info, chunk, hole));
-                        in_flight += 1;
                         let tx = tx.clone();
                         let take = &take;
                         scope.spawn(move |_| {
@@ -1360,18 +1439,20 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
                             }
                         });
                         while let Ok(out) = rx.try_recv() {
-                            in_flight -= 1;
-                            emitter.accept(raise(out));
+                            let out = raise(out);
+                            in_flight.done(out.info.seq);
+                            emitter.accept(out);
                         }
-                        while (in_flight >= max_in_flight
+                        in_flight.emitted_before(emitter.next_seq);
+                        while (in_flight.full(max_in_flight)
                             || seq.get() - emitter.next_seq >= max_unemitted as u64)
-                            && in_flight > 0
+                            && in_flight.any_running()
                             && help(emitter, &mut in_flight)
                         {}
                     },
                     &mut emitter,
                 );
-                while in_flight > 0 && help(&mut emitter, &mut in_flight) {}
+                while in_flight.any_running() && help(&mut emitter, &mut in_flight) {}
             });
         }
     }
@@ -1395,11 +1476,23 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
     let mut bytes = 0u64;
     // `buf[..filled]` holds the bytes read and not yet sent; past it, up
     // to `buf.len()`, stale bytes of a recycled buffer, read over.
-    let mut buf: Vec<u8> = emitter.scratch(chunk_size + (chunk_size >> 2));
+    // A file read at offsets that is smaller than a chunk is one chunk:
+    // read into a buffer of its size, not a whole chunk's, since the
+    // read-ahead counts a chunk by the memory it holds ([`CHUNK_PARTS`]).
+    // Its first block is the whole file (and one byte more, to see its
+    // end).
+    let small = file
+        .as_ref()
+        .and_then(|(_, size)| usize::try_from(*size).ok())
+        .filter(|&size| size < chunk_size);
+    let mut buf: Vec<u8> = match small {
+        Some(size) => Vec::with_capacity(size + 1),
+        None => emitter.scratch(chunk_size + (chunk_size >> 2)),
+    };
     let mut filled = 0usize;
     let mut offset = 0u64;
     let mut eof = false;
-    let mut want = chunk_size;
+    let mut want = small.map_or(chunk_size, |size| size + 1);
     let info = |offset: u64, is_last: bool, work: Work, forced: bool| ChunkInfo {
         seq: 0,
         input,
@@ -1941,6 +2034,51 @@ mod tests {
         }
         assert_eq!(got.0.len(), expected.0.len(), "{context}");
         assert_eq!(got.1, expected.1, "{context}");
+    }
+
+    /// Whole chunks count as whole in the read-ahead, short ones for the
+    /// quarters they hold (at least one): four whole chunks fill it, as
+    /// sixteen chunks of a few KiB do; a chunk back frees its parts
+    /// whatever the order, and its parts wait to be emitted.
+    #[test]
+    fn the_read_ahead_counts_short_chunks_in_parts() {
+        let size = 256 << 10;
+        let mut ahead = Ahead::default();
+        for seq in 0..3 {
+            ahead.add(seq, size - 1000, size);
+            assert!(!ahead.full(4), "{} whole chunks", seq + 1);
+        }
+        ahead.add(3, size + 5000, size);
+        assert!(ahead.full(4));
+        ahead.done(1);
+        assert!(!ahead.full(4));
+        assert_eq!(ahead.running_parts, 3 * CHUNK_PARTS);
+        // Out of order: nothing emitted yet, all four still wait.
+        assert_eq!(ahead.unemitted_parts, 4 * CHUNK_PARTS);
+        ahead.emitted_before(2);
+        assert_eq!(ahead.unemitted_parts, 2 * CHUNK_PARTS);
+
+        let mut short = Ahead::default();
+        for seq in 0..15 {
+            short.add(seq, 4 << 10, size);
+            assert!(!short.full(4), "{} short chunks", seq + 1);
+        }
+        short.add(15, 1, size);
+        assert!(short.full(4));
+        // A chunk of half the size counts for two parts.
+        let mut half = Ahead::default();
+        half.add(0, size / 2, size);
+        assert_eq!(half.running_parts, 2);
+        // Waiting to be emitted behind a slow chunk: at twice the bound.
+        let mut behind = Ahead::default();
+        for seq in 0..8 {
+            behind.add(seq, size, size);
+            behind.done(seq);
+        }
+        assert!(!behind.any_running());
+        assert!(behind.full(4));
+        behind.emitted_before(8);
+        assert!(!behind.full(4));
     }
 
     /// With no game over the size limit, any thread count, chunk size and
