@@ -6,9 +6,13 @@
 //! pool, and the main thread whenever it has read as far ahead as it may,
 //! each read and check a whole chunk of games; results come back in input
 //! order, so output is the same for any thread count. At most
-//! `threads + 2` chunks are being run or queued, and at most twice that
-//! handed out and not yet emitted (the ones behind a slow chunk wait for
-//! it), which bounds memory by the chunk size, not the file size.
+//! `threads + 2` chunks' worth of buffers are being run or queued, and at
+//! most twice that handed out and not yet emitted (the ones behind a slow
+//! chunk wait for it), which bounds memory by the chunk size, not the
+//! file size. A chunk counts for the quarters of a chunk its buffer holds
+//! ([`CHUNK_PARTS`]), and a file smaller than a chunk is read into a buffer
+//! of its own size, so that many small files keep as much work queued as
+//! one large one.
 //!
 //! A plain file is not read whole by the main thread: with workers, past
 //! its first block (which the stream that sniffed the file already holds
