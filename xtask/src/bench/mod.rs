@@ -554,6 +554,30 @@ impl CpuTicks {
 }
 
 /// A stolen share as the benches print it: `12%`, or `n/a`.
+/// The CPU time (user and system, seconds) of this process's children
+/// that have been waited for, from `/proc/self/stat` (`cutime` and
+/// `cstime`, in the kernel's 100 ticks a second): taken before and after
+/// a child's run, the difference is that child's CPU time, to 10 ms.
+fn children_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Past the command name, which is in parentheses and may hold spaces:
+    // the fields from the third (state) on.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |field: usize| fields.get(field - 3)?.parse::<f64>().ok();
+    Some((ticks(16)? + ticks(17)?) / 100.0)
+}
+
+/// Runs `run` and adds the CPU time of the children it waited for to
+/// `seconds` (nothing when `/proc` cannot tell).
+fn children_cpu<R>(seconds: &mut Vec<f64>, run: impl FnOnce() -> R) -> R {
+    let before = children_cpu_seconds();
+    let result = run();
+    if let (Some(before), Some(after)) = (before, children_cpu_seconds()) {
+        seconds.push(after - before);
+    }
+    result
+}
+
 fn percent(share: Option<f64>) -> String {
     share.map_or_else(|| "n/a".to_owned(), |s| format!("{:.0}%", s * 100.0))
 }
