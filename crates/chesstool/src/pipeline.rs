@@ -12,7 +12,8 @@
 //! file size. A chunk counts for the quarters of a chunk its buffer holds
 //! ([`CHUNK_PARTS`]), and a file smaller than a chunk is read into a buffer
 //! of its own size, so that many small files keep as much work queued as
-//! one large one.
+//! one large one (the last chunk handed out can pass the bound by up to
+//! three quarters of a chunk).
 //!
 //! A plain file is not read whole by the main thread: with workers, past
 //! its first block (which the stream that sniffed the file already holds
@@ -935,9 +936,12 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
     /// how much of it is initialised, and only what lies past it is zeroed
     /// before a read), or else a new one of `capacity` zeroes.
     fn scratch(&mut self, capacity: usize) -> Vec<u8> {
-        // The one with the most initialised bytes (an input's last chunk
-        // is short: a buffer that held one would be zeroed again).
-        let most = (0..self.spare.len()).max_by_key(|&i| self.spare[i].len());
+        // One with room enough (a small file's buffer, kept, would
+        // otherwise be grown), then the one with the most initialised
+        // bytes (an input's last chunk is short: a buffer that held one
+        // would be zeroed again).
+        let most = (0..self.spare.len())
+            .max_by_key(|&i| (self.spare[i].capacity() >= capacity, self.spare[i].len()));
         match most.map(|i| self.spare.swap_remove(i)) {
             Some(mut buf) => {
                 if buf.capacity() < capacity {
@@ -962,6 +966,25 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
                 let buf = tests::stale(buf);
                 buf
             }
+        }
+    }
+
+    /// A buffer with room for `capacity` bytes that counts for as many
+    /// parts (of `part` bytes) as `capacity` does ([`CHUNK_PARTS`]), for a
+    /// small file: the smallest such spare (one that held another small
+    /// file: a new one would be faulted in and zeroed again), or a new
+    /// one of that capacity, empty (zeroed as it is read into).
+    fn scratch_small(&mut self, capacity: usize, part: usize) -> Vec<u8> {
+        let parts = |bytes: usize| bytes.div_ceil(part.max(1)).clamp(1, CHUNK_PARTS);
+        let fits = (0..self.spare.len())
+            .filter(|&i| {
+                let held = self.spare[i].capacity();
+                held >= capacity && parts(held) == parts(capacity)
+            })
+            .min_by_key(|&i| self.spare[i].capacity());
+        match fits {
+            Some(i) => self.spare.swap_remove(i),
+            None => Vec::with_capacity(capacity),
         }
     }
 
@@ -1240,9 +1263,12 @@ type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Block, Option<Hole>, &mut Emitter
 /// ([`read_input`]), so that many small inputs keep as much work queued as
 /// one large one (counted whole, 61 small files left the worker of
 /// `--threads 2` waiting while this thread ran a chunk) and hold no more
-/// memory than it; an input's last chunk, in a buffer of a whole chunk,
-/// counts whole (counted by its bytes, it let the inputs of many small
-/// files hold 1.5 to 2.2 times the memory).
+/// buffer memory than it (peak RSS on such inputs still grows, by 10–27%:
+/// more of their chunks and records are in flight at once); an input's last chunk, in a
+/// buffer of a whole chunk, counts whole (counted by its bytes, it let
+/// the inputs of many small files hold 1.5 to 2.2 times the memory). The
+/// bound is checked after a chunk is handed out, so the last one can
+/// pass it by up to three parts.
 const CHUNK_PARTS: usize = 4;
 
 /// The chunks handed out, by sequence number, and the parts of a chunk
@@ -1338,7 +1364,8 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             };
             let select = source.settings.select;
             let max_game_size = source.settings.max_game_size.max(1 << 10);
-            chunk_size.set(source.settings.chunk_size.max(1 << 10));
+            // As `read_input` sizes its chunks.
+            chunk_size.set(source.settings.chunk_size.max(1 << 10).min(max_game_size));
             // Positional reads by the workers only when there are workers.
             let file = source.file.take().filter(|_| positional);
             let (bytes, error) = read_input(
@@ -1404,8 +1431,9 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             // emitted, waiting in order behind a slow one included: this
             // bounds the chunks held in memory.
             let max_in_flight = workers + 3;
-            // The end-of-input markers too (they hold no bytes): a bound
-            // on the markers of empty inputs waiting behind a slow chunk.
+            // And in chunks handed out and not yet emitted, by sequence
+            // number (end-of-input markers included, though they hold no
+            // bytes): as many as the smallest chunks can be.
             let max_unemitted = 16 * CHUNK_PARTS * max_in_flight;
             // Runs the oldest queued chunk here, or waits for a worker's.
             let help = |emitter: &mut Emitter<'_, T, E>, in_flight: &mut Ahead| {
@@ -1490,7 +1518,7 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
         .and_then(|(_, size)| usize::try_from(*size).ok())
         .filter(|&size| size < chunk_size);
     let mut buf: Vec<u8> = match small {
-        Some(size) => Vec::with_capacity(size + 1),
+        Some(size) => emitter.scratch_small(size + 1, chunk_size / CHUNK_PARTS),
         None => emitter.scratch(chunk_size + (chunk_size >> 2)),
     };
     let mut filled = 0usize;
@@ -1646,8 +1674,16 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             }
         };
         want = chunk_size;
-        let mut tail = emitter.scratch(chunk_size + (chunk_size >> 2));
         let rest = filled - cut;
+        // What follows the cut, in a buffer for the next block; none at
+        // the input's end (a spare taken here would only go back, and a
+        // small file's own buffer, grown to a chunk's size to take it,
+        // would be lost to small files).
+        let mut tail = if eof && rest == 0 {
+            Vec::new()
+        } else {
+            emitter.scratch(chunk_size + (chunk_size >> 2))
+        };
         if tail.len() < rest {
             tail.resize(rest, 0);
         }
@@ -2038,6 +2074,40 @@ mod tests {
         }
         assert_eq!(got.0.len(), expected.0.len(), "{context}");
         assert_eq!(got.1, expected.1, "{context}");
+    }
+
+    /// A small file's buffer comes from a spare that counts for as many
+    /// parts as the file (the smallest), else is new and exactly its size;
+    /// a chunk's buffer comes from a spare with room enough before one
+    /// with more bytes initialised but too little room.
+    #[test]
+    fn spare_buffers_go_where_they_fit() {
+        const K: usize = 1 << 10;
+        let part = 64 * K;
+        let mut emitter = Emitter::new(&Keep, |_: Event<'_, Seen>| Control::Continue);
+        let spare = |capacity: usize, len: usize| {
+            let mut buf = Vec::with_capacity(capacity);
+            buf.resize(len, 0);
+            buf
+        };
+        emitter.spare = vec![
+            spare(320 * K, 10),
+            spare(110 * K, 110 * K),
+            spare(100 * K, 1),
+        ];
+        // 90 KiB: two parts, as the 100 KiB and 110 KiB spares; the smaller.
+        assert_eq!(emitter.scratch_small(90 * K, part).capacity(), 100 * K);
+        // 200 KiB: four parts, as the 320 KiB spare only (110 KiB is two).
+        assert_eq!(emitter.scratch_small(200 * K, part).capacity(), 320 * K);
+        // 30 KiB: one part; no spare counts for one, so a new buffer.
+        let new = emitter.scratch_small(30 * K, part);
+        assert_eq!((new.capacity(), new.len()), (30 * K, 0));
+        assert_eq!(emitter.spare.len(), 1);
+        // A chunk of 320 KiB: the spare with room before the one with
+        // more bytes initialised.
+        emitter.spare = vec![spare(110 * K, 110 * K), spare(320 * K, 10)];
+        let chunk = emitter.scratch(320 * K);
+        assert_eq!((chunk.capacity(), chunk.len()), (320 * K, 10));
     }
 
     /// Whole chunks count as whole in the read-ahead, short ones for the

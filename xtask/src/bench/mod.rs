@@ -553,7 +553,6 @@ impl CpuTicks {
     }
 }
 
-/// A stolen share as the benches print it: `12%`, or `n/a`.
 /// The CPU time (user and system, seconds) of this process's children
 /// that have been waited for, from `/proc/self/stat` (`cutime` and
 /// `cstime`, in the kernel's 100 ticks a second): taken before and after
@@ -578,6 +577,7 @@ fn children_cpu<R>(seconds: &mut Vec<f64>, run: impl FnOnce() -> R) -> R {
     result
 }
 
+/// A stolen share as the benches print it: `12%`, or `n/a`.
 fn percent(share: Option<f64>) -> String {
     share.map_or_else(|| "n/a".to_owned(), |s| format!("{:.0}%", s * 100.0))
 }

@@ -1269,8 +1269,6 @@ fn print_results(rows: &[Row], runs: usize) {
     );
 }
 
-/// The `.zst` row's t2 over the slower of its plain twin's t2 and `zstd
-/// -dc` alone.
 /// What two cores allow the `.zst` target: its two-thread runs used
 /// `cpu` seconds of CPU, so they take at least `cpu / 2`, and the target's
 /// ratio is at most the slower of plain t2 and `zstd -dc` over that; with
@@ -1298,6 +1296,8 @@ fn zst_bound(row: &Row, rows: &[Row]) -> Option<String> {
     ))
 }
 
+/// The `.zst` row's t2 over the slower of its plain twin's t2 and `zstd
+/// -dc` alone.
 fn zst_ratio(row: &Row, rows: &[Row]) -> Option<f64> {
     let plain_name = row.name.strip_suffix(".zst")?;
     let plain = rows.iter().find(|other| other.name == plain_name)?;
