@@ -1431,9 +1431,11 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             // emitted, waiting in order behind a slow one included: this
             // bounds the chunks held in memory.
             let max_in_flight = workers + 3;
-            // And in chunks handed out and not yet emitted, by sequence
-            // number (end-of-input markers included, though they hold no
-            // bytes): as many as the smallest chunks can be.
+            // And how many wait in order, by sequence number: chunks and
+            // the end-of-input markers between them, which hold no bytes
+            // and count for nothing in `Ahead` (a bound for inputs of a few
+            // bytes each, or none): eight times as many as the smallest
+            // chunks, a part each, can be.
             let max_unemitted = 16 * CHUNK_PARTS * max_in_flight;
             // Runs the oldest queued chunk here, or waits for a worker's.
             let help = |emitter: &mut Emitter<'_, T, E>, in_flight: &mut Ahead| {
