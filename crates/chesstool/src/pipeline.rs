@@ -1263,7 +1263,7 @@ type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Block, Option<Hole>, &mut Emitter
 /// ([`read_input`]), so that many small inputs keep as much work queued as
 /// one large one (counted whole, 61 small files left the worker of
 /// `--threads 2` waiting while this thread ran a chunk) and hold no more
-/// buffer memory than it (peak RSS on such inputs still grows, by 8–26%:
+/// buffer memory than it (peak RSS on such inputs still grows, by 7–26%:
 /// more of their chunks and records are in flight at once); an input's last chunk, in a
 /// buffer of a whole chunk, counts whole (counted by its bytes, it let
 /// the inputs of many small files hold 1.5 to 2.2 times the memory). The
