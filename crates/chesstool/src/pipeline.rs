@@ -970,16 +970,15 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
     }
 
     /// A buffer with room for `capacity` bytes that counts for as many
-    /// parts (of `part` bytes) as `capacity` does ([`CHUNK_PARTS`]), for a
-    /// small file: the smallest such spare (one that held another small
+    /// parts of a chunk of `chunk_size` as `capacity` does ([`parts`]), for
+    /// a small file: the smallest such spare (one that held another small
     /// file: a new one would be faulted in and zeroed again), or a new
     /// one of that capacity, empty (zeroed as it is read into).
-    fn scratch_small(&mut self, capacity: usize, part: usize) -> Vec<u8> {
-        let parts = |bytes: usize| bytes.div_ceil(part.max(1)).clamp(1, CHUNK_PARTS);
+    fn scratch_small(&mut self, capacity: usize, chunk_size: usize) -> Vec<u8> {
         let fits = (0..self.spare.len())
             .filter(|&i| {
                 let held = self.spare[i].capacity();
-                held >= capacity && parts(held) == parts(capacity)
+                held >= capacity && parts(held, chunk_size) == parts(capacity, chunk_size)
             })
             .min_by_key(|&i| self.spare[i].capacity());
         match fits {
@@ -1271,6 +1270,19 @@ type Dispatch<'s, T, E> = dyn FnMut(ChunkInfo, Block, Option<Hole>, &mut Emitter
 /// pass it by up to three parts.
 const CHUNK_PARTS: usize = 4;
 
+/// The parts ([`CHUNK_PARTS`]) of a chunk of `chunk_size` bytes that a
+/// buffer of `held` bytes counts for: at least one, at most a whole chunk.
+fn parts(held: usize, chunk_size: usize) -> usize {
+    held.div_ceil((chunk_size / CHUNK_PARTS).max(1))
+        .clamp(1, CHUNK_PARTS)
+}
+
+/// The chunk size an input is read in: as asked, at least 1 KiB, and
+/// never past the game size limit (see `want` in [`read_input`]).
+fn chunk_size_for(settings: Settings, max_game_size: usize) -> usize {
+    settings.chunk_size.max(1 << 10).min(max_game_size)
+}
+
 /// The chunks handed out, by sequence number, and the parts of a chunk
 /// each counts for ([`CHUNK_PARTS`]): those not yet accepted (queued or
 /// being run), and those not yet emitted.
@@ -1285,9 +1297,7 @@ struct Ahead {
 impl Ahead {
     /// Chunk `seq`, in a buffer of `held` bytes, handed out.
     fn add(&mut self, seq: u64, held: usize, chunk_size: usize) {
-        let parts = held
-            .div_ceil((chunk_size / CHUNK_PARTS).max(1))
-            .clamp(1, CHUNK_PARTS);
+        let parts = parts(held, chunk_size);
         self.running.push_back((seq, parts));
         self.running_parts += parts;
         self.unemitted.push_back((seq, parts));
@@ -1364,8 +1374,7 @@ pub fn run_many<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
             };
             let select = source.settings.select;
             let max_game_size = source.settings.max_game_size.max(1 << 10);
-            // As `read_input` sizes its chunks.
-            chunk_size.set(source.settings.chunk_size.max(1 << 10).min(max_game_size));
+            chunk_size.set(chunk_size_for(source.settings, max_game_size));
             // Positional reads by the workers only when there are workers.
             let file = source.file.take().filter(|_| positional);
             let (bytes, error) = read_input(
@@ -1505,8 +1514,7 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
     send: &mut Dispatch<'_, T, E>,
     emitter: &mut Emitter<'_, T, E>,
 ) -> (u64, Option<io::Error>) {
-    // Chunks never exceed the game size limit (see `want` below).
-    let chunk_size = settings.chunk_size.max(1 << 10).min(max_game_size);
+    let chunk_size = chunk_size_for(settings, max_game_size);
     let mut bytes = 0u64;
     // `buf[..filled]` holds the bytes read and not yet sent; past it, up
     // to `buf.len()`, stale bytes of a recycled buffer, read over.
@@ -1520,7 +1528,7 @@ fn read_input<T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control>(
         .and_then(|(_, size)| usize::try_from(*size).ok())
         .filter(|&size| size < chunk_size);
     let mut buf: Vec<u8> = match small {
-        Some(size) => emitter.scratch_small(size + 1, chunk_size / CHUNK_PARTS),
+        Some(size) => emitter.scratch_small(size + 1, chunk_size),
         None => emitter.scratch(chunk_size + (chunk_size >> 2)),
     };
     let mut filled = 0usize;
@@ -2085,7 +2093,7 @@ mod tests {
     #[test]
     fn spare_buffers_go_where_they_fit() {
         const K: usize = 1 << 10;
-        let part = 64 * K;
+        let chunk = 256 * K;
         let mut emitter = Emitter::new(&Keep, |_: Event<'_, Seen>| Control::Continue);
         let spare = |capacity: usize, len: usize| {
             let mut buf = Vec::with_capacity(capacity);
@@ -2098,11 +2106,11 @@ mod tests {
             spare(100 * K, 1),
         ];
         // 90 KiB: two parts, as the 100 KiB and 110 KiB spares; the smaller.
-        assert_eq!(emitter.scratch_small(90 * K, part).capacity(), 100 * K);
+        assert_eq!(emitter.scratch_small(90 * K, chunk).capacity(), 100 * K);
         // 200 KiB: four parts, as the 320 KiB spare only (110 KiB is two).
-        assert_eq!(emitter.scratch_small(200 * K, part).capacity(), 320 * K);
+        assert_eq!(emitter.scratch_small(200 * K, chunk).capacity(), 320 * K);
         // 30 KiB: one part; no spare counts for one, so a new buffer.
-        let new = emitter.scratch_small(30 * K, part);
+        let new = emitter.scratch_small(30 * K, chunk);
         assert_eq!((new.capacity(), new.len()), (30 * K, 0));
         assert_eq!(emitter.spare.len(), 1);
         // A chunk of 320 KiB: the spare with room before the one with

@@ -1275,32 +1275,34 @@ fn print_results(rows: &[Row], runs: usize) {
 /// the CPU of plain t2 and of `zstd -dc` alone beside it (their sum is
 /// about the `.zst` run's: validating plus decompressing).
 fn zst_bound(row: &Row, rows: &[Row]) -> Option<String> {
-    let plain = rows
-        .iter()
-        .find(|other| Some(other.name.as_str()) == row.name.strip_suffix(".zst"))?;
+    let plain = plain_twin(row, rows)?;
     let (zstd_mbps, _) = row.zstd_dc?;
     let cpu = row.t2_cpu?;
     let slower = (plain.megabytes / plain.mbps[1]).max(row.megabytes / zstd_mbps);
-    let zstd_cpu = row
-        .zstd_cpu
-        .map_or_else(|| "n/a".to_owned(), |c| format!("{:.0} ms", c * 1e3));
+    let ms = |seconds: Option<f64>| {
+        seconds.map_or_else(|| "n/a".to_owned(), |s| format!("{:.0} ms", s * 1e3))
+    };
     Some(format!(
-        " (its two-thread runs use {:.0} ms of CPU, so two cores take at least {:.0} ms and the \
-         ratio is at most {:.2}x; plain t2 uses {}, zstd -dc alone {zstd_cpu})",
-        cpu * 1e3,
+        " (its two-thread runs use {} of CPU, so two cores take at least {:.0} ms and the \
+         ratio is at most {:.2}x; plain t2 uses {}, zstd -dc alone {})",
+        ms(Some(cpu)),
         cpu * 500.0,
         slower / (cpu / 2.0),
-        plain
-            .t2_cpu
-            .map_or_else(|| "n/a".to_owned(), |c| format!("{:.0} ms", c * 1e3)),
+        ms(plain.t2_cpu),
+        ms(row.zstd_cpu),
     ))
+}
+
+/// The plain input a `.zst` row is the compressed copy of.
+fn plain_twin<'r>(row: &Row, rows: &'r [Row]) -> Option<&'r Row> {
+    let plain_name = row.name.strip_suffix(".zst")?;
+    rows.iter().find(|other| other.name == plain_name)
 }
 
 /// The `.zst` row's t2 over the slower of its plain twin's t2 and `zstd
 /// -dc` alone.
 fn zst_ratio(row: &Row, rows: &[Row]) -> Option<f64> {
-    let plain_name = row.name.strip_suffix(".zst")?;
-    let plain = rows.iter().find(|other| other.name == plain_name)?;
+    let plain = plain_twin(row, rows)?;
     let (zstd, _) = row.zstd_dc?;
     Some(row.mbps[1] / plain.mbps[1].min(zstd))
 }
