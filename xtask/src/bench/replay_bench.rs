@@ -206,6 +206,10 @@ fn games_table(options: &Options, bin: &Path, input: &Input) -> anyhow::Result<V
     let table = dir.join("games.parquet");
     let csv = dir.join("validate.csv");
     let mut seconds: [Vec<f64>; 2] = Default::default();
+    // The CPU time of the games table's runs (all its threads): at one
+    // thread it reads on one and gathers and encodes on two more, so the
+    // cores it may use bound its speed.
+    let mut table_cpu = Vec::new();
     println!();
     println!(
         "the games table on {}: validate --format parquet --tags lichess --moves against validate --format csv, one thread, {} runs each",
@@ -240,7 +244,11 @@ fn games_table(options: &Options, bin: &Path, input: &Input) -> anyhow::Result<V
         super::warm_page_cache(&[bin]);
         for (i, args) in runs.iter().enumerate() {
             let _ = fs::remove_file(if i == 0 { &table } else { &csv });
-            let run = run_child(bin, args, input, None)?;
+            let run = if i == 0 {
+                super::children_cpu(&mut table_cpu, || run_child(bin, args, input, None))?
+            } else {
+                run_child(bin, args, input, None)?
+            };
             if !matches!(run.exit, Some(0 | 1)) {
                 bail!("{args:?} exited with {:?}: {}", run.exit, run.stderr.trim());
             }
@@ -260,11 +268,37 @@ fn games_table(options: &Options, bin: &Path, input: &Input) -> anyhow::Result<V
         "games table ÷ validate csv: {ratio:.2}× the speed (target ≥ {TARGET_GAMES_TABLE}: {})",
         met(ratio >= TARGET_GAMES_TABLE)
     );
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if let Some(bound) = cpu_bound(&table_cpu, median(&seconds[1]), cores) {
+        println!("{bound}");
+    }
     Ok(if ratio >= TARGET_GAMES_TABLE {
         Vec::new()
     } else {
         vec![format!("games table at {ratio:.2}× validate csv")]
     })
+}
+
+/// What `cores` cores allow the games table, from the median CPU time of
+/// its runs (`cpu`, all threads, seconds) and validate's CSV time (`csv`):
+/// however its threads share the work, it takes at least its CPU time
+/// over the cores, so its ratio is at most `csv` over that; and the CPU
+/// time the target leaves it. `None` when `/proc` gave no times.
+fn cpu_bound(cpu: &[f64], csv: f64, cores: usize) -> Option<String> {
+    if cpu.is_empty() {
+        return None;
+    }
+    let cpu = median(cpu);
+    let cores = cores.max(1) as f64;
+    let floor = cpu / cores;
+    Some(format!(
+        "  its runs use {:.0} ms of CPU: on {cores:.0} cores at least {:.0} ms, so at most {:.2}× \
+         validate csv; {TARGET_GAMES_TABLE}× leaves it {:.0} ms of CPU, all cores busy to the end",
+        cpu * 1e3,
+        floor * 1e3,
+        csv / floor,
+        csv / TARGET_GAMES_TABLE * cores * 1e3,
+    ))
 }
 
 /// Components of ours, by source file (see [`super::callgrind`]).
@@ -451,4 +485,21 @@ fn count_csv_rows(path: &Path) -> anyhow::Result<u64> {
         lines += 1;
     }
     Ok(lines.saturating_sub(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cpu_bound;
+
+    #[test]
+    fn the_cores_bound_the_games_table() {
+        // 490 ms of CPU on two cores: at least 245 ms, so at most 0.56x a
+        // 137 ms CSV run; 0.8x of it leaves 2 x 171 ms of CPU.
+        let line = cpu_bound(&[0.50, 0.49, 0.48], 0.137, 2).unwrap();
+        assert!(line.contains("490 ms of CPU"), "{line}");
+        assert!(line.contains("at least 245 ms"), "{line}");
+        assert!(line.contains("at most 0.56×"), "{line}");
+        assert!(line.contains("leaves it 342 ms"), "{line}");
+        assert_eq!(cpu_bound(&[], 0.137, 2), None);
+    }
 }
