@@ -213,8 +213,12 @@ enum Node {
     /// A derived field; `usize` is `TimeControl`'s index.
     Derived(Derived, usize),
     Not(Box<Node>),
-    And(Box<Node>, Box<Node>),
-    Or(Box<Node>, Box<Node>),
+    /// Every operand true (SQL's three-valued AND over a chain: `a AND b
+    /// AND c` is one node, so that a chain of thousands is no deeper than
+    /// one of two).
+    And(Vec<Node>),
+    /// Some operand true (SQL's three-valued OR over a chain).
+    Or(Vec<Node>),
     Cmp(Cmp, Box<Node>, Box<Node>),
     Arith(Arith, Box<Node>, Box<Node>),
     IsNull(Box<Node>, bool),
@@ -299,6 +303,18 @@ fn column_of(expr: &impl Spanned) -> Pos {
     Pos::of(expr.span().start)
 }
 
+/// Where `expr` starts: [`column_of`], but down a chain of binary
+/// operators by a loop (a chain starts where its first operand does;
+/// sqlparser's span of a chain is the union of every link's, one call a
+/// link, for every link compiled).
+fn start_of(expr: &Expr) -> Pos {
+    let mut first = expr;
+    while let Expr::BinaryOp { left, .. } = first {
+        first = left;
+    }
+    column_of(first)
+}
+
 impl Query {
     /// Parses `text` and types it; the tags it reads are added to `spec`
     /// (so the run's header reads them, once).
@@ -309,7 +325,43 @@ impl Query {
     /// a literal that is not of the type compared (`'2024-13-01'`), a FEN
     /// that does not read, or an expression that is not a condition.
     pub fn parse(text: &str, spec: &mut HeaderSpec) -> Result<Query, QueryError> {
-        Self::parse_lines(text, spec).map_err(|e| e.over(text))
+        if text.len() > MAX_TEXT {
+            return Err(err(
+                Pos::START,
+                format!(
+                    "the expression is too long ({} bytes; at most {MAX_TEXT})",
+                    text.len()
+                ),
+            ));
+        }
+        // sqlparser reads a chain of operators (`a + b + c …`) without
+        // recursion, but its spans and its drop of the tree recurse once a
+        // link, as the compiler does up to [`MAX_DEPTH`]: a long chain
+        // overflowed the 8 MiB of a main thread (4,500 links of `OR`, 70
+        // KB, as a script writes a list of games). So a long text is read
+        // on a thread with room for a link of every two bytes; a short
+        // one, as nearly every one is, on this thread (a thread started is
+        // a run's fixed cost).
+        let mut read = || Self::parse_lines(text, spec).map_err(|e| e.over(text));
+        if text.len() <= INLINE_TEXT {
+            return read();
+        }
+        let stack = STACK_BASE.saturating_add(text.len().saturating_mul(STACK_PER_BYTE));
+        std::thread::scope(|scope| {
+            match std::thread::Builder::new()
+                .name("where".to_owned())
+                .stack_size(stack)
+                .spawn_scoped(scope, read)
+            {
+                Ok(thread) => thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(_) => Err(err(
+                    Pos::START,
+                    "cannot start a thread to read the expression",
+                )),
+            }
+        })
     }
 
     /// [`Query::parse`], its errors placed by line and column.
@@ -330,6 +382,7 @@ impl Query {
             spec,
             needs_moves: false,
             needs_positions: false,
+            depth: 0,
         };
         let (root, ty) = compiler.compile(&expr)?;
         if ty != Ty::Bool && ty != Ty::Null {
@@ -418,11 +471,49 @@ struct Compiler<'s> {
     spec: &'s mut HeaderSpec,
     needs_moves: bool,
     needs_positions: bool,
+    /// Levels of [`Compiler::compile`] open.
+    depth: usize,
 }
 
+/// The deepest an expression's tree may be (an `AND` or `OR` chain is one
+/// level, however long): its evaluation recurses a level at a time, on
+/// the workers' threads and their smaller stacks.
+const MAX_DEPTH: usize = 128;
+
+/// The longest expression read, in bytes (a command line's argument holds
+/// 128 KiB on Linux).
+const MAX_TEXT: usize = 256 << 10;
+
+/// Stack given to the thread that reads an expression: room for the
+/// compiler's [`MAX_DEPTH`] levels (an unoptimised build's frames are
+/// large), and per byte of the text, since sqlparser's spans and drops
+/// recurse once a link of a chain and a link can be two bytes (`1+1+…`).
+/// Address space only: the pages a read does not touch are never taken.
+const STACK_BASE: usize = 64 << 20;
+
+/// The longest text read on the caller's thread: its deepest chain (two
+/// thousand links) takes well under a megabyte of stack.
+const INLINE_TEXT: usize = 4 << 10;
+const STACK_PER_BYTE: usize = 2048;
+
 impl Compiler<'_> {
+    /// The node of `expr` and its type; an error past [`MAX_DEPTH`]
+    /// levels (checked before anything of `expr` is read).
     fn compile(&mut self, expr: &Expr) -> Result<(Node, Ty), QueryError> {
-        let column = column_of(expr);
+        if self.depth >= MAX_DEPTH {
+            return Err(err(
+                Pos::START,
+                format!("the expression is nested too deeply (over {MAX_DEPTH} levels)"),
+            ));
+        }
+        self.depth += 1;
+        let compiled = self.compile_node(expr);
+        self.depth -= 1;
+        compiled
+    }
+
+    fn compile_node(&mut self, expr: &Expr) -> Result<(Node, Ty), QueryError> {
+        let column = start_of(expr);
         Ok(match expr {
             Expr::Nested(inner) => self.compile(inner)?,
             Expr::Identifier(ident) => self.identifier(ident),
@@ -496,14 +587,14 @@ impl Compiler<'_> {
                 let node = self.condition(inner)?;
                 let want = matches!(expr, Expr::IsTrue(_));
                 // `x IS TRUE` is never NULL.
-                let node = Node::And(
-                    Box::new(Node::IsNull(Box::new(node.clone()), true)),
-                    Box::new(Node::Cmp(
+                let node = Node::And(vec![
+                    Node::IsNull(Box::new(node.clone()), true),
+                    Node::Cmp(
                         Cmp::Eq,
                         Box::new(node),
                         Box::new(Node::Lit(Lit::Bool(want))),
-                    )),
-                );
+                    ),
+                ]);
                 (node, Ty::Bool)
             }
             Expr::In {
@@ -549,7 +640,7 @@ impl Compiler<'_> {
             } => {
                 let lower = self.comparison(inner, Cmp::Ge, low)?;
                 let upper = self.comparison(inner, Cmp::Le, high)?;
-                let both = Node::And(Box::new(lower), Box::new(upper));
+                let both = Node::And(vec![lower, upper]);
                 let node = if *negated {
                     Node::Not(Box::new(both))
                 } else {
@@ -719,11 +810,33 @@ impl Compiler<'_> {
         }
         match op {
             BinaryOperator::And | BinaryOperator::Or => {
-                let (l, r) = (self.condition(left)?, self.condition(right)?);
+                // `a OR b OR c` parses as `(a OR b) OR c`: the chain's
+                // operands are gathered down its left side, without a
+                // call a link, into one node.
+                let mut operands = vec![right];
+                let mut rest = left;
+                while let Expr::BinaryOp {
+                    left: l,
+                    op: o,
+                    right: r,
+                } = rest
+                {
+                    if o != op {
+                        break;
+                    }
+                    operands.push(r);
+                    rest = l;
+                }
+                operands.push(rest);
+                let nodes = operands
+                    .into_iter()
+                    .rev()
+                    .map(|operand| self.condition(operand))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let node = if *op == BinaryOperator::And {
-                    Node::And(Box::new(l), Box::new(r))
+                    Node::And(nodes)
                 } else {
-                    Node::Or(Box::new(l), Box::new(r))
+                    Node::Or(nodes)
                 };
                 Ok((node, Ty::Bool))
             }
@@ -937,6 +1050,27 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// An AND (`decides` false) or OR (`decides` true) chain.
+    fn chain(&self, operands: &[Node], decides: bool) -> Val<'a> {
+        let mut pending = false;
+        let mut null = false;
+        for operand in operands {
+            match self.eval(operand) {
+                Val::Bool(b) if b == decides => return Val::Bool(decides),
+                Val::Bool(_) => {}
+                Val::Pending => pending = true,
+                _ => null = true,
+            }
+        }
+        if pending {
+            Val::Pending
+        } else if null {
+            Val::Null
+        } else {
+            Val::Bool(!decides)
+        }
+    }
+
     fn eval(&self, node: &Node) -> Val<'a> {
         match node {
             Node::Lit(lit) => match lit {
@@ -971,32 +1105,12 @@ impl<'a> Cx<'a> {
                 Val::Pending => Val::Pending,
                 _ => Val::Null,
             },
-            Node::And(l, r) => {
-                let left = self.eval(l);
-                if left == Val::Bool(false) {
-                    return left;
-                }
-                let right = self.eval(r);
-                match (left, right) {
-                    (_, Val::Bool(false)) => Val::Bool(false),
-                    (Val::Pending, _) | (_, Val::Pending) => Val::Pending,
-                    (Val::Bool(true), Val::Bool(true)) => Val::Bool(true),
-                    _ => Val::Null,
-                }
-            }
-            Node::Or(l, r) => {
-                let left = self.eval(l);
-                if left == Val::Bool(true) {
-                    return left;
-                }
-                let right = self.eval(r);
-                match (left, right) {
-                    (_, Val::Bool(true)) => Val::Bool(true),
-                    (Val::Pending, _) | (_, Val::Pending) => Val::Pending,
-                    (Val::Bool(false), Val::Bool(false)) => Val::Bool(false),
-                    _ => Val::Null,
-                }
-            }
+            // Three-valued: one operand that decides (false for AND, true
+            // for OR) decides, whatever the others are; else one not yet
+            // known leaves the chain not yet known; else one NULL makes it
+            // NULL.
+            Node::And(operands) => self.chain(operands, false),
+            Node::Or(operands) => self.chain(operands, true),
             Node::Cmp(op, l, r) => {
                 let (left, right) = (self.eval(l), self.eval(r));
                 compare(*op, &left, &right)
@@ -1253,6 +1367,43 @@ mod tests {
             .to_string()
     }
 
+    /// Found by a tester: 4,500 links of `OR` (a script's list of games)
+    /// overflowed the main thread's stack and aborted the run.
+    #[test]
+    fn long_chains_read_as_one_node_and_deep_ones_are_refused() {
+        for op in ["OR", "AND"] {
+            let text = (0..5_000)
+                .map(|n| format!("Round = '{n}'"))
+                .collect::<Vec<_>>()
+                .join(&format!(" {op} "));
+            let query = Query::parse(&text, &mut HeaderSpec::default()).unwrap();
+            match (&query.root, op) {
+                (Node::Or(operands), "OR") | (Node::And(operands), "AND") => {
+                    assert_eq!(operands.len(), 5_000);
+                }
+                _ => panic!("{op}: not one chain"),
+            }
+        }
+        // A chain of other operators is a tree as deep as it is long.
+        let deep = format!("plies{} > 0", " + 1".repeat(MAX_DEPTH));
+        assert!(
+            error(&deep).contains("nested too deeply"),
+            "{}",
+            error(&deep)
+        );
+        let fine = format!("plies{} > 0", " + 1".repeat(MAX_DEPTH / 2));
+        assert!(Query::parse(&fine, &mut HeaderSpec::default()).is_ok());
+        // As long as a command line's argument can be (128 KiB), and more.
+        let longest = format!("1{} > 0", "+1".repeat(MAX_TEXT / 2 - 8));
+        assert!(error(&longest).contains("nested too deeply"));
+        let too_long = format!("plies > {}", "0".repeat(MAX_TEXT));
+        assert!(
+            error(&too_long).contains("too long"),
+            "{}",
+            error(&too_long)
+        );
+    }
+
     #[test]
     fn like_patterns() {
         let like = |t: &str, p: &str| like(t, &p.chars().collect::<Vec<_>>());
@@ -1337,8 +1488,9 @@ mod tests {
                             .map(|(own, item)| own.as_ref().map_or(0, size) + size(item))
                             .sum::<usize>()
                 }
-                Node::Cmp(_, a, b) | Node::And(a, b) | Node::Or(a, b) | Node::Arith(_, a, b) => {
-                    1 + size(a) + size(b)
+                Node::Cmp(_, a, b) | Node::Arith(_, a, b) => 1 + size(a) + size(b),
+                Node::And(operands) | Node::Or(operands) => {
+                    1 + operands.iter().map(size).sum::<usize>()
                 }
                 Node::Not(a) | Node::IsNull(a, _) => 1 + size(a),
                 _ => 1,

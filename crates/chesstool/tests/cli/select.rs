@@ -881,6 +881,50 @@ fn select_bad_expressions_exit_2_with_one_line() {
     }
 }
 
+/// Found by a tester: a condition of 4,500 links of `OR` (70 KB, a
+/// script's list of games) overflowed the stack and aborted the run (exit
+/// 134) before reading a game; so did long `AND` and `+` chains.
+#[test]
+fn select_reads_long_chains_and_refuses_deep_ones_with_one_line() {
+    let dir = temp_dir("select_long_chains");
+    let pgn = (1..=3)
+        .map(|n| {
+            game(
+                &[("Event", &format!("e{n}")), ("Round", &n.to_string())],
+                "1. e4 *",
+            )
+        })
+        .collect::<String>();
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    // Events e3 and e1 among 6,000 that are not there, and the same
+    // games by the negation of a chain of `AND`.
+    let mut events: Vec<String> = (4..6_000).map(|n| format!("Event = 'e{n}'")).collect();
+    events.insert(2_000, "Event = 'e3'".to_owned());
+    events.push("Event = 'e1'".to_owned());
+    assert_eq!(selected(&dir, "g.pgn", &events.join(" OR ")), "1 3");
+    let others: Vec<String> = (0..6_000)
+        .map(|n| {
+            if n == 10 {
+                "Round <> 2".to_owned()
+            } else {
+                format!("Event <> 'x{n}'")
+            }
+        })
+        .collect();
+    assert_eq!(selected(&dir, "g.pgn", &others.join(" AND ")), "1 3");
+    // A chain of `+` is a tree as deep as it is long: refused, on one line.
+    let deep = format!("Round{} > 0", " + 1".repeat(20_000));
+    let run = chesstool(&dir, &["select", "g.pgn", "--where", &deep]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--where: column 1: the expression is nested too deeply"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn where_on_validate_replay_and_adjudicate_gives_the_rows_of_the_selected_games() {
     let dir = temp_dir("select_where_elsewhere");
