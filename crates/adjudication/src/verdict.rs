@@ -895,6 +895,33 @@ fn mate_ability(game: &Game, color: Color, rules: &Rules) -> (MateAbility, Vec<M
     }
 }
 
+/// Whether neither side can mate in `game`'s final position: a dead
+/// position (5.2.2) that the per-ply test, which reads only the material
+/// and the simplest structures, did not see. Proved by the screen, whose
+/// proofs are sound and cheap where a side has material to mate (its
+/// costlier stages run only where pawns block each other); where it
+/// proves nothing and the side's pawns make a wall, by the search
+/// (`--can-mate exact`), which decides the walls the screen leaves open.
+/// A side the search shows can mate makes the position live.
+fn dead_at_the_end(game: &Game, rules: &Rules) -> bool {
+    let board = game.position().board();
+    [Color::White, Color::Black].into_iter().all(|color| {
+        let screened = game.helpmate_by(color, rules.helpmate_budget, Method::Screen);
+        match screened.answer {
+            Answer::No => true,
+            Answer::Yes => false,
+            Answer::Unknown => {
+                rules.can_mate == Method::Exact
+                    && crate::search::walled(board, color)
+                    && game
+                        .helpmate_by(color, rules.helpmate_budget, Method::Exact)
+                        .answer
+                        == Answer::No
+            }
+        }
+    })
+}
+
 /// What an event outside the moves against `loser` at the end of `game`
 /// gives: result, detail, mating line.
 fn external(
@@ -1193,6 +1220,39 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
     };
     if let Some((event, why)) = event {
         let loser = ending.loser.unwrap_or(game.position().turn());
+        // Before 2023 a resignation loses whatever the material, and asks
+        // no question; but a dead position ends the game at once (5.2.2,
+        // in every edition since 2014), before any resignation: where the
+        // screen proves that neither side can mate at the end, the game
+        // was drawn. (Found by a tester: K+N+P against a bare king,
+        // resigned in 2020, was scored a loss.) From 2023 the question
+        // below draws such a game anyway.
+        if rules.ruleset == Ruleset::Fide
+            && matches!(
+                event,
+                ExternalEvent::Resignation | ExternalEvent::Abandonment
+            )
+            && !laws.resignation_can_draw()
+            && dead_at_the_end(game, rules)
+        {
+            let what = if event == ExternalEvent::Resignation {
+                "resigned"
+            } else {
+                "left the game"
+            };
+            return finish(
+                GameResult::Draw,
+                Reason::DeadPosition,
+                plies,
+                claims,
+                format!(
+                    "dead position: neither side can mate ({} {what} after it){why}{clock_note}",
+                    color_name(loser)
+                ),
+                None,
+                Vec::new(),
+            );
+        }
         let (result, detail, line) = external(game, event, loser, recorded, rules, laws);
         // Lichess's own value, not another platform's text that says why
         // (chess.com's "drawn by timeout vs insufficient material").

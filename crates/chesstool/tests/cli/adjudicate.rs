@@ -1431,6 +1431,68 @@ fn adjudicate_applies_the_laws_of_the_games_date() {
         ("0-1", "1/2-1/2", "resignation", "2", "", "false"),
         "White resigned; Black (K) cannot mate K+Q",
     );
+    // Found by a tester: a dead position ends the game at once (5.2.2,
+    // every edition since 2014), before a resignation that follows it,
+    // whatever the Laws say of resignations. K+N+P against a bare king,
+    // the pawn on h7 in front of the king (neither side can mate): a draw
+    // in 2020 too, where the per-ply test (material only) does not see it.
+    let dead = |date: &str| {
+        game(
+            "1-0",
+            Some("6k1/8/4N1KP/8/8/8/8/8 w - - 0 60"),
+            &format!("[Date \"{date}\"]\n"),
+            "60. h7+",
+        )
+    };
+    check(
+        "laws_resign_dead_2020",
+        &dead("2020.03.01"),
+        &[],
+        ("1-0", "1/2-1/2", "dead_position", "1", "", "false"),
+        "dead position: neither side can mate (Black resigned after it)",
+    );
+    check(
+        "laws_resign_dead_2020_screen",
+        &dead("2020.03.01"),
+        &["--can-mate", "screen"],
+        ("1-0", "1/2-1/2", "dead_position", "1", "", "false"),
+        "dead position: neither side can mate",
+    );
+    // A locked wall the screen leaves open and the search decides: dead
+    // under `exact`, the loss kept under `screen` (its proofs only).
+    let wall = game(
+        "1-0",
+        Some("2k5/6p1/6P1/6PK/6P1/6PR/7P/8 b - - 0 1"),
+        "[Date \"2020.03.01\"]\n",
+        "1... Kd7",
+    );
+    check(
+        "laws_resign_wall_exact",
+        &wall,
+        &[],
+        ("1-0", "1/2-1/2", "dead_position", "1", "", "false"),
+        "dead position: neither side can mate",
+    );
+    check(
+        "laws_resign_wall_screen",
+        &wall,
+        &["--can-mate", "screen"],
+        ("1-0", "1-0", "resignation", "1", "", "true"),
+        "before the Laws of 2023 a loss whatever the material",
+    );
+    // Where one side can still mate, the resignation of 2020 loses.
+    check(
+        "laws_resign_live_2020",
+        &game(
+            "1-0",
+            None,
+            "[Date \"2020.03.01\"]\n",
+            "1. e4 e5 2. Qh5 Nc6",
+        ),
+        &[],
+        ("1-0", "1-0", "resignation", "4", "", "true"),
+        "before the Laws of 2023 a loss whatever the material",
+    );
     // UTCDate when Date is unknown.
     let utc = game(
         "0-1",
