@@ -111,6 +111,30 @@ fn a_long_junk_token_is_quoted_cut() {
     assert!(run.stdout.len() < 1_000, "{}", run.stdout.len());
 }
 
+/// A malformed tag line of any length is quoted cut, with its length
+/// (found by a tester: a file of one 1.3 MB line made a 1.3 MB message,
+/// on stderr and in the `error` column).
+#[test]
+fn a_long_malformed_tag_line_is_quoted_cut() {
+    let dir = temp_dir("stderr_long_tag_line");
+    let line = format!("[Event \"e\"] {}", "x".repeat(100_000));
+    std::fs::write(dir.join("l.pgn"), format!("{line}\n\n1. e4 *\n")).unwrap();
+    let cut = format!("malformed tag line: {}… (100012 bytes)", &line[..200]);
+    let run = chesstool(&dir, &["validate", "l.pgn"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let first = run.stderr.lines().next().unwrap();
+    assert!(first.len() < 400, "{} bytes", first.len());
+    assert!(first.contains(&cut), "{first}");
+    let run = chesstool(&dir, &["validate", "l.pgn", "--format", "csv", "-q"]);
+    assert!(run.stdout.len() < 1_000, "{}", run.stdout.len());
+    // The CSV field doubles the quotes of `[Event "e"]`.
+    assert!(
+        run.stdout.contains(&cut.replace('"', "\"\"")),
+        "{}",
+        run.stdout
+    );
+}
+
 /// No report line, on stdout or stderr, in any format, carries a raw
 /// control byte from the input: tag values, tokens and messages are
 /// escaped (`\u{1b}`), as the quoted token always was.

@@ -765,7 +765,7 @@ impl GameReader {
                     line,
                     message: format!(
                         "malformed tag line: {}",
-                        crate::pgn::tags::escape_for_report(text.trim_ascii())
+                        crate::pgn::tags::escape_line(text.trim_ascii())
                     ),
                 }),
             }

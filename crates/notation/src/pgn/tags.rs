@@ -357,14 +357,47 @@ pub fn quote_token(bytes: &[u8]) -> String {
 /// Where a token too long to quote whole is cut: after at most
 /// [`REPORTED_TOKEN_MAX`] bytes, at a character's start.
 fn cut_token(bytes: &[u8]) -> Option<usize> {
+    cut_at(bytes, REPORTED_TOKEN_MAX)
+}
+
+/// Where `bytes` are cut to quote at most `max` of them: `None` when they
+/// fit, else after at most `max`, at a character's start.
+fn cut_at(bytes: &[u8], max: usize) -> Option<usize> {
     // A character is at most 4 bytes: back at most 3 to its start (bytes
     // that are all continuations, not UTF-8, are cut where they are).
-    (bytes.len() > REPORTED_TOKEN_MAX).then(|| {
-        (REPORTED_TOKEN_MAX - 3..=REPORTED_TOKEN_MAX)
+    (bytes.len() > max).then(|| {
+        (max.saturating_sub(3)..=max)
             .rev()
             .find(|&i| bytes[i] & 0xc0 != 0x80)
-            .unwrap_or(REPORTED_TOKEN_MAX)
+            .unwrap_or(max)
     })
+}
+
+/// The longest line a report quotes whole, in bytes (a tag line).
+pub const REPORTED_LINE_MAX: usize = 200;
+
+/// A line of the input as a report quotes it (a malformed tag line):
+/// [`escape_for_report`], and cut after [`REPORTED_LINE_MAX`] bytes as
+/// [`escape_token`] cuts a token, so that a line of megabytes (a file of
+/// one line) makes a message of a few hundred characters.
+///
+/// ```
+/// use notation::pgn::tags::escape_line;
+///
+/// assert_eq!(escape_line(b"[Event \"x\"] junk"), "[Event \"x\"] junk");
+/// let long = format!("[Event \"e\"] {}", "x".repeat(100_000));
+/// assert_eq!(escape_line(long.as_bytes()), format!("{}… (100012 bytes)", &long[..200]));
+/// ```
+#[must_use]
+pub fn escape_line(bytes: &[u8]) -> Cow<'_, str> {
+    match cut_at(bytes, REPORTED_LINE_MAX) {
+        None => escape_for_report(bytes),
+        Some(cut) => Cow::Owned(format!(
+            "{}… ({} bytes)",
+            escape_for_report(&bytes[..cut]),
+            bytes.len()
+        )),
+    }
 }
 
 /// `text` with its control characters escaped as [`escape_for_report`]
