@@ -741,7 +741,11 @@ impl fmt::Display for ParseSanErrorKind {
             ParseSanErrorKind::Empty => f.write_str("no move"),
             ParseSanErrorKind::TooLong => f.write_str("too long for a move"),
             ParseSanErrorKind::GameResult => f.write_str("a game result, not a move"),
-            ParseSanErrorKind::UnexpectedCharacter(ch) => write!(f, "unexpected character {ch:?}"),
+            ParseSanErrorKind::UnexpectedCharacter(ch) => {
+                // As it is: a report escapes the whole message once (a
+                // `{ch:?}` here was escaped twice: `'\\u{1b}'`).
+                write!(f, "unexpected character '{ch}'")
+            }
             ParseSanErrorKind::InvalidPieceLetter(ch) => write!(f, "invalid piece letter {ch:?}"),
             ParseSanErrorKind::ForeignPieceLetter { letter, hint } => {
                 let language = foreign_letter(letter).map_or("foreign", |(_, language)| language);
@@ -2674,7 +2678,7 @@ mod tests {
             ("Xf3", "invalid piece letter 'X'"),
             ("Nf3é", "unexpected character 'é'"),
             ("Nf3\u{2192}", "unexpected character '→'"),
-            ("Nf3\n", "unexpected character '\\n'"),
+            ("Nf3\n", "unexpected character '\n'"),
             (
                 "Nfe5ep",
                 "en-passant marker on a move that is not a pawn capture",

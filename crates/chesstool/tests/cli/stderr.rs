@@ -135,6 +135,28 @@ fn a_long_malformed_tag_line_is_quoted_cut() {
     );
 }
 
+/// A control byte in a move is escaped once, in the token as in the
+/// reason (found by a tester: the reason showed `'\\u{1b}'`, escaped
+/// twice).
+#[test]
+fn a_control_byte_in_a_move_is_escaped_once() {
+    let dir = temp_dir("stderr_escaped_once");
+    std::fs::write(
+        dir.join("e.pgn"),
+        b"[Event \"x\"]\n\n1. e4 e5 2. \x1bc4 *\n" as &[u8],
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "e.pgn"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let first = run.stderr.lines().next().unwrap();
+    assert!(
+        first.ends_with(
+            "ply 3 \"2.\\u{1b}c4\": unreadable move: invalid san '\\u{1b}c4': unexpected character '\\u{1b}'"
+        ),
+        "{first}"
+    );
+}
+
 /// No report line, on stdout or stderr, in any format, carries a raw
 /// control byte from the input: tag values, tokens and messages are
 /// escaped (`\u{1b}`), as the quoted token always was.
