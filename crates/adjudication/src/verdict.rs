@@ -903,23 +903,33 @@ fn mate_ability(game: &Game, color: Color, rules: &Rules) -> (MateAbility, Vec<M
 /// proves nothing and the side's pawns make a wall, by the search
 /// (`--can-mate exact`), which decides the walls the screen leaves open.
 /// A side the search shows can mate makes the position live.
+///
+/// Of the position alone, as 5.2.2 has it: the searches neither avoid
+/// the positions the game has seen four times nor stop at the 75-move
+/// rule (which would make a position with a perpetual check, whose one
+/// legal reply repeats it a fifth time, read as dead; found by the
+/// scalachess case `adj-0171` of the shared adjudication cases).
 fn dead_at_the_end(game: &Game, rules: &Rules) -> bool {
-    let board = game.position().board();
-    [Color::White, Color::Black].into_iter().all(|color| {
-        let screened = game.helpmate_by(color, rules.helpmate_budget, Method::Screen);
-        match screened.answer {
-            Answer::No => true,
-            Answer::Yes => false,
-            Answer::Unknown => {
-                rules.can_mate == Method::Exact
-                    && crate::search::walled(board, color)
-                    && game
-                        .helpmate_by(color, rules.helpmate_budget, Method::Exact)
-                        .answer
-                        == Answer::No
+    let pos = game.position();
+    let position_alone = crate::repetition::AutoDraws {
+        banned: &[],
+        seventy_five: false,
+    };
+    let answer = |color, method| {
+        crate::helpmate::search(pos, color, rules.helpmate_budget, position_alone, method).answer
+    };
+    game.ending().is_none()
+        && [Color::White, Color::Black].into_iter().all(|color| {
+            match answer(color, Method::Screen) {
+                Answer::No => true,
+                Answer::Yes => false,
+                Answer::Unknown => {
+                    rules.can_mate == Method::Exact
+                        && crate::search::walled(pos.board(), color)
+                        && answer(color, Method::Exact) == Answer::No
+                }
             }
-        }
-    })
+        })
 }
 
 /// What an event outside the moves against `loser` at the end of `game`
@@ -1327,6 +1337,19 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
             plies,
             claims,
             format!("{detail}{recorded_as}{clock_note}"),
+            None,
+            Vec::new(),
+        );
+    }
+    // A record that stops, unfinished, in a dead position the per-ply test
+    // did not see: the game ended there (5.2.2), drawn.
+    if rules.ruleset == Ruleset::Fide && dead_at_the_end(game, rules) {
+        return finish(
+            GameResult::Draw,
+            Reason::DeadPosition,
+            plies,
+            claims,
+            format!("dead position: neither side can mate (the record stops there){clock_note}"),
             None,
             Vec::new(),
         );

@@ -1480,6 +1480,23 @@ fn adjudicate_applies_the_laws_of_the_games_date() {
         ("1-0", "1-0", "resignation", "1", "", "true"),
         "before the Laws of 2023 a loss whatever the material",
     );
+    // A record that stops unfinished in a dead position: the game ended
+    // there, drawn (found by the same tester: the community test vector's
+    // dead positions, wrapped as games, read as unfinished).
+    check(
+        "unfinished_dead",
+        &game("*", Some("6k1/7P/4N1K1/8/8/8/8/8 b - - 0 60"), "", ""),
+        &[],
+        ("*", "1/2-1/2", "dead_position", "0", "", "false"),
+        "dead position: neither side can mate (the record stops there)",
+    );
+    check(
+        "unfinished_live",
+        &game("*", None, "", "1. e4"),
+        &[],
+        ("*", "*", "unterminated", "1", "", "true"),
+        "the game was not finished",
+    );
     // Where one side can still mate, the resignation of 2020 loses.
     check(
         "laws_resign_live_2020",
