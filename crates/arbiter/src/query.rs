@@ -1026,6 +1026,13 @@ fn unify(
                 None => Err(err(column, format!("'{text}' is not a whole number"))),
             },
             (Node::Tag(field, TagType::Text), Ty::Int) => Ok(Node::TagAsInt(field)),
+            // Not a number, whatever it looks like (`40/7200:3600`): the
+            // message says where its numbers are (found by a tester, who
+            // read `TimeControl = 60` as the rule for text tags has it).
+            (Node::Tag(_, TagType::TimeControl), Ty::Int) => Err(err(
+                column,
+                "TimeControl is compared as text ('180+2'); its seconds are the fields base and increment",
+            )),
             _ => Err(mismatch()),
         }
     };

@@ -865,6 +865,7 @@ fn select_bad_expressions_exit_2_with_one_line() {
         ("final('8/8/8')", "--where: column 7: final(): "),
         ("WhiteElo = 1 2", "--where: column 14: unexpected `2` after the expression"),
         ("a.b = 1", "--where: column 1: `a.b` is not a tag name"),
+        ("TimeControl = 60", "--where: column 1: TimeControl is compared as text ('180+2'); its seconds are the fields base and increment"),
         // Escaped, on one line; the column counted over both lines.
         ("WhiteElo = '\u{1b}[2J\ny'", "--where: column 12: '\\u{1b}[2J\\ny' is not a whole number"),
         ("Event = 'x'\nAND Date > 2024", "--where: column 24: cannot compare a date with a number"),
