@@ -135,6 +135,33 @@ fn a_long_malformed_tag_line_is_quoted_cut() {
     );
 }
 
+/// A tag line longer than pgn-reader reads is reported as such, at its
+/// own line (found by a tester: a closed 140 KB `Annotator` value was an
+/// "unterminated tag" at the game's first line); one just shorter reads.
+#[test]
+fn a_tag_line_too_long_to_read_says_so_at_its_line() {
+    let dir = temp_dir("stderr_long_tag");
+    let game = |n: usize| {
+        format!(
+            "[Event \"e\"]\n[White \"w\"]\n[Annotator \"{}\"]\n[Black \"b\"]\n\n1. e4 *\n",
+            "x".repeat(n)
+        )
+    };
+    std::fs::write(dir.join("ok.pgn"), game(120_000)).unwrap();
+    std::fs::write(dir.join("long.pgn"), game(140_000)).unwrap();
+    let run = chesstool(&dir, &["validate", "ok.pgn", "--format", "csv", "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = chesstool(&dir, &["validate", "long.pgn"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let first = run.stderr.lines().next().unwrap();
+    assert!(
+        first.starts_with(
+            "long.pgn:3: game 1 (w – ?): syntax error: unreadable tags: a tag line of 140014 bytes"
+        ),
+        "{first}"
+    );
+}
+
 /// A control byte in a move is escaped once, in the token as in the
 /// reason (found by a tester: the reason showed `'\\u{1b}'`, escaped
 /// twice).

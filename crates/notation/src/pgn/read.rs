@@ -215,6 +215,13 @@ struct TagReader<'a> {
 /// larger buffer (the default one holds 16 KiB with room to spare).
 const LONG_TAG_LINE: usize = 8 << 10;
 
+/// About the longest tag line read: the larger reader's buffer, twice
+/// [`crate::pgn::lex::LINE_RULE_CAP`] (pgn-reader sizes it so), less the
+/// room it keeps (a few dozen bytes: 130,981 of them read, 130,982 not).
+/// An unreadable section with a longer line is reported as too long, at
+/// that line.
+const LONGEST_TAG_LINE: usize = 2 * crate::pgn::lex::LINE_RULE_CAP - 1024;
+
 impl<'a> TagReader<'a> {
     fn new() -> TagReader<'a> {
         let source = Rc::new(Cell::new((&[][..], 0)));
@@ -772,9 +779,26 @@ impl GameReader {
         }
         if let Err(err) = result {
             if self.errors.is_empty() {
-                self.errors.push(ReadError {
-                    line: head.line,
-                    message: format!("unreadable tags: {err}"),
+                // A line past what pgn-reader's buffer holds reads as
+                // "unterminated" however it ends: say so, at its line
+                // (found by a tester: a closed 140 KB tag value was an
+                // "unterminated tag" at the section's first line).
+                let longest = section
+                    .split(|&b| b == b'\n')
+                    .enumerate()
+                    .max_by_key(|(_, line)| line.len());
+                self.errors.push(match longest {
+                    Some((index, text)) if text.len() > LONGEST_TAG_LINE => ReadError {
+                        line: head.line + index as u64,
+                        message: format!(
+                            "unreadable tags: a tag line of {} bytes (about 128 KiB at most are read)",
+                            text.len()
+                        ),
+                    },
+                    _ => ReadError {
+                        line: head.line,
+                        message: format!("unreadable tags: {err}"),
+                    },
                 });
             }
         }
