@@ -222,6 +222,11 @@ enum Node {
     Cmp(Cmp, Box<Node>, Box<Node>),
     Arith(Arith, Box<Node>, Box<Node>),
     IsNull(Box<Node>, bool),
+    /// `x IS TRUE` (`true`) or `x IS FALSE`: never NULL, and `x` read
+    /// once (it was `x IS NOT NULL AND x = TRUE`, a copy of `x` in each
+    /// half: `IS TRUE` repeated doubled the tree each time, and 40 of them,
+    /// 327 bytes, took every byte of memory; found by a reviewer).
+    IsBool(Box<Node>, bool),
     /// `x IN (a, b)` (or `NOT IN`): `x = a OR x = b`. `x` is read once;
     /// an item that reads it as another type (a text tag as a number, a
     /// text literal as a date) has that reading of it beside it.
@@ -587,14 +592,7 @@ impl Compiler<'_> {
                 let node = self.condition(inner)?;
                 let want = matches!(expr, Expr::IsTrue(_));
                 // `x IS TRUE` is never NULL.
-                let node = Node::And(vec![
-                    Node::IsNull(Box::new(node.clone()), true),
-                    Node::Cmp(
-                        Cmp::Eq,
-                        Box::new(node),
-                        Box::new(Node::Lit(Lit::Bool(want))),
-                    ),
-                ]);
+                let node = Node::IsBool(Box::new(node), want);
                 (node, Ty::Bool)
             }
             Expr::In {
@@ -1150,6 +1148,11 @@ impl<'a> Cx<'a> {
                     _ => Val::Null,
                 },
             },
+            Node::IsBool(inner, want) => match self.eval(inner) {
+                Val::Bool(b) => Val::Bool(b == *want),
+                Val::Pending => Val::Pending,
+                _ => Val::Bool(false),
+            },
             Node::IsNull(inner, negated) => match self.eval(inner) {
                 Val::Pending => Val::Pending,
                 Val::Null => Val::Bool(!negated),
@@ -1499,7 +1502,7 @@ mod tests {
                 Node::And(operands) | Node::Or(operands) => {
                     1 + operands.iter().map(size).sum::<usize>()
                 }
-                Node::Not(a) | Node::IsNull(a, _) => 1 + size(a),
+                Node::Not(a) | Node::IsNull(a, _) | Node::IsBool(a, _) => 1 + size(a),
                 _ => 1,
             }
         }

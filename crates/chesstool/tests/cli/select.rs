@@ -913,6 +913,13 @@ fn select_reads_long_chains_and_refuses_deep_ones_with_one_line() {
         })
         .collect();
     assert_eq!(selected(&dir, "g.pgn", &others.join(" AND ")), "1 3");
+    // `IS TRUE` repeated: it copied its operand, the tree doubled each
+    // time, and 40 of them took every byte of memory (found by a
+    // reviewer). `NULL IS FALSE` is false, as SQL has it.
+    let repeated = format!("Round = 1{}", " IS TRUE".repeat(40));
+    assert_eq!(selected(&dir, "g.pgn", &repeated), "1");
+    assert_eq!(selected(&dir, "g.pgn", "Round = 1 IS FALSE"), "2 3");
+    assert_eq!(selected(&dir, "g.pgn", "Site = 'x' IS FALSE"), "");
     // A chain of `+` is a tree as deep as it is long: refused, on one line.
     let deep = format!("Round{} > 0", " + 1".repeat(20_000));
     let run = chesstool(&dir, &["select", "g.pgn", "--where", &deep]);
