@@ -895,22 +895,53 @@ fn mate_ability(game: &Game, color: Color, rules: &Rules) -> (MateAbility, Vec<M
     }
 }
 
-/// Whether neither side can mate in `game`'s final position: a dead
-/// position (5.2.2) that the per-ply test, which reads only the material
-/// and the simplest structures, did not see. Proved by the screen, whose
-/// proofs are sound and cheap where a side has material to mate (its
-/// costlier stages run only where pawns block each other); where it
-/// proves nothing and the side's pawns make a wall, by the search
-/// (`--can-mate exact`), which decides the walls the screen leaves open.
-/// A side the search shows can mate makes the position live.
-///
-/// Of the position alone, as 5.2.2 has it: the searches neither avoid
-/// the positions the game has seen four times nor stop at the 75-move
-/// rule (which would make a position with a perpetual check, whose one
-/// legal reply repeats it a fifth time, read as dead; found by the
-/// scalachess case `adj-0171` of the shared adjudication cases).
-fn dead_at_the_end(game: &Game, rules: &Rules) -> bool {
-    let pos = game.position();
+/// The first ply whose position is dead (5.2.2: neither side can mate),
+/// when the final one is: a dead position that the per-ply test, which
+/// reads only the material and the simplest structures, did not see.
+/// Every position after a dead one is dead (a line from a later one is a
+/// line from it), so the ply is found by halving the record, each probe
+/// played from the start ([`dead`]); a probe the proofs cannot settle
+/// counts as alive, so the ply found is at worst later than the true one,
+/// never earlier. `None` when the final position is not proved dead.
+fn first_dead_ply(record: &Record<'_>, rules: &Rules) -> Option<u32> {
+    if record.game.ending().is_some() || !dead(record.game.position(), rules) {
+        return None;
+    }
+    let at = |ply: u32| {
+        let mut pos = record.start.clone();
+        for &mv in &record.moves[..ply as usize] {
+            pos.play_unchecked(mv);
+        }
+        pos
+    };
+    let (mut alive, mut dead_from) = (None::<u32>, record.game.ply());
+    // `alive` is a ply known not proved dead (or none), `dead_from` one
+    // proved dead: halve between them.
+    loop {
+        let low = alive.map_or(0, |ply| ply + 1);
+        if low >= dead_from {
+            return Some(dead_from);
+        }
+        let middle = low + (dead_from - low) / 2;
+        if dead(&at(middle), rules) {
+            dead_from = middle;
+        } else {
+            alive = Some(middle);
+        }
+    }
+}
+
+/// Whether neither side can mate from `pos`, of the position alone, as
+/// 5.2.2 has it: the searches neither avoid the positions a game has seen
+/// four times nor stop at the 75-move rule (which would make a position
+/// with a perpetual check, whose one legal reply repeats it a fifth time,
+/// read as dead; found by the scalachess case `adj-0171` of the shared
+/// adjudication cases). Proved by the screen, whose proofs are sound and
+/// cheap where a side has material to mate (its costlier stages run only
+/// where pawns block each other); where it proves nothing and the side's
+/// pawns make a wall, by the search (`--can-mate exact`), which decides
+/// the walls the screen leaves open.
+fn dead(pos: &Position, rules: &Rules) -> bool {
     let position_alone = crate::repetition::AutoDraws {
         banned: &[],
         seventy_five: false,
@@ -918,16 +949,15 @@ fn dead_at_the_end(game: &Game, rules: &Rules) -> bool {
     let answer = |color, method| {
         crate::helpmate::search(pos, color, rules.helpmate_budget, position_alone, method).answer
     };
-    game.ending().is_none()
-        && [Color::White, Color::Black].into_iter().all(|color| {
-            match answer(color, Method::Screen) {
-                Answer::No => true,
-                Answer::Yes => false,
-                Answer::Unknown => {
-                    rules.can_mate == Method::Exact
-                        && crate::search::walled(pos.board(), color)
-                        && answer(color, Method::Exact) == Answer::No
-                }
+    [Color::White, Color::Black]
+        .into_iter()
+        .all(|color| match answer(color, Method::Screen) {
+            Answer::No => true,
+            Answer::Yes => false,
+            Answer::Unknown => {
+                rules.can_mate == Method::Exact
+                    && crate::search::walled(pos.board(), color)
+                    && answer(color, Method::Exact) == Answer::No
             }
         })
 }
@@ -1243,25 +1273,26 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
                 ExternalEvent::Resignation | ExternalEvent::Abandonment
             )
             && !laws.resignation_can_draw()
-            && dead_at_the_end(game, rules)
         {
-            let what = if event == ExternalEvent::Resignation {
-                "resigned"
-            } else {
-                "left the game"
-            };
-            return finish(
-                GameResult::Draw,
-                Reason::DeadPosition,
-                plies,
-                claims,
-                format!(
-                    "dead position: neither side can mate ({} {what} after it){why}{clock_note}",
-                    color_name(loser)
-                ),
-                None,
-                Vec::new(),
-            );
+            if let Some(ply) = first_dead_ply(record, rules) {
+                let what = if event == ExternalEvent::Resignation {
+                    "resigned"
+                } else {
+                    "left the game"
+                };
+                return finish(
+                    GameResult::Draw,
+                    Reason::DeadPosition,
+                    ply,
+                    Claims::NONE,
+                    format!(
+                        "dead position: neither side can mate ({} {what} after it){why}{clock_note}",
+                        color_name(loser)
+                    ),
+                    None,
+                    Vec::new(),
+                );
+            }
         }
         let (result, detail, line) = external(game, event, loser, recorded, rules, laws);
         // Lichess's own value, not another platform's text that says why
@@ -1341,15 +1372,20 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
             Vec::new(),
         );
     }
-    // A record that stops, unfinished, in a dead position the per-ply test
-    // did not see: the game ended there (5.2.2), drawn.
-    if rules.ruleset == Ruleset::Fide && dead_at_the_end(game, rules) {
+    // A record that ends unfinished in a dead position the per-ply test
+    // did not see: the game ended where it became dead (5.2.2), drawn.
+    let dead_from = if rules.ruleset == Ruleset::Fide {
+        first_dead_ply(record, rules)
+    } else {
+        None
+    };
+    if let Some(ply) = dead_from {
         return finish(
             GameResult::Draw,
             Reason::DeadPosition,
-            plies,
-            claims,
-            format!("dead position: neither side can mate (the record stops there){clock_note}"),
+            ply,
+            Claims::NONE,
+            format!("dead position: neither side can mate; the record ends unfinished{clock_note}"),
             None,
             Vec::new(),
         );

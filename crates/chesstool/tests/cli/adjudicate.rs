@@ -1470,8 +1470,8 @@ fn adjudicate_applies_the_laws_of_the_games_date() {
         "laws_resign_wall_exact",
         &wall,
         &[],
-        ("1-0", "1/2-1/2", "dead_position", "1", "", "false"),
-        "dead position: neither side can mate",
+        ("1-0", "1/2-1/2", "dead_position", "0", "", "false"),
+        "dead position: neither side can mate (Black resigned after it); 1 ply played after the game ended",
     );
     check(
         "laws_resign_wall_screen",
@@ -1488,7 +1488,7 @@ fn adjudicate_applies_the_laws_of_the_games_date() {
         &game("*", Some("6k1/7P/4N1K1/8/8/8/8/8 b - - 0 60"), "", ""),
         &[],
         ("*", "1/2-1/2", "dead_position", "0", "", "false"),
-        "dead position: neither side can mate (the record stops there)",
+        "dead position: neither side can mate; the record ends unfinished",
     );
     check(
         "unfinished_live",
@@ -1496,6 +1496,31 @@ fn adjudicate_applies_the_laws_of_the_games_date() {
         &[],
         ("*", "*", "unterminated", "1", "", "true"),
         "the game was not finished",
+    );
+    // Dead from the start, resigned four plies later (found by a
+    // reviewer: the draw was dated at the last ply): decided at ply 0,
+    // with the plies played after it.
+    let walled = |result: &str| {
+        game(
+            result,
+            Some("8/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N3b3 b - - 0 1"),
+            "[Date \"2020.03.01\"]\n",
+            "1... Kc8 2. Kf1 Kb8 3. Kg2",
+        )
+    };
+    check(
+        "laws_resign_dead_earlier",
+        &walled("1-0"),
+        &[],
+        ("1-0", "1/2-1/2", "dead_position", "0", "", "false"),
+        "(Black resigned after it); 4 plies played after the game ended",
+    );
+    check(
+        "unfinished_dead_earlier",
+        &walled("*"),
+        &[],
+        ("*", "1/2-1/2", "dead_position", "0", "", "false"),
+        "the record ends unfinished; 4 plies played after the game ended",
     );
     // Where one side can still mate, the resignation of 2020 loses.
     check(
