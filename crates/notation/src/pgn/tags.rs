@@ -330,7 +330,13 @@ pub const REPORTED_TOKEN_MAX: usize = 64;
 /// ```
 #[must_use]
 pub fn escape_token(bytes: &[u8]) -> Cow<'_, str> {
-    match cut_token(bytes) {
+    escape_cut(bytes, REPORTED_TOKEN_MAX)
+}
+
+/// `bytes` escaped ([`escape_for_report`]), cut after at most `max` of
+/// them (at a character's start) with `…` and their length.
+fn escape_cut(bytes: &[u8], max: usize) -> Cow<'_, str> {
+    match cut_at(bytes, max) {
         None => escape_for_report(bytes),
         Some(cut) => Cow::Owned(format!(
             "{}… ({} bytes)",
@@ -390,14 +396,7 @@ pub const REPORTED_LINE_MAX: usize = 200;
 /// ```
 #[must_use]
 pub fn escape_line(bytes: &[u8]) -> Cow<'_, str> {
-    match cut_at(bytes, REPORTED_LINE_MAX) {
-        None => escape_for_report(bytes),
-        Some(cut) => Cow::Owned(format!(
-            "{}… ({} bytes)",
-            escape_for_report(&bytes[..cut]),
-            bytes.len()
-        )),
-    }
+    escape_cut(bytes, REPORTED_LINE_MAX)
 }
 
 /// `text` with its control characters escaped as [`escape_for_report`]
