@@ -23,15 +23,24 @@ Examples:
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// The deepest perft asked for: a level of the count is a frame of its
+/// recursion, with its moves, and 4,500 of them overflowed the stack (a
+/// position where each side always has a move, such as two bare kings;
+/// found by a tester). No tree this deep is ever counted: positions whose
+/// tree ends sooner (a mate, a stalemate) give their count at any depth up
+/// to this one.
+const MAX_DEPTH: u32 = 128;
+
 #[derive(Debug, Args)]
 pub struct PerftArgs {
-    /// Depth in plies (required unless --suite, whose lines give theirs).
+    /// Depth in plies, at most 128 (required unless --suite, whose lines give theirs).
     #[arg(
         long,
         short = 'd',
         value_name = "N",
         required_unless_present = "suite",
-        conflicts_with = "suite"
+        conflicts_with = "suite",
+        value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_DEPTH))
     )]
     depth: Option<u32>,
     /// Start position as FEN, X-FEN or Shredder-FEN (default: the standard start).
@@ -256,6 +265,9 @@ fn read_suite(path: &Path) -> Result<Vec<Result<Entry, String>>> {
         if !epd {
             let entry = match fields[..] {
                 [fen, depth, nodes] => match (depth.parse::<u32>(), nodes.parse::<u64>()) {
+                    (Ok(depth), _) if depth > MAX_DEPTH => {
+                        bad(&format!("depth {depth}: at most {MAX_DEPTH}"))
+                    }
                     (Ok(depth), Ok(expected)) => Ok(Entry {
                         line,
                         fen: fen.to_string(),
@@ -279,6 +291,9 @@ fn read_suite(path: &Path) -> Result<Vec<Result<Entry, String>>> {
                     Some((d.trim().parse::<u32>().ok()?, n.trim().parse::<u64>().ok()?))
                 });
             match parsed {
+                Some((depth, _)) if depth > MAX_DEPTH => {
+                    malformed.push(format!("{field:?} (depth at most {MAX_DEPTH})"));
+                }
                 Some((depth, expected)) => entries.push(Ok(Entry {
                     line,
                     fen: fields[0].to_string(),

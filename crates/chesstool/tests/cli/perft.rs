@@ -427,3 +427,57 @@ fn perft_dropped_file_letter_keeps_standard_castling() {
         run.stderr
     );
 }
+
+/// A depth past 128 is refused (found by a tester: 4,500 plies of two
+/// bare kings overflowed the stack, exit 134, and a suite line asking for
+/// it took the whole suite with it); a suite line that does is a failed
+/// line, naming its file and line, and the others run.
+#[test]
+fn perft_refuses_depths_past_128() {
+    let dir = temp_dir("perft_max_depth");
+    let run = chesstool(
+        &dir,
+        &[
+            "perft",
+            "--depth",
+            "4500",
+            "--fen",
+            "k7/8/8/8/8/8/8/K7 w - - 0 1",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("4500 is not in 0..=128"),
+        "{}",
+        run.stderr
+    );
+    // A mate ends its tree: any depth up to the cap counts it.
+    let mated = chesstool(
+        &dir,
+        &[
+            "perft",
+            "--depth",
+            "128",
+            "--fen",
+            "7k/5KQ1/8/8/8/8/8/8 b - - 0 1",
+        ],
+    );
+    assert_eq!(mated.code, 0, "{}", mated.stderr);
+    std::fs::write(
+        dir.join("deep.txt"),
+        "k7/8/8/8/8/8/8/K7 w - - 0 1;100000;5\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;1;20\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["perft", "--suite", "deep.txt"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("deep.txt:1: depth 100000: at most 128")
+            || run.stderr.contains("deep.txt:1: depth 100000: at most 128"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(run.stdout.contains("passed 1, failed 1"), "{}", run.stdout);
+}
