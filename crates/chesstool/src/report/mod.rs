@@ -186,8 +186,15 @@ impl<R: Send + 'static> Sink<R> {
 }
 
 /// How a row's partition is named (`year=2024/month=01`), written into the
-/// string given.
-pub type PartitionFn<R> = Box<dyn Fn(&R, &mut String) + Send + Sync>;
+/// string given; and the partition of a game without a date, where a run
+/// of no games writes its one empty file (so that the readers' hive
+/// options still find the partition columns).
+pub struct PartitionFn<R> {
+    /// The partition of a row.
+    pub key: Box<dyn Fn(&R, &mut String) + Send + Sync>,
+    /// Every key null: `year=__HIVE_DEFAULT_PARTITION__/…`.
+    pub null_key: String,
+}
 
 /// A column of hive partitions (`--partition-by`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -240,7 +247,12 @@ pub fn date_partitions<R: GameRecord + 'static>(
     }
     let (utc, date) = (spec.add("UTCDate"), spec.add("Date"));
     let keys = keys.to_vec();
-    Ok(Some(Box::new(move |g: &Placed<R>, out: &mut String| {
+    let null_key = keys
+        .iter()
+        .map(|key| format!("{}={NULL_PARTITION}", key.name()))
+        .collect::<Vec<_>>()
+        .join("/");
+    let key = Box::new(move |g: &Placed<R>, out: &mut String| {
         use std::fmt::Write;
         let fields = g.record.header().fields();
         let dates = [utc, date].map(|i| match fields.get(i) {
@@ -277,7 +289,8 @@ pub fn date_partitions<R: GameRecord + 'static>(
                 value.as_deref().unwrap_or(NULL_PARTITION)
             );
         }
-    })))
+    });
+    Ok(Some(PartitionFn { key, null_key }))
 }
 
 /// What every per-game report knows of its games.

@@ -754,6 +754,9 @@ pub struct ParquetSink {
     /// thread, whose allocator made their buffers (freed by the encoder,
     /// each block went back through this thread's arena's lock).
     done: std::sync::mpsc::Receiver<RecordBatch>,
+    /// A partitioned table's partition of null keys (see
+    /// [`ParquetSink::partitioned`]); empty for one file.
+    null_key: String,
 }
 
 impl ParquetSink {
@@ -785,13 +788,17 @@ impl ParquetSink {
     ///
     /// # Errors
     /// When the encoder cannot start.
+    /// `null_key` is the partition of a row whose keys are all null,
+    /// where a table of no rows writes its one empty file.
     pub fn partitioned<R: ?Sized>(
         dir: OutputDir,
         schema: &Schema<R>,
         settings: &ParquetSettings,
+        null_key: &str,
     ) -> Result<ParquetSink> {
         let mut sink = ParquetSink::start(Destination::Dir(dir), schema, settings)?;
         sink.files = Some(std::collections::HashMap::new());
+        sink.null_key = null_key.to_owned();
         Ok(sink)
     }
 
@@ -821,6 +828,7 @@ impl ParquetSink {
             clock: 0,
             encoder,
             done,
+            null_key: String::new(),
         })
     }
 
@@ -998,10 +1006,14 @@ impl ParquetSink {
     /// The encoder's error.
     pub fn finish(mut self) -> Result<Destination> {
         if self.files.is_some() && self.next_id == 0 {
-            // A partitioned table of no rows is one file of none at its
-            // top, so that readers find its schema (an empty directory
-            // is an error to duckdb and Spark).
-            self.select("")?;
+            // A partitioned table of no rows is one file of none, so that
+            // readers find its schema (an empty directory is an error to
+            // duckdb and Spark), in the partition of null keys: a file at
+            // the top had no partition columns, and duckdb's
+            // `hive_types` and a read beside other months failed on it
+            // (found by a tester).
+            let key = std::mem::take(&mut self.null_key);
+            self.select(&key)?;
         }
         while !self.parts.is_empty() {
             self.close_part(0)?;

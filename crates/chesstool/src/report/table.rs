@@ -679,7 +679,7 @@ fn parquet_row<R>(
     index: usize,
 ) -> Result<()> {
     if let Some((partition, key)) = partition {
-        partition(record, key);
+        (partition.key)(record, key);
         sink.select(key)?;
     }
     for (column, builder) in columns.iter().zip(sink.builders()) {
@@ -838,7 +838,12 @@ impl<R> Table<R> {
         parquet: &ParquetSettings,
         partition: super::PartitionFn<R>,
     ) -> Result<Table<R>> {
-        let sink = Sink::Parquet(Box::new(ParquetSink::partitioned(dir, &schema, parquet)?));
+        let sink = Sink::Parquet(Box::new(ParquetSink::partitioned(
+            dir,
+            &schema,
+            parquet,
+            &partition.null_key,
+        )?));
         Ok(Table {
             schema,
             sink,

@@ -453,10 +453,12 @@ fn the_movetext_column_reads_back_as_the_same_game() {
     assert!(run.stdout.contains("\"plies\":4"), "{}", run.stdout);
 }
 
-/// A partitioned table of no games is one file of no rows at its top,
-/// with the schema (review: it was an empty directory, which duckdb and
-/// Spark refuse to read): when `--where` selects none, and for an empty
-/// input (which still exits 2, "no games").
+/// A partitioned table of no games is one file of no rows, with the
+/// schema (review: it was an empty directory, which duckdb and Spark
+/// refuse to read), in the partition of null keys (a tester: at the top
+/// it had no partition columns, and duckdb's `hive_types`, or a read
+/// beside other months, failed on it): when `--where` selects none, and
+/// for an empty input (which still exits 2, "no games").
 #[test]
 fn an_empty_partitioned_table_still_has_its_schema() {
     use parquet::file::reader::FileReader;
@@ -488,9 +490,10 @@ fn an_empty_partitioned_table_still_has_its_schema() {
         let mut files = Vec::new();
         collect(&dir.join(out), &dir.join(out), &mut files);
         let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
-        assert_eq!(names, ["part-00000.parquet"], "{args:?}");
+        let file = "year=__HIVE_DEFAULT_PARTITION__/part-00000.parquet";
+        assert_eq!(names, [file], "{args:?}");
         let reader = parquet::file::serialized_reader::SerializedFileReader::new(
-            std::fs::File::open(dir.join(out).join("part-00000.parquet")).unwrap(),
+            std::fs::File::open(dir.join(out).join(file)).unwrap(),
         )
         .unwrap();
         let metadata = reader.metadata().file_metadata();
