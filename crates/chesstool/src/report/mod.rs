@@ -185,13 +185,16 @@ impl<R: Send + 'static> Sink<R> {
     }
 }
 
+/// The name of a row's partition, written into the string given.
+pub type KeyFn<R> = Box<dyn Fn(&R, &mut String) + Send + Sync>;
+
 /// How a row's partition is named (`year=2024/month=01`), written into the
 /// string given; and the partition of a game without a date, where a run
 /// of no games writes its one empty file (so that the readers' hive
 /// options still find the partition columns).
 pub struct PartitionFn<R> {
     /// The partition of a row.
-    pub key: Box<dyn Fn(&R, &mut String) + Send + Sync>,
+    pub key: KeyFn<R>,
     /// Every key null: `year=__HIVE_DEFAULT_PARTITION__/…`.
     pub null_key: String,
 }
