@@ -540,3 +540,47 @@ fn result_tag_with_blanks_is_the_result_everywhere() {
     assert_eq!(value("result"), "1-0");
     assert_eq!(value("status"), "valid");
 }
+
+/// An invalid game without a `Result` tag records the result its
+/// terminator gives, read past the error (found by a tester: the result
+/// was null, and `--where "result = '1-0'"` left such games out): an
+/// illegal move, one inside a variation, a start position that does not
+/// read.
+#[test]
+fn an_invalid_game_keeps_its_terminator_as_its_result() {
+    let dir = temp_dir("validate_invalid_terminator");
+    std::fs::write(
+        dir.join("g.pgn"),
+        "[Event \"x\"]\n\n1. e4 Ke7 2. Nf3 Kxe1 1-0\n\n\
+         [Event \"y\"]\n\n1. e4 (1. d4 Kxe8) e5 2. Qxe8 0-1\n\n\
+         [Event \"z\"]\n[SetUp \"1\"]\n[FEN \"bad fen\"]\n\n1. e4 1/2-1/2\n\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "g.pgn", "--format", "csv", "-q"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let results: Vec<String> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').nth(6).unwrap().to_string())
+        .collect();
+    assert_eq!(results, ["1-0", "0-1", "1/2-1/2"], "{}", run.stdout);
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "g.pgn",
+            "--where",
+            "result = '0-1'",
+            "--format",
+            "csv",
+            "-q",
+        ],
+    );
+    assert_eq!(run.stdout.lines().count(), 2, "{}", run.stdout);
+    assert!(
+        run.stdout.lines().nth(1).unwrap().contains(",2,"),
+        "{}",
+        run.stdout
+    );
+}

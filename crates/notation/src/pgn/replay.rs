@@ -448,6 +448,7 @@ pub fn replay(
         Ok(pos) => pos,
         Err(message) => {
             out.error = Some(game_error(game, ErrorKind::StartPosition, message));
+            out.terminator = terminator_after(game, 0);
             return out;
         }
     };
@@ -474,8 +475,32 @@ pub fn replay(
     };
     if let Err(error) = replayer.run(game) {
         replayer.out.error = Some(*error);
+        // What the game records is still the terminator where there is no
+        // `Result` tag: read on for it (found by a tester: an invalid
+        // game's result was null, and `--where "result = '1-0'"` left it
+        // out).
+        if replayer.out.terminator.is_none() {
+            replayer.out.terminator = terminator_after(game, replayer.depth());
+        }
     }
     replayer.finish(game)
+}
+
+/// The mainline's terminator among the tokens left in `game`, read from
+/// variation depth `depth` (an error stopped the replay there).
+#[cold]
+#[inline(never)]
+fn terminator_after(game: &mut RawGame<'_>, mut depth: u32) -> Option<GameResult> {
+    let mut terminator = None;
+    while let Some(token) = game.next_token() {
+        match token.kind {
+            TokenKind::OpenVariation => depth += 1,
+            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
+            TokenKind::Result(result) if depth == 0 => terminator = Some(result),
+            _ => {}
+        }
+    }
+    terminator
 }
 
 /// One game being replayed: the line of play and the lines it branched
