@@ -902,9 +902,14 @@ fn mate_ability(game: &Game, color: Color, rules: &Rules) -> (MateAbility, Vec<M
 /// line from it), so the ply is found by halving the record, each probe
 /// played from the start ([`dead`]); a probe the proofs cannot settle
 /// counts as alive, so the ply found is at worst later than the true one,
-/// never earlier. `None` when the final position is not proved dead.
+/// never earlier. `None` when the final position is not proved dead, and
+/// under Lichess's rules (its server ends only the material's dead
+/// positions).
 fn first_dead_ply(record: &Record<'_>, rules: &Rules) -> Option<u32> {
-    if record.game.ending().is_some() || !dead(record.game.position(), rules) {
+    if rules.ruleset != Ruleset::Fide
+        || record.game.ending().is_some()
+        || !dead(record.game.position(), rules)
+    {
         return None;
     }
     let at = |ply: u32| {
@@ -914,7 +919,7 @@ fn first_dead_ply(record: &Record<'_>, rules: &Rules) -> Option<u32> {
         }
         pos
     };
-    let (mut alive, mut dead_from) = (None::<u32>, record.game.ply());
+    let (mut alive, mut dead_from) = (None::<u32>, record.ply());
     // `alive` is a ply known not proved dead (or none), `dead_from` one
     // proved dead: halve between them.
     loop {
@@ -1262,17 +1267,15 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
         let loser = ending.loser.unwrap_or(game.position().turn());
         // Before 2023 a resignation loses whatever the material, and asks
         // no question; but a dead position ends the game at once (5.2.2,
-        // in every edition since 2014), before any resignation: where the
-        // screen proves that neither side can mate at the end, the game
+        // in every edition since 2014), before any resignation: where
+        // neither side can mate at the end ([`first_dead_ply`]), the game
         // was drawn. (Found by a tester: K+N+P against a bare king,
         // resigned in 2020, was scored a loss.) From 2023 the question
         // below draws such a game anyway.
-        if rules.ruleset == Ruleset::Fide
-            && matches!(
-                event,
-                ExternalEvent::Resignation | ExternalEvent::Abandonment
-            )
-            && !laws.resignation_can_draw()
+        if matches!(
+            event,
+            ExternalEvent::Resignation | ExternalEvent::Abandonment
+        ) && !laws.resignation_can_draw()
         {
             if let Some(ply) = first_dead_ply(record, rules) {
                 let what = if event == ExternalEvent::Resignation {
@@ -1374,12 +1377,7 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
     }
     // A record that ends unfinished in a dead position the per-ply test
     // did not see: the game ended where it became dead (5.2.2), drawn.
-    let dead_from = if rules.ruleset == Ruleset::Fide {
-        first_dead_ply(record, rules)
-    } else {
-        None
-    };
-    if let Some(ply) = dead_from {
+    if let Some(ply) = first_dead_ply(record, rules) {
         return finish(
             GameResult::Draw,
             Reason::DeadPosition,
