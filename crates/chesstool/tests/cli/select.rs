@@ -1153,6 +1153,51 @@ fn select_export_strip_and_tags_clean_the_games_and_keep_their_moves() {
     assert_eq!(hashes(&sample), hashes("clean.pgn"));
 }
 
+/// Variations nested 120,000 deep (a generated game of 1 MB, read by
+/// validate): `replay --format pgn`, `select --export` and `--strip`
+/// overflowed the stack on it and aborted (exit 134; found by a tester).
+/// Each writes it, and what is written reads back as the same moves.
+#[test]
+fn deeply_nested_variations_are_written_and_stripped() {
+    const DEPTH: usize = 120_000;
+    let dir = temp_dir("select_deep_variations");
+    let deep = format!(
+        "1. e4 {}{} e5 {{ [%clk 0:01:00] }} *",
+        "(1. d4 { x } ".repeat(DEPTH),
+        ")".repeat(DEPTH)
+    );
+    let pgn = format!(
+        "{}{}",
+        game(&[("Event", "deep"), ("Result", "*")], &deep),
+        game(&[("Event", "after"), ("Result", "*")], "1. d4 (1. c4) d5 *")
+    );
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    for args in [
+        &["replay", "g.pgn", "--format", "pgn"][..],
+        &["select", "g.pgn", "--export"],
+        &["select", "g.pgn", "--strip", "clocks"],
+        &["select", "g.pgn", "--strip", "variations"],
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout.matches("[Event ").count(), 2, "{args:?}");
+        let nested = if args.contains(&"variations") {
+            0
+        } else {
+            DEPTH
+        };
+        assert_eq!(run.stdout.matches("(1. d4").count(), nested, "{args:?}");
+        assert_eq!(
+            run.stdout.contains("[%clk"),
+            !args.contains(&"clocks"),
+            "{args:?}"
+        );
+        std::fs::write(dir.join("out.pgn"), &run.stdout).unwrap();
+        let again = chesstool(&dir, &["validate", "out.pgn"]);
+        assert_eq!(again.code, 0, "{args:?}: {}", again.stdout);
+    }
+}
+
 #[test]
 fn select_tags_keeps_the_roster_values_and_the_tags_that_set_up_the_game() {
     // Found by a tester: `--tags WhiteElo` wrote `[White "?"]` for a game

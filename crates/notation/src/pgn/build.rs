@@ -304,6 +304,65 @@ mod tests {
         assert_eq!(sans(&game.moves), ["e4", "--", "d4", "--"]);
     }
 
+    /// Variations nested 100,000 deep (a generated file, 700 KB): built,
+    /// cleaned, written, read back (the comments as written: the writer pads them), cloned, compared and dropped on a
+    /// thread of 256 KiB of stack. Each of these recursed once, and a
+    /// tenth of this depth overflowed the 8 MiB of a main thread.
+    #[test]
+    fn deep_variations_take_no_stack() {
+        use crate::pgn::clean::{strip, Strip};
+        use crate::pgn::write::to_pgn_string;
+
+        const DEPTH: usize = 100_000;
+        let pgn = format!(
+            "[Result \"*\"]\n\n1. e4 {}{} e5 {{ [%clk 0:01:00] }} *\n",
+            "(1. d4 { x } ".repeat(DEPTH),
+            ")".repeat(DEPTH)
+        );
+        let checked = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || {
+                let mut game = build(&pgn, false).unwrap();
+                let mut depth = 0;
+                let mut line = &game.moves;
+                while let Some(variation) = line.first().and_then(|node| node.variations.first()) {
+                    depth += 1;
+                    line = variation;
+                }
+                assert_eq!(depth, DEPTH);
+                let copy = game.clone();
+                // `==`, not `assert_eq!`: a failure's `Debug` would recurse.
+                assert!(copy == game, "the copy differs");
+                strip(
+                    &mut game,
+                    &Strip {
+                        clocks: true,
+                        ..Strip::default()
+                    },
+                );
+                assert!(copy != game, "the clock comment is gone");
+                assert!(game.moves[1].comments.is_empty());
+                let written = to_pgn_string(&game);
+                assert_eq!(written.matches("(1. d4").count(), DEPTH);
+                assert_eq!(written.matches("{ x }").count(), DEPTH);
+                let again = build(&written, false).unwrap();
+                // The writer adds the roster's tags: the moves come back.
+                assert!(again.moves == game.moves, "read back, the moves differ");
+                strip(
+                    &mut game,
+                    &Strip {
+                        variations: true,
+                        ..Strip::default()
+                    },
+                );
+                assert!(game.moves[0].variations.is_empty());
+                drop((copy, again));
+            })
+            .unwrap()
+            .join();
+        assert!(checked.is_ok(), "the deep game failed its checks");
+    }
+
     #[test]
     fn invalid_games_are_errors() {
         let error = build("1. e4 (1. d4 Ke7) e5 *", false).unwrap_err();

@@ -45,23 +45,26 @@ pub fn strip(game: &mut Game, what: &Strip) {
     strip_line(&mut game.moves, what);
 }
 
+/// Every line of the tree, from a stack of lines: variations nest
+/// without limit.
 fn strip_line(line: &mut Line, what: &Strip) {
-    for node in &mut line.0 {
-        if what.comments {
-            node.comments.clear();
-            node.comments_before.clear();
-        } else {
-            clean_comments(&mut node.comments, what);
-            clean_comments(&mut node.comments_before, what);
-        }
-        if what.nags {
-            node.nags.clear();
-        }
-        if what.variations {
-            node.variations.clear();
-        } else {
-            for variation in &mut node.variations {
-                strip_line(variation, what);
+    let mut lines = vec![line];
+    while let Some(line) = lines.pop() {
+        for node in &mut line.0 {
+            if what.comments {
+                node.comments.clear();
+                node.comments_before.clear();
+            } else {
+                clean_comments(&mut node.comments, what);
+                clean_comments(&mut node.comments_before, what);
+            }
+            if what.nags {
+                node.nags.clear();
+            }
+            if what.variations {
+                node.variations.clear();
+            } else {
+                lines.extend(&mut node.variations);
             }
         }
     }

@@ -105,7 +105,12 @@ impl Game {
 ///
 /// A thin wrapper around `Vec<MoveNode>` (it dereferences to it), so it
 /// has a name in signatures and room for methods.
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// Lines nest as deep as the PGN's variations do (a generated file can
+/// nest tens of thousands of levels): cloning, comparing and dropping a
+/// line, like building, writing and cleaning a game, walk the tree with a
+/// stack of their own, not the thread's. Only `Debug` recurses.
+#[derive(Debug, Default)]
 pub struct Line(pub Vec<MoveNode>);
 
 impl Line {
@@ -147,7 +152,7 @@ impl FromIterator<MoveNode> for Line {
 }
 
 /// One move with what is attached to it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub struct MoveNode {
     /// The move.
     pub san: SanPlus,
@@ -175,6 +180,116 @@ impl MoveNode {
             comments: Vec::new(),
             variations: Vec::new(),
         }
+    }
+}
+
+impl MoveNode {
+    /// The node without its variations.
+    fn clone_flat(&self) -> MoveNode {
+        MoveNode {
+            san: self.san,
+            nags: self.nags.clone(),
+            comments_before: self.comments_before.clone(),
+            comments: self.comments.clone(),
+            variations: Vec::with_capacity(self.variations.len()),
+        }
+    }
+
+    /// Everything but the variations equal, and as many variations.
+    fn eq_flat(&self, other: &MoveNode) -> bool {
+        self.san == other.san
+            && self.nags == other.nags
+            && self.comments_before == other.comments_before
+            && self.comments == other.comments
+            && self.variations.len() == other.variations.len()
+    }
+}
+
+/// Dropping a node drops its variations from a stack of lines, so a
+/// deeply nested tree does not overflow the thread's stack.
+impl Drop for MoveNode {
+    fn drop(&mut self) {
+        let mut lines = std::mem::take(&mut self.variations);
+        while let Some(mut line) = lines.pop() {
+            for node in &mut line.0 {
+                lines.append(&mut node.variations);
+            }
+            // `line` drops here: its nodes hold no variations any more.
+        }
+    }
+}
+
+impl Clone for Line {
+    fn clone(&self) -> Line {
+        /// A line being copied: its next node, the copies so far, and
+        /// the variations of the last copy still to copy.
+        struct Copying<'a> {
+            from: &'a [MoveNode],
+            next: usize,
+            copied: Vec<MoveNode>,
+            variations: core::slice::Iter<'a, Line>,
+        }
+        fn start(line: &Line) -> Copying<'_> {
+            Copying {
+                from: &line.0,
+                next: 0,
+                copied: Vec::with_capacity(line.len()),
+                variations: [].iter(),
+            }
+        }
+        let mut stack = vec![start(self)];
+        loop {
+            let Some(top) = stack.last_mut() else {
+                unreachable!("the stack holds the line being cloned until it returns");
+            };
+            if let Some(variation) = top.variations.next() {
+                stack.push(start(variation));
+            } else if let Some(node) = top.from.get(top.next) {
+                top.next += 1;
+                top.copied.push(node.clone_flat());
+                top.variations = node.variations.iter();
+            } else {
+                let done = stack.pop().map(|copying| Line(copying.copied));
+                let done = done.unwrap_or_default();
+                // A variation goes to the last copy of the line it hangs in.
+                match stack.last_mut().and_then(|parent| parent.copied.last_mut()) {
+                    Some(node) => node.variations.push(done),
+                    None => return done,
+                }
+            }
+        }
+    }
+}
+
+impl Clone for MoveNode {
+    fn clone(&self) -> MoveNode {
+        let mut node = self.clone_flat();
+        node.variations = self.variations.clone();
+        node
+    }
+}
+
+impl PartialEq for Line {
+    fn eq(&self, other: &Line) -> bool {
+        let mut pairs = vec![(self, other)];
+        while let Some((a, b)) = pairs.pop() {
+            if a.len() != b.len() {
+                return false;
+            }
+            for (x, y) in a.iter().zip(b.iter()) {
+                if !x.eq_flat(y) {
+                    return false;
+                }
+                pairs.extend(x.variations.iter().zip(&y.variations));
+            }
+        }
+        true
+    }
+}
+
+impl PartialEq for MoveNode {
+    fn eq(&self, other: &MoveNode) -> bool {
+        self.eq_flat(other) && self.variations == other.variations
     }
 }
 

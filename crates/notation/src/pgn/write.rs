@@ -76,7 +76,7 @@ use std::fmt::{self, Write as _};
 use board::Color;
 
 use crate::fen::Fen;
-use crate::pgn::model::{Game, Line};
+use crate::pgn::model::{Game, Line, MoveNode};
 use crate::pgn::tags::{escape_tag_value, SEVEN_TAG_ROSTER, SEVEN_TAG_ROSTER_UNKNOWN};
 
 /// The longest movetext line written, in characters (Unicode scalar
@@ -330,10 +330,53 @@ impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
     }
 
     /// A line of moves whose first move is at `ply`; `need_number` asks
-    /// for `N...` before a first move by Black.
-    fn line(&mut self, line: &Line, ply: u64, mut need_number: bool) -> fmt::Result {
-        for (offset, node) in line.iter().enumerate() {
-            let ply = ply + offset as u64;
+    /// for `N...` before a first move by Black. Variations are written
+    /// from a stack of open lines, not by recursion: PGN nests them
+    /// without limit.
+    fn line(&mut self, line: &Line, ply: u64, need_number: bool) -> fmt::Result {
+        /// A line being written: its next node, and the variations of the
+        /// node just written still to write.
+        struct Open<'g> {
+            nodes: &'g [MoveNode],
+            next: usize,
+            first_ply: u64,
+            need_number: bool,
+            variations: core::slice::Iter<'g, Line>,
+        }
+        let mut stack = vec![Open {
+            nodes: line,
+            next: 0,
+            first_ply: ply,
+            need_number,
+            variations: [].iter(),
+        }];
+        while let Some(open) = stack.last_mut() {
+            if let Some(variation) = open.variations.next() {
+                // A move after a variation has its number; a variation
+                // starts from the position before the move it replaces.
+                open.need_number = true;
+                let ply = open.first_ply + open.next as u64 - 1;
+                self.open_variation();
+                stack.push(Open {
+                    nodes: variation,
+                    next: 0,
+                    first_ply: ply,
+                    need_number: true,
+                    variations: [].iter(),
+                });
+                continue;
+            }
+            let Some(node) = open.nodes.get(open.next) else {
+                stack.pop();
+                if !stack.is_empty() {
+                    self.close_variation()?;
+                }
+                continue;
+            };
+            let ply = open.first_ply + open.next as u64;
+            open.next += 1;
+            open.variations = node.variations.iter();
+            let mut need_number = open.need_number;
             for comment in &node.comments_before {
                 self.comment(comment)?;
                 need_number = true;
@@ -355,11 +398,8 @@ impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
                 self.comment(comment)?;
                 need_number = true;
             }
-            for variation in &node.variations {
-                self.open_variation();
-                self.line(variation, ply, true)?;
-                self.close_variation()?;
-                need_number = true;
+            if let Some(open) = stack.last_mut() {
+                open.need_number = need_number;
             }
         }
         Ok(())
@@ -375,7 +415,7 @@ impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::model::{GameResult, MoveNode};
+    use crate::pgn::model::GameResult;
 
     /// `1. e4 { comment } *` written: the movetext lines only.
     fn movetext_with_comment(comment: &str) -> String {
