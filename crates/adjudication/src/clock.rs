@@ -590,17 +590,36 @@ impl TimeControl {
     /// ```
     #[must_use]
     pub fn added_after_move(&self, move_number: u32) -> Millis {
+        let (increment, next_period) = self.added_parts_after_move(move_number);
+        Millis(increment.0.saturating_add(next_period.0))
+    }
+
+    /// [`TimeControl::added_after_move`] in its two parts: the increment,
+    /// and the next period's time (zero unless the move completes a
+    /// period). Clocks differ on when the second shows: at the move, or
+    /// when the period's time runs out (most arbiters' clocks, and the
+    /// readings recorded from them).
+    ///
+    /// ```
+    /// use adjudication::clock::{Millis, TimeControl};
+    ///
+    /// let tc: TimeControl = "40/7200+30:3600+30".parse().unwrap();
+    /// assert_eq!(tc.added_parts_after_move(39), (Millis::from_secs(30), Millis::ZERO));
+    /// assert_eq!(tc.added_parts_after_move(40), (Millis::from_secs(30), Millis::from_secs(3600)));
+    /// ```
+    #[must_use]
+    pub fn added_parts_after_move(&self, move_number: u32) -> (Millis, Millis) {
         let periods = self.periods();
         let Some((index, completes)) = period_of_move(periods, move_number) else {
-            return Millis::ZERO;
+            return (Millis::ZERO, Millis::ZERO);
         };
-        let mut added = periods[index].increment_or_zero().0;
-        if completes {
-            // The next period, or the repeating last one itself.
-            let next = periods.get(index + 1).unwrap_or(&periods[index]);
-            added = added.saturating_add(next.time.0);
+        let increment = periods[index].increment_or_zero();
+        if !completes {
+            return (increment, Millis::ZERO);
         }
-        Millis(added)
+        // The next period, or the repeating last one itself.
+        let next = periods.get(index + 1).unwrap_or(&periods[index]);
+        (increment, next.time)
     }
 }
 
@@ -1362,11 +1381,20 @@ impl SideReading<'_> {
                 let base = u128::from(initial.0);
                 berserk = added > 0 && base > 0 && twice <= base && twice + 2_000 >= base;
             }
-            let added = match constant_added {
-                _ if berserk => 0,
-                Some(added) => added,
-                None => self.time_control.added_after_move(moves).0,
+            // What is added after the move: the increment, and at the end
+            // of a period the next one's time, which a reading after the
+            // move may show or not yet (a clock adds it at the move, or
+            // when the period runs out): unknown, that part proves no
+            // flag fall and bounds nothing.
+            let (increment, next_period) = match constant_added {
+                _ if berserk => (0, 0),
+                Some(added) => (added, 0),
+                None => {
+                    let (increment, next) = self.time_control.added_parts_after_move(moves);
+                    (increment.0, next.0)
+                }
             };
+            let added = increment.saturating_add(next_period);
             added_since = added_since.saturating_add(added);
             let ran_out = || {
                 Some(FlagFall {
@@ -1386,10 +1414,24 @@ impl SideReading<'_> {
             match ply_clock.clock_after {
                 Some(clock) => {
                     let resolution = clock.resolution();
+                    // The next period's time shows when the reading is above
+                    // what the clock could show without it (the last
+                    // reading and what was added since, to the coarser
+                    // resolution of the two).
+                    let shows_next = next_period > 0
+                        && last_reading.is_some_and(|(previous, previous_resolution)| {
+                            let without = added_since.saturating_sub(next_period);
+                            let tolerance = resolution.max(previous_resolution);
+                            sum_at_most(&[previous.0, without, tolerance], clock.0)
+                        });
+                    let unshown = if shows_next { 0 } else { next_period };
                     // The true value is below `clock + resolution`; if even
-                    // that is no more than what was added after the move,
-                    // the clock was negative before the addition.
-                    if !first_move && sum_at_most(&[clock.0, resolution], added) {
+                    // that is no more than what the reading shows was added
+                    // after the move, the clock was negative before the
+                    // addition.
+                    if !first_move
+                        && sum_at_most(&[clock.0, resolution], added.saturating_sub(unshown))
+                    {
                         return (ran_out(), warnings);
                     }
                     let allowed = added_since;
@@ -1421,8 +1463,11 @@ impl SideReading<'_> {
                         }
                     }
                     last_reading = Some((clock, resolution));
-                    added_since = 0;
-                    upper_bound = Some(i128::from(clock.0) + i128::from(resolution) - 1);
+                    // A next period's time the reading may not show yet.
+                    added_since = unshown;
+                    upper_bound = Some(
+                        i128::from(clock.0) + i128::from(resolution) - 1 + i128::from(unshown),
+                    );
                 }
                 None => {
                     // Time used is at least the recorded move time (and at
@@ -1599,18 +1644,64 @@ mod tests {
             verdict.flag_fall.map(|flag| (flag.color, flag.ply)),
             Some((Color::White, 3))
         );
-        // A period of 40 moves from move 9: the game's 40th move is the
-        // record's 32nd, where an engine match adds nothing yet. A reading
-        // of 5 s there proves nothing.
+        // A period of 40 moves from move 9 with an increment of 5 s: a
+        // reading of 3 s after the game's 40th move (the record's 32nd)
+        // proves a flag fall however the moves are counted; its next
+        // period's 60 s, which the reading may not show yet, prove nothing.
         let mut plies = vec![none; 63];
+        plies[62] = clock(3);
+        let verdict = analyze_clocks_from(&tc("40/60+5"), Color::White, 9, &plies);
+        assert_eq!(verdict.flag_fall.map(|flag| flag.ply), Some(63));
         plies[62] = clock(5);
-        let verdict = analyze_clocks_from(&tc("40/60"), Color::White, 9, &plies);
+        let verdict = analyze_clocks_from(&tc("40/60+5"), Color::White, 9, &plies);
         assert_eq!(verdict.flag_fall, None);
-        let in_game = whole_game(&tc("40/60"), Color::White, [8, 8], &plies, false);
-        assert!(
-            in_game.flag_fall.is_some(),
-            "the game's count alone proves it"
-        );
+    }
+
+    /// Found by a tester: under `40/7200:3600`, a reading of 0:53:20 after
+    /// White's 40th move was a flag fall ("under the 3,600 s added, so
+    /// negative before"), and a game White won was scored a loss. Clocks
+    /// add a period's time at the move or when the period runs out, and
+    /// records show either: a reading under it proves nothing, and the
+    /// time it may not show yet still bounds what the player has.
+    #[test]
+    fn a_reading_at_the_end_of_a_period_proves_no_flag_fall() {
+        let tc = |text: &str| text.parse::<TimeControl>().unwrap();
+        let none = PlyClock::default();
+        let clock = |secs| PlyClock {
+            clock_after: Some(Millis::from_secs(secs)),
+            emt: None,
+        };
+        let emt = |secs| PlyClock {
+            clock_after: None,
+            emt: Some(Millis::from_secs(secs)),
+        };
+        for control in ["40/7200:3600", "40/7200"] {
+            let next = if control == "40/7200" { 7200 } else { 3600 };
+            let mut plies = vec![none; 79];
+            plies[78] = clock(3300);
+            let verdict = whole_game(&tc(control), Color::White, [0, 0], &plies, true);
+            assert_eq!(verdict.flag_fall, None, "{control}");
+            // White's 41st move may take what the reading shows and the
+            // next period's time, not a second more.
+            plies.extend([none, emt(3300 + next)]);
+            let verdict = whole_game(&tc(control), Color::White, [0, 0], &plies, true);
+            assert_eq!(verdict.flag_fall, None, "{control}");
+            plies[80] = emt(3300 + next + 1);
+            let verdict = whole_game(&tc(control), Color::White, [0, 0], &plies, true);
+            assert_eq!(
+                verdict.flag_fall.map(|flag| flag.ply),
+                Some(81),
+                "{control}"
+            );
+            // A reading that shows the period's time does not rise.
+            plies[80] = clock(3300 + next - 10);
+            let verdict = whole_game(&tc(control), Color::White, [0, 0], &plies, true);
+            assert!(
+                verdict.warnings.is_empty(),
+                "{control}: {:?}",
+                verdict.warnings
+            );
+        }
     }
 
     #[test]

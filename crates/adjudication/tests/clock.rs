@@ -628,13 +628,29 @@ fn period_boundaries_add_the_next_period() {
     let verdict = analyze("40/7200:3600", White, &clocks(&early));
     assert_eq!(verdict.warnings.len(), 1);
     assert_eq!(verdict.warnings[0].ply(), 77);
-    // A reading below the new period's time at the boundary is a flag.
+    // A reading below the new period's time at the boundary, above the
+    // last one (so it shows the new period), is a flag.
     let mut late = vec![None; 80];
     late[76] = Some(300);
     late[78] = Some(3_500);
     assert_eq!(
         analyze("40/7200:3600", White, &clocks(&late)).flag_fall,
         ran_out(White, 79)
+    );
+    // Below the last one, it may not show the new period yet (a clock
+    // that adds it when the period runs out): no flag (found by a tester:
+    // such a game, won by White, was scored a loss).
+    late[78] = Some(250);
+    assert_eq!(
+        analyze("40/7200:3600", White, &clocks(&late)),
+        ClockVerdict::default()
+    );
+    // Nor without an earlier reading.
+    late[76] = None;
+    late[78] = Some(3_300);
+    assert_eq!(
+        analyze("40/7200:3600", White, &clocks(&late)),
+        ClockVerdict::default()
     );
 }
 
