@@ -627,11 +627,12 @@ fn fen_en_passant_legal_by_default_always_on_request() {
         ],
     );
     assert_eq!(run.stdout, "4k3/8/8/KPp4r/8/8/8/8 w - c6 0 2\n");
-    // PGN export writes the FEN tag as it was read.
+    // PGN export writes the FEN tag read in any case in its standard
+    // spelling, which readers that know only it (python-chess) read.
     let run = chesstool(&dir, &["replay", "g.pgn", "--format", "pgn", "--game", "5"]);
     assert!(
         run.stdout
-            .contains("[fEn \"4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1\"]"),
+            .contains("[FEN \"4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1\"]"),
         "{}",
         run.stdout
     );

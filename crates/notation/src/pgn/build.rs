@@ -65,7 +65,7 @@ use movegen::Position;
 use crate::pgn::model::{Game, Line, MoveNode};
 use crate::pgn::read::RawGame;
 use crate::pgn::replay::{replay, GameError, Ply, ReplayOptions, ReplayVisitor};
-use crate::pgn::tags::{decode_tag_value, decode_text};
+use crate::pgn::tags::{decode_tag_value, decode_text, standard_start_tag};
 use crate::san::{San, SanPlus};
 
 /// How to build a [`Game`] from a game as read.
@@ -99,7 +99,14 @@ pub fn build_game(raw: &mut RawGame<'_>, options: &BuildOptions) -> Result<Game,
     // first value is the game's.
     let mut tags: Vec<(String, String)> = Vec::new();
     for (name, value) in raw.tags() {
-        let name = String::from_utf8_lossy(name).into_owned();
+        // A tag that sets up the game, which the replay reads in any case
+        // (`fen`, `SETUP`), takes its standard spelling, so that the
+        // game written reads the same to readers that know only that
+        // one (python-chess); unless the game also has that spelling.
+        let name = match standard_start_tag(name) {
+            Some(standard) if raw.tag(standard.as_bytes()).is_none() => standard.to_owned(),
+            _ => String::from_utf8_lossy(name).into_owned(),
+        };
         if tags.iter().all(|(seen, _)| *seen != name) {
             tags.push((name, decode_tag_value(value).0.into_owned()));
         }
@@ -361,6 +368,29 @@ mod tests {
             .unwrap()
             .join();
         assert!(checked.is_ok(), "the deep game failed its checks");
+    }
+
+    /// Found by a tester: `--export` wrote `[fen …]` and `[setup "1"]` as
+    /// read, which the replay reads but python-chess does not: it played
+    /// the moves from the standard start and failed.
+    #[test]
+    fn start_tags_take_their_standard_spelling() {
+        let fen = "4k3/8/8/8/8/8/8/4K2R b K - 0 1";
+        let game = build(
+            &format!("[setup \"1\"]\n[fen \"{fen}\"]\n\n1... Kd7 *"),
+            false,
+        )
+        .unwrap();
+        assert_eq!(game.tag("SetUp"), Some("1"));
+        assert_eq!(game.tag("FEN"), Some(fen));
+        // Beside the standard spelling, another is kept as it was.
+        let game = build(
+            &format!("[VARIANT \"Standard\"]\n[FEN \"{fen}\"]\n[Fen \"y\"]\n\n1... Kd7 *"),
+            false,
+        )
+        .unwrap();
+        let names: Vec<&str> = game.tags.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(names, ["Variant", "FEN", "Fen"]);
     }
 
     #[test]

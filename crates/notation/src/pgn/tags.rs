@@ -100,6 +100,14 @@ pub(crate) fn classify_tag_name(name: &[u8]) -> (u8, bool) {
     }
 }
 
+/// The standard spelling of a tag that sets up the game (`FEN`, `SetUp`,
+/// `Variant`), which `name` spells in any case.
+pub(crate) fn standard_start_tag(name: &[u8]) -> Option<&'static str> {
+    ["FEN", "SetUp", "Variant"]
+        .into_iter()
+        .find(|standard| name.eq_ignore_ascii_case(standard.as_bytes()))
+}
+
 /// The roster tags whose bit `roster` (as [`classify_tag_name`] sets
 /// them) lacks, in roster order. Allocates nothing when none is missing.
 #[must_use]
