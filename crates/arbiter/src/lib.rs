@@ -730,7 +730,20 @@ fn judge(
             tags.unwrap_or_default(),
         )
     });
-    record.set_recorded_result(recorded.clone());
+    // A `Result` tag that is no result (`1:0`, `+-`, `draw`) leaves the
+    // terminator as what the record says, as the recorded result reads it
+    // when there is no tag: the rules rule on `1-0`, and the fixer keeps
+    // it, where they took the game for unfinished and wrote `*` over a
+    // decisive result (found by a tester).
+    record.set_recorded_result(match (&recorded, replayed.terminator) {
+        (RecordedResult::Other(_), Some(terminator)) if terminator != GameResult::Unknown => {
+            RecordedResult::Known {
+                result: terminator,
+                spelled: None,
+            }
+        }
+        _ => recorded.clone(),
+    });
     // The replay's final position is the one after the last move the
     // record holds (no null move came before: see above).
     if let Some(last) = &replayed.final_position {
@@ -814,7 +827,7 @@ fn judge(
 #[must_use]
 pub fn fixed_pgn(game: &mut RawGame<'_>, ruling: &Ruling) -> Vec<u8> {
     let Ruling::Judged(judged) = ruling else {
-        return rewrite::unchanged(game.bytes());
+        return rewrite::unchanged(game);
     };
     let v = &judged.verdict;
     // A `Result` tag that agrees, before a terminator that does not
@@ -827,7 +840,7 @@ pub fn fixed_pgn(game: &mut RawGame<'_>, ruling: &Ruling) -> Vec<u8> {
         .terminator
         .filter(|&t| t != v.result && v.reason.is_automatic());
     if v.agrees && terminator.is_none() {
-        return rewrite::unchanged(game.bytes());
+        return rewrite::unchanged(game);
     }
     let terminator_text;
     let recorded = match (terminator, judged.recorded.text()) {

@@ -462,7 +462,7 @@ impl Task for ReplayTask {
                     });
                 }
                 Err(error) => {
-                    record.raw = self.keep_raw.then(|| game.bytes().to_vec());
+                    record.raw = self.keep_raw.then(|| notation::pgn::rewrite::as_read(game));
                     record.error = Some(error);
                 }
             }

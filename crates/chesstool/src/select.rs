@@ -156,17 +156,30 @@ enum Written {
     /// Its bytes as read: `len` bytes at stream offset `offset`, taken from
     /// the chunk they were read from when the game is written (the worker
     /// copies nothing).
-    AsRead { offset: u64, len: usize },
+    AsRead {
+        offset: u64,
+        len: usize,
+        /// What it lacks to end where it ended when read.
+        ending: notation::pgn::rewrite::Ending,
+    },
     /// Rewritten (`--export`, `--strip`, `--tags`).
     Rewritten(Vec<u8>),
 }
 
 impl Written {
-    /// The bytes to write, `chunk` being the one the game was read from.
-    fn bytes<'a>(&'a self, chunk: &Chunk<'a>) -> Option<&'a [u8]> {
+    /// The bytes to write, `chunk` being the one the game was read from,
+    /// and what to write after them.
+    fn bytes<'a>(
+        &'a self,
+        chunk: &Chunk<'a>,
+    ) -> Option<(&'a [u8], notation::pgn::rewrite::Ending)> {
         match self {
-            Written::AsRead { offset, len } => chunk.get(*offset, *len),
-            Written::Rewritten(bytes) => Some(bytes),
+            Written::AsRead {
+                offset,
+                len,
+                ending,
+            } => chunk.get(*offset, *len).map(|bytes| (bytes, *ending)),
+            Written::Rewritten(bytes) => Some((bytes, notation::pgn::rewrite::Ending::default())),
         }
     }
 }
@@ -300,11 +313,13 @@ impl Task for Select {
         }
         if kept.selected && self.keep_bytes {
             let (offset, line) = (game.offset, game.line);
+            let ending = notation::pgn::rewrite::Ending::of(game);
             let (at, bytes) = game.bytes_at();
             kept.bytes = Some(self.exported(bytes, offset, line).map_or(
                 Written::AsRead {
                     offset: at,
                     len: bytes.len(),
+                    ending,
                 },
                 Written::Rewritten,
             ));
@@ -373,6 +388,12 @@ struct Counts {
     too_large: u64,
     /// Typed tag values that were not of their type.
     untyped: u64,
+    /// Games written as read that ended inside a comment (an input cut
+    /// off), the comment closed so the next game is not taken into it.
+    comments_closed: u64,
+    /// Games of tags alone written as read, given their termination
+    /// marker so the next game's tags are not taken for theirs.
+    results_added: u64,
 }
 
 /// The games kept so far by `--unique` ([`FirstSeen`]: each one's hash
@@ -598,7 +619,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             match &mut sink {
                 Sink::Table(table) => table.push(row)?,
                 Sink::Text(out) => {
-                    let bytes = match &row.record.bytes {
+                    let (bytes, ending) = match &row.record.bytes {
                         Some(written) => written.bytes(&chunk).ok_or_else(|| {
                             anyhow::anyhow!(
                                 "internal error: game {} of {} is not in the chunk read",
@@ -608,11 +629,15 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                         })?,
                         None => return Ok(Flow::Continue),
                     };
+                    counts.comments_closed += u64::from(ending.comment);
+                    counts.results_added += u64::from(ending.result.is_some());
                     if let Some(split) = &mut split {
-                        split.write(bytes)?;
+                        split.write(bytes, ending)?;
                     } else {
-                        out.write_all(through.separator(bytes))?;
+                        let (before, after) = through.around(bytes, ending);
+                        out.write_all(before)?;
                         out.write_block(bytes)?;
+                        out.write_all(after)?;
                     }
                 }
             }
@@ -633,6 +658,9 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     }
     if args.common.summary_on_stderr() {
         eprintln!("{}{}", summary(&counts), run.skipped.note());
+    } else if let Some(note) = endings_note(&counts).filter(|_| !args.common.quiet) {
+        // Said even where no summary is: the output is not the bytes read.
+        eprintln!("chesstool select: {note}");
     }
     // A game too large to hold, never selected whatever the condition,
     // fails the run, as a game `replay` cannot copy does: a script must
@@ -658,7 +686,7 @@ struct Split {
 
 impl Split {
     /// Writes a game, into a new file when the current one is full.
-    fn write(&mut self, game: &[u8]) -> Result<()> {
+    fn write(&mut self, game: &[u8], ending: notation::pgn::rewrite::Ending) -> Result<()> {
         if self.file.is_none() || self.in_file == self.every {
             self.close()?;
             self.files += 1;
@@ -672,8 +700,10 @@ impl Split {
             self.in_file = 0;
         }
         if let Some(file) = &mut self.file {
-            file.write_all(self.through.separator(game))?;
+            let (before, after) = self.through.around(game, ending);
+            file.write_all(before)?;
             file.write_all(game)?;
+            file.write_all(after)?;
         }
         self.in_file += 1;
         Ok(())
@@ -691,6 +721,30 @@ impl Split {
     }
 }
 
+/// What was added to games written as read, so that each reads back as
+/// the one game it was (`notation::pgn::rewrite::Ending`), if anything.
+fn endings_note(counts: &Counts) -> Option<String> {
+    let closed = match counts.comments_closed {
+        0 => None,
+        1 => Some("1 game cut off inside a comment written with a `}`".to_owned()),
+        n => Some(format!(
+            "{n} games cut off inside a comment written with a `}}`"
+        )),
+    };
+    let results = match counts.results_added {
+        0 => None,
+        1 => Some("1 game of tags alone written with its result after them".to_owned()),
+        n => Some(format!(
+            "{n} games of tags alone written with their result after them"
+        )),
+    };
+    match (closed, results) {
+        (None, None) => None,
+        (Some(one), None) | (None, Some(one)) => Some(one),
+        (Some(closed), Some(results)) => Some(format!("{closed}, {results}")),
+    }
+}
+
 /// `26280 games read, 300 selected, 25980 not selected, 0 duplicates
 /// dropped, 0 unreadable`: the games read are the selected, the not
 /// selected and the duplicates; the unreadable are among them.
@@ -703,6 +757,10 @@ fn summary(counts: &Counts) -> String {
         0 => {}
         1 => line.push_str(", 1 tag value not of its type (NULL)"),
         n => line.push_str(&format!(", {n} tag values not of their type (NULL)")),
+    }
+    if let Some(note) = endings_note(counts) {
+        line.push_str(", ");
+        line.push_str(&note);
     }
     line
 }

@@ -997,6 +997,55 @@ fn adjudicate_tcec_rule_terminations() {
     assert_eq!(code, i32::from(went_on > 0));
 }
 
+/// Found by a tester: a `Result` tag that is no result (`1:0`, `+-`,
+/// `draw`) before a movetext that ends `1-0` was ruled `*` unterminated,
+/// and `--fix-results` wrote `*` over the decisive result. The terminator
+/// is what the record says, as when there is no tag; the tag is kept.
+#[test]
+fn adjudicate_reads_the_terminator_past_a_result_tag_that_is_no_result() {
+    let moves = "1. e4 e5 2. Nf3 Nc6";
+    let pgn = [
+        game("1:0", None, "", moves).replace("Nc6 1:0", "Nc6 1-0"),
+        game(
+            "draw",
+            None,
+            "",
+            "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8",
+        )
+        .replace("Ng8 draw", "Ng8 1/2-1/2"),
+        game("+-", None, "", moves).replace("Nc6 +-", "Nc6 *"),
+    ]
+    .concat();
+    let (code, rows) = adjudicate("adj_result_tag_no_result", &pgn, &[]);
+    let ruled: Vec<[&str; 4]> = rows
+        .iter()
+        .map(|row| [&*row[0], &*row[1], &*row[2], &*row[5]])
+        .collect();
+    assert_eq!(
+        ruled,
+        [
+            ["1:0", "1-0", "resignation", "true"],
+            ["draw", "1/2-1/2", "threefold_repetition", "true"],
+            // No result anywhere: unfinished, as before.
+            ["+-", "*", "unterminated", "false"],
+        ]
+    );
+    assert_eq!(code, 1);
+    let dir = temp_dir("adj_result_tag_no_result_fix");
+    std::fs::write(dir.join("g.pgn"), &pgn).unwrap();
+    let run = chesstool(
+        &dir,
+        &["adjudicate", "g.pgn", "--fix-results=fixed.pgn", "-q"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
+    let games: Vec<&str> = pgn.split_inclusive("\n\n[").collect();
+    assert!(
+        fixed.starts_with(&games[..2].concat()[..games[..2].concat().len() - 1]),
+        "the first two games are kept as they were: {fixed}"
+    );
+}
+
 #[test]
 fn adjudicate_fix_results_writes_corrected_games() {
     let agreeing = game("1-0", None, "", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#");

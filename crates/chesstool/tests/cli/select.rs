@@ -689,7 +689,7 @@ fn select_without_a_condition_keeps_every_game_of_the_real_files() {
                         .skip(4)
                         .collect();
                     fields.remove(9);
-                    fields.join(",")
+                    fields
                 })
                 .collect::<Vec<_>>()
         };
@@ -700,7 +700,16 @@ fn select_without_a_condition_keeps_every_game_of_the_real_files() {
             "{file}: a game was lost or added"
         );
         for (n, (b, a)) in before.iter().zip(&after).enumerate() {
-            assert_eq!(b, a, "{file}: game {}", n + 1);
+            // A game of tags alone is written with its result after them
+            // (so the next game's tags are not read as its own): one
+            // warning fewer, "movetext has no result".
+            let mut b = b.clone();
+            let (plies, warnings) = (b.len() - 7, b.len() - 5);
+            if b[plies] == "0" && b[warnings] != a[warnings] {
+                let fewer = b[warnings].parse::<u32>().unwrap() - 1;
+                b[warnings] = fewer.to_string();
+            }
+            assert_eq!(&b, a, "{file}: game {}", n + 1);
         }
     }
 }
@@ -1196,6 +1205,124 @@ fn deeply_nested_variations_are_written_and_stripped() {
         let again = chesstool(&dir, &["validate", "out.pgn"]);
         assert_eq!(again.code, 0, "{args:?}: {}", again.stdout);
     }
+}
+
+/// Found by a tester: games written as read, from several inputs into
+/// one output, read back as fewer games. A game of tags alone (the last
+/// of its input, or split from the next by `[Event` on its line) took the
+/// next game's tags for more of its own; an input cut off inside a
+/// comment took every later game into it. Each is now ended where it
+/// ended (a result after the tags, a `}`), and the summary says so.
+#[test]
+fn games_written_as_read_from_several_inputs_read_back_as_many() {
+    let dir = temp_dir("select_as_read_endings");
+    std::fs::write(
+        dir.join("a.pgn"),
+        "[Event \"a1\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Round \"9\"]\n[White \"t\"]\n[Result \"1/2-1/2\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("b.pgn"),
+        "[Event \"b1\"]\n[Result \"*\"][Event \"b2\"]\n[Result \"*\"]\n\n1. d4 {cut [%clk 0:0",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("c.pgn"),
+        "[Event \"c1\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+    )
+    .unwrap();
+    let events = |file: &str| {
+        let run = chesstool(&dir, &["validate", file, "--format", "csv"]);
+        let games = run.stdout.lines().count() - 1;
+        let plies: Vec<String> = run
+            .stdout
+            .lines()
+            .skip(1)
+            .map(|row| row.split(',').nth(7).unwrap_or("").to_owned())
+            .collect();
+        (games, plies.join(" "))
+    };
+    let inputs = ["a.pgn", "b.pgn", "c.pgn"];
+    let read: Vec<(usize, String)> = inputs.iter().map(|f| events(f)).collect();
+    assert_eq!(
+        read,
+        [
+            (2, "2 0".to_owned()),
+            (2, "0 1".to_owned()),
+            (1, "4".to_owned())
+        ]
+    );
+    let run = chesstool(
+        &dir,
+        &["select", "a.pgn", "b.pgn", "c.pgn", "-o", "out.pgn"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("1 game cut off inside a comment written with a `}`")
+            && run
+                .stderr
+                .contains("2 games of tags alone written with their result after them"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(events("out.pgn"), (5, "2 0 0 1 4".to_owned()));
+    // The same in files of two games each, and through replay's and the
+    // fixer's outputs.
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "a.pgn",
+            "b.pgn",
+            "c.pgn",
+            "--split-every",
+            "2",
+            "-o",
+            "split",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let split: Vec<(usize, String)> = ["split/000001.pgn", "split/000002.pgn", "split/000003.pgn"]
+        .iter()
+        .map(|f| events(f))
+        .collect();
+    assert_eq!(
+        split,
+        [
+            (2, "2 0".to_owned()),
+            (2, "0 1".to_owned()),
+            (1, "4".to_owned())
+        ]
+    );
+    let run = chesstool(
+        &dir,
+        &[
+            "replay",
+            "a.pgn",
+            "b.pgn",
+            "c.pgn",
+            "--format",
+            "pgn",
+            "-o",
+            "replayed.pgn",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(events("replayed.pgn"), (5, "2 0 0 1 4".to_owned()));
+    let run = chesstool(
+        &dir,
+        &[
+            "adjudicate",
+            "b.pgn",
+            "a.pgn",
+            "c.pgn",
+            "--fix-results=fixed.pgn",
+            "-q",
+        ],
+    );
+    assert!(run.code <= 1, "{}", run.stderr);
+    assert_eq!(events("fixed.pgn"), (5, "0 1 2 0 4".to_owned()));
 }
 
 #[test]

@@ -29,8 +29,9 @@
 //! );
 //! ```
 
-use crate::pgn::lex::{game_tokens, TokenKind};
+use crate::pgn::lex::{game_tokens, GameEnd, TokenKind};
 use crate::pgn::read::RawGame;
+use crate::pgn::GameResult;
 
 /// A tag to set: its value, and the tag it goes after when it is new.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,17 +194,108 @@ fn line_end(game: &[u8]) -> &'static [u8] {
     }
 }
 
+/// What a game written as it was read lacks to end, when read again
+/// after other games, where it ended when it was read: a game cut off
+/// inside a `{` comment (the end of an input) would take the games after
+/// it into the comment, and a game of tags alone (split from the next by
+/// its `[Event` on the same line, or the last of an input) would take the
+/// next game's tags for more of its own. The first gets a `}`, the
+/// second its termination marker (its `Result` tag's, else `*`), which
+/// the PGN standard asks of every game.
+///
+/// ```
+/// use notation::pgn::read::GameReader;
+/// use notation::pgn::rewrite::{unchanged, Ending};
+/// use notation::pgn::GameResult;
+///
+/// let pgn = b"[White \"a\"]\n[Result \"1-0\"][Event \"b\"]\n\n1. e4 {cut [%clk 0:0";
+/// let mut written = Vec::new();
+/// GameReader::new().read_chunk(pgn, 0, 1, |game| {
+///     let ending = Ending::of(game);
+///     match game.index_in_chunk {
+///         0 => assert_eq!(ending, Ending { comment: false, result: Some(GameResult::WhiteWins) }),
+///         _ => assert_eq!(ending, Ending { comment: true, result: None }),
+///     }
+///     written.extend(unchanged(game));
+/// });
+/// assert_eq!(
+///     String::from_utf8(written).unwrap(),
+///     "[White \"a\"]\n[Result \"1-0\"]\n\n1-0\n[Event \"b\"]\n\n1. e4 {cut [%clk 0:0}\n"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ending {
+    /// It ends inside a `{` comment: write `}` after it.
+    pub comment: bool,
+    /// It is tags alone: write this termination marker after them.
+    pub result: Option<GameResult>,
+}
+
+impl Ending {
+    /// What `game` lacks at its end (reads the rest of it first).
+    pub fn of(game: &mut RawGame<'_>) -> Ending {
+        let comment = game.ended_by() == GameEnd::UnterminatedComment;
+        let movetext = game.movetext_start() as usize;
+        let bytes = game.bytes();
+        let tags_alone = game.tag_lines() > 0
+            && bytes
+                .get(movetext..)
+                .is_none_or(|rest| rest.iter().all(u8::is_ascii_whitespace));
+        let result = tags_alone.then(|| {
+            game.tag(b"Result")
+                .and_then(|value| GameResult::from_ascii(value.trim_ascii()).ok())
+                .unwrap_or(GameResult::Unknown)
+        });
+        Ending { comment, result }
+    }
+
+    /// Nothing is lacking.
+    #[must_use]
+    pub fn is_none(&self) -> bool {
+        !self.comment && self.result.is_none()
+    }
+
+    /// Appends to `out` what ends `game` (its bytes as read, which `out`
+    /// ends with): `}` right after the comment's last byte; a termination
+    /// marker after an empty line.
+    pub fn write(&self, game: &[u8], out: &mut Vec<u8>) {
+        if self.comment {
+            out.push(b'}');
+        }
+        if let Some(result) = self.result {
+            let eol = line_end(game);
+            let body = game.trim_ascii_end().len();
+            let newlines = game[body..].iter().filter(|&&b| b == b'\n').count();
+            for _ in newlines..2 {
+                out.extend_from_slice(eol);
+            }
+            out.extend_from_slice(result.as_str().as_bytes());
+        }
+    }
+}
+
 /// `game` byte for byte, line endings and the space after it as they
 /// were (a file without blank lines between its games is copied as it
-/// is); only a game whose last line has no line end gets one, in the
-/// game's own style (`\r\n` or `\n`), so that the next game starts on a
-/// line of its own.
+/// is), then what it lacks of an [`Ending`]; only a game whose last line
+/// has no line end gets one, in the game's own style (`\r\n` or `\n`),
+/// so that the next game starts on a line of its own.
 #[must_use]
-pub fn unchanged(game: &[u8]) -> Vec<u8> {
-    let mut out = game.to_vec();
+pub fn unchanged(game: &mut RawGame<'_>) -> Vec<u8> {
+    let mut out = as_read(game);
     if !out.ends_with(b"\n") {
-        out.extend_from_slice(line_end(game));
+        out.extend_from_slice(line_end(&out));
     }
+    out
+}
+
+/// `game` byte for byte, the space after it included, then what it lacks
+/// of an [`Ending`].
+#[must_use]
+pub fn as_read(game: &mut RawGame<'_>) -> Vec<u8> {
+    let ending = Ending::of(game);
+    let bytes = game.bytes();
+    let mut out = bytes.to_vec();
+    ending.write(bytes, &mut out);
     out
 }
 
@@ -227,38 +319,45 @@ pub fn missing_line_ends(game: &[u8]) -> (usize, &'static [u8]) {
 }
 
 /// Games written as they were read, one after the other (`select`): each
-/// game's bytes unchanged, the space after it included, and only what is
-/// needed for an empty line between two games added before the next one
-/// (a line end after the last game if it has none). A file whose games
-/// are already so separated (a clean export such as Lichess's, whatever
-/// its last game ends with) comes out byte for byte.
+/// game's bytes unchanged, the space after it included, then what it
+/// lacks of an [`Ending`], and only what is needed for an empty line
+/// between two games added before the next one (a line end after the
+/// last game if it has none). A file whose games are already so
+/// separated (a clean export such as Lichess's, whatever its last game
+/// ends with) comes out byte for byte.
 #[derive(Debug, Default)]
 pub struct PassThrough {
     /// What the last game written lacks, when there is one.
     owed: Option<(usize, &'static [u8])>,
+    /// The ending of the game being written.
+    ending: Vec<u8>,
 }
 
 impl PassThrough {
-    /// Appends `game` (its bytes as read) to `out`.
-    pub fn push(&mut self, out: &mut Vec<u8>, game: &[u8]) {
-        out.extend_from_slice(self.separator(game));
+    /// Appends `game` (its bytes as read) and what ends it to `out`.
+    pub fn push(&mut self, out: &mut Vec<u8>, game: &[u8], ending: Ending) {
+        let (before, after) = self.around(game, ending);
+        out.extend_from_slice(before);
         out.extend_from_slice(game);
+        out.extend_from_slice(after);
     }
 
     /// What goes before `game` (its bytes as read), which comes next: the
-    /// line ends the game before it lacks. For a writer that writes the
-    /// game's bytes itself, without copying them into a buffer first.
+    /// line ends the game before it lacks; and what goes right after it:
+    /// what it lacks of an [`Ending`]. For a writer that writes the game's
+    /// bytes itself, without copying them into a buffer first.
     ///
     /// ```
-    /// use notation::pgn::rewrite::PassThrough;
+    /// use notation::pgn::rewrite::{Ending, PassThrough};
     ///
     /// let mut through = PassThrough::default();
-    /// assert_eq!(through.separator(b"1. e4 *\r\n"), b"");
-    /// assert_eq!(through.separator(b"1. d4 *\n\n"), b"\r\n");
-    /// assert_eq!(through.separator(b"1. c4 *"), b"");
-    /// assert_eq!(through.separator(b"*\n"), b"\n\n");
+    /// let none = Ending::default();
+    /// assert_eq!(through.around(b"1. e4 *\r\n", none), (&b""[..], &b""[..]));
+    /// assert_eq!(through.around(b"1. d4 *\n\n", none).0, b"\r\n");
+    /// assert_eq!(through.around(b"1. c4 {cut", Ending { comment: true, result: None }).1, b"}");
+    /// assert_eq!(through.around(b"*\n", none).0, b"\n\n");
     /// ```
-    pub fn separator(&mut self, game: &[u8]) -> &'static [u8] {
+    pub fn around(&mut self, game: &[u8], ending: Ending) -> (&'static [u8], &[u8]) {
         let before: &'static [u8] = match self.owed {
             None | Some((0, _)) => b"",
             Some((1, b"\r\n")) => b"\r\n",
@@ -266,8 +365,15 @@ impl PassThrough {
             Some((1, _)) => b"\n",
             Some(_) => b"\n\n",
         };
-        self.owed = Some(missing_line_ends(game));
-        before
+        self.ending.clear();
+        ending.write(game, &mut self.ending);
+        self.owed = Some(if self.ending.is_empty() {
+            missing_line_ends(game)
+        } else {
+            // The ending has no line end of its own.
+            (2, line_end(game))
+        });
+        (before, &self.ending)
     }
 
     /// Ends the output: a line end after the last game if it has none.
@@ -362,26 +468,105 @@ mod tests {
             b"1. c4 *\r\n",
             b"1. f4 *",
         ] {
-            through.push(&mut out, game);
+            through.push(&mut out, game, Ending::default());
         }
         through.finish(&mut out);
         assert_eq!(out, b"1. e4 *\n\n1. d4 *\n\n\n1. c4 *\r\n\r\n1. f4 *\n");
         let mut last = Vec::new();
         let mut through = PassThrough::default();
-        through.push(&mut last, b"1. e4 *\n");
+        through.push(&mut last, b"1. e4 *\n", Ending::default());
         through.finish(&mut last);
         assert_eq!(last, b"1. e4 *\n");
     }
 
+    /// Each game of `pgn`, as [`unchanged`] writes it.
+    fn each_unchanged(pgn: &[u8]) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        GameReader::new().read_chunk(pgn, 0, 1, |game| out.push(unchanged(game)));
+        out
+    }
+
     #[test]
     fn unchanged_games_are_copied_byte_for_byte() {
-        assert_eq!(unchanged(b"1. e4 *\r\n\r\n\r\n"), b"1. e4 *\r\n\r\n\r\n");
-        assert_eq!(unchanged(b"[A \"b\"]\n1. e4 *\n"), b"[A \"b\"]\n1. e4 *\n");
-        // Only a missing last line end is added, in the game's style.
-        assert_eq!(unchanged(b"1. e4 *"), b"1. e4 *\n");
         assert_eq!(
-            unchanged(b"[A \"b\"]\r\n\r\n1. e4 *"),
-            b"[A \"b\"]\r\n\r\n1. e4 *\r\n"
+            each_unchanged(b"1. e4 *\r\n\r\n\r\n"),
+            [b"1. e4 *\r\n\r\n\r\n"]
+        );
+        assert_eq!(
+            each_unchanged(b"[A \"b\"]\n1. e4 *\n"),
+            [b"[A \"b\"]\n1. e4 *\n"]
+        );
+        // Only a missing last line end is added, in the game's style.
+        assert_eq!(each_unchanged(b"1. e4 *"), [b"1. e4 *\n"]);
+        assert_eq!(
+            each_unchanged(b"[A \"b\"]\r\n\r\n1. e4 *"),
+            [b"[A \"b\"]\r\n\r\n1. e4 *\r\n"]
+        );
+    }
+
+    /// Found by a tester: `select a.pgn b.pgn` wrote a game of tags alone
+    /// (the last of `a.pgn`) and then `b.pgn`'s games, and read again the
+    /// first of those was taken for more of its tags; an input cut off
+    /// inside a comment took every game after it into the comment.
+    #[test]
+    fn games_passed_through_end_where_they_ended() {
+        let inputs: [&[u8]; 4] = [
+            b"[White \"a\"]\n[Result \"0-1\"]\n",
+            b"[Event \"b\"]\r\n[Result \"*\"]\r\n\r\n1. e4 {cut [%clk 0:0",
+            b"[Event \"c\"]\n[Result \"1/2\"]",
+            b"[Event \"d\"]\n\n1. d4 *\n",
+        ];
+        let mut out = Vec::new();
+        let mut through = PassThrough::default();
+        let mut read = Vec::new();
+        for input in inputs {
+            GameReader::new().read_chunk(input, 0, 1, |game| {
+                let ending = Ending::of(game);
+                read.push((game.tag(b"Event").map(<[u8]>::to_vec), ending));
+                through.push(&mut out, game.bytes(), ending);
+            });
+        }
+        through.finish(&mut out);
+        assert_eq!(
+            read.iter().map(|(_, ending)| *ending).collect::<Vec<_>>(),
+            [
+                Ending {
+                    comment: false,
+                    result: Some(GameResult::BlackWins)
+                },
+                Ending {
+                    comment: true,
+                    result: None
+                },
+                Ending {
+                    comment: false,
+                    result: Some(GameResult::Unknown)
+                },
+                Ending::default(),
+            ]
+        );
+        assert_eq!(
+            String::from_utf8(out.clone()).unwrap(),
+            "[White \"a\"]\n[Result \"0-1\"]\n\n0-1\n\n\
+             [Event \"b\"]\r\n[Result \"*\"]\r\n\r\n1. e4 {cut [%clk 0:0}\r\n\r\n\
+             [Event \"c\"]\n[Result \"1/2\"]\n\n*\n\n\
+             [Event \"d\"]\n\n1. d4 *\n"
+        );
+        // Read again, the same four games, each ending where it did.
+        let mut again = Vec::new();
+        GameReader::new().read_chunk(&out, 0, 1, |game| {
+            again.push((game.tag(b"Event").map(<[u8]>::to_vec), Ending::of(game)));
+        });
+        let events = |games: &[(Option<Vec<u8>>, Ending)]| {
+            games
+                .iter()
+                .map(|(event, _)| event.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(events(&again), events(&read));
+        assert!(
+            again.iter().all(|(_, ending)| ending.is_none()),
+            "{again:?}"
         );
     }
 }
