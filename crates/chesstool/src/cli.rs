@@ -214,6 +214,18 @@ impl CommonArgs {
     }
 }
 
+/// Whether a run says that an input holds no game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EmptyCheck {
+    /// It reads all of the input: when it finds no game.
+    NoGames,
+    /// It reads all of a stream, for its part of the blocks: when there
+    /// is no byte.
+    NoBytes,
+    /// It reads another part: never.
+    Never,
+}
+
 /// The most threads `--threads` takes: far past any machine's cores, and
 /// short of what makes a system crawl (each thread has its own stack and,
 /// in the pipeline, its own chunk).
@@ -618,9 +630,13 @@ pub fn run_inputs<T: crate::pipeline::Task>(
     }
     let progress = crate::progress::Progress::new(sizes, !common.quiet);
     // The inputs opened and not yet done, oldest first: (index in the
-    // pipeline, name, read in part only).
+    // pipeline, name, whether this run says it holds no game).
     let opened: std::cell::RefCell<
-        std::collections::VecDeque<(usize, std::sync::Arc<crate::report::table::FileName>, bool)>,
+        std::collections::VecDeque<(
+            usize,
+            std::sync::Arc<crate::report::table::FileName>,
+            EmptyCheck,
+        )>,
     > = std::cell::RefCell::new(std::collections::VecDeque::new());
     let mut n_opened = 0usize;
     let io_failed = std::cell::Cell::new(run.io_failed);
@@ -683,10 +699,31 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 },
                 (None, None) => Selection::All,
             };
+            // Whose run says that the input holds no game: a run of all
+            // of it, if it has none; of a part, the one part that starts
+            // it (shard 1, a byte range from 0, every shard of a stream
+            // reading from its first block), if it has no byte at all (a
+            // part cannot tell what other parts hold).
+            let empty_file = input.size == Some(0);
+            let empty_check = match (select, common.shard) {
+                (Selection::All, _) => EmptyCheck::NoGames,
+                // An empty file's shards are all `0..0`: the first speaks.
+                // `--byte-range 0..0`, which writes a report's header
+                // alone before the shards run, does not.
+                (Selection::Range { .. }, Some(shard)) if shard.k == 1 && empty_file => {
+                    EmptyCheck::NoGames
+                }
+                (Selection::Range { start: 0, end }, None) if empty_file && end > 0 => {
+                    EmptyCheck::NoGames
+                }
+                // Every shard of a stream reads all of it.
+                (Selection::Blocks { k: 0, .. }, _) => EmptyCheck::NoBytes,
+                _ => EmptyCheck::Never,
+            };
             opened.borrow_mut().push_back((
                 n_opened,
                 std::sync::Arc::new(crate::report::table::FileName::new(&name)),
-                select != Selection::All,
+                empty_check,
             ));
             n_opened += 1;
             last.set(0);
@@ -760,13 +797,19 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 error,
                 cut,
             } => {
-                let (index, name, ranged) = opened.borrow_mut().pop_front().unwrap_or_else(|| {
-                    (
-                        0,
-                        std::sync::Arc::new(crate::report::table::FileName::new("")),
-                        false,
-                    )
-                });
+                let (index, name, empty_check) =
+                    opened.borrow_mut().pop_front().unwrap_or_else(|| {
+                        (
+                            0,
+                            std::sync::Arc::new(crate::report::table::FileName::new("")),
+                            EmptyCheck::Never,
+                        )
+                    });
+                let empty = match empty_check {
+                    EmptyCheck::NoGames => totals.games == 0,
+                    EmptyCheck::NoBytes => totals.games == 0 && totals.bytes == 0,
+                    EmptyCheck::Never => false,
+                };
                 debug_assert_eq!(index, input, "inputs are done in order");
                 run.bytes += totals.bytes;
                 match error {
@@ -792,8 +835,9 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                     }
                     // An input without a game (an empty file, a failed
                     // download) fails the run like one that cannot be
-                    // read; a shard or byte range may hold none.
-                    None if totals.games == 0 && !ranged && failure.is_none() && !run.stopped => {
+                    // read; a shard or byte range may hold none, and only
+                    // the one that starts an empty input says so.
+                    None if empty && failure.is_none() && !run.stopped => {
                         progress.suspend(|| {
                             eprintln!("chesstool: no games in {name} (empty, or no PGN in it)");
                         });

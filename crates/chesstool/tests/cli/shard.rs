@@ -534,3 +534,76 @@ fn slurm_recipe() {
     );
     assert!(csv.contains(",invalid,"), "an invalid game was in a shard");
 }
+
+/// Found by a tester: an empty input failed a run (exit 2, `no games in
+/// …`) but passed every shard, so N shards of a failed download were a
+/// success where one run was not. The first shard of an empty file says
+/// it (once: the other shards' ranges are empty too), and so does the
+/// first of a stream's; `--byte-range 0..0`, the header alone, does not.
+#[test]
+fn the_first_shard_of_an_empty_input_says_it_has_no_games() {
+    let dir = temp_dir("shard_empty_input");
+    std::fs::write(dir.join("empty.pgn"), "").unwrap();
+    std::fs::write(dir.join("g.pgn"), "[Event \"e\"]\n\n1. e4 *\n").unwrap();
+    for command in ["validate", "select", "adjudicate", "replay"] {
+        let whole = chesstool(&dir, &[command, "empty.pgn", "-q", "--format", "csv"]);
+        assert_eq!(whole.code, 2, "{command}: {}", whole.stderr);
+        for (k, code) in [("1/3", 2), ("2/3", 0), ("3/3", 0)] {
+            let run = chesstool(
+                &dir,
+                &[command, "empty.pgn", "-q", "--format", "csv", "--shard", k],
+            );
+            assert_eq!(run.code, code, "{command} --shard {k}: {}", run.stderr);
+            assert_eq!(
+                run.stderr.contains("no games in empty.pgn"),
+                code == 2,
+                "{command} --shard {k}: {}",
+                run.stderr
+            );
+        }
+        for (range, code) in [("0..0", 0), ("0..100", 2), ("5..100", 0)] {
+            let run = chesstool(
+                &dir,
+                &[
+                    command,
+                    "empty.pgn",
+                    "-q",
+                    "--format",
+                    "csv",
+                    "--byte-range",
+                    range,
+                ],
+            );
+            assert_eq!(
+                run.code, code,
+                "{command} --byte-range {range}: {}",
+                run.stderr
+            );
+        }
+        // A file with games: its header alone, and a shard without games,
+        // are no failure.
+        let run = chesstool(
+            &dir,
+            &[
+                command,
+                "g.pgn",
+                "-q",
+                "--format",
+                "csv",
+                "--byte-range",
+                "0..0",
+            ],
+        );
+        assert_eq!(run.code, 0, "{command}: {}", run.stderr);
+        let run = chesstool(
+            &dir,
+            &[command, "g.pgn", "-q", "--format", "csv", "--shard", "3/3"],
+        );
+        assert_eq!(run.code, 0, "{command}: {}", run.stderr);
+    }
+    // A stream: every shard reads it, the first one speaks.
+    for (k, code) in [("1/2", 2), ("2/2", 0)] {
+        let run = crate::util::chesstool_stdin(&dir, &["validate", "-", "-q", "--shard", k], b"");
+        assert_eq!(run.code, code, "stdin --shard {k}: {}", run.stderr);
+    }
+}
