@@ -504,6 +504,36 @@ fn an_empty_partitioned_table_still_has_its_schema() {
             .iter()
             .any(|c| c.name() == "Event"));
     }
+    // pyarrow reads it as the README says, the partition types given
+    // (inferred from names that are all null, they fail: found by a
+    // tester), and so a table where no game has a known month.
+    std::fs::write(dir.join("nodate.pgn"), "[Date \"2019.??.??\"]\n\n1. e4 *\n").unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "nodate.pgn",
+            "g.pgn",
+            "--format",
+            "parquet",
+            "--partition-by",
+            "year,month",
+            "-o",
+            "months",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let script = r#"
+import sys
+import pyarrow as pa, pyarrow.dataset as ds
+for path, keys in (("none", ["year"]), ("months", ["year", "month"])):
+    schema = pa.schema([(key, pa.int32()) for key in keys])
+    table = ds.dataset(path, partitioning=ds.partitioning(schema, flavor="hive")).to_table()
+    print(path, table.num_rows, sorted(table.column("year").to_pylist(), key=str))
+"#;
+    if let Some(out) = python(&dir, script, &[], &["pyarrow"]) {
+        assert_eq!(out, "none 0 []\nmonths 2 [2019, None]\n");
+    }
 }
 
 /// The rows of a CSV report keyed by column name.
