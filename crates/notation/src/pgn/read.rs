@@ -483,6 +483,31 @@ impl<'a> RawGame<'a> {
         self.line + count_newlines(self.bytes_to(offset))
     }
 
+    /// Line of the first tag pair named `name` (in any case) in the tag
+    /// section, found by reading its lines again: for error reports only
+    /// (a bad `FEN` is reported at its own line, not the game's first).
+    #[must_use]
+    pub fn tag_line(&self, name: &[u8]) -> Option<u64> {
+        let section = self.bytes_to(self.movetext_start());
+        let mut line = self.line;
+        for text in section.split(|&b| b == b'\n') {
+            let mut rest = text;
+            // Every `[` that opens a pair on the line: `[A "x"] [B "y"]`.
+            while let Some(open) = memchr::memchr(b'[', rest) {
+                rest = &rest[open + 1..];
+                let named = rest
+                    .get(..name.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(name));
+                let after = rest.get(name.len()).copied();
+                if named && after.is_some_and(|b| b == b'"' || b.is_ascii_whitespace()) {
+                    return Some(line);
+                }
+            }
+            line += 1;
+        }
+        None
+    }
+
     /// Line and column (both 1-based; the column counts characters) of
     /// `token`. Computed by counting, for error reports only.
     #[must_use]

@@ -447,7 +447,13 @@ pub fn replay(
     let start = match start_position(game, &mut out.warnings) {
         Ok(pos) => pos,
         Err(message) => {
-            out.error = Some(game_error(game, ErrorKind::StartPosition, message));
+            let mut error = game_error(game, ErrorKind::StartPosition, message);
+            // At the line of the tag that set it up.
+            error.line = [&b"FEN"[..], b"Variant", b"SetUp"]
+                .iter()
+                .find_map(|name| game.tag_line(name))
+                .unwrap_or(game.line);
+            out.error = Some(error);
             out.terminator = terminator_after(game, 0);
             return out;
         }
@@ -1095,17 +1101,20 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         }
         // No tag at all is reported with the other missing roster tags.
         let raw = game.tag(b"Result")?;
+        let line = game.tag_line(b"Result").unwrap_or(game.line);
         Some(if raw.trim_ascii().is_empty() || raw.trim_ascii() == b"?" {
-            Finding::Warning(GameWarning::game(game.line, "empty Result tag".to_string()))
+            Finding::Warning(GameWarning::game(line, "empty Result tag".to_string()))
         } else {
-            Finding::Error(game_error(
+            let mut error = game_error(
                 game,
                 ErrorKind::ResultTag,
                 format!(
                     "Result tag \"{}\" is not 1-0, 0-1, 1/2-1/2 or *",
                     escape_for_report(raw)
                 ),
-            ))
+            );
+            error.line = line;
+            Finding::Error(error)
         })
     }
 

@@ -513,7 +513,7 @@ mod tests {
         let inputs: [&[u8]; 4] = [
             b"[White \"a\"]\n[Result \"0-1\"]\n",
             b"[Event \"b\"]\r\n[Result \"*\"]\r\n\r\n1. e4 {cut [%clk 0:0",
-            b"[Event \"c\"]\n[Result \"1/2\"]",
+            b"[Event \"c\"]\n[Result \"?\"]",
             b"[Event \"d\"]\n\n1. d4 *\n",
         ];
         let mut out = Vec::new();
@@ -549,7 +549,7 @@ mod tests {
             String::from_utf8(out.clone()).unwrap(),
             "[White \"a\"]\n[Result \"0-1\"]\n\n0-1\n\n\
              [Event \"b\"]\r\n[Result \"*\"]\r\n\r\n1. e4 {cut [%clk 0:0}\r\n\r\n\
-             [Event \"c\"]\n[Result \"1/2\"]\n\n*\n\n\
+             [Event \"c\"]\n[Result \"?\"]\n\n*\n\n\
              [Event \"d\"]\n\n1. d4 *\n"
         );
         // Read again, the same four games, each ending where it did.
