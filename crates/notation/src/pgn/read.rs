@@ -489,8 +489,7 @@ impl<'a> RawGame<'a> {
     #[must_use]
     pub fn tag_line(&self, name: &[u8]) -> Option<u64> {
         let section = self.bytes_to(self.movetext_start());
-        let mut line = self.line;
-        for text in section.split(|&b| b == b'\n') {
+        for (line, text) in (self.line..).zip(section.split(|&b| b == b'\n')) {
             let mut rest = text;
             // Every `[` that opens a pair on the line: `[A "x"] [B "y"]`.
             while let Some(open) = memchr::memchr(b'[', rest) {
@@ -503,7 +502,6 @@ impl<'a> RawGame<'a> {
                     return Some(line);
                 }
             }
-            line += 1;
         }
         None
     }
