@@ -120,3 +120,30 @@ fn a_glyph_against_a_leniently_read_move_keeps_its_reading() {
         );
     }
 }
+
+/// Found by a tester: a bad `FEN` and a `Result` tag that is no result
+/// were reported at the game's first line, not at their own.
+#[test]
+fn tag_errors_are_reported_at_their_tag_lines() {
+    let error_line = |pgn: &str| {
+        let mut line = None;
+        GameReader::new().read_chunk(pgn.as_bytes(), 0, 10, |raw| {
+            let replayed = replay(raw, &ReplayOptions::default(), &mut NoVisitor);
+            line = replayed.error.map(|e| (e.kind.to_string(), e.line));
+        });
+        line.expect("an error")
+    };
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 2";
+    // The game starts at line 10 of its file.
+    let (kind, line) = error_line(&format!(
+        "[Event \"t\"]\n[Result \"*\"]\n[SetUp \"1\"] [fen \"{fen}\"]\n\n2. Nf3 *\n"
+    ));
+    assert_eq!((kind.as_str(), line), ("bad start position", 12));
+    let (kind, line) = error_line("[Event \"t\"]\n[White \"a\"]\n[Result \"1:0\"]\n\n1. e4 *\n");
+    assert_eq!((kind.as_str(), line), ("bad Result tag", 12));
+    // A name inside another tag's value is not the tag.
+    let (_, line) = error_line(&format!(
+        "[Event \"[FEN x]\"]\n[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n2. Nf3 *\n"
+    ));
+    assert_eq!(line, 13);
+}

@@ -490,16 +490,27 @@ impl<'a> RawGame<'a> {
     pub fn tag_line(&self, name: &[u8]) -> Option<u64> {
         let section = self.bytes_to(self.movetext_start());
         for (line, text) in (self.line..).zip(section.split(|&b| b == b'\n')) {
-            let mut rest = text;
-            // Every `[` that opens a pair on the line: `[A "x"] [B "y"]`.
-            while let Some(open) = memchr::memchr(b'[', rest) {
-                rest = &rest[open + 1..];
-                let named = rest
-                    .get(..name.len())
-                    .is_some_and(|head| head.eq_ignore_ascii_case(name));
-                let after = rest.get(name.len()).copied();
-                if named && after.is_some_and(|b| b == b'"' || b.is_ascii_whitespace()) {
-                    return Some(line);
+            // Every `[` outside a quoted value opens a pair: `[A "x"] [B "y"]`.
+            let mut quoted = false;
+            let mut escaped = false;
+            for (at, &byte) in text.iter().enumerate() {
+                if std::mem::take(&mut escaped) {
+                    continue;
+                }
+                match byte {
+                    b'\\' if quoted => escaped = true,
+                    b'"' => quoted = !quoted,
+                    b'[' if !quoted => {
+                        let rest = &text[at + 1..];
+                        let named = rest
+                            .get(..name.len())
+                            .is_some_and(|head| head.eq_ignore_ascii_case(name));
+                        let after = rest.get(name.len()).copied();
+                        if named && after.is_some_and(|b| b == b'"' || b.is_ascii_whitespace()) {
+                            return Some(line);
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
