@@ -1340,6 +1340,9 @@ impl SideReading<'_> {
         // What the time control added since `last_reading` (or since the
         // start).
         let mut added_since: u64 = 0;
+        // The time of periods ended that no reading has shown yet (a clock
+        // that adds it when the period runs out may not show it).
+        let mut owed: u64 = 0;
         // The player's first reading showed half the base time: a Lichess
         // arena player who berserked, who plays without the increment.
         let mut berserk = false;
@@ -1382,10 +1385,10 @@ impl SideReading<'_> {
                 berserk = added > 0 && base > 0 && twice <= base && twice + 2_000 >= base;
             }
             // What is added after the move: the increment, and at the end
-            // of a period the next one's time, which a reading after the
-            // move may show or not yet (a clock adds it at the move, or
-            // when the period runs out): unknown, that part proves no
-            // flag fall and bounds nothing.
+            // of a period the next one's time. Clocks differ on when that
+            // shows: at the move, or when the period runs out; until a
+            // reading shows it (`owed`), each reading is of one of the
+            // two, and only what holds for both counts.
             let (increment, next_period) = match constant_added {
                 _ if berserk => (0, 0),
                 Some(added) => (added, 0),
@@ -1396,6 +1399,7 @@ impl SideReading<'_> {
             };
             let added = increment.saturating_add(next_period);
             added_since = added_since.saturating_add(added);
+            owed = owed.saturating_add(next_period);
             let ran_out = || {
                 Some(FlagFall {
                     color,
@@ -1414,24 +1418,30 @@ impl SideReading<'_> {
             match ply_clock.clock_after {
                 Some(clock) => {
                     let resolution = clock.resolution();
-                    // The next period's time shows when the reading is above
-                    // what the clock could show without it (the last
-                    // reading and what was added since, to the coarser
-                    // resolution of the two).
-                    let shows_next = next_period > 0
-                        && last_reading.is_some_and(|(previous, previous_resolution)| {
-                            let without = added_since.saturating_sub(next_period);
-                            let tolerance = resolution.max(previous_resolution);
-                            sum_at_most(&[previous.0, without, tolerance], clock.0)
-                        });
-                    let unshown = if shows_next { 0 } else { next_period };
-                    // The true value is below `clock + resolution`; if even
-                    // that is no more than what the reading shows was added
+                    // The reading may leave the time owed unshown unless
+                    // that would put the time left above its bound (what
+                    // the last reading, or the initial time, and the move
+                    // times since allow): then it shows it, and nothing is
+                    // owed any more.
+                    let used = match (first_move, ply_clock.emt) {
+                        (false, Some(used)) => i128::from(used.0),
+                        _ => 0,
+                    };
+                    let bound = upper_bound.map(|bound| bound - used + i128::from(added));
+                    let unshown = if owed > 0
+                        && bound.is_none_or(|bound| i128::from(clock.0) + i128::from(owed) <= bound)
+                    {
+                        owed
+                    } else {
+                        0
+                    };
+                    owed = unshown;
+                    // The true value is below `clock + resolution`, and the
+                    // time left below that and what the reading may not
+                    // show; if even that is no more than what was added
                     // after the move, the clock was negative before the
                     // addition.
-                    if !first_move
-                        && sum_at_most(&[clock.0, resolution], added.saturating_sub(unshown))
-                    {
+                    if !first_move && sum_at_most(&[clock.0, resolution, unshown], added) {
                         return (ran_out(), warnings);
                     }
                     let allowed = added_since;
@@ -1463,7 +1473,8 @@ impl SideReading<'_> {
                         }
                     }
                     last_reading = Some((clock, resolution));
-                    // A next period's time the reading may not show yet.
+                    // A period's time the reading may not show yet may show
+                    // on a later one.
                     added_since = unshown;
                     upper_bound = Some(
                         i128::from(clock.0) + i128::from(resolution) - 1 + i128::from(unshown),
@@ -1702,6 +1713,65 @@ mod tests {
                 verdict.warnings
             );
         }
+    }
+
+    /// Found by a reviewer: the next period's time a reading did not show
+    /// was forgotten at the next reading, though a clock that adds it when
+    /// the period runs out goes on showing the first period's time until
+    /// then (a won game was scored a loss, and every later jump was a
+    /// rise); and a reading the move times since the last one bound was
+    /// taken to leave the period unshown, which missed a proven flag.
+    #[test]
+    fn the_next_periods_time_is_owed_until_a_reading_shows_it() {
+        let tc = |text: &str| text.parse::<TimeControl>().unwrap();
+        let none = PlyClock::default();
+        let clock = |secs| PlyClock {
+            clock_after: Some(Millis::from_secs(secs)),
+            emt: None,
+        };
+        let emt = |secs| PlyClock {
+            clock_after: None,
+            emt: Some(Millis::from_secs(secs)),
+        };
+        let control = tc("40/7200:3600");
+        let white = |plies: &[PlyClock]| whole_game(&control, Color::White, [0, 0], plies, true);
+        // White's moves 39, 40, 41 read 56:00, 55:00, 50:00 (the first
+        // period still shown), then move 42 takes 51:40 (the period runs
+        // out after 50:00, the hour shows, 1:40 of it is used).
+        let mut plies = vec![none; 83];
+        plies[76] = clock(3360);
+        plies[78] = clock(3300);
+        plies[80] = clock(3000);
+        plies[82] = emt(3100);
+        assert_eq!(white(&plies), ClockVerdict::default());
+        // What the reading and the hour allow, and not a second more.
+        plies[82] = emt(3000 + 3600);
+        assert_eq!(white(&plies).flag_fall, None);
+        plies[82] = emt(3000 + 3600 + 1);
+        assert_eq!(white(&plies).flag_fall.map(|flag| flag.ply), Some(83));
+        // The hour shows on move 42's reading: no rise, and nothing owed
+        // after it (a reading under the hour is then no flag but a reading).
+        plies[82] = clock(3000 - 100 + 3600);
+        assert_eq!(white(&plies), ClockVerdict::default());
+        plies.extend([none, emt(6501)]);
+        assert_eq!(white(&plies).flag_fall.map(|flag| flag.ply), Some(85));
+        // Move 30 reads 1000 s and moves 31 to 39 take 950 s: at most 50 s
+        // are left, so 500 s after move 40 shows the hour, and White was
+        // 3,100 s short before it.
+        let mut plies = vec![none; 79];
+        plies[58] = clock(1000);
+        for ply in (60..78).step_by(2) {
+            plies[ply] = emt(105);
+        }
+        plies[62] = emt(110);
+        plies[78] = clock(500);
+        assert_eq!(white(&plies).flag_fall.map(|flag| flag.ply), Some(79));
+        // Without a reading before: the first period's 1,800 s cannot show
+        // 2,700 s, so the hour shows and the flag fell.
+        let mut plies = vec![none; 79];
+        plies[78] = clock(2700);
+        let verdict = whole_game(&tc("40/1800:3600"), Color::White, [0, 0], &plies, true);
+        assert_eq!(verdict.flag_fall.map(|flag| flag.ply), Some(79));
     }
 
     #[test]
