@@ -559,8 +559,9 @@ pub struct InputsRun {
 /// one ordered stream serve all inputs (see
 /// [`crate::pipeline::run_many`]). An input that cannot be opened or read
 /// is reported on stderr and the others still run; so is an input with no
-/// games (outside `--shard` and `--byte-range`), which fails the run the
-/// same way (exit 2). `on_game` gets the input's name, the progress bar (to
+/// games, which fails the run the same way (exit 2): under `--shard` and
+/// `--byte-range`, where a part may hold none, only the part that starts
+/// an input of no bytes says so (`EmptyCheck`). `on_game` gets the input's name, the progress bar (to
 /// print around it), each game's record, and the bytes it was read from
 /// (for a game written out as read, with no copy made by the worker).
 ///
@@ -704,7 +705,10 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             // it (shard 1, a byte range from 0, every shard of a stream
             // reading from its first block), if it has no byte at all (a
             // part cannot tell what other parts hold).
-            let empty_file = input.size == Some(0);
+            // A plain file read at offsets; else a stream (compressed, a
+            // pipe), read from its start.
+            let plain = input.compression == input::Compression::None && input.size.is_some();
+            let empty_file = plain && input.size == Some(0);
             let empty_check = match (select, common.shard) {
                 (Selection::All, _) => EmptyCheck::NoGames,
                 // An empty file's shards are all `0..0`: the first speaks.
@@ -713,8 +717,11 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 (Selection::Range { .. }, Some(shard)) if shard.k == 1 && empty_file => {
                     EmptyCheck::NoGames
                 }
-                (Selection::Range { start: 0, end }, None) if empty_file && end > 0 => {
+                (Selection::Range { start: 0, end }, None) if end > 0 && empty_file => {
                     EmptyCheck::NoGames
+                }
+                (Selection::Range { start: 0, end }, None) if end > 0 && !plain => {
+                    EmptyCheck::NoBytes
                 }
                 // Every shard of a stream reads all of it.
                 (Selection::Blocks { k: 0, .. }, _) => EmptyCheck::NoBytes,

@@ -391,8 +391,8 @@ struct Counts {
     /// Games written as read that ended inside a comment (an input cut
     /// off), the comment closed so the next game is not taken into it.
     comments_closed: u64,
-    /// Games of tags alone written as read, given their termination
-    /// marker so the next game's tags are not taken for theirs.
+    /// Games without a termination marker written as read, given one so
+    /// that the next game is not read as more of them.
     results_added: u64,
 }
 
@@ -733,9 +733,12 @@ fn endings_note(counts: &Counts) -> Option<String> {
     };
     let results = match counts.results_added {
         0 => None,
-        1 => Some("1 game of tags alone written with its result after them".to_owned()),
+        1 => Some(
+            "1 game without a termination marker written with one (its Result tag's, else *)"
+                .to_owned(),
+        ),
         n => Some(format!(
-            "{n} games of tags alone written with their result after them"
+            "{n} games without a termination marker written with one (their Result tag's, else *)"
         )),
     };
     match (closed, results) {

@@ -1262,7 +1262,7 @@ fn games_written_as_read_from_several_inputs_read_back_as_many() {
             .contains("1 game cut off inside a comment written with a `}`")
             && run
                 .stderr
-                .contains("2 games of tags alone written with their result after them"),
+                .contains("3 games without a termination marker written with one"),
         "{}",
         run.stderr
     );

@@ -601,9 +601,39 @@ fn the_first_shard_of_an_empty_input_says_it_has_no_games() {
         );
         assert_eq!(run.code, 0, "{command}: {}", run.stderr);
     }
-    // A stream: every shard reads it, the first one speaks.
+    // A stream: every shard reads it, the first one speaks; and a byte
+    // range from 0 of it (found by a reviewer: it passed).
     for (k, code) in [("1/2", 2), ("2/2", 0)] {
         let run = crate::util::chesstool_stdin(&dir, &["validate", "-", "-q", "--shard", k], b"");
         assert_eq!(run.code, code, "stdin --shard {k}: {}", run.stderr);
     }
+    std::fs::write(
+        dir.join("empty.pgn.zst"),
+        zstd::encode_all(&b""[..], 3).unwrap(),
+    )
+    .unwrap();
+    for (range, code) in [("0..100", 2), ("0..0", 0), ("5..100", 0)] {
+        let run = crate::util::chesstool_stdin(
+            &dir,
+            &["validate", "-", "-q", "--byte-range", range],
+            b"",
+        );
+        assert_eq!(run.code, code, "stdin --byte-range {range}: {}", run.stderr);
+        let run = chesstool(
+            &dir,
+            &["validate", "empty.pgn.zst", "-q", "--byte-range", range],
+        );
+        assert_eq!(run.code, code, ".zst --byte-range {range}: {}", run.stderr);
+    }
+    // A stream with games: a range from 0 is no failure.
+    std::fs::write(
+        dir.join("g.pgn.zst"),
+        zstd::encode_all(&b"[Event \"e\"]\n\n1. e4 *\n"[..], 3).unwrap(),
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &["validate", "g.pgn.zst", "-q", "--byte-range", "0..10"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
 }

@@ -566,6 +566,12 @@ impl<'a> RawGame<'a> {
         self.finish().ended_by
     }
 
+    /// Whether a termination marker stood in its movetext, outside
+    /// variations (reads the rest of it first).
+    pub fn terminated(&mut self) -> bool {
+        self.finish().terminated
+    }
+
     /// Problems found while reading the bytes (a malformed tag line, a tag
     /// section pgn-reader could not read, a game too large). Non-empty
     /// means the game is invalid.

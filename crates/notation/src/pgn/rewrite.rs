@@ -195,13 +195,15 @@ fn line_end(game: &[u8]) -> &'static [u8] {
 }
 
 /// What a game written as it was read lacks to end, when read again
-/// after other games, where it ended when it was read: a game cut off
+/// after other games, where it ended when it was read. A game cut off
 /// inside a `{` comment (the end of an input) would take the games after
-/// it into the comment, and a game of tags alone (split from the next by
-/// its `[Event` on the same line, or the last of an input) would take the
-/// next game's tags for more of its own. The first gets a `}`, the
-/// second its termination marker (its `Result` tag's, else `*`), which
-/// the PGN standard asks of every game.
+/// it into the comment: it gets a `}`. A game without a termination
+/// marker (it ended at the next game's tags, or at the end of its input)
+/// would take the next game into it when that one has no tags, and a game
+/// of tags alone (split from the next by its `[Event` on the same line, or
+/// the last of an input) the next game's tags for its own: it gets its
+/// `Result` tag's marker, else `*`, which the PGN standard asks of every
+/// game, on a line of its own (after an empty line below tags alone).
 ///
 /// ```
 /// use notation::pgn::read::GameReader;
@@ -212,23 +214,26 @@ fn line_end(game: &[u8]) -> &'static [u8] {
 /// let mut written = Vec::new();
 /// GameReader::new().read_chunk(pgn, 0, 1, |game| {
 ///     let ending = Ending::of(game);
+///     let result = Some(GameResult::WhiteWins);
 ///     match game.index_in_chunk {
-///         0 => assert_eq!(ending, Ending { comment: false, result: Some(GameResult::WhiteWins) }),
-///         _ => assert_eq!(ending, Ending { comment: true, result: None }),
+///         0 => assert_eq!(ending, Ending { comment: false, result, tags_alone: true }),
+///         _ => assert_eq!(ending, Ending { comment: true, result: Some(GameResult::Unknown), tags_alone: false }),
 ///     }
 ///     written.extend(unchanged(game));
 /// });
 /// assert_eq!(
 ///     String::from_utf8(written).unwrap(),
-///     "[White \"a\"]\n[Result \"1-0\"]\n\n1-0\n[Event \"b\"]\n\n1. e4 {cut [%clk 0:0}\n"
+///     "[White \"a\"]\n[Result \"1-0\"]\n\n1-0\n[Event \"b\"]\n\n1. e4 {cut [%clk 0:0}\n*\n"
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Ending {
     /// It ends inside a `{` comment: write `}` after it.
     pub comment: bool,
-    /// It is tags alone: write this termination marker after them.
+    /// It has no termination marker: write this one after it.
     pub result: Option<GameResult>,
+    /// It is tags alone (the marker goes after an empty line).
+    pub tags_alone: bool,
 }
 
 impl Ending {
@@ -241,12 +246,16 @@ impl Ending {
             && bytes
                 .get(movetext..)
                 .is_none_or(|rest| rest.iter().all(u8::is_ascii_whitespace));
-        let result = tags_alone.then(|| {
+        let result = (!game.terminated()).then(|| {
             game.tag(b"Result")
                 .and_then(|value| GameResult::from_ascii(value.trim_ascii()).ok())
                 .unwrap_or(GameResult::Unknown)
         });
-        Ending { comment, result }
+        Ending {
+            comment,
+            result,
+            tags_alone,
+        }
     }
 
     /// Nothing is lacking.
@@ -257,7 +266,8 @@ impl Ending {
 
     /// Appends to `out` what ends `game` (its bytes as read, which `out`
     /// ends with): `}` right after the comment's last byte; a termination
-    /// marker after an empty line.
+    /// marker at the start of a line (after a `;` comment or a `%` line it
+    /// would be read as part of them), after an empty line below tags.
     pub fn write(&self, game: &[u8], out: &mut Vec<u8>) {
         if self.comment {
             out.push(b'}');
@@ -265,8 +275,14 @@ impl Ending {
         if let Some(result) = self.result {
             let eol = line_end(game);
             let body = game.trim_ascii_end().len();
-            let newlines = game[body..].iter().filter(|&&b| b == b'\n').count();
-            for _ in newlines..2 {
+            let newlines = if self.comment {
+                0
+            } else {
+                game[body..].iter().filter(|&&b| b == b'\n').count()
+            };
+            // After the last line end, only spaces: the marker may follow.
+            let wanted = if self.tags_alone { 2 } else { 1 };
+            for _ in newlines..wanted {
                 out.extend_from_slice(eol);
             }
             out.extend_from_slice(result.as_str().as_bytes());
@@ -354,7 +370,8 @@ impl PassThrough {
     /// let none = Ending::default();
     /// assert_eq!(through.around(b"1. e4 *\r\n", none), (&b""[..], &b""[..]));
     /// assert_eq!(through.around(b"1. d4 *\n\n", none).0, b"\r\n");
-    /// assert_eq!(through.around(b"1. c4 {cut", Ending { comment: true, result: None }).1, b"}");
+    /// let cut = Ending { comment: true, result: None, tags_alone: false };
+    /// assert_eq!(through.around(b"1. c4 {cut", cut).1, b"}");
     /// assert_eq!(through.around(b"*\n", none).0, b"\n\n");
     /// ```
     pub fn around(&mut self, game: &[u8], ending: Ending) -> (&'static [u8], &[u8]) {
@@ -510,11 +527,14 @@ mod tests {
     /// inside a comment took every game after it into the comment.
     #[test]
     fn games_passed_through_end_where_they_ended() {
-        let inputs: [&[u8]; 4] = [
+        let inputs: [&[u8]; 6] = [
             b"[White \"a\"]\n[Result \"0-1\"]\n",
             b"[Event \"b\"]\r\n[Result \"*\"]\r\n\r\n1. e4 {cut [%clk 0:0",
             b"[Event \"c\"]\n[Result \"?\"]",
-            b"[Event \"d\"]\n\n1. d4 *\n",
+            b"[Event \"d\"]\n[Result \"1-0\"]\n\n1. d4 d5 ; no result",
+            // No tags: read after a game without a marker, it was its moves.
+            b"1. c4 c5 2. Nc3 Nc6",
+            b"[Event \"f\"]\n\n1. f4 *\n",
         ];
         let mut out = Vec::new();
         let mut through = PassThrough::default();
@@ -527,30 +547,30 @@ mod tests {
             });
         }
         through.finish(&mut out);
+        let ending = |comment, result, tags_alone| Ending {
+            comment,
+            result: Some(result),
+            tags_alone,
+        };
         assert_eq!(
             read.iter().map(|(_, ending)| *ending).collect::<Vec<_>>(),
             [
-                Ending {
-                    comment: false,
-                    result: Some(GameResult::BlackWins)
-                },
-                Ending {
-                    comment: true,
-                    result: None
-                },
-                Ending {
-                    comment: false,
-                    result: Some(GameResult::Unknown)
-                },
+                ending(false, GameResult::BlackWins, true),
+                ending(true, GameResult::Unknown, false),
+                ending(false, GameResult::Unknown, true),
+                ending(false, GameResult::WhiteWins, false),
+                ending(false, GameResult::Unknown, false),
                 Ending::default(),
             ]
         );
         assert_eq!(
             String::from_utf8(out.clone()).unwrap(),
             "[White \"a\"]\n[Result \"0-1\"]\n\n0-1\n\n\
-             [Event \"b\"]\r\n[Result \"*\"]\r\n\r\n1. e4 {cut [%clk 0:0}\r\n\r\n\
+             [Event \"b\"]\r\n[Result \"*\"]\r\n\r\n1. e4 {cut [%clk 0:0}\r\n*\r\n\r\n\
              [Event \"c\"]\n[Result \"?\"]\n\n*\n\n\
-             [Event \"d\"]\n\n1. d4 *\n"
+             [Event \"d\"]\n[Result \"1-0\"]\n\n1. d4 d5 ; no result\n1-0\n\n\
+             1. c4 c5 2. Nc3 Nc6\n*\n\n\
+             [Event \"f\"]\n\n1. f4 *\n"
         );
         // Read again, the same four games, each ending where it did.
         let mut again = Vec::new();

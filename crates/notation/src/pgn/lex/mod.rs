@@ -196,6 +196,8 @@ pub struct GameSpan {
     pub tag_lines: u32,
     /// How it ended.
     pub ended_by: GameEnd,
+    /// A termination marker stood in its movetext, outside variations.
+    pub terminated: bool,
 }
 
 impl GameSpan {
@@ -824,6 +826,7 @@ impl<'a> Lexer<'a> {
             line: self.game_line,
             tag_lines: self.st.tag_lines,
             ended_by,
+            terminated: self.st.finished,
         }
     }
 
