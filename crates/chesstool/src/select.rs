@@ -394,6 +394,9 @@ struct Counts {
     /// Games without a termination marker written as read, given one so
     /// that the next game is not read as more of them.
     results_added: u64,
+    /// Games `--export`, `--strip` or `--tags` could not rewrite (invalid
+    /// ones), written as read.
+    not_cleaned: u64,
 }
 
 /// The games kept so far by `--unique` ([`FirstSeen`]: each one's hash
@@ -629,6 +632,11 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                         })?,
                         None => return Ok(Flow::Continue),
                     };
+                    // Asked to clean, an invalid game is written as read.
+                    counts.not_cleaned += u64::from(
+                        task.export.is_some()
+                            && matches!(row.record.bytes, Some(Written::AsRead { .. })),
+                    );
                     counts.comments_closed += u64::from(ending.comment);
                     counts.results_added += u64::from(ending.result.is_some());
                     if let Some(split) = &mut split {
@@ -721,8 +729,9 @@ impl Split {
     }
 }
 
-/// What was added to games written as read, so that each reads back as
-/// the one game it was (`notation::pgn::rewrite::Ending`), if anything.
+/// What was not done to games written as read: invalid games not
+/// rewritten as asked; and what was added to them, so that each reads
+/// back as the one game it was (`notation::pgn::rewrite::Ending`).
 fn endings_note(counts: &Counts) -> Option<String> {
     let closed = match counts.comments_closed {
         0 => None,
@@ -741,11 +750,16 @@ fn endings_note(counts: &Counts) -> Option<String> {
             "{n} games without a termination marker written with one (their Result tag's, else *)"
         )),
     };
-    match (closed, results) {
-        (None, None) => None,
-        (Some(one), None) | (None, Some(one)) => Some(one),
-        (Some(closed), Some(results)) => Some(format!("{closed}, {results}")),
-    }
+    let not_cleaned = match counts.not_cleaned {
+        0 => None,
+        1 => Some("1 invalid game written as read, not rewritten".to_owned()),
+        n => Some(format!("{n} invalid games written as read, not rewritten")),
+    };
+    let notes: Vec<String> = [not_cleaned, closed, results]
+        .into_iter()
+        .flatten()
+        .collect();
+    (!notes.is_empty()).then(|| notes.join(", "))
 }
 
 /// `26280 games read, 300 selected, 25980 not selected, 0 duplicates

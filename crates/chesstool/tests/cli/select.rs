@@ -1117,6 +1117,14 @@ fn select_export_strip_and_tags_clean_the_games_and_keep_their_moves() {
          1. e4 { [%eval 0.2] fine } 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
          [Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n"
     );
+    // The invalid game, which the writer cannot take, is said to be
+    // written as read (found by a tester: nothing said so).
+    assert!(
+        run.stderr
+            .contains("1 invalid game written as read, not rewritten"),
+        "{}",
+        run.stderr
+    );
     let run = chesstool(
         &dir,
         &[
