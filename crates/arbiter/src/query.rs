@@ -372,12 +372,20 @@ impl Query {
     /// [`Query::parse`], its errors placed by line and column.
     fn parse_lines(text: &str, spec: &mut HeaderSpec) -> Result<Query, QueryError> {
         let dialect = DuckDbDialect {};
+        // sqlparser's own limit (50 by default) as deep as the compiler's,
+        // so that `MAX_DEPTH` is the one limit of nesting.
         let mut parser = Parser::new(&dialect)
+            .with_recursion_limit(MAX_DEPTH)
             .try_with_sql(text)
             .map_err(|e| parse_error(text, &e))?;
         let expr = parser.parse_expr().map_err(|e| parse_error(text, &e))?;
         let next = parser.next_token();
         if next.token != Token::EOF {
+            // sqlparser stops a chain of `NOT` at its nesting limit without
+            // saying so: the rest reads as unexpected.
+            if prefix_depth(&dialect, text) >= MAX_DEPTH - 1 {
+                return Err(err(Pos::START, too_deep()));
+            }
             return Err(err(
                 Pos::of(next.span.start),
                 format!("unexpected `{}` after the expression", next.token),
@@ -437,7 +445,7 @@ fn parse_error(text: &str, error: &sqlparser::parser::ParserError) -> QueryError
         sqlparser::parser::ParserError::TokenizerError(m)
         | sqlparser::parser::ParserError::ParserError(m) => m.clone(),
         sqlparser::parser::ParserError::RecursionLimitExceeded => {
-            return err(Pos::START, "the expression is nested too deeply");
+            return err(Pos::START, too_deep());
         }
     };
     let (message, at) = match message.rfind(" at Line: ") {
@@ -485,6 +493,36 @@ struct Compiler<'s> {
 /// the workers' threads and their smaller stacks.
 const MAX_DEPTH: usize = 128;
 
+/// The error of an expression nested past [`MAX_DEPTH`].
+fn too_deep() -> String {
+    format!("the expression is nested too deeply (over {MAX_DEPTH} levels)")
+}
+
+/// The deepest nesting of `text` by parentheses and runs of `NOT`, as
+/// its tokens show (for the error of a text sqlparser stopped reading).
+fn prefix_depth(dialect: &DuckDbDialect, text: &str) -> usize {
+    let Ok(tokens) = sqlparser::tokenizer::Tokenizer::new(dialect, text).tokenize() else {
+        return 0;
+    };
+    let (mut parens, mut nots, mut deepest) = (0usize, 0usize, 0usize);
+    for token in tokens {
+        match token {
+            Token::Whitespace(_) => continue,
+            Token::LParen => parens += 1,
+            Token::RParen => parens = parens.saturating_sub(1),
+            Token::Word(word) if word.keyword == sqlparser::keywords::Keyword::NOT => {
+                nots += 1;
+                deepest = deepest.max(parens + nots);
+                continue;
+            }
+            _ => {}
+        }
+        nots = 0;
+        deepest = deepest.max(parens);
+    }
+    deepest
+}
+
 /// The longest expression read, in bytes (a command line's argument holds
 /// 128 KiB on Linux).
 const MAX_TEXT: usize = 256 << 10;
@@ -506,10 +544,7 @@ impl Compiler<'_> {
     /// levels (checked before anything of `expr` is read).
     fn compile(&mut self, expr: &Expr) -> Result<(Node, Ty), QueryError> {
         if self.depth >= MAX_DEPTH {
-            return Err(err(
-                Pos::START,
-                format!("the expression is nested too deeply (over {MAX_DEPTH} levels)"),
-            ));
+            return Err(err(Pos::START, too_deep()));
         }
         self.depth += 1;
         let compiled = self.compile_node(expr);
@@ -562,10 +597,20 @@ impl Compiler<'_> {
                     let node = self.condition(inner)?;
                     (Node::Not(Box::new(node)), Ty::Bool)
                 }
+                // The least whole number, whose digits alone are past the
+                // greatest: `-9223372036854775808`, as SQL reads it.
+                UnaryOperator::Minus
+                    if matches!(&**inner, Expr::Value(v)
+                        if matches!(&v.value, Value::Number(text, _) if text == "9223372036854775808")) =>
+                {
+                    (Node::Lit(Lit::Int(i64::MIN)), Ty::Int)
+                }
                 UnaryOperator::Minus => {
                     let (node, ty) = self.compile(inner)?;
                     match (node, ty) {
-                        (Node::Lit(Lit::Int(n)), _) => (Node::Lit(Lit::Int(-n)), Ty::Int),
+                        (Node::Lit(Lit::Int(n)), _) if n != i64::MIN => {
+                            (Node::Lit(Lit::Int(-n)), Ty::Int)
+                        }
                         (node, Ty::Int) => (
                             Node::Arith(
                                 Arith::Sub,
@@ -965,6 +1010,16 @@ fn literal(value: &Value, column: Pos) -> Result<(Node, Ty), QueryError> {
     Ok(match value {
         Value::Number(text, _) => match text.parse::<i64>() {
             Ok(n) => (Node::Lit(Lit::Int(n)), Ty::Int),
+            Err(_) if text.bytes().all(|b| b.is_ascii_digit()) => {
+                return Err(err(
+                    column,
+                    format!(
+                        "{text} is out of range (whole numbers are from {} to {})",
+                        i64::MIN,
+                        i64::MAX
+                    ),
+                ))
+            }
             Err(_) => return Err(err(column, format!("{text} is not a whole number"))),
         },
         Value::SingleQuotedString(text) => (Node::Lit(Lit::Text(text.clone())), Ty::Text),
@@ -1401,8 +1456,35 @@ mod tests {
             "{}",
             error(&deep)
         );
+        assert!(Query::parse(
+            "WhiteElo > -9223372036854775808",
+            &mut HeaderSpec::default()
+        )
+        .is_ok());
+        assert!(Query::parse(
+            "WhiteElo > - -9223372036854775808",
+            &mut HeaderSpec::default()
+        )
+        .is_ok());
         let fine = format!("plies{} > 0", " + 1".repeat(MAX_DEPTH / 2));
         assert!(Query::parse(&fine, &mut HeaderSpec::default()).is_ok());
+        // Parentheses and `NOT`s to the same limit (found by a tester:
+        // sqlparser's own limit of 50 refused 49 parentheses, and a chain
+        // of 49 `NOT` read as "unexpected `TRUE` after the expression").
+        for depth in [100, MAX_DEPTH + 10] {
+            let parens = format!("{}plies > 0{}", "(".repeat(depth), ")".repeat(depth));
+            let nots = format!("{}plies > 0", "NOT ".repeat(depth));
+            for text in [parens, nots] {
+                let parsed = Query::parse(&text, &mut HeaderSpec::default());
+                match parsed {
+                    Ok(_) => assert!(depth < MAX_DEPTH, "{depth}"),
+                    Err(e) => assert!(
+                        depth > MAX_DEPTH && e.to_string().contains("nested too deeply"),
+                        "{depth}: {e}"
+                    ),
+                }
+            }
+        }
         // As long as a command line's argument can be (128 KiB), and more.
         let longest = format!("1{} > 0", "+1".repeat(MAX_TEXT / 2 - 8));
         assert!(error(&longest).contains("nested too deeply"));
@@ -1467,6 +1549,16 @@ mod tests {
             ("\u{1b}[2J", "\\u{1b}"),
             ("Event = 'x' AND frob\u{7}() = 1", "\\u{7}"),
             ("WhiteElo = 'C:\\x'", "'C:\\x' is not a whole number"),
+            // Found by a tester: a number past the range was "not a whole
+            // number"; the least one, written with its minus, reads.
+            (
+                "WhiteElo > 9223372036854775808",
+                "9223372036854775808 is out of range",
+            ),
+            (
+                "WhiteElo > -9223372036854775809",
+                "9223372036854775809 is out of range",
+            ),
         ] {
             let message = error(text);
             assert!(message.contains(shown), "{text:?}: {message}");

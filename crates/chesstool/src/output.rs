@@ -38,6 +38,9 @@ const BUFFER_SIZE: usize = 256 * 1024;
 /// copying it (an engine game of the master files is 20–60 KiB).
 const DIRECT_BLOCK: usize = 16 * 1024;
 
+/// Extensions of compressed files, which an output named so is not.
+const COMPRESSED: [&str; 7] = ["zst", "gz", "bz2", "xz", "zip", "lz4", "br"];
+
 /// A buffered report destination; see the module docs.
 pub struct Output {
     sink: Sink,
@@ -129,6 +132,18 @@ impl Output {
                     dest: path.to_path_buf(),
                 },
             });
+        }
+        // A compressed name over plain bytes would fail its reader later
+        // (found by a tester: `-o out.pgn.zst` wrote plain text).
+        if let Some(ext) = path
+            .extension()
+            .and_then(|ext| ext.to_str())
+            .filter(|ext| COMPRESSED.contains(&ext.to_ascii_lowercase().as_str()))
+        {
+            anyhow::bail!(
+                "cannot write {}: chesstool writes it uncompressed, and .{ext} names a compressed file; write to a name without .{ext}, or pipe: chesstool … | zstd -o FILE.zst",
+                crate::report::table::escape_controls(&path.display().to_string())
+            );
         }
         // A link: the file it names (there or not yet), the link kept.
         let target = link_target(path);
