@@ -1615,22 +1615,33 @@ mod tests {
         );
     }
 
+    fn tc(text: &str) -> TimeControl {
+        text.parse().unwrap()
+    }
+
+    /// A reading of the clock after a move, in seconds.
+    fn clock(secs: u64) -> PlyClock {
+        PlyClock {
+            clock_after: Some(Millis::from_secs(secs)),
+            emt: None,
+        }
+    }
+
+    /// A move's time, in seconds.
+    fn emt(secs: u64) -> PlyClock {
+        PlyClock {
+            clock_after: None,
+            emt: Some(Millis::from_secs(secs)),
+        }
+    }
+
     /// A record that does not start at White's first move is read two
     /// ways (the game's move numbers and unknown clocks before it; fresh
     /// clocks from its first move, as engine matches write it), and only
     /// what both prove counts.
     #[test]
     fn a_record_from_a_later_move_proves_only_what_both_readings_prove() {
-        let tc = |text: &str| text.parse::<TimeControl>().unwrap();
         let none = PlyClock::default();
-        let clock = |secs| PlyClock {
-            clock_after: Some(Millis::from_secs(secs)),
-            emt: None,
-        };
-        let emt = |secs| PlyClock {
-            clock_after: None,
-            emt: Some(Millis::from_secs(secs)),
-        };
         // Black moves first from move 1: White had its move 1, so its
         // clock may hold 60 + 10 + 10 s by its third; 75 s used proves
         // nothing (fresh clocks alone would say it ran out).
@@ -1676,16 +1687,7 @@ mod tests {
     /// time it may not show yet still bounds what the player has.
     #[test]
     fn a_reading_at_the_end_of_a_period_proves_no_flag_fall() {
-        let tc = |text: &str| text.parse::<TimeControl>().unwrap();
         let none = PlyClock::default();
-        let clock = |secs| PlyClock {
-            clock_after: Some(Millis::from_secs(secs)),
-            emt: None,
-        };
-        let emt = |secs| PlyClock {
-            clock_after: None,
-            emt: Some(Millis::from_secs(secs)),
-        };
         for control in ["40/7200:3600", "40/7200"] {
             let next = if control == "40/7200" { 7200 } else { 3600 };
             let mut plies = vec![none; 79];
@@ -1723,16 +1725,7 @@ mod tests {
     /// taken to leave the period unshown, which missed a proven flag.
     #[test]
     fn the_next_periods_time_is_owed_until_a_reading_shows_it() {
-        let tc = |text: &str| text.parse::<TimeControl>().unwrap();
         let none = PlyClock::default();
-        let clock = |secs| PlyClock {
-            clock_after: Some(Millis::from_secs(secs)),
-            emt: None,
-        };
-        let emt = |secs| PlyClock {
-            clock_after: None,
-            emt: Some(Millis::from_secs(secs)),
-        };
         let control = tc("40/7200:3600");
         let white = |plies: &[PlyClock]| whole_game(&control, Color::White, [0, 0], plies, true);
         // White's moves 39, 40, 41 read 56:00, 55:00, 50:00 (the first
