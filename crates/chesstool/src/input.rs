@@ -302,6 +302,18 @@ fn sniffed(
     bytes_read: Arc<AtomicU64>,
 ) -> anyhow::Result<Input> {
     if error.is_none() && !looks_like_pgn(&head) {
+        // UTF-16 (Windows tools write it) holds a NUL in every ASCII
+        // character: said so, with what to do (found by a tester).
+        if let Some(order) = match head.get(..2) {
+            Some([0xff, 0xfe]) => Some("UTF-16LE"),
+            Some([0xfe, 0xff]) => Some("UTF-16BE"),
+            _ => None,
+        } {
+            anyhow::bail!(
+                "{name}: not a PGN file chesstool reads: {order} text (its byte-order mark); \
+                 convert it to UTF-8 first: iconv -f UTF-16 -t UTF-8"
+            );
+        }
         anyhow::bail!(
             "{name}: not a PGN file (its first {} KiB hold NUL bytes and no tag pair or move)",
             SNIFF_LEN >> 10

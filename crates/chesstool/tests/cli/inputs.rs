@@ -131,6 +131,29 @@ fn a_file_that_is_not_pgn_is_refused_and_the_rest_goes_on() {
         run.stderr
     );
     assert_eq!(files_in(&run.stdout), ["a.pgn"]);
+    // UTF-16 is named, with what to do (found by a tester).
+    for (bom, order) in [([0xff, 0xfe], "UTF-16LE"), ([0xfe, 0xff], "UTF-16BE")] {
+        let mut utf16 = bom.to_vec();
+        for unit in A.encode_utf16() {
+            let bytes = if order == "UTF-16LE" {
+                unit.to_le_bytes()
+            } else {
+                unit.to_be_bytes()
+            };
+            utf16.extend_from_slice(&bytes);
+        }
+        std::fs::write(dir.join("utf16.pgn"), &utf16).unwrap();
+        let run = chesstool(&dir, &["validate", "utf16.pgn", "a.pgn", "--format", "csv"]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!(
+                "utf16.pgn: not a PGN file chesstool reads: {order} text"
+            )) && run.stderr.contains("iconv"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(files_in(&run.stdout), ["a.pgn"]);
+    }
     // A PGN file with a stray NUL in it is still read.
     let mut text = A.replace("e5", "e5 { a \0 comment }").into_bytes();
     text.extend_from_slice(B.as_bytes());
