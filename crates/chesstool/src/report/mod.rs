@@ -228,7 +228,8 @@ pub const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
 ///
 /// The date is the first of `UTCDate` and `Date` that is a whole date
 /// that exists, else the first that holds a year (and a month that
-/// exists, if any): `2019.02.30` is no date, as in the date columns.
+/// exists, if any): `2019.02.30`, no date in the date columns, is
+/// partitioned in 2019's February, and `2019.13.01` in 2019.
 ///
 /// # Errors
 /// A usage error: a key given twice.
@@ -263,13 +264,11 @@ pub fn date_partitions<R: GameRecord + 'static>(
             _ => None,
         });
         let whole = |d: &GameDate| Date::from_game_date(*d).is_some();
-        // Year 0 (`0000.00.00`) is a placeholder for an unknown date.
-        let partial = |d: &GameDate| match (d.month, d.day) {
-            _ if d.year == 0 => false,
-            (None, _) => true,
-            (Some(m), None) => (1..=12).contains(&m),
-            (Some(_), Some(_)) => whole(d),
-        };
+        // Year 0 (`0000.00.00`) is a placeholder for an unknown date; a
+        // day that does not exist (`2019.02.30`) leaves the year and the
+        // month, as a month that does not exist (`2019.13.01`, read as
+        // `2019.??.??`) leaves the year.
+        let partial = |d: &GameDate| d.year != 0 && d.month.is_none_or(|m| (1..=12).contains(&m));
         let played = dates
             .iter()
             .flatten()

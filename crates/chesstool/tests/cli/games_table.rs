@@ -353,15 +353,17 @@ fn collect(base: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) {
 }
 
 /// The partitions follow the date columns: an impossible `UTCDate` is no
-/// date (the game goes by its `Date`), a partial one gives the parts it
-/// has; a tag named like a partition column is `{tag}_tag`; a key given
+/// date (the game goes by its `Date`), a partial or impossible one alone
+/// gives the parts it has that exist; a tag named like a partition column is `{tag}_tag`; a key given
 /// twice is refused.
 #[test]
 fn partitions_follow_the_date_columns() {
     let dir = temp_dir("games_table_partition_dates");
     let pgn = "[Event \"a\"]\n[UTCDate \"2019.02.30\"]\n[Date \"2018.05.06\"]\n[Year \"1999\"]\n\n1. e4 *\n\n\
                [Event \"b\"]\n[UTCDate \"2019.??.??\"]\n\n1. d4 *\n\n\
-               [Event \"c\"]\n[Date \"????.??.??\"]\n\n1. c4 *\n\n";
+               [Event \"c\"]\n[Date \"????.??.??\"]\n\n1. c4 *\n\n\
+               [Event \"d\"]\n[Date \"2019.02.30\"]\n\n1. f4 *\n\n\
+               [Event \"e\"]\n[Date \"2019.13.01\"]\n\n1. g4 *\n\n";
     std::fs::write(dir.join("d.pgn"), pgn).unwrap();
     let run = chesstool(
         &dir,
@@ -390,6 +392,9 @@ fn partitions_follow_the_date_columns() {
         names,
         [
             "year=2018/month=05",
+            // Found by a tester: `2019.02.30` had no year, `2019.13.01`
+            // had 2019; each now goes by the parts that exist.
+            "year=2019/month=02",
             "year=2019/month=__HIVE_DEFAULT_PARTITION__",
             "year=__HIVE_DEFAULT_PARTITION__/month=__HIVE_DEFAULT_PARTITION__",
         ]
