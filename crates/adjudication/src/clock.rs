@@ -623,6 +623,11 @@ impl TimeControl {
     }
 }
 
+/// The most moves before a record whose periods a reading may still owe
+/// (a FEN of a later move): past it, a record's first periods count as
+/// shown.
+const MAX_MOVES_OWED: u32 = 10_000;
+
 /// The index of the period that `move_number` (from 1) belongs to, and
 /// whether that move completes the period.
 fn period_of_move(periods: &[Period], move_number: u32) -> Option<(usize, bool)> {
@@ -1340,9 +1345,14 @@ impl SideReading<'_> {
         // What the time control added since `last_reading` (or since the
         // start).
         let mut added_since: u64 = 0;
-        // The time of periods ended that no reading has shown yet (a clock
-        // that adds it when the period runs out may not show it).
-        let mut owed: u64 = 0;
+        // The times of periods ended that no reading has shown yet, oldest
+        // first (a clock that adds a period's time when the one before
+        // runs out shows the older ones first). A record from a later move
+        // may owe the periods ended before it.
+        let mut owed: Vec<u64> = (1..=before.min(MAX_MOVES_OWED))
+            .map(|moves| self.time_control.added_parts_after_move(moves).1 .0)
+            .filter(|&time| time > 0)
+            .collect();
         // The player's first reading showed half the base time: a Lichess
         // arena player who berserked, who plays without the increment.
         let mut berserk = false;
@@ -1399,7 +1409,9 @@ impl SideReading<'_> {
             };
             let added = increment.saturating_add(next_period);
             added_since = added_since.saturating_add(added);
-            owed = owed.saturating_add(next_period);
+            if next_period > 0 {
+                owed.push(next_period);
+            }
             let ran_out = || {
                 Some(FlagFall {
                     color,
@@ -1418,24 +1430,28 @@ impl SideReading<'_> {
             match ply_clock.clock_after {
                 Some(clock) => {
                     let resolution = clock.resolution();
-                    // The reading may leave the time owed unshown unless
-                    // that would put the time left above its bound (what
-                    // the last reading, or the initial time, and the move
-                    // times since allow): then it shows it, and nothing is
-                    // owed any more.
+                    // The reading may leave the newest periods owed unshown
+                    // as long as that does not put the time left above its
+                    // bound (what the last reading, or the initial time,
+                    // and the move times since allow); the older ones it
+                    // shows, and they are owed no more.
                     let used = match (first_move, ply_clock.emt) {
                         (false, Some(used)) => i128::from(used.0),
                         _ => 0,
                     };
                     let bound = upper_bound.map(|bound| bound - used + i128::from(added));
-                    let unshown = if owed > 0
-                        && bound.is_none_or(|bound| i128::from(clock.0) + i128::from(owed) <= bound)
-                    {
-                        owed
-                    } else {
-                        0
-                    };
-                    owed = unshown;
+                    let mut unshown = 0u64;
+                    let mut kept = 0;
+                    for &time in owed.iter().rev() {
+                        let more = unshown.saturating_add(time);
+                        if bound.is_some_and(|bound| i128::from(clock.0) + i128::from(more) > bound)
+                        {
+                            break;
+                        }
+                        unshown = more;
+                        kept += 1;
+                    }
+                    owed.drain(..owed.len() - kept);
                     // The true value is below `clock + resolution`, and the
                     // time left below that and what the reading may not
                     // show; if even that is no more than what was added

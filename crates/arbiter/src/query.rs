@@ -374,22 +374,30 @@ impl Query {
         let dialect = DuckDbDialect {};
         // sqlparser's own limit (50 by default) as deep as the compiler's,
         // so that `MAX_DEPTH` is the one limit of nesting.
+        // sqlparser stops a run of `NOT` at its nesting limit without
+        // saying so: what follows reads as unexpected, or as a `)` missing.
+        // A text that fails to read and is nested about that deep is
+        // nested too deeply.
+        let too_deep_or = |error: QueryError| {
+            if prefix_depth(&dialect, text) + NESTING_SLACK >= MAX_DEPTH {
+                err(Pos::START, too_deep())
+            } else {
+                error
+            }
+        };
         let mut parser = Parser::new(&dialect)
             .with_recursion_limit(MAX_DEPTH)
             .try_with_sql(text)
             .map_err(|e| parse_error(text, &e))?;
-        let expr = parser.parse_expr().map_err(|e| parse_error(text, &e))?;
+        let expr = parser
+            .parse_expr()
+            .map_err(|e| too_deep_or(parse_error(text, &e)))?;
         let next = parser.next_token();
         if next.token != Token::EOF {
-            // sqlparser stops a chain of `NOT` at its nesting limit without
-            // saying so: the rest reads as unexpected.
-            if prefix_depth(&dialect, text) >= MAX_DEPTH - 1 {
-                return Err(err(Pos::START, too_deep()));
-            }
-            return Err(err(
+            return Err(too_deep_or(err(
                 Pos::of(next.span.start),
                 format!("unexpected `{}` after the expression", next.token),
-            ));
+            )));
         }
         let mut compiler = Compiler {
             spec,
@@ -492,6 +500,11 @@ struct Compiler<'s> {
 /// level, however long): its evaluation recurses a level at a time, on
 /// the workers' threads and their smaller stacks.
 const MAX_DEPTH: usize = 128;
+
+/// How far short of [`MAX_DEPTH`] by parentheses and `NOT`s a text that
+/// fails to read counts as nested too deeply: sqlparser's levels also
+/// count the operators around them (`plies > 0` under a run of `NOT`).
+const NESTING_SLACK: usize = 8;
 
 /// The error of an expression nested past [`MAX_DEPTH`].
 fn too_deep() -> String {
@@ -1471,15 +1484,20 @@ mod tests {
         // Parentheses and `NOT`s to the same limit (found by a tester:
         // sqlparser's own limit of 50 refused 49 parentheses, and a chain
         // of 49 `NOT` read as "unexpected `TRUE` after the expression").
-        for depth in [100, MAX_DEPTH + 10] {
+        for depth in [100, MAX_DEPTH - 2, MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 10] {
             let parens = format!("{}plies > 0{}", "(".repeat(depth), ")".repeat(depth));
             let nots = format!("{}plies > 0", "NOT ".repeat(depth));
-            for text in [parens, nots] {
+            // And after another condition, and inside parentheses (found
+            // by a reviewer: "expected ), found: NOT").
+            let after_and = format!("plies > 0 AND {}plies > 0", "NOT ".repeat(depth));
+            let in_parens = format!("({}plies > 0)", "NOT ".repeat(depth));
+            for text in [parens, nots, after_and, in_parens] {
                 let parsed = Query::parse(&text, &mut HeaderSpec::default());
                 match parsed {
                     Ok(_) => assert!(depth < MAX_DEPTH, "{depth}"),
                     Err(e) => assert!(
-                        depth > MAX_DEPTH && e.to_string().contains("nested too deeply"),
+                        depth > MAX_DEPTH - NESTING_SLACK
+                            && e.to_string().contains("nested too deeply"),
                         "{depth}: {e}"
                     ),
                 }

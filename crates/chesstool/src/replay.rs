@@ -743,7 +743,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
                     table.row(&row, index)?;
                 }
             }
-            Sink::Text(out) => write_game(out, args, &row, written == 0)?,
+            Sink::Text(out) => write_game(out, args, &row)?,
         }
         written += 1;
         task.pool.give_back(row.record);
@@ -818,9 +818,8 @@ fn selected(args: &ReplayArgs, r: &Replayed) -> Range<usize> {
 /// Writes one game. Every game written keeps its place: in the formats
 /// with a line per game (`san`, `uci`, `fen` with `--ply` or `--final`),
 /// a game without what is asked for (moves, the ply, a position) gets an
-/// empty line; per-position `fen` puts an empty line between games.
-/// `first` says whether it is the first game written.
-fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row, first: bool) -> Result<()> {
+/// empty line; per-position `fen` ends each game with an empty line.
+fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row) -> Result<()> {
     let r = &row.record;
     match args.format {
         Format::Fen => {
@@ -843,13 +842,15 @@ fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row, first: bool) -> Re
                 out.write_all(fen.as_bytes())?;
                 out.write_all(b"\n")?;
             } else {
-                if !first {
-                    writeln!(out)?;
-                }
+                // An empty line ends each game (not between games: a
+                // shard does not know whether a game came before its
+                // first, and the shards' outputs one after the other are
+                // one run's; found by a tester).
                 for row in r.start_row.iter().chain(&r.rows) {
                     out.write_all(r.fen(row).as_bytes())?;
                     out.write_all(b"\n")?;
                 }
+                writeln!(out)?;
             }
         }
         Format::San | Format::Uci => {

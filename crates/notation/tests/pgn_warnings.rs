@@ -146,4 +146,10 @@ fn tag_errors_are_reported_at_their_tag_lines() {
         "[Event \"[FEN x]\"]\n[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n2. Nf3 *\n"
     ));
     assert_eq!(line, 13);
+    // A variant not read, at its own line, not the FEN's (found by a
+    // reviewer: Lichess exports carry both).
+    let (kind, line) = error_line(&format!(
+        "[Event \"t\"]\n[Variant \"crazyhouse\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n2. Nf3 *\n"
+    ));
+    assert_eq!((kind.as_str(), line), ("bad start position", 11));
 }

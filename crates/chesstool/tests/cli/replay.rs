@@ -432,8 +432,8 @@ fn replay_ply_n_counts_the_games_without_it() {
     }
 }
 
-/// Per-position FEN: the positions of each game, from its start, with an
-/// empty line between games.
+/// Per-position FEN: the positions of each game, from its start, and an
+/// empty line that ends it (so that shards' outputs join as one run's).
 #[test]
 fn replay_fen_per_position_separates_games() {
     let dir = setup("replay_fen_blocks");
@@ -451,7 +451,8 @@ fn replay_fen_per_position_separates_games() {
          rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
          rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n\
          rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2\n\
-         rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2\n",
+         rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2\n\
+         \n",
     );
 }
 

@@ -80,6 +80,37 @@ fn shards_equal_the_single_run_on_the_sample() {
     assert_shards_equal_single_run(&dir, &sample, &[4], "65536");
 }
 
+/// Every text format of replay, sharded, is one run's output (found by a
+/// tester: per-position `fen` put its empty line between games, so the
+/// shards' outputs ran two games together at each split).
+#[test]
+fn replay_text_formats_shard_as_one_run() {
+    let dir = temp_dir("shard_replay_formats");
+    let sample = repo_file("testdata/sample.pgn");
+    for format in ["fen", "san", "uci", "pgn", "text"] {
+        let whole = chesstool(&dir, &["replay", &sample, "-q", "--format", format]);
+        assert!(whole.code <= 1, "{format}: {}", whole.stderr);
+        for n in [2u64, 5] {
+            let mut joined = String::new();
+            for k in 1..=n {
+                let shard = format!("{k}/{n}");
+                let run = chesstool(
+                    &dir,
+                    &[
+                        "replay", &sample, "-q", "--format", format, "--shard", &shard,
+                    ],
+                );
+                assert!(run.code <= 1, "{format} --shard {shard}: {}", run.stderr);
+                joined.push_str(&run.stdout);
+            }
+            assert!(
+                joined == whole.stdout,
+                "{format}: {n} shards differ from one run"
+            );
+        }
+    }
+}
+
 #[test]
 fn shards_equal_the_single_run_on_the_shared_files() {
     let Some(root) = shared_data("pgn/real") else {

@@ -572,6 +572,11 @@ impl<'a> RawGame<'a> {
         self.finish().terminated
     }
 
+    /// Variations still open at its end (reads the rest of it first).
+    pub fn open_variations(&mut self) -> u32 {
+        self.finish().open_variations
+    }
+
     /// Problems found while reading the bytes (a malformed tag line, a tag
     /// section pgn-reader could not read, a game too large). Non-empty
     /// means the game is invalid.

@@ -447,12 +447,16 @@ pub fn replay(
     let start = match start_position(game, &mut out.warnings) {
         Ok(pos) => pos,
         Err(message) => {
+            // At the line of the tag at fault: the variant's for a
+            // variant not read, else the FEN's.
+            let tags: [&[u8]; 3] = if message.contains("variant") {
+                [b"Variant", b"FEN", b"SetUp"]
+            } else {
+                [b"FEN", b"SetUp", b"Variant"]
+            };
+            let line = tags.iter().find_map(|name| game.tag_line(name));
             let mut error = game_error(game, ErrorKind::StartPosition, message);
-            // At the line of the tag that set it up.
-            error.line = [&b"FEN"[..], b"Variant", b"SetUp"]
-                .iter()
-                .find_map(|name| game.tag_line(name))
-                .unwrap_or(game.line);
+            error.line = line.unwrap_or(game.line);
             out.error = Some(error);
             out.terminator = terminator_after(game, 0);
             return out;

@@ -159,12 +159,19 @@ pub fn with_result(
     let movetext_start = movetext_start.min(trimmed.len());
     let mut movetext = trimmed[movetext_start..].to_vec();
     let replacement = format!("{{{}}} {result}", comment.replace('}', ")"));
+    // The last marker outside variations: one inside a variation ends
+    // none (found by a reviewer: the correction went into the variation).
     let tokens = game_tokens(bytes);
-    let terminator = tokens
-        .iter()
-        .rev()
-        .filter(|t| t.start as usize >= movetext_start)
-        .find(|t| matches!(t.kind, TokenKind::Result(_)));
+    let mut depth = 0u32;
+    let mut terminator = None;
+    for token in tokens.iter().filter(|t| t.start as usize >= movetext_start) {
+        match token.kind {
+            TokenKind::OpenVariation => depth += 1,
+            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
+            TokenKind::Result(_) if depth == 0 => terminator = Some(token),
+            _ => {}
+        }
+    }
     match terminator {
         Some(t) => {
             let start = t.start as usize - movetext_start;
@@ -172,7 +179,18 @@ pub fn with_result(
             movetext.splice(start..end, replacement.bytes());
         }
         None => {
-            if !movetext.is_empty() && !movetext.ends_with(b" ") {
+            // After a `;` comment or a `%` line, or in variations still
+            // open, the comment and result would be read as part of them:
+            // a line of their own, the variations closed first.
+            let last_line = &movetext[memchr::memrchr(b'\n', &movetext).map_or(0, |at| at + 1)..];
+            let own_line = depth > 0 || last_line.contains(&b';') || last_line.starts_with(b"%");
+            if own_line && !movetext.is_empty() {
+                movetext.extend_from_slice(eol);
+            } else if !movetext.is_empty() && !movetext.ends_with(b" ") {
+                movetext.push(b' ');
+            }
+            if depth > 0 {
+                movetext.resize(movetext.len() + depth as usize, b')');
                 movetext.push(b' ');
             }
             movetext.extend_from_slice(replacement.as_bytes());
@@ -203,7 +221,10 @@ fn line_end(game: &[u8]) -> &'static [u8] {
 /// of tags alone (split from the next by its `[Event` on the same line, or
 /// the last of an input) the next game's tags for its own: it gets its
 /// `Result` tag's marker, else `*`, which the PGN standard asks of every
-/// game, on a line of its own (after an empty line below tags alone).
+/// game, on a line of its own (after an empty line below tags alone). A
+/// game cut off inside variations gets them closed first, on a line of
+/// their own, so that the marker ends the game (a marker that stood only
+/// inside a variation ended none).
 ///
 /// ```
 /// use notation::pgn::read::GameReader;
@@ -216,8 +237,8 @@ fn line_end(game: &[u8]) -> &'static [u8] {
 ///     let ending = Ending::of(game);
 ///     let result = Some(GameResult::WhiteWins);
 ///     match game.index_in_chunk {
-///         0 => assert_eq!(ending, Ending { comment: false, result, tags_alone: true }),
-///         _ => assert_eq!(ending, Ending { comment: true, result: Some(GameResult::Unknown), tags_alone: false }),
+///         0 => assert_eq!(ending, Ending { result, tags_alone: true, ..Ending::default() }),
+///         _ => assert_eq!(ending, Ending { comment: true, result: Some(GameResult::Unknown), ..Ending::default() }),
 ///     }
 ///     written.extend(unchanged(game));
 /// });
@@ -234,6 +255,9 @@ pub struct Ending {
     pub result: Option<GameResult>,
     /// It is tags alone (the marker goes after an empty line).
     pub tags_alone: bool,
+    /// Variations open at its end, closed before the marker (so that it
+    /// ends the game, not the variation).
+    pub open_variations: u32,
 }
 
 impl Ending {
@@ -255,13 +279,14 @@ impl Ending {
             comment,
             result,
             tags_alone,
+            open_variations: game.open_variations(),
         }
     }
 
     /// Nothing is lacking.
     #[must_use]
     pub fn is_none(&self) -> bool {
-        !self.comment && self.result.is_none()
+        !self.comment && self.result.is_none() && self.open_variations == 0
     }
 
     /// Appends to `out` what ends `game` (its bytes as read, which `out`
@@ -272,10 +297,20 @@ impl Ending {
         if self.comment {
             out.push(b'}');
         }
+        let closed = self.open_variations > 0;
+        if closed {
+            // On a line of its own: after a `;` comment or a `%` line a
+            // `)` would be read as part of them.
+            let body = game.trim_ascii_end().len();
+            if self.comment || !game[body..].contains(&b'\n') {
+                out.extend_from_slice(line_end(game));
+            }
+            out.resize(out.len() + self.open_variations as usize, b')');
+        }
         if let Some(result) = self.result {
             let eol = line_end(game);
             let body = game.trim_ascii_end().len();
-            let newlines = if self.comment {
+            let newlines = if self.comment || closed {
                 0
             } else {
                 game[body..].iter().filter(|&&b| b == b'\n').count()
@@ -370,7 +405,7 @@ impl PassThrough {
     /// let none = Ending::default();
     /// assert_eq!(through.around(b"1. e4 *\r\n", none), (&b""[..], &b""[..]));
     /// assert_eq!(through.around(b"1. d4 *\n\n", none).0, b"\r\n");
-    /// let cut = Ending { comment: true, result: None, tags_alone: false };
+    /// let cut = Ending { comment: true, ..Ending::default() };
     /// assert_eq!(through.around(b"1. c4 {cut", cut).1, b"}");
     /// assert_eq!(through.around(b"*\n", none).0, b"\n\n");
     /// ```
@@ -414,6 +449,56 @@ mod tests {
             }
         });
         String::from_utf8(out).unwrap()
+    }
+
+    /// Found by a reviewer: the corrected result went where it is not
+    /// read: into a `;` comment or a `%` line the movetext ended with, or
+    /// into a variation whose marker was the game's only one.
+    #[test]
+    fn the_corrected_result_is_read_where_it_is_written() {
+        for (pgn, movetext) in [
+            (
+                "1. f3 e5 2. g4 Qh4# ; mate",
+                "1. f3 e5 2. g4 Qh4# ; mate\n{why} 0-1",
+            ),
+            (
+                "1. f3 e5 2. g4 Qh4#\n%escaped",
+                "1. f3 e5 2. g4 Qh4#\n%escaped\n{why} 0-1",
+            ),
+            (
+                "1. f3 e5 2. g4 Qh4# (2... Qe7 1-0)",
+                "1. f3 e5 2. g4 Qh4# (2... Qe7 1-0) {why} 0-1",
+            ),
+            (
+                "1. f3 e5 2. g4 Qh4# (2... Qe7",
+                "1. f3 e5 2. g4 Qh4# (2... Qe7\n) {why} 0-1",
+            ),
+            (
+                "1. f3 e5 2. g4 Qh4# 1-0 ; was wrong",
+                "1. f3 e5 2. g4 Qh4# {why} 0-1 ; was wrong",
+            ),
+        ] {
+            let out = fixed(pgn.as_bytes(), "0-1", "why");
+            let (_, written) = out.split_once("\n\n").unwrap();
+            assert_eq!(written, format!("{movetext}\n\n"), "{pgn}");
+            // Read back: one game, which ends with the corrected result.
+            let mut results = Vec::new();
+            GameReader::new().read_chunk(out.as_bytes(), 0, 1, |game| {
+                let tokens = game_tokens(game.bytes());
+                let mut depth = 0;
+                let mut last = None;
+                for token in &tokens {
+                    match token.kind {
+                        TokenKind::OpenVariation => depth += 1,
+                        TokenKind::CloseVariation => depth -= 1,
+                        TokenKind::Result(result) if depth == 0 => last = Some(result),
+                        _ => {}
+                    }
+                }
+                results.push(last);
+            });
+            assert_eq!(results, [Some(GameResult::BlackWins)], "{pgn}");
+        }
     }
 
     #[test]
@@ -527,13 +612,19 @@ mod tests {
     /// inside a comment took every game after it into the comment.
     #[test]
     fn games_passed_through_end_where_they_ended() {
-        let inputs: [&[u8]; 6] = [
+        let inputs: [&[u8]; 10] = [
             b"[White \"a\"]\n[Result \"0-1\"]\n",
             b"[Event \"b\"]\r\n[Result \"*\"]\r\n\r\n1. e4 {cut [%clk 0:0",
             b"[Event \"c\"]\n[Result \"?\"]",
             b"[Event \"d\"]\n[Result \"1-0\"]\n\n1. d4 d5 ; no result",
             // No tags: read after a game without a marker, it was its moves.
             b"1. c4 c5 2. Nc3 Nc6",
+            // Cut off in a variation, and in a comment in one; a marker
+            // only inside a variation (found by a reviewer).
+            b"1. e4 (1. d4 d5 (1... Nf6 ; cut",
+            b"1. e4 (1. d4 {cut",
+            b"1. e4 (1. c4 1-0",
+            b"1. b3 *",
             b"[Event \"f\"]\n\n1. f4 *\n",
         ];
         let mut out = Vec::new();
@@ -551,6 +642,7 @@ mod tests {
             comment,
             result: Some(result),
             tags_alone,
+            open_variations: 0,
         };
         assert_eq!(
             read.iter().map(|(_, ending)| *ending).collect::<Vec<_>>(),
@@ -560,6 +652,19 @@ mod tests {
                 ending(false, GameResult::Unknown, true),
                 ending(false, GameResult::WhiteWins, false),
                 ending(false, GameResult::Unknown, false),
+                Ending {
+                    open_variations: 2,
+                    ..ending(false, GameResult::Unknown, false)
+                },
+                Ending {
+                    open_variations: 1,
+                    ..ending(true, GameResult::Unknown, false)
+                },
+                Ending {
+                    open_variations: 1,
+                    ..ending(false, GameResult::Unknown, false)
+                },
+                Ending::default(),
                 Ending::default(),
             ]
         );
@@ -570,6 +675,10 @@ mod tests {
              [Event \"c\"]\n[Result \"?\"]\n\n*\n\n\
              [Event \"d\"]\n[Result \"1-0\"]\n\n1. d4 d5 ; no result\n1-0\n\n\
              1. c4 c5 2. Nc3 Nc6\n*\n\n\
+             1. e4 (1. d4 d5 (1... Nf6 ; cut\n))\n*\n\n\
+             1. e4 (1. d4 {cut}\n)\n*\n\n\
+             1. e4 (1. c4 1-0\n)\n*\n\n\
+             1. b3 *\n\n\
              [Event \"f\"]\n\n1. f4 *\n"
         );
         // Read again, the same four games, each ending where it did.

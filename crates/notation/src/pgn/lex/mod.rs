@@ -198,6 +198,8 @@ pub struct GameSpan {
     pub ended_by: GameEnd,
     /// A termination marker stood in its movetext, outside variations.
     pub terminated: bool,
+    /// Variations still open at its end (a game cut off inside one).
+    pub open_variations: u32,
 }
 
 impl GameSpan {
@@ -827,6 +829,7 @@ impl<'a> Lexer<'a> {
             tag_lines: self.st.tag_lines,
             ended_by,
             terminated: self.st.finished,
+            open_variations: self.st.depth,
         }
     }
 
