@@ -1775,6 +1775,28 @@ mod tests {
         plies[62] = emt(110);
         plies[78] = clock(500);
         assert_eq!(white(&plies).flag_fall.map(|flag| flag.ply), Some(79));
+        // Two periods owed, `2/100:1/50:40`: after move 3 a reading may
+        // show the 50 s and not yet the 40 s (found by a reviewer: all or
+        // nothing made a false flag).
+        let control = tc("2/100:1/50:40");
+        let mut plies = vec![none; 5];
+        plies[2] = clock(10);
+        plies[4] = clock(30);
+        let verdict = whole_game(&control, Color::White, [0, 0], &plies, true);
+        assert_eq!(verdict.flag_fall, None);
+        plies.extend([none, emt(30 + 40)]);
+        assert_eq!(
+            whole_game(&control, Color::White, [0, 0], &plies, true).flag_fall,
+            None
+        );
+        plies[6] = emt(30 + 40 + 1);
+        let verdict = whole_game(&control, Color::White, [0, 0], &plies, true);
+        assert_eq!(verdict.flag_fall.map(|flag| flag.ply), Some(7));
+        // A record from move 45 owes the hour of move 40 (found by a
+        // reviewer: 30 s, then a move of 60 s, was a flag).
+        let plies = [clock(30), none, emt(60)];
+        let verdict = whole_game(&tc("40/7200:3600"), Color::White, [44, 44], &plies, false);
+        assert_eq!(verdict.flag_fall, None);
         // Without a reading before: the first period's 1,800 s cannot show
         // 2,700 s, so the hour shows and the flag fell.
         let mut plies = vec![none; 79];
