@@ -603,6 +603,16 @@ fn parse(text: &[u8], mut warnings: Option<&mut Vec<FenWarning>>) -> Result<Fen,
             };
             match Square::from_ascii(ep_field) {
                 Some(sq) if sq.rank() == ep_rank => Some(sq),
+                // A square no double push of the side that just moved can
+                // have made (`e3` with White to move): read leniently as
+                // none, with a warning, as a square without the pawn is
+                // (found by a tester: this one alone was an error).
+                Some(_) if lenient => {
+                    warn(FenWarning::EpSquareOffRank {
+                        field: lossy(ep_field),
+                    });
+                    None
+                }
                 _ => {
                     return Err(ParseFenError::InvalidEpSquare {
                         field: lossy(ep_field),
@@ -1025,6 +1035,12 @@ pub enum FenWarning {
         /// The letter of the right (`K`, `q`, `C`, …).
         letter: char,
     },
+    /// An en-passant square off the rank a double push of the side that
+    /// just moved gives (`e3` with White to move): dropped.
+    EpSquareOffRank {
+        /// The field.
+        field: String,
+    },
 }
 
 impl fmt::Display for FenWarning {
@@ -1049,6 +1065,10 @@ impl fmt::Display for FenWarning {
             FenWarning::CastlingRightWithoutRook { letter } => {
                 write!(f, "castling right '{letter}' dropped: no rook for it")
             }
+            FenWarning::EpSquareOffRank { field } => write!(
+                f,
+                "en-passant square '{field}' dropped: not on the rank the last move's double push would pass"
+            ),
         }
     }
 }
@@ -1540,6 +1560,19 @@ mod tests {
                 CastlingRightWithoutRook { letter: 'k' }
             ]
         );
+
+        // An en-passant square off its rank is dropped with a warning, as
+        // one without its pawn is (found by a tester: it alone was an
+        // error); strictly, still an error.
+        let (fen, warnings) = Fen::from_ascii_lenient(b"k7/8/8/8/8/8/8/7K w - e3 0 1").unwrap();
+        assert_eq!(fen.to_string(), "k7/8/8/8/8/8/8/7K w - - 0 1");
+        assert_eq!(
+            warnings,
+            [EpSquareOffRank {
+                field: "e3".to_owned()
+            }]
+        );
+        assert!(Fen::from_ascii(b"k7/8/8/8/8/8/8/7K w - e3 0 1").is_err());
 
         // Still errors in lenient mode.
         for (text, expected) in [

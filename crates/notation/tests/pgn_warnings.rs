@@ -133,7 +133,7 @@ fn tag_errors_are_reported_at_their_tag_lines() {
         });
         line.expect("an error")
     };
-    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 2";
+    let fen = "rnbqkbnr/pppp1ppp/9/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
     // The game starts at line 10 of its file.
     let (kind, line) = error_line(&format!(
         "[Event \"t\"]\n[Result \"*\"]\n[SetUp \"1\"] [fen \"{fen}\"]\n\n2. Nf3 *\n"

@@ -24,10 +24,12 @@
 //!   space between them stay together, so no whitespace is added to the
 //!   text). A word or command longer than a line stands alone on its line
 //!   (with the comment's brace when it opens or closes the comment), and
-//!   is the only thing that makes a line longer than the limit. No line
-//!   starts with `%` (the escape mechanism would hide it from readers): a
-//!   comment word starting with `%` stays on the line of the word before
-//!   it. An empty comment is written `{ }`. A text holding `}`, which a
+//!   is the only thing that makes a line longer than the limit (with a
+//!   word glued after it, below). No line starts with `%` (the escape
+//!   mechanism would hide it from readers) or, in a comment, with a `[`
+//!   that is not a `[%…]` command (a tag pair quoted in a comment would
+//!   read as a game's first line to a splitter that cuts on `[Event`): a
+//!   comment word starting so stays on the line of the word before it. An empty comment is written `{ }`. A text holding `}`, which a
 //!   brace comment cannot hold, is written as a `;` comment that ends its
 //!   line.
 //! - Move numbers come from the `FEN` tag when it holds a readable FEN
@@ -315,7 +317,12 @@ impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
         buffer.push('{');
         let mut first = true;
         for unit in comment_units(text) {
-            if !first && !unit.starts_with('%') {
+            // A unit that must not start a line: `%` (the escape), and a
+            // `[` that is not a command (a tag pair quoted in a comment
+            // would read as the next game's first line to a splitter
+            // that cuts on `[Event`, as `parallel --pipe` does).
+            let glued = unit.starts_with('%') || (unit.starts_with('[') && !unit.starts_with("[%"));
+            if !first && !glued {
                 self.begin_token()?;
             }
             let buffer = &mut self.held;
@@ -496,6 +503,27 @@ mod tests {
         assert_eq!(
             movetext_with_comment(&command),
             format!("1. e4\n{{ {command} }}\n*\n")
+        );
+    }
+
+    /// Found by a tester: a tag pair quoted in a comment could start a
+    /// line, and `parallel --pipe --recstart '[Event'` cut the game there.
+    #[test]
+    fn a_tag_pair_in_a_comment_never_starts_a_line() {
+        for width in 60..80 {
+            let filler = "x".repeat(width);
+            let out = movetext_with_comment(&format!("{filler} [Event \"y\"] then [%clk 0:00:01]"));
+            assert!(!out.lines().any(|line| line.starts_with("[Event")), "{out}");
+            assert!(
+                out.replace('\n', " ").contains("[Event \"y\"] then"),
+                "{out}"
+            );
+        }
+        // A command still starts a line where it must.
+        let filler = "x".repeat(60);
+        assert_eq!(
+            movetext_with_comment(&format!("{filler} [%clk 0:01:02]")),
+            format!("1. e4 {{ {filler}\n[%clk 0:01:02] }} *\n")
         );
     }
 
