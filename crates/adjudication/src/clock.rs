@@ -624,8 +624,8 @@ impl TimeControl {
 }
 
 /// The most moves before a record whose periods a reading may still owe
-/// (a FEN of a later move): past it, a record's first periods count as
-/// shown.
+/// (a FEN of a later move) that are counted: a record from later proves
+/// no flag fall.
 const MAX_MOVES_OWED: u32 = 10_000;
 
 /// The index of the period that `move_number` (from 1) belongs to, and
@@ -1349,7 +1349,12 @@ impl SideReading<'_> {
         // first (a clock that adds a period's time when the one before
         // runs out shows the older ones first). A record from a later move
         // may owe the periods ended before it.
-        let mut owed: Vec<u64> = (1..=before.min(MAX_MOVES_OWED))
+        if before > MAX_MOVES_OWED {
+            // What the periods before it owe is not counted: nothing the
+            // readings show is proved (found by a reviewer).
+            return (None, warnings);
+        }
+        let mut owed: Vec<u64> = (1..=before)
             .map(|moves| self.time_control.added_parts_after_move(moves).1 .0)
             .filter(|&time| time > 0)
             .collect();
@@ -1796,6 +1801,12 @@ mod tests {
         // reviewer: 30 s, then a move of 60 s, was a flag).
         let plies = [clock(30), none, emt(60)];
         let verdict = whole_game(&tc("40/7200:3600"), Color::White, [44, 44], &plies, false);
+        assert_eq!(verdict.flag_fall, None);
+        // Past the moves whose periods are counted, nothing is proved
+        // (found by a reviewer: 251 periods ended, 250 counted).
+        let plies = [clock(10), none, emt(1_800_100)];
+        let late = [MAX_MOVES_OWED + 40, MAX_MOVES_OWED + 40];
+        let verdict = whole_game(&tc("40/7200"), Color::White, late, &plies, false);
         assert_eq!(verdict.flag_fall, None);
         // Without a reading before: the first period's 1,800 s cannot show
         // 2,700 s, so the hour shows and the flag fell.

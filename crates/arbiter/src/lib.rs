@@ -824,8 +824,20 @@ fn judge(
 /// movetext's terminator with it) or the game is invalid, else with the
 /// `Result` tag and terminator corrected, the PGN standard's `Termination`
 /// value ([`Verdict::termination`]) and a comment saying why.
+///
+/// A game too large to hold, whose first bytes alone were read
+/// ([`RawGame::is_cut`]), has no bytes to write: `None` (a cut copy,
+/// closed by its [`rewrite::Ending`], would read back as another game).
 #[must_use]
-pub fn fixed_pgn(game: &mut RawGame<'_>, ruling: &Ruling) -> Vec<u8> {
+pub fn fixed_pgn(game: &mut RawGame<'_>, ruling: &Ruling) -> Option<Vec<u8>> {
+    if game.is_cut() {
+        return None;
+    }
+    Some(fixed_game(game, ruling))
+}
+
+/// [`fixed_pgn`] of a game read whole.
+fn fixed_game(game: &mut RawGame<'_>, ruling: &Ruling) -> Vec<u8> {
     let Ruling::Judged(judged) = ruling else {
         return rewrite::unchanged(game);
     };

@@ -379,7 +379,10 @@ impl Query {
         // A text that fails to read and is nested about that deep is
         // nested too deeply.
         let too_deep_or = |error: QueryError| {
-            if prefix_depth(&dialect, text) + NESTING_SLACK >= MAX_DEPTH {
+            let depth = prefix_depth(&dialect, text);
+            // Past the limit by parentheses and `NOT`s alone it is too deep
+            // whatever else is wrong; near it, when only that stopped it.
+            if depth >= MAX_DEPTH || (depth + NESTING_SLACK >= MAX_DEPTH && reads_deeper(text)) {
                 err(Pos::START, too_deep())
             } else {
                 error
@@ -505,6 +508,34 @@ const MAX_DEPTH: usize = 128;
 /// fails to read counts as nested too deeply: sqlparser's levels also
 /// count the operators around them (`plies > 0` under a run of `NOT`).
 const NESTING_SLACK: usize = 8;
+
+/// Whether `text`, which failed to read near [`MAX_DEPTH`] levels, reads
+/// as one expression with room for four times as many: then only its
+/// nesting stopped it (else its error is another, and is reported: found
+/// by a reviewer). Read on a thread of its own with a stack sized to it,
+/// on this error path only.
+fn reads_deeper(text: &str) -> bool {
+    let read = || {
+        let dialect = DuckDbDialect {};
+        Parser::new(&dialect)
+            .with_recursion_limit(4 * MAX_DEPTH)
+            .try_with_sql(text)
+            .and_then(|mut parser| {
+                parser.parse_expr()?;
+                Ok(parser.next_token().token == Token::EOF)
+            })
+            .unwrap_or(false)
+    };
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("where-depth".to_owned())
+            .stack_size(STACK_BASE)
+            .spawn_scoped(scope, read)
+            .ok()
+            .and_then(|thread| thread.join().ok())
+            .unwrap_or(false)
+    })
+}
 
 /// The error of an expression nested past [`MAX_DEPTH`].
 fn too_deep() -> String {
@@ -1484,6 +1515,21 @@ mod tests {
         // Parentheses and `NOT`s to the same limit (found by a tester:
         // sqlparser's own limit of 50 refused 49 parentheses, and a chain
         // of 49 `NOT` read as "unexpected `TRUE` after the expression").
+        // A syntax error in a deep text is that error (found by a
+        // reviewer: it read as nested too deeply).
+        let typo = format!(
+            "{}plies > 0{} AND WhiteElo >",
+            "(".repeat(121),
+            ")".repeat(121)
+        );
+        assert!(
+            error(&typo).contains("expected an expression"),
+            "{}",
+            error(&typo)
+        );
+        // Past four times the limit, still nested too deeply.
+        let far = format!("{}plies > 0", "NOT ".repeat(5 * MAX_DEPTH));
+        assert!(error(&far).contains("nested too deeply"), "{}", error(&far));
         for depth in [100, MAX_DEPTH - 2, MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 10] {
             let parens = format!("{}plies > 0{}", "(".repeat(depth), ")".repeat(depth));
             let nots = format!("{}plies > 0", "NOT ".repeat(depth));

@@ -144,7 +144,8 @@ pub struct Adjudicated {
     /// The mating line in SAN with move numbers, when there is one.
     mating_line: String,
     /// With `--fix-results`: the game as it is written back.
-    fixed_pgn: Option<Vec<u8>>,
+    /// With `--fix-results`: the game as written back, or left out.
+    fixed_pgn: Option<Result<Vec<u8>, LeftOut>>,
     /// With `--moves`.
     moves: Option<Box<GameMoves>>,
     /// `--where` selects it (no row, no count otherwise).
@@ -315,7 +316,9 @@ impl Task for Adjudicate {
         } else {
             (arbiter::adjudicate(raw, &header, &self.rules), None)
         };
-        let fixed_pgn = self.fix_results.then(|| arbiter::fixed_pgn(raw, &ruling));
+        let fixed_pgn = self
+            .fix_results
+            .then(|| arbiter::fixed_pgn(raw, &ruling).ok_or(LeftOut));
         let mating_line = match &ruling {
             Ruling::Judged(judged) => judged.mating_line_san(),
             Ruling::Invalid(_) => String::new(),
@@ -428,6 +431,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         moves: args.table.moves,
         query,
     };
+    let mut left_out = 0u64;
     let mut fixed = match &games_to {
         Some(path) => Some(Output::new(path.as_deref())?),
         None => None,
@@ -461,8 +465,10 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         if let Some(i) = reason_index {
             counts.reasons[i] += 1;
         }
-        if let (Some(fixed), Some(pgn)) = (&mut fixed, &record.fixed_pgn) {
-            fixed.write_all(pgn)?;
+        match (&mut fixed, &record.fixed_pgn) {
+            (Some(fixed), Some(Ok(pgn))) => fixed.write_all(pgn)?,
+            (Some(_), Some(Err(LeftOut))) => left_out += 1,
+            _ => {}
         }
         // An invalid game: one line on stderr, whatever the format, as in
         // every subcommand. The text report lists the disagreements.
@@ -483,7 +489,18 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     })?;
     let io_failed = run.io_failed;
     if let Some(fixed) = fixed {
+        let name = fixed.name();
         fixed.commit()?;
+        // Said whatever the format and -q: the file lacks games.
+        match left_out {
+            0 => {}
+            1 => eprintln!(
+                "chesstool adjudicate: 1 game too large to hold (--max-game-size) left out of {name}"
+            ),
+            n => eprintln!(
+                "chesstool adjudicate: {n} games too large to hold (--max-game-size) left out of {name}"
+            ),
+        }
     }
     // The text report ends with its summary; beside a CSV, JSONL or
     // Parquet report the summary is for a person watching (stderr a
@@ -506,6 +523,11 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         Outcome::Ok
     })
 }
+
+/// A game `--fix-results` cannot write back: too large to hold, only its
+/// first bytes read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LeftOut;
 
 /// `N games: A agree, D disagree, I invalid` and `note` (entries of
 /// directories skipped), then a count per reason.

@@ -302,16 +302,21 @@ fn sniffed(
     bytes_read: Arc<AtomicU64>,
 ) -> anyhow::Result<Input> {
     if error.is_none() && !looks_like_pgn(&head) {
-        // UTF-16 (Windows tools write it) holds a NUL in every ASCII
-        // character: said so, with what to do (found by a tester).
-        if let Some(order) = match head.get(..2) {
-            Some([0xff, 0xfe]) => Some("UTF-16LE"),
-            Some([0xfe, 0xff]) => Some("UTF-16BE"),
-            _ => None,
-        } {
+        // UTF-16 (Windows tools write it) and UTF-32 hold NULs in every
+        // ASCII character: said so, with what to do (found by a tester).
+        let order = match head.get(..4) {
+            Some([0xff, 0xfe, 0, 0]) => Some(("UTF-32LE", "UTF-32")),
+            Some([0, 0, 0xfe, 0xff]) => Some(("UTF-32BE", "UTF-32")),
+            _ => match head.get(..2) {
+                Some([0xff, 0xfe]) => Some(("UTF-16LE", "UTF-16")),
+                Some([0xfe, 0xff]) => Some(("UTF-16BE", "UTF-16")),
+                _ => None,
+            },
+        };
+        if let Some((order, encoding)) = order {
             anyhow::bail!(
                 "{name}: not a PGN file chesstool reads: {order} text (its byte-order mark); \
-                 convert it to UTF-8 first: iconv -f UTF-16 -t UTF-8"
+                 convert it to UTF-8 first: iconv -f {encoding} -t UTF-8"
             );
         }
         anyhow::bail!(

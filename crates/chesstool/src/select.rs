@@ -394,6 +394,9 @@ struct Counts {
     /// Games without a termination marker written as read, given one so
     /// that the next game is not read as more of them.
     results_added: u64,
+    /// Games cut off inside variations written as read, the variations
+    /// closed before their marker.
+    variations_closed: u64,
     /// Games `--export`, `--strip` or `--tags` could not rewrite (invalid
     /// ones), written as read.
     not_cleaned: u64,
@@ -639,13 +642,19 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                     );
                     counts.comments_closed += u64::from(ending.comment);
                     counts.results_added += u64::from(ending.result.is_some());
+                    counts.variations_closed += u64::from(ending.open_variations > 0);
                     if let Some(split) = &mut split {
                         split.write(bytes, ending)?;
                     } else {
-                        let (before, after) = through.around(bytes, ending);
+                        let (before, at, end) = through.around(bytes, ending);
                         out.write_all(before)?;
-                        out.write_block(bytes)?;
-                        out.write_all(after)?;
+                        if end.is_empty() {
+                            out.write_block(bytes)?;
+                        } else {
+                            out.write_block(&bytes[..at])?;
+                            out.write_all(end)?;
+                            out.write_all(&bytes[at..])?;
+                        }
                     }
                 }
             }
@@ -708,10 +717,11 @@ impl Split {
             self.in_file = 0;
         }
         if let Some(file) = &mut self.file {
-            let (before, after) = self.through.around(game, ending);
+            let (before, at, end) = self.through.around(game, ending);
             file.write_all(before)?;
-            file.write_all(game)?;
-            file.write_all(after)?;
+            file.write_all(&game[..at])?;
+            file.write_all(end)?;
+            file.write_all(&game[at..])?;
         }
         self.in_file += 1;
         Ok(())
@@ -755,7 +765,14 @@ fn endings_note(counts: &Counts) -> Option<String> {
         1 => Some("1 invalid game written as read, not rewritten".to_owned()),
         n => Some(format!("{n} invalid games written as read, not rewritten")),
     };
-    let notes: Vec<String> = [not_cleaned, closed, results]
+    let variations = match counts.variations_closed {
+        0 => None,
+        1 => Some("1 game cut off inside variations written with them closed".to_owned()),
+        n => Some(format!(
+            "{n} games cut off inside variations written with them closed"
+        )),
+    };
+    let notes: Vec<String> = [not_cleaned, closed, variations, results]
         .into_iter()
         .flatten()
         .collect();

@@ -154,6 +154,19 @@ fn a_file_that_is_not_pgn_is_refused_and_the_rest_goes_on() {
         );
         assert_eq!(files_in(&run.stdout), ["a.pgn"]);
     }
+    // UTF-32LE, whose mark starts as UTF-16LE's does (found by a reviewer).
+    let mut utf32 = vec![0xff, 0xfe, 0, 0];
+    for ch in A.chars() {
+        utf32.extend_from_slice(&u32::from(ch).to_le_bytes());
+    }
+    std::fs::write(dir.join("utf32.pgn"), &utf32).unwrap();
+    let run = chesstool(&dir, &["validate", "utf32.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("UTF-32LE text") && run.stderr.contains("iconv -f UTF-32 "),
+        "{}",
+        run.stderr
+    );
     // A PGN file with a stray NUL in it is still read.
     let mut text = A.replace("e5", "e5 { a \0 comment }").into_bytes();
     text.extend_from_slice(B.as_bytes());

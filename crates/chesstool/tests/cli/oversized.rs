@@ -305,3 +305,37 @@ fn size_limit_edges_are_independent_of_threads_and_chunks() {
         }
     }
 }
+
+/// Found by a reviewer: `--fix-results` wrote a game too large to hold as
+/// its first bytes, which the endings added to games written as read then
+/// closed into a valid, shorter game. It is left out of the fixed file,
+/// and stderr says so; every other game is written.
+#[test]
+fn fix_results_leaves_out_a_game_too_large_to_hold() {
+    let dir = temp_dir("oversized_fix_results");
+    let big = format!(
+        "[Event \"big\"]\n[Result \"*\"]\n\n1. e4 ({}1. d4 d5) e5 *\n\n",
+        "{ a long comment } ".repeat(1000)
+    );
+    std::fs::write(dir.join("g.pgn"), around(&big)).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "adjudicate",
+            "g.pgn",
+            "-q",
+            "--max-game-size",
+            "4K",
+            "--fix-results=fixed.pgn",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("1 game too large to hold (--max-game-size) left out of fixed.pgn"),
+        "{}",
+        run.stderr
+    );
+    let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
+    assert_eq!(fixed, GOOD.repeat(6));
+}

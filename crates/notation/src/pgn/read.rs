@@ -319,9 +319,18 @@ pub struct RawGame<'a> {
     store: &'a TagStore,
     errors: &'a [ReadError],
     warnings: &'a [ReadError],
+    /// Only its first bytes were read ([`GameReader::read_oversized`]).
+    cut: bool,
 }
 
 impl<'a> RawGame<'a> {
+    /// Only the game's first bytes were read: it was too large to hold
+    /// ([`GameReader::read_oversized`]). Its bytes are not the game.
+    #[must_use]
+    pub fn is_cut(&self) -> bool {
+        self.cut
+    }
+
     /// Tags in file order, as raw bytes (escapes not yet undone; see
     /// [`crate::pgn::tags::decode_tag_value`]).
     pub fn tags(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> + '_ {
@@ -694,6 +703,7 @@ impl GameReader {
         let mut index = 0;
         while let Some(head) = lexer.next_game() {
             self.read_tags(&mut tag_reader, chunk, &head, &lexer);
+            let cut = self.oversized.is_some();
             if let Some(message) = self.oversized.take() {
                 self.errors.insert(
                     0,
@@ -713,6 +723,7 @@ impl GameReader {
                 store: &self.tags,
                 errors: &self.errors,
                 warnings: &self.warnings,
+                cut,
             };
             on_game(&mut game);
             game.finish();

@@ -289,39 +289,45 @@ impl Ending {
         !self.comment && self.result.is_none() && self.open_variations == 0
     }
 
-    /// Appends to `out` what ends `game` (its bytes as read, which `out`
-    /// ends with): `}` right after the comment's last byte; a termination
-    /// marker at the start of a line (after a `;` comment or a `%` line it
-    /// would be read as part of them), after an empty line below tags.
+    /// Where what ends `game` (its bytes as read, with the space after
+    /// it) goes: after its last byte that is not space, so that the space
+    /// after the game stays after it (a reader that ends a game at an
+    /// empty line, as python-chess does, reads it in the game).
+    #[must_use]
+    pub fn at(game: &[u8]) -> usize {
+        game.trim_ascii_end().len()
+    }
+
+    /// Appends to `out` what ends `game` (its bytes as read), to go at
+    /// [`Ending::at`]: `}` right after the comment's last byte; then, each
+    /// on a line of its own (after a `;` comment or a `%` line they would
+    /// be read as part of them), the variations closed and the marker
+    /// (after an empty line below tags alone).
     pub fn write(&self, game: &[u8], out: &mut Vec<u8>) {
+        let eol = line_end(game);
         if self.comment {
             out.push(b'}');
         }
-        let closed = self.open_variations > 0;
-        if closed {
-            // On a line of its own: after a `;` comment or a `%` line a
-            // `)` would be read as part of them.
-            let body = game.trim_ascii_end().len();
-            if self.comment || !game[body..].contains(&b'\n') {
-                out.extend_from_slice(line_end(game));
-            }
+        if self.open_variations > 0 {
+            out.extend_from_slice(eol);
             out.resize(out.len() + self.open_variations as usize, b')');
         }
         if let Some(result) = self.result {
-            let eol = line_end(game);
-            let body = game.trim_ascii_end().len();
-            let newlines = if self.comment || closed {
-                0
-            } else {
-                game[body..].iter().filter(|&&b| b == b'\n').count()
-            };
-            // After the last line end, only spaces: the marker may follow.
-            let wanted = if self.tags_alone { 2 } else { 1 };
-            for _ in newlines..wanted {
+            out.extend_from_slice(eol);
+            if self.tags_alone {
+                // The empty line between tags and movetext.
                 out.extend_from_slice(eol);
             }
             out.extend_from_slice(result.as_str().as_bytes());
         }
+    }
+
+    /// `game` (its bytes as read) with what ends it where it goes.
+    fn around(&self, game: &[u8], out: &mut Vec<u8>) {
+        let at = Ending::at(game);
+        out.extend_from_slice(&game[..at]);
+        self.write(game, out);
+        out.extend_from_slice(&game[at..]);
     }
 }
 
@@ -345,8 +351,8 @@ pub fn unchanged(game: &mut RawGame<'_>) -> Vec<u8> {
 pub fn as_read(game: &mut RawGame<'_>) -> Vec<u8> {
     let ending = Ending::of(game);
     let bytes = game.bytes();
-    let mut out = bytes.to_vec();
-    ending.write(bytes, &mut out);
+    let mut out = Vec::with_capacity(bytes.len() + 8);
+    ending.around(bytes, &mut out);
     out
 }
 
@@ -387,29 +393,31 @@ pub struct PassThrough {
 impl PassThrough {
     /// Appends `game` (its bytes as read) and what ends it to `out`.
     pub fn push(&mut self, out: &mut Vec<u8>, game: &[u8], ending: Ending) {
-        let (before, after) = self.around(game, ending);
+        let (before, at, end) = self.around(game, ending);
         out.extend_from_slice(before);
-        out.extend_from_slice(game);
-        out.extend_from_slice(after);
+        out.extend_from_slice(&game[..at]);
+        out.extend_from_slice(end);
+        out.extend_from_slice(&game[at..]);
     }
 
-    /// What goes before `game` (its bytes as read), which comes next: the
-    /// line ends the game before it lacks; and what goes right after it:
-    /// what it lacks of an [`Ending`]. For a writer that writes the game's
-    /// bytes itself, without copying them into a buffer first.
+    /// How to write `game` (its bytes as read), which comes next: what
+    /// goes before it (the line ends the game before it lacks), where in
+    /// its bytes what ends it goes ([`Ending::at`]), and that ending. For
+    /// a writer that writes the game's bytes itself, without copying them
+    /// into a buffer first: `before`, `game[..at]`, `end`, `game[at..]`.
     ///
     /// ```
     /// use notation::pgn::rewrite::{Ending, PassThrough};
     ///
     /// let mut through = PassThrough::default();
     /// let none = Ending::default();
-    /// assert_eq!(through.around(b"1. e4 *\r\n", none), (&b""[..], &b""[..]));
+    /// assert_eq!(through.around(b"1. e4 *\r\n", none), (&b""[..], 7, &b""[..]));
     /// assert_eq!(through.around(b"1. d4 *\n\n", none).0, b"\r\n");
     /// let cut = Ending { comment: true, ..Ending::default() };
-    /// assert_eq!(through.around(b"1. c4 {cut", cut).1, b"}");
+    /// assert_eq!(through.around(b"1. c4 {cut", cut), (&b""[..], 10, &b"}"[..]));
     /// assert_eq!(through.around(b"*\n", none).0, b"\n\n");
     /// ```
-    pub fn around(&mut self, game: &[u8], ending: Ending) -> (&'static [u8], &[u8]) {
+    pub fn around(&mut self, game: &[u8], ending: Ending) -> (&'static [u8], usize, &[u8]) {
         let before: &'static [u8] = match self.owed {
             None | Some((0, _)) => b"",
             Some((1, b"\r\n")) => b"\r\n",
@@ -419,13 +427,9 @@ impl PassThrough {
         };
         self.ending.clear();
         ending.write(game, &mut self.ending);
-        self.owed = Some(if self.ending.is_empty() {
-            missing_line_ends(game)
-        } else {
-            // The ending has no line end of its own.
-            (2, line_end(game))
-        });
-        (before, &self.ending)
+        // The space after the game still ends what is written.
+        self.owed = Some(missing_line_ends(game));
+        (before, Ending::at(game), &self.ending)
     }
 
     /// Ends the output: a line end after the last game if it has none.

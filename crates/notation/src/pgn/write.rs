@@ -27,7 +27,7 @@
 //!   is the only thing that makes a line longer than the limit (with a
 //!   word glued after it, below). No line starts with `%` (the escape
 //!   mechanism would hide it from readers) or, in a comment, with a `[`
-//!   that is not a `[%…]` command (a tag pair quoted in a comment would
+//!   and a letter, as a tag pair starts (one quoted in a comment would
 //!   read as a game's first line to a splitter that cuts on `[Event`): a
 //!   comment word starting so stays on the line of the word before it. An empty comment is written `{ }`. A text holding `}`, which a
 //!   brace comment cannot hold, is written as a `;` comment that ends its
@@ -318,10 +318,13 @@ impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
         let mut first = true;
         for unit in comment_units(text) {
             // A unit that must not start a line: `%` (the escape), and a
-            // `[` that is not a command (a tag pair quoted in a comment
-            // would read as the next game's first line to a splitter
-            // that cuts on `[Event`, as `parallel --pipe` does).
-            let glued = unit.starts_with('%') || (unit.starts_with('[') && !unit.starts_with("[%"));
+            // `[` then a letter, as a tag pair starts (one quoted in a
+            // comment would read as the next game's first line to a
+            // splitter that cuts on `[Event`, as `parallel --pipe` does).
+            let tag_like = unit
+                .strip_prefix('[')
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_alphabetic()));
+            let glued = unit.starts_with('%') || tag_like;
             if !first && !glued {
                 self.begin_token()?;
             }
@@ -519,6 +522,16 @@ mod tests {
                 "{out}"
             );
         }
+        // Only a `[` and a letter is kept off a line's start: a run of
+        // `[0] [1] …` breaks as words do (found by a reviewer: it made one
+        // line of 493 characters).
+        let numbered: Vec<String> = (0..100).map(|n| format!("[{n}]")).collect();
+        let out = movetext_with_comment(&numbered.join(" "));
+        assert!(
+            out.lines()
+                .all(|line| line.chars().count() <= MAX_LINE_CHARS),
+            "{out}"
+        );
         // A command still starts a line where it must.
         let filler = "x".repeat(60);
         assert_eq!(
