@@ -69,7 +69,8 @@ fn check(raw: &mut RawGame<'_>) -> Option<Verdict> {
             ..Rules::fide()
         };
         let ruling = arbiter::adjudicate(raw, &header, &rules);
-        let fixed = arbiter::fixed_pgn(raw, &ruling);
+        // Read whole (no size limit here), a game is always written back.
+        let fixed = arbiter::fixed_pgn(raw, &ruling).expect("a game read whole is written back");
         let Ruling::Judged(judged) = &ruling else {
             continue;
         };
@@ -92,7 +93,10 @@ fn check(raw: &mut RawGame<'_>) -> Option<Verdict> {
                 assert!(pos.is_legal(mv), "mating line has an illegal move");
                 pos.play_unchecked(mv);
             }
-            assert!(pos.is_checkmate() && pos.turn() != mater, "line does not mate");
+            assert!(
+                pos.is_checkmate() && pos.turn() != mater,
+                "line does not mate"
+            );
             let _ = judged.mating_line_san();
         }
         if !v.agrees {

@@ -12,9 +12,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use notation::pgn::lex::split_points;
 use notation::pgn::read::{GameReader, RawGame};
 use notation::pgn::replay::{replay, NoVisitor, ReplayOptions};
-use notation::pgn::lex::split_points;
 
 /// (offset, line, plies, error) of one game.
 type Summary = (u64, u64, u32, Option<String>);
