@@ -313,13 +313,13 @@ impl Task for Select {
         }
         if kept.selected && self.keep_bytes {
             let (offset, line) = (game.offset, game.line);
-            let ending = notation::pgn::rewrite::Ending::of(game);
             let (at, bytes) = game.bytes_at();
-            kept.bytes = Some(self.exported(bytes, offset, line).map_or(
-                Written::AsRead {
+            // What ends it, only for a game written as read.
+            kept.bytes = Some(self.exported(bytes, offset, line).map_or_else(
+                || Written::AsRead {
                     offset: at,
                     len: bytes.len(),
-                    ending,
+                    ending: notation::pgn::rewrite::Ending::of(game),
                 },
                 Written::Rewritten,
             ));

@@ -393,11 +393,9 @@ pub struct PassThrough {
 impl PassThrough {
     /// Appends `game` (its bytes as read) and what ends it to `out`.
     pub fn push(&mut self, out: &mut Vec<u8>, game: &[u8], ending: Ending) {
-        let (before, at, end) = self.around(game, ending);
+        let (before, _, _) = self.around(game, ending);
         out.extend_from_slice(before);
-        out.extend_from_slice(&game[..at]);
-        out.extend_from_slice(end);
-        out.extend_from_slice(&game[at..]);
+        ending.around(game, out);
     }
 
     /// How to write `game` (its bytes as read), which comes next: what
