@@ -494,6 +494,47 @@ fn adjudicate_a_draw_on_time_stands_on_lichess_only() {
     );
 }
 
+/// An unfinished record (`*`) whose `Termination` says `Time forfeit`
+/// is read as a flag fall of the side to move (on a server only its
+/// clock runs), under both rule sets; one that says `Abandoned` names no
+/// side and stays unfinished (found by a tester: the two were told apart
+/// without a word in the README).
+#[test]
+fn adjudicate_an_unfinished_record_on_time_is_the_side_to_moves_flag() {
+    let on_time = game(
+        "*",
+        None,
+        "[Termination \"Time forfeit\"]\n",
+        "1. e4 e5 2. Nf3",
+    );
+    for (name, rules) in [
+        ("adj_star_on_time_fide", "fide"),
+        ("adj_star_on_time_lichess", "lichess"),
+    ] {
+        let (code, rows) = adjudicate(name, &on_time, &["--rules", rules]);
+        assert_eq!(code, 1, "{rows:?}");
+        assert_eq!(
+            rows[0][..6],
+            ["*", "1-0", "time_forfeit", "3", "", "false"],
+            "{rules}"
+        );
+        assert!(
+            rows[0][6].starts_with("Black flagged"),
+            "{rules}: {:?}",
+            rows[0][6]
+        );
+    }
+    let abandoned = game(
+        "*",
+        None,
+        "[Termination \"Abandoned\"]\n",
+        "1. e4 e5 2. Nf3",
+    );
+    let (code, rows) = adjudicate("adj_star_abandoned", &abandoned, &[]);
+    assert_eq!(code, 0, "{rows:?}");
+    assert_eq!(rows[0][..6], ["*", "*", "unterminated", "3", "", "true"]);
+}
+
 /// An arbiter's decision (a rules infraction, an adjudication) stands
 /// under the FIDE Laws: the Laws leave the score to the arbiter (a
 /// forbidden device loses whatever the material). An illegal move loses
