@@ -675,8 +675,10 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     }
     if args.common.summary_on_stderr() {
         eprintln!("{}{}", summary(&counts), run.skipped.note());
-    } else if let Some(note) = endings_note(&counts).filter(|_| !args.common.quiet) {
-        // Said even where no summary is: the output is not the bytes read.
+    } else if let Some(note) = endings_note(&counts) {
+        // Said even where no summary is, and with `-q` (which hides the
+        // progress bar and the summary): the output is not the bytes
+        // read, and a script is the one to tell (found by a tester).
         eprintln!("chesstool select: {note}");
     }
     // A game too large to hold, never selected whatever the condition,

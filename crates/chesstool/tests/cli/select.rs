@@ -1090,6 +1090,35 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
     );
 }
 
+/// Found by a tester: `--export` and `--strip` wrote castling written as
+/// a king move (`Kg1`) as read, which python-chess and our own
+/// `--strict` read as an illegal king move, and a lenient `Result` tag
+/// (`1/2`) beside the movetext's `1/2-1/2`.
+#[test]
+fn select_export_writes_castling_and_the_result_tag_as_the_standard_does() {
+    let dir = temp_dir("select_export_castling");
+    let pgn = "[Event \"k\"]\n[Result \"1/2\"]\n[SetUp \"1\"]\n[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n\n\
+               1. Kg1 Kc8 1/2-1/2\n\n\
+               [Event \"s\"]\n[Result \"\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. d3 Nf6 5. Ke1g1 Kxh8 *\n";
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    for flag in ["--export", "--strip=comments"] {
+        let run = chesstool(&dir, &["select", "-q", flag, "g.pgn", "-o", "out.pgn"]);
+        assert_eq!(run.code, 0, "{flag}: {}", run.stderr);
+        let out = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
+        assert!(out.contains("1. O-O O-O-O 1/2-1/2"), "{flag}: {out}");
+        assert!(out.contains("5. O-O O-O *"), "{flag}: {out}");
+        assert!(
+            !out.contains("Kg1") && !out.contains("Kxh8"),
+            "{flag}: {out}"
+        );
+        assert!(out.contains("[Result \"1/2-1/2\"]"), "{flag}: {out}");
+        assert!(out.contains("[Result \"*\"]"), "{flag}: {out}");
+        // What it wrote is standard: the strict reading takes it whole.
+        let strict = chesstool(&dir, &["validate", "--strict", "-q", "out.pgn"]);
+        assert_eq!(strict.code, 0, "{flag}: {}{}", strict.stdout, strict.stderr);
+    }
+}
+
 #[test]
 fn select_export_strip_and_tags_clean_the_games_and_keep_their_moves() {
     let dir = temp_dir("select_strip");
@@ -1275,6 +1304,17 @@ fn games_written_as_read_from_several_inputs_read_back_as_many() {
         run.stderr
     );
     assert_eq!(events("out.pgn"), (5, "2 0 0 1 4".to_owned()));
+    // `-q` hides the summary, not what the output holds that the input
+    // did not (found by a tester: scripts, which pass `-q`, lost it).
+    let quiet = chesstool(
+        &dir,
+        &["select", "-q", "a.pgn", "b.pgn", "c.pgn", "-o", "out.pgn"],
+    );
+    assert_eq!(
+        quiet.stderr.trim_end(),
+        "chesstool select: 1 game cut off inside a comment written with a `}`, \
+         3 games without a termination marker written with one (their Result tag's, else *)"
+    );
     // The same in files of two games each, and through replay's and the
     // fixer's outputs.
     let run = chesstool(

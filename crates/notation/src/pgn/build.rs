@@ -10,7 +10,9 @@
 //!   the SAN exactly as written when the token was standard SAN (so
 //!   `Ng1f3` or a wrong `+` stay as they were), and the canonical SAN when
 //!   the token needed the lenient reader (`0-0`, `e8Q`, `g1f3` come out
-//!   as `O-O`, `e8=Q`, `Nf3`). A suffix annotation against the move
+//!   as `O-O`, `e8=Q`, `Nf3`) or wrote castling as a king move (`Kg1`,
+//!   `Ke1g1` and `Kxh1` come out as `O-O`, which readers that know only
+//!   the standard can read). A suffix annotation against the move
 //!   (`Nf3!?`) is its NAG (5). Null moves are `--` either way.
 //! - Comments (decoded like tag values, otherwise verbatim): a comment
 //!   belongs to the move before it in its line; a comment before the
@@ -297,6 +299,21 @@ mod tests {
             sans(&canonical.moves),
             ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O", "Nf6", "d4"]
         );
+    }
+
+    #[test]
+    fn castling_written_as_a_king_move_is_written_as_castling() {
+        // Found by a tester: `--export` wrote `Kg1` back, which
+        // python-chess reads as an illegal king move.
+        let pgn =
+            "[SetUp \"1\"]\n[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n\n1. Kg1 Kc8 2. Kg2 *";
+        assert_eq!(
+            sans(&build(pgn, false).unwrap().moves),
+            ["O-O", "O-O-O", "Kg2"]
+        );
+        let pgn =
+            "[SetUp \"1\"]\n[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n\n1. Ke1g1 Kxa8 *";
+        assert_eq!(sans(&build(pgn, false).unwrap().moves), ["O-O", "O-O-O"]);
     }
 
     #[test]

@@ -215,7 +215,8 @@ pub struct Ply<'a> {
     /// The move exactly as written, when the token was standard SAN
     /// syntax naming this move (perhaps not canonically: `Ng1f3`, a wrong
     /// check suffix); `None` when it took the lenient reader (`0-0`,
-    /// `e8Q`, `g1f3`, `Nf3!?`, …).
+    /// `e8Q`, `g1f3`, `Nf3!?`, …) or names another move in the standard
+    /// (castling written as a king move: `Kg1`).
     pub written: Option<SanPlus>,
     /// [`Ply::written`] is the move's canonical SAN: the fast resolver
     /// read it (capture marker and disambiguation exactly as the standard
@@ -821,6 +822,17 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
                 && !l.piece_from_board)
                 .then_some(l.san),
         };
+        // Castling written as a king move (`Kg1`, `Ke1g1`, `Kxh1`) is
+        // standard SAN syntax naming another move, one no standard reader
+        // finds (python-chess: illegal san): not written so again.
+        if let Ok((_, warnings)) = &resolved {
+            if warnings
+                .as_slice()
+                .contains(&SanWarning::CastlingAsKingMove)
+            {
+                as_written = None;
+            }
+        }
         if matches!(written, Written::Standard(_))
             && matches!(resolved, Err(SanError::Illegal { .. }))
         {

@@ -3,7 +3,9 @@
 //! - Tag pairs: the Seven Tag Roster first, in roster order, each written
 //!   even when the game lacks it (with the standard's unknown value: `?`,
 //!   `????.??.??` for `Date`, and for `Result` the movetext result or
-//!   `*`); then every other tag in the game's order, including any second
+//!   `*`); a `Result` tag in the standard's spelling (`1/2` is
+//!   `1/2-1/2`), the movetext result where the tag is empty or no result
+//!   (`?`); then every other tag in the game's order, including any second
 //!   occurrence of a roster tag. Values are escaped (`\\`, `\"`); a line
 //!   break in a value (which a tag line cannot hold) is written as a
 //!   space. Then one empty line.
@@ -78,7 +80,7 @@ use std::fmt::{self, Write as _};
 use board::Color;
 
 use crate::fen::Fen;
-use crate::pgn::model::{Game, Line, MoveNode};
+use crate::pgn::model::{Game, GameResult, Line, MoveNode};
 use crate::pgn::tags::{escape_tag_value, SEVEN_TAG_ROSTER, SEVEN_TAG_ROSTER_UNKNOWN};
 
 /// The longest movetext line written, in characters (Unicode scalar
@@ -141,6 +143,7 @@ fn write_tags<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
     }
     for (slot, &name) in SEVEN_TAG_ROSTER.iter().enumerate() {
         let value = match roster_at[slot] {
+            Some(index) if name == "Result" => result_tag(&game.tags[index].1, game.result),
             Some(index) => game.tags[index].1.as_str(),
             None if name == "Result" => game.result.map_or("*", |result| result.as_str()),
             None => SEVEN_TAG_ROSTER_UNKNOWN[slot],
@@ -153,6 +156,22 @@ fn write_tags<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
         }
     }
     Ok(())
+}
+
+/// The `Result` tag's value as the export format has it, one of the four
+/// results: a result spelled otherwise (`1/2`, `1–0`) in its standard
+/// spelling, and a tag that is empty or no result (`?`) the movetext's
+/// result when there is one. A tag at odds with the movetext's result is
+/// written as read: which of the two is right is not the writer's to say
+/// (`chesstool adjudicate` rules on it).
+fn result_tag(tag: &str, movetext: Option<GameResult>) -> &str {
+    match GameResult::from_ascii(tag.trim().as_bytes()) {
+        Ok(result) => result.as_str(),
+        Err(_) => match movetext {
+            Some(result) => result.as_str(),
+            None => tag,
+        },
+    }
 }
 
 fn write_tag<W: fmt::Write + ?Sized>(out: &mut W, name: &str, value: &str) -> fmt::Result {
@@ -437,6 +456,32 @@ mod tests {
         let pgn = to_pgn_string(&game);
         let (_, movetext) = pgn.split_once("\n\n").unwrap();
         movetext.strip_suffix('\n').unwrap().to_owned()
+    }
+
+    #[test]
+    fn the_result_tag_is_one_of_the_four_results() {
+        // Found by a tester: `[Result "1/2"]` was written beside the
+        // movetext's `1/2-1/2`, and `[Result ""]` as read.
+        let result_tag = |tag: &str, movetext: Option<GameResult>| {
+            let mut game = Game::default();
+            game.tags.push(("Result".to_owned(), tag.to_owned()));
+            game.result = movetext;
+            let pgn = to_pgn_string(&game);
+            let line = pgn.lines().find(|l| l.starts_with("[Result ")).unwrap();
+            line.to_owned()
+        };
+        let draw = Some(GameResult::Draw);
+        assert_eq!(result_tag("1/2", draw), "[Result \"1/2-1/2\"]");
+        assert_eq!(result_tag(" 1-0 ", None), "[Result \"1-0\"]");
+        assert_eq!(result_tag("", draw), "[Result \"1/2-1/2\"]");
+        assert_eq!(result_tag("?", Some(GameResult::Unknown)), "[Result \"*\"]");
+        // Nothing to put in its place: as read.
+        assert_eq!(result_tag("?", None), "[Result \"?\"]");
+        // At odds with the movetext: as read (adjudicate rules on it).
+        assert_eq!(
+            result_tag("1-0", Some(GameResult::BlackWins)),
+            "[Result \"1-0\"]"
+        );
     }
 
     #[test]
