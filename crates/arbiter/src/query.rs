@@ -237,7 +237,7 @@ enum Node {
     },
     Like {
         expr: Box<Node>,
-        pattern: Vec<char>,
+        pattern: Vec<LikeItem>,
         fold: bool,
         negated: bool,
     },
@@ -749,8 +749,8 @@ impl Compiler<'_> {
                 pattern,
                 escape_char,
             } => {
-                if *any || escape_char.is_some() {
-                    return Err(err(column, "LIKE ANY and ESCAPE are not supported"));
+                if *any {
+                    return Err(err(column, "LIKE ANY is not supported"));
                 }
                 let (node, ty) = self.compile(inner)?;
                 if ty != Ty::Text && ty != Ty::Null {
@@ -777,11 +777,36 @@ impl Compiler<'_> {
                         ))
                     }
                 };
-                let text = if fold { text.to_lowercase() } else { text };
+                let escape = match escape_char.as_deref() {
+                    None => None,
+                    Some(escape) => {
+                        let at = column_of(escape);
+                        let text = match escape {
+                            Expr::Value(v) => match &v.value {
+                                Value::SingleQuotedString(s) => Some(s.as_str()),
+                                _ => None,
+                            },
+                            _ => None,
+                        };
+                        let mut chars = text.map(str::chars);
+                        match chars.as_mut().map(|c| (c.next(), c.next())) {
+                            Some((Some(c), None)) => Some(c),
+                            _ => {
+                                return Err(err(at, "a LIKE escape is one character, quoted ('!')"))
+                            }
+                        }
+                    }
+                };
+                let Some(pattern) = like_pattern(&text, escape, fold) else {
+                    return Err(err(
+                        column_of(pattern.as_ref()),
+                        "a LIKE pattern may not end with its escape character",
+                    ));
+                };
                 (
                     Node::Like {
                         expr: Box::new(node),
-                        pattern: text.chars().collect(),
+                        pattern,
                         fold,
                         negated: *negated,
                     },
@@ -1440,22 +1465,82 @@ fn compare(op: Cmp, left: &Val<'_>, right: &Val<'_>) -> Val<'static> {
     })
 }
 
-/// SQL `LIKE`: `%` any run of characters, `_` one character.
-fn like(text: &str, pattern: &[char]) -> bool {
+/// An item of a `LIKE` pattern.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum LikeItem {
+    /// `%`: any run of characters.
+    Any,
+    /// `_`: one character.
+    One,
+    /// A character of the text (escaped, it may be `%` or `_`).
+    Char(char),
+}
+
+/// The items of a `LIKE` pattern: `%` and `_` are wildcards, but after
+/// `escape` (`ESCAPE '!'`: `'100!%'`), which makes the next character
+/// itself; without `ESCAPE` no character escapes (as duckdb reads it: a
+/// `\` is a `\`). With `fold` (`ILIKE`), characters in lower case.
+/// `None` where the pattern ends with its escape character (an error in
+/// duckdb and Spark too).
+fn like_pattern(text: &str, escape: Option<char>, fold: bool) -> Option<Vec<LikeItem>> {
+    let mut items = Vec::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        items.push(match c {
+            c if Some(c) == escape => LikeItem::Char(chars.next()?),
+            '%' => LikeItem::Any,
+            '_' => LikeItem::One,
+            c => LikeItem::Char(c),
+        });
+    }
+    if fold {
+        // Each run of characters in lower case as the text is made so
+        // (`str::to_lowercase`: a character may become several, and a
+        // final sigma its own letter), the wildcards between them.
+        let mut folded = Vec::with_capacity(items.len());
+        let mut run = String::new();
+        for item in items {
+            match item {
+                LikeItem::Char(c) => run.push(c),
+                wildcard => {
+                    folded.extend(run.to_lowercase().chars().map(LikeItem::Char));
+                    run.clear();
+                    folded.push(wildcard);
+                }
+            }
+        }
+        folded.extend(run.to_lowercase().chars().map(LikeItem::Char));
+        items = folded;
+    }
+    Some(items)
+}
+
+/// SQL `LIKE` of `text` against the items of a pattern.
+fn like(text: &str, pattern: &[LikeItem]) -> bool {
     let text: Vec<char> = text.chars().collect();
     // The classic greedy wildcard match with one backtrack point.
     let (mut t, mut p) = (0usize, 0usize);
     let mut star: Option<(usize, usize)> = None;
     while t < text.len() {
-        // `%` is a wildcard first: it may match a `%` of the text too,
-        // and then match nothing more.
-        if p < pattern.len() && pattern[p] == '%' {
-            star = Some((p, t));
-            p += 1;
-        } else if p < pattern.len() && (pattern[p] == '_' || pattern[p] == text[t]) {
-            t += 1;
-            p += 1;
-        } else if let Some((sp, st)) = star {
+        match pattern.get(p) {
+            Some(LikeItem::Any) => {
+                star = Some((p, t));
+                p += 1;
+                continue;
+            }
+            Some(LikeItem::One) => {
+                t += 1;
+                p += 1;
+                continue;
+            }
+            Some(LikeItem::Char(c)) if *c == text[t] => {
+                t += 1;
+                p += 1;
+                continue;
+            }
+            _ => {}
+        }
+        if let Some((sp, st)) = star {
             p = sp + 1;
             t = st + 1;
             star = Some((sp, st + 1));
@@ -1463,7 +1548,7 @@ fn like(text: &str, pattern: &[char]) -> bool {
             return false;
         }
     }
-    pattern[p..].iter().all(|&c| c == '%')
+    pattern[p..].iter().all(|&item| item == LikeItem::Any)
 }
 
 #[cfg(test)]
@@ -1562,7 +1647,7 @@ mod tests {
 
     #[test]
     fn like_patterns() {
-        let like = |t: &str, p: &str| like(t, &p.chars().collect::<Vec<_>>());
+        let like = |t: &str, p: &str| like(t, &like_pattern(p, None, false).unwrap());
         assert!(like("Carlsen, Magnus", "Carlsen%"));
         assert!(like("abc", "a_c"));
         assert!(like("abc", "%"));
@@ -1581,6 +1666,32 @@ mod tests {
         assert!(!like("50 off", "50%%x"));
         assert!(like("a_b", "a_b"));
         assert!(like("axb", "a_b"));
+        // Without ESCAPE a backslash is a character (duckdb's reading).
+        assert!(like("a\\b", "a\\_"));
+        assert!(!like("a%b", "a\\%"));
+    }
+
+    /// Found by a tester: `ESCAPE` was refused, so a `%` or `_` of the
+    /// text could not be matched alone (duckdb and Spark take it).
+    #[test]
+    fn like_escapes() {
+        let like = |t: &str, p: &str, e: char| like(t, &like_pattern(p, Some(e), false).unwrap());
+        assert!(like("50% off", "50!%%", '!'));
+        assert!(!like("500 off", "50!%%", '!'));
+        assert!(like("a_b", "a!_b", '!'));
+        assert!(!like("axb", "a!_b", '!'));
+        assert!(like("a!b", "a!!b", '!'));
+        assert!(like("x%", "%\\%", '\\'));
+        assert!(!like("x", "%\\%", '\\'));
+        // The escape character escapes itself and anything else.
+        assert!(like("ab", "!a!b", '!'));
+        assert_eq!(like_pattern("ab!", Some('!'), false), None);
+        // ILIKE folds the escaped characters too, not the wildcards.
+        let items = like_pattern("A!_%", Some('!'), true).unwrap();
+        assert_eq!(
+            items,
+            [LikeItem::Char('a'), LikeItem::Char('_'), LikeItem::Any]
+        );
     }
 
     /// An expression over several lines: columns count over all of it,

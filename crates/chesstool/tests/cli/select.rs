@@ -535,6 +535,11 @@ fn select_like_and_in_read_as_sql_does() {
         ("Event LIKE '50%%_'", "1 2"),
         ("Event NOT LIKE '%\u{25}%'", ""),
         ("Event LIKE '%_sale'", "1"),
+        // ESCAPE makes a `%` or `_` itself (found by a tester: refused).
+        ("Event LIKE '50!%%' ESCAPE '!'", "1"),
+        ("Event LIKE '%!_sale' ESCAPE '!'", "1"),
+        ("Event ILIKE '50!% OFF!_%' ESCAPE '!'", "1"),
+        ("Event NOT LIKE '50\\%%' ESCAPE '\\'", "2 3"),
         ("Round IN (1)", "1"),
         ("Round IN (1, 2)", "1 2"),
         ("Round IN ('1', 2)", "1 2"),
