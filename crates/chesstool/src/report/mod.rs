@@ -8,6 +8,7 @@
 //! per-game column is one entry in one list.
 
 pub mod json;
+mod list_column;
 pub mod parquet;
 pub mod table;
 

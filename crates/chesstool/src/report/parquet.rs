@@ -24,11 +24,15 @@ use arrow_array::types::{ArrowPrimitiveType, Float64Type, Int64Type};
 use arrow_array::{ArrayRef, ListArray, PrimitiveArray, RecordBatch, StringArray};
 use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema as ArrowSchema, TimeUnit};
-use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_writer::{
+    compute_leaves, ArrowColumnWriter, ArrowRowGroupWriterFactory, ArrowWriter,
+};
 use parquet::basic::ZstdLevel;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
+use super::list_column::{ItemKind, ListChunk};
 use super::table::{Item, Schema, Type};
 use crate::output::{Output, OutputDir};
 
@@ -57,7 +61,7 @@ const MAX_BATCH_ROWS: usize = 16 * BATCH_ROWS;
 pub const BATCHES_WAITING: usize = 4;
 
 /// The zstd level of Parquet pages.
-const ZSTD_LEVEL: i32 = 1;
+pub(super) const ZSTD_LEVEL: i32 = 1;
 
 /// `--compression`: how Parquet pages are compressed.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -72,7 +76,7 @@ pub enum Compression {
 }
 
 impl Compression {
-    fn codec(self) -> Result<parquet::basic::Compression> {
+    pub(super) fn codec(self) -> Result<parquet::basic::Compression> {
         Ok(match self {
             Compression::Snappy => parquet::basic::Compression::SNAPPY,
             Compression::Zstd => parquet::basic::Compression::ZSTD(
@@ -809,13 +813,23 @@ impl ParquetSink {
     ) -> Result<ParquetSink> {
         let arrow = Arc::new(arrow_schema(schema));
         let props = writer_properties(schema, settings)?;
+        let compression = settings.compression;
         let file_schema = Arc::clone(&arrow);
         let (give_back, done) = std::sync::mpsc::sync_channel(BATCHES_WAITING);
         let encoder = Stage::start(
             "parquet encoder",
             "chesstool-parquet",
             BATCHES_WAITING,
-            move |receive| encode(destination, &file_schema, &props, &receive, &give_back),
+            move |receive| {
+                encode(
+                    destination,
+                    &file_schema,
+                    &props,
+                    compression,
+                    &receive,
+                    &give_back,
+                )
+            },
         )?;
         Ok(ParquetSink {
             schema: arrow,
@@ -1022,16 +1036,157 @@ impl ParquetSink {
     }
 }
 
+/// One Parquet file being written: arrow-rs's column writers for the
+/// flat columns, ours for the list columns ([`ListChunk`]: levels as runs),
+/// row groups cut where arrow-rs's `ArrowWriter` cuts them (at
+/// `--row-group-rows`, and where the gatherer says). The file's schema,
+/// its arrow schema in the metadata and its flat columns are
+/// `ArrowWriter`'s, byte for byte.
+struct TableWriter {
+    file: SerializedFileWriter<FileOut>,
+    factory: ArrowRowGroupWriterFactory,
+    schema: Arc<ArrowSchema>,
+    /// Per column, ours when it is a list.
+    lists: Vec<Option<ListChunk>>,
+    /// The row group in progress: arrow-rs's writers, one per column (a
+    /// list column's is not written to, and dropped).
+    group: Option<Vec<ArrowColumnWriter>>,
+    rows: usize,
+    max_rows: usize,
+}
+
+impl TableWriter {
+    fn try_new(
+        out: FileOut,
+        schema: &Arc<ArrowSchema>,
+        props: &WriterProperties,
+        compression: Compression,
+    ) -> Result<TableWriter> {
+        let max_rows = props.max_row_group_row_count().unwrap_or(usize::MAX).max(1);
+        let (file, factory) = ArrowWriter::try_new(out, Arc::clone(schema), Some(props.clone()))
+            .and_then(ArrowWriter::into_serialized_writer)
+            .map_err(parquet_error)?;
+        let leaves = file.schema_descr().columns();
+        if leaves.len() != schema.fields().len() {
+            bail!("a parquet column of more than one leaf");
+        }
+        let lists = schema
+            .fields()
+            .iter()
+            .zip(leaves)
+            .map(|(field, leaf)| {
+                let DataType::List(item) = field.data_type() else {
+                    return Ok(None);
+                };
+                let kind = match item.data_type() {
+                    DataType::Utf8 => ItemKind::Str,
+                    DataType::Float64 => ItemKind::Float64,
+                    DataType::Int64 => ItemKind::Int64,
+                    other => bail!("a parquet list of {other}"),
+                };
+                ListChunk::new(Arc::clone(leaf), kind, compression).map(Some)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(TableWriter {
+            file,
+            factory,
+            schema: Arc::clone(schema),
+            lists,
+            group: None,
+            rows: 0,
+            max_rows,
+        })
+    }
+
+    /// The rows of `batch`, a row group ended at `--row-group-rows`.
+    fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        let mut start = 0;
+        while start < batch.num_rows() {
+            let rows = (batch.num_rows() - start).min(self.max_rows - self.rows);
+            if start == 0 && rows == batch.num_rows() {
+                self.write_group_rows(batch)?;
+            } else {
+                self.write_group_rows(&batch.slice(start, rows))?;
+            }
+            start += rows;
+        }
+        Ok(())
+    }
+
+    /// Rows that fit in the row group in progress, which they end when
+    /// they bring it to `--row-group-rows`.
+    fn write_group_rows(&mut self, batch: &RecordBatch) -> Result<()> {
+        if self.group.is_none() {
+            let index = self.file.flushed_row_groups().len();
+            let writers = self
+                .factory
+                .create_column_writers(index)
+                .map_err(parquet_error)?;
+            self.group = Some(writers);
+        }
+        let writers = self.group.as_mut().context("a row group of no writers")?;
+        for (((field, column), writer), list) in self
+            .schema
+            .fields()
+            .iter()
+            .zip(batch.columns())
+            .zip(writers.iter_mut())
+            .zip(&mut self.lists)
+        {
+            match list {
+                Some(list) => list.write(column)?,
+                None => {
+                    for leaf in compute_leaves(field, column).map_err(parquet_error)? {
+                        writer.write(&leaf).map_err(parquet_error)?;
+                    }
+                }
+            }
+        }
+        self.rows += batch.num_rows();
+        if self.rows >= self.max_rows {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// The row group in progress written.
+    fn flush(&mut self) -> Result<()> {
+        let Some(writers) = self.group.take() else {
+            return Ok(());
+        };
+        self.rows = 0;
+        let mut group = self.file.next_row_group().map_err(parquet_error)?;
+        for (writer, list) in writers.into_iter().zip(&mut self.lists) {
+            match list {
+                Some(list) => list.append_to(&mut group)?,
+                None => writer
+                    .close()
+                    .and_then(|chunk| chunk.append_to_row_group(&mut group))
+                    .map_err(parquet_error)?,
+            }
+        }
+        group.close().map_err(parquet_error)?;
+        Ok(())
+    }
+
+    /// The file ended (its footer written), and what it was written to.
+    fn into_inner(mut self) -> Result<FileOut> {
+        self.flush()?;
+        self.file.into_inner().map_err(parquet_error)
+    }
+}
+
 /// The encoder thread: files opened, row groups written (one per message,
 /// cut by the gatherer), files closed, in the order the gatherer says.
 fn encode(
     mut destination: Destination,
     schema: &Arc<ArrowSchema>,
     props: &WriterProperties,
+    compression: Compression,
     messages: &std::sync::mpsc::Receiver<Message>,
     give_back: &std::sync::mpsc::SyncSender<RecordBatch>,
 ) -> Result<Destination> {
-    let mut writers: std::collections::HashMap<usize, ArrowWriter<FileOut>> =
+    let mut writers: std::collections::HashMap<usize, TableWriter> =
         std::collections::HashMap::new();
     // What each file is called in an error.
     let mut names: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
@@ -1039,12 +1194,8 @@ fn encode(
     if let Destination::File(out) = &mut destination {
         names.insert(0, out.name());
         let out = std::mem::replace(out, Output::stdout());
-        let writer = ArrowWriter::try_new(
-            FileOut::Output(out),
-            Arc::clone(schema),
-            Some(props.clone()),
-        )
-        .context("cannot start the parquet file")?;
+        let writer = TableWriter::try_new(FileOut::Output(out), schema, props, compression)
+            .context("cannot start the parquet file")?;
         writers.insert(0, writer);
     }
     for message in messages {
@@ -1056,12 +1207,8 @@ fn encode(
                 let file = dir
                     .file(&path)
                     .with_context(|| format!("cannot create {}", path.display()))?;
-                let writer = ArrowWriter::try_new(
-                    FileOut::Part(file),
-                    Arc::clone(schema),
-                    Some(props.clone()),
-                )
-                .context("cannot start a parquet file")?;
+                let writer = TableWriter::try_new(FileOut::Part(file), schema, props, compression)
+                    .context("cannot start a parquet file")?;
                 writers.insert(id, writer);
                 names.insert(id, path.display().to_string());
             }
@@ -1101,9 +1248,8 @@ fn encode(
     Ok(destination)
 }
 
-/// A Parquet error met writing file `name`, named so.
-fn cannot_write(err: parquet::errors::ParquetError, name: Option<&String>) -> anyhow::Error {
-    let err = parquet_error(err);
+/// An error met writing file `name`, named so.
+fn cannot_write(err: anyhow::Error, name: Option<&String>) -> anyhow::Error {
     match name {
         Some(name) => err.context(format!("cannot write {name}")),
         None => err,
@@ -1120,5 +1266,226 @@ fn parquet_error(err: parquet::errors::ParquetError) -> anyhow::Error {
             }
         }
         other => anyhow::anyhow!("cannot write parquet: {other}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::builder::{Float64Builder, Int64Builder, ListBuilder, StringBuilder};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+
+    /// `batches` written by our writer (lists as runs) and read back by
+    /// arrow-rs's reader.
+    fn round_trip(
+        name: &str,
+        batches: &[RecordBatch],
+        settings: &ParquetSettings,
+    ) -> (Vec<RecordBatch>, bytes::Bytes) {
+        let schema = batches[0].schema();
+        let mut props = WriterProperties::builder()
+            .set_compression(settings.compression.codec().unwrap())
+            .set_max_row_group_row_count(Some(settings.row_group_rows))
+            .set_max_row_group_bytes(None);
+        for field in schema.fields() {
+            if matches!(field.data_type(), DataType::List(_)) {
+                let leaf =
+                    ColumnPath::new(vec![field.name().clone(), "list".into(), "item".into()]);
+                props = props.set_column_statistics_enabled(leaf, EnabledStatistics::None);
+            }
+        }
+        let props = props.build();
+        let path = std::env::temp_dir().join(format!(
+            "chesstool-lists-{}-{name}.parquet",
+            std::process::id()
+        ));
+        let file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        let mut writer =
+            TableWriter::try_new(FileOut::Part(file), &schema, &props, settings.compression)
+                .unwrap();
+        for batch in batches {
+            writer.write(batch).unwrap();
+        }
+        let FileOut::Part(mut file) = writer.into_inner().unwrap() else {
+            unreachable!()
+        };
+        std::io::Write::flush(&mut file).unwrap();
+        drop(file);
+        let file = bytes::Bytes::from(std::fs::read(&path).unwrap());
+        std::fs::remove_file(&path).unwrap();
+        let read = ParquetRecordBatchReaderBuilder::try_new(file.clone())
+            .unwrap()
+            .build()
+            .unwrap()
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap();
+        (read, file)
+    }
+
+    /// Rows of the four kinds of list a games table holds, in every shape:
+    /// empty, all items there, all missing, mixed, long.
+    fn lists(rows: usize, seed: u64) -> RecordBatch {
+        lists_of(rows, seed, false)
+    }
+
+    /// [`lists`], with every text item distinct and long when `unique`
+    /// (a dictionary past its limit).
+    fn lists_of(rows: usize, seed: u64, unique: bool) -> RecordBatch {
+        let mut moves =
+            ListBuilder::new(StringBuilder::new()).with_field(Arc::new(list_item(Item::Str)));
+        let mut clocks =
+            ListBuilder::new(Float64Builder::new()).with_field(Arc::new(list_item(Item::Float64)));
+        let mut mates =
+            ListBuilder::new(Int64Builder::new()).with_field(Arc::new(list_item(Item::Int64)));
+        let mut flat = Int64Builder::new();
+        let mut state = seed;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            state >> 33
+        };
+        for row in 0..rows {
+            let n = match row % 7 {
+                0 => 0,
+                1 => 1,
+                2 => 300,
+                _ => (next() % 90) as usize,
+            };
+            for _ in 0..n {
+                if unique {
+                    moves.values().append_value(format!("{:040}", next()));
+                } else {
+                    moves.values().append_value(format!("N{}", next() % 50));
+                }
+                match row % 5 {
+                    0 => clocks.values().append_null(),
+                    1 => clocks.values().append_value((next() % 600) as f64 / 10.0),
+                    _ if next() % 3 == 0 => clocks.values().append_null(),
+                    _ => clocks.values().append_value((next() % 60) as f64),
+                }
+                if row % 4 == 0 {
+                    mates.values().append_value(next() as i64 % 20 - 10);
+                } else {
+                    mates.values().append_null();
+                }
+            }
+            moves.append(true);
+            clocks.append(true);
+            mates.append(true);
+            flat.append_value(row as i64);
+        }
+        let schema = ArrowSchema::new(vec![
+            Field::new("row", DataType::Int64, false),
+            Field::new(
+                "moves",
+                DataType::List(Arc::new(list_item(Item::Str))),
+                false,
+            ),
+            Field::new(
+                "clocks",
+                DataType::List(Arc::new(list_item(Item::Float64))),
+                false,
+            ),
+            Field::new(
+                "mates",
+                DataType::List(Arc::new(list_item(Item::Int64))),
+                false,
+            ),
+        ]);
+        RecordBatch::try_new(
+            Arc::new(schema),
+            vec![
+                Arc::new(flat.finish()),
+                Arc::new(moves.finish()),
+                Arc::new(clocks.finish()),
+                Arc::new(mates.finish()),
+            ],
+        )
+        .unwrap()
+    }
+
+    /// Each row of `batches` as plain values.
+    #[allow(clippy::type_complexity)]
+    fn rows(
+        batches: &[RecordBatch],
+    ) -> Vec<(i64, Vec<String>, Vec<Option<u64>>, Vec<Option<i64>>)> {
+        use arrow_array::cast::AsArray;
+        let mut out = Vec::new();
+        for batch in batches {
+            let row = batch.column(0).as_primitive::<Int64Type>();
+            let moves = batch.column(1).as_list::<i32>();
+            let clocks = batch.column(2).as_list::<i32>();
+            let mates = batch.column(3).as_list::<i32>();
+            for i in 0..batch.num_rows() {
+                let m = moves.value(i);
+                let c = clocks.value(i);
+                let t = mates.value(i);
+                out.push((
+                    row.value(i),
+                    m.as_string::<i32>()
+                        .iter()
+                        .map(|s| s.unwrap().to_owned())
+                        .collect(),
+                    c.as_primitive::<Float64Type>()
+                        .iter()
+                        .map(|x| x.map(f64::to_bits))
+                        .collect(),
+                    t.as_primitive::<Int64Type>().iter().collect(),
+                ));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn list_columns_read_back_as_written() {
+        let batches = [lists(1000, 1), lists(2500, 2), lists(3, 3)];
+        for (group_rows, compression) in [
+            (DEFAULT_ROW_GROUP_ROWS, Compression::Snappy),
+            (777, Compression::Zstd),
+            (1, Compression::None),
+        ] {
+            let settings = ParquetSettings {
+                row_group_rows: group_rows,
+                compression,
+            };
+            let (read, file) = round_trip(&format!("{group_rows}"), &batches, &settings);
+            assert_eq!(rows(&read), rows(&batches), "{group_rows} {compression:?}");
+            let groups = SerializedFileReader::new(file)
+                .unwrap()
+                .metadata()
+                .num_row_groups();
+            assert_eq!(groups, 3503usize.div_ceil(group_rows), "{group_rows}");
+        }
+    }
+
+    /// Past [`super::super::list_column::DICTIONARY_BYTES`] of distinct
+    /// items, the chunk's later pages are `PLAIN`, and read back alike.
+    #[test]
+    fn a_full_dictionary_gives_way_to_plain_pages() {
+        let batches = [
+            lists_of(3000, 7, true),
+            lists(10, 8),
+            lists_of(3000, 9, true),
+        ];
+        let (read, file) = round_trip("plain", &batches, &ParquetSettings::default());
+        assert_eq!(rows(&read), rows(&batches));
+        let reader = SerializedFileReader::new(file).unwrap();
+        let pages = reader
+            .get_row_group(0)
+            .unwrap()
+            .get_column_page_reader(1)
+            .unwrap()
+            .map(|page| {
+                let page = page.unwrap();
+                (page.page_type(), page.encoding())
+            })
+            .collect::<Vec<_>>();
+        use parquet::basic::{Encoding, PageType};
+        assert_eq!(pages[0], (PageType::DICTIONARY_PAGE, Encoding::PLAIN));
+        assert_eq!(pages[1], (PageType::DATA_PAGE, Encoding::RLE_DICTIONARY));
+        assert_eq!(pages.last(), Some(&(PageType::DATA_PAGE, Encoding::PLAIN)));
     }
 }

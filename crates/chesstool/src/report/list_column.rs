@@ -1,0 +1,638 @@
+//! Our writer of a Parquet list column's chunks (`moves`, `clocks`,
+//! `evals`, `mates` of a games table): the levels written as runs, the
+//! items through a dictionary, no statistics.
+//!
+//! arrow-rs's column writer encodes two levels per list item, one at a
+//! time (a repetition level and a definition level, each through its
+//! run-length encoder), and hashes each item into its dictionary through
+//! the generic byte-array path: the four list columns cost the games table
+//! about a quarter of its CPU time. Here a list of n items is a
+//! repetition run `0` then a run of n−1 `1`s, and its definition levels
+//! are one run while its items are all there (or all missing, as a game
+//! without evaluations has them): a few bytes a game, where arrow-rs
+//! bit-packs a level an item. The items go through a dictionary keyed by
+//! their bits (a number) or their bytes packed in a word (a move in
+//! SAN), with arrow-rs's fallback: past [`DICTIONARY_BYTES`] of entries,
+//! the rest of the chunk's pages are `PLAIN`.
+//!
+//! The pages are Parquet's version 1 data pages, as arrow-rs writes them
+//! by default: the levels `RLE` (the run-length / bit-packing hybrid, each
+//! behind its length), the items `RLE_DICTIONARY` (a byte of bit width,
+//! then the indices bit-packed) or `PLAIN`, the page compressed with the
+//! file's codec; the dictionary page (`PLAIN`) first. The page headers
+//! and the chunk's place in its row group are arrow-rs's
+//! (`SerializedPageWriter`, `SerializedRowGroupWriter::append_column`).
+//! A page ends at a row's end, after [`PAGE_LEVELS`] levels or with the
+//! batch: the file depends on the rows alone, as before.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use anyhow::{bail, Context, Result};
+use arrow_array::types::{Float64Type, Int64Type};
+use arrow_array::{Array, ArrayRef, ListArray, PrimitiveArray, StringArray};
+use parquet::basic::{Encoding, Type as PhysicalType};
+use parquet::column::page::{CompressedPage, Page, PageWriter};
+use parquet::column::writer::ColumnCloseResult;
+use parquet::file::metadata::{ColumnChunkMetaData, OffsetIndexBuilder};
+use parquet::file::writer::{SerializedPageWriter, SerializedRowGroupWriter, TrackedWrite};
+use parquet::schema::types::ColumnDescPtr;
+
+use super::parquet::Compression;
+
+/// A page ends at the end of the row that brings it to this many levels
+/// (about 256 KiB of indices of a move list).
+pub const PAGE_LEVELS: usize = 1 << 18;
+
+/// The dictionary's `PLAIN` bytes past which the chunk's later pages are
+/// `PLAIN` (arrow-rs's default dictionary page size limit).
+pub const DICTIONARY_BYTES: usize = 1 << 20;
+
+/// The items of a list column, as the dictionary keys them and `PLAIN`
+/// writes them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    /// UTF-8 text (`BYTE_ARRAY`): a length of 4 bytes, then the bytes.
+    Str,
+    /// `DOUBLE`: 8 bytes, little-endian.
+    Float64,
+    /// `INT64`: 8 bytes, little-endian.
+    Int64,
+}
+
+/// The dictionary's items that fit a word ([`word_key`]), in an
+/// open-addressed table probed linearly from a Fibonacci hash of the key
+/// (its high bits: the keys of round numbers, `180.0`, differ only there).
+/// std's `HashMap` took about 80 instructions an item, most of it around
+/// the probe.
+struct Words {
+    /// Key and index a slot; an index of [`Words::EMPTY`] is a free slot.
+    slots: Vec<(u64, u32)>,
+    /// `64 - log2(slots.len())`.
+    shift: u32,
+    len: usize,
+}
+
+impl Words {
+    const EMPTY: u32 = u32::MAX;
+
+    fn new() -> Words {
+        Words {
+            slots: vec![(0, Words::EMPTY); 1 << 10],
+            shift: 64 - 10,
+            len: 0,
+        }
+    }
+
+    /// The index of `key`, or `next` when it is new (then `key`'s index).
+    #[inline]
+    fn get_or_insert(&mut self, key: u64, next: u32) -> u32 {
+        let mask = self.slots.len() - 1;
+        let mut at = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize;
+        loop {
+            let (slot_key, index) = self.slots[at];
+            if index == Words::EMPTY {
+                break;
+            }
+            if slot_key == key {
+                return index;
+            }
+            at = (at + 1) & mask;
+        }
+        self.slots[at] = (key, next);
+        self.len += 1;
+        // At most half full.
+        if 2 * self.len > self.slots.len() {
+            self.grow();
+        }
+        next
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        self.slots = vec![(0, Words::EMPTY); old.len() * 2];
+        self.shift -= 1;
+        let mask = self.slots.len() - 1;
+        for (key, index) in old {
+            if index == Words::EMPTY {
+                continue;
+            }
+            let mut at = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize;
+            while self.slots[at].1 != Words::EMPTY {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = (key, index);
+        }
+    }
+
+    fn clear(&mut self) {
+        if self.len > 0 {
+            self.slots.fill((0, Words::EMPTY));
+            self.len = 0;
+        }
+    }
+}
+
+/// A chunk's dictionary: each distinct item's index, and the items in
+/// index order as the dictionary page holds them (`PLAIN`).
+struct Dictionary {
+    /// Items that fit a word ([`word_key`]).
+    words: Words,
+    /// Longer text.
+    long: HashMap<Vec<u8>, u32>,
+    len: u32,
+    plain: Vec<u8>,
+}
+
+impl Dictionary {
+    fn new() -> Dictionary {
+        Dictionary {
+            words: Words::new(),
+            long: HashMap::new(),
+            len: 0,
+            plain: Vec::new(),
+        }
+    }
+
+    /// The index of an item given by its bytes (a number's `PLAIN` form,
+    /// a text's bytes), added when new.
+    #[inline]
+    fn index(&mut self, kind: ItemKind, bytes: &[u8]) -> u32 {
+        let next = self.len;
+        let found = match word_key(kind, bytes) {
+            Some(key) => self.words.get_or_insert(key, next),
+            None => *self.long.entry(bytes.to_vec()).or_insert(next),
+        };
+        if found == next {
+            self.len += 1;
+            push_plain(&mut self.plain, kind, bytes);
+        }
+        found
+    }
+
+    fn clear(&mut self) {
+        self.words.clear();
+        self.long.clear();
+        self.len = 0;
+        self.plain.clear();
+    }
+}
+
+/// The key of an item that fits a word: a number's bits, or a text of at
+/// most 7 bytes (a move in SAN) with its length in the top byte. Built in
+/// registers: a copy into a stack buffer read back whole stalled on the
+/// store (a third of the lookup), and a table of words is half the size
+/// of one of `u128`s (the lookups miss the first cache less).
+#[inline]
+fn word_key(kind: ItemKind, bytes: &[u8]) -> Option<u64> {
+    match kind {
+        ItemKind::Float64 | ItemKind::Int64 => Some(u64::from_le_bytes(bytes.try_into().ok()?)),
+        ItemKind::Str if bytes.len() < 8 => {
+            let mut key = (bytes.len() as u64) << 56;
+            for (i, &byte) in bytes.iter().enumerate() {
+                key |= u64::from(byte) << (8 * i);
+            }
+            Some(key)
+        }
+        ItemKind::Str => None,
+    }
+}
+
+/// An item's `PLAIN` form.
+#[inline]
+fn push_plain(out: &mut Vec<u8>, kind: ItemKind, bytes: &[u8]) {
+    if kind == ItemKind::Str {
+        out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+    }
+    out.extend_from_slice(bytes);
+}
+
+/// Levels written as runs of the run-length / bit-packing hybrid, a run
+/// held until a different value comes.
+struct Runs {
+    out: Vec<u8>,
+    /// The run in progress: value and length.
+    value: u8,
+    count: u32,
+    /// Bytes a value takes in a run (`ceil(bit width / 8)`: one here).
+    levels: usize,
+}
+
+impl Runs {
+    fn new() -> Runs {
+        Runs {
+            out: Vec::new(),
+            value: 0,
+            count: 0,
+            levels: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, value: u8, count: u32) {
+        if count == 0 {
+            return;
+        }
+        self.levels += count as usize;
+        if value != self.value && self.count > 0 {
+            self.flush();
+        }
+        self.value = value;
+        self.count += count;
+    }
+
+    fn flush(&mut self) {
+        if self.count > 0 {
+            push_varint(&mut self.out, u64::from(self.count) << 1);
+            self.out.push(self.value);
+            self.count = 0;
+        }
+    }
+
+    /// The runs, behind their length (a version 1 data page's levels),
+    /// onto `page`; starts again.
+    fn take_into(&mut self, page: &mut Vec<u8>) {
+        self.flush();
+        page.extend_from_slice(&(self.out.len() as u32).to_le_bytes());
+        page.extend_from_slice(&self.out);
+        self.out.clear();
+        self.levels = 0;
+    }
+}
+
+fn push_varint(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// The bits an index below `len` needs (at least one).
+fn bit_width(len: u32) -> u8 {
+    (32 - len.saturating_sub(1).leading_zeros()).max(1) as u8
+}
+
+/// `indices` bit-packed in groups of eight (the last padded with zeros),
+/// behind the hybrid's header, onto `out`.
+fn push_bit_packed(out: &mut Vec<u8>, indices: &[u32], width: u8) {
+    let groups = indices.len().div_ceil(8);
+    push_varint(out, ((groups as u64) << 1) | 1);
+    let mut acc: u64 = 0;
+    let mut bits = 0u32;
+    let width = u32::from(width);
+    for &index in indices {
+        acc |= u64::from(index) << bits;
+        bits += width;
+        while bits >= 8 {
+            out.push(acc as u8);
+            acc >>= 8;
+            bits -= 8;
+        }
+    }
+    // Pad to whole groups: eight values take `width` bytes.
+    let padded = groups * 8;
+    for _ in indices.len()..padded {
+        bits += width;
+        while bits >= 8 {
+            out.push(acc as u8);
+            acc >>= 8;
+            bits -= 8;
+        }
+    }
+    if bits > 0 {
+        out.push(acc as u8);
+    }
+}
+
+/// One list column's chunk of a row group, being written.
+pub struct ListChunk {
+    descr: ColumnDescPtr,
+    kind: ItemKind,
+    compression: Compression,
+    /// Whether the list itself may be null (a definition level for it).
+    list_nullable: bool,
+    max_def: u8,
+    rep: Runs,
+    def: Runs,
+    /// The page's items: dictionary indices, or `PLAIN` values once the
+    /// dictionary is full.
+    indices: Vec<u32>,
+    plain: Vec<u8>,
+    dictionary: Dictionary,
+    /// Past [`DICTIONARY_BYTES`]: the chunk's later pages are `PLAIN`.
+    plain_pages: bool,
+    /// The chunk's data pages, with the rows each holds.
+    pages: Vec<(CompressedPage, u64)>,
+    rows: u64,
+    /// Rows of the chunk in its earlier pages.
+    rows_paged: u64,
+    /// Levels written in the chunk (the column chunk's `num_values`).
+    values: u64,
+    /// Scratch for a page.
+    page: Vec<u8>,
+    snappy: snap::raw::Encoder,
+    /// Snappy's output, kept from page to page.
+    compressed: Vec<u8>,
+}
+
+impl ListChunk {
+    /// A chunk of the list column `descr` (a list of `kind` items).
+    ///
+    /// # Errors
+    /// When `descr` is not a list of one level of nesting.
+    pub fn new(
+        descr: ColumnDescPtr,
+        kind: ItemKind,
+        compression: Compression,
+    ) -> Result<ListChunk> {
+        if descr.max_rep_level() != 1 || !(1..=3).contains(&descr.max_def_level()) {
+            bail!("{} is not a list of one level", descr.path());
+        }
+        let physical = descr.physical_type();
+        let expected = match kind {
+            ItemKind::Str => PhysicalType::BYTE_ARRAY,
+            ItemKind::Float64 => PhysicalType::DOUBLE,
+            ItemKind::Int64 => PhysicalType::INT64,
+        };
+        if physical != expected {
+            bail!("{} holds {physical}, not {expected}", descr.path());
+        }
+        // The definition levels of a list of items: the list (if it may be
+        // null), the repeated group, the item (if it may be null).
+        let item_nullable = descr.self_type().is_optional();
+        let max_def = descr.max_def_level() as u8;
+        let list_nullable = max_def == 2 + u8::from(item_nullable);
+        Ok(ListChunk {
+            descr,
+            kind,
+            compression,
+            list_nullable,
+            max_def,
+            rep: Runs::new(),
+            def: Runs::new(),
+            indices: Vec::new(),
+            plain: Vec::new(),
+            dictionary: Dictionary::new(),
+            plain_pages: false,
+            pages: Vec::new(),
+            rows: 0,
+            rows_paged: 0,
+            values: 0,
+            page: Vec::new(),
+            snappy: snap::raw::Encoder::new(),
+            compressed: Vec::new(),
+        })
+    }
+
+    /// The rows of `array`, a list array of this chunk's items.
+    ///
+    /// # Errors
+    /// When `array` is not such a list.
+    pub fn write(&mut self, array: &ArrayRef) -> Result<()> {
+        let list = array
+            .as_any()
+            .downcast_ref::<ListArray>()
+            .context("a list column without a list array")?;
+        let items = list.values();
+        match self.kind {
+            ItemKind::Str => {
+                let items = items
+                    .as_any()
+                    .downcast_ref::<StringArray>()
+                    .context("a list of text without text")?;
+                self.rows_of(list, items, |items, i| items.value(i).as_bytes())
+            }
+            ItemKind::Float64 => {
+                let items = items
+                    .as_any()
+                    .downcast_ref::<PrimitiveArray<Float64Type>>()
+                    .context("a list of floats without floats")?;
+                self.rows_of(list, items, |items, i| items.value(i).to_le_bytes())
+            }
+            ItemKind::Int64 => {
+                let items = items
+                    .as_any()
+                    .downcast_ref::<PrimitiveArray<Int64Type>>()
+                    .context("a list of integers without integers")?;
+                self.rows_of(list, items, |items, i| items.value(i).to_le_bytes())
+            }
+        }
+    }
+
+    fn rows_of<'a, A: Array, B: AsRef<[u8]> + 'a>(
+        &mut self,
+        list: &ListArray,
+        items: &'a A,
+        bytes_of: impl Fn(&'a A, usize) -> B,
+    ) -> Result<()> {
+        let offsets = list.value_offsets();
+        // The levels of a list with no items, of a missing item, and of an
+        // item.
+        let empty = u8::from(self.list_nullable);
+        let present = self.max_def;
+        let missing = present - 1;
+        let item_nulls = items.logical_nulls().filter(|nulls| nulls.null_count() > 0);
+        for row in 0..list.len() {
+            self.rows += 1;
+            if list.is_null(row) {
+                self.rep.push(0, 1);
+                self.def.push(0, 1);
+                self.values += 1;
+            } else {
+                let start = usize::try_from(offsets[row]).context("a list offset")?;
+                let end = usize::try_from(offsets[row + 1]).context("a list offset")?;
+                let n = (end - start) as u32;
+                self.rep.push(0, 1);
+                self.values += u64::from(n.max(1));
+                if n == 0 {
+                    self.def.push(empty, 1);
+                } else {
+                    self.rep.push(1, n - 1);
+                    match &item_nulls {
+                        None => self.def.push(present, n),
+                        Some(nulls) => {
+                            for i in start..end {
+                                let level = if nulls.is_valid(i) { present } else { missing };
+                                self.def.push(level, 1);
+                            }
+                        }
+                    }
+                    for i in start..end {
+                        if item_nulls.as_ref().is_some_and(|nulls| nulls.is_null(i)) {
+                            continue;
+                        }
+                        let item = bytes_of(items, i);
+                        let item = item.as_ref();
+                        if self.plain_pages {
+                            push_plain(&mut self.plain, self.kind, item);
+                        } else {
+                            let index = self.dictionary.index(self.kind, item);
+                            self.indices.push(index);
+                        }
+                    }
+                }
+            }
+            if !self.plain_pages && self.dictionary.plain.len() > DICTIONARY_BYTES {
+                // The rows so far are in the dictionary; the rest of the
+                // chunk is not.
+                self.end_page()?;
+                self.plain_pages = true;
+            } else if self.rep.levels >= PAGE_LEVELS {
+                self.end_page()?;
+            }
+        }
+        // A page ends with the batch.
+        self.end_page()
+    }
+
+    /// The page gathered, encoded and compressed, kept for the chunk.
+    fn end_page(&mut self) -> Result<()> {
+        let levels = self.rep.levels;
+        if levels == 0 {
+            return Ok(());
+        }
+        let mut page = std::mem::take(&mut self.page);
+        page.clear();
+        self.rep.take_into(&mut page);
+        self.def.take_into(&mut page);
+        // A page without items (every list empty, every item missing, as
+        // a game without evaluations has them) is `PLAIN` and empty: it
+        // names no dictionary, which the chunk may not have.
+        let encoding = if !self.indices.is_empty() {
+            let width = bit_width(self.dictionary.len);
+            page.push(width);
+            push_bit_packed(&mut page, &self.indices, width);
+            Encoding::RLE_DICTIONARY
+        } else {
+            page.extend_from_slice(&self.plain);
+            Encoding::PLAIN
+        };
+        self.indices.clear();
+        self.plain.clear();
+        let uncompressed = page.len();
+        let buf = self.compress(&page)?;
+        self.page = page;
+        let data = Page::DataPage {
+            buf: buf.into(),
+            num_values: u32::try_from(levels).context("a page of too many levels")?,
+            encoding,
+            def_level_encoding: Encoding::RLE,
+            rep_level_encoding: Encoding::RLE,
+            statistics: None,
+        };
+        self.pages.push((
+            CompressedPage::new(data, uncompressed),
+            self.rows - self.rows_paged,
+        ));
+        self.rows_paged = self.rows;
+        Ok(())
+    }
+
+    fn compress(&mut self, page: &[u8]) -> Result<Vec<u8>> {
+        Ok(match self.compression {
+            Compression::Snappy => {
+                // Into a buffer kept from page to page (`compress_vec`
+                // zeroed one of the largest size for each page: a tenth
+                // of the encoder's instructions), then copied out at its
+                // size.
+                let room = snap::raw::max_compress_len(page.len());
+                if self.compressed.len() < room {
+                    self.compressed.resize(room, 0);
+                }
+                let len = self
+                    .snappy
+                    .compress(page, &mut self.compressed)
+                    .context("cannot compress a parquet page")?;
+                self.compressed[..len].to_vec()
+            }
+            Compression::Zstd => zstd::bulk::compress(page, super::parquet::ZSTD_LEVEL)
+                .context("cannot compress a parquet page")?,
+            Compression::None => page.to_vec(),
+        })
+    }
+
+    /// Writes the chunk (the dictionary page first) as the next column of
+    /// `group`, and starts again.
+    ///
+    /// # Errors
+    /// The row group writer's.
+    pub fn append_to<W: std::io::Write + Send>(
+        &mut self,
+        group: &mut SerializedRowGroupWriter<'_, W>,
+    ) -> Result<()> {
+        self.end_page()?;
+        let mut sink = TrackedWrite::new(Vec::new());
+        let mut dictionary_offset = None;
+        let mut data_offset = 0i64;
+        let mut uncompressed = 0u64;
+        let mut encodings = vec![Encoding::RLE];
+        let mut offsets = OffsetIndexBuilder::new();
+        {
+            let mut writer = SerializedPageWriter::new(&mut sink);
+            if self.dictionary.len > 0 {
+                let plain = std::mem::take(&mut self.dictionary.plain);
+                let compressed = self.compress(&plain)?;
+                let page = Page::DictionaryPage {
+                    buf: compressed.into(),
+                    num_values: self.dictionary.len,
+                    encoding: Encoding::PLAIN,
+                    is_sorted: false,
+                };
+                let spec = writer.write_page(CompressedPage::new(page, plain.len()))?;
+                dictionary_offset = Some(spec.offset as i64);
+                // The data pages follow it.
+                data_offset = spec.bytes_written as i64;
+                uncompressed += spec.uncompressed_size as u64;
+                encodings.extend([Encoding::PLAIN, Encoding::RLE_DICTIONARY]);
+            }
+            if self
+                .pages
+                .iter()
+                .any(|(page, _)| page.encoding() == Encoding::PLAIN)
+                && !encodings.contains(&Encoding::PLAIN)
+            {
+                encodings.push(Encoding::PLAIN);
+            }
+            for (page, rows) in self.pages.drain(..) {
+                let spec = writer.write_page(page)?;
+                uncompressed += spec.uncompressed_size as u64;
+                // Where each page is (readers find pages by it, and
+                // arrow-rs's file writer wants one for every chunk).
+                offsets.append_row_count(rows as i64);
+                offsets.append_offset_and_size(
+                    spec.offset as i64,
+                    i32::try_from(spec.compressed_size).context("a parquet page over 2 GiB")?,
+                );
+            }
+            writer.close()?;
+        }
+        let written = sink.bytes_written() as u64;
+        let buf = sink.into_inner()?;
+        let metadata = ColumnChunkMetaData::builder(Arc::clone(&self.descr))
+            .set_compression(self.compression.codec()?)
+            .set_encodings(encodings)
+            .set_num_values(self.values as i64)
+            .set_total_compressed_size(written as i64)
+            .set_total_uncompressed_size(uncompressed as i64)
+            .set_data_page_offset(data_offset)
+            .set_dictionary_page_offset(dictionary_offset)
+            .build()?;
+        let close = ColumnCloseResult {
+            bytes_written: written,
+            rows_written: self.rows,
+            metadata,
+            bloom_filter: None,
+            column_index: None,
+            offset_index: Some(offsets.build()),
+        };
+        group.append_column(&bytes::Bytes::from(buf), close)?;
+        self.dictionary.clear();
+        self.plain_pages = false;
+        self.rows = 0;
+        self.rows_paged = 0;
+        self.values = 0;
+        Ok(())
+    }
+}
