@@ -12,7 +12,7 @@ use common::{pgn_files, shared_pgn};
 
 use notation::pgn::build::{build_game, BuildOptions};
 use notation::pgn::lex::{game_tokens, glyph_nags, TokenKind};
-use notation::pgn::model::{nag_from_glyph, Game, Line};
+use notation::pgn::model::{nag_from_glyph, Game, GameResult, Line};
 use notation::pgn::read::GameReader;
 use notation::pgn::tags::{SEVEN_TAG_ROSTER, SEVEN_TAG_ROSTER_UNKNOWN};
 use notation::pgn::write::{to_pgn_string, MAX_LINE_CHARS};
@@ -100,6 +100,17 @@ fn as_exported(game: &Game) -> Game {
     let mut rest = game.tags.clone();
     for (slot, name) in SEVEN_TAG_ROSTER.iter().enumerate() {
         let value = match rest.iter().position(|(tag, _)| tag == name) {
+            // One of the four results: a result spelled otherwise in its
+            // standard spelling, an empty one the result the movetext
+            // ends with.
+            Some(index) if *name == "Result" => {
+                let tag = rest.remove(index).1;
+                match GameResult::from_ascii(tag.trim().as_bytes()) {
+                    Ok(result) => result.as_str().to_string(),
+                    Err(_) if tag.trim().is_empty() => game.effective_result().as_str().to_string(),
+                    Err(_) => tag,
+                }
+            }
             Some(index) => rest.remove(index).1,
             None if *name == "Result" => game.effective_result().as_str().to_string(),
             None => SEVEN_TAG_ROSTER_UNKNOWN[slot].to_string(),

@@ -355,16 +355,14 @@ fn escape_cut(bytes: &[u8], max: usize) -> Cow<'_, str> {
 }
 
 /// A token as a message quotes it, to be escaped with the message when it
-/// is reported: invalid UTF-8 replaced, and cut as [`escape_token`] cuts.
+/// is reported: text that is not UTF-8 read as Windows-1252, as tag values
+/// and comments are ([`decode_text`]: a byte is never lost to U+FFFD),
+/// and cut as [`escape_token`] cuts.
 #[must_use]
 pub fn quote_token(bytes: &[u8]) -> String {
     match cut_token(bytes) {
-        None => String::from_utf8_lossy(bytes).into_owned(),
-        Some(cut) => format!(
-            "{}… ({} bytes)",
-            String::from_utf8_lossy(&bytes[..cut]),
-            bytes.len()
-        ),
+        None => decode_text(bytes).0.into_owned(),
+        Some(cut) => format!("{}… ({} bytes)", decode_text(&bytes[..cut]).0, bytes.len()),
     }
 }
 

@@ -4,8 +4,8 @@
 //!   even when the game lacks it (with the standard's unknown value: `?`,
 //!   `????.??.??` for `Date`, and for `Result` the movetext result or
 //!   `*`); a `Result` tag in the standard's spelling (`1/2` is
-//!   `1/2-1/2`), the movetext result where the tag is empty or no result
-//!   (`?`); then every other tag in the game's order, including any second
+//!   `1/2-1/2`), the movetext's result (else `*`) where the tag is
+//!   empty; then every other tag in the game's order, including any second
 //!   occurrence of a roster tag. Values are escaped (`\\`, `\"`); a line
 //!   break in a value (which a tag line cannot hold) is written as a
 //!   space. Then one empty line.
@@ -160,17 +160,18 @@ fn write_tags<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
 
 /// The `Result` tag's value as the export format has it, one of the four
 /// results: a result spelled otherwise (`1/2`, `1–0`) in its standard
-/// spelling, and a tag that is empty or no result (`?`) the movetext's
-/// result when there is one. A tag at odds with the movetext's result is
+/// spelling, and an empty tag the result the movetext ends with (its
+/// own, else `*`). Text that is no result (`adjourned`) is kept, as is a
+/// tag at odds with the movetext's result, which is
 /// written as read: which of the two is right is not the writer's to say
 /// (`chesstool adjudicate` rules on it).
 fn result_tag(tag: &str, movetext: Option<GameResult>) -> &str {
     match GameResult::from_ascii(tag.trim().as_bytes()) {
         Ok(result) => result.as_str(),
-        Err(_) => match movetext {
-            Some(result) => result.as_str(),
-            None => tag,
-        },
+        // The result the movetext ends with ([`Game::effective_result`]).
+        Err(_) if tag.trim().is_empty() => movetext.unwrap_or(GameResult::Unknown).as_str(),
+        // Text that is no result (`adjourned`) says something: kept.
+        Err(_) => tag,
     }
 }
 
@@ -474,9 +475,13 @@ mod tests {
         assert_eq!(result_tag("1/2", draw), "[Result \"1/2-1/2\"]");
         assert_eq!(result_tag(" 1-0 ", None), "[Result \"1-0\"]");
         assert_eq!(result_tag("", draw), "[Result \"1/2-1/2\"]");
-        assert_eq!(result_tag("?", Some(GameResult::Unknown)), "[Result \"*\"]");
-        // Nothing to put in its place: as read.
-        assert_eq!(result_tag("?", None), "[Result \"?\"]");
+        // The movetext ends with `*` then.
+        assert_eq!(result_tag("", None), "[Result \"*\"]");
+        // Text that is no result says something: kept.
+        assert_eq!(
+            result_tag("adjourned", Some(GameResult::Unknown)),
+            "[Result \"adjourned\"]"
+        );
         // At odds with the movetext: as read (adjudicate rules on it).
         assert_eq!(
             result_tag("1-0", Some(GameResult::BlackWins)),
