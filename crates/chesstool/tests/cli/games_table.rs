@@ -749,3 +749,44 @@ fn year_zero_is_no_year_and_month_comes_after_year() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("year comes first"), "{}", run.stderr);
 }
+
+/// A year before 1000 is written as Spark writes an integer key,
+/// `year=1`: `year=0001` made duckdb read every `year` of the table as
+/// text (found by a tester).
+#[test]
+fn a_year_before_1000_is_a_whole_number() {
+    let dir = temp_dir("games_table_year_one");
+    std::fs::write(
+        dir.join("y.pgn"),
+        "[Event \"x\"]\n[Date \"0001.01.01\"]\n[Result \"*\"]\n\n1. e4 *\n\n\
+         [Event \"y\"]\n[Date \"2024.01.05\"]\n[Result \"*\"]\n\n1. d4 *\n\n",
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "y.pgn",
+            "--format",
+            "parquet",
+            "--tags",
+            "Date",
+            "--partition-by",
+            "year,month",
+            "-o",
+            "p",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut files = Vec::new();
+    collect(&dir.join("p"), &dir.join("p"), &mut files);
+    let mut names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "year=1/month=01/part-00000.parquet",
+            "year=2024/month=01/part-00000.parquet"
+        ]
+    );
+}
