@@ -518,13 +518,19 @@ impl ListChunk {
         page.clear();
         self.rep.take_into(&mut page);
         self.def.take_into(&mut page);
-        // A page without items (every list empty, every item missing, as
-        // a game without evaluations has them) is `PLAIN` and empty: it
-        // names no dictionary, which the chunk may not have.
-        let encoding = if !self.indices.is_empty() {
+        // Until the dictionary is full, every page is `RLE_DICTIONARY`, one
+        // without items too (every list empty, every item missing, as a
+        // game without evaluations has them: its bit width and no index),
+        // and the chunk always has its dictionary page, if empty, as
+        // arrow-rs writes them. (Such a page written `PLAIN` before
+        // dictionary pages made Spark's vectorized reader overrun its
+        // buffer of indices: found by a reviewer.)
+        let encoding = if !self.plain_pages {
             let width = bit_width(self.dictionary.len);
             page.push(width);
-            push_bit_packed(&mut page, &self.indices, width);
+            if !self.indices.is_empty() {
+                push_bit_packed(&mut page, &self.indices, width);
+            }
             Encoding::RLE_DICTIONARY
         } else {
             page.extend_from_slice(&self.plain);
@@ -585,37 +591,23 @@ impl ListChunk {
     ) -> Result<()> {
         self.end_page()?;
         let mut sink = TrackedWrite::new(Vec::new());
-        let mut dictionary_offset = None;
-        let mut data_offset = 0i64;
         let mut uncompressed = 0u64;
-        let mut encodings = vec![Encoding::RLE];
         let mut offsets = OffsetIndexBuilder::new();
-        {
+        let (dictionary_offset, data_offset) = {
             let mut writer = SerializedPageWriter::new(&mut sink);
-            if self.dictionary.len > 0 {
-                let plain = std::mem::take(&mut self.dictionary.plain);
-                let compressed = self.compress(&plain)?;
-                let page = Page::DictionaryPage {
-                    buf: compressed.into(),
-                    num_values: self.dictionary.len,
-                    encoding: Encoding::PLAIN,
-                    is_sorted: false,
-                };
-                let spec = writer.write_page(CompressedPage::new(page, plain.len()))?;
-                dictionary_offset = Some(spec.offset as i64);
-                // The data pages follow it.
-                data_offset = spec.bytes_written as i64;
-                uncompressed += spec.uncompressed_size as u64;
-                encodings.extend([Encoding::PLAIN, Encoding::RLE_DICTIONARY]);
-            }
-            if self
-                .pages
-                .iter()
-                .any(|(page, _)| page.encoding() == Encoding::PLAIN)
-                && !encodings.contains(&Encoding::PLAIN)
-            {
-                encodings.push(Encoding::PLAIN);
-            }
+            // The dictionary page first, always (if empty: every page
+            // names it, see `end_page`).
+            let plain = std::mem::take(&mut self.dictionary.plain);
+            let compressed = self.compress(&plain)?;
+            let page = Page::DictionaryPage {
+                buf: compressed.into(),
+                num_values: self.dictionary.len,
+                encoding: Encoding::PLAIN,
+                is_sorted: false,
+            };
+            let spec = writer.write_page(CompressedPage::new(page, plain.len()))?;
+            self.dictionary.plain = plain;
+            uncompressed += spec.uncompressed_size as u64;
             for (page, rows) in self.pages.drain(..) {
                 let spec = writer.write_page(page)?;
                 uncompressed += spec.uncompressed_size as u64;
@@ -628,7 +620,12 @@ impl ListChunk {
                 );
             }
             writer.close()?;
-        }
+            // The data pages follow the dictionary page.
+            (spec.offset as i64, spec.bytes_written as i64)
+        };
+        // `PLAIN` for the dictionary page (and the pages past a full
+        // dictionary), `RLE` for the levels.
+        let encodings = vec![Encoding::PLAIN, Encoding::RLE, Encoding::RLE_DICTIONARY];
         let written = sink.bytes_written() as u64;
         let buf = sink.into_inner()?;
         let metadata = ColumnChunkMetaData::builder(Arc::clone(&self.descr))
@@ -638,7 +635,7 @@ impl ListChunk {
             .set_total_compressed_size(written as i64)
             .set_total_uncompressed_size(uncompressed as i64)
             .set_data_page_offset(data_offset)
-            .set_dictionary_page_offset(dictionary_offset)
+            .set_dictionary_page_offset(Some(dictionary_offset))
             .build()?;
         let close = ColumnCloseResult {
             bytes_written: written,

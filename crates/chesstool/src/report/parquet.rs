@@ -1326,12 +1326,13 @@ mod tests {
     /// Rows of the four kinds of list a games table holds, in every shape:
     /// empty, all items there, all missing, mixed, long.
     fn lists(rows: usize, seed: u64) -> RecordBatch {
-        lists_of(rows, seed, false)
+        lists_of(rows, seed, false, false)
     }
 
     /// [`lists`], with every text item distinct and long when `unique`
-    /// (a dictionary past its limit).
-    fn lists_of(rows: usize, seed: u64, unique: bool) -> RecordBatch {
+    /// (a dictionary past its limit), and no clock or mate when `bare`
+    /// (games played over the board).
+    fn lists_of(rows: usize, seed: u64, unique: bool, bare: bool) -> RecordBatch {
         let mut moves =
             ListBuilder::new(StringBuilder::new()).with_field(Arc::new(list_item(Item::Str)));
         let mut clocks =
@@ -1360,12 +1361,13 @@ mod tests {
                     moves.values().append_value(format!("N{}", next() % 50));
                 }
                 match row % 5 {
+                    _ if bare => clocks.values().append_null(),
                     0 => clocks.values().append_null(),
                     1 => clocks.values().append_value((next() % 600) as f64 / 10.0),
                     _ if next() % 3 == 0 => clocks.values().append_null(),
                     _ => clocks.values().append_value((next() % 60) as f64),
                 }
-                if row % 4 == 0 {
+                if row % 4 == 0 && !bare {
                     mates.values().append_value(next() as i64 % 20 - 10);
                 } else {
                     mates.values().append_null();
@@ -1466,9 +1468,9 @@ mod tests {
     #[test]
     fn a_full_dictionary_gives_way_to_plain_pages() {
         let batches = [
-            lists_of(3000, 7, true),
+            lists_of(3000, 7, true, false),
             lists(10, 8),
-            lists_of(3000, 9, true),
+            lists_of(3000, 9, true, false),
         ];
         let (read, file) = round_trip("plain", &batches, &ParquetSettings::default());
         assert_eq!(rows(&read), rows(&batches));
@@ -1487,5 +1489,39 @@ mod tests {
         assert_eq!(pages[0], (PageType::DICTIONARY_PAGE, Encoding::PLAIN));
         assert_eq!(pages[1], (PageType::DATA_PAGE, Encoding::RLE_DICTIONARY));
         assert_eq!(pages.last(), Some(&(PageType::DATA_PAGE, Encoding::PLAIN)));
+    }
+
+    /// A page without items (games without clocks, then games with them)
+    /// names the dictionary as the pages after it do: a `PLAIN` page
+    /// before dictionary pages made Spark's vectorized reader overrun its
+    /// buffer of indices (found by a reviewer); the chunk has its
+    /// dictionary page even when it is empty, as arrow-rs writes them.
+    #[test]
+    fn pages_without_items_name_the_dictionary() {
+        let batches = [lists_of(1500, 1, false, true), lists(1500, 2)];
+        let (read, file) = round_trip("bare", &batches, &ParquetSettings::default());
+        assert_eq!(rows(&read), rows(&batches));
+        let (_, bare) = round_trip("bare-only", &batches[..1], &ParquetSettings::default());
+        use parquet::basic::{Encoding, PageType};
+        for (file, column) in [(&file, 2), (&file, 3), (&bare, 2), (&bare, 3)] {
+            let reader = SerializedFileReader::new(file.clone()).unwrap();
+            let pages = reader
+                .get_row_group(0)
+                .unwrap()
+                .get_column_page_reader(column)
+                .unwrap()
+                .map(|page| {
+                    let page = page.unwrap();
+                    (page.page_type(), page.encoding())
+                })
+                .collect::<Vec<_>>();
+            assert_eq!(pages[0], (PageType::DICTIONARY_PAGE, Encoding::PLAIN));
+            assert!(
+                pages[1..]
+                    .iter()
+                    .all(|page| *page == (PageType::DATA_PAGE, Encoding::RLE_DICTIONARY)),
+                "column {column}: {pages:?}"
+            );
+        }
     }
 }

@@ -254,6 +254,7 @@ const PARTITIONED: &str = r#"
 import sys
 from pyspark.sql import SparkSession
 plain, lichess, games, local_dir = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+mixed, mixed_games = sys.argv[5], int(sys.argv[6])
 spark = (
     SparkSession.builder.master("local[1]")
     .appName("chesstool-games-table")
@@ -281,6 +282,15 @@ kind = dict(full.dtypes).get("UTCTime")
 assert kind is not None and kind.startswith("time"), kind
 assert full.count() == games
 print("timeType: UTCTime read as %s" % kind)
+# Games over the board (no clocks, no evaluations) before online ones in
+# one row group: pages without items came before dictionary pages, and
+# Spark's vectorized reader overran its buffer (found by a reviewer).
+spark.conf.set("spark.sql.timeType.enabled", "false")
+rows = spark.read.parquet(mixed).select("moves", "clocks", "evals", "mates").collect()
+assert len(rows) == mixed_games, (len(rows), mixed_games)
+assert all(len(r.moves) == len(r.clocks) == len(r.evals) == len(r.mates) for r in rows)
+assert sum(c is not None for r in rows for c in r.clocks) > 0
+print("mixed: %d games, lists read" % len(rows))
 "#;
 
 #[test]
@@ -319,17 +329,38 @@ fn spark_reads_the_partitioned_games_table() {
         .lines()
         .count()
         - 1;
+    // Over-the-board games, then online ones, in one file.
+    let mut mixed_inputs = Vec::new();
+    if let Some(otb) = shared_data("pgn/real/pgn-reader-bench/twic1599_1000k.pgn") {
+        mixed_inputs.push(std::fs::canonicalize(otb).unwrap().display().to_string());
+    }
+    mixed_inputs.push(pgn.clone());
+    let mut args = vec![
+        "validate",
+        "--moves",
+        "--format",
+        "parquet",
+        "-o",
+        "mixed.parquet",
+    ];
+    args.extend(mixed_inputs.iter().map(String::as_str));
+    let run = chesstool(&dir, &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut args = vec!["validate", "-q", "--format", "csv"];
+    args.extend(mixed_inputs.iter().map(String::as_str));
+    let mixed_games = (chesstool(&dir, &args).stdout.lines().count() - 1).to_string();
     std::fs::write(dir.join("partitioned.py"), PARTITIONED).unwrap();
     let python = python.display().to_string();
     let local_dir = dir.join("spark-local").display().to_string();
     let games = games.to_string();
     let run = shell(
         &dir,
-        r#"exec timeout 600 "$PY" partitioned.py plain lichess "$GAMES" "$LOCAL_DIR""#,
+        r#"exec timeout 600 "$PY" partitioned.py plain lichess "$GAMES" "$LOCAL_DIR" mixed.parquet "$MIXED""#,
         &[
             ("PY", &python),
             ("PYSPARK_PYTHON", &python),
             ("GAMES", &games),
+            ("MIXED", &mixed_games),
             ("LOCAL_DIR", &local_dir),
             ("SPARK_LOCAL_IP", "127.0.0.1"),
         ],
@@ -346,6 +377,12 @@ fn spark_reads_the_partitioned_games_table() {
     );
     assert!(
         run.stdout.contains("timeType: UTCTime read as time"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains(&format!("mixed: {mixed_games} games, lists read")),
         "{}",
         run.stdout
     );
