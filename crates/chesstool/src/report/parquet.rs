@@ -1274,6 +1274,7 @@ mod tests {
     use super::*;
     use arrow_array::builder::{Float64Builder, Int64Builder, ListBuilder, StringBuilder};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::basic::{Encoding, PageType};
     use parquet::file::reader::{FileReader, SerializedFileReader};
 
     /// `batches` written by our writer (lists as runs) and read back by
@@ -1463,6 +1464,22 @@ mod tests {
         }
     }
 
+    /// The kind and encoding of each page of `column` in `file`'s first
+    /// row group.
+    fn pages(file: &bytes::Bytes, column: usize) -> Vec<(PageType, Encoding)> {
+        SerializedFileReader::new(file.clone())
+            .unwrap()
+            .get_row_group(0)
+            .unwrap()
+            .get_column_page_reader(column)
+            .unwrap()
+            .map(|page| {
+                let page = page.unwrap();
+                (page.page_type(), page.encoding())
+            })
+            .collect()
+    }
+
     /// Past [`super::super::list_column::DICTIONARY_BYTES`] of distinct
     /// items, the chunk's later pages are `PLAIN`, and read back alike.
     #[test]
@@ -1474,18 +1491,7 @@ mod tests {
         ];
         let (read, file) = round_trip("plain", &batches, &ParquetSettings::default());
         assert_eq!(rows(&read), rows(&batches));
-        let reader = SerializedFileReader::new(file).unwrap();
-        let pages = reader
-            .get_row_group(0)
-            .unwrap()
-            .get_column_page_reader(1)
-            .unwrap()
-            .map(|page| {
-                let page = page.unwrap();
-                (page.page_type(), page.encoding())
-            })
-            .collect::<Vec<_>>();
-        use parquet::basic::{Encoding, PageType};
+        let pages = pages(&file, 1);
         assert_eq!(pages[0], (PageType::DICTIONARY_PAGE, Encoding::PLAIN));
         assert_eq!(pages[1], (PageType::DATA_PAGE, Encoding::RLE_DICTIONARY));
         assert_eq!(pages.last(), Some(&(PageType::DATA_PAGE, Encoding::PLAIN)));
@@ -1502,19 +1508,8 @@ mod tests {
         let (read, file) = round_trip("bare", &batches, &ParquetSettings::default());
         assert_eq!(rows(&read), rows(&batches));
         let (_, bare) = round_trip("bare-only", &batches[..1], &ParquetSettings::default());
-        use parquet::basic::{Encoding, PageType};
         for (file, column) in [(&file, 2), (&file, 3), (&bare, 2), (&bare, 3)] {
-            let reader = SerializedFileReader::new(file.clone()).unwrap();
-            let pages = reader
-                .get_row_group(0)
-                .unwrap()
-                .get_column_page_reader(column)
-                .unwrap()
-                .map(|page| {
-                    let page = page.unwrap();
-                    (page.page_type(), page.encoding())
-                })
-                .collect::<Vec<_>>();
+            let pages = pages(file, column);
             assert_eq!(pages[0], (PageType::DICTIONARY_PAGE, Encoding::PLAIN));
             assert!(
                 pages[1..]
