@@ -282,11 +282,7 @@ pub fn date_partitions<R: GameRecord + 'static>(
                 out.push('/');
             }
             let value = match key {
-                // A whole number, as Spark writes an integer key: years
-                // before 1000 with zeros in front (`year=0001`, a junk
-                // date) made duckdb read every `year` as text (found by a
-                // tester).
-                PartitionKey::Year => played.map(|d| d.year.to_string()),
+                PartitionKey::Year => played.map(|d| format!("{:04}", d.year)),
                 PartitionKey::Month => played.and_then(|d| d.month).map(|m| format!("{m:02}")),
             };
             let _ = write!(
