@@ -994,18 +994,20 @@ fn fold(text: &[u8], buf: &mut [u8; MAX_LEN], warnings: &mut SanWarnings) -> Res
     Ok(len)
 }
 
-/// The character starting at byte `i` of `text`: as UTF-8 where it is,
-/// else its byte as Windows-1252 (as tag values and comments are read,
-/// and as [`crate::pgn::tags::quote_token`] quotes the token: a byte a
-/// message names is never lost to U+FFFD).
+/// The character starting at byte `i` of `text`, read as
+/// [`crate::pgn::tags::quote_token`] reads the whole token, so that the
+/// message names a character of the token it quotes: UTF-8 when the token
+/// is, else each byte as Windows-1252 (as tag values and comments are
+/// read: a byte a message names is never lost to U+FFFD).
 fn char_at(text: &[u8], i: usize) -> char {
-    match text[i..].utf8_chunks().next() {
-        Some(chunk) if !chunk.valid().is_empty() => chunk
-            .valid()
-            .chars()
+    if std::str::from_utf8(text).is_ok() {
+        text[i..]
+            .utf8_chunks()
             .next()
-            .unwrap_or(char::REPLACEMENT_CHARACTER),
-        _ => crate::pgn::tags::windows_1252_char(text[i]),
+            .and_then(|chunk| chunk.valid().chars().next())
+            .unwrap_or(char::REPLACEMENT_CHARACTER)
+    } else {
+        crate::pgn::tags::windows_1252_char(text[i])
     }
 }
 
@@ -2737,6 +2739,15 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "invalid san 'Néf3': unexpected character 'é'"
+        );
+        // A token of UTF-8 and other bytes is read one way in both (found
+        // by a reviewer: the message named `ф` in a token quoted `NÑ„é`).
+        let error = SanPlus::from_ascii("Nф".as_bytes()).unwrap_err();
+        assert_eq!(error.kind(), ParseSanErrorKind::UnexpectedCharacter('ф'));
+        let error = SanPlus::from_ascii(b"N\xd1\x84\xe9").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid san 'NÑ„é': unexpected character 'Ñ'"
         );
     }
 
