@@ -236,7 +236,7 @@ struct Runs {
     /// The run in progress: value and length.
     value: u8,
     count: u32,
-    /// Bytes a value takes in a run (`ceil(bit width / 8)`: one here).
+    /// Levels pushed since the runs were last taken (a page's).
     levels: usize,
 }
 
@@ -300,6 +300,7 @@ fn bit_width(len: u32) -> u8 {
 fn push_bit_packed(out: &mut Vec<u8>, indices: &[u32], width: u8) {
     let groups = indices.len().div_ceil(8);
     push_varint(out, ((groups as u64) << 1) | 1);
+    let start = out.len();
     let mut acc: u64 = 0;
     let mut bits = 0u32;
     let width = u32::from(width);
@@ -312,19 +313,11 @@ fn push_bit_packed(out: &mut Vec<u8>, indices: &[u32], width: u8) {
             bits -= 8;
         }
     }
-    // Pad to whole groups: eight values take `width` bytes.
-    let padded = groups * 8;
-    for _ in indices.len()..padded {
-        bits += width;
-        while bits >= 8 {
-            out.push(acc as u8);
-            acc >>= 8;
-            bits -= 8;
-        }
-    }
     if bits > 0 {
         out.push(acc as u8);
     }
+    // Zeros to whole groups: eight values take `width` bytes.
+    out.resize(start + groups * width as usize, 0);
 }
 
 /// One list column's chunk of a row group, being written.

@@ -1103,11 +1103,7 @@ impl TableWriter {
         let mut start = 0;
         while start < batch.num_rows() {
             let rows = (batch.num_rows() - start).min(self.max_rows - self.rows);
-            if start == 0 && rows == batch.num_rows() {
-                self.write_group_rows(batch)?;
-            } else {
-                self.write_group_rows(&batch.slice(start, rows))?;
-            }
+            self.write_group_rows(&batch.slice(start, rows))?;
             start += rows;
         }
         Ok(())
