@@ -63,7 +63,10 @@
 //! moves; then it is a draw**. On the platform, leaving a game in progress
 //! counts as resignation. [`external_result`] applies this given whether
 //! the opponent can mate ([`MateAbility`]); when that is unknown (a search
-//! ran out of budget) it keeps the recorded result and says `unknown`.
+//! ran out of budget) it keeps the recorded result and says `unknown`,
+//! if the recorded result is one the event can give (the loser's loss or
+//! a draw): a win for the loser, or `*`, never follows one, so the loser
+//! loses, the draw of the exception not being proved.
 //!
 //! ```
 //! use adjudication::termination::{external_result, ExternalEvent, MateAbility};
@@ -539,6 +542,11 @@ pub enum MateAbility {
     /// Not proved impossible by the screen (`--can-mate screen`), which
     /// never searches for a mate: the recorded result is kept.
     NotProven,
+    /// Enough material to mate by Lichess's test, which reads the
+    /// material alone (`--rules lichess`): a loss for the side that
+    /// flagged, whether or not a mate can be reached (a locked wall of
+    /// pawns has the material and no mate).
+    Material,
 }
 
 /// The result of an external event, with its reason and a one-sentence
@@ -566,7 +574,11 @@ impl ExternalVerdict {
 /// for resignations; the platform counts leaving a game as resignation):
 /// a loss if the opponent can mate by some series of legal moves, a draw
 /// if they cannot, and `recorded` kept, with `unknown` in the detail,
-/// when that is not known — never a guess.
+/// when that is not known — never a guess. Kept only if the event can
+/// give it: a loss for `loser` or a draw. A win for `loser`, or `*`, is
+/// no result of it, so it is a loss for `loser` then (the rule's result;
+/// the draw is its exception, which wants a proof that the opponent
+/// cannot mate), and the detail says why.
 ///
 /// With `board` (the position at the event), the detail names the
 /// material: `White flagged; Black (K+N) cannot mate K+Q`.
@@ -662,13 +674,21 @@ pub fn external_result(
             }
             GameResult::Draw
         }
+        MateAbility::Material => {
+            opponent_side(&mut detail);
+            detail.push_str(" has mating material");
+            if board.is_some() {
+                detail.push_str(" against");
+                loser_material(&mut detail);
+            }
+            GameResult::win_for(opponent)
+        }
         MateAbility::Unknown => {
             detail.push_str("unknown whether ");
             opponent_side(&mut detail);
             detail.push_str(" can mate");
             loser_material(&mut detail);
-            detail.push_str("; recorded result kept");
-            recorded
+            kept_or_lost(&mut detail, event, loser, recorded)
         }
         MateAbility::NotProven => {
             opponent_side(&mut detail);
@@ -676,8 +696,8 @@ pub fn external_result(
                 detail.push_str(" v");
                 loser_material(&mut detail);
             }
-            detail.push_str(" not proven unwinnable (screen); recorded result kept");
-            recorded
+            detail.push_str(" not proven unwinnable (screen)");
+            kept_or_lost(&mut detail, event, loser, recorded)
         }
     };
     ExternalVerdict {
@@ -685,6 +705,38 @@ pub fn external_result(
         event,
         detail,
     }
+}
+
+/// Where whether the opponent can mate is not known: `recorded` when the
+/// event against `loser` can give it (their loss, or a draw), else their
+/// loss; the detail's end says which.
+fn kept_or_lost(
+    detail: &mut String,
+    event: ExternalEvent,
+    loser: Color,
+    recorded: GameResult,
+) -> GameResult {
+    let loss = GameResult::win_for(loser.other());
+    if recorded == loss || recorded == GameResult::Draw {
+        detail.push_str("; recorded result kept");
+        return recorded;
+    }
+    detail.push_str("; ");
+    detail.push_str(match recorded {
+        GameResult::Unknown => "no result was recorded",
+        _ => "a win was recorded",
+    });
+    detail.push_str(", which ");
+    detail.push_str(match event {
+        ExternalEvent::FlagFall => "a flag fall",
+        ExternalEvent::Resignation => "a resignation",
+        ExternalEvent::Abandonment => "leaving the game",
+        ExternalEvent::IllegalMove => "an illegal move",
+    });
+    detail.push_str(" never gives: a loss unless ");
+    detail.push_str(color_name(loser.other()));
+    detail.push_str(" cannot mate");
+    loss
 }
 
 /// `color`'s material as `K+Q+2R+B+N+3P`: the king, then pieces from the

@@ -874,7 +874,7 @@ fn mate_ability(game: &Game, color: Color, rules: &Rules) -> (MateAbility, Vec<M
             if has_insufficient_material(game.position().board(), color) {
                 (MateAbility::No, Vec::new())
             } else {
-                (MateAbility::Yes, Vec::new())
+                (MateAbility::Material, Vec::new())
             }
         }
         Ruleset::Fide => {

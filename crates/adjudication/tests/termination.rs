@@ -763,8 +763,9 @@ fn every_event_and_answer() {
             } else {
                 ("Black", "White")
             };
-            // The recorded result is kept only when the answer is unknown;
-            // try one that differs from every rule's answer.
+            // The recorded result is kept only when the answer is unknown
+            // (and only one the event can give); try one that differs from
+            // every rule's answer.
             let recorded = GameResult::Unknown;
             let yes = external_result(event, loser, MateAbility::Yes, recorded, None);
             assert_eq!(yes.result, GameResult::win_for(winner));
@@ -782,19 +783,49 @@ fn every_event_and_answer() {
                     "{loser_name} {what}; {winner_name} cannot mate by any series of legal moves"
                 )
             );
+            let noun = match event {
+                ExternalEvent::FlagFall => "a flag fall",
+                ExternalEvent::Resignation => "a resignation",
+                _ => "leaving the game",
+            };
+            // `*` is no result of the event: the loser's loss, the draw
+            // of the exception not being proved.
             let unknown = external_result(event, loser, MateAbility::Unknown, recorded, None);
-            assert_eq!(unknown.result, recorded);
+            assert_eq!(unknown.result, GameResult::win_for(winner));
             assert_eq!(
                 unknown.detail,
-                format!("{loser_name} {what}; unknown whether {winner_name} can mate; recorded result kept")
+                format!(
+                    "{loser_name} {what}; unknown whether {winner_name} can mate; no result was \
+                     recorded, which {noun} never gives: a loss unless {winner_name} cannot mate"
+                )
             );
-            // Unknown keeps whatever was recorded.
-            for kept in [WhiteWins, BlackWins, Draw] {
-                assert_eq!(
-                    external_result(event, loser, MateAbility::Unknown, kept, None).result,
-                    kept
+            // Unknown, or not proved by the screen, keeps what the event
+            // can give (the loser's loss, a draw), and turns the loser's
+            // win into their loss.
+            for ability in [MateAbility::Unknown, MateAbility::NotProven] {
+                for kept in [GameResult::win_for(winner), Draw] {
+                    let verdict = external_result(event, loser, ability, kept, None);
+                    assert_eq!(verdict.result, kept);
+                    assert!(verdict.detail.ends_with("; recorded result kept"));
+                }
+                let won = external_result(event, loser, ability, GameResult::win_for(loser), None);
+                assert_eq!(won.result, GameResult::win_for(winner), "{ability:?}");
+                assert!(
+                    won.detail.ends_with(&format!(
+                        "; a win was recorded, which {noun} never gives: a loss unless \
+                         {winner_name} cannot mate"
+                    )),
+                    "{}",
+                    won.detail
                 );
             }
+            // Lichess's material test: the loss, said as what it reads.
+            let material = external_result(event, loser, MateAbility::Material, Draw, None);
+            assert_eq!(material.result, GameResult::win_for(winner));
+            assert_eq!(
+                material.detail,
+                format!("{loser_name} {what}; {winner_name} has mating material")
+            );
         }
     }
 }

@@ -76,8 +76,10 @@ pub struct AdjudicateArgs {
     /// Positions the helpmate search may visit per question (can the
     /// side that did not flag or resign still mate?), and a sixteenth more
     /// (40,000 at most) for a depth-first search where the mater has a
-    /// bishop (a quarter of that again where it has two on one colour). Past it the answer is `unknown` and the recorded result
-    /// stands: smaller is faster, with more unknowns.
+    /// bishop (a quarter of that again where it has two on one colour).
+    /// Past it the answer is `unknown` and the recorded result stands (a
+    /// win for the side that flagged or resigned, or `*`, becomes their
+    /// loss): smaller is faster, with more unknowns.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BUDGET)]
     helpmate_budget: u64,
     /// How "can the opponent still mate?" is answered under FIDE rules:

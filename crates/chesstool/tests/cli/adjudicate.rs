@@ -702,7 +702,7 @@ fn adjudicate_a_locked_wall_plays_on_under_lichess_only() {
         &flag,
         &["--rules", "lichess"],
         ("1-0", "1-0", "time_forfeit", "5", "", "true"),
-        "Black flagged; White (K+8P) can mate K+8P",
+        "Black flagged; White (K+8P) has mating material against K+8P",
     );
     let agreed = game("1/2-1/2", Some(wall), "", "1. h4 Kd7 2. Kd1 Ke7 3. Ke1 Kd7");
     check(
@@ -1384,6 +1384,92 @@ fn adjudicate_can_mate_screen() {
         &["adjudicate", "--can-mate", "guess", "-"],
     );
     assert_eq!(run.code, 2);
+}
+
+/// A flag fall or resignation whose recorded result it can never give (a
+/// win for the side that flagged, or `*`): where whether the opponent can
+/// mate is not known (the screen proves nothing, the search is cut
+/// short), that result is not kept but turned into the loss 6.9 gives, and
+/// the row disagrees (found by a tester: the screen kept `1-0` for a
+/// White whose clock had run out, and said it agreed).
+#[test]
+fn adjudicate_unknown_never_keeps_a_result_the_event_cannot_give() {
+    // White's second move took 70 s of a 60 s game: White flagged.
+    let clocks = "[TimeControl \"60+0\"]\n";
+    let late = "1. e4 { [%emt 0:00:01] } e5 { [%emt 0:00:01] } 2. Nf3 { [%emt 0:01:10] }";
+    let flagged_won = game("1-0", None, clocks, late);
+    let unknown = [
+        &["--can-mate", "screen"][..],
+        &["--helpmate-budget", "1"][..],
+    ];
+    for extra in unknown {
+        check(
+            "adj_flag_won",
+            &flagged_won,
+            extra,
+            ("1-0", "0-1", "time_forfeit", "2", "", "false"),
+            "; a win was recorded, which a flag fall never gives: a loss unless Black cannot mate",
+        );
+    }
+    // `*` with `Termination "Time forfeit"`: the side to move flagged.
+    let open = game("*", None, "[Termination \"Time forfeit\"]\n", "1. e4 e5");
+    for extra in unknown {
+        check(
+            "adj_flag_open",
+            &open,
+            extra,
+            ("*", "0-1", "time_forfeit", "2", "", "false"),
+            "; no result was recorded, which a flag fall never gives: a loss unless Black cannot \
+             mate",
+        );
+    }
+    // What the event can give is kept: the loser's loss, or a draw.
+    for (recorded, why) in [("0-1", "time_forfeit"), ("1/2-1/2", "time_forfeit")] {
+        let pgn = game(recorded, None, clocks, late);
+        check(
+            "adj_flag_kept",
+            &pgn,
+            &["--can-mate", "screen"],
+            (recorded, recorded, why, "2", "", "true"),
+            "not proven unwinnable (screen); recorded result kept",
+        );
+    }
+    // The search decides where it may: the loss, whatever was recorded.
+    check(
+        "adj_flag_won_exact",
+        &flagged_won,
+        &[],
+        ("1-0", "0-1", "time_forfeit", "2", "", "false"),
+        "White flagged; Black (K+Q+2R+2B+2N+8P) can mate",
+    );
+}
+
+/// Lichess's timeout test reads the material alone: a locked wall of
+/// pawns has the material and no mate, and the detail says what was read
+/// ("has mating material"), not that a mate exists (found by a tester).
+#[test]
+fn adjudicate_lichess_says_material_not_mate() {
+    let wall = game(
+        "0-1",
+        Some("4k3/8/8/1p1p1p1p/1P1P1P1P/8/8/4K3 w - - 0 1"),
+        "[Termination \"Time forfeit\"]\n",
+        "1. Kd2 Kd7",
+    );
+    check(
+        "adj_lichess_wall",
+        &wall,
+        &["--rules", "lichess"],
+        ("0-1", "0-1", "time_forfeit", "2", "", "true"),
+        "White flagged; Black (K+4P) has mating material against K+4P",
+    );
+    // The FIDE Laws see the dead position.
+    let (_, rows) = adjudicate("adj_fide_wall", &wall, &[]);
+    assert_eq!(
+        &rows[0][..3],
+        ["0-1", "1/2-1/2", "dead_position"],
+        "{:?}",
+        rows[0]
+    );
 }
 
 /// A game that records no result (no `Result` tag, no terminator) does not
