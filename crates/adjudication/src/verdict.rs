@@ -308,6 +308,7 @@ impl GameDate {
     /// assert_eq!(GameDate::parse("2019.??.??").unwrap().month, None);
     /// assert_eq!(GameDate::parse("????.??.??"), None);
     /// assert_eq!(GameDate::parse("1937.13.01").unwrap().month, None);
+    /// assert_eq!(GameDate::parse("1937.10.05.").unwrap().day, None);
     /// ```
     #[must_use]
     pub fn parse(text: &str) -> Option<GameDate> {
@@ -328,7 +329,11 @@ impl GameDate {
                 .filter(|n| (1..=max).contains(n))
         };
         let month = field(parts.next(), 12);
-        let day = month.and(field(parts.next(), 31));
+        // Anything after the day (`2020.01.02.`, `2020.01.02.5`) leaves it
+        // unknown: the date is not of the form (found by a tester).
+        let day = month
+            .and(field(parts.next(), 31))
+            .filter(|_| parts.next().is_none());
         Some(GameDate { year, month, day })
     }
 

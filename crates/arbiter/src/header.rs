@@ -263,27 +263,29 @@ pub struct TimeOfDay {
 }
 
 impl TimeOfDay {
-    /// Reads `HH:MM:SS` (`HH:MM` too), surrounding space ignored.
+    /// Reads `HH:MM:SS` (`HH:MM` too, and an hour of one digit, as duckdb
+    /// casts them), surrounding space ignored.
     ///
     /// ```
     /// use arbiter::header::TimeOfDay;
     ///
     /// assert_eq!(TimeOfDay::parse("23:59:59").map(|t| t.seconds), Some(86_399));
     /// assert_eq!(TimeOfDay::parse("12:05").map(|t| t.seconds), Some(43_500));
+    /// assert_eq!(TimeOfDay::parse("1:02:03").map(|t| t.seconds), Some(3_723));
     /// assert_eq!(TimeOfDay::parse("24:00:00"), None);
     /// assert_eq!(TimeOfDay::parse("??:??:??"), None);
     /// ```
     #[must_use]
     pub fn parse(text: &str) -> Option<TimeOfDay> {
         let mut parts = text.trim().split(':');
-        let mut field = |max: u32| -> Option<u32> {
+        let mut field = |max: u32, widths: std::ops::RangeInclusive<usize>| -> Option<u32> {
             let part = parts.next()?;
-            if part.len() != 2 || !part.bytes().all(|b| b.is_ascii_digit()) {
+            if !widths.contains(&part.len()) || !part.bytes().all(|b| b.is_ascii_digit()) {
                 return None;
             }
             part.parse().ok().filter(|&n| n <= max)
         };
-        let (h, m) = (field(23)?, field(59)?);
+        let (h, m) = (field(23, 1..=2)?, field(59, 2..=2)?);
         let s = match parts.next() {
             None => 0,
             Some(part) if part.len() == 2 && part.bytes().all(|b| b.is_ascii_digit()) => {

@@ -829,6 +829,41 @@ const MAX_LEN: usize = 24;
 type Kind = ParseSanErrorKind;
 
 fn parse(text: &[u8]) -> Result<LenientSan, Kind> {
+    parse_folded(text).map_err(|kind| match kind {
+        // A character the folding made (`-` of a dash, `x` of `×`, a letter
+        // of a figurine): the message names the one written (found by a
+        // tester: `—` was named '-').
+        Kind::UnexpectedCharacter(ch) if ch.is_ascii() && !text.contains(&(ch as u8)) => {
+            Kind::UnexpectedCharacter(written_as(text, ch).unwrap_or(ch))
+        }
+        other => other,
+    })
+}
+
+/// The first character of `text` that [`fold`] makes `ascii`.
+fn written_as(text: &[u8], ascii: char) -> Option<char> {
+    let mut i = 0;
+    while i < text.len() {
+        let width = match text[i] {
+            0x00..=0x7f => 1,
+            0xc0..=0xdf => 2,
+            0xe0..=0xef => 3,
+            _ => 4,
+        };
+        let end = (i + width).min(text.len());
+        let mut buf = [0u8; MAX_LEN];
+        let mut scratch = SanWarnings::new();
+        if let Ok(1) = fold(&text[i..end], &mut buf, &mut scratch) {
+            if char::from(buf[0]) == ascii {
+                return Some(char_at(text, i));
+            }
+        }
+        i = end;
+    }
+    None
+}
+
+fn parse_folded(text: &[u8]) -> Result<LenientSan, Kind> {
     if matches!(text, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") || text == "½-½".as_bytes() {
         return Err(Kind::GameResult);
     }
@@ -2686,6 +2721,7 @@ mod tests {
             ("Xf3", "invalid piece letter 'X'"),
             ("Nf3é", "unexpected character 'é'"),
             ("Nf3\u{2192}", "unexpected character '→'"),
+            ("\u{2014}", "unexpected character '\u{2014}'"),
             ("Nf3\n", "unexpected character '\n'"),
             (
                 "Nfe5ep",
