@@ -616,6 +616,15 @@ impl HeaderSpec {
                 break;
             }
         }
+        // `FEN`, `SetUp` and `Variant` spelled in another case are those
+        // tags, as the replay reads them ([`RawGame::tag`]).
+        if left > 0 {
+            for (raw, (name, _)) in raws.iter_mut().zip(&self.tags) {
+                if raw.is_none() && matches!(name.as_str(), "FEN" | "SetUp" | "Variant") {
+                    *raw = game.tag(name.as_bytes());
+                }
+            }
+        }
         raws
     }
 

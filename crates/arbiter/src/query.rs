@@ -132,6 +132,7 @@ pub struct Query {
     root: Node,
     needs_moves: bool,
     needs_positions: bool,
+    warnings: Vec<QueryError>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -407,6 +408,7 @@ impl Query {
             needs_moves: false,
             needs_positions: false,
             depth: 0,
+            warnings: Vec::new(),
         };
         let (root, ty) = compiler.compile(&expr)?;
         if ty != Ty::Bool && ty != Ty::Null {
@@ -419,7 +421,21 @@ impl Query {
             root,
             needs_moves: compiler.needs_moves,
             needs_positions: compiler.needs_positions,
+            warnings: compiler
+                .warnings
+                .into_iter()
+                .map(|w| w.over(text))
+                .collect(),
         })
+    }
+
+    /// What the expression's reading relaxed, placed as its errors are:
+    /// the repairs of a FEN given to `reaches()` or `final()`, read as
+    /// `perft --fen` reads one ([`notation::fen::Fen::read_relaxed`]: an
+    /// en-passant square no double push could have produced dropped).
+    #[must_use]
+    pub fn warnings(&self) -> &[QueryError] {
+        &self.warnings
     }
 
     /// Whether some field needs the moves replayed (`plies`, `valid`,
@@ -497,7 +513,15 @@ struct Compiler<'s> {
     needs_positions: bool,
     /// Levels of [`Compiler::compile`] open.
     depth: usize,
+    /// What was relaxed ([`Query::warnings`]).
+    warnings: Vec<QueryError>,
 }
+
+/// The keywords of the conditions' operators, never read as tag names
+/// unquoted.
+const OPERATOR_KEYWORDS: [&str; 10] = [
+    "AND", "OR", "NOT", "IN", "IS", "NULL", "BETWEEN", "LIKE", "ILIKE", "ESCAPE",
+];
 
 /// The deepest an expression's tree may be (an `AND` or `OR` chain is one
 /// level, however long): its evaluation recurses a level at a time, on
@@ -600,6 +624,24 @@ impl Compiler<'_> {
         let column = start_of(expr);
         Ok(match expr {
             Expr::Nested(inner) => self.compile(inner)?,
+            // An operator's keyword where a name belongs (`AND AND = 'x'`):
+            // a syntax error to duckdb, not a tag (found by a tester).
+            Expr::Identifier(ident)
+                if ident.quote_style.is_none()
+                    && OPERATOR_KEYWORDS
+                        .iter()
+                        .any(|k| k.eq_ignore_ascii_case(&ident.value)) =>
+            {
+                return Err(err(
+                    column,
+                    format!(
+                        "expected a condition or a value, found the keyword {} (a tag of that \
+                         name is written quoted: \"{}\")",
+                        ident.value.to_ascii_uppercase(),
+                        ident.value
+                    ),
+                ));
+            }
             Expr::Identifier(ident) => self.identifier(ident),
             Expr::CompoundIdentifier(parts) => {
                 return Err(err(
@@ -1049,13 +1091,12 @@ impl Compiler<'_> {
                         ),
                     ));
                 }
-                let position = notation::fen::Fen::from_ascii_lenient(fen.trim().as_bytes())
-                    .map_err(notation::fen::FenError::from)
-                    .and_then(|(fen, _)| {
-                        let mode = fen.castling_mode();
-                        fen.into_position(mode)
-                    })
+                let (position, relaxed) = notation::fen::Fen::read_relaxed(fen.as_bytes(), false)
                     .map_err(|e| err(column_of(*arg), format!("{name}(): {e}")))?;
+                for what in relaxed {
+                    self.warnings
+                        .push(err(column_of(*arg), format!("{name}(): {what}")));
+                }
                 let key = crate::position_key(&position);
                 self.needs_moves = true;
                 if name == "reaches" {
@@ -1803,6 +1844,31 @@ mod tests {
             key("4k3/8/8/8/8/8/4P3/4K3 w K - 0 1"),
             key("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
         );
+        // An en-passant square no double push produced is dropped, as
+        // perft drops it, with a warning at the FEN's column (found by a
+        // tester: it was an error here and a warning in perft).
+        let impossible = "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 3";
+        assert_eq!(
+            key(impossible),
+            key("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")
+        );
+        let query = Query::parse(
+            &format!("plies > 1 AND\nreaches('{impossible}')"),
+            &mut HeaderSpec::default(),
+        )
+        .unwrap();
+        let warnings: Vec<String> = query.warnings().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            warnings,
+            [
+                "column 23: reaches(): dropped en-passant square e6: no double push could have \
+              produced it"
+            ]
+        );
+        assert!(Query::parse("plies > 1", &mut HeaderSpec::default())
+            .unwrap()
+            .warnings()
+            .is_empty());
     }
 
     #[test]
@@ -1826,6 +1892,14 @@ mod tests {
             "column 1: the expression is a number, not a condition"
         );
         assert!(error("reaches('not a fen')").starts_with("column 9: reaches(): "));
+        // Keywords are no tag names unquoted; quoted they are.
+        assert_eq!(
+            error("WhiteElo > 1 AND AND = 'x'"),
+            "column 18: expected a condition or a value, found the keyword AND (a tag of that \
+             name is written quoted: \"AND\")"
+        );
+        assert!(error("NOT").starts_with("column "), "{}", error("NOT"));
+        assert!(Query::parse("\"AND\" = 'x'", &mut HeaderSpec::default()).is_ok());
         assert!(error("WhiteElo = 1 2").starts_with("column 14: unexpected `2`"));
     }
 }

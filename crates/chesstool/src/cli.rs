@@ -78,7 +78,7 @@ pub struct CommonArgs {
     /// lower(), upper(), year(), month(), reaches('FEN') and final('FEN').
     /// A missing tag is NULL, and NULL is not true. A condition on tags
     /// alone replays nothing for the games it leaves out.
-    #[arg(long = "where", value_name = "EXPR")]
+    #[arg(long = "where", value_name = "EXPR", allow_hyphen_values = true)]
     pub condition: Option<String>,
     /// Read the inputs named in FILE too, one path a line (`-` for stdin).
     #[arg(long, value_name = "FILE")]
@@ -191,8 +191,14 @@ impl CommonArgs {
         self.condition
             .as_deref()
             .map(|text| {
-                arbiter::query::Query::parse(text, spec)
-                    .map_err(|e| anyhow::anyhow!("--where: {e}"))
+                let query = arbiter::query::Query::parse(text, spec)
+                    .map_err(|e| anyhow::anyhow!("--where: {e}"))?;
+                // Said even with `-q`, as a warning of `perft --fen` is:
+                // the position matched is not the one written.
+                for warning in query.warnings() {
+                    eprintln!("chesstool: warning: --where: {warning}");
+                }
+                Ok(query)
             })
             .transpose()
     }

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use movegen::{CastlingMode, Move, PerftTable, Position};
+use movegen::{Move, PerftTable, Position};
 use notation::fen::Fen;
 use rayon::prelude::*;
 
@@ -102,37 +102,12 @@ pub fn run(args: &PerftArgs) -> Result<Outcome> {
     }
 }
 
-/// Parses a FEN for perft. Castling rights without king and rook in place
-/// and impossible en-passant squares are dropped, and checks no move could
-/// have given are accepted (suites use such positions); each relaxation is
-/// returned as a warning.
+/// Parses a FEN for perft, leniently ([`Fen::read_relaxed`]: castling
+/// rights without king and rook in place and impossible en-passant
+/// squares dropped, and checks no move could have given accepted, as
+/// suites hold such positions); each relaxation is returned as a warning.
 fn parse_fen(text: &str, force_chess960: bool) -> Result<(Position, Vec<String>), String> {
-    // Lenient: EPD positions without clocks, castling fields out of order
-    // or naming a missing rook are what suites hold.
-    let (fen, fen_warnings) =
-        Fen::from_ascii_lenient(text.trim().as_bytes()).map_err(|e| e.to_string())?;
-    let mode = if force_chess960 {
-        CastlingMode::Chess960
-    } else {
-        fen.castling_mode()
-    };
-    let (pos, repairs) = Position::from_setup_repaired(fen.into_setup(), mode)
-        .map_err(|e| format!("illegal position: {e}"))?;
-    let mut warnings: Vec<String> = fen_warnings.iter().map(ToString::to_string).collect();
-    for rook in repairs.castling_rights {
-        warnings.push(format!(
-            "dropped castling right for the rook on {rook}: king or rook not in place"
-        ));
-    }
-    if let Some(ep) = repairs.ep_square {
-        warnings.push(format!(
-            "dropped en-passant square {ep}: no double push could have produced it"
-        ));
-    }
-    if repairs.impossible_check {
-        warnings.push("the side to move is in a check no legal move could have given".to_string());
-    }
-    Ok((pos, warnings))
+    Fen::read_relaxed(text.as_bytes(), force_chess960).map_err(|e| e.to_string())
 }
 
 /// Root moves and their counts, computed in parallel. With few root moves

@@ -412,14 +412,6 @@ impl ReplayTask {
     }
 }
 
-/// Whether a game's first line ends in CR LF.
-fn crlf(bytes: &[u8]) -> bool {
-    bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .is_some_and(|i| i > 0 && bytes[i - 1] == b'\r')
-}
-
 impl Task for ReplayTask {
     type Record = Replayed;
 
@@ -454,12 +446,10 @@ impl Task for ReplayTask {
                     // The game's own line ending, so that a CRLF file
                     // comes out CRLF whether a game is rewritten or,
                     // invalid, passed through as read.
-                    let pgn = notation::pgn::to_pgn_string(&g);
-                    record.pgn = Some(if crlf(game.bytes()) {
-                        pgn.replace('\n', "\r\n")
-                    } else {
-                        pgn
-                    });
+                    record.pgn = Some(notation::pgn::rewrite::with_line_ends_of(
+                        game.bytes(),
+                        notation::pgn::to_pgn_string(&g),
+                    ));
                 }
                 Err(error) => {
                     record.raw = self.keep_raw.then(|| notation::pgn::rewrite::as_read(game));

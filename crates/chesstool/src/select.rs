@@ -216,7 +216,11 @@ impl Select {
                 if let Ok(mut game) = notation::pgn::build_game(copy, &options) {
                     notation::pgn::clean::strip(&mut game, what);
                     notation::pgn::clean::keep_tags(&mut game, tags);
-                    out = Some(notation::pgn::to_pgn_string(&game).into_bytes());
+                    // The game's own line end, as an invalid game
+                    // passed through as read keeps it (found by a
+                    // tester: a CRLF file came out of mixed line ends).
+                    let text = notation::pgn::to_pgn_string(&game);
+                    out = Some(notation::pgn::rewrite::with_line_ends_of(bytes, text).into_bytes());
                 }
             }
         });
@@ -437,6 +441,20 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                 "--duplicates {} is the output too ({output}): the games and the duplicates need a file each",
                 path.display()
             );
+        }
+        // A file inside the split directory would make it not empty
+        // before its first PGN file (found by a tester: the message said
+        // the user's empty directory was not).
+        if let (Some(_), Some(dir)) = (args.split_every, args.common.output.as_deref()) {
+            let absolute = |p: &std::path::Path| std::path::absolute(p).unwrap_or(p.to_path_buf());
+            if absolute(path).starts_with(absolute(dir)) {
+                anyhow::bail!(
+                    "--duplicates {} is inside --split-every's directory {}, which holds the PGN \
+                     files alone: write the duplicates elsewhere",
+                    path.display(),
+                    dir.display()
+                );
+            }
         }
         args.common
             .also_written

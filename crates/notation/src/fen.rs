@@ -190,6 +190,53 @@ impl Fen {
         Position::from_setup(self.setup, mode).map_err(FenError::Position)
     }
 
+    /// A position given by hand (`perft --fen`, `--where`'s `reaches()`
+    /// and `final()`), read leniently, one way for all of them: the
+    /// fields as [`Fen::from_ascii_lenient`] reads them (an EPD's four,
+    /// castling letters in any order), then castling rights without king
+    /// and rook in place and an en-passant square no double push could
+    /// have produced dropped, and a check no legal move could have given
+    /// let pass (suites hold such positions); each relaxation a line of
+    /// the returned list. Chess960 when `chess960` or the FEN says so.
+    ///
+    /// ```
+    /// use notation::fen::Fen;
+    ///
+    /// let fen = b"rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 3";
+    /// let (position, relaxed) = Fen::read_relaxed(fen, false).unwrap();
+    /// assert_eq!(position.ep_square(), None);
+    /// assert_eq!(relaxed, ["dropped en-passant square e6: no double push could have produced it"]);
+    /// ```
+    ///
+    /// # Errors
+    /// Text that is no FEN, or a position no repair makes legal.
+    pub fn read_relaxed(text: &[u8], chess960: bool) -> Result<(Position, Vec<String>), FenError> {
+        let (fen, fen_warnings) = Fen::from_ascii_lenient(text.trim_ascii())?;
+        let mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            fen.castling_mode()
+        };
+        let (position, repairs) =
+            Position::from_setup_repaired(fen.into_setup(), mode).map_err(FenError::Position)?;
+        let mut relaxed: Vec<String> = fen_warnings.iter().map(ToString::to_string).collect();
+        for rook in repairs.castling_rights {
+            relaxed.push(format!(
+                "dropped castling right for the rook on {rook}: king or rook not in place"
+            ));
+        }
+        if let Some(ep) = repairs.ep_square {
+            relaxed.push(format!(
+                "dropped en-passant square {ep}: no double push could have produced it"
+            ));
+        }
+        if repairs.impossible_check {
+            relaxed
+                .push("the side to move is in a check no legal move could have given".to_string());
+        }
+        Ok((position, relaxed))
+    }
+
     /// Writes the FEN in the given style. [`Display`](fmt::Display) on
     /// `Fen` itself is `display(FenStyle::Standard)`.
     ///

@@ -592,6 +592,61 @@ fn select_reads_the_time_tag_as_text() {
     assert_eq!(times, ["10.30.00", "12:00:00"], "{}", run.stdout);
 }
 
+/// `FEN`, `SetUp` and `Variant` spelled in another case are those tags to
+/// a condition and a tag column as they are to the replay, which starts
+/// the game from that FEN (found by a tester: `FEN IS NULL` picked the
+/// game, and `--export` then wrote it with `[FEN …]`).
+#[test]
+fn select_reads_start_tags_in_any_case_as_the_replay_does() {
+    let dir = temp_dir("select_start_tags_case");
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let pgn = format!(
+        "[Event \"lower\"]\n[fen \"{fen}\"]\n[setup \"1\"]\n[variant \"From Position\"]\n\n1. \
+         e4 Kd7 *\n\n[Event \"none\"]\n\n1. e4 *\n\n[Event \"both\"]\n[FEN \"{fen}\"]\n[fen \
+         \"x\"]\n[SetUp \"1\"]\n\n1. e4 Kd7 *\n\n"
+    );
+    std::fs::write(dir.join("t.pgn"), pgn).unwrap();
+    for (condition, games) in [
+        ("FEN IS NULL", "2"),
+        ("FEN IS NOT NULL", "1 3"),
+        (&format!("FEN = '{fen}'") as &str, "1 3"),
+        ("SetUp = '1'", "1 3"),
+        ("Variant = 'From Position'", "1"),
+        ("plies = 2", "1 3"),
+    ] {
+        assert_eq!(
+            selected(&dir, "t.pgn", condition),
+            games,
+            "--where {condition}"
+        );
+    }
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "t.pgn",
+            "--format",
+            "csv",
+            "--tags",
+            "FEN,SetUp",
+            "-q",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let columns: Vec<String> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').skip(14).take(2).collect::<Vec<_>>().join(","))
+        .collect();
+    assert_eq!(
+        columns,
+        [format!("{fen},1"), ",".to_string(), format!("{fen},1")],
+        "{}",
+        run.stdout
+    );
+}
+
 /// A game whose tag section could not all be read is judged on the tags
 /// that were read, with `valid` false, as `validate --where` judges it:
 /// `NOT valid` collects it (it was never selected by a condition), and a
@@ -863,6 +918,19 @@ fn select_tag_conditions_keep_invalid_games_and_count_unreadable_ones() {
     }
 }
 
+/// An expression that starts with `-` is the expression, not a flag
+/// (found by a tester: `--where "-5 = WhiteElo"` was an unknown
+/// argument, with a tip that did not work).
+#[test]
+fn select_reads_an_expression_that_starts_with_a_minus() {
+    let dir = temp_dir("select_minus");
+    std::fs::write(dir.join("f.pgn"), fixture()).unwrap();
+    let plain = selected(&dir, "f.pgn", "WhiteElo > 2500");
+    assert!(!plain.is_empty());
+    assert_eq!(selected(&dir, "f.pgn", "-WhiteElo < -2500"), plain);
+    assert_eq!(selected(&dir, "f.pgn", "-(WhiteElo - 2500) < 0"), plain);
+}
+
 #[test]
 fn select_bad_expressions_exit_2_with_one_line() {
     let dir = temp_dir("select_errors");
@@ -1075,6 +1143,37 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
         "{}",
         run.stderr
     );
+    // `--duplicates` inside the split directory, empty or not there yet,
+    // is refused as such, and nothing is left in it (found by a tester:
+    // the empty directory was said not to be).
+    std::fs::create_dir(dir.join("empty")).unwrap();
+    for out in ["empty", "new"] {
+        let inside = format!("{out}/d.csv");
+        let run = chesstool(
+            &dir,
+            &[
+                "select",
+                "f.pgn",
+                "--unique",
+                "--split-every",
+                "5",
+                "-o",
+                out,
+                "--duplicates",
+                &inside,
+            ],
+        );
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert_eq!(
+            run.stderr.trim(),
+            format!(
+                "chesstool: --duplicates {inside} is inside --split-every's directory {out}, which \
+                 holds the PGN files alone: write the duplicates elsewhere"
+            )
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir.join("empty")).unwrap().count(), 0);
+    assert!(!dir.join("new").exists());
     let run = chesstool(
         &dir,
         &[
@@ -1202,6 +1301,42 @@ fn select_export_strip_and_tags_clean_the_games_and_keep_their_moves() {
     assert!(!clean.contains("[%clk") && !clean.contains("[UTCDate"));
     let hashes = |file: &str| plies_statuses_hashes(&dir, file);
     assert_eq!(hashes(&sample), hashes("clean.pgn"));
+}
+
+/// A CRLF file comes out CRLF throughout when its games are rewritten, as
+/// its invalid games, written as read, keep theirs (found by a tester:
+/// `--export` wrote the valid games with LF and the invalid ones with
+/// CRLF); `replay --format pgn` writes the same.
+#[test]
+fn select_export_keeps_a_crlf_file_crlf() {
+    let dir = temp_dir("select_export_crlf");
+    let pgn = "[Event \"ok\"]\r\n[Result \"*\"]\r\n\r\n1. e4 { a } e5 *\r\n\r\n[Event \"bad\"]\r\n\
+               [Result \"*\"]\r\n\r\n1. e4 e4 *\r\n\r\n[Event \"lf\"]\n[Result \"*\"]\n\n1. d4 *\n";
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    for args in [
+        &["select", "g.pgn", "--export", "-q"][..],
+        &["select", "g.pgn", "--strip", "comments", "-q"],
+        &["replay", "g.pgn", "--format", "pgn", "-q"],
+    ] {
+        let run = chesstool(&dir, args);
+        assert!(run.code <= 1, "{args:?}: {}", run.stderr);
+        let out = run.stdout.as_bytes();
+        // Every line of the two CRLF games ends in CR LF; the LF game's
+        // lines in LF alone.
+        let lf_game = run.stdout.find("[Event \"lf\"]").expect("the third game");
+        let bare = |range: std::ops::Range<usize>| {
+            range
+                .filter(|&i| out[i] == b'\n' && (i == 0 || out[i - 1] != b'\r'))
+                .count()
+        };
+        assert_eq!(bare(0..lf_game), 0, "{args:?}: {:?}", run.stdout);
+        assert!(
+            !run.stdout[lf_game..].contains('\r'),
+            "{args:?}: {:?}",
+            run.stdout
+        );
+        assert_eq!(run.stdout.matches("[Event ").count(), 3, "{args:?}");
+    }
 }
 
 /// Variations nested 120,000 deep (a generated game of 1 MB, read by

@@ -106,7 +106,9 @@ pub fn build_game(raw: &mut RawGame<'_>, options: &BuildOptions) -> Result<Game,
         // game written reads the same to readers that know only that
         // one (python-chess); unless the game also has that spelling.
         let name = match standard_start_tag(name) {
-            Some(standard) if raw.tag(standard.as_bytes()).is_none() => standard.to_owned(),
+            Some(standard) if raw.tag_as_written(standard.as_bytes()).is_none() => {
+                standard.to_owned()
+            }
             _ => String::from_utf8_lossy(name).into_owned(),
         };
         if tags.iter().all(|(seen, _)| *seen != name) {

@@ -364,9 +364,40 @@ impl<'a> RawGame<'a> {
         self.store.start_tags
     }
 
-    /// The raw value of the first tag named `name`.
+    /// The raw value of the first tag named `name`; for `FEN`, `SetUp` and
+    /// `Variant`, where none is so named, of the first whose name differs
+    /// only in case (`fen`), as the replay reads the start (so that a
+    /// `--where` condition, a tag column and the game's start agree:
+    /// found by a tester).
+    ///
+    /// ```
+    /// use notation::pgn::read::GameReader;
+    ///
+    /// let pgn = b"[fen \"8/8/8/8/8/8/8/K1k5 w - - 0 1\"]\n[Fen2 \"x\"]\n\n*\n";
+    /// GameReader::new().read_chunk(pgn, 0, 1, |game| {
+    ///     assert_eq!(game.tag(b"FEN"), Some(&b"8/8/8/8/8/8/8/K1k5 w - - 0 1"[..]));
+    ///     assert_eq!(game.tag(b"Fen2"), Some(&b"x"[..]));
+    ///     assert_eq!(game.tag(b"fen2"), None);
+    /// });
+    /// ```
     #[must_use]
     pub fn tag(&self, name: &[u8]) -> Option<&'a [u8]> {
+        let found = self.tag_as_written(name);
+        if found.is_none() && self.store.start_tags && classify_tag_name(name).1 {
+            let text: &'a [u8] = &self.store.text;
+            return self
+                .store
+                .tags
+                .iter()
+                .find(|(n, _)| text[range(n)].eq_ignore_ascii_case(name))
+                .map(|(_, v)| &text[range(v)]);
+        }
+        found
+    }
+
+    /// The raw value of the first tag named exactly `name`.
+    #[must_use]
+    pub(crate) fn tag_as_written(&self, name: &[u8]) -> Option<&'a [u8]> {
         let text: &'a [u8] = &self.store.text;
         let (roster, _) = classify_tag_name(name);
         if roster != 0 {

@@ -1514,7 +1514,7 @@ fn start_tag<'a>(
     name: &str,
     warnings: &mut Vec<crate::pgn::replay::GameWarning>,
 ) -> Option<&'a [u8]> {
-    let exact = game.tag(name.as_bytes());
+    let exact = game.tag_as_written(name.as_bytes());
     let other = game
         .tags()
         .find(|(n, _)| *n != name.as_bytes() && n.eq_ignore_ascii_case(name.as_bytes()));

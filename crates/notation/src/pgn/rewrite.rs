@@ -202,6 +202,26 @@ pub fn with_result(
     out
 }
 
+/// `text` (our writer's, its lines ended by `\n`) with the line end of
+/// `game` (its bytes as read, [`line_end`]): the games of a CRLF file come
+/// out CRLF whether they are rewritten or, invalid, passed through as
+/// read (`replay --format pgn`, `select --export`).
+///
+/// ```
+/// use notation::pgn::rewrite::with_line_ends_of;
+///
+/// assert_eq!(with_line_ends_of(b"[A \"b\"]\r\n", "1. e4 *\n".into()), "1. e4 *\r\n");
+/// assert_eq!(with_line_ends_of(b"[A \"b\"]\n", "1. e4 *\n".into()), "1. e4 *\n");
+/// ```
+#[must_use]
+pub fn with_line_ends_of(game: &[u8], text: String) -> String {
+    if line_end(game) == b"\r\n" {
+        text.replace('\n', "\r\n")
+    } else {
+        text
+    }
+}
+
 /// The line end of `game` (its bytes as read): `\r\n` if its first line
 /// ends so, else `\n`.
 fn line_end(game: &[u8]) -> &'static [u8] {
