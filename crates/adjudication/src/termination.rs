@@ -721,19 +721,14 @@ fn kept_or_lost(
         detail.push_str("; recorded result kept");
         return recorded;
     }
-    detail.push_str("; ");
-    detail.push_str(match recorded {
-        GameResult::Unknown => "no result was recorded",
-        _ => "a win was recorded",
-    });
-    detail.push_str(", which ");
+    detail.push_str("; the recorded result is none ");
     detail.push_str(match event {
         ExternalEvent::FlagFall => "a flag fall",
         ExternalEvent::Resignation => "a resignation",
         ExternalEvent::Abandonment => "leaving the game",
         ExternalEvent::IllegalMove => "an illegal move",
     });
-    detail.push_str(" never gives: a loss unless ");
+    detail.push_str(" gives: a loss unless ");
     detail.push_str(color_name(loser.other()));
     detail.push_str(" cannot mate");
     loss

@@ -795,8 +795,8 @@ fn every_event_and_answer() {
             assert_eq!(
                 unknown.detail,
                 format!(
-                    "{loser_name} {what}; unknown whether {winner_name} can mate; no result was \
-                     recorded, which {noun} never gives: a loss unless {winner_name} cannot mate"
+                    "{loser_name} {what}; unknown whether {winner_name} can mate; the recorded \
+                     result is none {noun} gives: a loss unless {winner_name} cannot mate"
                 )
             );
             // Unknown, or not proved by the screen, keeps what the event
@@ -812,7 +812,7 @@ fn every_event_and_answer() {
                 assert_eq!(won.result, GameResult::win_for(winner), "{ability:?}");
                 assert!(
                     won.detail.ends_with(&format!(
-                        "; a win was recorded, which {noun} never gives: a loss unless \
+                        "; the recorded result is none {noun} gives: a loss unless \
                          {winner_name} cannot mate"
                     )),
                     "{}",

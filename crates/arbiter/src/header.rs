@@ -263,7 +263,7 @@ pub struct TimeOfDay {
 }
 
 impl TimeOfDay {
-    /// Reads `HH:MM:SS` (`HH:MM` too, and an hour of one digit, as duckdb
+    /// Reads `HH:MM:SS` (`HH:MM` too, and fields of one digit, as duckdb
     /// casts them), surrounding space ignored.
     ///
     /// ```
@@ -272,6 +272,7 @@ impl TimeOfDay {
     /// assert_eq!(TimeOfDay::parse("23:59:59").map(|t| t.seconds), Some(86_399));
     /// assert_eq!(TimeOfDay::parse("12:05").map(|t| t.seconds), Some(43_500));
     /// assert_eq!(TimeOfDay::parse("1:02:03").map(|t| t.seconds), Some(3_723));
+    /// assert_eq!(TimeOfDay::parse("1:2:3").map(|t| t.seconds), Some(3_723));
     /// assert_eq!(TimeOfDay::parse("24:00:00"), None);
     /// assert_eq!(TimeOfDay::parse("??:??:??"), None);
     /// ```
@@ -285,10 +286,12 @@ impl TimeOfDay {
             }
             part.parse().ok().filter(|&n| n <= max)
         };
-        let (h, m) = (field(23, 1..=2)?, field(59, 2..=2)?);
+        let (h, m) = (field(23, 1..=2)?, field(59, 1..=2)?);
         let s = match parts.next() {
             None => 0,
-            Some(part) if part.len() == 2 && part.bytes().all(|b| b.is_ascii_digit()) => {
+            Some(part)
+                if (1..=2).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_digit()) =>
+            {
                 part.parse().ok().filter(|&n| n <= 59)?
             }
             Some(_) => return None,

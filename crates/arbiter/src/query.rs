@@ -517,11 +517,10 @@ struct Compiler<'s> {
     warnings: Vec<QueryError>,
 }
 
-/// The keywords of the conditions' operators, never read as tag names
-/// unquoted.
-const OPERATOR_KEYWORDS: [&str; 10] = [
-    "AND", "OR", "NOT", "IN", "IS", "NULL", "BETWEEN", "LIKE", "ILIKE", "ESCAPE",
-];
+/// The keywords of the conditions' operators that duckdb takes for no
+/// column name unquoted (`between` and `escape` it takes; `NULL` is read
+/// as the literal before it gets here), never read as tag names.
+const OPERATOR_KEYWORDS: [&str; 7] = ["AND", "OR", "NOT", "IN", "IS", "LIKE", "ILIKE"];
 
 /// The deepest an expression's tree may be (an `AND` or `OR` chain is one
 /// level, however long): its evaluation recurses a level at a time, on

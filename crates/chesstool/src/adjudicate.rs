@@ -87,8 +87,9 @@ pub struct AdjudicateArgs {
     /// mating line, within --helpmate-budget), for arbitration; `screen`
     /// only proves "cannot mate" and never searches for a mate, so a
     /// position it cannot prove keeps the recorded result ("not proven
-    /// unwinnable (screen)"), for scanning a database for unfairly scored
-    /// games.
+    /// unwinnable (screen)"; a win for the side that flagged or resigned,
+    /// or `*`, becomes their loss), for scanning a database for unfairly
+    /// scored games.
     #[arg(long, value_enum, default_value_t = CanMateArg::Exact)]
     can_mate: CanMateArg,
     #[command(flatten)]

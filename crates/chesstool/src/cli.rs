@@ -191,8 +191,23 @@ impl CommonArgs {
         self.condition
             .as_deref()
             .map(|text| {
-                let query = arbiter::query::Query::parse(text, spec)
-                    .map_err(|e| anyhow::anyhow!("--where: {e}"))?;
+                let query = arbiter::query::Query::parse(text, spec).map_err(|e| {
+                    // `--where --format csv`: the option taken for the
+                    // expression (which may start with `-`), its value
+                    // missing (found by a reviewer).
+                    let flag = text.starts_with("--")
+                        || (text.len() == 2
+                            && text.starts_with('-')
+                            && text.as_bytes()[1].is_ascii_alphabetic());
+                    if flag {
+                        anyhow::anyhow!(
+                            "--where: {e} (is its value missing? `{}` was taken for the expression)",
+                            text.escape_debug()
+                        )
+                    } else {
+                        anyhow::anyhow!("--where: {e}")
+                    }
+                })?;
                 // Said even with `-q`, as a warning of `perft --fen` is:
                 // the position matched is not the one written.
                 for warning in query.warnings() {
@@ -299,6 +314,9 @@ pub struct Skipped {
     pub hidden: u64,
     /// Symbolic links (not followed).
     pub symlinks: u64,
+    /// PGN names that are no regular file (a FIFO, a socket, a device:
+    /// reading one could wait for ever).
+    pub not_files: u64,
 }
 
 impl Skipped {
@@ -306,7 +324,7 @@ impl Skipped {
     /// else `; 3 entries of directories skipped (1 not named *.pgn,
     /// *.pgn.gz, *.pgn.bz2 or *.pgn.zst, 1 hidden, 1 symlink)`.
     pub fn note(self) -> String {
-        let total = self.other_names + self.hidden + self.symlinks;
+        let total = self.other_names + self.hidden + self.symlinks + self.not_files;
         if total == 0 {
             return String::new();
         }
@@ -323,6 +341,9 @@ impl Skipped {
         if self.symlinks > 0 {
             let s = if self.symlinks == 1 { "" } else { "s" };
             parts.push(format!("{} symlink{s}", self.symlinks));
+        }
+        if self.not_files > 0 {
+            parts.push(format!("{} not a regular file", self.not_files));
         }
         let s = if total == 1 { "y" } else { "ies" };
         format!(
@@ -427,10 +448,14 @@ fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool, skipped: &mut S
             skipped.symlinks += 1;
         } else if kind.is_dir() {
             walk(&path, out, failed, skipped);
-        } else if kind.is_file() && is_pgn_name(&path) {
+        } else if !is_pgn_name(&path) {
+            skipped.other_names += 1;
+        } else if kind.is_file() {
             out.push(InputPath { path, named: false });
         } else {
-            skipped.other_names += 1;
+            // A FIFO or a device with a PGN name (found by a tester: it
+            // was counted as not named so).
+            skipped.not_files += 1;
         }
     }
 }
@@ -458,6 +483,37 @@ fn input_that_is<'i>(output: &Path, inputs: &'i [InputPath]) -> Option<&'i Input
 /// (`-` or none), the same name once `.`, `..` and symlinks of their
 /// directories are resolved, or the same existing file (by device and
 /// inode).
+/// `path` made absolute with links and `..` resolved as far as it exists:
+/// its longest existing ancestor canonicalized, the rest appended (a `..`
+/// there taking a component off).
+pub fn resolved_path(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    let base = loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            break real;
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_owned());
+                existing = parent;
+            }
+            // `..` at the end of what does not exist, or the root.
+            _ => break absolute.clone(),
+        }
+    };
+    let mut out = base;
+    for name in rest.into_iter().rev() {
+        if name == ".." {
+            out.pop();
+        } else if name != "." {
+            out.push(name);
+        }
+    }
+    out
+}
+
 pub fn same_destination(a: Option<&Path>, b: Option<&Path>) -> bool {
     // `/dev/stdout` too (written through stdout, see `Output::create`).
     let stdout =

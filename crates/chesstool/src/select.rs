@@ -446,8 +446,11 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         // before its first PGN file (found by a tester: the message said
         // the user's empty directory was not).
         if let (Some(_), Some(dir)) = (args.split_every, args.common.output.as_deref()) {
-            let absolute = |p: &std::path::Path| std::path::absolute(p).unwrap_or(p.to_path_buf());
-            if absolute(path).starts_with(absolute(dir)) {
+            let (file, dir_resolved) = (
+                crate::cli::resolved_path(path),
+                crate::cli::resolved_path(dir),
+            );
+            if file.starts_with(dir_resolved) {
                 anyhow::bail!(
                     "--duplicates {} is inside --split-every's directory {}, which holds the PGN \
                      files alone: write the duplicates elsewhere",

@@ -520,6 +520,9 @@ pub enum SanWarning {
     RankInsteadOfFile,
     /// Castling written as a king move: `Kg1`, `Ke1g1`, `Kxh1`, `e1-g1`.
     CastlingAsKingMove,
+    /// The old double plus, `Bxf7++`, read as one check sign (then held to
+    /// the suffix the move earns, as `+` is).
+    DoublePlus,
     /// A wrong or missing check suffix.
     WrongSuffix {
         /// The suffix written.
@@ -552,6 +555,7 @@ impl fmt::Display for SanWarning {
             SanWarning::OverDisambiguated => "more disambiguation than needed",
             SanWarning::RankInsteadOfFile => "rank of departure where the file disambiguates",
             SanWarning::CastlingAsKingMove => "castling written as a king move",
+            SanWarning::DoublePlus => "'++' for '+'",
             SanWarning::WrongSuffix { written, actual } => {
                 return match (written, actual) {
                     (None, Some(Suffix::Check)) => f.write_str("missing check suffix '+'"),
@@ -571,7 +575,7 @@ impl fmt::Display for SanWarning {
 
 /// How many kinds of [`SanWarning`] there are: [`SanWarnings`] holds each
 /// kind at most once, so it never overflows.
-const N_WARNING_KINDS: usize = 21;
+const N_WARNING_KINDS: usize = 22;
 
 /// The warnings of one move: a small set that never allocates, each kind
 /// at most once, in the order found. Dereferences to `&[SanWarning]`.
@@ -3017,7 +3021,8 @@ mod tests {
             | SanWarning::OverDisambiguated
             | SanWarning::RankInsteadOfFile
             | SanWarning::CastlingAsKingMove
-            | SanWarning::WrongSuffix { .. } => 21,
+            | SanWarning::DoublePlus
+            | SanWarning::WrongSuffix { .. } => 22,
         };
         assert_eq!(all(SanWarning::Uci), N_WARNING_KINDS);
         let mut warnings = SanWarnings::new();

@@ -1408,7 +1408,7 @@ fn adjudicate_unknown_never_keeps_a_result_the_event_cannot_give() {
             &flagged_won,
             extra,
             ("1-0", "0-1", "time_forfeit", "2", "", "false"),
-            "; a win was recorded, which a flag fall never gives: a loss unless Black cannot mate",
+            "; the recorded result is none a flag fall gives: a loss unless Black cannot mate",
         );
     }
     // `*` with `Termination "Time forfeit"`: the side to move flagged.
@@ -1419,8 +1419,7 @@ fn adjudicate_unknown_never_keeps_a_result_the_event_cannot_give() {
             &open,
             extra,
             ("*", "0-1", "time_forfeit", "2", "", "false"),
-            "; no result was recorded, which a flag fall never gives: a loss unless Black cannot \
-             mate",
+            "; the recorded result is none a flag fall gives: a loss unless Black cannot mate",
         );
     }
     // What the event can give is kept: the loser's loss, or a draw.

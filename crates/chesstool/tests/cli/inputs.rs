@@ -46,6 +46,13 @@ fn a_directory_is_walked_in_order_skipping_hidden_and_other_files() {
     std::io::Write::write_all(&mut bz, A.as_bytes()).unwrap();
     std::fs::write(dir.join("games/f.PGN.BZ2"), bz.finish().unwrap()).unwrap();
     std::os::unix::fs::symlink("a.pgn", dir.join("games/link.pgn")).unwrap();
+    // A FIFO with a PGN name: skipped (reading it could wait for ever),
+    // and counted as what it is (found by a tester: as not so named).
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(dir.join("games/fifo.pgn"))
+        .status()
+        .expect("mkfifo");
+    assert!(fifo.success());
     let run = chesstool(&dir, &["validate", "games", "--format", "csv"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     let read = [
@@ -67,8 +74,8 @@ fn a_directory_is_walked_in_order_skipping_hidden_and_other_files() {
     let named = chesstool(&dir, &args);
     assert_eq!(named.stdout, run.stdout);
     // The summary counts what was skipped (issue 21: silently before).
-    let note = "; 5 entries of directories skipped (2 not named *.pgn, *.pgn.gz, \
-                *.pgn.bz2 or *.pgn.zst, 2 hidden, 1 symlink)";
+    let note = "; 6 entries of directories skipped (2 not named *.pgn, *.pgn.gz, \
+                *.pgn.bz2 or *.pgn.zst, 2 hidden, 1 symlink, 1 not a regular file)";
     let run = chesstool(&dir, &["validate", "games"]);
     let summary = run.stdout.lines().last().unwrap_or_default();
     assert!(summary.ends_with(note), "{}", run.stdout);

@@ -620,30 +620,36 @@ fn select_reads_start_tags_in_any_case_as_the_replay_does() {
             "--where {condition}"
         );
     }
-    let run = chesstool(
-        &dir,
-        &[
-            "validate",
-            "t.pgn",
-            "--format",
-            "csv",
-            "--tags",
-            "FEN,SetUp",
-            "-q",
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let columns: Vec<String> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').skip(14).take(2).collect::<Vec<_>>().join(","))
-        .collect();
+    // A few tags are read one by one, many in one pass over the game's
+    // tags: the same values either way (found by a reviewer).
+    for tags in ["FEN,SetUp", "FEN,SetUp,Event,Site,Round,Date,Annotator"] {
+        let run = chesstool(
+            &dir,
+            &["validate", "t.pgn", "--format", "csv", "--tags", tags, "-q"],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let columns: Vec<String> = run
+            .stdout
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').skip(14).take(2).collect::<Vec<_>>().join(","))
+            .collect();
+        assert_eq!(
+            columns,
+            [format!("{fen},1"), ",".to_string(), format!("{fen},1")],
+            "{tags}: {}",
+            run.stdout
+        );
+    }
+    // Another spelling asked for, quoted, is matched as written.
+    assert_eq!(selected(&dir, "t.pgn", "\"fen\" IS NOT NULL"), "1 3");
     assert_eq!(
-        columns,
-        [format!("{fen},1"), ",".to_string(), format!("{fen},1")],
-        "{}",
-        run.stdout
+        selected(
+            &dir,
+            "t.pgn",
+            "\"Fen\" IS NULL AND \"a\" IS NULL AND \"b\" IS NULL AND \"c\" IS NULL AND \"d\" IS NULL"
+        ),
+        "1 2 3"
     );
 }
 
@@ -929,6 +935,19 @@ fn select_reads_an_expression_that_starts_with_a_minus() {
     assert!(!plain.is_empty());
     assert_eq!(selected(&dir, "f.pgn", "-WhiteElo < -2500"), plain);
     assert_eq!(selected(&dir, "f.pgn", "-(WhiteElo - 2500) < 0"), plain);
+    // An option where the value belongs is still an error, which says
+    // the value may be missing.
+    for args in [&["--where", "--format", "csv"][..], &["--where", "-q"]] {
+        let mut all = vec!["select", "f.pgn"];
+        all.extend_from_slice(args);
+        let run = chesstool(&dir, &all);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("(is its value missing? `"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
 }
 
 #[test]
@@ -1174,6 +1193,51 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
     }
     assert_eq!(std::fs::read_dir(dir.join("empty")).unwrap().count(), 0);
     assert!(!dir.join("new").exists());
+    // Resolved, not by its text: beside the directory through `..` is
+    // fine, inside it through a link is not.
+    std::fs::create_dir(dir.join("parts2")).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "f.pgn",
+            "--unique",
+            "--split-every",
+            "5",
+            "-o",
+            "parts2",
+            "--duplicates",
+            "parts2/../d.csv",
+            "-q",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(dir.join("d.csv").is_file());
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("empty", dir.join("link")).unwrap();
+        let run = chesstool(
+            &dir,
+            &[
+                "select",
+                "f.pgn",
+                "--unique",
+                "--split-every",
+                "5",
+                "-o",
+                "link",
+                "--duplicates",
+                "empty/d.csv",
+            ],
+        );
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("is inside --split-every's directory link"),
+            "{}",
+            run.stderr
+        );
+    }
     let run = chesstool(
         &dir,
         &[

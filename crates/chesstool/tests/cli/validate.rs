@@ -333,6 +333,28 @@ fn validate_max_errors_and_strict() {
         run.stderr
     );
 
+    // The old double plus on a move that does give check (found by a
+    // tester: read silently, under `--strict` too): a warning, an error
+    // under `--strict`.
+    let plus = "[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. Bxf7++ Kxf7 *\n";
+    std::fs::write(dir.join("plus.pgn"), plus).unwrap();
+    let run = chesstool(&dir, &["validate", "plus.pgn", "--show-warnings"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("warning: ply 7 \"4.Bxf7++\": '++' for '+'"),
+        "{}",
+        run.stderr
+    );
+    let run = chesstool(&dir, &["validate", "plus.pgn", "--strict"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("ply 7 \"4.Bxf7++\": non-standard notation: '++' for '+'"),
+        "{}",
+        run.stderr
+    );
+
     // A result spelled other than as the standard's four markers (found
     // by a tester: `½-½` read silently, `--strict` too): a warning, an
     // error under `--strict` where it ends the movetext; a Result tag so

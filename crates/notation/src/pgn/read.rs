@@ -364,11 +364,12 @@ impl<'a> RawGame<'a> {
         self.store.start_tags
     }
 
-    /// The raw value of the first tag named `name`; for `FEN`, `SetUp` and
-    /// `Variant`, where none is so named, of the first whose name differs
-    /// only in case (`fen`), as the replay reads the start (so that a
-    /// `--where` condition, a tag column and the game's start agree:
-    /// found by a tester).
+    /// The raw value of the first tag named `name`; asked for `FEN`,
+    /// `SetUp` or `Variant`, where none is so named, of the first whose
+    /// name differs only in case (`fen`), as the replay reads the start
+    /// (so that a `--where` condition, a tag column and the game's start
+    /// agree: found by a tester). Another spelling asked for (`fen`) is
+    /// matched as written.
     ///
     /// ```
     /// use notation::pgn::read::GameReader;
@@ -376,6 +377,7 @@ impl<'a> RawGame<'a> {
     /// let pgn = b"[fen \"8/8/8/8/8/8/8/K1k5 w - - 0 1\"]\n[Fen2 \"x\"]\n\n*\n";
     /// GameReader::new().read_chunk(pgn, 0, 1, |game| {
     ///     assert_eq!(game.tag(b"FEN"), Some(&b"8/8/8/8/8/8/8/K1k5 w - - 0 1"[..]));
+    ///     assert_eq!(game.tag(b"Fen"), None);
     ///     assert_eq!(game.tag(b"Fen2"), Some(&b"x"[..]));
     ///     assert_eq!(game.tag(b"fen2"), None);
     /// });
@@ -383,7 +385,10 @@ impl<'a> RawGame<'a> {
     #[must_use]
     pub fn tag(&self, name: &[u8]) -> Option<&'a [u8]> {
         let found = self.tag_as_written(name);
-        if found.is_none() && self.store.start_tags && classify_tag_name(name).1 {
+        if found.is_none()
+            && self.store.start_tags
+            && matches!(name, b"FEN" | b"SetUp" | b"Variant")
+        {
             let text: &'a [u8] = &self.store.text;
             return self
                 .store

@@ -1433,10 +1433,16 @@ fn read_lenient(bytes: &[u8]) -> Result<Lenient, crate::san::ParseSanError> {
     }
     SanPlus::from_ascii_lenient(bytes)
         .or_else(|err| {
-            // `Rh7++`: the old double-plus, read as one check sign
-            // (resolving then reports the suffix it earns).
+            // `Rh7++`: the old double-plus, read as one check sign, with a
+            // warning of its own (a move that earns `+` was taken silently,
+            // under `--strict` too: found by a tester); resolving then
+            // reports the suffix it earns, as for `+`.
             match bytes.strip_suffix(b"+") {
-                Some(shorter) if shorter.ends_with(b"+") => SanPlus::from_ascii_lenient(shorter),
+                Some(shorter) if shorter.ends_with(b"+") => SanPlus::from_ascii_lenient(shorter)
+                    .map(|mut lenient| {
+                        lenient.warnings.push(SanWarning::DoublePlus);
+                        lenient
+                    }),
                 _ => Err(err),
             }
         })
