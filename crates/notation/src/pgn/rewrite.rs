@@ -203,7 +203,8 @@ pub fn with_result(
 }
 
 /// `text` (our writer's, its lines ended by `\n`) with the line end of
-/// `game` (its bytes as read, [`line_end`]): the games of a CRLF file come
+/// `game` (its bytes as read: `\r\n` if its first line ends so, else
+/// `\n`): the games of a CRLF file come
 /// out CRLF whether they are rewritten or, invalid, passed through as
 /// read (`replay --format pgn`, `select --export`).
 ///
