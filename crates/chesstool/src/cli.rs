@@ -343,7 +343,11 @@ impl Skipped {
             parts.push(format!("{} symlink{s}", self.symlinks));
         }
         if self.not_files > 0 {
-            parts.push(format!("{} not a regular file", self.not_files));
+            parts.push(if self.not_files == 1 {
+                "1 not a regular file".to_string()
+            } else {
+                format!("{} not regular files", self.not_files)
+            });
         }
         let s = if total == 1 { "y" } else { "ies" };
         format!(
@@ -479,29 +483,28 @@ fn input_that_is<'i>(output: &Path, inputs: &'i [InputPath]) -> Option<&'i Input
     })
 }
 
-/// Whether two paths the run writes name one destination: stdout both
-/// (`-` or none), the same name once `.`, `..` and symlinks of their
-/// directories are resolved, or the same existing file (by device and
-/// inode).
-/// `path` made absolute with links and `..` resolved as far as it exists:
-/// its longest existing ancestor canonicalized, the rest appended (a `..`
-/// there taking a component off).
+/// `path` made absolute with links and `..` resolved as far as it exists
+/// (a link, there or dangling, is the file it names, as an output
+/// follows it): its longest existing ancestor canonicalized, the rest
+/// appended, a `..` there taking a component off.
 pub fn resolved_path(path: &Path) -> PathBuf {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let path = crate::output::link_target(path).unwrap_or_else(|| path.to_path_buf());
+    let absolute = std::path::absolute(&path).unwrap_or(path);
     let mut existing = absolute.as_path();
     let mut rest = Vec::new();
     let base = loop {
         if let Ok(real) = std::fs::canonicalize(existing) {
             break real;
         }
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_owned());
-                existing = parent;
-            }
-            // `..` at the end of what does not exist, or the root.
-            _ => break absolute.clone(),
-        }
+        let (Some(parent), Some(last)) = (existing.parent(), existing.components().next_back())
+        else {
+            // The root, which always resolves: not reached.
+            break PathBuf::new();
+        };
+        // A name, or a `..` (or `.`) after what does not exist (found by
+        // a reviewer: `new/../parts` was taken for `new/../parts`).
+        rest.push(last.as_os_str().to_owned());
+        existing = parent;
     };
     let mut out = base;
     for name in rest.into_iter().rev() {
@@ -514,6 +517,10 @@ pub fn resolved_path(path: &Path) -> PathBuf {
     out
 }
 
+/// Whether two paths the run writes name one destination: stdout both
+/// (`-` or none), the same name once `.`, `..` and symlinks of their
+/// directories are resolved, or the same existing file (by device and
+/// inode).
 pub fn same_destination(a: Option<&Path>, b: Option<&Path>) -> bool {
     // `/dev/stdout` too (written through stdout, see `Output::create`).
     let stdout =

@@ -38,8 +38,9 @@ const FORMATS: &[Format] = &[Format::Text, Format::Csv, Format::Jsonl, Format::P
 pub struct ValidateArgs {
     /// PGN files (plain, .zst, .gz or .bz2, detected from the bytes), or
     /// directories, walked in sorted order for files named *.pgn, *.pgn.gz,
-    /// *.pgn.bz2 or *.pgn.zst in any case (other names, hidden entries and
-    /// symlinks are skipped, and counted in the summary); `-` or none for
+    /// *.pgn.bz2 or *.pgn.zst in any case (other names, hidden entries,
+    /// symlinks and other than regular files are skipped, and counted in
+    /// the summary); `-` or none for
     /// stdin.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,

@@ -555,7 +555,7 @@ impl fmt::Display for SanWarning {
             SanWarning::OverDisambiguated => "more disambiguation than needed",
             SanWarning::RankInsteadOfFile => "rank of departure where the file disambiguates",
             SanWarning::CastlingAsKingMove => "castling written as a king move",
-            SanWarning::DoublePlus => "'++' for '+'",
+            SanWarning::DoublePlus => "'++' as a check suffix",
             SanWarning::WrongSuffix { written, actual } => {
                 return match (written, actual) {
                     (None, Some(Suffix::Check)) => f.write_str("missing check suffix '+'"),

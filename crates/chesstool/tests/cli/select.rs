@@ -1237,6 +1237,37 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
             "{}",
             run.stderr
         );
+        // A `..` after a directory that does not exist, and a dangling
+        // link to a file inside (found by a reviewer: both got past).
+        std::fs::create_dir(dir.join("parts3")).unwrap();
+        std::os::unix::fs::symlink("parts3/d.csv", dir.join("dangling.csv")).unwrap();
+        for (out, duplicates) in [
+            ("nothere/../parts3", "parts3/d.csv"),
+            ("parts3", "dangling.csv"),
+        ] {
+            let run = chesstool(
+                &dir,
+                &[
+                    "select",
+                    "f.pgn",
+                    "--unique",
+                    "--split-every",
+                    "5",
+                    "-o",
+                    out,
+                    "--duplicates",
+                    duplicates,
+                ],
+            );
+            assert_eq!(run.code, 2, "{out} {duplicates}: {}", run.stderr);
+            assert!(
+                run.stderr.contains("is inside --split-every's directory"),
+                "{out} {duplicates}: {}",
+                run.stderr
+            );
+        }
+        assert!(!dir.join("nothere").exists());
+        assert_eq!(std::fs::read_dir(dir.join("parts3")).unwrap().count(), 0);
     }
     let run = chesstool(
         &dir,

@@ -342,7 +342,7 @@ fn validate_max_errors_and_strict() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stderr
-            .contains("warning: ply 7 \"4.Bxf7++\": '++' for '+'"),
+            .contains("warning: ply 7 \"4.Bxf7++\": '++' as a check suffix"),
         "{}",
         run.stderr
     );
@@ -350,7 +350,7 @@ fn validate_max_errors_and_strict() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr
-            .contains("ply 7 \"4.Bxf7++\": non-standard notation: '++' for '+'"),
+            .contains("ply 7 \"4.Bxf7++\": non-standard notation: '++' as a check suffix"),
         "{}",
         run.stderr
     );
