@@ -537,15 +537,8 @@ pub fn same_destination(a: Option<&Path>, b: Option<&Path>) -> bool {
         crate::output::link_target(b).unwrap_or_else(|| b.to_path_buf()),
     );
     let (a, b) = (a.as_path(), b.as_path());
-    let resolved = |p: &Path| {
-        let dir = match p.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        Some(std::fs::canonicalize(dir).ok()?.join(p.file_name()?))
-    };
     a == b
-        || resolved(a).is_some_and(|r| Some(r) == resolved(b))
+        || resolved_path(a) == resolved_path(b)
         || matches!(
             (std::fs::metadata(a), std::fs::metadata(b)),
             (Ok(ma), Ok(mb)) if same_file(&ma, &mb)

@@ -1165,10 +1165,8 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
     // `--duplicates` inside the split directory, empty or not there yet,
     // is refused as such, and nothing is left in it (found by a tester:
     // the empty directory was said not to be).
-    std::fs::create_dir(dir.join("empty")).unwrap();
-    for out in ["empty", "new"] {
-        let inside = format!("{out}/d.csv");
-        let run = chesstool(
+    let split_with_duplicates = |out: &str, duplicates: &str| {
+        chesstool(
             &dir,
             &[
                 "select",
@@ -1179,9 +1177,14 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
                 "-o",
                 out,
                 "--duplicates",
-                &inside,
+                duplicates,
             ],
-        );
+        )
+    };
+    std::fs::create_dir(dir.join("empty")).unwrap();
+    for out in ["empty", "new"] {
+        let inside = format!("{out}/d.csv");
+        let run = split_with_duplicates(out, &inside);
         assert_eq!(run.code, 2, "{}", run.stderr);
         assert_eq!(
             run.stderr.trim(),
@@ -1196,40 +1199,13 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
     // Resolved, not by its text: beside the directory through `..` is
     // fine, inside it through a link is not.
     std::fs::create_dir(dir.join("parts2")).unwrap();
-    let run = chesstool(
-        &dir,
-        &[
-            "select",
-            "f.pgn",
-            "--unique",
-            "--split-every",
-            "5",
-            "-o",
-            "parts2",
-            "--duplicates",
-            "parts2/../d.csv",
-            "-q",
-        ],
-    );
+    let run = split_with_duplicates("parts2", "parts2/../d.csv");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(dir.join("d.csv").is_file());
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink("empty", dir.join("link")).unwrap();
-        let run = chesstool(
-            &dir,
-            &[
-                "select",
-                "f.pgn",
-                "--unique",
-                "--split-every",
-                "5",
-                "-o",
-                "link",
-                "--duplicates",
-                "empty/d.csv",
-            ],
-        );
+        let run = split_with_duplicates("link", "empty/d.csv");
         assert_eq!(run.code, 2, "{}", run.stderr);
         assert!(
             run.stderr
@@ -1245,20 +1221,7 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
             ("nothere/../parts3", "parts3/d.csv"),
             ("parts3", "dangling.csv"),
         ] {
-            let run = chesstool(
-                &dir,
-                &[
-                    "select",
-                    "f.pgn",
-                    "--unique",
-                    "--split-every",
-                    "5",
-                    "-o",
-                    out,
-                    "--duplicates",
-                    duplicates,
-                ],
-            );
+            let run = split_with_duplicates(out, duplicates);
             assert_eq!(run.code, 2, "{out} {duplicates}: {}", run.stderr);
             assert!(
                 run.stderr.contains("is inside --split-every's directory"),
