@@ -195,10 +195,12 @@ impl CommonArgs {
                     // `--where --format csv`: the option taken for the
                     // expression (which may start with `-`), its value
                     // missing (found by a reviewer).
+                    // A short option with its value attached (`-t4`)
+                    // looks the same: a minus, a letter, no space.
                     let flag = text.starts_with("--")
-                        || (text.len() == 2
-                            && text.starts_with('-')
-                            && text.as_bytes()[1].is_ascii_alphabetic());
+                        || (text.starts_with('-')
+                            && text.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic)
+                            && !text.contains(char::is_whitespace));
                     if flag {
                         anyhow::anyhow!(
                             "--where: {e} (is its value missing? `{}` was taken for the expression)",

@@ -505,6 +505,10 @@ pub enum SanWarning {
     UciNullMove,
     /// An en-passant marker: `exd6e.p.`, `exd6ep`.
     EnPassantSuffix,
+    /// An en-passant marker on a pawn capture that is not en passant
+    /// (`exd5 e.p.` taking the pawn on d5). Said instead of
+    /// [`SanWarning::EnPassantSuffix`] once the move is known.
+    FalseEnPassant,
     /// An annotation glyph attached to the move: `Nf3!?`.
     AttachedGlyph,
     /// A capture written without `x`: `Nf3` where f3 holds an enemy piece,
@@ -549,6 +553,7 @@ impl fmt::Display for SanWarning {
             SanWarning::Uci => "uci notation",
             SanWarning::UciNullMove => "null move written as 0000",
             SanWarning::EnPassantSuffix => "en-passant marker",
+            SanWarning::FalseEnPassant => "en-passant marker on a capture that is not en passant",
             SanWarning::AttachedGlyph => "annotation glyph attached to the move",
             SanWarning::MissingCapture => "capture without 'x'",
             SanWarning::ExtraCapture => "'x' on a move that captures nothing",
@@ -575,7 +580,7 @@ impl fmt::Display for SanWarning {
 
 /// How many kinds of [`SanWarning`] there are: [`SanWarnings`] holds each
 /// kind at most once, so it never overflows.
-const N_WARNING_KINDS: usize = 22;
+const N_WARNING_KINDS: usize = 23;
 
 /// The warnings of one move: a small set that never allocates, each kind
 /// at most once, in the order found. Dereferences to `&[SanWarning]`.
@@ -606,6 +611,16 @@ impl SanWarnings {
         } else if usize::from(self.len) < N_WARNING_KINDS {
             self.list[usize::from(self.len)] = warning;
             self.len += 1;
+        }
+    }
+
+    /// Puts `to` where `from` is, if it is there.
+    pub fn replace(&mut self, from: SanWarning, to: SanWarning) {
+        if let Some(slot) = self.list[..usize::from(self.len)]
+            .iter_mut()
+            .find(|w| **w == from)
+        {
+            *slot = to;
         }
     }
 
@@ -3015,6 +3030,7 @@ mod tests {
             | SanWarning::Uci
             | SanWarning::UciNullMove
             | SanWarning::EnPassantSuffix
+            | SanWarning::FalseEnPassant
             | SanWarning::AttachedGlyph
             | SanWarning::MissingCapture
             | SanWarning::ExtraCapture
@@ -3022,7 +3038,7 @@ mod tests {
             | SanWarning::RankInsteadOfFile
             | SanWarning::CastlingAsKingMove
             | SanWarning::DoublePlus
-            | SanWarning::WrongSuffix { .. } => 22,
+            | SanWarning::WrongSuffix { .. } => 23,
         };
         assert_eq!(all(SanWarning::Uci), N_WARNING_KINDS);
         let mut warnings = SanWarnings::new();

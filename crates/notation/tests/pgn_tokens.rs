@@ -394,12 +394,45 @@ fn known_leniencies_are_warnings() {
     );
     check_lenient("1. g1f3 d5 *", 2, "uci notation");
     check_lenient("1. e4 d5 2. e5 f5 3. exf6 e.p. *", 5, "en-passant marker");
+    check_lenient("1. e4 d5 2. e5 f5 3. exf6e.p. *", 5, "en-passant marker");
+    // A marker on a pawn capture that is not en passant says so, written
+    // apart or together (a tester's finding: the generic warning).
+    for pgn in ["1. e4 d5 2. exd5 e.p. *", "1. e4 d5 2. exd5ep *"] {
+        check_lenient(pgn, 3, "en-passant marker on a capture that is not en passant");
+    }
+    let true_marker = replay_one("1. e4 d5 2. e5 f5 3. exf6 e.p. *");
+    assert!(
+        true_marker.warnings.iter().all(|w| !w.to_string().contains("not en passant")),
+        "{:?}",
+        true_marker.warnings.iter().map(ToString::to_string).collect::<Vec<_>>()
+    );
     check_lenient(
         "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. o-o *",
         9,
         "lower-case o",
     );
     check_lenient("1. e4 -- 2. d4 *", 3, "null move");
+}
+
+/// `Nc3 e.p.` is read as `Nc3e.p.` is: a marker on a move that is not a
+/// pawn capture is unreadable, not a warning.
+#[test]
+fn en_passant_marker_apart_from_a_move_that_is_no_pawn_capture() {
+    check_invalid(
+        &format!("{TAGS}1. e4 d5 2. Nc3 e.p. *\n"),
+        &Expect {
+            kind: ErrorKind::Unreadable,
+            ply: 3,
+            move_text: Some("2.Nc3 e.p."),
+            token: "e.p.",
+            line: 4,
+            column: 17,
+        },
+    );
+    let together = replay_one(&format!("{TAGS}1. e4 d5 2. Nc3e.p. *\n"));
+    let apart = replay_one(&format!("{TAGS}1. e4 d5 2. Nc3 e.p. *\n"));
+    assert!(together.error.unwrap().to_string().contains("not a pawn capture"));
+    assert!(apart.error.unwrap().to_string().contains("not a pawn capture"));
 }
 
 #[test]

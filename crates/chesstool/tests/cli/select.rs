@@ -937,7 +937,7 @@ fn select_reads_an_expression_that_starts_with_a_minus() {
     assert_eq!(selected(&dir, "f.pgn", "-(WhiteElo - 2500) < 0"), plain);
     // An option where the value belongs is still an error, which says
     // the value may be missing.
-    for args in [&["--where", "--format", "csv"][..], &["--where", "-q"]] {
+    for args in [&["--where", "--format", "csv"][..], &["--where", "-q"], &["--where", "-t4"]] {
         let mut all = vec!["select", "f.pgn"];
         all.extend_from_slice(args);
         let run = chesstool(&dir, &all);

@@ -17,7 +17,7 @@
 
 use core::fmt;
 
-use board::Color;
+use board::{Color, Role};
 use movegen::{CastlingMode, Move, Position};
 
 use crate::fen::{Fen, ParseFenError};
@@ -28,8 +28,8 @@ use crate::pgn::model::{nag_from_glyph, GameResult};
 use crate::pgn::read::RawGame;
 use crate::pgn::tags::escape_for_report;
 use crate::san::{
-    parse_standard, resolve_fast, resolve_lenient, FastMove, LenientSan, SanError, SanPlus,
-    SanWarning, SanWarnings, Suffix,
+    parse_standard, resolve_fast, resolve_lenient, FastMove, LenientSan, ParseSanErrorKind,
+    SanError, SanPlus, SanWarning, SanWarnings, Suffix,
 };
 
 /// How strictly to read.
@@ -883,12 +883,32 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
                     warnings.push(SanWarning::AttachedGlyph);
                 }
                 TokenKind::San if is_en_passant_marker(game.token_bytes(&next)) => {
-                    // `exd6 e.p.`: the marker belongs to the move before.
+                    // `exd6 e.p.`: the marker belongs to the move before,
+                    // which must be a pawn capture, as when written
+                    // together (`Nc3e.p.` is unreadable).
+                    if pos.moving_role(mv) != Some(Role::Pawn) || !pos.is_capture(mv) {
+                        return Err(Box::new(located(
+                            game,
+                            &next,
+                            ErrorKind::Unreadable,
+                            Some(ply),
+                            Some(format!(
+                                "{} {}",
+                                numbered(pos, bytes),
+                                String::from_utf8_lossy(game.token_bytes(&next))
+                            )),
+                            ParseSanErrorKind::MisplacedEnPassant.to_string(),
+                        )));
+                    }
                     game.next_token();
                     warnings.push(SanWarning::EnPassantSuffix);
                 }
                 _ => {}
             }
+        }
+        if !mv.is_en_passant() {
+            // `exd5 e.p.` taking the pawn that stands on d5.
+            warnings.replace(SanWarning::EnPassantSuffix, SanWarning::FalseEnPassant);
         }
         let (suffix, nag) = match &written {
             // (The lenient resolver checked the suffix already.)
