@@ -1098,17 +1098,24 @@ static EDGE_RING: [Bitboard; 4] = {
     table
 };
 
+/// The square's distances to the nearer file edge and rank edge, and the
+/// smaller of the two.
+const fn edge_distances(sq: usize) -> (i32, i32, i32) {
+    let file = (sq % 8) as i32;
+    let rank = (sq / 8) as i32;
+    let to_file = if file < 7 - file { file } else { 7 - file };
+    let to_rank = if rank < 7 - rank { rank } else { 7 - rank };
+    let min = if to_file < to_rank { to_file } else { to_rank };
+    (to_file, to_rank, min)
+}
+
 /// For the defending king: `3 * min(file edge, rank edge) + file edge +
 /// rank edge` (distances in squares), the first term of [`heuristic`].
 static EDGE_TERM: [i8; 64] = {
     let mut table = [0i8; 64];
     let mut sq = 0;
     while sq < 64 {
-        let file = (sq % 8) as i32;
-        let rank = (sq / 8) as i32;
-        let to_file = if file < 7 - file { file } else { 7 - file };
-        let to_rank = if rank < 7 - rank { rank } else { 7 - rank };
-        let min = if to_file < to_rank { to_file } else { to_rank };
+        let (to_file, to_rank, min) = edge_distances(sq);
         table[sq] = (3 * min + to_file + to_rank) as i8;
         sq += 1;
     }
@@ -1120,11 +1127,7 @@ static EDGE_SCORE: [i8; 64] = {
     let mut table = [0i8; 64];
     let mut sq = 0;
     while sq < 64 {
-        let file = (sq % 8) as i32;
-        let rank = (sq / 8) as i32;
-        let to_file = if file < 7 - file { file } else { 7 - file };
-        let to_rank = if rank < 7 - rank { rank } else { 7 - rank };
-        let min = if to_file < to_rank { to_file } else { to_rank };
+        let (_, _, min) = edge_distances(sq);
         table[sq] = (2 * min) as i8;
         sq += 1;
     }
@@ -1642,16 +1645,7 @@ pub(crate) static KNIGHT_DISTANCE: [[u8; 64]; 64] = knight_distances();
 
 const fn knight_distances() -> [[u8; 64]; 64] {
     let mut table = [[u8::MAX; 64]; 64];
-    let jumps: [(i32, i32); 8] = [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ];
+    let jumps = board::attacks::KNIGHT_DELTAS;
     let mut from = 0;
     while from < 64 {
         table[from][from] = 0;

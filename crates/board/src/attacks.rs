@@ -9,7 +9,8 @@ use crate::bitboard::Bitboard;
 use crate::magics::{BISHOP_MAGICS, ROOK_MAGICS};
 use crate::types::{Color, Piece, Role, Square};
 
-const KNIGHT_DELTAS: [(i32, i32); 8] = [
+/// A knight's eight jumps, as (file, rank) steps.
+pub const KNIGHT_DELTAS: [(i32, i32); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
