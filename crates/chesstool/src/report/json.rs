@@ -1,28 +1,37 @@
 //! The little JSON the binary writes: string literals for JSONL records
 //! and schemas.
 
-/// Appends `s` to `out` as a JSON string literal.
+/// Appends `s` as a JSON string. Every control character (C0, DEL and
+/// C1) is written as a JSON escape (`\n`, `\u001b`, `\u0085`), so a line
+/// carries none raw and the value reads back as it was.
 #[inline]
 pub fn push_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let bytes = s.as_bytes();
-    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+    if !bytes
+        .iter()
+        .any(|&b| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f || b == 0xc2)
+    {
         out.extend_from_slice(bytes);
     } else {
-        for &b in bytes {
-            match b {
-                b'"' => out.extend_from_slice(b"\\\""),
-                b'\\' => out.extend_from_slice(b"\\\\"),
-                b'\n' => out.extend_from_slice(b"\\n"),
-                b'\r' => out.extend_from_slice(b"\\r"),
-                b'\t' => out.extend_from_slice(b"\\t"),
-                b if b < 0x20 => {
+        for c in s.chars() {
+            match c {
+                '"' => out.extend_from_slice(b"\\\""),
+                '\\' => out.extend_from_slice(b"\\\\"),
+                '\n' => out.extend_from_slice(b"\\n"),
+                '\r' => out.extend_from_slice(b"\\r"),
+                '\t' => out.extend_from_slice(b"\\t"),
+                c if c.is_control() => {
                     const HEX: &[u8; 16] = b"0123456789abcdef";
+                    let code = u32::from(c) as usize;
                     out.extend_from_slice(b"\\u00");
-                    out.push(HEX[usize::from(b >> 4)]);
-                    out.push(HEX[usize::from(b & 15)]);
+                    out.push(HEX[(code >> 4) & 15]);
+                    out.push(HEX[code & 15]);
                 }
-                b => out.push(b),
+                c => {
+                    let mut buf = [0; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
             }
         }
     }
@@ -34,10 +43,10 @@ mod tests {
     #[test]
     fn escapes() {
         let mut s = Vec::new();
-        super::push_str(&mut s, "a\"b\\c\nd\u{1}é\u{1f}");
+        super::push_str(&mut s, "a\"b\\c\nd\u{1}é\u{1f}\u{7f}\u{85}\u{a0}");
         assert_eq!(
             String::from_utf8(s).unwrap(),
-            "\"a\\\"b\\\\c\\nd\\u0001é\\u001f\""
+            "\"a\\\"b\\\\c\\nd\\u0001é\\u001f\\u007f\\u0085\u{a0}\""
         );
     }
 }

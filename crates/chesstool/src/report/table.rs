@@ -329,8 +329,10 @@ impl Cell<'_> {
         }
     }
 
-    /// Text. Control characters from the input are written escaped
-    /// (`\u{1b}`), in every format, so no report carries them raw.
+    /// Text. No line of a report carries a control character raw: CSV
+    /// writes them escaped (`\u{1b}`), JSONL in JSON's own escapes
+    /// (`\u001b`, which read back as the character), and Parquet holds
+    /// the text as it is, as `--where` sees it.
     #[inline]
     pub fn str(&mut self, text: &str) {
         match &mut self.target {
@@ -343,8 +345,8 @@ impl Cell<'_> {
                 line.extend_from_slice(text.as_bytes());
             }
             Target::Csv { line, .. } => push_csv_field(line, &escape_controls(text)),
-            Target::Json { line } => super::json::push_str(line, &escape_controls(text)),
-            Target::Parquet(builder) => builder.append_str(&escape_controls(text)),
+            Target::Json { line } => super::json::push_str(line, text),
+            Target::Parquet(builder) => builder.append_str(text),
         }
     }
 
@@ -435,7 +437,7 @@ impl Cell<'_> {
         }
     }
 
-    /// A list of strings (escaped as [`Cell::str`] escapes text). In CSV
+    /// A list of strings (each written as [`Cell::str`] writes text). In CSV
     /// the items are joined by the column's separator, an item's own `;`
     /// written `,` so that the field splits back into its items.
     pub fn list_str<'s>(&mut self, items: impl IntoIterator<Item = &'s str>) {
@@ -461,12 +463,12 @@ impl Cell<'_> {
                     if i > 0 {
                         line.push(b',');
                     }
-                    super::json::push_str(line, &escape_controls(item));
+                    super::json::push_str(line, item);
                 }
                 line.push(b']');
             }
             Target::Parquet(builder) => {
-                builder.append_str_list(items.into_iter().map(|item| escape_controls(item)));
+                builder.append_str_list(items.into_iter().map(Cow::Borrowed));
             }
         }
     }

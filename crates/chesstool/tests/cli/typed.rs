@@ -189,7 +189,7 @@ fn json_str(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push(c),
         }
     }
@@ -534,6 +534,38 @@ fn typed_fields_in_jsonl_and_csv() {
         "{}",
         run.stdout
     );
+}
+
+/// A control character in a value is the value: JSONL writes it in
+/// JSON's escapes and Parquet as it is, so both read back as the tag was
+/// written (and as `--where` sees it), and a tab stays apart from the
+/// text `\u{9}`; CSV shows it escaped, on one line (found by two
+/// testers: every format wrote the text `\u{9}`).
+#[test]
+fn control_characters_are_values_in_jsonl_and_parquet() {
+    let dir = temp_dir("typed_controls");
+    std::fs::write(
+        dir.join("c.pgn"),
+        "[Event \"a\tb\"]\n[White \"E\u{1b}[2J\u{85}\"]\n[Result \"*\"]\n\n1. e4 *\n\n\
+         [Event \"a\\\\u{9}b\"]\n[Result \"*\"]\n\n1. e4 *\n",
+    )
+    .unwrap();
+    let jsonl = chesstool(&dir, &["validate", "c.pgn", "--tags", "Event", "--format", "jsonl"]);
+    assert_eq!(jsonl.code, 0, "{}", jsonl.stderr);
+    assert!(jsonl.stdout.contains(r#""white":"E\u001b[2J\u0085""#), "{}", jsonl.stdout);
+    assert!(jsonl.stdout.contains(r#""Event":"a\tb""#), "{}", jsonl.stdout);
+    assert!(jsonl.stdout.contains(r#""Event":"a\\u{9}b""#), "{}", jsonl.stdout);
+    assert!(!jsonl.stdout.bytes().any(|b| b < 0x20 && b != b'\n'), "{}", jsonl.stdout);
+    let run = chesstool(
+        &dir,
+        &["validate", "c.pgn", "--tags", "Event", "--format", "parquet", "-o", "c.parquet"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (lines, _) = parquet_as_jsonl(&dir.join("c.parquet"));
+    assert_eq!(lines, jsonl.stdout.lines().collect::<Vec<_>>());
+    let csv = chesstool(&dir, &["validate", "c.pgn", "--tags", "Event", "--format", "csv"]);
+    assert!(csv.stdout.contains(",E\\u{1b}[2J\\u{85},"), "{}", csv.stdout);
+    assert!(csv.stdout.contains(",a\\u{9}b,"), "{}", csv.stdout);
 }
 
 #[test]
