@@ -311,7 +311,10 @@ pub fn examine(
         valid,
         recorded: validation.recorded.clone(),
         positions: keys,
-        final_position: replayed.final_position,
+        // A game whose replay an error stopped has no last position to
+        // match (a tester's finding: `final()` matched the position
+        // before an illegal move).
+        final_position: replayed.final_position.filter(|_| replayed.reached_end),
     };
     Examined {
         validation,

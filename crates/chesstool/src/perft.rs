@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use movegen::{Move, PerftTable, Position};
-use notation::fen::Fen;
+use notation::fen::{Clocks, Fen};
 use rayon::prelude::*;
 
 use crate::Outcome;
@@ -107,7 +107,7 @@ pub fn run(args: &PerftArgs) -> Result<Outcome> {
 /// squares dropped, and checks no move could have given accepted, as
 /// suites hold such positions); each relaxation is returned as a warning.
 fn parse_fen(text: &str, force_chess960: bool) -> Result<(Position, Vec<String>), String> {
-    Fen::read_relaxed(text.as_bytes(), force_chess960).map_err(|e| e.to_string())
+    Fen::read_relaxed(text.as_bytes(), force_chess960, Clocks::Read).map_err(|e| e.to_string())
 }
 
 /// Root moves and their counts, computed in parallel. With few root moves

@@ -200,18 +200,29 @@ impl Fen {
     /// the returned list. Chess960 when `chess960` or the FEN says so.
     ///
     /// ```
-    /// use notation::fen::Fen;
+    /// use notation::fen::{Clocks, Fen};
     ///
     /// let fen = b"rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 3";
-    /// let (position, relaxed) = Fen::read_relaxed(fen, false).unwrap();
+    /// let (position, relaxed) = Fen::read_relaxed(fen, false, Clocks::Read).unwrap();
     /// assert_eq!(position.ep_square(), None);
     /// assert_eq!(relaxed, ["dropped en-passant square e6: no double push could have produced it"]);
+    /// // Where the clocks are not read, an EPD's four fields need no word.
+    /// let epd = b"8/8/8/8/8/8/8/K1k5 w - -";
+    /// assert_eq!(Fen::read_relaxed(epd, false, Clocks::Ignored).unwrap().1, [""; 0]);
+    /// assert_eq!(Fen::read_relaxed(epd, false, Clocks::Read).unwrap().1.len(), 1);
     /// ```
     ///
     /// # Errors
     /// Text that is no FEN, or a position no repair makes legal.
-    pub fn read_relaxed(text: &[u8], chess960: bool) -> Result<(Position, Vec<String>), FenError> {
-        let (fen, fen_warnings) = Fen::from_ascii_lenient(text.trim_ascii())?;
+    pub fn read_relaxed(
+        text: &[u8],
+        chess960: bool,
+        clocks: Clocks,
+    ) -> Result<(Position, Vec<String>), FenError> {
+        let (fen, mut fen_warnings) = Fen::from_ascii_lenient(text.trim_ascii())?;
+        if clocks == Clocks::Ignored {
+            fen_warnings.retain(|w| !matches!(w, FenWarning::MissingFields { found: 4.. }));
+        }
         let mode = if chess960 {
             CastlingMode::Chess960
         } else {
@@ -253,6 +264,17 @@ impl Fen {
     pub const fn display(&self, style: FenStyle) -> FenDisplay<'_> {
         FenDisplay { fen: self, style }
     }
+}
+
+/// Whether the reader of [`Fen::read_relaxed`] reads the FEN's clocks
+/// (the halfmove clock and the move number).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Clocks {
+    /// They are read: fields missing from an EPD are said.
+    Read,
+    /// They are not (a position matched clocks aside): an EPD's four
+    /// fields are all there is to say.
+    Ignored,
 }
 
 impl FromStr for Fen {

@@ -398,13 +398,24 @@ fn known_leniencies_are_warnings() {
     // A marker on a pawn capture that is not en passant says so, written
     // apart or together (a tester's finding: the generic warning).
     for pgn in ["1. e4 d5 2. exd5 e.p. *", "1. e4 d5 2. exd5ep *"] {
-        check_lenient(pgn, 3, "en-passant marker on a capture that is not en passant");
+        check_lenient(
+            pgn,
+            3,
+            "en-passant marker on a capture that is not en passant",
+        );
     }
     let true_marker = replay_one("1. e4 d5 2. e5 f5 3. exf6 e.p. *");
     assert!(
-        true_marker.warnings.iter().all(|w| !w.to_string().contains("not en passant")),
+        true_marker
+            .warnings
+            .iter()
+            .all(|w| !w.to_string().contains("not en passant")),
         "{:?}",
-        true_marker.warnings.iter().map(ToString::to_string).collect::<Vec<_>>()
+        true_marker
+            .warnings
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
     );
     check_lenient(
         "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. o-o *",
@@ -431,8 +442,16 @@ fn en_passant_marker_apart_from_a_move_that_is_no_pawn_capture() {
     );
     let together = replay_one(&format!("{TAGS}1. e4 d5 2. Nc3e.p. *\n"));
     let apart = replay_one(&format!("{TAGS}1. e4 d5 2. Nc3 e.p. *\n"));
-    assert!(together.error.unwrap().to_string().contains("not a pawn capture"));
-    assert!(apart.error.unwrap().to_string().contains("not a pawn capture"));
+    assert!(together
+        .error
+        .unwrap()
+        .to_string()
+        .contains("not a pawn capture"));
+    assert!(apart
+        .error
+        .unwrap()
+        .to_string()
+        .contains("not a pawn capture"));
 }
 
 #[test]

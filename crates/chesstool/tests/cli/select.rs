@@ -937,7 +937,11 @@ fn select_reads_an_expression_that_starts_with_a_minus() {
     assert_eq!(selected(&dir, "f.pgn", "-(WhiteElo - 2500) < 0"), plain);
     // An option where the value belongs is still an error, which says
     // the value may be missing.
-    for args in [&["--where", "--format", "csv"][..], &["--where", "-q"], &["--where", "-t4"]] {
+    for args in [
+        &["--where", "--format", "csv"][..],
+        &["--where", "-q"],
+        &["--where", "-t4"],
+    ] {
         let mut all = vec!["select", "f.pgn"];
         all.extend_from_slice(args);
         let run = chesstool(&dir, &all);
@@ -947,6 +951,39 @@ fn select_reads_an_expression_that_starts_with_a_minus() {
             "{args:?}: {}",
             run.stderr
         );
+    }
+}
+
+/// `final()` is NULL for a game a move error stops (its replay ends
+/// before its last position: found by a tester, it matched the position
+/// before an illegal move); `reaches()` sees the positions replayed; an
+/// EPD's four fields pass without a warning.
+#[test]
+fn select_final_is_null_where_a_move_error_stops_the_game() {
+    let dir = temp_dir("select_final_invalid");
+    std::fs::write(
+        dir.join("f.pgn"),
+        "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+         [Event \"b\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n\
+         [Event \"c\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 (2. Ke3) Nc6 *\n",
+    )
+    .unwrap();
+    let epd = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -";
+    for (condition, games) in [
+        (format!("final('{epd}')"), "2"),
+        (format!("final('{epd}') IS NULL"), "1 3"),
+        (format!("reaches('{epd}')"), "1 2 3"),
+    ] {
+        let run = chesstool(&dir, &["select", "f.pgn", "--where", &condition, "--format", "csv"]);
+        assert_eq!(run.code, 0, "{condition}: {}", run.stderr);
+        assert!(!run.stderr.contains("warning"), "{condition}: {}", run.stderr);
+        let got: Vec<&str> = run
+            .stdout
+            .lines()
+            .skip(1)
+            .map(|line| line.split(',').nth(1).unwrap())
+            .collect();
+        assert_eq!(got.join(" "), games, "{condition}");
     }
 }
 

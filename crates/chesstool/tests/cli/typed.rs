@@ -550,21 +550,56 @@ fn control_characters_are_values_in_jsonl_and_parquet() {
          [Event \"a\\\\u{9}b\"]\n[Result \"*\"]\n\n1. e4 *\n",
     )
     .unwrap();
-    let jsonl = chesstool(&dir, &["validate", "c.pgn", "--tags", "Event", "--format", "jsonl"]);
+    let jsonl = chesstool(
+        &dir,
+        &["validate", "c.pgn", "--tags", "Event", "--format", "jsonl"],
+    );
     assert_eq!(jsonl.code, 0, "{}", jsonl.stderr);
-    assert!(jsonl.stdout.contains(r#""white":"E\u001b[2J\u0085""#), "{}", jsonl.stdout);
-    assert!(jsonl.stdout.contains(r#""Event":"a\tb""#), "{}", jsonl.stdout);
-    assert!(jsonl.stdout.contains(r#""Event":"a\\u{9}b""#), "{}", jsonl.stdout);
-    assert!(!jsonl.stdout.bytes().any(|b| b < 0x20 && b != b'\n'), "{}", jsonl.stdout);
+    assert!(
+        jsonl.stdout.contains(r#""white":"E\u001b[2J\u0085""#),
+        "{}",
+        jsonl.stdout
+    );
+    assert!(
+        jsonl.stdout.contains(r#""Event":"a\tb""#),
+        "{}",
+        jsonl.stdout
+    );
+    assert!(
+        jsonl.stdout.contains(r#""Event":"a\\u{9}b""#),
+        "{}",
+        jsonl.stdout
+    );
+    assert!(
+        !jsonl.stdout.bytes().any(|b| b < 0x20 && b != b'\n'),
+        "{}",
+        jsonl.stdout
+    );
     let run = chesstool(
         &dir,
-        &["validate", "c.pgn", "--tags", "Event", "--format", "parquet", "-o", "c.parquet"],
+        &[
+            "validate",
+            "c.pgn",
+            "--tags",
+            "Event",
+            "--format",
+            "parquet",
+            "-o",
+            "c.parquet",
+        ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let (lines, _) = parquet_as_jsonl(&dir.join("c.parquet"));
     assert_eq!(lines, jsonl.stdout.lines().collect::<Vec<_>>());
-    let csv = chesstool(&dir, &["validate", "c.pgn", "--tags", "Event", "--format", "csv"]);
-    assert!(csv.stdout.contains(",E\\u{1b}[2J\\u{85},"), "{}", csv.stdout);
+    let csv = chesstool(
+        &dir,
+        &["validate", "c.pgn", "--tags", "Event", "--format", "csv"],
+    );
+    assert!(
+        csv.stdout.contains(",E\\u{1b}[2J\\u{85},"),
+        "{}",
+        csv.stdout
+    );
     assert!(csv.stdout.contains(",a\\u{9}b,"), "{}", csv.stdout);
 }
 

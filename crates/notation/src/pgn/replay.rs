@@ -324,6 +324,11 @@ pub struct Replayed {
     pub start: Option<Position>,
     /// The position after the last mainline move replayed.
     pub final_position: Option<Position>,
+    /// Whether the replay read the movetext to its end: `false` when an
+    /// error in a move (of the mainline or of a variation) stopped it,
+    /// so that [`Replayed::final_position`] is not the game's last
+    /// position.
+    pub reached_end: bool,
     /// Whether [`Replayed::final_position`] has a legal move, when the
     /// replay found out (it does to check a recorded result against a
     /// checkmate or stalemate): a caller that needs to know need not
@@ -410,6 +415,7 @@ pub fn replay(
         warnings: Vec::new(),
         start: None,
         final_position: None,
+        reached_end: false,
         final_has_legal_moves: None,
         result_tag: None,
         terminator: None,
@@ -1050,7 +1056,10 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             None => &self.frame.current,
         };
         let mut found = Vec::new();
-        if self.out.error.is_none() {
+        // The end-of-game checks run, and find their errors, only on a
+        // movetext read to its end.
+        let reached_end = self.out.error.is_none();
+        if reached_end {
             for check in checks {
                 match check(&self, game, final_position) {
                     Some(Finding::Error(error)) => {
@@ -1071,6 +1080,7 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             }
         }
         out.final_position = Some(final_position);
+        out.reached_end = reached_end;
         out.final_has_legal_moves = self.final_moves.get();
         out
     }
