@@ -357,6 +357,13 @@ impl Skipped {
             parts.join(", ")
         )
     }
+
+    /// Whether an entry left out could have held games: a hidden one, a
+    /// symlink, or a PGN name that is no regular file (not a file whose
+    /// name says it is no PGN).
+    pub fn could_hold_games(self) -> bool {
+        self.hidden + self.symlinks + self.not_files > 0
+    }
 }
 
 /// The inputs, in order: each file named (stdin for `-`, or for none),
@@ -657,6 +664,16 @@ pub fn run_inputs<T: crate::pipeline::Task>(
         &mut run.io_failed,
         &mut run.skipped,
     )?;
+    if run.skipped.could_hold_games() && !common.quiet && !common.summary_on_stderr() {
+        // Where no summary reaches a person (a script, a pipe), entries
+        // that could have held games are not left out without a word
+        // (found by a tester: `.hidden.pgn` and a linked PGN file went
+        // unsaid); the summary says it on a terminal.
+        eprintln!(
+            "chesstool: note: {}",
+            run.skipped.note().trim_start_matches("; ")
+        );
+    }
     let written = common
         .output
         .iter()

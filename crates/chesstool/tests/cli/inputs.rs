@@ -76,6 +76,21 @@ fn a_directory_is_walked_in_order_skipping_hidden_and_other_files() {
     // The summary counts what was skipped (issue 21: silently before).
     let note = "; 6 entries of directories skipped (2 not named *.pgn, *.pgn.gz, \
                 *.pgn.bz2 or *.pgn.zst, 2 hidden, 1 symlink, 1 not a regular file)";
+    // Where no summary reaches a person (stderr no terminal), entries
+    // that could hold games are said on stderr all the same, unless `-q`
+    // (found by a tester: a script saw nothing of them).
+    let said = format!("chesstool: note: {}", &note[2..]);
+    assert!(
+        run.stderr.lines().any(|line| line == said),
+        "{}",
+        run.stderr
+    );
+    let quiet = chesstool(&dir, &["validate", "games", "--format", "csv", "-q"]);
+    assert!(!quiet.stderr.contains("skipped"), "{}", quiet.stderr);
+    write(&dir.join("plain/a.pgn"), A);
+    write(&dir.join("plain/notes.txt"), "not chess");
+    let plain = chesstool(&dir, &["validate", "plain", "--format", "csv"]);
+    assert!(!plain.stderr.contains("skipped"), "{}", plain.stderr);
     let run = chesstool(&dir, &["validate", "games"]);
     let summary = run.stdout.lines().last().unwrap_or_default();
     assert!(summary.ends_with(note), "{}", run.stdout);
