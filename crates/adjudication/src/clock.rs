@@ -69,9 +69,11 @@
 //!   (chess.com daily games record the time the move took, per-move
 //!   servers the time that was left), so only a reading above `S`, which
 //!   neither allows, is reported, as a warning.
-//! - **First moves are free.** Lichess starts neither clock before each
-//!   side has moved once, and other servers give the first move extra
-//!   time, so nothing is flagged on a player's first move of the game.
+//! - **First moves are free under a whole-game clock.** Lichess starts
+//!   neither clock before each side has moved once, and other servers
+//!   give the first move extra time, so nothing is flagged on a player's
+//!   first move of the game. A per-move clock (`1/S`) gives every move
+//!   its `S`, the first too.
 //! - **Rising clocks.** Between two readings of the same player the clock
 //!   may rise by at most what the time control added in between
 //!   (increments, and a new period's time at a period boundary); more is a

@@ -454,6 +454,15 @@ fn en_passant_marker_apart_from_a_move_that_is_no_pawn_capture() {
         .contains("not a pawn capture"));
 }
 
+/// A `"` in the quoted move of an error line is written `\"`, so the
+/// quotes still delimit it (a tester's finding).
+#[test]
+fn a_quote_in_a_move_is_escaped_in_its_error_line() {
+    let replayed = replay_one(&format!("{TAGS}1. e4 e5 2. Nf3 Nc6\"x 3. Bb5 *\n"));
+    let error = replayed.error.unwrap().to_string();
+    assert!(error.starts_with(r#"ply 4 "2...Nc6\"x": "#), "{error}");
+}
+
 #[test]
 fn attached_glyph_is_kept_as_a_nag() {
     // `Nf3!?` is import format (a suffix annotation on the move): valid,

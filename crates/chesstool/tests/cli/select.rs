@@ -974,9 +974,16 @@ fn select_final_is_null_where_a_move_error_stops_the_game() {
         (format!("final('{epd}') IS NULL"), "1 3"),
         (format!("reaches('{epd}')"), "1 2 3"),
     ] {
-        let run = chesstool(&dir, &["select", "f.pgn", "--where", &condition, "--format", "csv"]);
+        let run = chesstool(
+            &dir,
+            &["select", "f.pgn", "--where", &condition, "--format", "csv"],
+        );
         assert_eq!(run.code, 0, "{condition}: {}", run.stderr);
-        assert!(!run.stderr.contains("warning"), "{condition}: {}", run.stderr);
+        assert!(
+            !run.stderr.contains("warning"),
+            "{condition}: {}",
+            run.stderr
+        );
         let got: Vec<&str> = run
             .stdout
             .lines()

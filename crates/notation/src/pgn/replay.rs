@@ -120,11 +120,11 @@ impl fmt::Display for GameError {
         if let Some(ply) = self.ply {
             write!(f, "ply {ply} ")?;
         }
-        // Both are escaped already (no control bytes).
-        if let Some(m) = &self.move_text {
-            write!(f, "\"{m}\": ")?;
-        } else if let Some(t) = &self.token {
-            write!(f, "\"{t}\": ")?;
+        // Both are escaped already (no control bytes); a `"` in them is
+        // written `\"`, so that the quotes still delimit the move (found
+        // by a tester: `"2...Nc6"x"`).
+        if let Some(text) = self.move_text.as_ref().or(self.token.as_ref()) {
+            write_quoted(f, text)?;
         }
         write!(f, "{}: {}", self.kind, self.message)
     }
@@ -195,9 +195,18 @@ impl fmt::Display for GameWarning {
             write!(f, "ply {ply} ")?;
         }
         if let Some(token) = &self.token {
-            write!(f, "\"{token}\": ")?;
+            write_quoted(f, token)?;
         }
         write!(f, "{}", self.kind)
+    }
+}
+
+/// `"text": `, a `"` of the text written `\"`.
+fn write_quoted(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    if text.contains('"') {
+        write!(f, "\"{}\": ", text.replace('"', "\\\""))
+    } else {
+        write!(f, "\"{text}\": ")
     }
 }
 
