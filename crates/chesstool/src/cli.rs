@@ -396,6 +396,17 @@ pub fn expand_inputs(
     } else if named.is_empty() {
         named.push(PathBuf::from("-"));
     }
+    // Standard input reads once: a second `-` (or `-` beside
+    // `--files-from -`) would read nothing, and the run fail on an input
+    // of no games (a tester's finding).
+    let stdin_uses = named.iter().filter(|path| input::is_stdin(path)).count()
+        + usize::from(files_from.is_some_and(input::is_stdin));
+    if stdin_uses > 1 {
+        bail!(
+            "stdin (-) is named as an input {} (--files-from - counts too): it can be read once",
+            if stdin_uses == 2 { "twice".to_owned() } else { format!("{stdin_uses} times") }
+        );
+    }
     let mut out = Vec::new();
     for path in named {
         if !input::is_stdin(&path) && path.is_dir() {

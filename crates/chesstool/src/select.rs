@@ -546,7 +546,14 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                     args.format.name()
                 );
             }
-            let Some(path) = args.common.output.as_deref() else {
+            // `-o -` is stdout everywhere else, never a directory named
+            // `-` (a tester's finding).
+            let Some(path) = args
+                .common
+                .output
+                .as_deref()
+                .filter(|path| !crate::input::is_stdin(path))
+            else {
                 anyhow::bail!("--split-every writes PGN files into a directory: give -o DIR");
             };
             Some(Split {

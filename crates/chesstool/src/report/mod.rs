@@ -444,7 +444,8 @@ pub fn moves_columns<R: GameRecord + 'static>() -> Vec<Column<Placed<R>>> {
                 None => c.str(""),
             },
         )
-        .unique(),
+        .unique()
+        .may_be_empty(),
         Column::new(
             "moves",
             Type::LIST_STR,

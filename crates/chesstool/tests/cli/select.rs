@@ -994,6 +994,25 @@ fn select_final_is_null_where_a_move_error_stops_the_game() {
     }
 }
 
+/// `-o -` is stdout, never a directory named `-`; stdin is read once,
+/// so naming it twice is a usage error, not an input of no games (a
+/// tester's findings).
+#[test]
+fn select_split_to_stdout_and_stdin_twice_are_usage_errors() {
+    let dir = temp_dir("select_usage_dash");
+    std::fs::write(dir.join("f.pgn"), fixture()).unwrap();
+    let split = chesstool(&dir, &["select", "f.pgn", "--split-every", "2", "-o", "-"]);
+    assert_eq!(split.code, 2, "{}", split.stderr);
+    assert!(split.stderr.contains("give -o DIR"), "{}", split.stderr);
+    assert!(!dir.join("-").exists());
+    for args in [&["select", "-", "-"][..], &["validate", "-", "--files-from", "-"]] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains("it can be read once"), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
+    }
+}
+
 #[test]
 fn select_bad_expressions_exit_2_with_one_line() {
     let dir = temp_dir("select_errors");

@@ -603,6 +603,30 @@ fn control_characters_are_values_in_jsonl_and_parquet() {
     assert!(csv.stdout.contains(",a\\u{9}b,"), "{}", csv.stdout);
 }
 
+/// In CSV an empty value (an empty list, a game without moves) is an
+/// empty field, which readers load as NULL: the CSV schema calls such
+/// columns nullable, where Parquet's keeps them not (a tester's finding).
+#[test]
+fn the_csv_schema_calls_columns_that_may_be_empty_nullable() {
+    let dir = temp_dir("typed_csv_nullable");
+    let nullable = |format: &str| -> Vec<(String, bool)> {
+        let run = chesstool(&dir, &["schema", "validate", "--moves", "--format", format]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        schema_columns(&run.stdout)
+            .into_iter()
+            .map(|(name, _, nullable)| (name, nullable))
+            .collect()
+    };
+    let (csv, parquet) = (nullable("csv"), nullable("parquet"));
+    for name in ["movetext", "moves", "clocks", "evals", "mates"] {
+        assert!(csv.contains(&(name.to_owned(), true)), "{name}: {csv:?}");
+        assert!(parquet.contains(&(name.to_owned(), false)), "{name}: {parquet:?}");
+    }
+    for name in ["file", "game", "status"] {
+        assert!(csv.contains(&(name.to_owned(), false)), "{name}: {csv:?}");
+    }
+}
+
 #[test]
 fn tags_that_are_columns_are_usage_errors() {
     let dir = setup("typed_tag_clash");
