@@ -289,6 +289,7 @@ impl Game {
     ) -> Game {
         let endings = Endings {
             automatic_draws,
+            consecutive_fivefold: false,
             dead,
         };
         let ending = endings.detect(&start, 1).map(|ending| (ending, 0));
@@ -311,6 +312,54 @@ impl Game {
     #[must_use]
     pub fn automatic_draws(&self) -> bool {
         self.endings.automatic_draws
+    }
+
+    /// This game, with automatic draws, under the fivefold repetition of
+    /// the Laws of 1 July 2014 to 30 June 2017 (9.6 a): a position ends
+    /// the game only on its fifth appearance "for at least five
+    /// consecutive alternate moves by each player", four plies apart five
+    /// times in a row. The helpmate search then stops at no repetition (it
+    /// may only search more lines, so a "no" stays proven), and a line it
+    /// finds through such a fifth appearance is no answer (unknown).
+    ///
+    /// ```
+    /// use adjudication::{Ending, Game};
+    /// use board::Square;
+    /// use movegen::{Move, Position};
+    ///
+    /// let play = |game: &mut Game, moves: &[(Square, Square)]| {
+    ///     for &(from, to) in moves {
+    ///         game.push(Move::normal(from, to)).unwrap();
+    ///     }
+    /// };
+    /// let shuffle = [(Square::G1, Square::F3), (Square::G8, Square::F6), (Square::F3, Square::G1), (Square::F6, Square::G8)];
+    /// // The start position at plies 0, 4, 8, 12 and 16: ended by both.
+    /// let mut today = Game::new(Position::new());
+    /// let mut in_2015 = Game::new(Position::new()).with_consecutive_fivefold();
+    /// for game in [&mut today, &mut in_2015] {
+    ///     for _ in 0..4 {
+    ///         play(game, &shuffle);
+    ///     }
+    ///     assert_eq!(game.ending(), Some(Ending::FivefoldRepetition));
+    /// }
+    /// // At plies 0, 4, 8, 16 and 20 (not at 12): only today's Laws end it.
+    /// let other = [(Square::B1, Square::C3), (Square::B8, Square::C6), (Square::C3, Square::B1), (Square::C6, Square::B8)];
+    /// let away = [(Square::G1, Square::F3), (Square::G8, Square::F6), (Square::F3, Square::D4), (Square::F6, Square::D5)];
+    /// let back = [(Square::D4, Square::F3), (Square::D5, Square::F6), (Square::F3, Square::G1), (Square::F6, Square::G8)];
+    /// let mut today = Game::new(Position::new());
+    /// let mut in_2015 = Game::new(Position::new()).with_consecutive_fivefold();
+    /// for game in [&mut today, &mut in_2015] {
+    ///     for moves in [&shuffle, &other, &away, &back, &other] {
+    ///         play(game, moves);
+    ///     }
+    /// }
+    /// assert_eq!(today.ending(), Some(Ending::FivefoldRepetition));
+    /// assert_eq!(in_2015.ending(), None);
+    /// ```
+    #[must_use]
+    pub fn with_consecutive_fivefold(mut self) -> Game {
+        self.endings.consecutive_fivefold = true;
+        self
     }
 
     /// Which dead positions end this game.
@@ -394,6 +443,7 @@ impl Game {
         self.ply = self.ply.saturating_add(1);
         let count = self.reps.push_move(&self.pos, mv, after, irreversible);
         self.pos.clone_from(after);
+        let count = self.endings.counted(count, &self.reps);
         Ok(self.after_count(count))
     }
 
@@ -597,6 +647,7 @@ impl Game {
         self.pos.play_unchecked(mv);
         self.ply = self.ply.saturating_add(1);
         let count = self.reps.push_move(&before, mv, &self.pos, irreversible);
+        let count = self.endings.counted(count, &self.reps);
         self.after_count(count)
     }
 
@@ -767,7 +818,39 @@ impl Game {
             banned: &banned,
             seventy_five: self.endings.automatic_draws,
         };
-        helpmate::search(&self.pos, color, budget, draws, method)
+        let mut found = helpmate::search(&self.pos, color, budget, draws, method);
+        if self.endings.consecutive_fivefold
+            && found.answer == Answer::Yes
+            && !found.line.is_empty()
+            && !self.line_mates(color, &found.line)
+        {
+            // The line passes a fifth appearance in a row, which ended
+            // the game under the 2014 Laws: no answer (as if the budget
+            // had run out), never a wrong one.
+            found.answer = Answer::Unknown;
+            found.proof = helpmate::Proof::Budget;
+            found.line.clear();
+        }
+        found
+    }
+
+    /// Whether `line`, played on from here, ends in `color`'s mate with no
+    /// other ending before it.
+    fn line_mates(&self, color: Color, line: &[Move]) -> bool {
+        let mut game = self.clone();
+        let mut ending = None;
+        for &mv in line {
+            match game.push(mv) {
+                Ok(None) => {}
+                Ok(Some(end)) => {
+                    ending = Some(end);
+                    break;
+                }
+                Err(_) => return false,
+            }
+        }
+        matches!(ending, Some(Ending::Checkmate { winner }) if winner == color)
+            && game.ply() == self.ply() + line.len() as u32
     }
 
     /// The positions a helpmate search may not reach: those that have
@@ -775,7 +858,11 @@ impl Game {
     /// draw), under Laws with automatic draws.
     fn banned(&self) -> Vec<RepetitionKey> {
         let mut banned: Vec<RepetitionKey> = Vec::new();
-        if !self.endings.automatic_draws {
+        // Under the 2014 Laws a fifth occurrence ends the game only in a
+        // row, at one ply of the line: banning the position at every ply
+        // could lose a mate, so the search bans none, and a line found
+        // through such a fifth is checked after (`Game::helpmate_by`).
+        if !self.endings.automatic_draws || self.endings.consecutive_fivefold {
             return banned;
         }
         // Four occurrences span 13 positions at least (see `Unkeyed`).
@@ -906,7 +993,7 @@ fn ending_of_ply(
         reps.push_move_reaches(before, mv, after, false, 5)
     };
     let count = if reaches_five && endings.automatic_draws {
-        5
+        endings.counted(5, reps)
     } else {
         1
     };
@@ -921,10 +1008,24 @@ fn ending_of_ply(
 #[derive(Copy, Clone, Debug)]
 struct Endings {
     automatic_draws: bool,
+    /// Fivefold repetition as the 2014 Laws had it (9.6 a): five times in
+    /// a row, four plies apart.
+    consecutive_fivefold: bool,
     dead: DeadPositions,
 }
 
 impl Endings {
+    /// The occurrences of the window's last position (`count`, counted in
+    /// `reps`) as far as fivefold repetition goes: under the 2014 Laws a
+    /// fifth that is not the fifth in a row counts as fewer.
+    fn counted(self, count: u32, reps: &Repetitions) -> u32 {
+        if count >= 5 && self.consecutive_fivefold && !reps.last_on_five_alternate_moves() {
+            4
+        } else {
+            count
+        }
+    }
+
     /// The rule that ends the game in `pos`, which has occurred `count`
     /// times.
     fn detect(self, pos: &Position, count: u32) -> Option<Ending> {
@@ -1235,6 +1336,76 @@ mod tests {
                 assert_eq!(replayed.claimable(), pushed.claimable());
             }
         }
+    }
+
+    /// Under the 2014 Laws a fifth occurrence ends a game only in a row
+    /// (four plies apart five times): the start position at plies 0, 4,
+    /// 8, 16 and 20 ends today's game at ply 20 and not the 2014 one,
+    /// replayed or played; at 0, 4, …, 16 it ends both. A helpmate line
+    /// through such a fifth is refused, not taken for a mate.
+    #[test]
+    fn the_2014_fivefold_needs_five_in_a_row() {
+        let m = Move::normal;
+        let other = [
+            m(Square::B1, Square::C3),
+            m(Square::B8, Square::C6),
+            m(Square::C3, Square::B1),
+            m(Square::C6, Square::B8),
+        ];
+        let away = [
+            m(Square::G1, Square::F3),
+            m(Square::G8, Square::F6),
+            m(Square::F3, Square::D4),
+            m(Square::F6, Square::D5),
+        ];
+        let back = [
+            m(Square::D4, Square::F3),
+            m(Square::D5, Square::F6),
+            m(Square::F3, Square::G1),
+            m(Square::F6, Square::G8),
+        ];
+        let apart: Vec<Move> = [KNIGHT_SHUFFLE, other, away, back, other].concat();
+        let in_a_row: Vec<Move> = KNIGHT_SHUFFLE.repeat(4);
+        for (moves, ends_2014) in [(&apart, false), (&in_a_row, true)] {
+            for consecutive in [false, true] {
+                let game = || {
+                    let game = Game::new(Position::new());
+                    if consecutive {
+                        game.with_consecutive_fivefold()
+                    } else {
+                        game
+                    }
+                };
+                let (mut replayed, mut pushed) = (game(), game());
+                for (i, &mv) in moves.iter().enumerate() {
+                    let mut after = replayed.position().clone();
+                    after.play_unchecked(mv);
+                    replayed.push_replayed(mv, &after);
+                    let ending = pushed.push_legal(mv).unwrap();
+                    assert_eq!(replayed.ending(), ending, "move {}", i + 1);
+                }
+                let ends = !consecutive || ends_2014;
+                let expected = ends.then_some(Ending::FivefoldRepetition);
+                assert_eq!(replayed.ending(), expected, "{consecutive} {ends_2014}");
+                assert_eq!(pushed.ending(), expected);
+            }
+        }
+        // From the start after plies 0, 4, 8 and 12 (four times in a
+        // row), a line that brings the fifth at ply 16 passes an ending:
+        // it is no mating line under the 2014 Laws.
+        let mut game = Game::new(Position::new()).with_consecutive_fivefold();
+        for &mv in &KNIGHT_SHUFFLE.repeat(3) {
+            game.push_legal(mv).unwrap();
+        }
+        let mut line = KNIGHT_SHUFFLE.to_vec();
+        line.extend([
+            m(Square::F2, Square::F3),
+            m(Square::E7, Square::E5),
+            m(Square::G2, Square::G4),
+            m(Square::D8, Square::H4),
+        ]);
+        assert!(!game.line_mates(Color::Black, &line));
+        assert!(game.line_mates(Color::Black, &line[4..]));
     }
 
     /// At the thresholds of an unkeyed run, a replayed game answers as a

@@ -441,6 +441,14 @@ impl Repetitions {
             && self.count(&key) >= times
     }
 
+    /// Whether the window's last position also stood 4, 8, 12 and 16
+    /// plies before it: five times on consecutive alternate moves of each
+    /// player, the fivefold repetition of the 2014 Laws (9.6 a).
+    pub(crate) fn last_on_five_alternate_moves(&self) -> bool {
+        let n = self.window.len();
+        n >= 17 && (1..5).all(|k| self.window[n - 1 - 4 * k] == self.window[n - 1])
+    }
+
     /// Pushes `key` (emptying the window first after an irreversible
     /// move); `false` when the window holds `key` alone.
     #[inline]

@@ -36,7 +36,9 @@
 //! Under [`Ruleset::Fide`], [`LawsChoice::ByDate`] applies the Laws in
 //! force on the game's date ([`Laws::in_force_on`]): fivefold repetition
 //! and the 75-move rule end a game only from 1 July 2014 ([`Laws::Fide2014`]),
-//! and a resignation is a draw when the opponent cannot mate only from
+//! fivefold repetition however far apart and the draw agreed only after a
+//! move of each player from 1 July 2017 ([`Laws::Fide2017`]), and a
+//! resignation is a draw when the opponent cannot mate only from
 //! 1 January 2023 ([`Laws::Fide2023`]). A game without a usable date gets
 //! today's Laws. The verdict's detail names the Laws when they are not
 //! today's.
@@ -220,10 +222,17 @@ pub enum Laws {
     /// claimed as threefold repetition and 50 moves; a resignation always
     /// loses.
     Fide2009,
-    /// From 1 July 2014 (as amended to 2018): fivefold repetition and the
-    /// 75-move rule end the game (9.6); a resignation always loses.
+    /// From 1 July 2014 to 30 June 2017: the 75-move rule ends the game,
+    /// and so does a position that has appeared "for at least five
+    /// consecutive alternate moves by each player" (9.6 a: four plies
+    /// apart, five times in a row); a resignation always loses.
     Fide2014,
-    /// From 1 January 2023: as 2014, and a resignation is a draw when the
+    /// From 1 July 2017 (as amended from 1 January 2018): a position's
+    /// fifth occurrence, however far apart, ends the game (9.6.1), as
+    /// the 75-move rule does; a draw is agreed only once both players
+    /// have made a move (5.2.3); a resignation always loses.
+    Fide2017,
+    /// From 1 January 2023: as 2017, and a resignation is a draw when the
     /// opponent cannot mate by any series of legal moves (5.1.2).
     Fide2023,
 }
@@ -242,7 +251,10 @@ impl Laws {
     /// assert_eq!(on("1937.??.??"), Some(Laws::Fide2009));
     /// assert_eq!(on("2014.06.30"), Some(Laws::Fide2009));
     /// assert_eq!(on("2014.07.01"), Some(Laws::Fide2014));
-    /// assert_eq!(on("2022.12.31"), Some(Laws::Fide2014));
+    /// assert_eq!(on("2017.06.30"), Some(Laws::Fide2014));
+    /// assert_eq!(on("2017.07.01"), Some(Laws::Fide2017));
+    /// assert_eq!(on("2017.??.??"), None);
+    /// assert_eq!(on("2022.12.31"), Some(Laws::Fide2017));
     /// assert_eq!(on("2023.01.01"), Some(Laws::Fide2023));
     /// assert_eq!(on("2014.??.??"), None);
     /// assert_eq!(on("????.??.??"), None);
@@ -255,9 +267,29 @@ impl Laws {
                 ..=6 => Some(Laws::Fide2009),
                 _ => Some(Laws::Fide2014),
             },
-            2015..=2022 => Some(Laws::Fide2014),
+            2015..=2016 => Some(Laws::Fide2014),
+            2017 => match date.month? {
+                ..=6 => Some(Laws::Fide2014),
+                _ => Some(Laws::Fide2017),
+            },
+            2018..=2022 => Some(Laws::Fide2017),
             _ => Some(Laws::Fide2023),
         }
+    }
+
+    /// Whether a fivefold repetition must come on consecutive alternate
+    /// moves (four plies apart, five times in a row) to end the game: the
+    /// 2014 edition's 9.6 a.
+    #[must_use]
+    pub const fn consecutive_fivefold(self) -> bool {
+        matches!(self, Laws::Fide2014)
+    }
+
+    /// Whether a draw is agreed only once both players have made a move
+    /// (5.2.3, from 1 July 2017).
+    #[must_use]
+    pub const fn agreement_needs_a_move_each(self) -> bool {
+        matches!(self, Laws::Fide2017 | Laws::Fide2023)
     }
 
     /// Whether fivefold repetition and the 75-move rule end a game.
@@ -278,7 +310,8 @@ impl Laws {
     pub const fn describe(self) -> &'static str {
         match self {
             Laws::Fide2009 => "the Laws before 1 July 2014",
-            Laws::Fide2014 => "the Laws of 1 July 2014 to 2022",
+            Laws::Fide2014 => "the Laws of 1 July 2014 to 30 June 2017",
+            Laws::Fide2017 => "the Laws of 1 July 2017 to 2022",
             Laws::Fide2023 => "the Laws of 2023",
         }
     }
@@ -569,7 +602,7 @@ impl<'t> Record<'t> {
         let spare = spare_plies();
         Record {
             fifty_at: (start.halfmoves() >= 100).then_some(0),
-            game: Game::with_dead_positions(start.clone(), laws.automatic_draws(), dead),
+            game: game_under(start.clone(), laws, dead),
             start,
             moves: spare.0,
             clocks: spare.1,
@@ -849,6 +882,17 @@ fn color_name(color: Color) -> &'static str {
     color.fold("White", "Black")
 }
 
+/// A game from `start` ended as `laws` end games, and by the dead
+/// positions `dead`.
+fn game_under(start: Position, laws: Laws, dead: DeadPositions) -> Game {
+    let game = Game::with_dead_positions(start, laws.automatic_draws(), dead);
+    if laws.consecutive_fivefold() {
+        game.with_consecutive_fivefold()
+    } else {
+        game
+    }
+}
+
 /// The game fed move by move from the start, up to `plies` moves.
 fn game_after(record: &Record<'_>, plies: usize) -> Game {
     if plies >= record.moves.len() {
@@ -856,9 +900,9 @@ fn game_after(record: &Record<'_>, plies: usize) -> Game {
         // the record kept.
         return record.game.clone();
     }
-    let mut game = Game::with_dead_positions(
+    let mut game = game_under(
         record.start.clone(),
-        record.laws.automatic_draws(),
+        record.laws,
         record.game.dead_positions(),
     );
     for &mv in &record.moves[..plies.min(record.moves.len())] {
@@ -1361,6 +1405,25 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
             )
         } else if claims.fifty {
             (Reason::FiftyMoves, "50-move rule claimable")
+        } else if plies < 2
+            && rules.ruleset == Ruleset::Fide
+            && record.laws.agreement_needs_a_move_each()
+        {
+            // 5.2.3 (from 1 July 2017): a draw is agreed "provided both
+            // players have made at least one move" (a tester's finding:
+            // a draw before any move was taken as agreed).
+            return finish(
+                GameResult::Unknown,
+                Reason::Unterminated,
+                plies,
+                claims,
+                format!(
+                    "a draw agreed before both players made a move is no agreement (5.2.3): \
+                     the game was not finished{clock_note}"
+                ),
+                None,
+                Vec::new(),
+            );
         } else {
             (Reason::Agreement, "no rule explains the draw: agreed")
         };

@@ -129,7 +129,10 @@ enum LawsArg {
     /// Today's Laws (from 1 January 2023) for every game.
     #[value(name = "2023")]
     Fide2023,
-    /// The Laws of 1 July 2014 to 2022 for every game.
+    /// The Laws of 1 July 2017 to 2022 for every game.
+    #[value(name = "2017")]
+    Fide2017,
+    /// The Laws of 1 July 2014 to 30 June 2017 for every game.
     #[value(name = "2014")]
     Fide2014,
     /// The Laws before 1 July 2014 for every game.
@@ -417,6 +420,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     let laws = match args.laws {
         LawsArg::Date => LawsChoice::ByDate,
         LawsArg::Fide2023 => LawsChoice::Edition(Laws::Fide2023),
+        LawsArg::Fide2017 => LawsChoice::Edition(Laws::Fide2017),
         LawsArg::Fide2014 => LawsChoice::Edition(Laws::Fide2014),
         LawsArg::Fide2009 => LawsChoice::Edition(Laws::Fide2009),
     };

@@ -404,7 +404,11 @@ pub fn expand_inputs(
     if stdin_uses > 1 {
         bail!(
             "stdin (-) is named as an input {} (--files-from - counts too): it can be read once",
-            if stdin_uses == 2 { "twice".to_owned() } else { format!("{stdin_uses} times") }
+            if stdin_uses == 2 {
+                "twice".to_owned()
+            } else {
+                format!("{stdin_uses} times")
+            }
         );
     }
     let mut out = Vec::new();

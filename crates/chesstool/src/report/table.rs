@@ -231,8 +231,7 @@ impl<R: ?Sized> Schema<R> {
             // An empty value is an empty CSV field, NULL to its readers (a
             // tester's finding: `moves` said not nullable, and loaded with
             // NULLs).
-            let nullable =
-                column.nullable || (format == TableFormat::Csv && column.may_be_empty);
+            let nullable = column.nullable || (format == TableFormat::Csv && column.may_be_empty);
             out.extend_from_slice(if nullable { b"true" } else { b"false" });
             out.push(b'}');
             if i + 1 < self.columns.len() {

@@ -1569,7 +1569,61 @@ fn adjudicate_applies_the_laws_of_the_games_date() {
         &dated("2015.05.01"),
         &[],
         ("1-0", "1/2-1/2", "fivefold_repetition", "16", "", "false"),
-        "1 ply played after the game ended; judged by the Laws of 1 July 2014 to 2022 (game dated 2015.05.01)",
+        "1 ply played after the game ended; judged by the Laws of 1 July 2014 to 30 June 2017 (game dated 2015.05.01)",
+    );
+    // The start position at plies 0, 4, 8, 16 and 20, not at 12: a
+    // fivefold repetition from 1 July 2017 (9.6.1, "at least five
+    // times"), none before (the 2014 edition's 9.6 a: "for at least five
+    // consecutive alternate moves by each player"). Found by a tester.
+    let apart = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nc3 Nc6 4. Nb1 Nb8 5. Nf3 Nf6 6. Nd4 Nd5 \
+                 7. Nf3 Nf6 8. Ng1 Ng8 9. Nc3 Nc6 10. Nb1 Nb8 11. e4";
+    let apart_on = |date: &str| game("1-0", None, &format!("[Date \"{date}\"]\n"), apart);
+    check(
+        "laws_fivefold_apart_2015",
+        &apart_on("2015.03.01"),
+        &[],
+        ("1-0", "1-0", "resignation", "21", "", "true"),
+        "judged by the Laws of 1 July 2014 to 30 June 2017 (game dated 2015.03.01)",
+    );
+    check(
+        "laws_fivefold_apart_2017",
+        &apart_on("2017.07.01"),
+        &[],
+        ("1-0", "1/2-1/2", "fivefold_repetition", "20", "", "false"),
+        "judged by the Laws of 1 July 2017 to 2022 (game dated 2017.07.01)",
+    );
+    check(
+        "laws_fivefold_apart_forced",
+        &apart_on("2024.01.01"),
+        &["--laws", "2014"],
+        ("1-0", "1-0", "resignation", "21", "", "true"),
+        "judged by the Laws of 1 July 2014 to 30 June 2017",
+    );
+    // A draw agreed before both players moved is no agreement from 1 July
+    // 2017 (5.2.3): the game was not finished. Before, it stands.
+    for (moves, plies) in [("", "0"), ("1. e4", "1")] {
+        let agreed = |date: &str| game("1/2-1/2", None, &format!("[Date \"{date}\"]\n"), moves);
+        check(
+            "laws_agreed_early_2016",
+            &agreed("2016.05.01"),
+            &[],
+            ("1/2-1/2", "1/2-1/2", "agreement", plies, "", "true"),
+            "no rule explains the draw: agreed",
+        );
+        check(
+            "laws_agreed_early_2023",
+            &agreed("2023.05.01"),
+            &[],
+            ("1/2-1/2", "*", "unterminated", plies, "", "false"),
+            "a draw agreed before both players made a move is no agreement (5.2.3)",
+        );
+    }
+    check(
+        "laws_agreed_after_a_move_each",
+        &game("1/2-1/2", None, "[Date \"2023.05.01\"]\n", "1. e4 e5"),
+        &[],
+        ("1/2-1/2", "1/2-1/2", "agreement", "2", "", "true"),
+        "no rule explains the draw: agreed",
     );
     // No usable date: today's Laws, and nothing said about them.
     let (_, rows) = adjudicate("laws_undated", &dated("????.??.??"), &[]);

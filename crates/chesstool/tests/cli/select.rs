@@ -1005,10 +1005,17 @@ fn select_split_to_stdout_and_stdin_twice_are_usage_errors() {
     assert_eq!(split.code, 2, "{}", split.stderr);
     assert!(split.stderr.contains("give -o DIR"), "{}", split.stderr);
     assert!(!dir.join("-").exists());
-    for args in [&["select", "-", "-"][..], &["validate", "-", "--files-from", "-"]] {
+    for args in [
+        &["select", "-", "-"][..],
+        &["validate", "-", "--files-from", "-"],
+    ] {
         let run = chesstool(&dir, args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
-        assert!(run.stderr.contains("it can be read once"), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("it can be read once"),
+            "{args:?}: {}",
+            run.stderr
+        );
         assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
     }
 }

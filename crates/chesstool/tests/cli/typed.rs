@@ -620,7 +620,10 @@ fn the_csv_schema_calls_columns_that_may_be_empty_nullable() {
     let (csv, parquet) = (nullable("csv"), nullable("parquet"));
     for name in ["movetext", "moves", "clocks", "evals", "mates"] {
         assert!(csv.contains(&(name.to_owned(), true)), "{name}: {csv:?}");
-        assert!(parquet.contains(&(name.to_owned(), false)), "{name}: {parquet:?}");
+        assert!(
+            parquet.contains(&(name.to_owned(), false)),
+            "{name}: {parquet:?}"
+        );
     }
     for name in ["file", "game", "status"] {
         assert!(csv.contains(&(name.to_owned(), false)), "{name}: {csv:?}");
