@@ -163,7 +163,12 @@ enum Written {
         ending: notation::pgn::rewrite::Ending,
     },
     /// Rewritten (`--export`, `--strip`, `--tags`).
-    Rewritten(Vec<u8>),
+    Rewritten {
+        bytes: Vec<u8>,
+        /// Tags given again, whose later values the rewriting dropped
+        /// (export format holds a tag once: the first value is kept).
+        repeated_tags: u32,
+    },
 }
 
 impl Written {
@@ -179,7 +184,9 @@ impl Written {
                 len,
                 ending,
             } => chunk.get(*offset, *len).map(|bytes| (bytes, *ending)),
-            Written::Rewritten(bytes) => Some((bytes, notation::pgn::rewrite::Ending::default())),
+            Written::Rewritten { bytes, .. } => {
+                Some((bytes, notation::pgn::rewrite::Ending::default()))
+            }
         }
     }
 }
@@ -205,7 +212,7 @@ struct Select {
 impl Select {
     /// `game` (its bytes as read) through our writer, cleaned; `None` for
     /// a game the writer cannot take (an invalid one: written as read).
-    fn exported(&self, bytes: &[u8], offset: u64, line: u64) -> Option<Vec<u8>> {
+    fn exported(&self, bytes: &[u8], offset: u64, line: u64) -> Option<Written> {
         let (what, tags) = self.export.as_ref()?;
         let mut out = None;
         notation::pgn::read::GameReader::new().read_chunk(bytes, offset, line, |copy| {
@@ -214,13 +221,18 @@ impl Select {
                     canonical_san: false,
                 };
                 if let Ok(mut game) = notation::pgn::build_game(copy, &options) {
+                    // The game keeps a tag once, its first value.
+                    let repeated_tags = (copy.tags().count() - game.tags.len()) as u32;
                     notation::pgn::clean::strip(&mut game, what);
                     notation::pgn::clean::keep_tags(&mut game, tags);
                     // The game's own line end, as an invalid game
                     // passed through as read keeps it (found by a
                     // tester: a CRLF file came out of mixed line ends).
                     let text = notation::pgn::to_pgn_string(&game);
-                    out = Some(notation::pgn::rewrite::with_line_ends_of(bytes, text).into_bytes());
+                    out = Some(Written::Rewritten {
+                        bytes: notation::pgn::rewrite::with_line_ends_of(bytes, text).into_bytes(),
+                        repeated_tags,
+                    });
                 }
             }
         });
@@ -319,14 +331,15 @@ impl Task for Select {
             let (offset, line) = (game.offset, game.line);
             let (at, bytes) = game.bytes_at();
             // What ends it, only for a game written as read.
-            kept.bytes = Some(self.exported(bytes, offset, line).map_or_else(
-                || Written::AsRead {
-                    offset: at,
-                    len: bytes.len(),
-                    ending: notation::pgn::rewrite::Ending::of(game),
-                },
-                Written::Rewritten,
-            ));
+            kept.bytes =
+                Some(
+                    self.exported(bytes, offset, line)
+                        .unwrap_or_else(|| Written::AsRead {
+                            offset: at,
+                            len: bytes.len(),
+                            ending: notation::pgn::rewrite::Ending::of(game),
+                        }),
+                );
         }
         Picked {
             untyped,
@@ -404,6 +417,8 @@ struct Counts {
     /// Games `--export`, `--strip` or `--tags` could not rewrite (invalid
     /// ones), written as read.
     not_cleaned: u64,
+    /// Tags given again in a rewritten game, their later values dropped.
+    repeated_tags: u64,
 }
 
 /// The games kept so far by `--unique` ([`FirstSeen`]: each one's hash
@@ -668,6 +683,9 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                         task.export.is_some()
                             && matches!(row.record.bytes, Some(Written::AsRead { .. })),
                     );
+                    if let Some(Written::Rewritten { repeated_tags, .. }) = &row.record.bytes {
+                        counts.repeated_tags += u64::from(*repeated_tags);
+                    }
                     counts.comments_closed += u64::from(ending.comment);
                     counts.results_added += u64::from(ending.result.is_some());
                     counts.variations_closed += u64::from(ending.open_variations > 0);
@@ -802,7 +820,16 @@ fn endings_note(counts: &Counts) -> Option<String> {
             "{n} games cut off inside variations written with them closed"
         )),
     };
-    let notes: Vec<String> = [not_cleaned, closed, variations, results]
+    let repeated = match counts.repeated_tags {
+        0 => None,
+        1 => Some(
+            "1 tag given again dropped from a rewritten game (its first value kept)".to_owned(),
+        ),
+        n => Some(format!(
+            "{n} tags given again dropped from rewritten games (their first values kept)"
+        )),
+    };
+    let notes: Vec<String> = [not_cleaned, repeated, closed, variations, results]
         .into_iter()
         .flatten()
         .collect();

@@ -1020,6 +1020,35 @@ fn select_split_to_stdout_and_stdin_twice_are_usage_errors() {
     }
 }
 
+/// Export format holds a tag once: a tag given again loses its later
+/// value, and the run says so on stderr (a tester's finding: dropped
+/// without a word).
+#[test]
+fn select_export_says_it_dropped_a_tag_given_again() {
+    let dir = temp_dir("select_export_repeated_tag");
+    std::fs::write(
+        dir.join("r.pgn"),
+        "[Event \"x\"]\n[WhiteElo \"2100\"]\n[WhiteElo \"2800\"]\n[Result \"*\"]\n\n1. e4 *\n\n\
+         [Event \"y\"]\n[Result \"*\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["select", "r.pgn", "--export", "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("[WhiteElo \"2100\"]"), "{}", run.stdout);
+    assert!(!run.stdout.contains("2800"), "{}", run.stdout);
+    assert_eq!(
+        run.stderr,
+        "chesstool select: 1 tag given again dropped from a rewritten game (its first value kept)\n"
+    );
+    // Written as read, nothing is dropped and nothing said.
+    let run = chesstool(&dir, &["select", "r.pgn", "-q"]);
+    assert!(
+        run.stdout.contains("2800") && run.stderr.is_empty(),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn select_bad_expressions_exit_2_with_one_line() {
     let dir = temp_dir("select_errors");
