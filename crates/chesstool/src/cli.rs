@@ -80,6 +80,11 @@ pub struct CommonArgs {
     /// alone replays nothing for the games it leaves out.
     #[arg(long = "where", value_name = "EXPR", allow_hyphen_values = true)]
     pub condition: Option<String>,
+    /// --where's condition read from FILE: for one longer than a command
+    /// line takes (Linux takes 128 KiB an argument), such as a list of
+    /// thousands of games a script writes.
+    #[arg(long, value_name = "FILE", conflicts_with = "condition")]
+    pub where_file: Option<PathBuf>,
     /// Read the inputs named in FILE too, one path a line (`-` for stdin).
     #[arg(long, value_name = "FILE")]
     pub files_from: Option<PathBuf>,
@@ -188,8 +193,17 @@ impl CommonArgs {
         &self,
         spec: &mut arbiter::header::HeaderSpec,
     ) -> Result<Option<arbiter::query::Query>> {
-        self.condition
+        let from_file = match &self.where_file {
+            Some(path) => Some(
+                std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read --where-file {}", escaped_path(path)))?,
+            ),
+            None => None,
+        };
+        from_file
             .as_deref()
+            .map(str::trim_end)
+            .or(self.condition.as_deref())
             .map(|text| {
                 let query = arbiter::query::Query::parse(text, spec).map_err(|e| {
                     // `--where --format csv`: the option taken for the

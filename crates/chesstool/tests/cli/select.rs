@@ -1049,6 +1049,59 @@ fn select_export_says_it_dropped_a_tag_given_again() {
     );
 }
 
+/// `--where-file`: a condition longer than a command line takes (Linux
+/// takes 128 KiB an argument), read from a file, selects as `--where`
+/// does (a tester's finding: the documented 256 KiB could not be given).
+#[test]
+fn select_reads_a_long_condition_from_a_file() {
+    let dir = temp_dir("select_where_file");
+    std::fs::write(dir.join("f.pgn"), fixture()).unwrap();
+    let plain = selected(&dir, "f.pgn", "WhiteElo > 2500");
+    assert!(!plain.is_empty());
+    let mut long: String = (0..9_000)
+        .map(|i| format!("Site = 'nowhere {i}' OR "))
+        .collect();
+    long.push_str("WhiteElo > 2500\n");
+    assert!(long.len() > 128 * 1024, "{}", long.len());
+    std::fs::write(dir.join("w.sql"), &long).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "f.pgn",
+            "--where-file",
+            "w.sql",
+            "--format",
+            "csv",
+            "-q",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let games: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(games.join(" "), plain);
+    for (args, says) in [
+        (
+            &["--where-file", "missing.sql"][..],
+            "cannot read --where-file missing.sql",
+        ),
+        (
+            &["--where-file", "w.sql", "--where", "plies > 1"],
+            "cannot be used with",
+        ),
+    ] {
+        let mut all = vec!["select", "f.pgn"];
+        all.extend_from_slice(args);
+        let run = chesstool(&dir, &all);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+}
+
 #[test]
 fn select_bad_expressions_exit_2_with_one_line() {
     let dir = temp_dir("select_errors");
