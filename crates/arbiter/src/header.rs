@@ -120,7 +120,7 @@ pub const LICHESS_TAGS: [&str; 17] = [
 /// The standard tags beyond [`LICHESS_TAGS`]: the rest of the Seven Tag
 /// Roster, the PGN standard's supplemental tags (its section 9), and
 /// those of TWIC's exports.
-const OTHER_KNOWN_TAGS: [&str; 26] = [
+pub(crate) const OTHER_KNOWN_TAGS: [&str; 26] = [
     "Date",
     "Round",
     "WhiteUSCF",

@@ -133,6 +133,54 @@ pub struct Query {
     needs_moves: bool,
     needs_positions: bool,
     warnings: Vec<QueryError>,
+    /// The tags the condition names (the first 64), for
+    /// [`Query::absent_tags`].
+    tag_refs: Vec<TagRef>,
+    /// Bit `i`: some game read had `tag_refs[i]` (shared by the clones a
+    /// run's threads use).
+    seen: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+/// A tag the condition names.
+#[derive(Clone, Debug)]
+struct TagRef {
+    name: String,
+    /// Written in double quotes (`"Alice"`: a name in SQL, where a string
+    /// is written in single quotes).
+    quoted: bool,
+    field: Field,
+}
+
+/// A tag the condition names that no game read has: most likely a typo
+/// (`WhitElo`), a name in another case than the file's, or a string
+/// written in double quotes, which SQL reads as a name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AbsentTag {
+    /// The name as the condition writes it.
+    pub name: String,
+    /// A standard tag it may have meant (`WhiteElo` for `WhitElo`).
+    pub meant: Option<&'static str>,
+    /// It was written in double quotes.
+    pub quoted: bool,
+}
+
+impl fmt::Display for AbsentTag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no game read has a tag named {}", self.name)?;
+        if self.quoted {
+            write!(
+                f,
+                " (a name in double quotes; a string is written in single quotes: '{}')",
+                self.name
+            )
+        } else if let Some(meant) = self.meant {
+            write!(f, " (did you mean {meant}?)")
+        } else if crate::header::known_tag(&self.name).is_none() {
+            f.write_str(" (tag names are matched as written)")
+        } else {
+            Ok(())
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -409,6 +457,7 @@ impl Query {
             needs_positions: false,
             depth: 0,
             warnings: Vec::new(),
+            tag_refs: Vec::new(),
         };
         let (root, ty) = compiler.compile(&expr)?;
         if ty != Ty::Bool && ty != Ty::Null {
@@ -426,7 +475,57 @@ impl Query {
                 .into_iter()
                 .map(|w| w.over(text))
                 .collect(),
+            tag_refs: compiler.tag_refs,
+            seen: std::sync::Arc::default(),
         })
+    }
+
+    /// The tags the condition names that no game [`Query::eval`] was
+    /// asked about (on its header alone) had, in the order named. Empty
+    /// when no game was read.
+    #[must_use]
+    pub fn absent_tags(&self) -> Vec<AbsentTag> {
+        let seen = self.seen.load(std::sync::atomic::Ordering::Relaxed);
+        if seen & GAME_READ == 0 {
+            return Vec::new();
+        }
+        self.tag_refs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| seen & (1 << i) == 0)
+            .map(|(_, tag)| AbsentTag {
+                name: tag.name.clone(),
+                meant: if tag.quoted {
+                    None
+                } else {
+                    meant_tag(&tag.name)
+                },
+                quoted: tag.quoted,
+            })
+            .collect()
+    }
+
+    /// Marks the tags of `header` that the condition names as seen.
+    fn see(&self, header: &GameHeader) {
+        use std::sync::atomic::Ordering;
+        let all = ((1u64 << self.tag_refs.len()) - 1) | GAME_READ;
+        let before = self.seen.load(Ordering::Relaxed);
+        if before & all == all {
+            return;
+        }
+        let cx = Cx {
+            header,
+            facts: None,
+        };
+        let mut mask = GAME_READ;
+        for (i, tag) in self.tag_refs.iter().enumerate() {
+            if !matches!(cx.field(tag.field), TagField::Missing) {
+                mask |= 1 << i;
+            }
+        }
+        if mask & !before != 0 {
+            self.seen.fetch_or(mask, Ordering::Relaxed);
+        }
     }
 
     /// What the expression's reading relaxed, placed as its errors are:
@@ -455,6 +554,9 @@ impl Query {
     /// `facts` is `None` ([`Truth::Pending`] when that is not enough).
     #[must_use]
     pub fn eval(&self, header: &GameHeader, facts: Option<&GameFacts>) -> Truth {
+        if facts.is_none() && !self.tag_refs.is_empty() {
+            self.see(header);
+        }
         let cx = Cx { header, facts };
         match cx.eval(&self.root) {
             Val::Bool(true) => Truth::True,
@@ -539,6 +641,53 @@ struct Compiler<'s> {
     depth: usize,
     /// What was relaxed ([`Query::warnings`]).
     warnings: Vec<QueryError>,
+    /// The tags named, each once.
+    tag_refs: Vec<TagRef>,
+}
+
+/// The most tags [`Query::absent_tags`] follows (the bits of a word, but
+/// [`GAME_READ`]).
+const MAX_TAG_REFS: usize = 63;
+/// In [`Query::seen`]: some game has been read.
+const GAME_READ: u64 = 1 << 63;
+
+/// The standard tag a name no game has may have meant: one that differs
+/// only in case, or by at most two letters.
+fn meant_tag(name: &str) -> Option<&'static str> {
+    crate::header::LICHESS_TAGS
+        .iter()
+        .chain(&crate::header::OTHER_KNOWN_TAGS)
+        .copied()
+        .filter(|known| *known != name)
+        .map(|known| {
+            let distance = if known.eq_ignore_ascii_case(name) {
+                0
+            } else {
+                edit_distance(&known.to_ascii_lowercase(), &name.to_ascii_lowercase())
+            };
+            (distance, known)
+        })
+        .filter(|(distance, _)| *distance <= 2)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, known)| known)
+}
+
+/// Levenshtein distance, by bytes.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &y) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(x != y))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// The keywords of the conditions' operators that duckdb takes for no
@@ -946,6 +1095,15 @@ impl Compiler<'_> {
         };
         let ty = TagType::of(name);
         let index = self.spec.add(name);
+        if self.tag_refs.len() < MAX_TAG_REFS
+            && self.tag_refs.iter().all(|tag| tag.name != ident.value)
+        {
+            self.tag_refs.push(TagRef {
+                name: ident.value.clone(),
+                quoted: ident.quote_style.is_some(),
+                field: Field { index, written },
+            });
+        }
 
         let value_ty = match ty {
             TagType::Int => Ty::Int,
@@ -1905,6 +2063,41 @@ mod tests {
         )
         .unwrap();
         assert!(epd.warnings().is_empty(), "{:?}", epd.warnings());
+    }
+
+    /// A tag the condition names that no game read has is said, with what
+    /// it may have meant (a tester's finding: `WhitElo > 2000` and `White
+    /// = "Alice"` selected nothing without a word).
+    #[test]
+    fn tags_no_game_has_are_said() {
+        use notation::pgn::read::GameReader;
+        let mut spec = HeaderSpec::default();
+        let query = Query::parse(
+            "WhitElo > 2000 OR White = \"Alice\" OR MyTag = 'x' OR WhiteElo > 1 OR Event = 'e'",
+            &mut spec,
+        )
+        .unwrap();
+        assert!(query.absent_tags().is_empty(), "no game read yet");
+        let clone = query.clone();
+        GameReader::new().read_chunk(b"[Event \"e\"]\n[White \"w\"]\n\n*\n", 0, 1, |game| {
+            // A clone (another thread's) sees for both.
+            clone.eval(&GameHeader::read(game, &spec), None);
+        });
+        let said: Vec<String> = query
+            .absent_tags()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "no game read has a tag named WhitElo (did you mean WhiteElo?)",
+                "no game read has a tag named Alice (a name in double quotes; a string is \
+                 written in single quotes: 'Alice')",
+                "no game read has a tag named MyTag (tag names are matched as written)",
+                "no game read has a tag named WhiteElo",
+            ]
+        );
     }
 
     #[test]

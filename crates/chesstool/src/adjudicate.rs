@@ -362,6 +362,8 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     args.table.check(args.format)?;
     let mut spec = HeaderSpec::default();
     let query = args.common.query(&mut spec)?;
+    // Shares what the run's games show of the tags it names.
+    let watched = query.clone();
     let (schema, tags) = schema(&args.common.tags, &args.table, &mut spec)?;
     let partition = date_partitions::<Adjudicated>(&args.table.partition_by, &mut spec)?;
     let report_path = args
@@ -495,6 +497,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         }
         Ok(Flow::Continue)
     })?;
+    crate::cli::warn_absent_tags(watched.as_ref());
     let io_failed = run.io_failed;
     if let Some(fixed) = fixed {
         let name = fixed.name();

@@ -251,6 +251,19 @@ impl CommonArgs {
     }
 }
 
+/// Says on stderr each tag `--where` names that no game read had (a typo,
+/// another case than the file's, a string in double quotes), even with
+/// `-q`, as the condition's other warnings are: a selection that is
+/// empty for that reason is not taken for an answer (a tester's finding).
+pub fn warn_absent_tags(query: Option<&arbiter::query::Query>) {
+    for tag in query
+        .map(arbiter::query::Query::absent_tags)
+        .unwrap_or_default()
+    {
+        eprintln!("chesstool: warning: --where: {tag}");
+    }
+}
+
 /// Whether a run says that an input holds no game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum EmptyCheck {

@@ -667,6 +667,8 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     }
     let mut spec = HeaderSpec::default();
     let query = args.common.query(&mut spec)?;
+    // Shares what the run's games show of the tags it names.
+    let watched = query.clone();
     let (schema, tags) = schema(&args.common.tags, &mut spec)?;
     if !tags.is_empty() && args.format.table().is_none() {
         bail!("--tags adds columns to --format csv, jsonl or parquet");
@@ -740,6 +742,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         task.pool.give_back(row.record);
         Ok(Flow::Continue)
     })?;
+    crate::cli::warn_absent_tags(watched.as_ref());
     let io_failed = run.io_failed;
     sink.finish()?.commit()?;
     // Errors were listed as they came; the summary is for a person

@@ -482,6 +482,8 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     args.table.check(args.format)?;
     let mut spec = HeaderSpec::default();
     let query = args.common.query(&mut spec)?;
+    // Shares what the run's games show of the tags it names.
+    let watched = query.clone();
     let table = args.format.table().is_some();
     let column_tags: &[String] = if table { &args.common.tags } else { &[] };
     let (schema, _tags) = schema(column_tags, &args.table, &mut spec)?;
@@ -707,6 +709,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             Ok(Flow::Continue)
         },
     )?;
+    crate::cli::warn_absent_tags(watched.as_ref());
     if let Some(mut split) = split {
         split.close()?;
         split.dir.commit()?;

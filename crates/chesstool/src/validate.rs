@@ -268,6 +268,8 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     args.table.check(args.format)?;
     let mut spec = HeaderSpec::default();
     let query = args.common.query(&mut spec)?;
+    // Shares what the run's games show of the tags it names.
+    let watched = query.clone();
     let (schema, tags) = schema(
         args.show_warnings,
         &args.common.tags,
@@ -328,6 +330,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
             },
         )
     })?;
+    crate::cli::warn_absent_tags(watched.as_ref());
     counts.bytes = run.bytes;
     let (io_failed, stopped) = (run.io_failed, run.stopped);
     let seconds = started.elapsed().as_secs_f64();

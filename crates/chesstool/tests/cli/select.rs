@@ -1102,6 +1102,40 @@ fn select_reads_a_long_condition_from_a_file() {
     }
 }
 
+/// A tag the condition names that no game read has is said on stderr,
+/// with `-q` too, in every subcommand that takes `--where`.
+#[test]
+fn select_says_a_tag_no_game_has() {
+    let dir = temp_dir("select_absent_tag");
+    std::fs::write(dir.join("f.pgn"), fixture()).unwrap();
+    for command in ["select", "validate", "adjudicate", "replay"] {
+        let run = chesstool(
+            &dir,
+            &[
+                command,
+                "f.pgn",
+                "--where",
+                "WhitElo > 2000",
+                "-q",
+                "--format",
+                "csv",
+            ],
+        );
+        assert!(
+            run.stderr.contains(
+                "chesstool: warning: --where: no game read has a tag named WhitElo (did you mean WhiteElo?)"
+            ),
+            "{command}: {}",
+            run.stderr
+        );
+    }
+    let run = chesstool(
+        &dir,
+        &["select", "f.pgn", "--where", "WhiteElo > 2000", "-q"],
+    );
+    assert!(!run.stderr.contains("no game read has"), "{}", run.stderr);
+}
+
 #[test]
 fn select_bad_expressions_exit_2_with_one_line() {
     let dir = temp_dir("select_errors");
