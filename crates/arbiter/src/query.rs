@@ -2081,7 +2081,10 @@ mod tests {
         let clone = query.clone();
         GameReader::new().read_chunk(b"[Event \"e\"]\n[White \"w\"]\n\n*\n", 0, 1, |game| {
             // A clone (another thread's) sees for both.
-            assert_eq!(clone.eval(&GameHeader::read(game, &spec), None), Truth::True);
+            assert_eq!(
+                clone.eval(&GameHeader::read(game, &spec), None),
+                Truth::True
+            );
         });
         let said: Vec<String> = query
             .absent_tags()

@@ -706,16 +706,6 @@ pub fn run_inputs<T: crate::pipeline::Task>(
         &mut run.io_failed,
         &mut run.skipped,
     )?;
-    if run.skipped.could_hold_games() && !common.quiet && !common.summary_on_stderr() {
-        // Where no summary reaches a person (a script, a pipe), entries
-        // that could have held games are not left out without a word
-        // (found by a tester: `.hidden.pgn` and a linked PGN file went
-        // unsaid); the summary says it on a terminal.
-        eprintln!(
-            "chesstool: note: {}",
-            run.skipped.note().trim_start_matches("; ")
-        );
-    }
     let written = common
         .output
         .iter()
@@ -733,6 +723,16 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 output.display()
             );
         }
+    }
+    if run.skipped.could_hold_games() && !common.quiet && !common.summary_on_stderr() {
+        // Where no summary reaches a person (a script, a pipe), entries
+        // that could have held games are not left out without a word
+        // (found by a tester: `.hidden.pgn` and a linked PGN file went
+        // unsaid); the summary says it on a terminal.
+        eprintln!(
+            "chesstool: note: {}",
+            run.skipped.note().trim_start_matches("; ")
+        );
     }
     let each_size: Vec<Option<u64>> = inputs
         .iter()

@@ -684,8 +684,18 @@ impl TagColumns {
             } else {
                 tag.clone()
             };
-            if clashes(&name) {
-                bail!("--tags: {tag} would be a second column named {name}");
+            if let Some(other) = taken.iter().find(|t| t.eq_ignore_ascii_case(&name)) {
+                // Name the column it meets (a tester's finding: `--tags
+                // Game,GAME` said GAME_tag would be "a second GAME_tag").
+                let how = if *other == name {
+                    "the same name as"
+                } else {
+                    "a name that differs only in case from"
+                };
+                bail!(
+                    "--tags: {tag}'s column would be {name}, {how} the column {other} \
+                     (duckdb and Spark take names in any case for one)"
+                );
             }
             taken.push(name.clone());
             columns.push(TagColumn {

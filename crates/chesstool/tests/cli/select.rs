@@ -345,7 +345,8 @@ def facts(chunk):
         plies += 1
         g.positions.append(key(board))
     g.plies = plies
-    g.final = key(board)
+    # A game a move error stops has no last position: final() is NULL.
+    g.final = None if game.errors else key(board)
     g.valid = not game.errors
     tag = game.headers.get("Result")
     if tag is not None and tag.strip():
@@ -408,7 +409,7 @@ for case in cases:
         def reaches(fen):
             return key(chess.Board(fen)) in g.positions
         def final(fen):
-            return g.final == key(chess.Board(fen))
+            return None if g.final is None else g.final == key(chess.Board(fen))
         if eval(case) is True:
             selected.append(n)
     print(" ".join(map(str, selected)))
