@@ -607,7 +607,14 @@ pub fn adjudicate(game: &mut RawGame<'_>, header: &GameHeader, rules: &Rules) ->
     // The recorder alone sees the replay: no pair of visitors to go
     // through at every move and comment.
     judge(game, header, rules, |game, recorder| {
-        replay(game, &ReplayOptions { strict: false }, recorder)
+        replay(
+            game,
+            &ReplayOptions {
+                strict: false,
+                mainline_only: false,
+            },
+            recorder,
+        )
     })
 }
 
@@ -621,7 +628,10 @@ pub fn adjudicate_with(
     judge(game, header, rules, |game, recorder| {
         replay(
             game,
-            &ReplayOptions { strict: false },
+            &ReplayOptions {
+                strict: false,
+                mainline_only: false,
+            },
             &mut (recorder, visitor),
         )
     })

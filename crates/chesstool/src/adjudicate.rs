@@ -293,7 +293,10 @@ impl Task for Adjudicate {
     fn game(&self, raw: &mut RawGame<'_>) -> Adjudicated {
         let header = GameHeader::read(raw, &self.spec);
         if let Some(query) = &self.query {
-            let options = notation::pgn::replay::ReplayOptions { strict: false };
+            let options = notation::pgn::replay::ReplayOptions {
+                strict: false,
+                mainline_only: false,
+            };
             if !arbiter::selects(query, raw, &header, &options) {
                 // Never shown: the record only says so.
                 return Adjudicated {

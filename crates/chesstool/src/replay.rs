@@ -439,6 +439,7 @@ impl Task for ReplayTask {
                 game,
                 &notation::pgn::build::BuildOptions {
                     canonical_san: true,
+                    mainline_only: false,
                 },
             );
             let mut record = self.empty(header);
@@ -680,6 +681,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         spec,
         options: ReplayOptions {
             strict: args.strict,
+            mainline_only: false,
         },
         fen_only_at: args.ply,
         final_only: args.final_position,

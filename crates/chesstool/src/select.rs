@@ -217,8 +217,13 @@ impl Select {
         let mut out = None;
         notation::pgn::read::GameReader::new().read_chunk(bytes, offset, line, |copy| {
             if copy.index_in_chunk == 0 {
+                // Variations stripped, the mainline is built alone: a
+                // bad move in a variation does not keep the game from
+                // being cleaned (a tester's finding; pgn-extract -V does
+                // the same).
                 let options = notation::pgn::BuildOptions {
                     canonical_san: false,
+                    mainline_only: what.variations,
                 };
                 if let Ok(mut game) = notation::pgn::build_game(copy, &options) {
                     // The game keeps a tag once, its first value.
@@ -538,6 +543,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         spec,
         options: ReplayOptions {
             strict: args.strict,
+            mainline_only: false,
         },
         replay_selected: args.unique || table,
         moves: args.table.moves,

@@ -280,6 +280,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let task = Validate {
         options: ReplayOptions {
             strict: args.strict,
+            mainline_only: false,
         },
         spec,
         moves: args.table.moves,

@@ -8,7 +8,14 @@ use notation::pgn::replay::{replay, NoVisitor, ReplayOptions};
 fn warnings(pgn: &str, strict: bool) -> (Vec<String>, Option<String>) {
     let mut out = None;
     GameReader::new().read_chunk(pgn.as_bytes(), 0, 1, |raw| {
-        let replayed = replay(raw, &ReplayOptions { strict }, &mut NoVisitor);
+        let replayed = replay(
+            raw,
+            &ReplayOptions {
+                strict,
+                mainline_only: false,
+            },
+            &mut NoVisitor,
+        );
         assert!(out.is_none(), "one game");
         out = Some((
             replayed

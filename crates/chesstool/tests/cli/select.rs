@@ -1137,6 +1137,43 @@ fn select_says_a_tag_no_game_has() {
     assert!(!run.stderr.contains("no game read has"), "{}", run.stderr);
 }
 
+/// `--strip variations` reads the mainline alone: a game whose only fault
+/// is a bad move inside a variation is written without it (a tester's
+/// finding: it was written as read), a `)` inside a comment counting for
+/// nothing; a variation never closed is still an invalid game.
+#[test]
+fn select_strips_a_variation_that_holds_a_bad_move() {
+    let dir = temp_dir("select_strip_bad_variation");
+    std::fs::write(
+        dir.join("v.pgn"),
+        "[Event \"v\"]\n[Result \"*\"]\n\n1. e4 (1. Ke5 {a ) here} Nf6 (1... d5)) e5 2. Nf3 *\n\n\
+         [Event \"w\"]\n[Result \"*\"]\n\n1. e4 (1. d4 *\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["select", "v.pgn", "--strip", "variations", "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("\n1. e4 e5 2. Nf3 *\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("1. e4 (1. d4 *"), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("1 invalid game written as read"),
+        "{}",
+        run.stderr
+    );
+    // Asked to strip comments only, the game with the bad variation is
+    // written as read.
+    let run = chesstool(&dir, &["select", "v.pgn", "--strip", "comments", "-q"]);
+    assert!(run.stdout.contains("(1. Ke5 {a ) here}"), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("2 invalid games written as read"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn select_bad_expressions_exit_2_with_one_line() {
     let dir = temp_dir("select_errors");

@@ -39,7 +39,7 @@
 //!
 //! let pgn = b"[White \"Caf\xe9\"]\n\n1. e4 {best} (1. d4 $1 d5) e5 2. Ng1f3 *\n";
 //! GameReader::new().read_chunk(pgn, 0, 1, |raw| {
-//!     let game = build_game(raw, &BuildOptions { canonical_san: true }).unwrap();
+//!     let game = build_game(raw, &BuildOptions { canonical_san: true, ..BuildOptions::default() }).unwrap();
 //!     assert_eq!(game.tag("White"), Some("Café"));
 //!     assert_eq!(game.moves.len(), 3);
 //!     assert_eq!(game.moves[0].comments, ["best"]);
@@ -76,6 +76,10 @@ pub struct BuildOptions {
     /// Write every move as its canonical SAN ([`SanPlus::from_move`])
     /// instead of as written. See the [module documentation](self).
     pub canonical_san: bool,
+    /// Build the mainline alone, variations read past and not replayed
+    /// ([`ReplayOptions::mainline_only`]): a game whose variations hold a
+    /// bad move builds, without them.
+    pub mainline_only: bool,
 }
 
 /// Replays `raw` in lenient mode (as [`replay`] with the default
@@ -93,7 +97,11 @@ pub fn build_game(raw: &mut RawGame<'_>, options: &BuildOptions) -> Result<Game,
         lines: vec![OpenLine::default()],
         game_comments: Vec::new(),
     };
-    let replayed = replay(raw, &ReplayOptions::default(), &mut builder);
+    let replay_options = ReplayOptions {
+        strict: false,
+        mainline_only: options.mainline_only,
+    };
+    let replayed = replay(raw, &replay_options, &mut builder);
     if let Some(error) = replayed.error {
         return Err(error);
     }
@@ -230,7 +238,13 @@ mod tests {
         let mut out = None;
         GameReader::new().read_chunk(pgn.as_bytes(), 0, 1, |raw| {
             assert!(out.is_none(), "more than one game in {pgn:?}");
-            out = Some(build_game(raw, &BuildOptions { canonical_san }));
+            out = Some(build_game(
+                raw,
+                &BuildOptions {
+                    canonical_san,
+                    ..BuildOptions::default()
+                },
+            ));
         });
         out.expect("no game")
     }

@@ -38,6 +38,11 @@ pub struct ReplayOptions {
     /// Treat every lenient normalisation (spelling, wrong check suffix, …)
     /// as an error.
     pub strict: bool,
+    /// Read past variations without replaying them: the game is the
+    /// mainline alone, as written once its variations are stripped (a
+    /// variation's bad move then makes no error, its `(` without `)`
+    /// still does).
+    pub mainline_only: bool,
 }
 
 /// What kind of problem makes a game invalid.
@@ -512,6 +517,34 @@ pub fn replay(
     replayer.finish(game)
 }
 
+/// Reads past the variation `open` starts, to its `)` (its comments are
+/// tokens of their own, so a `)` in one counts for nothing).
+#[cold]
+#[inline(never)]
+fn skip_variation(game: &mut RawGame<'_>, open: &Token, ply: u32) -> Result<(), Box<GameError>> {
+    let mut depth = 1u32;
+    while let Some(token) = game.next_token() {
+        match token.kind {
+            TokenKind::OpenVariation => depth += 1,
+            TokenKind::CloseVariation => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(());
+                }
+            }
+            _ => {}
+        }
+    }
+    Err(Box::new(located(
+        game,
+        open,
+        ErrorKind::Variation,
+        Some(ply),
+        Some("(".to_string()),
+        "variation not closed: `(` without `)`".to_string(),
+    )))
+}
+
 /// The mainline's terminator among the tokens left in `game`, read from
 /// variation depth `depth` (an error stopped the replay there).
 #[cold]
@@ -653,6 +686,9 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
                 if depth == 0 {
                     self.visitor.mainline_comment(text);
                 }
+            }
+            TokenKind::OpenVariation if self.options.mainline_only && self.frame.has_move() => {
+                skip_variation(game, &token, self.frame.ply)?;
             }
             TokenKind::OpenVariation => {
                 if !self.frame.has_move() {
