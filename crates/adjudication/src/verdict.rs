@@ -241,8 +241,11 @@ impl Laws {
     /// Today's Laws.
     pub const TODAY: Laws = Laws::Fide2023;
 
-    /// The Laws in force on `date`, or `None` when the date does not
-    /// decide (no year, or 2014 without a month).
+    /// The Laws in force on `date`, or `None` when it has no year. A year
+    /// without a month in which an edition came into force (2014, 2017)
+    /// gets that edition: an older game of that year differs from it in
+    /// less than from today's Laws (which would draw a resignation no
+    /// edition of that year draws: a reviewer's finding).
     ///
     /// ```
     /// use adjudication::verdict::{GameDate, Laws};
@@ -253,23 +256,23 @@ impl Laws {
     /// assert_eq!(on("2014.07.01"), Some(Laws::Fide2014));
     /// assert_eq!(on("2017.06.30"), Some(Laws::Fide2014));
     /// assert_eq!(on("2017.07.01"), Some(Laws::Fide2017));
-    /// assert_eq!(on("2017.??.??"), None);
+    /// assert_eq!(on("2017.??.??"), Some(Laws::Fide2017));
     /// assert_eq!(on("2022.12.31"), Some(Laws::Fide2017));
     /// assert_eq!(on("2023.01.01"), Some(Laws::Fide2023));
-    /// assert_eq!(on("2014.??.??"), None);
+    /// assert_eq!(on("2014.??.??"), Some(Laws::Fide2014));
     /// assert_eq!(on("????.??.??"), None);
     /// ```
     #[must_use]
     pub fn in_force_on(date: GameDate) -> Option<Laws> {
         match date.year {
             ..=2013 => Some(Laws::Fide2009),
-            2014 => match date.month? {
-                ..=6 => Some(Laws::Fide2009),
+            2014 => match date.month {
+                Some(..=6) => Some(Laws::Fide2009),
                 _ => Some(Laws::Fide2014),
             },
             2015..=2016 => Some(Laws::Fide2014),
-            2017 => match date.month? {
-                ..=6 => Some(Laws::Fide2014),
+            2017 => match date.month {
+                Some(..=6) => Some(Laws::Fide2014),
                 _ => Some(Laws::Fide2017),
             },
             2018..=2022 => Some(Laws::Fide2017),
@@ -882,6 +885,26 @@ fn color_name(color: Color) -> &'static str {
     color.fold("White", "Black")
 }
 
+/// Whether both players have made a move by the end of a record of
+/// `plies` plies from `start`: a position set up at move 60, or with
+/// Black to move at move 1, tells of moves made before it.
+fn both_have_moved(start: &Position, plies: u32) -> bool {
+    let before = start.fullmoves().saturating_sub(1);
+    let (mut white, mut black) = (before, before);
+    let (first, second) = (plies.div_ceil(2), plies / 2);
+    match start.turn() {
+        Color::White => {
+            white += first;
+            black += second;
+        }
+        Color::Black => {
+            white += 1 + second;
+            black += first;
+        }
+    }
+    white >= 1 && black >= 1
+}
+
 /// A game from `start` ended as `laws` end games, and by the dead
 /// positions `dead`.
 fn game_under(start: Position, laws: Laws, dead: DeadPositions) -> Game {
@@ -1405,9 +1428,10 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
             )
         } else if claims.fifty {
             (Reason::FiftyMoves, "50-move rule claimable")
-        } else if plies < 2
-            && rules.ruleset == Ruleset::Fide
+        } else if rules.ruleset == Ruleset::Fide
             && record.laws.agreement_needs_a_move_each()
+            && matches!(ending.kind, EndingKind::Normal | EndingKind::Agreement)
+            && !both_have_moved(record.start(), plies)
         {
             // 5.2.3 (from 1 July 2017): a draw is agreed "provided both
             // players have made at least one move" (a tester's finding:

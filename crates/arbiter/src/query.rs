@@ -168,17 +168,18 @@ impl fmt::Display for AbsentTag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "no game read has a tag named {}", self.name)?;
         if self.quoted {
+            // A tag with a space is named so too (`"Black Elo"`).
             write!(
                 f,
-                " (a name in double quotes; a string is written in single quotes: '{}')",
+                " (a name in double quotes; were it a string, it is written in single \
+                 quotes: '{}')",
                 self.name
             )
         } else if let Some(meant) = self.meant {
             write!(f, " (did you mean {meant}?)")
-        } else if crate::header::known_tag(&self.name).is_none() {
-            f.write_str(" (tag names are matched as written)")
         } else {
-            Ok(())
+            // A file's `[whiteelo]` is not `WhiteElo`.
+            f.write_str(" (tag names are matched as written, in their case)")
         }
     }
 }
@@ -606,19 +607,31 @@ fn parse_error(text: &str, error: &sqlparser::parser::ParserError) -> QueryError
     if let Some(first) = message.get(..1) {
         message = first.to_lowercase() + &message[1..];
     }
-    err(at, plain_parse_message(message))
+    // The text where sqlparser stopped, up to the next space.
+    let fragment: String = text
+        .split('\n')
+        .nth(at.line - 1)
+        .unwrap_or_default()
+        .chars()
+        .skip(at.column - 1)
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    err(at, plain_parse_message(message, &fragment))
 }
 
 /// sqlparser's messages that name its own insides (a token's `Debug`, the
 /// list of what every dialect takes after `IS`) said in the terms of
 /// `--where` (a tester's finding).
-fn plain_parse_message(message: String) -> String {
+fn plain_parse_message(message: String, fragment: &str) -> String {
     if let Some(token) = message.strip_prefix("no infix parser for token ") {
-        // `Word(Word { value: "GLOB", quote_style: None, keyword: GLOB })`.
+        // `Word(Word { value: "GLOB", quote_style: None, keyword: GLOB })`,
+        // `Sharp`: the text itself, where it is.
         let name = token
             .split_once("value: \"")
             .and_then(|(_, rest)| rest.split_once('"'))
-            .map_or(token, |(name, _)| name);
+            .map(|(name, _)| name)
+            .or(Some(fragment).filter(|f| !f.is_empty()))
+            .unwrap_or(token);
         return format!(
             "{name} is no operator here (there are = <> != < <= > >= + - * AND OR NOT IN \
              BETWEEN LIKE ILIKE IS)"
@@ -654,6 +667,13 @@ const GAME_READ: u64 = 1 << 63;
 /// The standard tag a name no game has may have meant: one that differs
 /// only in case, or by at most two letters.
 fn meant_tag(name: &str) -> Option<&'static str> {
+    // A standard tag's own name means itself (a reviewer's finding:
+    // `Site` was "did you mean White?").
+    if crate::header::known_tag(name).is_some_and(|known| known == name) {
+        return None;
+    }
+    // Short names are a letter or two from many others.
+    let most = if name.chars().count() <= 5 { 1 } else { 2 };
     crate::header::LICHESS_TAGS
         .iter()
         .chain(&crate::header::OTHER_KNOWN_TAGS)
@@ -667,7 +687,7 @@ fn meant_tag(name: &str) -> Option<&'static str> {
             };
             (distance, known)
         })
-        .filter(|(distance, _)| *distance <= 2)
+        .filter(|(distance, _)| *distance <= most)
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, known)| known)
 }
@@ -2095,12 +2115,20 @@ mod tests {
             said,
             [
                 "no game read has a tag named WhitElo (did you mean WhiteElo?)",
-                "no game read has a tag named Alice (a name in double quotes; a string is \
-                 written in single quotes: 'Alice')",
-                "no game read has a tag named MyTag (tag names are matched as written)",
-                "no game read has a tag named WhiteElo",
+                "no game read has a tag named Alice (a name in double quotes; were it a \
+                 string, it is written in single quotes: 'Alice')",
+                "no game read has a tag named MyTag (tag names are matched as written, in \
+                 their case)",
+                "no game read has a tag named WhiteElo (tag names are matched as written, in \
+                 their case)",
             ]
         );
+        // A standard tag's own name suggests no other (`Site` is not
+        // `White`), a short name only a letter away.
+        for name in ["Site", "Date", "White", "Black", "Rare"] {
+            assert_eq!(meant_tag(name), None, "{name}");
+        }
+        assert_eq!(meant_tag("Whte"), Some("White"));
     }
 
     #[test]
@@ -2140,6 +2168,11 @@ mod tests {
         assert_eq!(
             error("WhiteElo IS 2500"),
             "column 13: expected NULL, TRUE or FALSE after IS [NOT], found: 2500"
+        );
+        assert!(
+            error("WhiteElo # 1").starts_with("column 10: # is no operator here"),
+            "{}",
+            error("WhiteElo # 1")
         );
         assert!(Query::parse("\"AND\" = 'x'", &mut HeaderSpec::default()).is_ok());
         assert!(error("WhiteElo = 1 2").starts_with("column 14: unexpected `2`"));

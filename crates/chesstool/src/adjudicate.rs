@@ -60,9 +60,11 @@ pub struct AdjudicateArgs {
     rules: RulesArg,
     /// Which FIDE Laws: `date` applies the Laws in force on each game's
     /// Date (or UTCDate) tag (fivefold repetition and the 75-move rule end
-    /// a game from 1 July 2014; a resignation is a draw when the opponent
-    /// cannot mate from 1 January 2023), today's for a game without a
-    /// usable date; an edition applies it to every game.
+    /// a game from 1 July 2014, the repetition five times in a row until
+    /// 30 June 2017 and any five times from 1 July 2017, when a draw agreed
+    /// before both players moved stopped counting; a resignation is a
+    /// draw when the opponent cannot mate from 1 January 2023), today's
+    /// for a game without a year; an edition applies it to every game.
     #[arg(long, value_enum, default_value_t = LawsArg::Date)]
     laws: LawsArg,
     /// Write every game back with the result the rules give: where it
@@ -500,7 +502,8 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         }
         Ok(Flow::Continue)
     })?;
-    crate::cli::warn_absent_tags(watched.as_ref());
+    crate::cli::warn_absent_tags(watched.as_ref(), &run);
+    crate::cli::note_skipped(&run, &args.common, matches!(sink, Sink::Text(_)));
     let io_failed = run.io_failed;
     if let Some(fixed) = fixed {
         let name = fixed.name();

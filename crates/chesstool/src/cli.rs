@@ -194,44 +194,60 @@ impl CommonArgs {
         spec: &mut arbiter::header::HeaderSpec,
     ) -> Result<Option<arbiter::query::Query>> {
         let from_file = match &self.where_file {
-            Some(path) => Some(
-                std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read --where-file {}", escaped_path(path)))?,
+            Some(path) if input::is_stdin(path) => bail!(
+                "--where-file reads a file, not stdin (-), which may hold the games: \
+                 write the condition to a file"
             ),
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read --where-file {}", escaped_path(path)))?;
+                // A byte-order mark, as some editors write, is no part of
+                // the condition (a reviewer's finding).
+                let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned();
+                Some((path, text))
+            }
             None => None,
         };
-        from_file
-            .as_deref()
-            .map(str::trim_end)
+        let Some(text) = from_file
+            .as_ref()
+            .map(|(_, text)| text.trim_end())
             .or(self.condition.as_deref())
-            .map(|text| {
-                let query = arbiter::query::Query::parse(text, spec).map_err(|e| {
-                    // `--where --format csv`: the option taken for the
-                    // expression (which may start with `-`), its value
-                    // missing (found by a reviewer).
-                    // A short option with its value attached (`-t4`)
-                    // looks the same: a minus, a letter, no space.
-                    let flag = text.starts_with("--")
-                        || (text.starts_with('-')
-                            && text.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic)
-                            && !text.contains(char::is_whitespace));
-                    if flag {
-                        anyhow::anyhow!(
-                            "--where: {e} (is its value missing? `{}` was taken for the expression)",
-                            text.escape_debug()
-                        )
-                    } else {
-                        anyhow::anyhow!("--where: {e}")
-                    }
-                })?;
-                // Said even with `-q`, as a warning of `perft --fen` is:
-                // the position matched is not the one written.
-                for warning in query.warnings() {
-                    eprintln!("chesstool: warning: --where: {warning}");
-                }
-                Ok(query)
-            })
-            .transpose()
+        else {
+            return Ok(None);
+        };
+        let query = arbiter::query::Query::parse(text, spec).map_err(|e| {
+            if let Some((path, _)) = &from_file {
+                // A file's lines: the line and its column.
+                let (line, column) = line_and_column(text, e.column);
+                return anyhow::anyhow!(
+                    "--where-file {}: line {line}, column {column}: {}",
+                    escaped_path(path),
+                    e.message
+                );
+            }
+            // `--where --format csv`: the option taken for the expression
+            // (which may start with `-`), its value missing (found by a
+            // reviewer). A short option with its value attached (`-t4`)
+            // looks the same: a minus, a letter, no space.
+            let flag = text.starts_with("--")
+                || (text.starts_with('-')
+                    && text.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic)
+                    && !text.contains(char::is_whitespace));
+            if flag {
+                anyhow::anyhow!(
+                    "--where: {e} (is its value missing? `{}` was taken for the expression)",
+                    text.escape_debug()
+                )
+            } else {
+                anyhow::anyhow!("--where: {e}")
+            }
+        })?;
+        // Said even with `-q`, as a warning of `perft --fen` is: the
+        // position matched is not the one written.
+        for warning in query.warnings() {
+            eprintln!("chesstool: warning: --where: {warning}");
+        }
+        Ok(Some(query))
     }
 
     /// How Parquet files are cut (`--row-group-rows`).
@@ -251,11 +267,50 @@ impl CommonArgs {
     }
 }
 
+/// Where no summary reaches a person (stderr no terminal, and no text
+/// summary on stdout), entries of walked directories that could have held
+/// games are not left out without a word: said on stderr, unless `-q`
+/// (found by a tester: `.hidden.pgn` and a linked PGN file went unsaid).
+pub fn note_skipped(run: &InputsRun, common: &CommonArgs, summary_on_stdout: bool) {
+    if run.skipped.could_hold_games()
+        && !common.quiet
+        && !common.summary_on_stderr()
+        && !summary_on_stdout
+    {
+        eprintln!(
+            "chesstool: note: {}",
+            run.skipped.note().trim_start_matches("; ")
+        );
+    }
+}
+
+/// The line and column (1-based, in characters) of the character at
+/// `column` counted over all of `text`, its line ends one each.
+fn line_and_column(text: &str, column: usize) -> (usize, usize) {
+    let (mut line, mut at) = (1, 1);
+    for c in text.chars().take(column.saturating_sub(1)) {
+        if c == '\n' {
+            line += 1;
+            at = 1;
+        } else {
+            at += 1;
+        }
+    }
+    (line, at)
+}
+
 /// Says on stderr each tag `--where` names that no game read had (a typo,
 /// another case than the file's, a string in double quotes), even with
 /// `-q`, as the condition's other warnings are: a selection that is
 /// empty for that reason is not taken for an answer (a tester's finding).
-pub fn warn_absent_tags(query: Option<&arbiter::query::Query>) {
+///
+/// Not for a run stopped early (`--max-errors`): the threads read on past
+/// the stop, so what was seen would depend on their number (a reviewer's
+/// finding).
+pub fn warn_absent_tags(query: Option<&arbiter::query::Query>, run: &InputsRun) {
+    if run.stopped {
+        return;
+    }
     for tag in query
         .map(arbiter::query::Query::absent_tags)
         .unwrap_or_default()
@@ -723,16 +778,6 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 output.display()
             );
         }
-    }
-    if run.skipped.could_hold_games() && !common.quiet && !common.summary_on_stderr() {
-        // Where no summary reaches a person (a script, a pipe), entries
-        // that could have held games are not left out without a word
-        // (found by a tester: `.hidden.pgn` and a linked PGN file went
-        // unsaid); the summary says it on a terminal.
-        eprintln!(
-            "chesstool: note: {}",
-            run.skipped.note().trim_start_matches("; ")
-        );
     }
     let each_size: Vec<Option<u64>> = inputs
         .iter()

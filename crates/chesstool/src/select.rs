@@ -715,7 +715,8 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             Ok(Flow::Continue)
         },
     )?;
-    crate::cli::warn_absent_tags(watched.as_ref());
+    crate::cli::warn_absent_tags(watched.as_ref(), &run);
+    crate::cli::note_skipped(&run, &args.common, false);
     if let Some(mut split) = split {
         split.close()?;
         split.dir.commit()?;

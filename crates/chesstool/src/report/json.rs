@@ -8,9 +8,13 @@
 pub fn push_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let bytes = s.as_bytes();
+    // A C1 control is `0xc2` then `0x80..=0x9f`: `±` and `°` (`0xc2
+    // 0xb1`, `0xc2 0xb0`) keep the fast path (a reviewer's finding).
+    let c1 = |i: usize| matches!(bytes.get(i + 1), Some(0x80..=0x9f));
     if !bytes
         .iter()
-        .any(|&b| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f || b == 0xc2)
+        .enumerate()
+        .any(|(i, &b)| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f || (b == 0xc2 && c1(i)))
     {
         out.extend_from_slice(bytes);
     } else {
@@ -40,6 +44,13 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_non_control_character_after_0xc2_is_written_as_it_is() {
+        let mut s = Vec::new();
+        super::push_str(&mut s, "±1.5 °C «x»");
+        assert_eq!(String::from_utf8(s).unwrap(), "\"±1.5 °C «x»\"");
+    }
+
     #[test]
     fn escapes() {
         let mut s = Vec::new();

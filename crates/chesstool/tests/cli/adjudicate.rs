@@ -1625,6 +1625,47 @@ fn adjudicate_applies_the_laws_of_the_games_date() {
         ("1/2-1/2", "1/2-1/2", "agreement", "2", "", "true"),
         "no rule explains the draw: agreed",
     );
+    // A position set up at move 60 (or with Black to move at move 1, then
+    // Black's one move) tells of moves made before it (a reviewer's
+    // finding); a draw another event decided is no agreement to judge.
+    for (fen, moves, plies) in [
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 60", "", "0"),
+        ("4k3/4p3/8/8/8/8/4P3/4K3 b - - 0 1", "1... e5", "1"),
+    ] {
+        check(
+            "laws_agreed_set_up",
+            &game("1/2-1/2", Some(fen), "[Date \"2023.05.01\"]\n", moves),
+            &[],
+            ("1/2-1/2", "1/2-1/2", "agreement", plies, "", "true"),
+            "no rule explains the draw: agreed",
+        );
+    }
+    check(
+        "laws_drawn_by_adjudication_early",
+        &game(
+            "1/2-1/2",
+            None,
+            "[Date \"2023.05.01\"]\n[Termination \"adjudication\"]\n",
+            "",
+        ),
+        &[],
+        ("1/2-1/2", "1/2-1/2", "agreement", "0", "", "true"),
+        "recorded as adjudication",
+    );
+    // A year without a month gets the edition that came into force in it,
+    // never today's: a resignation against a bare king is lost in 2017.
+    check(
+        "laws_2017_no_month",
+        &game(
+            "1-0",
+            Some("4k3/8/8/8/8/8/4q3/K7 b - - 0 1"),
+            "[Date \"2017.??.??\"]\n[Termination \"Normal\"]\n",
+            "1... Qe5",
+        ),
+        &[],
+        ("1-0", "1-0", "resignation", "1", "", "true"),
+        "judged by the Laws of 1 July 2017 to 2022 (game dated 2017.??.??)",
+    );
     // No usable date: today's Laws, and nothing said about them.
     let (_, rows) = adjudicate("laws_undated", &dated("????.??.??"), &[]);
     assert_eq!(rows[0][2], "fivefold_repetition", "{rows:?}");

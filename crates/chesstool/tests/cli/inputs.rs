@@ -87,6 +87,11 @@ fn a_directory_is_walked_in_order_skipping_hidden_and_other_files() {
     );
     let quiet = chesstool(&dir, &["validate", "games", "--format", "csv", "-q"]);
     assert!(!quiet.stderr.contains("skipped"), "{}", quiet.stderr);
+    // A text report's summary on stdout says it: not said twice (a
+    // reviewer's finding).
+    let text = chesstool(&dir, &["validate", "games"]);
+    assert!(text.stdout.contains("skipped"), "{}", text.stdout);
+    assert!(!text.stderr.contains("skipped"), "{}", text.stderr);
     write(&dir.join("plain/a.pgn"), A);
     write(&dir.join("plain/notes.txt"), "not chess");
     let plain = chesstool(&dir, &["validate", "plain", "--format", "csv"]);

@@ -1174,6 +1174,91 @@ fn select_strips_a_variation_that_holds_a_bad_move() {
     );
 }
 
+/// The warning of a tag no game has is not given for a run stopped
+/// early, whose threads read on past the stop (a reviewer's finding: it
+/// depended on --threads).
+#[test]
+fn no_absent_tag_warning_for_a_stopped_run() {
+    let dir = temp_dir("select_absent_tag_stopped");
+    std::fs::write(
+        dir.join("bad_first.pgn"),
+        format!(
+            "[Event \"bad\"]\n[Result \"*\"]\n\n1. Ke2 *\n\n{}",
+            fixture()
+        ),
+    )
+    .unwrap();
+    for threads in ["1", "2"] {
+        let run = chesstool(
+            &dir,
+            &[
+                "validate",
+                "bad_first.pgn",
+                "--max-errors",
+                "1",
+                "-t",
+                threads,
+                "--where",
+                "WhitElo > 2000 OR TRUE",
+                "--format",
+                "csv",
+                "-q",
+            ],
+        );
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(
+            !run.stderr.contains("no game read has"),
+            "-t {threads}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// `--where-file`: a byte-order mark is no part of the condition; an
+/// error names its line and column; stdin is refused (it may hold the
+/// games). A reviewer's findings.
+#[test]
+fn where_file_bom_lines_and_stdin() {
+    let dir = temp_dir("select_where_file_lines");
+    std::fs::write(dir.join("f.pgn"), fixture()).unwrap();
+    std::fs::write(dir.join("bom.sql"), "\u{feff}WhiteElo > 2500\n").unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "f.pgn",
+            "--where-file",
+            "bom.sql",
+            "--format",
+            "csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.lines().count() > 1, "{}", run.stdout);
+    std::fs::write(
+        dir.join("bad.sql"),
+        "WhiteElo > 1\nAND\n  BlackElo GLOB 2\n",
+    )
+    .unwrap();
+    for (args, says) in [
+        (
+            &["--where-file", "bad.sql"][..],
+            "chesstool: --where-file bad.sql: line 3, column 12: GLOB is no operator here",
+        ),
+        (
+            &["--where-file", "-"],
+            "chesstool: --where-file reads a file, not stdin (-)",
+        ),
+    ] {
+        let mut all = vec!["select", "f.pgn"];
+        all.extend_from_slice(args);
+        let run = chesstool(&dir, &all);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.starts_with(says), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
+    }
+}
+
 #[test]
 fn select_bad_expressions_exit_2_with_one_line() {
     let dir = temp_dir("select_errors");
