@@ -846,8 +846,11 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         if let (Pending::Carry(bytes, offset), false) = (&self.pending, self.stopped) {
             let end = *offset + bytes.len() as u64;
             // A read error cut it off: it is not reported, its line goes
-            // in `cut`.
-            let mut out = self.marker_chunk(end, Vec::new(), ChunkBody::empty(), error.is_some());
+            // in `cut`. Unless it is whole, its termination marker read
+            // (found by a tester: bytes after a compressed stream's end,
+            // zeros or text, lost the last game, which was complete).
+            let cut_off = error.is_some() && !is_whole_game(bytes);
+            let mut out = self.marker_chunk(end, Vec::new(), ChunkBody::empty(), cut_off);
             self.handle(&mut out);
         }
         // An input that ended while a game too large was skipped: the
@@ -1057,10 +1060,18 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
             // A read error cut the input short: its last game, unless it
             // had ended, was cut off. It is no bad game: it is not
             // reported, and the error says where it started.
-            if matches!(
-                read.last_end,
-                Some(GameEnd::EndOfInput | GameEnd::UnterminatedComment)
-            ) {
+            // A game whose termination marker was read had ended (found
+            // by a tester: bytes after a compressed stream's end lost the
+            // last game, which was complete).
+            let whole = read
+                .last
+                .is_some_and(|(start, _)| is_whole_game(&out.data[start..]));
+            if !whole
+                && matches!(
+                    read.last_end,
+                    Some(GameEnd::EndOfInput | GameEnd::UnterminatedComment)
+                )
+            {
                 if let Some((_, line, _)) = records.last() {
                     self.cut = Some(self.line_base + line);
                     keep_until -= 1;
@@ -1835,6 +1846,21 @@ fn work_for(select: Selection, offset: u64, len: usize) -> Work {
     }
 }
 
+/// Whether `bytes`, the game an input ended in, is whole: one game, its
+/// termination marker read outside any comment and variation, nothing
+/// after it. A read error that came after it cut nothing of it.
+fn is_whole_game(bytes: &[u8]) -> bool {
+    let mut lexer = Lexer::new(bytes, 1);
+    match lexer.next_span() {
+        Some(span) => {
+            span.terminated
+                && span.ended_by == GameEnd::EndOfInput
+                && span.open_variations == 0
+                && lexer.next_span().is_none()
+        }
+        None => false,
+    }
+}
 #[cfg(test)]
 mod tests {
     //! A property test of [`run_many`]: over random inputs cut into random

@@ -241,6 +241,50 @@ fn validate_truncated_zst_keeps_earlier_results_and_exits_2() {
     );
 }
 
+/// Bytes after a compressed stream's end (zeros, text) are an error, and
+/// the games before them, the last one whole, are all reported (found by
+/// a tester: the last game was said cut off and lost); a game the error
+/// does cut off is still left out and named.
+#[test]
+fn validate_keeps_the_last_whole_game_before_trailing_bytes() {
+    let dir = temp_dir("validate_trailing_bytes");
+    let games = three_games();
+    let gzip = |data: &[u8]| {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut gz, data).unwrap();
+        gz.finish().unwrap()
+    };
+    let mut zeros = gzip(games.as_bytes());
+    zeros.extend([0u8; 100]);
+    let mut text = zstd::encode_all(games.as_bytes(), 3).unwrap();
+    text.extend(b"garbage\n");
+    // The last game without its termination marker: cut off.
+    let cut_at = games.rfind(" 1/2-1/2\n").unwrap();
+    let mut cut = gzip(games[..cut_at].as_bytes());
+    cut.extend(b"garbage\n");
+    for (name, bytes, rows, cut_off) in [
+        ("zeros.pgn.gz", zeros, 3, false),
+        ("text.pgn.zst", text, 3, false),
+        ("cut.pgn.gz", cut, 2, true),
+    ] {
+        std::fs::write(dir.join(name), bytes).unwrap();
+        let run = chesstool(&dir, &["validate", name, "--format", "csv"]);
+        assert_eq!(run.code, 2, "{name}: {}", run.stderr);
+        assert_eq!(
+            run.stdout.lines().count(),
+            1 + rows,
+            "{name}: {}",
+            run.stdout
+        );
+        assert_eq!(
+            run.stderr.contains("was cut off there"),
+            cut_off,
+            "{name}: {}",
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn validate_unreadable_file_among_readable_ones() {
     let dir = temp_dir("validate_missing");
