@@ -851,7 +851,21 @@ fn parse_castling(
         } else {
             Color::Black
         };
+        let king_home = !(board.by_piece(Piece {
+            color,
+            role: Role::King,
+        }) & Bitboard::from_rank(color.backrank()))
+        .is_empty();
         let rook = match byte.to_ascii_lowercase() {
+            // With the king off its back rank `K` and `Q` name no rook:
+            // said so, not as a second name of the one rook there (a
+            // tester's finding: `kq` was "out of order").
+            b'k' | b'q' if lenient && !king_home => {
+                warn(FenWarning::CastlingRightWithoutKing {
+                    letter: char::from(byte),
+                });
+                continue;
+            }
             b'k' => x_fen_rook(board, color, CastlingSide::KingSide),
             b'q' => x_fen_rook(board, color, CastlingSide::QueenSide),
             letter @ b'a'..=b'h' => {
@@ -1104,6 +1118,12 @@ pub enum FenWarning {
         /// The letter of the right (`K`, `q`, `C`, …).
         letter: char,
     },
+    /// A `K`/`Q` castling right (or `k`/`q`) whose king is not on its
+    /// back rank: dropped, the field's other rights kept.
+    CastlingRightWithoutKing {
+        /// The letter of the right.
+        letter: char,
+    },
     /// An en-passant square off the rank a double push of the side that
     /// just moved gives (`e3` with White to move): dropped.
     EpSquareOffRank {
@@ -1133,6 +1153,9 @@ impl fmt::Display for FenWarning {
             }
             FenWarning::CastlingRightWithoutRook { letter } => {
                 write!(f, "castling right '{letter}' dropped: no rook for it")
+            }
+            FenWarning::CastlingRightWithoutKing { letter } => {
+                write!(f, "castling right '{letter}' dropped: its king is not on its back rank")
             }
             FenWarning::EpSquareOffRank { field } => write!(
                 f,
@@ -1670,6 +1693,19 @@ mod tests {
                 Err(error) => assert_eq!(error.to_string(), expected, "{text:?}"),
             }
         }
+    }
+
+    #[test]
+    fn castling_letters_with_the_king_off_its_back_rank_are_said_so() {
+        let (fen, warnings) = Fen::from_ascii_lenient(b"7r/4k3/8/8/8/8/8/4K3 b kq - 0 1").unwrap();
+        assert_eq!(fen.into_setup().castling_rights, Bitboard::EMPTY);
+        assert_eq!(
+            warnings,
+            [
+                FenWarning::CastlingRightWithoutKing { letter: 'k' },
+                FenWarning::CastlingRightWithoutKing { letter: 'q' }
+            ]
+        );
     }
 
     #[test]

@@ -454,6 +454,33 @@ fn en_passant_marker_apart_from_a_move_that_is_no_pawn_capture() {
         .contains("not a pawn capture"));
 }
 
+/// A FEN tag's castling field is read as `perft --fen` reads it: a byte
+/// that is no castling letter is a bad start position (a tester's
+/// finding: `Kx` dropped every right with a warning that blamed the
+/// rooks); a letter with no rook is dropped with a warning.
+#[test]
+fn a_fen_tag_castling_field_is_read_as_perft_reads_it() {
+    let game = |castling: &str| {
+        replay_one(&format!(
+            "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w {castling} - 0 1\"]\n\n1. O-O *\n"
+        ))
+    };
+    for bad in ["Kx", "K-", "-K"] {
+        let error = game(bad).error.expect(bad);
+        assert_eq!(error.kind, ErrorKind::StartPosition, "{bad}");
+        assert!(
+            error.message.contains("castling"),
+            "{bad}: {}",
+            error.message
+        );
+    }
+    let no_rook = game("KQ");
+    assert!(no_rook.error.is_none(), "{:?}", no_rook.error);
+    assert!(no_rook.warnings.iter().any(|w| w
+        .to_string()
+        .contains("castling right 'Q' dropped: no rook for it")));
+}
+
 /// A `"` in the quoted move of an error line is written `\"`, so the
 /// quotes still delimit it (a tester's finding).
 #[test]
