@@ -27,12 +27,15 @@ pub struct CommonArgs {
     #[arg(long)]
     pub no_header: bool,
     /// Only the K-th of N shares of the games of each input (K from 1 to
-    /// N): N runs with 1/N … N/N together give exactly the output of one
-    /// run, game numbers and lines included. A plain file is cut into N
+    /// N): N runs with 1/N … N/N together give the output of one run,
+    /// game numbers and lines included (for a plain file, joined in order,
+    /// its very bytes). A plain file is cut into N
     /// equal byte ranges; compressed input and stdin, whose size is not
     /// known, are decompressed whole by every shard, which checks the games
     /// that start in its blocks (blocks of --shard-block bytes of the
-    /// decompressed stream, dealt in turn: block i to shard i mod N + 1).
+    /// decompressed stream, dealt in turn: block i to shard i mod N + 1),
+    /// so their outputs joined hold one run's rows in another order: sort
+    /// their union by (file, game) for one run's.
     #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with = "byte_range")]
     pub shard: Option<Shard>,
     /// With --shard on compressed input or stdin: the size of the blocks
