@@ -366,11 +366,23 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     })
 }
 
+/// The most characters of a player's name an error line shows.
+const NAME_SHOWN: usize = 80;
+
 /// `FILE:LINE: game N (White – Black)`: where a game's errors and
 /// warnings are reported, in every subcommand.
 pub fn game_place<R: GameRecord>(row: &Placed<R>, line: u64) -> String {
     let header = row.record.header();
-    let name = |tag: Option<&str>| escape_controls(or_unknown(tag)).into_owned();
+    // A name is cut after 80 characters, as a tag line quoted in a
+    // message is: a 100 KB `White` tag made every error line of its game
+    // 100 KB (a tester's finding).
+    let name = |tag: Option<&str>| {
+        let name = or_unknown(tag);
+        match name.char_indices().nth(NAME_SHOWN) {
+            Some((cut, _)) => format!("{}…", escape_controls(&name[..cut])),
+            None => escape_controls(name).into_owned(),
+        }
+    };
     format!(
         "{}:{line}: game {} ({} – {})",
         row.file,

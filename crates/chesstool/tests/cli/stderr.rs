@@ -228,6 +228,26 @@ fn no_report_line_carries_raw_control_bytes() {
     }
 }
 
+/// A player's name is cut after 80 characters in a game's error line (a
+/// tester's finding: a 100 KB `White` tag made a 100 KB line).
+#[test]
+fn a_long_name_is_cut_in_error_lines() {
+    let dir = temp_dir("stderr_long_name");
+    let white = "A".repeat(100_000);
+    std::fs::write(
+        dir.join("n.pgn"),
+        format!("[White \"{white}\"]\n[Result \"*\"]\n\n1. e4 e4 *\n"),
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "n.pgn"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let line = run.stderr.lines().next().unwrap();
+    assert!(
+        line.starts_with(&format!("n.pgn:4: game 1 ({}… – ?): ply 2", "A".repeat(80))),
+        "{line}"
+    );
+}
+
 /// A game's error is the same one line on stderr in every subcommand and
 /// format, and never on stdout: the text reports keep stdout for their
 /// summary (validate) or the disagreements (adjudicate).
