@@ -258,11 +258,13 @@ fn an_input_without_games_is_named_and_exits_2() {
 fn a_cut_compressed_input_names_the_game_it_cut() {
     let dir = temp_dir("inputs_truncated");
     // Event names that do not compress well, so the cut falls after many
-    // decoded blocks.
+    // decoded blocks, and of lengths that vary, so that the decoded bytes
+    // end inside a game (games of one length ended a block: the last one
+    // was whole, and is reported as such).
     let mut seed = 1u64;
     let data: String = (0..20000)
-        .map(|_| {
-            let name: String = (0..24)
+        .map(|i| {
+            let name: String = (0..(16 + i % 13))
                 .map(|_| {
                     seed = seed
                         .wrapping_mul(6364136223846793005)

@@ -260,7 +260,7 @@ fn validate_keeps_the_last_whole_game_before_trailing_bytes() {
     text.extend(b"garbage\n");
     // The last game without its termination marker: cut off.
     let cut_at = games.rfind(" 1/2-1/2\n").unwrap();
-    let mut cut = gzip(games[..cut_at].as_bytes());
+    let mut cut = gzip(&games.as_bytes()[..cut_at]);
     cut.extend(b"garbage\n");
     for (name, bytes, rows, cut_off) in [
         ("zeros.pgn.gz", zeros, 3, false),
