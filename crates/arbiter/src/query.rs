@@ -607,15 +607,21 @@ fn parse_error(text: &str, error: &sqlparser::parser::ParserError) -> QueryError
     if let Some(first) = message.get(..1) {
         message = first.to_lowercase() + &message[1..];
     }
-    // The text where sqlparser stopped, up to the next space.
-    let fragment: String = text
+    // The token where sqlparser stopped: a word, or a run of operator
+    // characters (`#` of `#(1)`).
+    let rest = text
         .split('\n')
         .nth(at.line - 1)
         .unwrap_or_default()
         .chars()
-        .skip(at.column - 1)
-        .take_while(|c| !c.is_whitespace())
-        .collect();
+        .skip(at.column - 1);
+    let word = |c: &char| c.is_alphanumeric() || *c == '_';
+    let fragment: String = match rest.clone().next() {
+        Some(first) if word(&first) => rest.take_while(word).collect(),
+        _ => rest
+            .take_while(|c| !c.is_whitespace() && !word(c) && !"()'\"".contains(*c))
+            .collect(),
+    };
     err(at, plain_parse_message(message, &fragment))
 }
 
@@ -636,6 +642,9 @@ fn plain_parse_message(message: String, fragment: &str) -> String {
             "{name} is no operator here (there are = <> != < <= > >= + - * AND OR NOT IN \
              BETWEEN LIKE ILIKE IS)"
         );
+    }
+    if let Some(before) = message.strip_suffix("found: EOF") {
+        return format!("{before}found: the end of the condition");
     }
     if let Some((_, found)) = message
         .strip_prefix("expected [NOT] NULL | TRUE | FALSE")
@@ -2173,6 +2182,11 @@ mod tests {
             error("WhiteElo # 1").starts_with("column 10: # is no operator here"),
             "{}",
             error("WhiteElo # 1")
+        );
+        assert!(
+            error("WhiteElo #(1)").starts_with("column 10: # is no operator here"),
+            "{}",
+            error("WhiteElo #(1)")
         );
         assert!(Query::parse("\"AND\" = 'x'", &mut HeaderSpec::default()).is_ok());
         assert!(error("WhiteElo = 1 2").starts_with("column 14: unexpected `2`"));

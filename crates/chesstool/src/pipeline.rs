@@ -1850,6 +1850,12 @@ fn work_for(select: Selection, offset: u64, len: usize) -> Work {
 /// termination marker read outside any comment and variation, nothing
 /// after it. A read error that came after it cut nothing of it.
 fn is_whole_game(bytes: &[u8]) -> bool {
+    // `1/2`, which the lexer takes for a draw, may be `1/2-1/2` cut
+    // short (a reviewer's finding): at the very end it is no proof.
+    let end = bytes.trim_ascii_end();
+    if end.ends_with(b"1/2") && !end.ends_with(b"1/2-1/2") {
+        return false;
+    }
     let mut lexer = Lexer::new(bytes, 1);
     match lexer.next_span() {
         Some(span) => {

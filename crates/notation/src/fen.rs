@@ -231,16 +231,7 @@ impl Fen {
         let (position, repairs) =
             Position::from_setup_repaired(fen.into_setup(), mode).map_err(FenError::Position)?;
         let mut relaxed: Vec<String> = fen_warnings.iter().map(ToString::to_string).collect();
-        for rook in repairs.castling_rights {
-            relaxed.push(format!(
-                "dropped castling right for the rook on {rook}: king or rook not in place"
-            ));
-        }
-        if let Some(ep) = repairs.ep_square {
-            relaxed.push(format!(
-                "dropped en-passant square {ep}: no double push could have produced it"
-            ));
-        }
+        relaxed.extend(repair_notes(&repairs));
         if repairs.impossible_check {
             relaxed
                 .push("the side to move is in a check no legal move could have given".to_string());
@@ -264,6 +255,28 @@ impl Fen {
     pub const fn display(&self, style: FenStyle) -> FenDisplay<'_> {
         FenDisplay { fen: self, style }
     }
+}
+
+/// What [`Position::from_setup_repaired`] dropped, a line each: the
+/// castling rights whose king or rook is not in place, an en-passant
+/// square no double push could have produced. One wording for `perft
+/// --fen` and a PGN's FEN tag (a reviewer's finding: the tag's was one
+/// vague line).
+#[must_use]
+pub fn repair_notes(repairs: &movegen::Repairs) -> Vec<String> {
+    let mut notes: Vec<String> = repairs
+        .castling_rights
+        .into_iter()
+        .map(|rook| {
+            format!("dropped castling right for the rook on {rook}: king or rook not in place")
+        })
+        .collect();
+    if let Some(ep) = repairs.ep_square {
+        notes.push(format!(
+            "dropped en-passant square {ep}: no double push could have produced it"
+        ));
+    }
+    notes
 }
 
 /// Whether the reader of [`Fen::read_relaxed`] reads the FEN's clocks
@@ -857,10 +870,10 @@ fn parse_castling(
         }) & Bitboard::from_rank(color.backrank()))
         .is_empty();
         let rook = match byte.to_ascii_lowercase() {
-            // With the king off its back rank `K` and `Q` name no rook:
-            // said so, not as a second name of the one rook there (a
-            // tester's finding: `kq` was "out of order").
-            b'k' | b'q' if lenient && !king_home => {
+            // With the king off its back rank no letter names a right: said
+            // so, not as a second name of the one rook there (a tester's
+            // finding: `kq` was "out of order"), nor as a rook out of place.
+            b'k' | b'q' | b'a'..=b'h' if lenient && !king_home => {
                 warn(FenWarning::CastlingRightWithoutKing {
                     letter: char::from(byte),
                 });
@@ -1118,8 +1131,8 @@ pub enum FenWarning {
         /// The letter of the right (`K`, `q`, `C`, …).
         letter: char,
     },
-    /// A `K`/`Q` castling right (or `k`/`q`) whose king is not on its
-    /// back rank: dropped, the field's other rights kept.
+    /// A castling right (`K`, `q`, `H`, …) whose king is not on its back
+    /// rank: dropped, the field's other rights kept.
     CastlingRightWithoutKing {
         /// The letter of the right.
         letter: char,

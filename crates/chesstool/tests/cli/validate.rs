@@ -262,10 +262,15 @@ fn validate_keeps_the_last_whole_game_before_trailing_bytes() {
     let cut_at = games.rfind(" 1/2-1/2\n").unwrap();
     let mut cut = gzip(&games.as_bytes()[..cut_at]);
     cut.extend(b"garbage\n");
+    // Cut after the `1/2` of `1/2-1/2`: `1/2` reads as a draw, but may
+    // be the marker cut short (a reviewer's finding).
+    let mut half = gzip(&games.as_bytes()[..cut_at + " 1/2".len()]);
+    half.extend(b"garbage\n");
     for (name, bytes, rows, cut_off) in [
         ("zeros.pgn.gz", zeros, 3, false),
         ("text.pgn.zst", text, 3, false),
         ("cut.pgn.gz", cut, 2, true),
+        ("half.pgn.gz", half, 2, true),
     ] {
         std::fs::write(dir.join(name), bytes).unwrap();
         let run = chesstool(&dir, &["validate", name, "--format", "csv"]);

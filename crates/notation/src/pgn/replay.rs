@@ -1687,11 +1687,8 @@ fn start_position(
                 .to_string(),
         );
     }
-    if !repairs.castling_rights.is_empty() || repairs.ep_square.is_some() {
-        warnings.push(GameWarning::game(
-            game.line,
-            "FEN tag: impossible castling rights or en-passant square dropped".to_string(),
-        ));
+    for note in crate::fen::repair_notes(&repairs) {
+        warnings.push(GameWarning::game(game.line, format!("FEN tag: {note}")));
     }
     Ok(pos)
 }
