@@ -607,14 +607,7 @@ pub fn adjudicate(game: &mut RawGame<'_>, header: &GameHeader, rules: &Rules) ->
     // The recorder alone sees the replay: no pair of visitors to go
     // through at every move and comment.
     judge(game, header, rules, |game, recorder| {
-        replay(
-            game,
-            &ReplayOptions {
-                strict: false,
-                mainline_only: false,
-            },
-            recorder,
-        )
+        replay(game, &ReplayOptions::default(), recorder)
     })
 }
 
@@ -626,14 +619,7 @@ pub fn adjudicate_with(
     visitor: &mut impl ReplayVisitor,
 ) -> Ruling {
     judge(game, header, rules, |game, recorder| {
-        replay(
-            game,
-            &ReplayOptions {
-                strict: false,
-                mainline_only: false,
-            },
-            &mut (recorder, visitor),
-        )
+        replay(game, &ReplayOptions::default(), &mut (recorder, visitor))
     })
 }
 

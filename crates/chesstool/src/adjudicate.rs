@@ -295,10 +295,7 @@ impl Task for Adjudicate {
     fn game(&self, raw: &mut RawGame<'_>) -> Adjudicated {
         let header = GameHeader::read(raw, &self.spec);
         if let Some(query) = &self.query {
-            let options = notation::pgn::replay::ReplayOptions {
-                strict: false,
-                mainline_only: false,
-            };
+            let options = notation::pgn::replay::ReplayOptions::default();
             if !arbiter::selects(query, raw, &header, &options) {
                 // Never shown: the record only says so.
                 return Adjudicated {
@@ -502,8 +499,12 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         }
         Ok(Flow::Continue)
     })?;
-    crate::cli::warn_absent_tags(watched.as_ref(), &run);
-    crate::cli::note_skipped(&run, &args.common, matches!(sink, Sink::Text(_)));
+    crate::cli::after_run(
+        watched.as_ref(),
+        &run,
+        &args.common,
+        matches!(sink, Sink::Text(_)),
+    );
     let io_failed = run.io_failed;
     if let Some(fixed) = fixed {
         let name = fixed.name();

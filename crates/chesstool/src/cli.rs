@@ -270,11 +270,24 @@ impl CommonArgs {
     }
 }
 
+/// What a run says on stderr once its games are read: the tags `--where`
+/// names that no game had (`warn_absent_tags`) and the entries of
+/// walked directories left out (`note_skipped`).
+pub fn after_run(
+    query: Option<&arbiter::query::Query>,
+    run: &InputsRun,
+    common: &CommonArgs,
+    summary_on_stdout: bool,
+) {
+    warn_absent_tags(query, run);
+    note_skipped(run, common, summary_on_stdout);
+}
+
 /// Where no summary reaches a person (stderr no terminal, and no text
 /// summary on stdout), entries of walked directories that could have held
 /// games are not left out without a word: said on stderr, unless `-q`
 /// (found by a tester: `.hidden.pgn` and a linked PGN file went unsaid).
-pub fn note_skipped(run: &InputsRun, common: &CommonArgs, summary_on_stdout: bool) {
+fn note_skipped(run: &InputsRun, common: &CommonArgs, summary_on_stdout: bool) {
     if run.skipped.could_hold_games()
         && !common.quiet
         && !common.summary_on_stderr()
@@ -310,7 +323,7 @@ fn line_and_column(text: &str, column: usize) -> (usize, usize) {
 /// Not for a run stopped early (`--max-errors`): the threads read on past
 /// the stop, so what was seen would depend on their number (a reviewer's
 /// finding).
-pub fn warn_absent_tags(query: Option<&arbiter::query::Query>, run: &InputsRun) {
+fn warn_absent_tags(query: Option<&arbiter::query::Query>, run: &InputsRun) {
     if run.stopped {
         return;
     }

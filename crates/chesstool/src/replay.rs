@@ -744,8 +744,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         task.pool.give_back(row.record);
         Ok(Flow::Continue)
     })?;
-    crate::cli::warn_absent_tags(watched.as_ref(), &run);
-    crate::cli::note_skipped(&run, &args.common, false);
+    crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
     let io_failed = run.io_failed;
     sink.finish()?.commit()?;
     // Errors were listed as they came; the summary is for a person

@@ -715,8 +715,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             Ok(Flow::Continue)
         },
     )?;
-    crate::cli::warn_absent_tags(watched.as_ref(), &run);
-    crate::cli::note_skipped(&run, &args.common, false);
+    crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
     if let Some(mut split) = split {
         split.close()?;
         split.dir.commit()?;

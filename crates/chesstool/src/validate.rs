@@ -331,8 +331,12 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
             },
         )
     })?;
-    crate::cli::warn_absent_tags(watched.as_ref(), &run);
-    crate::cli::note_skipped(&run, &args.common, matches!(sink, Sink::Text(_)));
+    crate::cli::after_run(
+        watched.as_ref(),
+        &run,
+        &args.common,
+        matches!(sink, Sink::Text(_)),
+    );
     counts.bytes = run.bytes;
     let (io_failed, stopped) = (run.io_failed, run.stopped);
     let seconds = started.elapsed().as_secs_f64();
