@@ -14,7 +14,8 @@ pub struct CommonArgs {
     /// at most 1024).
     #[arg(long, short = 't', value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
-    /// Write the report to FILE (atomically: a temporary file renamed when done).
+    /// Write the report to FILE (atomically: a temporary file renamed when
+    /// done; compressed when its name ends in .zst, .gz or .bz2).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// No progress bar, and no summary on stderr (which gets one only

@@ -19,6 +19,10 @@
 //! with its offset and append mode (`--duplicates /dev/stdout > out.txt`
 //! turned the machine's `/dev/stdout`, a link, into a regular file).
 //!
+//! A destination named as a compressed file (`.zst`, `.gz`, `.bz2`) is
+//! written compressed, on a thread of its own ([`Codec`]); one named in a
+//! format we do not write (`.xz`, `.zip`, `.lz4`, `.br`) is refused.
+//!
 //! Rust ignores `SIGPIPE`, so a closed stdout (`chesstool … | head`)
 //! surfaces as an [`io::ErrorKind::BrokenPipe`] error from `write` or
 //! `commit`; `main` turns that into exit code 0.
@@ -38,8 +42,251 @@ const BUFFER_SIZE: usize = 256 * 1024;
 /// copying it (an engine game of the master files is 20–60 KiB).
 const DIRECT_BLOCK: usize = 16 * 1024;
 
-/// Extensions of compressed files, which an output named so is not.
-const COMPRESSED: [&str; 7] = ["zst", "gz", "bz2", "xz", "zip", "lz4", "br"];
+/// Extensions of compressed files that chesstool does not write.
+const NOT_WRITTEN: [&str; 4] = ["xz", "zip", "lz4", "br"];
+
+/// How a destination's name says its bytes are compressed: the formats
+/// chesstool writes (and reads back, as its inputs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// `.zst`: Zstandard, level 3 (zstd's own default).
+    Zstd,
+    /// `.gz`: gzip, level 6 (gzip's own default).
+    Gzip,
+    /// `.bz2`: bzip2, level 9 (bzip2's own default).
+    Bzip2,
+}
+
+impl Codec {
+    /// The codec `path`'s extension names (any case), `Ok(None)` for a
+    /// name that says nothing of compression.
+    ///
+    /// # Errors
+    /// The extension, when it names a compressed format chesstool does
+    /// not write (`xz`, `zip`, `lz4`, `br`).
+    pub fn of(path: &Path) -> Result<Option<Codec>, String> {
+        let Some(ext) = path.extension().and_then(|ext| ext.to_str()) else {
+            return Ok(None);
+        };
+        let lower = ext.to_ascii_lowercase();
+        match lower.as_str() {
+            "zst" => Ok(Some(Codec::Zstd)),
+            "gz" => Ok(Some(Codec::Gzip)),
+            "bz2" => Ok(Some(Codec::Bzip2)),
+            other if NOT_WRITTEN.contains(&other) => Err(ext.to_owned()),
+            _ => Ok(None),
+        }
+    }
+
+    /// The encoder of this codec over `file`, as a writer whose `finish`
+    /// writes the stream's end.
+    fn encoder(self, file: File) -> io::Result<Encoder> {
+        Ok(match self {
+            Codec::Zstd => Encoder::Zstd(zstd::stream::write::Encoder::new(file, 1)?),
+            Codec::Gzip => Encoder::Gzip(flate2::write::GzEncoder::new(
+                file,
+                flate2::Compression::new(1),
+            )),
+            Codec::Bzip2 => Encoder::Bzip2(bzip2::write::BzEncoder::new(
+                file,
+                bzip2::Compression::new(9),
+            )),
+        })
+    }
+}
+
+/// A compressing writer over a file.
+enum Encoder {
+    Zstd(zstd::stream::write::Encoder<'static, File>),
+    Gzip(flate2::write::GzEncoder<File>),
+    Bzip2(bzip2::write::BzEncoder<File>),
+}
+
+impl Encoder {
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self {
+            Encoder::Zstd(encoder) => encoder.write_all(bytes),
+            Encoder::Gzip(encoder) => encoder.write_all(bytes),
+            Encoder::Bzip2(encoder) => encoder.write_all(bytes),
+        }
+    }
+
+    /// Writes the end of the stream; the file back.
+    fn finish(self) -> io::Result<File> {
+        match self {
+            Encoder::Zstd(encoder) => encoder.finish(),
+            Encoder::Gzip(encoder) => encoder.finish(),
+            Encoder::Bzip2(encoder) => encoder.finish(),
+        }
+    }
+}
+
+/// What the writing thread hands the compressing one.
+enum Block {
+    Bytes(Vec<u8>),
+    /// Write the stream's end: the output is committed.
+    Finish,
+}
+
+/// Blocks waiting for the compressing thread: enough to keep it busy
+/// while the writing thread fills the next, few enough to bound memory
+/// (each about a buffer's size).
+const BLOCKS_IN_FLIGHT: usize = 4;
+
+/// A file written compressed by a thread of its own, so that compressing
+/// runs beside the reading and writing of rows (as Parquet's encoding
+/// does). Bytes go over in blocks, and the blocks come back to be filled
+/// again. Dropped without [`Compressor::finish`], the thread stops
+/// without writing the stream's end (the file is then removed, or, for a
+/// destination written as it is, left cut short as a plain one would be).
+struct Compressor {
+    /// `None` once finished.
+    blocks: Option<std::sync::mpsc::SyncSender<Block>>,
+    spare: std::sync::mpsc::Receiver<Vec<u8>>,
+    thread: Option<std::thread::JoinHandle<io::Result<File>>>,
+}
+
+impl Compressor {
+    fn start(codec: Codec, file: File) -> io::Result<Compressor> {
+        let mut encoder = codec.encoder(file)?;
+        let (blocks, to_compress) = std::sync::mpsc::sync_channel::<Block>(BLOCKS_IN_FLIGHT);
+        let (give_back, spare) = std::sync::mpsc::sync_channel::<Vec<u8>>(BLOCKS_IN_FLIGHT + 1);
+        let thread = std::thread::Builder::new()
+            .name("chesstool-compress".to_owned())
+            .spawn(move || -> io::Result<File> {
+                while let Ok(block) = to_compress.recv() {
+                    match block {
+                        Block::Bytes(mut bytes) => {
+                            encoder.write_all(&bytes)?;
+                            bytes.clear();
+                            // Full: the writer has blocks enough.
+                            let _ = give_back.try_send(bytes);
+                        }
+                        Block::Finish => return encoder.finish(),
+                    }
+                }
+                Err(io::Error::other("output dropped before it was committed"))
+            })?;
+        Ok(Compressor {
+            blocks: Some(blocks),
+            spare,
+            thread: Some(thread),
+        })
+    }
+
+    /// The compressing thread's error, once it has stopped.
+    fn failure(&mut self) -> io::Error {
+        self.blocks = None;
+        match self.thread.take().map(std::thread::JoinHandle::join) {
+            Some(Ok(Err(err))) => err,
+            Some(Err(_)) => io::Error::other("the compressing thread panicked"),
+            Some(Ok(Ok(_))) | None => finished(),
+        }
+    }
+
+    /// Writes the end of the stream and waits for the thread; the file.
+    fn finish(mut self) -> io::Result<File> {
+        let sent = self.blocks.take().ok_or_else(finished)?.send(Block::Finish);
+        let thread = self.thread.take().ok_or_else(finished)?;
+        match thread.join() {
+            Ok(result) => {
+                let file = result?;
+                sent.map_err(|_| finished())?;
+                Ok(file)
+            }
+            Err(_) => Err(io::Error::other("the compressing thread panicked")),
+        }
+    }
+}
+
+impl Write for Compressor {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let Some(blocks) = &self.blocks else {
+            return Err(finished());
+        };
+        let mut block = self
+            .spare
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(BUFFER_SIZE.max(buf.len())));
+        block.extend_from_slice(buf);
+        if blocks.send(Block::Bytes(block)).is_err() {
+            return Err(self.failure());
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        // The thread writes as it compresses; the stream's end is
+        // written by `finish`.
+        Ok(())
+    }
+}
+
+impl Drop for Compressor {
+    fn drop(&mut self) {
+        // The thread sees the channel close and stops without the
+        // stream's end; waited for, so that the file is closed before it
+        // is removed.
+        self.blocks = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A file destination: written as it is, or compressed on a thread.
+enum Dest {
+    Plain(File),
+    Compressed(Compressor),
+}
+
+impl Dest {
+    fn new(file: File, codec: Option<Codec>) -> io::Result<Dest> {
+        Ok(match codec {
+            Some(codec) => Dest::Compressed(Compressor::start(codec, file)?),
+            None => Dest::Plain(file),
+        })
+    }
+
+    /// The file, with a compressed stream's end written.
+    fn finish(self) -> io::Result<File> {
+        match self {
+            Dest::Plain(file) => Ok(file),
+            Dest::Compressed(compressor) => compressor.finish(),
+        }
+    }
+}
+
+impl Write for Dest {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Dest::Plain(file) => file.write(buf),
+            Dest::Compressed(compressor) => compressor.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Dest::Plain(file) => file.write_all(buf),
+            Dest::Compressed(compressor) => compressor.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Dest::Plain(file) => file.flush(),
+            Dest::Compressed(compressor) => compressor.flush(),
+        }
+    }
+}
 
 /// A buffered report destination; see the module docs.
 pub struct Output {
@@ -55,12 +302,12 @@ enum Sink {
     /// the destination is an input) is discarded, not written.
     Stream {
         /// `None` once committed or discarded.
-        writer: Option<BufWriter<File>>,
+        writer: Option<BufWriter<Dest>>,
         dest: PathBuf,
     },
     File {
         /// `None` once committed or discarded.
-        writer: Option<BufWriter<File>>,
+        writer: Option<BufWriter<Dest>>,
         temp: PathBuf,
         dest: PathBuf,
     },
@@ -107,10 +354,28 @@ impl Output {
     /// When the temporary file cannot be created (a missing directory, no
     /// permission); the message names `path`.
     pub fn create(path: &Path) -> anyhow::Result<Output> {
+        // A compressed name over plain bytes would fail its reader later
+        // (found by a tester: `-o out.pgn.zst` wrote plain text): the name
+        // says how the bytes are written, or the run is refused.
+        let codec = Codec::of(path).map_err(|ext| {
+            anyhow::anyhow!(
+                "cannot write {}: .{ext} names a compressed format chesstool does not write (it writes .zst, .gz and .bz2); write to such a name, or pipe: chesstool … | xz > FILE.xz",
+                crate::report::table::escape_controls(&path.display().to_string())
+            )
+        })?;
+        let dest = |file: File| {
+            Dest::new(file, codec).map_err(|err| {
+                anyhow::anyhow!(
+                    "cannot write {}: {}",
+                    path.display(),
+                    crate::input::os_message(&err)
+                )
+            })
+        };
         if let Some(stdout) = stdout_file(path) {
             return Ok(Output {
                 sink: Sink::Stream {
-                    writer: Some(BufWriter::with_capacity(BUFFER_SIZE, stdout)),
+                    writer: Some(BufWriter::with_capacity(BUFFER_SIZE, dest(stdout)?)),
                     dest: path.to_path_buf(),
                 },
             });
@@ -128,22 +393,10 @@ impl Output {
                 })?;
             return Ok(Output {
                 sink: Sink::Stream {
-                    writer: Some(BufWriter::with_capacity(BUFFER_SIZE, file)),
+                    writer: Some(BufWriter::with_capacity(BUFFER_SIZE, dest(file)?)),
                     dest: path.to_path_buf(),
                 },
             });
-        }
-        // A compressed name over plain bytes would fail its reader later
-        // (found by a tester: `-o out.pgn.zst` wrote plain text).
-        if let Some(ext) = path
-            .extension()
-            .and_then(|ext| ext.to_str())
-            .filter(|ext| COMPRESSED.contains(&ext.to_ascii_lowercase().as_str()))
-        {
-            anyhow::bail!(
-                "cannot write {}: chesstool writes it uncompressed, and .{ext} names a compressed file; write to a name without .{ext}, or pipe: chesstool … | zstd -o FILE.zst",
-                crate::report::table::escape_controls(&path.display().to_string())
-            );
         }
         // A link: the file it names (there or not yet), the link kept.
         let target = link_target(path);
@@ -162,6 +415,13 @@ impl Output {
                     path.display(),
                     crate::input::os_message(&err)
                 ));
+            }
+        };
+        let file = match dest(file) {
+            Ok(file) => file,
+            Err(err) => {
+                crate::signals::settle_temp(&temp, || fs::remove_file(&temp).ok());
+                return Err(err);
             }
         };
         Ok(Output {
@@ -200,8 +460,11 @@ impl Output {
         match &mut self.sink {
             Sink::Stdout(writer) => writer.flush().context("cannot write to stdout"),
             Sink::Stream { writer, .. } => match writer.take() {
-                Some(mut writer) => writer
-                    .flush()
+                Some(writer) => writer
+                    .into_inner()
+                    .map_err(io::IntoInnerError::into_error)
+                    .and_then(Dest::finish)
+                    .and_then(|mut file| file.flush())
                     .with_context(|| format!("cannot write {name}")),
                 None => Ok(()),
             },
@@ -212,7 +475,8 @@ impl Output {
                 let result = (|| -> io::Result<()> {
                     let file = writer
                         .into_inner()
-                        .map_err(io::IntoInnerError::into_error)?;
+                        .map_err(io::IntoInnerError::into_error)?
+                        .finish()?;
                     file.sync_all()?;
                     // Renamed whole, or removed by an interruption first.
                     crate::signals::settle_temp(temp, || fs::rename(&*temp, &*dest))
@@ -297,37 +561,54 @@ impl Output {
             writer.flush()?;
             writer.get_mut().write_all(block)
         }
-        match &mut self.sink {
+        let written = match &mut self.sink {
             Sink::Stdout(writer) => direct(writer, block),
             Sink::Stream { writer, .. } => direct(writer.as_mut().ok_or_else(finished)?, block),
             Sink::File { writer, .. } => direct(writer.as_mut().ok_or_else(finished)?, block),
-        }
+        };
+        written.map_err(|err| self.named(&err))
+    }
+
+    /// A write error that names the destination (`cannot write out.csv: no
+    /// space left on device`), of the same kind (a closed pipe stays one).
+    fn named(&self, err: &io::Error) -> io::Error {
+        io::Error::new(
+            err.kind(),
+            format!(
+                "cannot write {}: {}",
+                crate::report::table::escape_controls(&self.name()),
+                crate::input::os_message(err)
+            ),
+        )
     }
 }
 
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match &mut self.sink {
+        let written = match &mut self.sink {
             Sink::Stdout(writer) => writer.write(buf),
             Sink::Stream { writer, .. } => writer.as_mut().ok_or_else(finished)?.write(buf),
             Sink::File { writer, .. } => writer.as_mut().ok_or_else(finished)?.write(buf),
-        }
+        };
+        written.map_err(|err| self.named(&err))
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match &mut self.sink {
+        let written = match &mut self.sink {
             Sink::Stdout(writer) => writer.write_all(buf),
             Sink::Stream { writer, .. } => writer.as_mut().ok_or_else(finished)?.write_all(buf),
             Sink::File { writer, .. } => writer.as_mut().ok_or_else(finished)?.write_all(buf),
-        }
+        };
+        written.map_err(|err| self.named(&err))
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        match &mut self.sink {
+        let flushed = match &mut self.sink {
             Sink::Stdout(writer) => writer.flush(),
             Sink::Stream { writer, .. } => writer.as_mut().ok_or_else(finished)?.flush(),
             Sink::File { writer, .. } => writer.as_mut().ok_or_else(finished)?.flush(),
-        }
+        };
+        flushed.map_err(|err| self.named(&err))
     }
 }
 

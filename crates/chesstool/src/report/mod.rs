@@ -145,6 +145,14 @@ impl<R> Sink<R> {
                 partition,
             )?));
         }
+        if let (Format::Parquet, Some(path)) = (format, path) {
+            if crate::output::Codec::of(path) != Ok(None) {
+                bail!(
+                    "cannot write {}: a Parquet file compresses its own pages (--compression), and a reader cannot open one compressed again; write to a name such as out.parquet",
+                    crate::report::table::escape_controls(&path.display().to_string())
+                );
+            }
+        }
         let out = Output::new(path)?;
         Ok(match format.table() {
             Some(table) => Sink::Table(Table::new(

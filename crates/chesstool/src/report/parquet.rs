@@ -1184,11 +1184,11 @@ fn encode(
 ) -> Result<Destination> {
     let mut writers: std::collections::HashMap<usize, TableWriter> =
         std::collections::HashMap::new();
-    // What each file is called in an error.
+    // What each partition's file is called in an error (the single
+    // file's output names itself in its write errors).
     let mut names: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
     // The single file's writer starts at once, on the report's output.
     if let Destination::File(out) = &mut destination {
-        names.insert(0, out.name());
         let out = std::mem::replace(out, Output::stdout());
         let writer = TableWriter::try_new(FileOut::Output(out), schema, props, compression)
             .context("cannot start the parquet file")?;

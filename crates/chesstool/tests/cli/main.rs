@@ -5,6 +5,7 @@ mod adjudicate;
 mod adjudicate_cases;
 mod adjudicate_fide;
 mod completions;
+mod compressed;
 mod games_table;
 mod inputs;
 mod oversized;

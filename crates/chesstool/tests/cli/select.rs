@@ -2251,28 +2251,3 @@ fn select_strip_leaves_the_rest_of_a_comment_as_written() {
         assert!(text.contains(moves), "--strip {what}: {}", run.stdout);
     }
 }
-
-/// Found by a tester: `-o out.pgn.zst` wrote plain text under a
-/// compressed name, which its reader fails on later. Refused, on one
-/// line, before any game is read; nothing is written.
-#[test]
-fn an_output_named_compressed_is_refused() {
-    let dir = temp_dir("output_named_compressed");
-    std::fs::write(dir.join("g.pgn"), game(&[("Event", "e")], "1. e4 *")).unwrap();
-    for (command, format, out) in [
-        ("select", "pgn", "out.pgn.zst"),
-        ("validate", "csv", "out.csv.gz"),
-        ("replay", "parquet", "out.parquet.ZST"),
-    ] {
-        let run = chesstool(&dir, &[command, "g.pgn", "--format", format, "-o", out]);
-        assert_eq!(run.code, 2, "{command} -o {out}: {}", run.stderr);
-        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-        assert!(run.stderr.contains(out), "{}", run.stderr);
-        assert!(!dir.join(out).exists());
-    }
-    let run = chesstool(
-        &dir,
-        &["validate", "g.pgn", "--format", "csv", "-o", "out.csv"],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-}

@@ -1,0 +1,340 @@
+//! Outputs named as compressed files (`-o out.csv.zst`, `.gz`, `.bz2`):
+//! written compressed, the same bytes as the plain output once
+//! decompressed, read back by chesstool itself and by duckdb, polars and
+//! pyarrow with their defaults; other compressed names refused; a write
+//! error names the output.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{chesstool, readers_python, repo_file, skip, temp_dir, Skip};
+
+/// `path`'s bytes, decompressed as its extension says.
+fn decompressed(path: &Path) -> Vec<u8> {
+    let file = std::fs::File::open(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let ext = path
+        .extension()
+        .and_then(|ext| ext.to_str())
+        .unwrap()
+        .to_ascii_lowercase();
+    let mut reader: Box<dyn Read> = match ext.as_str() {
+        "zst" => Box::new(zstd::stream::read::Decoder::new(file).unwrap()),
+        "gz" => Box::new(flate2::read::GzDecoder::new(file)),
+        "bz2" => Box::new(bzip2::read::BzDecoder::new(file)),
+        other => panic!("not a compressed name: {other}"),
+    };
+    let mut out = Vec::new();
+    reader
+        .read_to_end(&mut out)
+        .unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    out
+}
+
+/// The names left in `dir` that are temporary files of an output.
+fn temporaries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains(".tmp-"))
+        .collect()
+}
+
+/// Every subcommand's report, PGN and side outputs: a name ending in
+/// `.zst`, `.gz` or `.bz2` (any case) gets the bytes the plain name gets,
+/// compressed so, at one thread and at two; no temporary file is left.
+#[test]
+fn outputs_named_compressed_are_the_plain_bytes_compressed() {
+    let dir = temp_dir("compressed_outputs");
+    let sample = repo_file("testdata/sample.pgn");
+    let runs: [(&str, &[&str]); 6] = [
+        (
+            "validate.csv",
+            &["validate", &sample, "--format", "csv", "--tags", "lichess"],
+        ),
+        (
+            "validate.jsonl",
+            &["validate", &sample, "--format", "jsonl"],
+        ),
+        ("replay.csv", &["replay", &sample, "--format", "csv"]),
+        (
+            "adjudicate.csv",
+            &["adjudicate", &sample, "--format", "csv"],
+        ),
+        (
+            "select.pgn",
+            &["select", &sample, "--where", "WhiteElo >= 1500"],
+        ),
+        ("replay.fen", &["replay", &sample, "--format", "fen"]),
+    ];
+    for (name, args) in runs {
+        let plain = dir.join(name);
+        let run = chesstool(&dir, &[args, &["-o", name]].concat());
+        assert!(run.code <= 1, "{name}: {}", run.stderr);
+        let want = std::fs::read(&plain).unwrap();
+        assert!(!want.is_empty(), "{name}: empty");
+        for (ext, threads) in [
+            ("zst", "1"),
+            ("gz", "2"),
+            ("bz2", "1"),
+            ("ZST", "2"),
+            ("Gz", "1"),
+        ] {
+            let out = format!("{name}.{ext}");
+            let again = chesstool(&dir, &[args, &["-o", &out, "--threads", threads]].concat());
+            assert_eq!(again.code, run.code, "{out}: {}", again.stderr);
+            assert_eq!(again.stderr, run.stderr, "{out}");
+            let got = decompressed(&dir.join(&out));
+            assert!(
+                got == want,
+                "{out}: {} bytes decompressed, {} plain",
+                got.len(),
+                want.len()
+            );
+            assert!(
+                std::fs::metadata(dir.join(&out)).unwrap().len() * 2 < want.len() as u64,
+                "{out}: not compressed"
+            );
+        }
+    }
+    // `--duplicates FILE`, a side output, is written so too.
+    let twice = dir.join("twice.pgn");
+    let text = std::fs::read_to_string(&sample).unwrap();
+    std::fs::write(&twice, text.repeat(2)).unwrap();
+    let plain = chesstool(
+        &dir,
+        &[
+            "select",
+            "twice.pgn",
+            "--unique",
+            "--duplicates",
+            "d.csv",
+            "-o",
+            "u.pgn",
+        ],
+    );
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "twice.pgn",
+            "--unique",
+            "--duplicates",
+            "d.csv.gz",
+            "-o",
+            "u.pgn.zst",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        decompressed(&dir.join("d.csv.gz")),
+        std::fs::read(dir.join("d.csv")).unwrap()
+    );
+    assert_eq!(
+        decompressed(&dir.join("u.pgn.zst")),
+        std::fs::read(dir.join("u.pgn")).unwrap()
+    );
+    assert_eq!(temporaries(&dir), Vec::<String>::new());
+}
+
+/// What select writes compressed, chesstool reads back as its input: the
+/// same games, the same summary.
+#[test]
+fn chesstool_reads_back_the_pgn_it_writes_compressed() {
+    let dir = temp_dir("compressed_read_back");
+    let sample = repo_file("testdata/sample.pgn");
+    let want = chesstool(&dir, &["validate", &sample, "--format", "csv"]);
+    assert_eq!(want.code, 0, "{}", want.stderr);
+    for ext in ["zst", "gz", "bz2"] {
+        let out = format!("copy.pgn.{ext}");
+        let run = chesstool(&dir, &["select", &sample, "-o", &out]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let again = chesstool(&dir, &["validate", &out, "--format", "csv"]);
+        assert_eq!(again.code, 0, "{}", again.stderr);
+        // The rows but the file's name.
+        let rows = |csv: &str| -> Vec<String> {
+            csv.lines()
+                .map(|line| {
+                    line.split_once(',')
+                        .map_or(line, |(_, rest)| rest)
+                        .to_owned()
+                })
+                .collect()
+        };
+        assert_eq!(rows(&again.stdout), rows(&want.stdout), "{out}");
+    }
+}
+
+/// A name in a compressed format chesstool does not write, and a Parquet
+/// file named as compressed (its pages are compressed already, and no
+/// reader opens one compressed again), are usage errors on one line,
+/// before anything is read or written.
+#[test]
+fn compressed_names_it_does_not_write_are_refused() {
+    let dir = temp_dir("compressed_refused");
+    let sample = repo_file("testdata/sample.pgn");
+    for (format, out, says) in [
+        (
+            "csv",
+            "out.csv.xz",
+            ".xz names a compressed format chesstool does not write",
+        ),
+        ("pgn", "out.pgn.zip", ".zip names"),
+        ("jsonl", "out.jsonl.LZ4", ".LZ4 names"),
+        ("csv", "out.csv.br", ".br names"),
+        (
+            "parquet",
+            "out.parquet.zst",
+            "a Parquet file compresses its own pages",
+        ),
+        (
+            "parquet",
+            "out.parquet.gz",
+            "a Parquet file compresses its own pages",
+        ),
+    ] {
+        let command = if format == "pgn" {
+            "select"
+        } else {
+            "validate"
+        };
+        let run = chesstool(&dir, &[command, &sample, "--format", format, "-o", out]);
+        assert_eq!(run.code, 2, "{out}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(
+            run.stderr.contains(out) && run.stderr.contains(says),
+            "{}",
+            run.stderr
+        );
+        assert!(!dir.join(out).exists(), "{out}");
+    }
+    assert_eq!(temporaries(&dir), Vec::<String>::new());
+}
+
+/// A write that fails (a full device behind the name) ends the run with
+/// exit 2 and one line naming the output, compressed or not, for every
+/// subcommand.
+#[test]
+fn a_failed_write_names_the_output() {
+    if !Path::new("/dev/full").exists() {
+        skip(Skip::Tool, "no /dev/full on this system");
+        return;
+    }
+    let dir = temp_dir("compressed_write_error");
+    let sample = repo_file("testdata/sample.pgn");
+    for name in ["full.csv", "full.csv.zst", "full.csv.gz"] {
+        std::os::unix::fs::symlink("/dev/full", dir.join(name)).unwrap();
+        for command in ["validate", "replay", "adjudicate", "select"] {
+            let format = if command == "select" { "pgn" } else { "csv" };
+            let run = chesstool(&dir, &[command, &sample, "--format", format, "-o", name]);
+            assert_eq!(run.code, 2, "{command} -o {name}: {}", run.stderr);
+            assert_eq!(
+                run.stderr.trim_end(),
+                format!("chesstool: cannot write {name}: no space left on device"),
+                "{command} -o {name}"
+            );
+        }
+    }
+}
+
+const READERS: &str = r#"
+import sys
+folder = sys.argv[1]
+failed = []
+def check(reader, what, got, want):
+    if got != want:
+        failed.append("%s %s: got %r, want %r" % (reader, what, got, want))
+
+readers = {}
+try:
+    import duckdb
+    readers["duckdb"] = (lambda p: duckdb.read_csv(p).fetchall(), lambda p: duckdb.read_json(p).fetchall())
+except ImportError as err:
+    print("missing duckdb: %s" % err)
+try:
+    import polars as pl
+    readers["polars"] = (lambda p: pl.read_csv(p).rows(), lambda p: pl.read_ndjson(p).rows())
+except ImportError as err:
+    print("missing polars: %s" % err)
+try:
+    import pyarrow.csv, pyarrow.json
+    readers["pyarrow"] = (lambda p: pyarrow.csv.read_csv(p).to_pylist(), lambda p: pyarrow.json.read_json(p).to_pylist())
+except ImportError as err:
+    print("missing pyarrow: %s" % err)
+
+for reader, (csv, jsonl) in readers.items():
+    want_csv = csv(folder + "/games.csv")
+    want_jsonl = jsonl(folder + "/games.jsonl")
+    check(reader, "rows", len(want_csv), int(sys.argv[2]))
+    for ext in ["zst", "gz"]:
+        check(reader, "csv." + ext, csv(folder + "/games.csv." + ext), want_csv)
+        check(reader, "jsonl." + ext, jsonl(folder + "/games.jsonl." + ext), want_jsonl)
+    if not failed:
+        print("ok %s: .csv.zst, .csv.gz, .jsonl.zst, .jsonl.gz" % reader)
+if failed:
+    print("\n".join(failed))
+    sys.exit(1)
+"#;
+
+/// duckdb, polars and pyarrow read the `.zst` and `.gz` reports with their
+/// defaults (no compression argument) as they read the plain ones.
+#[test]
+fn duckdb_polars_and_pyarrow_read_compressed_reports_by_default() {
+    let Some(python) = readers_python() else {
+        skip(
+            Skip::Tool,
+            "no python3, so no read-back of compressed reports",
+        );
+        return;
+    };
+    let dir = temp_dir("compressed_python_readers");
+    let sample = repo_file("testdata/sample.pgn");
+    for out in ["games.csv", "games.csv.zst", "games.csv.gz"] {
+        let run = chesstool(
+            &dir,
+            &[
+                "validate", &sample, "--format", "csv", "--tags", "lichess", "-o", out,
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    for out in ["games.jsonl", "games.jsonl.zst", "games.jsonl.gz"] {
+        let run = chesstool(
+            &dir,
+            &[
+                "validate", &sample, "--format", "jsonl", "--tags", "lichess", "-o", out,
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    std::fs::write(dir.join("readers.py"), READERS).unwrap();
+    let output = Command::new(&python)
+        .arg(dir.join("readers.py"))
+        .arg(&dir)
+        .arg("419")
+        .output()
+        .expect("run python");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}: {stdout}\n{}",
+        python.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for reader in ["duckdb", "polars", "pyarrow"] {
+        if !stdout
+            .lines()
+            .any(|l| l.starts_with(&format!("ok {reader}:")))
+        {
+            assert!(stdout.contains(&format!("missing {reader}")), "{stdout}");
+            skip(
+                Skip::Tool,
+                &format!(
+                    "{reader} is not importable by {} (.ci/install-test-tools)",
+                    python.display()
+                ),
+            );
+        }
+    }
+}
