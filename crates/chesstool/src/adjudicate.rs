@@ -98,7 +98,7 @@ pub struct AdjudicateArgs {
     #[command(flatten)]
     table: GamesTableArgs,
     #[command(flatten)]
-    common: CommonArgs,
+    pub(crate) common: CommonArgs,
 }
 
 /// The formats of `adjudicate`.

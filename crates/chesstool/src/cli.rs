@@ -366,11 +366,10 @@ pub fn parse_threads(text: &str) -> Result<usize, String> {
 /// runs on the caller's), else `threads - 1` workers, since the caller's
 /// thread works too (see [`crate::pipeline::run_many`]).
 pub fn thread_pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>> {
-    let n = match threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    if threads == Some(0) {
+        bail!("--threads must be at least 1");
+    }
+    let n = thread_count(threads);
     if n == 1 {
         return Ok(None);
     }
@@ -380,6 +379,12 @@ pub fn thread_pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>> 
         .build()
         .context("cannot start worker threads")?;
     Ok(Some(pool))
+}
+
+/// The threads of a run: `--threads`, else every core.
+#[must_use]
+pub fn thread_count(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// One input as named or found: a path, or stdin (`-`).

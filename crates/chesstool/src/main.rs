@@ -126,10 +126,23 @@ fn main() -> ExitCode {
     };
     if matches!(
         cli.command,
-        Command::Validate(_) | Command::Replay(_) | Command::Adjudicate(_) | Command::Select(_)
+        Command::Validate(_)
+            | Command::Replay(_)
+            | Command::Adjudicate(_)
+            | Command::Select(_)
+            | Command::Perft(_)
     ) {
-        // Before any output file is created.
+        // Before any output file is created; perft writes none, but
+        // stops with the same message and exit code.
         signals::install();
+    }
+    // Threads a compressed output's encoder may use: as many as the run's.
+    if let Command::Validate(validate::ValidateArgs { common, .. })
+    | Command::Replay(replay::ReplayArgs { common, .. })
+    | Command::Adjudicate(adjudicate::AdjudicateArgs { common, .. })
+    | Command::Select(select::SelectArgs { common, .. }) = &cli.command
+    {
+        output::set_threads(cli::thread_count(common.threads));
     }
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
@@ -319,6 +332,7 @@ fn exit_statuses(subcommand: &str) -> Vec<(&'static str, &'static str)> {
             ("0", "the count was printed, or every suite entry passed"),
             ("1", "a suite entry failed (a count that differs, a malformed line)"),
             ("2", "usage error, an invalid FEN, a suite file that cannot be read"),
+            ("130", "interrupted (Ctrl-C or SIGTERM)"),
         ],
         "completions" => vec![("0", "the script was printed"), ("2", "usage error")],
         _ => vec![

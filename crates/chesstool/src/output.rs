@@ -42,6 +42,15 @@ const BUFFER_SIZE: usize = 256 * 1024;
 /// copying it (an engine game of the master files is 20–60 KiB).
 const DIRECT_BLOCK: usize = 16 * 1024;
 
+/// The threads a Zstandard encoder may use ([`set_threads`]).
+static THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
+
+/// The threads of the run, which a `.zst` output's encoder uses too
+/// (set once, before any output is created).
+pub fn set_threads(threads: usize) {
+    THREADS.store(threads, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Extensions of compressed files that chesstool does not write.
 const NOT_WRITTEN: [&str; 4] = ["xz", "zip", "lz4", "br"];
 
@@ -49,9 +58,10 @@ const NOT_WRITTEN: [&str; 4] = ["xz", "zip", "lz4", "br"];
 /// chesstool writes (and reads back, as its inputs).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Codec {
-    /// `.zst`: Zstandard, level 3 (zstd's own default).
+    /// `.zst`: Zstandard, level 1, in zstd's multi-threaded mode (its
+    /// bytes the same for any number of threads).
     Zstd,
-    /// `.gz`: gzip, level 6 (gzip's own default).
+    /// `.gz`: gzip, level 1.
     Gzip,
     /// `.bz2`: bzip2, level 9 (bzip2's own default).
     Bzip2,
@@ -82,7 +92,14 @@ impl Codec {
     /// writes the stream's end.
     fn encoder(self, file: File) -> io::Result<Encoder> {
         Ok(match self {
-            Codec::Zstd => Encoder::Zstd(zstd::stream::write::Encoder::new(file, 1)?),
+            Codec::Zstd => {
+                let mut encoder = zstd::stream::write::Encoder::new(file, 1)?;
+                // Workers of their own: the compressing thread only feeds
+                // them. Any number of them writes the same bytes.
+                let threads = THREADS.load(std::sync::atomic::Ordering::Relaxed);
+                encoder.multithread(u32::try_from(threads.clamp(1, 256)).unwrap_or(1))?;
+                Encoder::Zstd(encoder)
+            }
             Codec::Gzip => Encoder::Gzip(flate2::write::GzEncoder::new(
                 file,
                 flate2::Compression::new(1),

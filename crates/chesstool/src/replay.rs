@@ -100,7 +100,7 @@ pub struct ReplayArgs {
     #[arg(long)]
     drop_invalid: bool,
     #[command(flatten)]
-    common: CommonArgs,
+    pub(crate) common: CommonArgs,
 }
 
 /// `--fen-ep`.

@@ -83,7 +83,7 @@ pub struct SelectArgs {
     #[command(flatten)]
     table: GamesTableArgs,
     #[command(flatten)]
-    common: CommonArgs,
+    pub(crate) common: CommonArgs,
 }
 
 /// `--strip`.

@@ -62,7 +62,7 @@ pub struct ValidateArgs {
     #[command(flatten)]
     table: GamesTableArgs,
     #[command(flatten)]
-    common: CommonArgs,
+    pub(crate) common: CommonArgs,
 }
 
 /// The tags that are columns already.

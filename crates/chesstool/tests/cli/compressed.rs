@@ -96,6 +96,14 @@ fn outputs_named_compressed_are_the_plain_bytes_compressed() {
                 "{out}: not compressed"
             );
         }
+        // The same bytes at any thread count (zstd's workers included).
+        for (one, two) in [("zst", "ZST"), ("gz", "Gz")] {
+            let bytes = |ext: &str| std::fs::read(dir.join(format!("{name}.{ext}"))).unwrap();
+            assert!(
+                bytes(one) == bytes(two),
+                "{name}.{one}: other bytes at other thread counts"
+            );
+        }
     }
     // `--duplicates FILE`, a side output, is written so too.
     let twice = dir.join("twice.pgn");
