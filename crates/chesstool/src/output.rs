@@ -51,8 +51,11 @@ pub fn set_threads(threads: usize) {
     THREADS.store(threads, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Extensions of compressed files that chesstool does not write.
-const NOT_WRITTEN: [&str; 4] = ["xz", "zip", "lz4", "br"];
+/// Extensions of compressed files (and compressed archives) that
+/// chesstool does not write.
+const NOT_WRITTEN: [&str; 13] = [
+    "xz", "zip", "lz4", "br", "lzma", "lz", "z", "7z", "tgz", "tzst", "tbz2", "txz", "sz",
+];
 
 /// How a destination's name says its bytes are compressed: the formats
 /// chesstool writes (and reads back, as its inputs).
@@ -68,14 +71,18 @@ pub enum Codec {
 }
 
 impl Codec {
-    /// The codec `path`'s extension names (any case), `Ok(None)` for a
-    /// name that says nothing of compression.
+    /// The codec `path`'s extension names (any case; a name that is only
+    /// an extension, `.zst`, too), `Ok(None)` for a name that says nothing
+    /// of compression.
     ///
     /// # Errors
-    /// The extension, when it names a compressed format chesstool does
-    /// not write (`xz`, `zip`, `lz4`, `br`).
+    /// The extension, when it names a compressed format (or an archive)
+    /// chesstool does not write (`xz`, `zip`, `lz4`, `br`, `tgz`, …).
     pub fn of(path: &Path) -> Result<Option<Codec>, String> {
-        let Some(ext) = path.extension().and_then(|ext| ext.to_str()) else {
+        let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
+            return Ok(None);
+        };
+        let Some((_, ext)) = name.rsplit_once('.') else {
             return Ok(None);
         };
         let lower = ext.to_ascii_lowercase();
@@ -88,12 +95,66 @@ impl Codec {
         }
     }
 
+    /// The codec a destination is written with: the one its name says,
+    /// which must be the one the name of the file a symbolic link there
+    /// leads to says.
+    ///
+    /// # Errors
+    /// A name in a format chesstool does not write, or a link whose two
+    /// names say different things (`out.csv` → `real.csv.zst`): readers
+    /// go by either name.
+    pub fn of_destination(path: &Path) -> anyhow::Result<Option<Codec>> {
+        let refuse = |ext: String| {
+            let how = match ext.to_ascii_lowercase().as_str() {
+                "xz" | "txz" => "xz",
+                "lzma" => "xz --format=lzma",
+                "lz4" => "lz4",
+                "br" => "brotli",
+                "lz" => "lzip",
+                _ => "its compressor",
+            };
+            anyhow::anyhow!(
+                "cannot write {}: .{ext} names a compressed format chesstool does not write (it writes .zst, .gz and .bz2); write to such a name, or pipe: chesstool … -o - | {how} > FILE",
+                crate::report::table::escape_controls(&path.display().to_string())
+            )
+        };
+        let codec = Codec::of(path).map_err(refuse)?;
+        // A link to a device or a FIFO (`/dev/full`, `/dev/stdout`): its
+        // own name says how it is written.
+        if let Some(target) = link_target(path)
+            .filter(|target| fs::metadata(target).map_or(true, |meta| meta.is_file()))
+        {
+            let linked = Codec::of(&target).map_err(|ext| {
+                anyhow::anyhow!(
+                    "cannot write {}: it is a link to {}, and .{ext} names a compressed format chesstool does not write",
+                    crate::report::table::escape_controls(&path.display().to_string()),
+                    crate::report::table::escape_controls(&target.display().to_string())
+                )
+            })?;
+            if linked != codec {
+                anyhow::bail!(
+                    "cannot write {}: it is a link to {}, and the two names say different compressions; write to the file itself, or to a link named as it is",
+                    crate::report::table::escape_controls(&path.display().to_string()),
+                    crate::report::table::escape_controls(&target.display().to_string())
+                );
+            }
+        }
+        Ok(codec)
+    }
+
     /// The encoder of this codec over `file`, as a writer whose `finish`
     /// writes the stream's end.
     fn encoder(self, file: File) -> io::Result<Encoder> {
+        let file = Gate {
+            file,
+            aborted: false,
+        };
         Ok(match self {
             Codec::Zstd => {
                 let mut encoder = zstd::stream::write::Encoder::new(file, 1)?;
+                // A checksum of the content, as the zstd command writes:
+                // a damaged file fails its reading.
+                encoder.include_checksum(true)?;
                 // Workers of their own: the compressing thread only feeds
                 // them. Any number of them writes the same bytes.
                 let threads = THREADS.load(std::sync::atomic::Ordering::Relaxed);
@@ -112,11 +173,33 @@ impl Codec {
     }
 }
 
+/// The file under an encoder, closed to its writes once the output is
+/// dropped without a commit: gzip's and bzip2's encoders write the
+/// stream's end when dropped, which would make a cut output (to a FIFO,
+/// say) read as a whole one.
+struct Gate {
+    file: File,
+    aborted: bool,
+}
+
+impl Write for Gate {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.aborted {
+            return Err(io::Error::other("output dropped before it was committed"));
+        }
+        self.file.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
 /// A compressing writer over a file.
 enum Encoder {
-    Zstd(zstd::stream::write::Encoder<'static, File>),
-    Gzip(flate2::write::GzEncoder<File>),
-    Bzip2(bzip2::write::BzEncoder<File>),
+    Zstd(zstd::stream::write::Encoder<'static, Gate>),
+    Gzip(flate2::write::GzEncoder<Gate>),
+    Bzip2(bzip2::write::BzEncoder<Gate>),
 }
 
 impl Encoder {
@@ -130,11 +213,22 @@ impl Encoder {
 
     /// Writes the end of the stream; the file back.
     fn finish(self) -> io::Result<File> {
-        match self {
+        let gate = match self {
             Encoder::Zstd(encoder) => encoder.finish(),
             Encoder::Gzip(encoder) => encoder.finish(),
             Encoder::Bzip2(encoder) => encoder.finish(),
-        }
+        }?;
+        Ok(gate.file)
+    }
+
+    /// Drops the encoder without the stream's end (nor what it holds).
+    fn abort(mut self) {
+        let gate = match &mut self {
+            Encoder::Zstd(encoder) => encoder.get_mut(),
+            Encoder::Gzip(encoder) => encoder.get_mut(),
+            Encoder::Bzip2(encoder) => encoder.get_mut(),
+        };
+        gate.aborted = true;
     }
 }
 
@@ -182,6 +276,7 @@ impl Compressor {
                         Block::Finish => return encoder.finish(),
                     }
                 }
+                encoder.abort();
                 Err(io::Error::other("output dropped before it was committed"))
             })?;
         Ok(Compressor {
@@ -374,12 +469,7 @@ impl Output {
         // A compressed name over plain bytes would fail its reader later
         // (found by a tester: `-o out.pgn.zst` wrote plain text): the name
         // says how the bytes are written, or the run is refused.
-        let codec = Codec::of(path).map_err(|ext| {
-            anyhow::anyhow!(
-                "cannot write {}: .{ext} names a compressed format chesstool does not write (it writes .zst, .gz and .bz2); write to such a name, or pipe: chesstool … | xz > FILE.xz",
-                crate::report::table::escape_controls(&path.display().to_string())
-            )
-        })?;
+        let codec = Codec::of_destination(path)?;
         let dest = |file: File| {
             Dest::new(file, codec).map_err(|err| {
                 anyhow::anyhow!(
@@ -496,7 +586,7 @@ impl Output {
                         .finish()?;
                     file.sync_all()?;
                     // Renamed whole, or removed by an interruption first.
-                    crate::signals::settle_temp(temp, || fs::rename(&*temp, &*dest))
+                    crate::signals::commit_temp(temp, dest, || fs::rename(&*temp, &*dest))
                 })();
                 if result.is_err() {
                     crate::signals::settle_temp(temp, || fs::remove_file(&*temp).ok());
@@ -750,7 +840,7 @@ impl OutputDir {
             return Ok(());
         };
         let dest = self.dest.clone();
-        let result = crate::signals::settle_temp(&temp, || {
+        let result = crate::signals::commit_temp(&temp, &dest, || {
             if dest.is_dir() {
                 fs::remove_dir(&dest)?;
             }
@@ -775,10 +865,41 @@ impl Drop for OutputDir {
 /// name (`/`, `..`).
 fn temp_path(path: &Path) -> Option<PathBuf> {
     let file_name = path.file_name()?;
+    let suffix = format!(".tmp-{}", std::process::id());
     let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(file_name);
-    temp_name.push(format!(".tmp-{}", std::process::id()));
+    temp_name.push(shortened(file_name, NAME_MAX - 1 - suffix.len()));
+    temp_name.push(suffix);
     Some(path.with_file_name(temp_name))
+}
+
+/// The longest file name most file systems take, in bytes.
+const NAME_MAX: usize = 255;
+
+/// `name` cut to at most `max` bytes, so that the temporary file of a
+/// destination whose name is legal is legal too (a tester's finding: a
+/// 253-byte name was refused as too long).
+#[cfg(unix)]
+fn shortened(name: &std::ffi::OsStr, max: usize) -> std::ffi::OsString {
+    use std::hash::{Hash, Hasher};
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = name.as_bytes();
+    if bytes.len() <= max {
+        return name.to_os_string();
+    }
+    // Cut, with a hash of the whole name, so that two long names alike in
+    // their first bytes keep apart.
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    let tag = format!("~{:08x}", hasher.finish() as u32);
+    let mut out = std::ffi::OsStr::from_bytes(&bytes[..max - tag.len()]).to_os_string();
+    out.push(tag);
+    out
+}
+
+/// `name` as it is (no byte-level cut here).
+#[cfg(not(unix))]
+fn shortened(name: &std::ffi::OsStr, _max: usize) -> std::ffi::OsString {
+    name.to_os_string()
 }
 
 #[cfg(test)]
@@ -815,6 +936,15 @@ mod tests {
             PathBuf::from(format!(".games.csv.tmp-{pid}"))
         );
         assert_eq!(temp_path(Path::new("/")), None);
+        // A name of 255 bytes, the most a file system takes, gets a
+        // temporary name no longer, and two such names differing only at
+        // their ends get different ones.
+        let long = |last: char| format!("{}{last}.csv", "a".repeat(250));
+        let temp = |name: &str| temp_path(Path::new(name)).unwrap();
+        let (one, two) = (temp(&long('1')), temp(&long('2')));
+        assert_eq!(one.as_os_str().len(), 255);
+        assert_ne!(one, two);
+        assert!(one.to_str().unwrap().starts_with(".aaaa"));
     }
 
     #[test]

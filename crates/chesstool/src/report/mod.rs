@@ -146,7 +146,7 @@ impl<R> Sink<R> {
             )?));
         }
         if let (Format::Parquet, Some(path)) = (format, path) {
-            if crate::output::Codec::of(path) != Ok(None) {
+            if crate::output::Codec::of_destination(path)?.is_some() {
                 bail!(
                     "cannot write {}: a Parquet file compresses its own pages (--compression), and a reader cannot open one compressed again; write to a name such as out.parquet",
                     crate::report::table::escape_controls(&path.display().to_string())

@@ -191,6 +191,9 @@ fn compressed_names_it_does_not_write_are_refused() {
         ("pgn", "out.pgn.zip", ".zip names"),
         ("jsonl", "out.jsonl.LZ4", ".LZ4 names"),
         ("csv", "out.csv.br", ".br names"),
+        ("csv", "out.tgz", ".tgz names"),
+        ("csv", "out.csv.Z", ".Z names"),
+        ("csv", ".xz", ".xz names"),
         (
             "parquet",
             "out.parquet.zst",
@@ -344,5 +347,152 @@ fn duckdb_polars_and_pyarrow_read_compressed_reports_by_default() {
                 ),
             );
         }
+    }
+}
+
+/// A `.zst` output carries a checksum of its content (the zstd command's
+/// default), so a damaged file fails its reading instead of giving other
+/// bytes (a tester's finding: half of one-byte changes went unseen).
+#[test]
+fn a_zst_output_carries_a_content_checksum() {
+    let dir = temp_dir("compressed_checksum");
+    let sample = repo_file("testdata/sample.pgn");
+    for threads in ["1", "2"] {
+        let run = chesstool(
+            &dir,
+            &[
+                "replay",
+                &sample,
+                "--format",
+                "csv",
+                "-o",
+                "r.csv.zst",
+                "--threads",
+                threads,
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let bytes = std::fs::read(dir.join("r.csv.zst")).unwrap();
+        assert_eq!(bytes[..4], [0x28, 0xb5, 0x2f, 0xfd], "a zstd frame");
+        // The frame header descriptor's Content_Checksum_flag (RFC 8878).
+        assert_ne!(bytes[4] & 0x04, 0, "no content checksum");
+    }
+}
+
+/// A name that is a symbolic link says the same compression as the file
+/// it leads to, or the run is refused: readers go by either name (a
+/// tester's finding: `-o l.parquet` → `r.parquet.zst` passed the Parquet
+/// refusal).
+#[test]
+fn a_link_and_its_file_must_say_the_same_compression() {
+    let dir = temp_dir("compressed_links");
+    let sample = repo_file("testdata/sample.pgn");
+    for (link, target, format) in [
+        ("l1.csv", "real1.csv.zst", "csv"),
+        ("l2.csv.zst", "real2.csv", "csv"),
+        ("l3.csv.gz", "real3.csv.zst", "csv"),
+        ("l4.parquet", "real4.parquet.zst", "parquet"),
+    ] {
+        std::os::unix::fs::symlink(target, dir.join(link)).unwrap();
+        let run = chesstool(&dir, &["validate", &sample, "--format", format, "-o", link]);
+        assert_eq!(run.code, 2, "{link}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(
+            run.stderr.contains(link) && run.stderr.contains(target),
+            "{}",
+            run.stderr
+        );
+        assert!(!dir.join(target).exists(), "{target}");
+    }
+    // Named alike, the file the link leads to is written compressed.
+    std::os::unix::fs::symlink("real5.csv.zst", dir.join("l5.csv.zst")).unwrap();
+    let run = chesstool(
+        &dir,
+        &["validate", &sample, "--format", "csv", "-o", "l5.csv.zst"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let plain = chesstool(&dir, &["validate", &sample, "--format", "csv"]);
+    assert_eq!(
+        decompressed(&dir.join("real5.csv.zst")),
+        plain.stdout.as_bytes()
+    );
+    assert!(std::fs::symlink_metadata(dir.join("l5.csv.zst"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+}
+
+/// A name as long as a file system takes (255 bytes) is written; its
+/// temporary file's name is cut to fit (a tester's finding: "file name
+/// too long").
+#[test]
+fn a_long_output_name_is_written() {
+    let dir = temp_dir("compressed_long_name");
+    let sample = repo_file("testdata/sample.pgn");
+    let name = format!("{}.csv.zst", "a".repeat(255 - 8));
+    let run = chesstool(&dir, &["validate", &sample, "--format", "csv", "-o", &name]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let plain = chesstool(&dir, &["validate", &sample, "--format", "csv"]);
+    assert_eq!(decompressed(&dir.join(&name)), plain.stdout.as_bytes());
+    assert_eq!(temporaries(&dir), Vec::<String>::new());
+}
+
+/// A run that fails after it started writing a compressed stream to a
+/// destination written as it is (a FIFO) leaves the stream without its
+/// end, so that its reader sees it cut, for every codec (a tester's
+/// finding: gzip's and bzip2's encoders wrote the end when dropped, and
+/// the reader took the part for the whole).
+#[test]
+fn a_failed_run_leaves_a_compressed_stream_cut() {
+    if !Path::new("/dev/full").exists() || !crate::util::has_program("mkfifo") {
+        skip(Skip::Tool, "no /dev/full or mkfifo on this system");
+        return;
+    }
+    let dir = temp_dir("compressed_cut_stream");
+    let sample = repo_file("testdata/sample.pgn");
+    let text = std::fs::read_to_string(&sample).unwrap();
+    // Enough duplicates that their file's buffer is written, and fails,
+    // before the run ends.
+    std::fs::write(dir.join("twice.pgn"), text.repeat(24)).unwrap();
+    std::os::unix::fs::symlink("/dev/full", dir.join("full.csv")).unwrap();
+    for ext in ["zst", "gz", "bz2"] {
+        let fifo = dir.join(format!("fifo.pgn.{ext}"));
+        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        // The duplicates' file fails at the first duplicate, after the
+        // games before it went to the FIFO.
+        let run = chesstool(
+            &dir,
+            &[
+                "select",
+                "twice.pgn",
+                "--unique",
+                "--duplicates",
+                "full.csv",
+                "-o",
+                fifo.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(run.code, 2, "{ext}: {}", run.stderr);
+        let bytes = reader.join().unwrap();
+        let cut = dir.join(format!("cut.pgn.{ext}"));
+        std::fs::write(&cut, &bytes).unwrap();
+        let file = std::fs::File::open(&cut).unwrap();
+        let mut reader: Box<dyn Read> = match ext {
+            "zst" => Box::new(zstd::stream::read::Decoder::new(file).unwrap()),
+            "gz" => Box::new(flate2::read::GzDecoder::new(file)),
+            _ => Box::new(bzip2::read::BzDecoder::new(file)),
+        };
+        let mut out = Vec::new();
+        assert!(
+            reader.read_to_end(&mut out).is_err(),
+            "{ext}: a stream of {} bytes read whole ({} bytes out)",
+            bytes.len(),
+            out.len()
+        );
     }
 }
