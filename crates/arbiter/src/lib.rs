@@ -835,6 +835,14 @@ pub fn fixed_pgn(game: &mut RawGame<'_>, ruling: &Ruling) -> Option<Vec<u8>> {
     Some(fixed_game(game, ruling))
 }
 
+/// A game's bytes as read, to write back unchanged (a game `--where`
+/// leaves out of a fixed file's rulings is still in the file); `None`
+/// for a game too large to hold, as [`fixed_pgn`].
+#[must_use]
+pub fn pgn_as_read(game: &mut RawGame<'_>) -> Option<Vec<u8>> {
+    (!game.is_cut()).then(|| rewrite::unchanged(game))
+}
+
 /// [`fixed_pgn`] of a game read whole.
 fn fixed_game(game: &mut RawGame<'_>, ruling: &Ruling) -> Vec<u8> {
     let Ruling::Judged(judged) = ruling else {

@@ -311,7 +311,11 @@ impl Task for Adjudicate {
                         moves_hash: arbiter::MovesHash(0),
                     }),
                     mating_line: String::new(),
-                    fixed_pgn: None,
+                    // Not ruled on, but in the fixed file all the same,
+                    // as read (a tester's finding: they were dropped).
+                    fixed_pgn: self
+                        .fix_results
+                        .then(|| arbiter::pgn_as_read(raw).ok_or(LeftOut)),
                     moves: None,
                     selected: false,
                 };
@@ -459,6 +463,12 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     let mut counts = Counts::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         let record = &row.record;
+        // Every game goes back into the fixed file, selected or not.
+        match (&mut fixed, &record.fixed_pgn) {
+            (Some(fixed), Some(Ok(pgn))) => fixed.write_all(pgn)?,
+            (Some(_), Some(Err(LeftOut))) => left_out += 1,
+            _ => {}
+        }
         if !record.selected {
             return Ok(Flow::Continue);
         }
@@ -476,11 +486,6 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         };
         if let Some(i) = reason_index {
             counts.reasons[i] += 1;
-        }
-        match (&mut fixed, &record.fixed_pgn) {
-            (Some(fixed), Some(Ok(pgn))) => fixed.write_all(pgn)?,
-            (Some(_), Some(Err(LeftOut))) => left_out += 1,
-            _ => {}
         }
         // An invalid game: one line on stderr, whatever the format, as in
         // every subcommand. The text report lists the disagreements.

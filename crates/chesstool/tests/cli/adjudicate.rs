@@ -1199,6 +1199,45 @@ fn adjudicate_fix_results_copies_other_games_byte_for_byte() {
     assert_eq!(out, format!("{}\r\n", crlf.trim_end()));
 }
 
+/// `--where` picks the games ruled on, not the games of the fixed file:
+/// every other game is written back as read, in its place (a tester's
+/// finding: they were dropped without a word).
+#[test]
+fn adjudicate_fix_results_with_where_keeps_every_game() {
+    let dir = temp_dir("adj_fix_where");
+    let keep =
+        "[Event \"keep me\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n";
+    let wrong_left = "[Event \"left\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n";
+    let wrong = "[Event \"wrong\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n";
+    std::fs::write(dir.join("g.pgn"), format!("{keep}{wrong_left}{wrong}")).unwrap();
+    for threads in ["1", "2"] {
+        let run = chesstool(
+            &dir,
+            &[
+                "adjudicate",
+                "g.pgn",
+                "--where",
+                "Event = 'wrong'",
+                "--fix-results=fixed.pgn",
+                "--threads",
+                threads,
+                "-q",
+            ],
+        );
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
+        // The two games left out of the rulings, as read, the wrong one
+        // among them too; the selected one corrected.
+        assert!(fixed.starts_with(&format!("{keep}{wrong_left}")), "{fixed}");
+        let last = &fixed[keep.len() + wrong_left.len()..];
+        assert!(
+            last.starts_with("[Event \"wrong\"]\n[Result \"0-1\"]"),
+            "{last}"
+        );
+        assert!(last.contains("corrected to 0-1"), "{last}");
+    }
+}
+
 /// A corrected game keeps the file's line ends (a CRLF file stays CRLF),
 /// and a `Result` tag that agrees before a terminator that does not is
 /// corrected too, so that the fixed file validates (both found by a
