@@ -10,7 +10,8 @@ use crate::input;
 
 #[derive(Debug, Args)]
 pub struct CommonArgs {
-    /// Threads (default: all cores; 1 = everything on one thread;
+    /// Threads (default: all cores; 1 = the games read on one thread, while
+    /// Parquet and compressed output are written by threads of their own;
     /// at most 1024).
     #[arg(long, short = 't', value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,

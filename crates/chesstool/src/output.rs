@@ -79,7 +79,9 @@ impl Codec {
     /// The extension, when it names a compressed format (or an archive)
     /// chesstool does not write (`xz`, `zip`, `lz4`, `br`, `tgz`, …).
     pub fn of(path: &Path) -> Result<Option<Codec>, String> {
-        let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
+        // Lossy: a name whose other bytes are not UTF-8 still says
+        // `.zst` (a reviewer's finding: such a name got plain bytes).
+        let Some(name) = path.file_name().map(|name| name.to_string_lossy()) else {
             return Ok(None);
         };
         let Some((_, ext)) = name.rsplit_once('.') else {
@@ -104,7 +106,39 @@ impl Codec {
     /// names say different things (`out.csv` → `real.csv.zst`): readers
     /// go by either name.
     pub fn of_destination(path: &Path) -> anyhow::Result<Option<Codec>> {
-        let refuse = |ext: String| {
+        let codec = Codec::of_name(path)?;
+        // A link to a device, a FIFO or a pipe (`/dev/full`,
+        // `/dev/stdout`): its own name says how it is written. Else every
+        // name of the chain says the same (a reviewer's finding: only the
+        // first and the last were compared).
+        if fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+            return Ok(codec);
+        }
+        for hop in link_chain(path) {
+            let linked = Codec::of(&hop).map_err(|ext| {
+                anyhow::anyhow!(
+                    "cannot write {}: it is a link to {}, and .{ext} names a compressed format chesstool does not write",
+                    crate::report::table::escape_controls(&path.display().to_string()),
+                    crate::report::table::escape_controls(&hop.display().to_string())
+                )
+            })?;
+            if linked != codec {
+                anyhow::bail!(
+                    "cannot write {}: it is a link to {}, and the two names say different compressions; write to the file itself, or to a link named as it is",
+                    crate::report::table::escape_controls(&path.display().to_string()),
+                    crate::report::table::escape_controls(&hop.display().to_string())
+                );
+            }
+        }
+        Ok(codec)
+    }
+
+    /// The codec `path`'s own name says.
+    ///
+    /// # Errors
+    /// A name in a format chesstool does not write, with what to do.
+    pub fn of_name(path: &Path) -> anyhow::Result<Option<Codec>> {
+        Codec::of(path).map_err(|ext| {
             let how = match ext.to_ascii_lowercase().as_str() {
                 "xz" | "txz" => "xz",
                 "lzma" => "xz --format=lzma",
@@ -114,32 +148,10 @@ impl Codec {
                 _ => "its compressor",
             };
             anyhow::anyhow!(
-                "cannot write {}: .{ext} names a compressed format chesstool does not write (it writes .zst, .gz and .bz2); write to such a name, or pipe: chesstool … -o - | {how} > FILE",
+                "cannot write {}: .{ext} names a compressed format chesstool does not write (it writes .zst, .gz and .bz2); write to such a name, or compress the file with {how} afterwards",
                 crate::report::table::escape_controls(&path.display().to_string())
             )
-        };
-        let codec = Codec::of(path).map_err(refuse)?;
-        // A link to a device or a FIFO (`/dev/full`, `/dev/stdout`): its
-        // own name says how it is written.
-        if let Some(target) = link_target(path)
-            .filter(|target| fs::metadata(target).map_or(true, |meta| meta.is_file()))
-        {
-            let linked = Codec::of(&target).map_err(|ext| {
-                anyhow::anyhow!(
-                    "cannot write {}: it is a link to {}, and .{ext} names a compressed format chesstool does not write",
-                    crate::report::table::escape_controls(&path.display().to_string()),
-                    crate::report::table::escape_controls(&target.display().to_string())
-                )
-            })?;
-            if linked != codec {
-                anyhow::bail!(
-                    "cannot write {}: it is a link to {}, and the two names say different compressions; write to the file itself, or to a link named as it is",
-                    crate::report::table::escape_controls(&path.display().to_string()),
-                    crate::report::table::escape_controls(&target.display().to_string())
-                );
-            }
-        }
-        Ok(codec)
+        })
     }
 
     /// The encoder of this codec over `file`, as a writer whose `finish`
@@ -253,6 +265,9 @@ const BLOCKS_IN_FLIGHT: usize = 4;
 struct Compressor {
     /// `None` once finished.
     blocks: Option<std::sync::mpsc::SyncSender<Block>>,
+    /// Set when the output is dropped without a commit: the blocks still
+    /// queued are not compressed nor written.
+    dropped: std::sync::Arc<std::sync::atomic::AtomicBool>,
     spare: std::sync::mpsc::Receiver<Vec<u8>>,
     thread: Option<std::thread::JoinHandle<io::Result<File>>>,
 }
@@ -262,13 +277,22 @@ impl Compressor {
         let mut encoder = codec.encoder(file)?;
         let (blocks, to_compress) = std::sync::mpsc::sync_channel::<Block>(BLOCKS_IN_FLIGHT);
         let (give_back, spare) = std::sync::mpsc::sync_channel::<Vec<u8>>(BLOCKS_IN_FLIGHT + 1);
+        let dropped = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let abandoned = std::sync::Arc::clone(&dropped);
         let thread = std::thread::Builder::new()
             .name("chesstool-compress".to_owned())
             .spawn(move || -> io::Result<File> {
                 while let Ok(block) = to_compress.recv() {
+                    if abandoned.load(std::sync::atomic::Ordering::Relaxed) {
+                        break;
+                    }
                     match block {
                         Block::Bytes(mut bytes) => {
-                            encoder.write_all(&bytes)?;
+                            if let Err(err) = encoder.write_all(&bytes) {
+                                // No stream's end after a failed write.
+                                encoder.abort();
+                                return Err(err);
+                            }
                             bytes.clear();
                             // Full: the writer has blocks enough.
                             let _ = give_back.try_send(bytes);
@@ -281,6 +305,7 @@ impl Compressor {
             })?;
         Ok(Compressor {
             blocks: Some(blocks),
+            dropped,
             spare,
             thread: Some(thread),
         })
@@ -318,19 +343,20 @@ impl Write for Compressor {
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        if buf.is_empty() {
-            return Ok(());
-        }
-        let Some(blocks) = &self.blocks else {
-            return Err(finished());
-        };
-        let mut block = self
-            .spare
-            .try_recv()
-            .unwrap_or_else(|_| Vec::with_capacity(BUFFER_SIZE.max(buf.len())));
-        block.extend_from_slice(buf);
-        if blocks.send(Block::Bytes(block)).is_err() {
-            return Err(self.failure());
+        // In blocks of a buffer's size at most, so that memory stays a
+        // few buffers however large a game written whole is.
+        for piece in buf.chunks(BUFFER_SIZE) {
+            let Some(blocks) = &self.blocks else {
+                return Err(finished());
+            };
+            let mut block = self
+                .spare
+                .try_recv()
+                .unwrap_or_else(|_| Vec::with_capacity(BUFFER_SIZE));
+            block.extend_from_slice(piece);
+            if blocks.send(Block::Bytes(block)).is_err() {
+                return Err(self.failure());
+            }
         }
         Ok(())
     }
@@ -345,8 +371,10 @@ impl Write for Compressor {
 impl Drop for Compressor {
     fn drop(&mut self) {
         // The thread sees the channel close and stops without the
-        // stream's end; waited for, so that the file is closed before it
-        // is removed.
+        // stream's end, nor the blocks still queued; waited for, so that
+        // the file is closed before it is removed.
+        self.dropped
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         self.blocks = None;
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
@@ -468,8 +496,22 @@ impl Output {
     pub fn create(path: &Path) -> anyhow::Result<Output> {
         // A compressed name over plain bytes would fail its reader later
         // (found by a tester: `-o out.pgn.zst` wrote plain text): the name
-        // says how the bytes are written, or the run is refused.
-        let codec = Codec::of_destination(path)?;
+        // says how the bytes are written, or the run is refused. The file
+        // stdout is goes by the name given alone (`-o /dev/stdout >
+        // out.gz` is written plain, as `-o -` is).
+        let stdout = stdout_file(path);
+        let codec = if stdout.is_some() {
+            Codec::of_name(path)?
+        } else {
+            Codec::of_destination(path)?
+        };
+        if path.file_name().is_some_and(|name| name.len() > NAME_MAX) {
+            // Said before the run, not at the rename after it.
+            anyhow::bail!(
+                "cannot create {}: file name too long",
+                crate::report::table::escape_controls(&path.display().to_string())
+            );
+        }
         let dest = |file: File| {
             Dest::new(file, codec).map_err(|err| {
                 anyhow::anyhow!(
@@ -479,7 +521,7 @@ impl Output {
                 )
             })
         };
-        if let Some(stdout) = stdout_file(path) {
+        if let Some(stdout) = stdout {
             return Ok(Output {
                 sink: Sink::Stream {
                     writer: Some(BufWriter::with_capacity(BUFFER_SIZE, dest(stdout)?)),
@@ -602,6 +644,20 @@ impl Output {
 /// read, or loops).
 #[must_use]
 pub fn link_target(path: &Path) -> Option<PathBuf> {
+    walk_links(path).and_then(|mut hops| hops.pop())
+}
+
+/// The names a chain of symbolic links at `path` passes through, the
+/// file it ends at last (empty when `path` is no link, or the chain
+/// cannot be read, or loops).
+fn link_chain(path: &Path) -> Vec<PathBuf> {
+    walk_links(path).unwrap_or_default()
+}
+
+/// The hops after `path` of its chain of links; `None` when the chain
+/// cannot be read or loops.
+fn walk_links(path: &Path) -> Option<Vec<PathBuf>> {
+    let mut hops = Vec::new();
     let mut current = path.to_path_buf();
     // Linux's own limit on the links of one path.
     for _ in 0..40 {
@@ -612,11 +668,10 @@ pub fn link_target(path: &Path) -> Option<PathBuf> {
                     Some(dir) if next.is_relative() => dir.join(next),
                     _ => next,
                 };
+                hops.push(current.clone());
             }
-            Ok(_) => return (current != path).then_some(current),
-            Err(err) if err.kind() == io::ErrorKind::NotFound => {
-                return (current != path).then_some(current)
-            }
+            Ok(_) => return Some(hops),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Some(hops),
             Err(_) => return None,
         }
     }
@@ -765,6 +820,12 @@ impl OutputDir {
     /// `path` is a file, or a directory that is not empty; the temporary
     /// directory cannot be created.
     pub fn create(path: &Path, what: &str) -> anyhow::Result<OutputDir> {
+        if path.file_name().is_some_and(|name| name.len() > NAME_MAX) {
+            anyhow::bail!(
+                "cannot create {}: file name too long",
+                crate::report::table::escape_controls(&path.display().to_string())
+            );
+        }
         // A link to a directory: the directory it names is written (the
         // rename would fail on the link itself).
         let resolved;

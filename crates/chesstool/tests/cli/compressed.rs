@@ -496,3 +496,91 @@ fn a_failed_run_leaves_a_compressed_stream_cut() {
         );
     }
 }
+
+/// The reviewer's findings on names: a name whose bytes are not all UTF-8
+/// still says `.zst`; every name of a chain of links says the same
+/// compression; `-o /dev/stdout` goes by its own name whatever stdout is
+/// redirected to (as `-o -` does), and so does a link to stdout's pipe; a
+/// name too long for a file system is refused before the run.
+#[test]
+fn compressed_names_the_reviewer_found() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = temp_dir("compressed_names_review");
+    let sample = repo_file("testdata/sample.pgn");
+    let plain = chesstool(&dir, &["validate", &sample, "--format", "csv"]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let bin = env!("CARGO_BIN_EXE_chesstool");
+    let run_os = |out: &std::ffi::OsStr| {
+        Command::new(bin)
+            .args(["validate", &sample, "--format", "csv", "-o"])
+            .arg(out)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    // Not UTF-8.
+    let name = std::ffi::OsStr::from_bytes(b"g\xff.csv.zst");
+    let run = run_os(name);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(decompressed(&dir.join(name)), plain.stdout.as_bytes());
+    let run = run_os(std::ffi::OsStr::from_bytes(b"g\xff.csv.xz"));
+    assert_eq!(run.status.code(), Some(2));
+    // Chains: a middle name that says otherwise is refused, either way.
+    for (top, mid, end) in [
+        ("top1.csv", "mid1.csv.zst", "end1.csv"),
+        ("top2.csv.zst", "mid2.csv", "end2.csv.zst"),
+    ] {
+        std::os::unix::fs::symlink(mid, dir.join(top)).unwrap();
+        std::os::unix::fs::symlink(end, dir.join(mid)).unwrap();
+        let run = chesstool(&dir, &["validate", &sample, "--format", "csv", "-o", top]);
+        assert_eq!(run.code, 2, "{top}: {}", run.stderr);
+        assert!(run.stderr.contains(mid), "{}", run.stderr);
+        assert!(!dir.join(end).exists());
+    }
+    // /dev/stdout, stdout redirected to a file named as compressed.
+    let redirected = std::fs::File::create(dir.join("redir.csv.gz")).unwrap();
+    let run = Command::new(bin)
+        .args(["validate", &sample, "--format", "csv", "-o", "/dev/stdout"])
+        .current_dir(&dir)
+        .stdout(redirected)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("redir.csv.gz")).unwrap(),
+        plain.stdout.as_bytes()
+    );
+    // A link named .zst to /dev/stdout, stdout a pipe: compressed.
+    std::os::unix::fs::symlink("/dev/stdout", dir.join("o.csv.zst")).unwrap();
+    let run = Command::new(bin)
+        .args(["validate", &sample, "--format", "csv", "-o", "o.csv.zst"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let mut out = Vec::new();
+    zstd::stream::read::Decoder::new(&run.stdout[..])
+        .unwrap()
+        .read_to_end(&mut out)
+        .unwrap();
+    assert_eq!(out, plain.stdout.as_bytes());
+    // Too long: refused at once, nothing written.
+    let long = format!("{}.csv", "y".repeat(300));
+    let run = chesstool(&dir, &["validate", &sample, "--format", "csv", "-o", &long]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("file name too long"), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert_eq!(temporaries(&dir), Vec::<String>::new());
+}
