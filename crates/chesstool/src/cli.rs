@@ -37,7 +37,8 @@ pub struct CommonArgs {
     /// that start in its blocks (blocks of --shard-block bytes of the
     /// decompressed stream, dealt in turn: block i to shard i mod N + 1),
     /// so their outputs joined hold one run's rows in another order: sort
-    /// their union by (file, game) for one run's.
+    /// their union by (file, game) for one run's (directories are read in
+    /// that order; files named on the command line in theirs).
     #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with = "byte_range")]
     pub shard: Option<Shard>,
     /// With --shard on compressed input or stdin: the size of the blocks
@@ -575,7 +576,22 @@ fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool, skipped: &mut S
             paths.push((entry.path(), kind));
         }
     }
-    paths.sort_by(|a, b| a.0.cmp(&b.0));
+    // In the byte order of the paths the reports show (a directory's
+    // files all start `name/`): a shard's union sorted by (file, game) is
+    // then one run's order (a tester's finding: `2024/01.pgn` was read
+    // before `2024-extra.pgn`, which sorts first).
+    let key = |(path, kind): &(PathBuf, std::fs::FileType)| {
+        let mut name = path
+            .file_name()
+            .unwrap_or_default()
+            .as_encoded_bytes()
+            .to_vec();
+        if kind.is_dir() {
+            name.push(b'/');
+        }
+        name
+    };
+    paths.sort_by_cached_key(key);
     for (path, kind) in paths {
         if kind.is_symlink() {
             skipped.symlinks += 1;
