@@ -31,6 +31,18 @@ fn decompressed(path: &Path) -> Vec<u8> {
     out
 }
 
+/// A run refused before it wrote: exit 2, one line on stderr saying each
+/// of `says`, and no file at `unwritten`.
+#[track_caller]
+fn assert_refused(run: &crate::util::Run, says: &[&str], unwritten: &Path) {
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    for said in says {
+        assert!(run.stderr.contains(said), "{said}: {}", run.stderr);
+    }
+    assert!(!unwritten.exists(), "{}", unwritten.display());
+}
+
 /// The names left in `dir` that are temporary files of an output.
 fn temporaries(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
@@ -211,14 +223,7 @@ fn compressed_names_it_does_not_write_are_refused() {
             "validate"
         };
         let run = chesstool(&dir, &[command, &sample, "--format", format, "-o", out]);
-        assert_eq!(run.code, 2, "{out}: {}", run.stderr);
-        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-        assert!(
-            run.stderr.contains(out) && run.stderr.contains(says),
-            "{}",
-            run.stderr
-        );
-        assert!(!dir.join(out).exists(), "{out}");
+        assert_refused(&run, &[out, says], &dir.join(out));
     }
     assert_eq!(temporaries(&dir), Vec::<String>::new());
 }
@@ -282,7 +287,7 @@ for reader, (csv, jsonl) in readers.items():
         check(reader, "csv." + ext, csv(folder + "/games.csv." + ext), want_csv)
         check(reader, "jsonl." + ext, jsonl(folder + "/games.jsonl." + ext), want_jsonl)
     if not failed:
-        print("ok %s: .csv.zst, .csv.gz, .jsonl.zst, .jsonl.gz" % reader)
+        print("ok %s .csv.zst, .csv.gz, .jsonl.zst, .jsonl.gz" % reader)
 if failed:
     print("\n".join(failed))
     sys.exit(1)
@@ -333,21 +338,7 @@ fn duckdb_polars_and_pyarrow_read_compressed_reports_by_default() {
         python.display(),
         String::from_utf8_lossy(&output.stderr)
     );
-    for reader in ["duckdb", "polars", "pyarrow"] {
-        if !stdout
-            .lines()
-            .any(|l| l.starts_with(&format!("ok {reader}:")))
-        {
-            assert!(stdout.contains(&format!("missing {reader}")), "{stdout}");
-            skip(
-                Skip::Tool,
-                &format!(
-                    "{reader} is not importable by {} (.ci/install-test-tools)",
-                    python.display()
-                ),
-            );
-        }
-    }
+    crate::util::readers_ran(&stdout, &python, &["duckdb", "polars", "pyarrow"]);
 }
 
 /// A `.zst` output carries a checksum of its content (the zstd command's
@@ -395,14 +386,7 @@ fn a_link_and_its_file_must_say_the_same_compression() {
     ] {
         std::os::unix::fs::symlink(target, dir.join(link)).unwrap();
         let run = chesstool(&dir, &["validate", &sample, "--format", format, "-o", link]);
-        assert_eq!(run.code, 2, "{link}: {}", run.stderr);
-        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-        assert!(
-            run.stderr.contains(link) && run.stderr.contains(target),
-            "{}",
-            run.stderr
-        );
-        assert!(!dir.join(target).exists(), "{target}");
+        assert_refused(&run, &[link, target], &dir.join(target));
     }
     // Named alike, the file the link leads to is written compressed.
     std::os::unix::fs::symlink("real5.csv.zst", dir.join("l5.csv.zst")).unwrap();

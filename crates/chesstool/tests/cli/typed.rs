@@ -1190,21 +1190,7 @@ fn duckdb_polars_and_pyarrow_read_every_report_with_the_documented_types() {
         stdout,
         String::from_utf8_lossy(&output.stderr)
     );
-    for reader in ["pyarrow", "duckdb", "polars"] {
-        if !stdout
-            .lines()
-            .any(|l| l.starts_with(&format!("ok {reader} ")))
-        {
-            assert!(stdout.contains(&format!("missing {reader}")), "{stdout}");
-            skip(
-                Skip::Tool,
-                &format!(
-                    "{reader} is not importable by {} (.ci/install-test-tools)",
-                    python.display()
-                ),
-            );
-        }
-    }
+    crate::util::readers_ran(&stdout, &python, &["pyarrow", "duckdb", "polars"]);
     eprintln!("{stdout}");
 }
 

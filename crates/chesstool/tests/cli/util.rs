@@ -275,3 +275,25 @@ pub fn readers_python() -> Option<PathBuf> {
         .is_ok_and(|o| o.status.success())
         .then(|| PathBuf::from("python3"))
 }
+
+/// After a read-back script that prints `ok READER …` for each reader it
+/// ran and `missing READER` for each it could not import: each missing
+/// one is a loud skip (`.ci/install-test-tools` installs them), and a
+/// reader neither ran nor missing fails.
+pub fn readers_ran(stdout: &str, python: &Path, readers: &[&str]) {
+    for reader in readers {
+        if !stdout
+            .lines()
+            .any(|l| l.starts_with(&format!("ok {reader} ")))
+        {
+            assert!(stdout.contains(&format!("missing {reader}")), "{stdout}");
+            skip(
+                Skip::Tool,
+                &format!(
+                    "{reader} is not importable by {} (.ci/install-test-tools)",
+                    python.display()
+                ),
+            );
+        }
+    }
+}
