@@ -18,12 +18,7 @@ fn decompressed(path: &Path) -> Vec<u8> {
         .and_then(|ext| ext.to_str())
         .unwrap()
         .to_ascii_lowercase();
-    let mut reader: Box<dyn Read> = match ext.as_str() {
-        "zst" => Box::new(zstd::stream::read::Decoder::new(file).unwrap()),
-        "gz" => Box::new(flate2::read::GzDecoder::new(file)),
-        "bz2" => Box::new(bzip2::read::BzDecoder::new(file)),
-        other => panic!("not a compressed name: {other}"),
-    };
+    let mut reader = decoder(&ext, file);
     let mut out = Vec::new();
     reader
         .read_to_end(&mut out)
@@ -41,6 +36,16 @@ fn assert_refused(run: &crate::util::Run, says: &[&str], unwritten: &Path) {
         assert!(run.stderr.contains(said), "{said}: {}", run.stderr);
     }
     assert!(!unwritten.exists(), "{}", unwritten.display());
+}
+
+/// A reader of `file`'s bytes decompressed as the extension `ext` says.
+fn decoder(ext: &str, file: std::fs::File) -> Box<dyn Read> {
+    match ext {
+        "zst" => Box::new(zstd::stream::read::Decoder::new(file).unwrap()),
+        "gz" => Box::new(flate2::read::GzDecoder::new(file)),
+        "bz2" => Box::new(bzip2::read::BzDecoder::new(file)),
+        other => panic!("not a compressed name: {other}"),
+    }
 }
 
 /// The names left in `dir` that are temporary files of an output.
@@ -465,12 +470,7 @@ fn a_failed_run_leaves_a_compressed_stream_cut() {
         let bytes = reader.join().unwrap();
         let cut = dir.join(format!("cut.pgn.{ext}"));
         std::fs::write(&cut, &bytes).unwrap();
-        let file = std::fs::File::open(&cut).unwrap();
-        let mut reader: Box<dyn Read> = match ext {
-            "zst" => Box::new(zstd::stream::read::Decoder::new(file).unwrap()),
-            "gz" => Box::new(flate2::read::GzDecoder::new(file)),
-            _ => Box::new(bzip2::read::BzDecoder::new(file)),
-        };
+        let mut reader = decoder(ext, std::fs::File::open(&cut).unwrap());
         let mut out = Vec::new();
         assert!(
             reader.read_to_end(&mut out).is_err(),
