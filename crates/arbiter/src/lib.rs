@@ -836,11 +836,24 @@ pub fn fixed_pgn(game: &mut RawGame<'_>, ruling: &Ruling) -> Option<Vec<u8>> {
 }
 
 /// A game's bytes as read, to write back unchanged (a game `--where`
-/// leaves out of a fixed file's rulings is still in the file); `None`
-/// for a game too large to hold, as [`fixed_pgn`].
+/// leaves out of a fixed file's rulings is still in the file), and
+/// whether it lacked an ending (a termination marker, a closing brace)
+/// that was written after it, with an empty line, so that the next game
+/// reads as one; `None` for a game too large to hold, as [`fixed_pgn`].
 #[must_use]
-pub fn pgn_as_read(game: &mut RawGame<'_>) -> Option<Vec<u8>> {
-    (!game.is_cut()).then(|| rewrite::unchanged(game))
+pub fn pgn_as_read(game: &mut RawGame<'_>) -> Option<(Vec<u8>, bool)> {
+    if game.is_cut() {
+        return None;
+    }
+    let closed = !rewrite::Ending::of(game).is_none();
+    let mut out = rewrite::unchanged(game);
+    if closed {
+        let (missing, line_end) = rewrite::missing_line_ends(&out);
+        for _ in 0..missing {
+            out.extend_from_slice(line_end);
+        }
+    }
+    Some((out, closed))
 }
 
 /// [`fixed_pgn`] of a game read whole.

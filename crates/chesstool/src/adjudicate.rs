@@ -152,9 +152,10 @@ pub struct Adjudicated {
     ruling: Ruling,
     /// The mating line in SAN with move numbers, when there is one.
     mating_line: String,
-    /// With `--fix-results`: the game as it is written back.
     /// With `--fix-results`: the game as written back, or left out.
     fixed_pgn: Option<Result<Vec<u8>, LeftOut>>,
+    /// Left out by `--where` and written back with an ending it lacked.
+    closed: bool,
     /// With `--moves`.
     moves: Option<Box<GameMoves>>,
     /// `--where` selects it (no row, no count otherwise).
@@ -297,6 +298,10 @@ impl Task for Adjudicate {
         if let Some(query) = &self.query {
             let options = notation::pgn::replay::ReplayOptions::default();
             if !arbiter::selects(query, raw, &header, &options) {
+                // Not ruled on, but in the fixed file all the same, as
+                // read (a tester's finding: they were dropped).
+                let as_read = self.fix_results.then(|| arbiter::pgn_as_read(raw));
+                let closed = matches!(as_read, Some(Some((_, true))));
                 // Never shown: the record only says so.
                 return Adjudicated {
                     header,
@@ -311,11 +316,8 @@ impl Task for Adjudicate {
                         moves_hash: arbiter::MovesHash(0),
                     }),
                     mating_line: String::new(),
-                    // Not ruled on, but in the fixed file all the same,
-                    // as read (a tester's finding: they were dropped).
-                    fixed_pgn: self
-                        .fix_results
-                        .then(|| arbiter::pgn_as_read(raw).ok_or(LeftOut)),
+                    fixed_pgn: as_read.map(|read| read.map(|(bytes, _)| bytes).ok_or(LeftOut)),
+                    closed,
                     moves: None,
                     selected: false,
                 };
@@ -341,6 +343,7 @@ impl Task for Adjudicate {
             ruling,
             mating_line,
             fixed_pgn,
+            closed: false,
             moves,
             selected: true,
         }
@@ -448,6 +451,8 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         query,
     };
     let mut left_out = 0u64;
+    // Games --where left out, written back with an ending they lacked.
+    let mut closed = 0u64;
     let mut fixed = match &games_to {
         Some(path) => Some(Output::new(path.as_deref())?),
         None => None,
@@ -469,6 +474,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
             (Some(_), Some(Err(LeftOut))) => left_out += 1,
             _ => {}
         }
+        closed += u64::from(record.closed);
         if !record.selected {
             return Ok(Flow::Continue);
         }
@@ -524,6 +530,16 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
                 "chesstool adjudicate: {n} games too large to hold (--max-game-size) left out of {name}"
             ),
         }
+        // As select says it of the games it passes through.
+        match closed {
+            0 => {}
+            1 => eprintln!(
+                "chesstool adjudicate: 1 game --where left out, without a termination marker, written to {name} with one"
+            ),
+            n => eprintln!(
+                "chesstool adjudicate: {n} games --where left out, without a termination marker, written to {name} with one"
+            ),
+        }
     }
     // The text report ends with its summary; beside a CSV, JSONL or
     // Parquet report the summary is for a person watching (stderr a
@@ -540,7 +556,10 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     sink.finish()?.commit()?;
     Ok(if io_failed {
         Outcome::IoError
-    } else if counts.disagree > 0 || counts.invalid > 0 {
+    } else if counts.disagree > 0 || counts.invalid > 0 || left_out > 0 {
+        // A fixed file that lacks games is no success (a reviewer's
+        // finding: with --where, games too large to hold were left out
+        // and the run exited 0).
         Outcome::Failed
     } else {
         Outcome::Ok

@@ -580,16 +580,17 @@ fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool, skipped: &mut S
     // files all start `name/`): a shard's union sorted by (file, game) is
     // then one run's order (a tester's finding: `2024/01.pgn` was read
     // before `2024-extra.pgn`, which sorts first).
+    // The order of the names as the reports show them (`file`: control
+    // characters escaped, bytes not UTF-8 as U+FFFD), the bytes after (a
+    // reviewer's finding: raw bytes put `a\x01.pgn` first, whose `file`
+    // `a\u{1}.pgn` sorts after `aB.pgn`).
     let key = |(path, kind): &(PathBuf, std::fs::FileType)| {
-        let mut name = path
-            .file_name()
-            .unwrap_or_default()
-            .as_encoded_bytes()
-            .to_vec();
+        let name = path.file_name().unwrap_or_default();
+        let mut shown = crate::report::table::escape_controls(&name.to_string_lossy()).into_owned();
         if kind.is_dir() {
-            name.push(b'/');
+            shown.push('/');
         }
-        name
+        (shown, name.as_encoded_bytes().to_vec())
     };
     paths.sort_by_cached_key(key);
     for (path, kind) in paths {

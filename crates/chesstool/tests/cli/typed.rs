@@ -1284,6 +1284,20 @@ fn the_readmes_duckdb_recipes_hold_on_late_quotes_and_prefix_names() {
         files.first()
     );
     assert_eq!(files.first(), Some(&"walk/2024-extra.pgn"));
+    // Names as the reports show them: `a\u{1}.pgn` after `aB.pgn` (a
+    // reviewer's finding: raw bytes put it first).
+    std::fs::create_dir_all(dir.join("ctl")).unwrap();
+    std::fs::write(dir.join("ctl/a\u{1}.pgn"), &text).unwrap();
+    std::fs::write(dir.join("ctl/aB.pgn"), &text).unwrap();
+    let run = chesstool(&dir, &["validate", "ctl", "--format", "csv", "--no-header"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let files: Vec<&str> = run
+        .stdout
+        .lines()
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(files.first(), Some(&"ctl/aB.pgn"));
+    assert_eq!(files.last(), Some(&"ctl/a\\u{1}.pgn"));
     let Some(python) = readers_python() else {
         skip(Skip::Tool, "no python3, so no duckdb recipes");
         return;
