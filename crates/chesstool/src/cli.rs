@@ -473,7 +473,7 @@ impl Skipped {
 }
 
 /// The inputs, in order: each file named (stdin for `-`, or for none),
-/// the lines of `--files-from`, and directories walked in sorted order
+/// the lines of `--files-from`, and directories walked in the order of the paths the reports show
 /// (hidden entries skipped, symlinks not followed, PGN names only, each
 /// entry left out counted in `skipped`). A directory that cannot be read
 /// is reported on stderr and marks the run failed; the others still run.
