@@ -15,6 +15,15 @@ fn names_in(dir: &std::path::Path) -> Vec<String> {
     names
 }
 
+/// Sends `signal` (`INT`, `TERM`) to `child`.
+fn send(signal: &str, child: &std::process::Child) {
+    let status = Command::new("kill")
+        .args([format!("-{signal}"), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
 /// Starts `command` reading a pipe we keep open (so it is mid-run, its
 /// temporary output file created and some games written), sends
 /// `signal`, and checks what it leaves behind.
@@ -51,11 +60,7 @@ fn interrupt_writing(command: &str, signal: &str, out: &str) {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(200));
-    let status = Command::new("kill")
-        .args([format!("-{signal}"), child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    send(signal, &child);
     let output = child.wait_with_output().unwrap();
     drop(stdin);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -103,11 +108,7 @@ fn perft_stops_on_a_signal_with_exit_130() {
             .spawn()
             .expect("run chesstool");
         std::thread::sleep(Duration::from_millis(300));
-        let status = Command::new("kill")
-            .args([format!("-{signal}"), child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
+        send(signal, &child);
         let output = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(130), "{signal}: {stderr}");

@@ -1266,16 +1266,19 @@ fn the_readmes_duckdb_recipes_hold_on_late_quotes_and_prefix_names() {
     std::fs::create_dir_all(dir.join("walk/2024")).unwrap();
     std::fs::write(dir.join("walk/2024/01.pgn"), &text).unwrap();
     std::fs::write(dir.join("walk/2024-extra.pgn"), &text).unwrap();
-    let run = chesstool(
-        &dir,
-        &["validate", "walk", "--format", "csv", "--no-header"],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let files: Vec<&str> = run
-        .stdout
-        .lines()
-        .map(|l| l.split(',').next().unwrap())
-        .collect();
+    // The `file` column of each row of a run over the directory `walked`.
+    let files_of = |walked: &str| -> Vec<String> {
+        let run = chesstool(
+            &dir,
+            &["validate", walked, "--format", "csv", "--no-header"],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+            .lines()
+            .map(|l| l.split(',').next().unwrap().to_owned())
+            .collect()
+    };
+    let files = files_of("walk");
     let mut sorted = files.clone();
     sorted.sort_unstable();
     assert!(
@@ -1283,21 +1286,18 @@ fn the_readmes_duckdb_recipes_hold_on_late_quotes_and_prefix_names() {
         "not in the paths' byte order: {:?}",
         files.first()
     );
-    assert_eq!(files.first(), Some(&"walk/2024-extra.pgn"));
+    assert_eq!(
+        files.first().map(String::as_str),
+        Some("walk/2024-extra.pgn")
+    );
     // Names as the reports show them: `a\u{1}.pgn` after `aB.pgn` (a
     // reviewer's finding: raw bytes put it first).
     std::fs::create_dir_all(dir.join("ctl")).unwrap();
     std::fs::write(dir.join("ctl/a\u{1}.pgn"), &text).unwrap();
     std::fs::write(dir.join("ctl/aB.pgn"), &text).unwrap();
-    let run = chesstool(&dir, &["validate", "ctl", "--format", "csv", "--no-header"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let files: Vec<&str> = run
-        .stdout
-        .lines()
-        .map(|l| l.split(',').next().unwrap())
-        .collect();
-    assert_eq!(files.first(), Some(&"ctl/aB.pgn"));
-    assert_eq!(files.last(), Some(&"ctl/a\\u{1}.pgn"));
+    let files = files_of("ctl");
+    assert_eq!(files.first().map(String::as_str), Some("ctl/aB.pgn"));
+    assert_eq!(files.last().map(String::as_str), Some("ctl/a\\u{1}.pgn"));
     let Some(python) = readers_python() else {
         skip(Skip::Tool, "no python3, so no duckdb recipes");
         return;
