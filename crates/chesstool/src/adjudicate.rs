@@ -464,7 +464,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         &args.common,
         partition,
     )?
-    .hand_off()?;
+    .hand_off(crate::cli::thread_count(args.common.threads))?;
     let mut counts = Counts::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         let record = &row.record;

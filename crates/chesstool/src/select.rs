@@ -600,7 +600,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             &args.common,
             partition,
         )?
-        .hand_off()?
+        .hand_off(crate::cli::thread_count(args.common.threads))?
     };
     let mut counts = Counts::default();
     let mut seen = Seen::default();

@@ -295,7 +295,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         &args.common,
         partition,
     )?
-    .hand_off()?;
+    .hand_off(crate::cli::thread_count(args.common.threads))?;
     let started = Instant::now();
     let mut counts = Counts::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {

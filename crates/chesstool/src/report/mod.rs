@@ -182,13 +182,13 @@ impl<R> Sink<R> {
 impl<R: Send + 'static> Sink<R> {
     /// For a report of one row a game: a Parquet table fills its columns
     /// on a thread of its own ([`Table::hand_off`]); rows then go in
-    /// whole, by [`Table::push`].
+    /// whole, by [`Table::push`]. `threads` is the run's `--threads`.
     ///
     /// # Errors
     /// When the thread cannot start.
-    pub fn hand_off(self) -> Result<Sink<R>> {
+    pub fn hand_off(self, threads: usize) -> Result<Sink<R>> {
         Ok(match self {
-            Sink::Table(table) => Sink::Table(table.hand_off()?),
+            Sink::Table(table) => Sink::Table(table.hand_off(threads)?),
             text => text,
         })
     }

@@ -734,6 +734,20 @@ struct Part {
     used: u64,
 }
 
+/// Where a sink's row groups are encoded.
+enum Encoding {
+    /// Nothing sent yet: the encoder, to start on a thread of its own at
+    /// the first message, or to run here ([`ParquetSink::encode_here`]).
+    Idle {
+        encoder: Option<Box<Encoder>>,
+        give_back: std::sync::mpsc::SyncSender<RecordBatch>,
+    },
+    /// On a thread of its own.
+    Thread(Stage<Message>),
+    /// On the thread that gathers the rows.
+    Here(Box<Encoder>),
+}
+
 /// Rows gathered into arrow builders, a row group handed every
 /// `row_group_rows` rows to an encoder thread that owns the files
 /// (encoding and zstd beside the gathering, not on it). For a partitioned
@@ -753,7 +767,7 @@ pub struct ParquetSink {
     files: Option<std::collections::HashMap<String, usize>>,
     next_id: usize,
     clock: u64,
-    encoder: Stage<Message>,
+    encoder: Encoding,
     /// Batches the encoder has written, sent back to be dropped on this
     /// thread, whose allocator made their buffers (freed by the encoder,
     /// each block went back through this thread's arena's lock).
@@ -814,23 +828,12 @@ impl ParquetSink {
         let arrow = Arc::new(arrow_schema(schema));
         let props = writer_properties(schema, settings)?;
         let compression = settings.compression;
-        let file_schema = Arc::clone(&arrow);
         let (give_back, done) = std::sync::mpsc::sync_channel(BATCHES_WAITING);
-        let encoder = Stage::start(
-            "parquet encoder",
-            "chesstool-parquet",
-            BATCHES_WAITING,
-            move |receive| {
-                encode(
-                    destination,
-                    &file_schema,
-                    &props,
-                    compression,
-                    &receive,
-                    &give_back,
-                )
-            },
-        )?;
+        let encoder = Encoder::new(destination, Arc::clone(&arrow), props, compression)?;
+        let encoder = Encoding::Idle {
+            encoder: Some(Box::new(encoder)),
+            give_back,
+        };
         Ok(ParquetSink {
             schema: arrow,
             types: schema.columns.iter().map(|c| c.ty).collect(),
@@ -861,7 +864,47 @@ impl ParquetSink {
 
     /// Sends `message` to the encoder; its error if it stopped.
     fn send(&mut self, message: Message) -> Result<()> {
-        self.encoder.send(message)
+        if let Encoding::Idle { encoder, give_back } = &mut self.encoder {
+            let Some(mut encoder) = encoder.take() else {
+                bail!("the parquet encoder is gone");
+            };
+            let give_back = give_back.clone();
+            let stage = Stage::start(
+                "parquet encoder",
+                "chesstool-parquet",
+                BATCHES_WAITING,
+                move |receive| {
+                    for message in receive {
+                        if let Some(batch) = encoder.handle(message)? {
+                            // Dropped here only when the gathering side is
+                            // behind.
+                            let _ = give_back.try_send(batch);
+                        }
+                    }
+                    Ok(encoder.destination)
+                },
+            )?;
+            self.encoder = Encoding::Thread(stage);
+        }
+        match &mut self.encoder {
+            Encoding::Thread(stage) => stage.send(message),
+            Encoding::Here(encoder) => {
+                encoder.handle(message)?;
+                Ok(())
+            }
+            Encoding::Idle { .. } => bail!("the parquet encoder did not start"),
+        }
+    }
+
+    /// Encodes the rows on the thread that gathers them, from now on: for
+    /// a sink handed to a thread of its own ([`super::table::Table::hand_off`]),
+    /// where a third thread would share the cores with the two.
+    pub fn encode_here(&mut self) {
+        if let Encoding::Idle { encoder, .. } = &mut self.encoder {
+            if let Some(encoder) = encoder.take() {
+                self.encoder = Encoding::Here(encoder);
+            }
+        }
     }
 
     /// The next row goes to partition `key` (opened, and the least
@@ -1010,7 +1053,23 @@ impl ParquetSink {
     /// Waits for the encoder, which has every message sent so far, and
     /// takes back the destination with every file complete.
     fn join(&mut self) -> Result<Destination> {
-        self.encoder.join()
+        match std::mem::replace(
+            &mut self.encoder,
+            Encoding::Idle {
+                encoder: None,
+                give_back: std::sync::mpsc::sync_channel(1).0,
+            },
+        ) {
+            Encoding::Thread(mut stage) => stage.join(),
+            Encoding::Here(encoder)
+            | Encoding::Idle {
+                encoder: Some(encoder),
+                ..
+            } => Ok(encoder.destination),
+            Encoding::Idle { encoder: None, .. } => {
+                bail!("the parquet file was already finished")
+            }
+        }
     }
 
     /// Writes what is gathered, closes every file and hands back the
@@ -1172,44 +1231,70 @@ impl TableWriter {
     }
 }
 
-/// The encoder thread: files opened, row groups written (one per message,
-/// cut by the gatherer), files closed, in the order the gatherer says.
-fn encode(
-    mut destination: Destination,
-    schema: &Arc<ArrowSchema>,
-    props: &WriterProperties,
+/// The files of a table being written: what the encoder thread holds, or
+/// the filler thread itself when it encodes the rows it gathers
+/// ([`ParquetSink::encode_here`]).
+struct Encoder {
+    destination: Destination,
+    schema: Arc<ArrowSchema>,
+    props: WriterProperties,
     compression: Compression,
-    messages: &std::sync::mpsc::Receiver<Message>,
-    give_back: &std::sync::mpsc::SyncSender<RecordBatch>,
-) -> Result<Destination> {
-    let mut writers: std::collections::HashMap<usize, TableWriter> =
-        std::collections::HashMap::new();
-    // What each partition's file is called in an error (the single
-    // file's output names itself in its write errors).
-    let mut names: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
-    // The single file's writer starts at once, on the report's output.
-    if let Destination::File(out) = &mut destination {
-        let out = std::mem::replace(out, Output::stdout());
-        let writer = TableWriter::try_new(FileOut::Output(out), schema, props, compression)
-            .context("cannot start the parquet file")?;
-        writers.insert(0, writer);
+    writers: std::collections::HashMap<usize, TableWriter>,
+    /// What each partition's file is called in an error (the single
+    /// file's output names itself in its write errors).
+    names: std::collections::HashMap<usize, String>,
+}
+
+impl Encoder {
+    fn new(
+        mut destination: Destination,
+        schema: Arc<ArrowSchema>,
+        props: WriterProperties,
+        compression: Compression,
+    ) -> Result<Encoder> {
+        let mut writers = std::collections::HashMap::new();
+        // The single file's writer starts at once, on the report's output.
+        if let Destination::File(out) = &mut destination {
+            let out = std::mem::replace(out, Output::stdout());
+            let writer = TableWriter::try_new(FileOut::Output(out), &schema, &props, compression)
+                .context("cannot start the parquet file")?;
+            writers.insert(0, writer);
+        }
+        Ok(Encoder {
+            destination,
+            schema,
+            props,
+            compression,
+            writers,
+            names: std::collections::HashMap::new(),
+        })
     }
-    for message in messages {
+
+    /// Carries out `message`; the batch of rows written, to be dropped
+    /// where it was made.
+    fn handle(&mut self, message: Message) -> Result<Option<RecordBatch>> {
         match message {
             Message::Open { id, path } => {
-                let Destination::Dir(dir) = &destination else {
+                let Destination::Dir(dir) = &self.destination else {
                     bail!("a partition opened without a directory");
                 };
                 let file = dir
                     .file(&path)
                     .with_context(|| format!("cannot create {}", path.display()))?;
-                let writer = TableWriter::try_new(FileOut::Part(file), schema, props, compression)
-                    .context("cannot start a parquet file")?;
-                writers.insert(id, writer);
-                names.insert(id, path.display().to_string());
+                let writer = TableWriter::try_new(
+                    FileOut::Part(file),
+                    &self.schema,
+                    &self.props,
+                    self.compression,
+                )
+                .context("cannot start a parquet file")?;
+                self.writers.insert(id, writer);
+                self.names.insert(id, path.display().to_string());
+                Ok(None)
             }
             Message::Rows { id, batch, cut } => {
-                let writer = writers
+                let writer = self
+                    .writers
                     .get_mut(&id)
                     .context("a row group of no open file")?;
                 let mut written = writer.write(&batch);
@@ -1218,18 +1303,20 @@ fn encode(
                     // the last rows of a file.
                     written = writer.flush();
                 }
-                written.map_err(|err| cannot_write(err, names.get(&id)))?;
-                // Dropped here only when the gathering side is behind.
-                let _ = give_back.try_send(batch);
+                written.map_err(|err| cannot_write(err, self.names.get(&id)))?;
+                Ok(Some(batch))
             }
             Message::Close { id } => {
-                let writer = writers.remove(&id).context("a close of no open file")?;
+                let writer = self
+                    .writers
+                    .remove(&id)
+                    .context("a close of no open file")?;
                 match writer
                     .into_inner()
-                    .map_err(|err| cannot_write(err, names.get(&id)))?
+                    .map_err(|err| cannot_write(err, self.names.get(&id)))?
                 {
                     FileOut::Output(out) => {
-                        if let Destination::File(slot) = &mut destination {
+                        if let Destination::File(slot) = &mut self.destination {
                             *slot = out;
                         }
                     }
@@ -1238,10 +1325,10 @@ fn encode(
                         file.flush().context("cannot write a parquet file")?;
                     }
                 }
+                Ok(None)
             }
         }
     }
-    Ok(destination)
 }
 
 /// An error met writing file `name`, named so.

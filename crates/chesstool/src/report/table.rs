@@ -734,15 +734,25 @@ impl<R: Send + 'static> Table<R> {
     /// own, beside the one that reads the games; the same rows in the
     /// same order, so the same files. Any other table is left as it is.
     ///
+    /// With `threads` 1 (`--threads 1`), that thread also encodes the
+    /// rows: with an encoder thread of its own besides, three threads
+    /// shared two cores, and the games table of `lichess60` took 5% longer
+    /// (README, "Issue 17's games table, t1"). With more, the encoder keeps
+    /// its thread: the readers fill the cores, and the filler and the
+    /// encoder pipeline what they hand off.
+    ///
     /// # Errors
     /// When the thread cannot start.
-    pub fn hand_off(mut self) -> Result<Table<R>> {
+    pub fn hand_off(mut self, threads: usize) -> Result<Table<R>> {
         if !matches!(self.sink, Sink::Parquet(_)) {
             return Ok(self);
         }
         let Sink::Parquet(mut sink) = std::mem::replace(&mut self.sink, Sink::Handed) else {
             return Ok(self);
         };
+        if threads <= 1 {
+            sink.encode_here();
+        }
         let schema = std::mem::replace(
             &mut self.schema,
             Schema {
