@@ -21,7 +21,9 @@
 //!
 //! A destination named as a compressed file (`.zst`, `.gz`, `.bz2`) is
 //! written compressed, on a thread of its own ([`Codec`]); one named in a
-//! format we do not write (`.xz`, `.zip`, `.lz4`, `.br`) is refused.
+//! format we do not write (`.xz`, `.zip`, `.lz4`, `.br`), an archive
+//! (`.tar.gz`, `.tgz`) or `.zstd` (which readers do not take for
+//! Zstandard) is refused.
 //!
 //! Rust ignores `SIGPIPE`, so a closed stdout (`chesstool … | head`)
 //! surfaces as an [`io::ErrorKind::BrokenPipe`] error from `write` or
@@ -53,8 +55,11 @@ pub fn set_threads(threads: usize) {
 
 /// Extensions of compressed files (and compressed archives) that
 /// chesstool does not write.
-const NOT_WRITTEN: [&str; 13] = [
+const NOT_WRITTEN: [&str; 18] = [
     "xz", "zip", "lz4", "br", "lzma", "lz", "z", "7z", "tgz", "tzst", "tbz2", "txz", "sz",
+    // Zstandard, but named so that readers (duckdb, pyarrow, polars) do
+    // not take it for one: they go by `.zst`.
+    "zstd", "tbz", "tar", "rar", "lzo",
 ];
 
 /// How a destination's name says its bytes are compressed: the formats
@@ -84,10 +89,18 @@ impl Codec {
         let Some(name) = path.file_name().map(|name| name.to_string_lossy()) else {
             return Ok(None);
         };
-        let Some((_, ext)) = name.rsplit_once('.') else {
+        let Some((stem, ext)) = name.rsplit_once('.') else {
             return Ok(None);
         };
         let lower = ext.to_ascii_lowercase();
+        // `games.tar.gz`: a tar archive, which chesstool does not write (a
+        // compressed PGN or CSV so named would be taken for one).
+        if let Some((_, before)) = stem.rsplit_once('.') {
+            if before.eq_ignore_ascii_case("tar") && matches!(lower.as_str(), "zst" | "gz" | "bz2")
+            {
+                return Err(format!("{before}.{ext}"));
+            }
+        }
         match lower.as_str() {
             "zst" => Ok(Some(Codec::Zstd)),
             "gz" => Ok(Some(Codec::Gzip)),
@@ -147,10 +160,24 @@ impl Codec {
                 "lz" => "lzip",
                 _ => "its compressor",
             };
-            anyhow::anyhow!(
-                "cannot write {}: .{ext} names a compressed format chesstool does not write (it writes .zst, .gz and .bz2); write to such a name, or compress the file with {how} afterwards",
-                crate::report::table::escape_controls(&path.display().to_string())
-            )
+            let lower = ext.to_ascii_lowercase();
+            let shown = path.display().to_string();
+            let name = crate::report::table::escape_controls(&shown);
+            if lower == "zstd" {
+                anyhow::anyhow!(
+                    "cannot write {name}: .{ext} is not the name readers take for Zstandard (duckdb, pyarrow and polars go by .zst); name it .zst"
+                )
+            } else if lower.starts_with("tar")
+                || matches!(lower.as_str(), "tgz" | "tzst" | "tbz" | "tbz2" | "txz" | "zip" | "7z" | "rar")
+            {
+                anyhow::anyhow!(
+                    "cannot write {name}: .{ext} names an archive, which chesstool does not write (it writes one file: plain, .zst, .gz or .bz2)"
+                )
+            } else {
+                anyhow::anyhow!(
+                    "cannot write {name}: .{ext} names a compressed format chesstool does not write (it writes .zst, .gz and .bz2); write to such a name, or compress the file with {how} afterwards"
+                )
+            }
         })
     }
 
@@ -966,6 +993,23 @@ fn shortened(name: &std::ffi::OsStr, _max: usize) -> std::ffi::OsString {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_say_the_codec_and_archives_are_refused() {
+        let of = |name: &str| Codec::of(Path::new(name));
+        assert_eq!(of("out.csv.zst"), Ok(Some(Codec::Zstd)));
+        assert_eq!(of("out.csv.GZ"), Ok(Some(Codec::Gzip)));
+        assert_eq!(of("out.pgn.bz2"), Ok(Some(Codec::Bzip2)));
+        assert_eq!(of("out.csv"), Ok(None));
+        assert_eq!(of("dir/tar.gz"), Ok(Some(Codec::Gzip)), "a file named tar");
+        assert_eq!(of("out.tar.gz"), Err("tar.gz".to_owned()));
+        assert_eq!(of(".tar.zst"), Err("tar.zst".to_owned()));
+        assert_eq!(of("out.Tar.bz2"), Err("Tar.bz2".to_owned()));
+        assert_eq!(of("out.tar.xz"), Err("xz".to_owned()));
+        assert_eq!(of("out.tar"), Err("tar".to_owned()));
+        assert_eq!(of("out.zstd"), Err("zstd".to_owned()));
+        assert_eq!(of("out.tbz"), Err("tbz".to_owned()));
+    }
 
     /// A fresh, empty directory per test.
     fn temp_dir(test: &str) -> PathBuf {

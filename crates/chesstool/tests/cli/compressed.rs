@@ -210,6 +210,12 @@ fn compressed_names_it_does_not_write_are_refused() {
         ("csv", "out.csv.br", ".br names"),
         ("csv", "out.tgz", ".tgz names"),
         ("csv", "out.csv.Z", ".Z names"),
+        ("pgn", "games.tar.gz", ".tar.gz names an archive"),
+        ("pgn", "games.TAR.zst", ".TAR.zst names an archive"),
+        ("csv", "out.tar.bz2", ".tar.bz2 names an archive"),
+        ("csv", "out.tbz", ".tbz names an archive"),
+        ("csv", "out.csv.tar", ".tar names an archive"),
+        ("pgn", "out.pgn.zstd", "name it .zst"),
         ("csv", ".xz", ".xz names"),
         (
             "parquet",
