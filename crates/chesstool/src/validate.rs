@@ -56,7 +56,9 @@ pub struct ValidateArgs {
     /// `warning_list` field to CSV (`; `-separated) and JSONL (an array).
     #[arg(long)]
     show_warnings: bool,
-    /// Stop after N invalid games (N at least 1; without it, go on).
+    /// Stop after N invalid games (N at least 1; without it, go on). With
+    /// `--shard K/N` or `--byte-range`, each run counts its own: N
+    /// shards may stop after N invalid games each.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_errors: Option<u64>,
     #[command(flatten)]
