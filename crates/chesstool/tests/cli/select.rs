@@ -1741,6 +1741,32 @@ fn deeply_nested_variations_are_written_and_stripped() {
     }
 }
 
+/// Found by a tester: a variation opened after the marker that ended the
+/// game (`1-0 (1. d4`) was closed on a line of its own, and the `)` read
+/// back as a game of its own. It is left as read: the output reads back
+/// as the games of the input, row for row.
+#[test]
+fn a_variation_opened_after_the_result_is_left_as_read() {
+    let dir = temp_dir("select_variation_after_result");
+    let input = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0 (1. d4\n\n\
+                 [Event \"b\"]\n[Result \"*\"]\n\n1. d4 *\n";
+    std::fs::write(dir.join("in.pgn"), input).unwrap();
+    let run = chesstool(&dir, &["select", "in.pgn", "-o", "out.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stderr.contains("variations"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(dir.join("out.pgn")).unwrap(), input);
+    let rows = |file: &str| {
+        let run = chesstool(&dir, &["validate", file, "--format", "csv"]);
+        run.stdout
+            .lines()
+            .skip(1)
+            .map(|row| row.split_once(',').map_or("", |(_, rest)| rest).to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rows("in.pgn").len(), 2);
+    assert_eq!(rows("out.pgn"), rows("in.pgn"));
+}
+
 /// Found by a tester: games written as read, from several inputs into
 /// one output, read back as fewer games. A game of tags alone (the last
 /// of its input, or split from the next by `[Event` on its line) took the

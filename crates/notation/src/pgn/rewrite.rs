@@ -291,7 +291,8 @@ impl Ending {
             && bytes
                 .get(movetext..)
                 .is_none_or(|rest| rest.iter().all(u8::is_ascii_whitespace));
-        let result = (!game.terminated()).then(|| {
+        let terminated = game.terminated();
+        let result = (!terminated).then(|| {
             game.tag(b"Result")
                 .and_then(|value| GameResult::from_ascii(value.trim_ascii()).ok())
                 .unwrap_or(GameResult::Unknown)
@@ -300,7 +301,15 @@ impl Ending {
             comment,
             result,
             tags_alone,
-            open_variations: game.open_variations(),
+            // A variation opened after the marker that ended the game
+            // (`1-0 (1. d4`) is left open: closed on a line of its own, the
+            // `)` was read back as a game of its own (a tester's finding),
+            // and closing it makes nothing valid.
+            open_variations: if terminated {
+                0
+            } else {
+                game.open_variations()
+            },
         }
     }
 
@@ -472,6 +481,40 @@ mod tests {
             }
         });
         String::from_utf8(out).unwrap()
+    }
+
+    /// Found by a tester: a variation opened after the marker that ended
+    /// the game was closed on a line of its own, and the `)` read back as
+    /// a game of its own. Written through, every input reads back as as
+    /// many games as it was read as.
+    #[test]
+    fn written_through_games_read_back_as_as_many() {
+        let count = |pgn: &[u8]| {
+            let mut n = 0;
+            GameReader::new().read_chunk(pgn, 0, 1, |_| n += 1);
+            n
+        };
+        for pgn in [
+            "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0 (1. d4\n",
+            "[Event \"a\"]\n\n1. e4 e5 1-0 (1. d4 (1. c4\n[Event \"b\"]\n\n1. d4 *\n",
+            "[Event \"a\"]\n\n1. e4 1-0[Eve(nt \"g56\"]\n[Event \"b\"]\n\n1. d4 *\n",
+            "[Event \"a\"]\n\n1. e4 (1. d4\n",
+            "[Event \"a\"]\n\n1. e4 {cut\n",
+        ] {
+            let mut out = Vec::new();
+            let mut through = PassThrough::default();
+            GameReader::new().read_chunk(pgn.as_bytes(), 0, 1, |mut game| {
+                let ending = Ending::of(&mut game);
+                through.push(&mut out, game.bytes(), ending);
+            });
+            through.finish(&mut out);
+            assert_eq!(
+                count(&out),
+                count(pgn.as_bytes()),
+                "{pgn:?} written as {:?}",
+                String::from_utf8_lossy(&out)
+            );
+        }
     }
 
     /// Found by a reviewer: the corrected result went where it is not
