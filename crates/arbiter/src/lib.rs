@@ -583,6 +583,43 @@ fn in_mainline(game: &mut RawGame<'_>, err: &GameError, plies: u32) -> bool {
 /// The tokens of the mainline moves as written (moves after the end
 /// included: the replay stops at a move after mate or stalemate), lexed
 /// again from the game's bytes. Only for the rare game that needs them.
+/// Where the mainline's move `index` (0-based; its token, if the game
+/// has that many) is, as every error is located: its line (the game's
+/// first without the token) and `ply 5 "3.a3": `, its number counted
+/// from `start`.
+fn locate_ply(
+    game: &mut RawGame<'_>,
+    start: &Position,
+    token: Option<&Token>,
+    index: u32,
+) -> (u64, String) {
+    let Some(token) = token else {
+        return (game.line, String::new());
+    };
+    let start_with_black = u32::from(start.turn() == board::Color::Black);
+    let number = start
+        .fullmoves()
+        .saturating_add((index + start_with_black) / 2);
+    let dots = if (index + start_with_black).is_multiple_of(2) {
+        "."
+    } else {
+        "..."
+    };
+    let at = token.start as usize;
+    let text = game
+        .bytes()
+        .get(at..at + token.len as usize)
+        .unwrap_or_default();
+    (
+        game.token_location(token).0,
+        format!(
+            "ply {} \"{number}{dots}{}\": ",
+            index + 1,
+            notation::pgn::tags::escape_token(text)
+        ),
+    )
+}
+
 fn mainline_move_tokens(game: &mut RawGame<'_>) -> Vec<Token> {
     let mut depth = 0u32;
     game_tokens(game.bytes())
@@ -714,11 +751,21 @@ fn judge(
         );
     };
     if let Some(ply) = recorder.null_at {
-        return invalid(
+        // Located as every error is, at its token (found by a tester:
+        // the game's first line, no token), and the game's plies those
+        // before it.
+        let tokens = mainline_move_tokens(game);
+        let index = ply.saturating_sub(1);
+        let (line, located) = locate_ply(game, &start, tokens.get(index as usize), index);
+        let mut null = invalid(
             InvalidKind::NullMove { ply },
-            format!("null move at ply {ply}: not a move of chess"),
-            game.line,
+            format!("{located}null move: not a move of chess"),
+            line,
         );
+        if let Ruling::Invalid(null) = &mut null {
+            null.plies = index;
+        }
+        return null;
     }
     let tags = recorder.tags.take();
     let mut record = recorder.record.take().unwrap_or_else(|| {
@@ -756,31 +803,7 @@ fn judge(
         let tokens = mainline_move_tokens(game);
         let written = (tokens.len() as u32).max(record.ply());
         let after = written.saturating_sub(ply);
-        let first_after = tokens.get(ply as usize);
-        let line = first_after.map_or(game.line, |token| game.token_location(token).0);
-        // The first move too many, located as every error is: `ply 5
-        // "3.a3": `, its number counted from the start position.
-        let located = first_after.map_or(String::new(), |token| {
-            let start_with_black = u32::from(start.turn() == board::Color::Black);
-            let number = start
-                .fullmoves()
-                .saturating_add((ply + start_with_black) / 2);
-            let dots = if (ply + start_with_black).is_multiple_of(2) {
-                "."
-            } else {
-                "..."
-            };
-            let at = token.start as usize;
-            let text = game
-                .bytes()
-                .get(at..at + token.len as usize)
-                .unwrap_or_default();
-            format!(
-                "ply {} \"{number}{dots}{}\": ",
-                ply + 1,
-                notation::pgn::tags::escape_token(text)
-            )
-        });
+        let (line, located) = locate_ply(game, &start, tokens.get(ply as usize), ply);
         let moves = if after == 1 { "move was" } else { "moves were" };
         let detail = format!(
             "{located}move after the game ended: {} at ply {ply} ({}; {}), and {after} {moves} played from ply {} on",

@@ -145,6 +145,45 @@ fn adjudicate_mate_by_black_recorded_as_white_win() {
     );
 }
 
+/// A null move in the mainline makes the game one adjudication cannot
+/// judge, located as every error is (found by a tester: the game's first
+/// line, no token, and `plies` counted past it).
+#[test]
+fn adjudicate_locates_a_null_move() {
+    let dir = temp_dir("adj_null_move");
+    for (pgn, line, located, plies) in [
+        (
+            "[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5\n2. Nf3 Nc6\n3. Bc4 --\n4. d4 1-0\n",
+            6,
+            "ply 6 \"3...--\": null move",
+            "5",
+        ),
+        (
+            "[Event \"x\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 0 30\"]\n[SetUp \"1\"]\n[Result \"*\"]\n\n30... Kd7\n31. Z0 Kc6 *\n",
+            7,
+            "ply 2 \"31.Z0\": null move",
+            "1",
+        ),
+    ] {
+        std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+        let run = chesstool(&dir, &["adjudicate", "g.pgn", "--format", "csv"]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert_eq!(
+            run.stderr.lines().next().unwrap_or(""),
+            format!("g.pgn:{line}: game 1 (? – ?): {located}: not a move of chess"),
+            "{}",
+            run.stderr
+        );
+        let mut lines = run.stdout.lines();
+        let header = split_csv(lines.next().unwrap());
+        let row = split_csv(lines.next().unwrap());
+        let field = |name: &str| &row[header.iter().position(|h| h == name).unwrap()];
+        assert_eq!(field("plies"), plies, "{row:?}");
+        assert_eq!(field("reason"), "invalid", "{row:?}");
+        assert!(field("detail").starts_with(located), "{row:?}");
+    }
+}
+
 /// Moves after a checkmate or stalemate are illegal: the game is invalid,
 /// and the detail says how and where it ended. After the other automatic
 /// endings play may go on: the first ending decides, and the detail
