@@ -848,14 +848,24 @@ const MAX_LEN: usize = 24;
 type Kind = ParseSanErrorKind;
 
 fn parse(text: &[u8]) -> Result<LenientSan, Kind> {
-    parse_folded(text).map_err(|kind| match kind {
-        // A character the folding made (`-` of a dash, `x` of `×`, a letter
-        // of a figurine): the message names the one written (found by a
-        // tester: `—` was named '-').
-        Kind::UnexpectedCharacter(ch) if ch.is_ascii() && !text.contains(&(ch as u8)) => {
-            Kind::UnexpectedCharacter(written_as(text, ch).unwrap_or(ch))
+    parse_folded(text).map_err(|kind| {
+        // A control character or a space in the move is what is wrong
+        // with it, wherever it stands: after a suffix (`Nf3+\u{c}`) the
+        // suffix was named, no longer being the last character, and
+        // inside the move (`N\u{7f}f3`) a missing square (found by a
+        // tester).
+        if let Some(&b) = text.iter().find(|b| b.is_ascii_control() || **b == b' ') {
+            return Kind::UnexpectedCharacter(char::from(b));
         }
-        other => other,
+        match kind {
+            // A character the folding made (`-` of a dash, `x` of `×`, a
+            // letter of a figurine): the message names the one written
+            // (found by a tester: `—` was named '-').
+            Kind::UnexpectedCharacter(ch) if ch.is_ascii() && !text.contains(&(ch as u8)) => {
+                Kind::UnexpectedCharacter(written_as(text, ch).unwrap_or(ch))
+            }
+            other => other,
+        }
     })
 }
 
@@ -2742,6 +2752,9 @@ mod tests {
             ("Nf3\u{2192}", "unexpected character '→'"),
             ("\u{2014}", "unexpected character '\u{2014}'"),
             ("Nf3\n", "unexpected character '\n'"),
+            ("Nf3+\u{c}", "unexpected character '\u{c}'"),
+            ("Qxf7#\u{b}", "unexpected character '\u{b}'"),
+            ("N\u{7f}f3+", "unexpected character '\u{7f}'"),
             (
                 "Nfe5ep",
                 "en-passant marker on a move that is not a pawn capture",
