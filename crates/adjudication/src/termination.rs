@@ -189,6 +189,11 @@ impl EndingKind {
 impl fmt::Display for EndingKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // The standard's `death` and `emergency`, which it names
+            // (found by a tester: `recorded as unknown (emergency)`).
+            EndingKind::Unknown(text) if self.is_arbiters_decision() => {
+                f.write_str(&text.to_ascii_lowercase())
+            }
             EndingKind::Unknown(text) => write!(f, "unknown ({text})"),
             kind => f.write_str(kind.name()),
         }
@@ -799,6 +804,19 @@ mod tests {
     fn tidy_trims_space_and_final_periods() {
         assert_eq!(tidy("  X won on time. "), "X won on time");
         assert_eq!(tidy(""), "");
+    }
+
+    #[test]
+    fn the_standards_arbiter_decisions_are_named_as_written() {
+        for (text, shown) in [("emergency", "emergency"), ("Death", "death")] {
+            let kind = EndingKind::Unknown(text.to_owned());
+            assert!(kind.is_arbiters_decision());
+            assert_eq!(kind.to_string(), shown);
+        }
+        assert_eq!(
+            EndingKind::Unknown("odd".to_owned()).to_string(),
+            "unknown (odd)"
+        );
     }
 
     #[test]
