@@ -1741,6 +1741,46 @@ fn deeply_nested_variations_are_written_and_stripped() {
     }
 }
 
+/// Found by a tester: a tag value holding unescaped quotes was cut at the
+/// second quote, and `--export` wrote what was left without a word. It is
+/// read to the line's last quote (a warning, as validate says), filtered
+/// on whole, and written escaped.
+#[test]
+fn a_tag_value_with_unescaped_quotes_is_kept_whole() {
+    let dir = temp_dir("select_unescaped_quotes");
+    std::fs::write(
+        dir.join("q.pgn"),
+        "[Event \"He said \"hi\" ok\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n",
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "q.pgn",
+            "--export",
+            "--where",
+            "Event = 'He said \"hi\" ok'",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("[Event \"He said \\\"hi\\\" ok\"]\n"),
+        "{}",
+        run.stdout
+    );
+    let run = chesstool(
+        &dir,
+        &["validate", "q.pgn", "--tags", "Event", "--format", "jsonl"],
+    );
+    assert!(
+        run.stdout.contains("\"Event\":\"He said \\\"hi\\\" ok\""),
+        "{}",
+        run.stdout
+    );
+}
+
 /// Found by a tester: a variation opened after the marker that ended the
 /// game (`1-0 (1. d4`) was closed on a line of its own, and the `)` read
 /// back as a game of its own. It is left as read: the output reads back

@@ -79,6 +79,43 @@ struct TagStore {
 }
 
 impl TagStore {
+    /// A tag line whose value holds unescaped quotes (`[Event "He said
+    /// "hi""]`, a warning): pgn-reader ended the value at its second
+    /// quote, and the rest of the line was lost to every column, filter
+    /// and rewrite (found by a tester: `select --export` wrote `[Event
+    /// "He said "]` without a word). The value is read to the line's last
+    /// quote instead, as python-chess reads it: the entry of the line
+    /// (its name, its value what pgn-reader read) gets the whole of it.
+    fn widen_value(&mut self, line: &[u8]) {
+        let Some(body) = line
+            .trim_ascii()
+            .strip_prefix(b"[")
+            .and_then(|body| body.strip_suffix(b"]"))
+        else {
+            return;
+        };
+        let body = body.trim_ascii_end();
+        let Some(open) = body.iter().position(|&b| b == b'"') else {
+            return;
+        };
+        let name = crate::pgn::lex::trim_blank(&body[..open]);
+        let Some(value) = body[open + 1..].strip_suffix(b"\"") else {
+            return;
+        };
+        let text = &self.text;
+        let part = |range: &Range<u32>| &text[range.start as usize..range.end as usize];
+        let Some(index) = self
+            .tags
+            .iter()
+            .rposition(|(n, v)| part(n) == name && value.starts_with(part(v)))
+        else {
+            return;
+        };
+        let start = self.text.len() as u32;
+        self.text.extend_from_slice(value);
+        self.tags[index].1 = start..self.text.len() as u32;
+    }
+
     fn clear(&mut self) {
         self.tags.clear();
         self.text.clear();
@@ -856,10 +893,13 @@ impl GameReader {
                     line,
                     message: "tag value without its closing quote".to_string(),
                 }),
-                TagLineProblem::UnescapedQuote => self.warnings.push(ReadError {
-                    line,
-                    message: "unescaped quote in a tag value".to_string(),
-                }),
+                TagLineProblem::UnescapedQuote => {
+                    self.tags.widen_value(text);
+                    self.warnings.push(ReadError {
+                        line,
+                        message: "unescaped quote in a tag value".to_string(),
+                    });
+                }
                 TagLineProblem::Malformed => self.errors.push(ReadError {
                     line,
                     message: format!(
@@ -917,6 +957,28 @@ mod tests {
             }
         });
         out
+    }
+
+    /// A value holding unescaped quotes is read to its line's last quote
+    /// (a warning), as python-chess reads it; every other tag as before.
+    #[test]
+    fn a_value_with_unescaped_quotes_is_read_to_the_last_quote() {
+        let pgn = b"[Event \"He said \"hi\" ok\"]\n[Site \"s\"]\n[Annotator  \"A \"q\" \\\"n\"]\n[Date \"?\"?.??\"]\n\n1. e4 *\n";
+        let tags = tags_of(pgn);
+        let value = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+        assert_eq!(value("Event").as_deref(), Some("He said \"hi\" ok"));
+        assert_eq!(value("Site").as_deref(), Some("s"));
+        assert_eq!(value("Annotator").as_deref(), Some("A \"q\" \\\"n"));
+        assert_eq!(value("Date").as_deref(), Some("?\"?.??"));
+        let mut warnings = 0;
+        GameReader::new().read_chunk(pgn, 0, 1, |game| {
+            warnings = game
+                .read_warnings()
+                .iter()
+                .filter(|w| w.message == "unescaped quote in a tag value")
+                .count();
+        });
+        assert_eq!(warnings, 3);
     }
 
     /// The roster mask and the start-tag flag kept as tags are stored
