@@ -328,6 +328,15 @@ fn exit_statuses(subcommand: &str) -> Vec<(&'static str, &'static str)> {
             usage,
             interrupted,
         ],
+        "select" => vec![
+            (
+                "0",
+                "the selection was written (select checks no game: --where valid selects the valid ones)",
+            ),
+            ("1", "a game was too large to hold (no condition can select it)"),
+            usage,
+            interrupted,
+        ],
         "perft" => vec![
             ("0", "the count was printed, or every suite entry passed"),
             ("1", "a suite entry failed (a count that differs, a malformed line)"),

@@ -69,6 +69,14 @@ fn man_pages_for_every_subcommand() {
         "{adjudicate}"
     );
     assert!(adjudicate.contains(".SH EXAMPLES\n.nf\n"), "{adjudicate}");
+    // select checks no game: its statuses say so (found by a tester: they
+    // were the general "every game valid").
+    let select = std::fs::read_to_string(dir.join("man/chesstool-select.1")).unwrap();
+    assert!(
+        select.contains("\\fB0\\fR\nthe selection was written")
+            && select.contains("\\fB1\\fR\na game was too large to hold"),
+        "{select}"
+    );
     // `help` has no page, and the main page does not point to one.
     assert!(!dir.join("man/chesstool-help.1").exists());
     let main = std::fs::read_to_string(dir.join("man/chesstool.1")).unwrap();
