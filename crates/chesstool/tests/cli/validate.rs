@@ -73,6 +73,34 @@ fn validate_reads_tag_names_followed_by_tabs_or_spaces() {
     assert_eq!((rows[1][7], rows[1][8]), ("2", "valid"), "{}", run.stdout);
 }
 
+/// An unterminated comment takes the games after it into the game it
+/// opens in; the error says how many tag lines it holds (found by a
+/// tester: the games it took went unmentioned).
+#[test]
+fn an_unterminated_comment_says_what_it_holds() {
+    let dir = temp_dir("validate_open_comment");
+    std::fs::write(
+        dir.join("g.pgn"),
+        "[Event \"a\"]\n\n1. e4 { open\n\n[Event \"b\"]\n[Result \"*\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "g.pgn", "-q"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "g.pgn:3: game 1 (? – ?): ply 2 \"{\": syntax error: unterminated comment: `{` without `}` \
+         (2 lines after it begin a tag pair, as a game does: they are inside the comment)\n"
+    );
+    std::fs::write(dir.join("h.pgn"), "[Event \"a\"]\n\n1. e4 { open\n").unwrap();
+    let run = chesstool(&dir, &["validate", "h.pgn", "-q"]);
+    assert!(
+        run.stderr
+            .ends_with("unterminated comment: `{` without `}`\n"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn validate_reports_a_bad_game_among_good_ones() {
     let dir = temp_dir("validate_bad");

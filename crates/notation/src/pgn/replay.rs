@@ -1137,13 +1137,27 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             return None;
         }
         let token = self.seen.last_comment?;
+        // Games after it are inside it: say how many tag lines it holds
+        // (found by a tester: the games it took went unmentioned).
+        let inside = game.bytes().get(token.start as usize..).unwrap_or_default();
+        let tag_lines = inside
+            .windows(3)
+            .filter(|w| w[0] == b'\n' && w[1] == b'[' && w[2].is_ascii_alphabetic())
+            .count();
+        let message = match tag_lines {
+            0 => "unterminated comment: `{` without `}`".to_string(),
+            1 => "unterminated comment: `{` without `}` (1 line after it begins a tag pair, as a game does: it is inside the comment)".to_string(),
+            n => format!(
+                "unterminated comment: `{{` without `}}` ({n} lines after it begin a tag pair, as a game does: they are inside the comment)"
+            ),
+        };
         Some(Finding::Error(located(
             game,
             &token,
             ErrorKind::Syntax,
             Some(self.frame.ply + 1),
             Some("{".to_string()),
-            "unterminated comment: `{` without `}`".to_string(),
+            message,
         )))
     }
 
