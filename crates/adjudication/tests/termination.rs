@@ -706,7 +706,10 @@ fn names_and_kinds() {
         assert_eq!(kind.external_event(), event, "{name}");
     }
     assert_eq!(TimeForfeit.to_string(), "time_forfeit");
-    assert_eq!(Unknown("death".into()).to_string(), "unknown (death)");
+    // The standard's arbiter decisions are named as such in a detail.
+    assert_eq!(Unknown("death".into()).to_string(), "death");
+    assert_eq!(Unknown("Emergency".into()).to_string(), "emergency");
+    assert_eq!(Unknown("odd".into()).to_string(), "unknown (odd)");
     assert_eq!(ExternalEvent::FlagFall.reason(), "time_forfeit");
     assert_eq!(ExternalEvent::Resignation.reason(), "resignation");
     assert_eq!(ExternalEvent::Abandonment.reason(), "abandonment");
