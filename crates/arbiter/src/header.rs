@@ -864,13 +864,14 @@ impl GameHeader {
     }
 
     /// The date the game was played, for the Laws in force: `Date`, else
-    /// `UTCDate` (a year at least), when the spec reads them.
+    /// `UTCDate` (a year at least, and not the year 0 of a placeholder
+    /// such as `0000.00.00`), when the spec reads them.
     #[must_use]
     pub fn laws_date(&self) -> Option<GameDate> {
         ["Date", "UTCDate"]
             .iter()
             .find_map(|name| match self.field(name)? {
-                TagField::Date(date) => Some(*date),
+                TagField::Date(date) if date.year > 0 => Some(*date),
                 _ => None,
             })
     }

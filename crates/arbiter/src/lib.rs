@@ -580,9 +580,6 @@ fn in_mainline(game: &mut RawGame<'_>, err: &GameError, plies: u32) -> bool {
     })
 }
 
-/// The tokens of the mainline moves as written (moves after the end
-/// included: the replay stops at a move after mate or stalemate), lexed
-/// again from the game's bytes. Only for the rare game that needs them.
 /// Where the mainline's move `index` (0-based; its token, if the game
 /// has that many) is, as every error is located: its line (the game's
 /// first without the token) and `ply 5 "3.a3": `, its number counted
@@ -620,6 +617,9 @@ fn locate_ply(
     )
 }
 
+/// The tokens of the mainline moves as written (moves after the end
+/// included: the replay stops at a move after mate or stalemate), lexed
+/// again from the game's bytes. Only for the rare game that needs them.
 fn mainline_move_tokens(game: &mut RawGame<'_>) -> Vec<Token> {
     let mut depth = 0u32;
     game_tokens(game.bytes())

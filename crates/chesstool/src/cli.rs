@@ -16,7 +16,8 @@ pub struct CommonArgs {
     #[arg(long, short = 't', value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// Write the report to FILE (atomically: a temporary file renamed when
-    /// done; compressed when its name ends in .zst, .gz or .bz2).
+    /// done; compressed when its name ends in .zst, .gz or .bz2; other
+    /// compressed and archive names, such as .xz or .tar.gz, are refused).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// No progress bar, and no summary on stderr (which gets one only
@@ -537,6 +538,58 @@ pub fn expand_inputs(
     Ok(out)
 }
 
+/// Says on stderr which inputs are a file given before (by the same name
+/// or another: a link, `./a.pgn`, a directory and a file in it): it is
+/// read again, as `cat` would, and `--unique` finds each of its games a
+/// duplicate of itself (found by a tester: said nowhere).
+fn warn_repeated(inputs: &[InputPath]) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        const SHOWN: usize = 5;
+        let mut seen: std::collections::HashMap<(u64, u64), usize> =
+            std::collections::HashMap::new();
+        let mut repeated = 0usize;
+        for (index, input) in inputs.iter().enumerate() {
+            if input::is_stdin(&input.path) {
+                continue;
+            }
+            let Ok(meta) = std::fs::metadata(&input.path) else {
+                continue;
+            };
+            if !meta.is_file() {
+                continue;
+            }
+            if let Some(&first) = seen.get(&(meta.dev(), meta.ino())) {
+                repeated += 1;
+                if repeated <= SHOWN {
+                    let path = escaped_path(&input.path);
+                    if inputs[first].path == input.path {
+                        eprintln!(
+                            "chesstool: warning: {path} is named again: its games are read again"
+                        );
+                    } else {
+                        eprintln!(
+                            "chesstool: warning: {path} is {}, named before: its games are read again",
+                            escaped_path(&inputs[first].path)
+                        );
+                    }
+                }
+            } else {
+                seen.insert((meta.dev(), meta.ino()), index);
+            }
+        }
+        if repeated > SHOWN {
+            eprintln!(
+                "chesstool: warning: and {} more inputs named before, read again",
+                repeated - SHOWN
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = inputs;
+}
+
 /// `path` for a one-line message: its control characters escaped
 /// (`\u{a}`, `\u{1b}`), as in every report.
 fn escaped_path(path: &Path) -> String {
@@ -819,6 +872,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             );
         }
     }
+    warn_repeated(&inputs);
     let each_size: Vec<Option<u64>> = inputs
         .iter()
         .map(|i| {

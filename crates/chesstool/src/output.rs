@@ -96,8 +96,7 @@ impl Codec {
         // `games.tar.gz`: a tar archive, which chesstool does not write (a
         // compressed PGN or CSV so named would be taken for one).
         if let Some((_, before)) = stem.rsplit_once('.') {
-            if before.eq_ignore_ascii_case("tar") && matches!(lower.as_str(), "zst" | "gz" | "bz2")
-            {
+            if before.eq_ignore_ascii_case("tar") {
                 return Err(format!("{before}.{ext}"));
             }
         }
@@ -1005,7 +1004,8 @@ mod tests {
         assert_eq!(of("out.tar.gz"), Err("tar.gz".to_owned()));
         assert_eq!(of(".tar.zst"), Err("tar.zst".to_owned()));
         assert_eq!(of("out.Tar.bz2"), Err("Tar.bz2".to_owned()));
-        assert_eq!(of("out.tar.xz"), Err("xz".to_owned()));
+        assert_eq!(of("out.tar.xz"), Err("tar.xz".to_owned()));
+        assert_eq!(of("out.tar.zstd"), Err("tar.zstd".to_owned()));
         assert_eq!(of("out.tar"), Err("tar".to_owned()));
         assert_eq!(of("out.zstd"), Err("zstd".to_owned()));
         assert_eq!(of("out.tbz"), Err("tbz".to_owned()));

@@ -57,8 +57,8 @@ pub struct ValidateArgs {
     #[arg(long)]
     show_warnings: bool,
     /// Stop after N invalid games (N at least 1; without it, go on). With
-    /// `--shard K/N` or `--byte-range`, each run counts its own: N
-    /// shards may stop after N invalid games each.
+    /// `--shard` or `--byte-range`, each part counts its own invalid
+    /// games, and may stop after N of them.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_errors: Option<u64>,
     #[command(flatten)]

@@ -2094,3 +2094,50 @@ fn adjudicate_tells_a_move_after_a_mate_in_a_variation_from_one_in_the_mainline(
         "{detail}"
     );
 }
+
+/// A `Date` of the year 0 (`0000.00.00`) is a placeholder, read as an
+/// unknown date: `UTCDate` dates the game, else today's Laws judge it
+/// (found by a tester and a reviewer: it was judged as a game of the year
+/// 0, by the Laws before 2014, and then still hid `UTCDate`).
+#[test]
+fn a_date_of_the_year_0_is_no_date() {
+    let dir = temp_dir("adj_year_0");
+    let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 \
+                   7. Nf3 Nf6 8. Ng1 Ng8 9. e4 1-0";
+    let judged = |tags: &str| {
+        std::fs::write(
+            dir.join("g.pgn"),
+            format!("[Event \"x\"]\n{tags}[Result \"1-0\"]\n\n{shuffle}\n"),
+        )
+        .unwrap();
+        let run = chesstool(&dir, &["adjudicate", "g.pgn", "--format", "csv", "-q"]);
+        let mut lines = run.stdout.lines();
+        let header = split_csv(lines.next().unwrap());
+        let row = split_csv(lines.next().unwrap());
+        let field = |name: &str| row[header.iter().position(|h| h == name).unwrap()].clone();
+        (field("result"), field("reason"), field("detail"))
+    };
+    // Dated 2010 by UTCDate: no fivefold rule, Black's resignation stands.
+    for date in ["0000.00.00", "????.??.??"] {
+        let (result, reason, detail) =
+            judged(&format!("[Date \"{date}\"]\n[UTCDate \"2010.01.01\"]\n"));
+        assert_eq!(
+            (result.as_str(), reason.as_str()),
+            ("1-0", "resignation"),
+            "{date}"
+        );
+        assert!(
+            detail.ends_with("judged by the Laws before 1 July 2014 (game dated 2010.01.01)"),
+            "{date}: {detail}"
+        );
+    }
+    // No date at all: today's Laws, under which the fifth occurrence
+    // ended the game a draw.
+    let (result, reason, detail) = judged("[Date \"0000.00.00\"]\n");
+    assert_eq!(
+        (result.as_str(), reason.as_str()),
+        ("1/2-1/2", "fivefold_repetition"),
+        "{detail}"
+    );
+    assert!(!detail.contains("game dated"), "{detail}");
+}

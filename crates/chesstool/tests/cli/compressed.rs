@@ -214,6 +214,7 @@ fn compressed_names_it_does_not_write_are_refused() {
         ("pgn", "games.TAR.zst", ".TAR.zst names an archive"),
         ("csv", "out.tar.bz2", ".tar.bz2 names an archive"),
         ("csv", "out.tbz", ".tbz names an archive"),
+        ("csv", "out.tar.xz", ".tar.xz names an archive"),
         ("csv", "out.csv.tar", ".tar names an archive"),
         ("pgn", "out.pgn.zstd", "name it .zst"),
         ("csv", ".xz", ".xz names"),

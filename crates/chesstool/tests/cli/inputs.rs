@@ -793,3 +793,40 @@ fn cr_line_ends_are_line_ends() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, pgn.replace('\r', "\n"));
 }
+
+/// A file named twice (by one name or two: `./a.pgn`, a link, a directory
+/// and a file in it) is read twice, as `cat` reads it, and stderr says so
+/// (found by a tester: `--unique` then found each of its games a
+/// duplicate of itself, with no word of why).
+#[test]
+fn a_file_named_twice_is_read_twice_and_said_so() {
+    let dir = temp_dir("inputs_named_twice");
+    std::fs::create_dir_all(dir.join("d")).unwrap();
+    write(&dir.join("d/a.pgn"), A);
+    std::os::unix::fs::symlink("d/a.pgn", dir.join("link.pgn")).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "d/a.pgn",
+            "./d/a.pgn",
+            "d/a.pgn",
+            "link.pgn",
+            "d",
+            "--format",
+            "csv",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 1 + 5, "{}", run.stdout);
+    assert_eq!(
+        run.stderr,
+        "chesstool: warning: ./d/a.pgn is d/a.pgn, named before: its games are read again\n\
+         chesstool: warning: d/a.pgn is named again: its games are read again\n\
+         chesstool: warning: link.pgn is d/a.pgn, named before: its games are read again\n\
+         chesstool: warning: d/a.pgn is named again: its games are read again\n"
+    );
+    // Named once, nothing is said.
+    let run = chesstool(&dir, &["validate", "d/a.pgn", "-q"]);
+    assert_eq!(run.stderr, "");
+}

@@ -84,9 +84,11 @@ impl TagStore {
     /// quote, and the rest of the line was lost to every column, filter
     /// and rewrite (found by a tester: `select --export` wrote `[Event
     /// "He said "]` without a word). The value is read to the line's last
-    /// quote instead, as python-chess reads it: the entry of the line
-    /// (its name, its value what pgn-reader read) gets the whole of it.
-    fn widen_value(&mut self, line: &[u8]) {
+    /// quote instead, as python-chess reads a line of one tag pair: entry
+    /// `index`, the one tag the line made (its name, its value what
+    /// pgn-reader read, a part of the whole), gets the whole of it. A line
+    /// of several tag pairs is left as pgn-reader read it.
+    fn widen_value(&mut self, line: &[u8], index: usize) {
         let Some(body) = line
             .trim_ascii()
             .strip_prefix(b"[")
@@ -98,19 +100,21 @@ impl TagStore {
         let Some(open) = body.iter().position(|&b| b == b'"') else {
             return;
         };
+        if body.contains(&b'[') || body[..open].contains(&b']') {
+            return;
+        }
         let name = crate::pgn::lex::trim_blank(&body[..open]);
         let Some(value) = body[open + 1..].strip_suffix(b"\"") else {
             return;
         };
         let text = &self.text;
         let part = |range: &Range<u32>| &text[range.start as usize..range.end as usize];
-        let Some(index) = self
-            .tags
-            .iter()
-            .rposition(|(n, v)| part(n) == name && value.starts_with(part(v)))
-        else {
+        let Some((n, v)) = self.tags.get(index) else {
             return;
         };
+        if part(n) != name || !value.starts_with(part(v)) {
+            return;
+        }
         let start = self.text.len() as u32;
         self.text.extend_from_slice(value);
         self.tags[index].1 = start..self.text.len() as u32;
@@ -869,7 +873,9 @@ impl GameReader {
             // line in pieces at a vertical tab or form feed between its
             // tag pairs, where pgn-reader would end the section.
             let mut result = Ok(());
+            let mut line_start = 0u32;
             for line in section.split_inclusive(|&b| b == b'\n') {
+                let first = self.tags.tags.len() as u32;
                 for piece in tag_line_pieces(line) {
                     let start = piece
                         .iter()
@@ -882,6 +888,18 @@ impl GameReader {
                         }
                     }
                 }
+                // A line of one tag pair whose value holds unescaped
+                // quotes: read to its last quote ([`TagStore::widen_value`]).
+                let made = first..self.tags.tags.len() as u32;
+                if made.len() == 1
+                    && issues.iter().any(|issue| {
+                        issue.start == line_start
+                            && matches!(issue.problem, TagLineProblem::UnescapedQuote)
+                    })
+                {
+                    self.tags.widen_value(line, made.start as usize);
+                }
+                line_start += line.len() as u32;
             }
             result
         };
@@ -893,13 +911,10 @@ impl GameReader {
                     line,
                     message: "tag value without its closing quote".to_string(),
                 }),
-                TagLineProblem::UnescapedQuote => {
-                    self.tags.widen_value(text);
-                    self.warnings.push(ReadError {
-                        line,
-                        message: "unescaped quote in a tag value".to_string(),
-                    });
-                }
+                TagLineProblem::UnescapedQuote => self.warnings.push(ReadError {
+                    line,
+                    message: "unescaped quote in a tag value".to_string(),
+                }),
                 TagLineProblem::Malformed => self.errors.push(ReadError {
                     line,
                     message: format!(
@@ -979,6 +994,23 @@ mod tests {
                 .count();
         });
         assert_eq!(warnings, 3);
+        // A line of several tag pairs is left as pgn-reader reads it (a
+        // reviewer's finding: the line's first tag took the rest of it),
+        // and of two tags of one name, the one on the line is widened.
+        let tags = tags_of(
+            b"[White \"Bob\"] [Black \"Al \"the\" great\"]\n[A \"x\"y\"]\n[A \"x\"]\n\n1. e4 *\n",
+        );
+        let values: Vec<(&str, &str)> =
+            tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        assert_eq!(
+            values,
+            [
+                ("White", "Bob"),
+                ("Black", "Al "),
+                ("A", "x\"y"),
+                ("A", "x")
+            ]
+        );
     }
 
     /// The roster mask and the start-tag flag kept as tags are stored

@@ -1141,8 +1141,14 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         // (found by a tester: the games it took went unmentioned).
         let inside = game.bytes().get(token.start as usize..).unwrap_or_default();
         let tag_lines = inside
-            .windows(3)
-            .filter(|w| w[0] == b'\n' && w[1] == b'[' && w[2].is_ascii_alphabetic())
+            .split(|&b| b == b'\n')
+            .skip(1)
+            .filter(|line| {
+                let line = line.trim_ascii_start();
+                line.first() == Some(&b'[')
+                    && line.get(1).is_some_and(u8::is_ascii_alphabetic)
+                    && line.contains(&b'"')
+            })
             .count();
         let message = match tag_lines {
             0 => "unterminated comment: `{` without `}`".to_string(),
