@@ -270,7 +270,7 @@ impl Laws {
             // A placeholder (found by a tester: `0000.00.00` was judged by
             // the Laws before 2014, as a game of the year 0).
             0 => None,
-            ..=2013 => Some(Laws::Fide2009),
+            1..=2013 => Some(Laws::Fide2009),
             2014 => match date.month {
                 Some(..=6) => Some(Laws::Fide2009),
                 _ => Some(Laws::Fide2014),

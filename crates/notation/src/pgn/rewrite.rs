@@ -503,8 +503,8 @@ mod tests {
         ] {
             let mut out = Vec::new();
             let mut through = PassThrough::default();
-            GameReader::new().read_chunk(pgn.as_bytes(), 0, 1, |mut game| {
-                let ending = Ending::of(&mut game);
+            GameReader::new().read_chunk(pgn.as_bytes(), 0, 1, |game| {
+                let ending = Ending::of(game);
                 through.push(&mut out, game.bytes(), ending);
             });
             through.finish(&mut out);
