@@ -541,8 +541,10 @@ pub fn expand_inputs(
 /// Says on stderr which inputs are a file given before (by the same name
 /// or another: a link, `./a.pgn`, a directory and a file in it): it is
 /// read again, as `cat` would, and `--unique` finds each of its games a
-/// duplicate of itself (found by a tester: said nowhere).
-fn warn_repeated(inputs: &[InputPath]) {
+/// duplicate of itself (found by a tester: said nowhere). `metadata` is
+/// each input's (none for stdin, or one that cannot be read), taken once
+/// for the run.
+fn warn_repeated(inputs: &[InputPath], metadata: &[Option<std::fs::Metadata>]) {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
@@ -550,17 +552,16 @@ fn warn_repeated(inputs: &[InputPath]) {
         let mut seen: std::collections::HashMap<(u64, u64), usize> =
             std::collections::HashMap::new();
         let mut repeated = 0usize;
-        for (index, input) in inputs.iter().enumerate() {
-            if input::is_stdin(&input.path) {
-                continue;
-            }
-            let Ok(meta) = std::fs::metadata(&input.path) else {
+        for (index, (input, meta)) in inputs.iter().zip(metadata).enumerate() {
+            let Some(meta) = meta.as_ref().filter(|meta| meta.is_file()) else {
                 continue;
             };
-            if !meta.is_file() {
-                continue;
-            }
             if let Some(&first) = seen.get(&(meta.dev(), meta.ino())) {
+                // One that cannot be opened is not read again: its error
+                // says so (a reviewer's finding).
+                if std::fs::File::open(&input.path).is_err() {
+                    continue;
+                }
                 repeated += 1;
                 if repeated <= SHOWN {
                     let path = escaped_path(&input.path);
@@ -587,7 +588,7 @@ fn warn_repeated(inputs: &[InputPath]) {
         }
     }
     #[cfg(not(unix))]
-    let _ = inputs;
+    let _ = (inputs, metadata);
 }
 
 /// `path` for a one-line message: its control characters escaped
@@ -872,16 +873,20 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             );
         }
     }
-    warn_repeated(&inputs);
-    let each_size: Vec<Option<u64>> = inputs
+    let metadata: Vec<Option<std::fs::Metadata>> = inputs
         .iter()
         .map(|i| {
             if input::is_stdin(&i.path) {
                 None
             } else {
-                std::fs::metadata(&i.path).ok().map(|m| m.len())
+                std::fs::metadata(&i.path).ok()
             }
         })
+        .collect();
+    warn_repeated(&inputs, &metadata);
+    let each_size: Vec<Option<u64>> = metadata
+        .iter()
+        .map(|meta| meta.as_ref().map(std::fs::Metadata::len))
         .collect();
     // One bar for the run: its total is known when every size is.
     let sizes: Option<u64> = each_size.iter().copied().sum();

@@ -62,6 +62,17 @@ const NOT_WRITTEN: [&str; 18] = [
     "zstd", "tbz", "tar", "rar", "lzo",
 ];
 
+/// Whether `ext` (as [`Codec::of`] refuses it: `tar.gz`, `tgz`, `zip`, …)
+/// names an archive rather than one compressed file.
+fn is_archive(ext: &str) -> bool {
+    let lower = ext.to_ascii_lowercase();
+    lower.starts_with("tar.")
+        || matches!(
+            lower.as_str(),
+            "tar" | "tgz" | "tzst" | "tbz" | "tbz2" | "txz" | "zip" | "7z" | "rar"
+        )
+}
+
 /// How a destination's name says its bytes are compressed: the formats
 /// chesstool writes (and reads back, as its inputs).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -96,7 +107,12 @@ impl Codec {
         // `games.tar.gz`: a tar archive, which chesstool does not write (a
         // compressed PGN or CSV so named would be taken for one).
         if let Some((_, before)) = stem.rsplit_once('.') {
-            if before.eq_ignore_ascii_case("tar") {
+            // Only a compressed tar: `x.tar.csv` is a CSV (a reviewer's
+            // finding).
+            if before.eq_ignore_ascii_case("tar")
+                && (matches!(lower.as_str(), "zst" | "gz" | "bz2")
+                    || NOT_WRITTEN.contains(&lower.as_str()))
+            {
                 return Err(format!("{before}.{ext}"));
             }
         }
@@ -129,9 +145,14 @@ impl Codec {
         for hop in link_chain(path) {
             let linked = Codec::of(&hop).map_err(|ext| {
                 anyhow::anyhow!(
-                    "cannot write {}: it is a link to {}, and .{ext} names a compressed format chesstool does not write",
+                    "cannot write {}: it is a link to {}, and .{ext} names {} chesstool does not write",
                     crate::report::table::escape_controls(&path.display().to_string()),
-                    crate::report::table::escape_controls(&hop.display().to_string())
+                    crate::report::table::escape_controls(&hop.display().to_string()),
+                    if is_archive(&ext) {
+                        "an archive, which"
+                    } else {
+                        "a compressed format"
+                    }
                 )
             })?;
             if linked != codec {
@@ -166,9 +187,7 @@ impl Codec {
                 anyhow::anyhow!(
                     "cannot write {name}: .{ext} is not the name readers take for Zstandard (duckdb, pyarrow and polars go by .zst); name it .zst"
                 )
-            } else if lower.starts_with("tar")
-                || matches!(lower.as_str(), "tgz" | "tzst" | "tbz" | "tbz2" | "txz" | "zip" | "7z" | "rar")
-            {
+            } else if is_archive(&lower) {
                 anyhow::anyhow!(
                     "cannot write {name}: .{ext} names an archive, which chesstool does not write (it writes one file: plain, .zst, .gz or .bz2)"
                 )
@@ -1009,6 +1028,10 @@ mod tests {
         assert_eq!(of("out.tar"), Err("tar".to_owned()));
         assert_eq!(of("out.zstd"), Err("zstd".to_owned()));
         assert_eq!(of("out.tbz"), Err("tbz".to_owned()));
+        // A tar name without compression is no archive of ours to refuse.
+        assert_eq!(of("x.tar.csv"), Ok(None));
+        assert_eq!(of("x.tar."), Ok(None));
+        assert!(is_archive("TAR.xz") && is_archive("tgz") && !is_archive("xz"));
     }
 
     /// A fresh, empty directory per test.

@@ -100,7 +100,7 @@ impl TagStore {
         let Some(open) = body.iter().position(|&b| b == b'"') else {
             return;
         };
-        if body.contains(&b'[') || body[..open].contains(&b']') {
+        if body[..open].contains(&b']') {
             return;
         }
         let name = crate::pgn::lex::trim_blank(&body[..open]);
@@ -891,15 +891,19 @@ impl GameReader {
                 // A line of one tag pair whose value holds unescaped
                 // quotes: read to its last quote ([`TagStore::widen_value`]).
                 let made = first..self.tags.tags.len() as u32;
+                let line_end = line_start + line.len() as u32;
                 if made.len() == 1
                     && issues.iter().any(|issue| {
-                        issue.start == line_start
+                        // At the line's `[`, after its blanks (a
+                        // reviewer's finding: an indented line was
+                        // missed).
+                        (line_start..line_end).contains(&issue.start)
                             && matches!(issue.problem, TagLineProblem::UnescapedQuote)
                     })
                 {
                     self.tags.widen_value(line, made.start as usize);
                 }
-                line_start += line.len() as u32;
+                line_start = line_end;
             }
             result
         };
@@ -998,7 +1002,7 @@ mod tests {
         // reviewer's finding: the line's first tag took the rest of it),
         // and of two tags of one name, the one on the line is widened.
         let tags = tags_of(
-            b"[White \"Bob\"] [Black \"Al \"the\" great\"]\n[A \"x\"y\"]\n[A \"x\"]\n\n1. e4 *\n",
+            b"[White \"Bob\"] [Black \"Al \"the\" great\"]\n[A \"x\"y\"]\n[A \"x\"]\n \t[B \"[x]\"y\"]\n\n1. e4 *\n",
         );
         let values: Vec<(&str, &str)> =
             tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
@@ -1008,7 +1012,8 @@ mod tests {
                 ("White", "Bob"),
                 ("Black", "Al "),
                 ("A", "x\"y"),
-                ("A", "x")
+                ("A", "x"),
+                ("B", "[x]\"y")
             ]
         );
     }

@@ -247,7 +247,8 @@ pub enum TagLineProblem {
 /// A tag line that is not well formed, located.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TagLineIssue {
-    /// Offset of the line's first byte from the start of the game.
+    /// Offset of the line's `[` (after the blanks that indent it) from
+    /// the start of the game.
     pub start: u32,
     /// Offset of its end (its newline, or the end of the section).
     pub end: u32,
