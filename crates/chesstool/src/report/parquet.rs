@@ -739,13 +739,15 @@ enum Encoding {
     /// Nothing sent yet: the encoder, to start on a thread of its own at
     /// the first message, or to run here ([`ParquetSink::encode_here`]).
     Idle {
-        encoder: Option<Box<Encoder>>,
+        encoder: Box<Encoder>,
         give_back: std::sync::mpsc::SyncSender<RecordBatch>,
     },
     /// On a thread of its own.
     Thread(Stage<Message>),
     /// On the thread that gathers the rows.
     Here(Box<Encoder>),
+    /// Finished (or gone with an error): its destination handed back.
+    Done,
 }
 
 /// Rows gathered into arrow builders, a row group handed every
@@ -831,7 +833,7 @@ impl ParquetSink {
         let (give_back, done) = std::sync::mpsc::sync_channel(BATCHES_WAITING);
         let encoder = Encoder::new(destination, Arc::clone(&arrow), props, compression)?;
         let encoder = Encoding::Idle {
-            encoder: Some(Box::new(encoder)),
+            encoder: Box::new(encoder),
             give_back,
         };
         Ok(ParquetSink {
@@ -864,11 +866,14 @@ impl ParquetSink {
 
     /// Sends `message` to the encoder; its error if it stopped.
     fn send(&mut self, message: Message) -> Result<()> {
-        if let Encoding::Idle { encoder, give_back } = &mut self.encoder {
-            let Some(mut encoder) = encoder.take() else {
-                bail!("the parquet encoder is gone");
+        if matches!(self.encoder, Encoding::Idle { .. }) {
+            let Encoding::Idle {
+                mut encoder,
+                give_back,
+            } = std::mem::replace(&mut self.encoder, Encoding::Done)
+            else {
+                unreachable!("matched as idle just above");
             };
-            let give_back = give_back.clone();
             let stage = Stage::start(
                 "parquet encoder",
                 "chesstool-parquet",
@@ -892,7 +897,9 @@ impl ParquetSink {
                 encoder.handle(message)?;
                 Ok(())
             }
-            Encoding::Idle { .. } => bail!("the parquet encoder did not start"),
+            Encoding::Idle { .. } | Encoding::Done => {
+                bail!("the parquet file was already finished")
+            }
         }
     }
 
@@ -900,8 +907,10 @@ impl ParquetSink {
     /// a sink handed to a thread of its own ([`super::table::Table::hand_off`]),
     /// where a third thread would share the cores with the two.
     pub fn encode_here(&mut self) {
-        if let Encoding::Idle { encoder, .. } = &mut self.encoder {
-            if let Some(encoder) = encoder.take() {
+        if matches!(self.encoder, Encoding::Idle { .. }) {
+            if let Encoding::Idle { encoder, .. } =
+                std::mem::replace(&mut self.encoder, Encoding::Done)
+            {
                 self.encoder = Encoding::Here(encoder);
             }
         }
@@ -1053,22 +1062,10 @@ impl ParquetSink {
     /// Waits for the encoder, which has every message sent so far, and
     /// takes back the destination with every file complete.
     fn join(&mut self) -> Result<Destination> {
-        match std::mem::replace(
-            &mut self.encoder,
-            Encoding::Idle {
-                encoder: None,
-                give_back: std::sync::mpsc::sync_channel(1).0,
-            },
-        ) {
+        match std::mem::replace(&mut self.encoder, Encoding::Done) {
             Encoding::Thread(mut stage) => stage.join(),
-            Encoding::Here(encoder)
-            | Encoding::Idle {
-                encoder: Some(encoder),
-                ..
-            } => Ok(encoder.destination),
-            Encoding::Idle { encoder: None, .. } => {
-                bail!("the parquet file was already finished")
-            }
+            Encoding::Here(encoder) | Encoding::Idle { encoder, .. } => Ok(encoder.destination),
+            Encoding::Done => bail!("the parquet file was already finished"),
         }
     }
 
