@@ -552,19 +552,38 @@ fn warn_repeated(inputs: &[InputPath], metadata: &[Option<std::fs::Metadata>]) {
         let mut seen: std::collections::HashMap<(u64, u64), usize> =
             std::collections::HashMap::new();
         let mut repeated = 0usize;
+        // Stdin redirected from a file (`a.pgn - < a.pgn`) is that file
+        // (a tester's finding: it was not told).
+        let stdin = inputs
+            .iter()
+            .any(|input| input::is_stdin(&input.path))
+            .then(stdin_metadata)
+            .flatten();
+        let name = |input: &InputPath| {
+            if input::is_stdin(&input.path) {
+                "stdin".to_owned()
+            } else {
+                escaped_path(&input.path)
+            }
+        };
         for (index, (input, meta)) in inputs.iter().zip(metadata).enumerate() {
-            let Some(meta) = meta.as_ref().filter(|meta| meta.is_file()) else {
+            let meta = if input::is_stdin(&input.path) {
+                stdin.as_ref()
+            } else {
+                meta.as_ref()
+            };
+            let Some(meta) = meta.filter(|meta| meta.is_file()) else {
                 continue;
             };
             if let Some(&first) = seen.get(&(meta.dev(), meta.ino())) {
                 // One that cannot be opened is not read again: its error
                 // says so (a reviewer's finding).
-                if std::fs::File::open(&input.path).is_err() {
+                if !input::is_stdin(&input.path) && std::fs::File::open(&input.path).is_err() {
                     continue;
                 }
                 repeated += 1;
                 if repeated <= SHOWN {
-                    let path = escaped_path(&input.path);
+                    let path = name(input);
                     if inputs[first].path == input.path {
                         eprintln!(
                             "chesstool: warning: {path} is named again: its games are read again"
@@ -572,7 +591,7 @@ fn warn_repeated(inputs: &[InputPath], metadata: &[Option<std::fs::Metadata>]) {
                     } else {
                         eprintln!(
                             "chesstool: warning: {path} is {}, named before: its games are read again",
-                            escaped_path(&inputs[first].path)
+                            name(&inputs[first])
                         );
                     }
                 }

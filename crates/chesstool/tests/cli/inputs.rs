@@ -829,4 +829,20 @@ fn a_file_named_twice_is_read_twice_and_said_so() {
     // Named once, nothing is said.
     let run = chesstool(&dir, &["validate", "d/a.pgn", "-q"]);
     assert_eq!(run.stderr, "");
+    // Stdin redirected from the file is the file, either way round (a
+    // tester's finding: `a.pgn - < a.pgn` was read twice without a word);
+    // from a pipe it is not told.
+    let run = shell(&dir, "chesstool validate -q d/a.pgn - < d/a.pgn", &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "chesstool: warning: stdin is d/a.pgn, named before: its games are read again\n"
+    );
+    let run = shell(&dir, "chesstool validate -q - d/a.pgn < d/a.pgn", &[]);
+    assert_eq!(
+        run.stderr,
+        "chesstool: warning: d/a.pgn is stdin, named before: its games are read again\n"
+    );
+    let run = shell(&dir, "cat d/a.pgn | chesstool validate -q - d/a.pgn", &[]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
 }
