@@ -6,6 +6,26 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `eprintln!` for this crate: a line that stderr cannot take (closed, as
+/// when `2>&1 | head -1` is done) is lost, where std's panics. The run
+/// goes on, writes its outputs and exits with its own status (a tester's
+/// finding: a closed stderr ended validate, replay, adjudicate and select
+/// with a panic, status 101, before `-o` was written).
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprint!` as [`eprintln!`] is.
+macro_rules! eprint {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod adjudicate;
 mod cli;
 mod input;

@@ -299,3 +299,45 @@ fn a_run_that_reads_nothing_prints_nothing() {
         );
     }
 }
+
+/// A stderr that cannot be written (a pipe whose reader is gone, as after
+/// `2>&1 | head -1`) loses the lines, not the run: each subcommand writes
+/// its report and exits with its own status (a tester's finding: a panic,
+/// status 101, and no `-o` file). Select, with a warning for the tag no
+/// game has, too.
+#[test]
+fn a_closed_stderr_loses_lines_not_the_run() {
+    let dir = temp_dir("stderr_closed");
+    std::fs::write(dir.join("g.pgn"), GAMES).unwrap();
+    let mut commands = commands();
+    commands.push((
+        vec![
+            "select",
+            "g.pgn",
+            "--where",
+            "Whit = 'x' OR Event = 'a'",
+            "-o",
+            "out",
+        ],
+        false,
+    ));
+    for (args, error_line) in commands {
+        let _ = std::fs::remove_file(dir.join("out"));
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_chesstool"))
+            .args(&args)
+            .current_dir(&dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(writer)
+            .status()
+            .expect("run chesstool");
+        // The invalid game makes it 1 where one is read; perft and select
+        // succeed.
+        assert_eq!(status.code(), Some(i32::from(error_line)), "{args:?}");
+        if args.contains(&"-o") {
+            let out = std::fs::read_to_string(dir.join("out")).unwrap_or_default();
+            assert!(!out.is_empty(), "{args:?}: no report written");
+        }
+    }
+}
