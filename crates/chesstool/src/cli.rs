@@ -335,7 +335,13 @@ fn warn_absent_tags(query: Option<&arbiter::query::Query>, run: &InputsRun) {
         .map(arbiter::query::Query::absent_tags)
         .unwrap_or_default()
     {
-        eprintln!("chesstool: warning: --where: {tag}");
+        // The name as written may hold any character: escaped, on one
+        // line (a tester's finding: a newline or an escape sequence in a
+        // quoted name was written raw).
+        eprintln!(
+            "chesstool: warning: --where: {}",
+            crate::report::table::escape_controls(&tag.to_string())
+        );
     }
 }
 

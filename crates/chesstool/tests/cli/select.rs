@@ -1125,6 +1125,23 @@ fn select_says_a_tag_no_game_has() {
         &["select", "f.pgn", "--where", "WhiteElo > 2000", "-q"],
     );
     assert!(!run.stderr.contains("no game read has"), "{}", run.stderr);
+    // A quoted name holding control characters is escaped, on one line.
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "f.pgn",
+            "--where",
+            "\"a\u{1b}[2J\nb\" IS NULL",
+            "-q",
+        ],
+    );
+    assert_eq!(
+        run.stderr,
+        "chesstool: warning: --where: no game read has a tag named a\\u{1b}[2J\\u{a}b \
+         (a name in double quotes; were it a string, it is written in single quotes: \
+         'a\\u{1b}[2J\\u{a}b')\n"
+    );
 }
 
 /// `--strip variations` reads the mainline alone: a game whose only fault
