@@ -492,20 +492,34 @@ pub fn expand_inputs(
 ) -> Result<Vec<InputPath>> {
     let mut named: Vec<PathBuf> = files.to_vec();
     if let Some(list) = files_from {
-        let text = if input::is_stdin(list) {
+        let bytes = if input::is_stdin(list) {
             terminal_hint("the file list");
-            std::io::read_to_string(std::io::stdin())
-                .context("cannot read the file list from stdin")?
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+                .context("cannot read the file list from stdin")?;
+            bytes
         } else {
-            std::fs::read_to_string(list)
+            std::fs::read(list)
                 .with_context(|| format!("cannot read the file list {}", list.display()))?
         };
-        named.extend(
-            text.lines()
-                .map(|line| line.strip_suffix('\r').unwrap_or(line))
-                .filter(|line| !line.is_empty())
-                .map(PathBuf::from),
-        );
+        let before = named.len();
+        named.extend(list_paths(&bytes, list)?);
+        if named.len() == before {
+            // As an empty directory is (a tester's finding: a `find`
+            // that matched nothing passed as a run with no error).
+            let name = if input::is_stdin(list) {
+                "stdin".to_owned()
+            } else {
+                escaped_path(list)
+            };
+            let why = if bytes.is_empty() {
+                "it is empty"
+            } else {
+                "its lines are all blank"
+            };
+            eprintln!("chesstool: the file list {name} names no file ({why})");
+            *failed = true;
+        }
     } else if named.is_empty() {
         named.push(PathBuf::from("-"));
     }
@@ -542,6 +556,38 @@ pub fn expand_inputs(
         }
     }
     Ok(out)
+}
+
+/// The paths of a `--files-from` list: one a line (a `\r` before the
+/// `\n` dropped), blank lines skipped. A path is bytes, as the command
+/// line takes it (a tester's finding: one name that was not UTF-8 made
+/// the whole list unreadable); where paths are text, such a line is an
+/// error that names it.
+fn list_paths(bytes: &[u8], list: &Path) -> Result<Vec<PathBuf>> {
+    let mut paths = Vec::new();
+    for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            continue;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            paths.push(PathBuf::from(std::ffi::OsStr::from_bytes(line)));
+        }
+        #[cfg(not(unix))]
+        match std::str::from_utf8(line) {
+            Ok(text) => paths.push(PathBuf::from(text)),
+            Err(_) => bail!(
+                "the file list {} line {}: a path that is not UTF-8",
+                list.display(),
+                index + 1
+            ),
+        }
+        #[cfg(unix)]
+        let _ = (index, list);
+    }
+    Ok(paths)
 }
 
 /// Says on stderr which inputs are a file given before (by the same name

@@ -141,6 +141,50 @@ fn files_from_a_list_and_from_stdin() {
     let missing = chesstool(&dir, &["validate", "--files-from", "nope.txt"]);
     assert_eq!(missing.code, 2);
     assert!(missing.stderr.contains("nope.txt"), "{}", missing.stderr);
+    // A list that names no file is said so, status 2, as an empty
+    // directory is; the other inputs still run (a tester's finding: a
+    // `find` that matched nothing passed as a clean run).
+    write(&dir.join("empty.txt"), "");
+    write(&dir.join("blank.txt"), "\n\r\n");
+    for (list, why) in [
+        ("empty.txt", "it is empty"),
+        ("blank.txt", "its lines are all blank"),
+    ] {
+        let run = chesstool(&dir, &["validate", "--files-from", list, "--format", "csv"]);
+        assert_eq!(run.code, 2, "{list}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!("chesstool: the file list {list} names no file ({why})\n")
+        );
+        let run = chesstool(&dir, &["select", "--files-from", list, "x/a.pgn"]);
+        assert_eq!(run.code, 2, "{list}: {}", run.stderr);
+        assert_eq!(run.stdout, A, "{list}");
+    }
+    let piped = chesstool_stdin(&dir, &["select", "--files-from", "-"], b"\n");
+    assert_eq!(
+        (piped.code, piped.stderr.as_str()),
+        (
+            2,
+            "chesstool: the file list stdin names no file (its lines are all blank)\n"
+        )
+    );
+}
+
+/// A `--files-from` list names paths as bytes, as a command line does: a
+/// name that is not UTF-8 is read, and the others beside it (a tester's
+/// finding: one such line made the whole list unreadable).
+#[cfg(unix)]
+#[test]
+fn files_from_takes_names_that_are_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = temp_dir("inputs_files_from_bytes");
+    let name = std::ffi::OsStr::from_bytes(b"x\xffy.pgn");
+    write(&dir.join(name), A);
+    write(&dir.join("b.pgn"), B);
+    std::fs::write(dir.join("list.txt"), b"x\xffy.pgn\r\nb.pgn\n").unwrap();
+    let run = chesstool(&dir, &["select", "--files-from", "list.txt"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, format!("{A}{B}"));
 }
 
 #[test]
