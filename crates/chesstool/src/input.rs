@@ -587,6 +587,17 @@ impl fmt::Display for DecodeError {
         };
         let prefix = format!("{what} {} stream", self.compression);
         let detail = lower_case_first(&self.source.to_string());
+        if self.compression == Compression::Zstd && detail.contains("too much memory") {
+            // Not corrupt: written with a window over libzstd's default
+            // limit (`zstd --long=28` and up), which zstd's own tool
+            // refuses too without `--long=31` (a tester's finding: it
+            // read "corrupt").
+            return f.write_str(
+                "zstd stream with a window over 128 MiB (written with zstd --long), \
+                 more memory than chesstool decodes with: read it through \
+                 `zstd -dc --long=31 FILE | chesstool … -`",
+            );
+        }
         // flate2 already says "corrupt gzip stream does not have …".
         if detail.starts_with(&prefix) {
             f.write_str(&detail)
@@ -937,6 +948,26 @@ mod tests {
         assert!(
             message.starts_with("games.pgn.x: corrupt gzip stream"),
             "{message}"
+        );
+    }
+
+    /// A stream written with a window over libzstd's default limit
+    /// (`zstd --long=28`) is not called corrupt: the message says what it
+    /// needs and how to read it (a tester's finding).
+    #[test]
+    fn a_long_window_zstd_stream_is_named_so() {
+        use std::io::Write as _;
+        let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+        encoder.long_distance_matching(true).unwrap();
+        encoder.window_log(28).unwrap();
+        encoder.write_all(&sample()).unwrap();
+        let zst = encoder.finish().unwrap();
+        let message = read_error(zst, Compression::Zstd);
+        assert_eq!(
+            message,
+            "games.pgn.x: zstd stream with a window over 128 MiB (written with zstd --long), \
+             more memory than chesstool decodes with: read it through \
+             `zstd -dc --long=31 FILE | chesstool … -`"
         );
     }
 
