@@ -687,7 +687,8 @@ impl ParseSanError {
         self.kind
     }
 
-    /// The offending text (invalid UTF-8 replaced, a long one cut:
+    /// The offending text (a byte that is no UTF-8 character as `\xff`, a
+    /// backslash doubled, a long one cut:
     /// [`crate::pgn::tags::quote_token`]).
     #[must_use]
     pub fn text(&self) -> &str {
@@ -716,6 +717,9 @@ pub enum ParseSanErrorKind {
     GameResult,
     /// A character that has no place where it stands.
     UnexpectedCharacter(char),
+    /// A byte that is no UTF-8 character, where a move's character
+    /// stands (shown as `\xff`, as the token is quoted).
+    UnexpectedByte(u8),
     /// An upper-case letter where a piece letter belongs that is none.
     InvalidPieceLetter(char),
     /// A piece letter of another language: German `S` (knight), `L`
@@ -765,6 +769,7 @@ impl fmt::Display for ParseSanErrorKind {
                 // `{ch:?}` here was escaped twice: `'\\u{1b}'`).
                 write!(f, "unexpected character '{ch}'")
             }
+            ParseSanErrorKind::UnexpectedByte(byte) => write!(f, "unexpected byte \\x{byte:02x}"),
             ParseSanErrorKind::InvalidPieceLetter(ch) => write!(f, "invalid piece letter {ch:?}"),
             ParseSanErrorKind::ForeignPieceLetter { letter, hint } => {
                 let language = foreign_letter(letter).map_or("foreign", |(_, language)| language);
@@ -884,7 +889,9 @@ fn written_as(text: &[u8], ascii: char) -> Option<char> {
         let mut scratch = SanWarnings::new();
         if let Ok(1) = fold(&text[i..end], &mut buf, &mut scratch) {
             if char::from(buf[0]) == ascii {
-                return Some(char_at(text, i));
+                if let Kind::UnexpectedCharacter(ch) = unexpected_at(text, i) {
+                    return Some(ch);
+                }
             }
         }
         i = end;
@@ -1046,7 +1053,7 @@ fn fold(text: &[u8], buf: &mut [u8; MAX_LEN], warnings: &mut SanWarnings) -> Res
                 warnings.push(SanWarning::Figurine);
                 (b"KQRBNP"[usize::from(code - 0x94) % 6], 3)
             }
-            _ => return Err(Kind::UnexpectedCharacter(char_at(text, i))),
+            _ => return Err(unexpected_at(text, i)),
         };
         if len == MAX_LEN {
             return Err(Kind::TooLong);
@@ -1058,20 +1065,19 @@ fn fold(text: &[u8], buf: &mut [u8; MAX_LEN], warnings: &mut SanWarnings) -> Res
     Ok(len)
 }
 
-/// The character starting at byte `i` of `text`, read as
-/// [`crate::pgn::tags::quote_token`] reads the whole token, so that the
-/// message names a character of the token it quotes: UTF-8 when the token
-/// is, else each byte as Windows-1252 (as tag values and comments are
-/// read: a byte a message names is never lost to U+FFFD).
-fn char_at(text: &[u8], i: usize) -> char {
-    if std::str::from_utf8(text).is_ok() {
-        text[i..]
-            .utf8_chunks()
-            .next()
-            .and_then(|chunk| chunk.valid().chars().next())
-            .unwrap_or(char::REPLACEMENT_CHARACTER)
-    } else {
-        crate::pgn::tags::windows_1252_char(text[i])
+/// What is unexpected at byte `i` of `text`, read as
+/// [`crate::pgn::tags::quote_token`] quotes the token, so that the message
+/// names what the token shows: the UTF-8 character that starts there, or
+/// a byte that starts none (`\xff`, as the token quoted in the report's
+/// place and `error_move` column shows it: a tester found `'ÿ'` here
+/// beside `e\xff5` there).
+fn unexpected_at(text: &[u8], i: usize) -> Kind {
+    match text[i..].utf8_chunks().next() {
+        Some(chunk) => match chunk.valid().chars().next() {
+            Some(ch) => Kind::UnexpectedCharacter(ch),
+            None => Kind::UnexpectedByte(text[i]),
+        },
+        None => Kind::Empty,
     }
 }
 
@@ -2796,27 +2802,29 @@ mod tests {
         ] {
             check_strict_error(text, &format!("invalid san '{text}': {expected}"));
         }
-        // Bytes that are not UTF-8 are read as Windows-1252, as tag values
-        // are, in the token and the character both (found by a tester:
-        // both were U+FFFD, and the byte was lost where the `error_move`
-        // column and the movetext column show it).
+        // A byte that is no UTF-8 character is quoted `\xff`, as the
+        // report's place quotes the token, and named as a byte (found by
+        // a tester: `'ÿ'` here beside `e\xff5` there); never lost to
+        // U+FFFD (an earlier finding).
         let error = SanPlus::from_ascii(b"N\xfff3").unwrap_err();
-        assert_eq!(error.text(), "N\u{ff}f3");
-        assert_eq!(error.kind(), ParseSanErrorKind::UnexpectedCharacter('ÿ'));
+        assert_eq!(error.text(), "N\\xfff3");
+        assert_eq!(error.kind(), ParseSanErrorKind::UnexpectedByte(0xff));
         let error = SanPlus::from_ascii(b"N\xe9f3").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "invalid san 'Néf3': unexpected character 'é'"
+            "invalid san 'N\\xe9f3': unexpected byte \\xe9"
         );
-        // A token of UTF-8 and other bytes is read one way in both (found
-        // by a reviewer: the message named `ф` in a token quoted `NÑ„é`).
+        // A token of UTF-8 and other bytes: each character as it is.
         let error = SanPlus::from_ascii("Nф".as_bytes()).unwrap_err();
         assert_eq!(error.kind(), ParseSanErrorKind::UnexpectedCharacter('ф'));
         let error = SanPlus::from_ascii(b"N\xd1\x84\xe9").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "invalid san 'NÑ„é': unexpected character 'Ñ'"
+            "invalid san 'Nф\\xe9': unexpected character 'ф'"
         );
+        // A backslash is doubled, so that `\xff` is never the text's own.
+        let error = SanPlus::from_ascii(b"N\\xfff3").unwrap_err();
+        assert_eq!(error.text(), "N\\\\xfff3");
     }
 
     #[test]

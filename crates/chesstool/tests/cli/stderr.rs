@@ -184,6 +184,44 @@ fn a_control_byte_in_a_move_is_escaped_once() {
     );
 }
 
+/// A byte that is no UTF-8 character, or a backslash, in a move reads one
+/// way in the whole line and in the row: `\xff` (a tester's finding: the
+/// reason read it as Windows-1252, `'eÿ5'`, beside `"1...e\xff5"`).
+#[test]
+fn a_bad_byte_in_a_move_reads_one_way() {
+    let dir = temp_dir("stderr_bad_byte");
+    std::fs::write(
+        dir.join("e.pgn"),
+        b"[Event \"x\"]\n\n1. e4 e\xff5 *\n\n[Event \"y\"]\n\n1. e4 e\\5 *\n" as &[u8],
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "e.pgn"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert!(
+        lines[0].ends_with(
+            "ply 2 \"1...e\\xff5\": unreadable move: invalid san 'e\\xff5': unexpected byte \\xff"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        lines[1].ends_with(
+            "ply 2 \"1...e\\\\5\": unreadable move: invalid san 'e\\\\5': no target square"
+        ),
+        "{}",
+        run.stderr
+    );
+    let csv = chesstool(&dir, &["validate", "e.pgn", "--format", "csv", "-q"]);
+    assert!(
+        csv.stdout.contains(
+            ",1...e\\xff5,3,unreadable move: invalid san 'e\\xff5': unexpected byte \\xff,"
+        ),
+        "{}",
+        csv.stdout
+    );
+}
+
 /// No report line, on stdout or stderr, in any format, carries a raw
 /// control byte from the input: tag values, tokens and messages are
 /// escaped (`\u{1b}`), as the quoted token always was.

@@ -1365,7 +1365,10 @@ fn unreadable(
         ErrorKind::Unreadable,
         Some(frame.ply + 1),
         Some(numbered(&frame.current, text)),
-        escape_for_report(err.to_string().as_bytes()).into_owned(),
+        // The error quotes its token as the place does (a byte that is
+        // no character as `\xff`, a backslash doubled): only its control
+        // characters are left to escape.
+        crate::pgn::tags::escape_controls(&err.to_string()).into_owned(),
     );
     error.token = Some(crate::pgn::tags::escape_token(text).into_owned());
     error

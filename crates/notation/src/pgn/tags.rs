@@ -355,14 +355,39 @@ fn escape_cut(bytes: &[u8], max: usize) -> Cow<'_, str> {
 }
 
 /// A token as a message quotes it, to be escaped with the message when it
-/// is reported: text that is not UTF-8 read as Windows-1252, as tag values
-/// and comments are ([`decode_text`]: a byte is never lost to U+FFFD),
-/// and cut as [`escape_token`] cuts.
+/// is reported: a byte that is no UTF-8 character as `\xff` and a
+/// backslash doubled, as [`escape_for_report`] writes them (the report's
+/// place quotes the token so: one line shows one byte one way; control
+/// characters are left to the report's escaping), and cut as
+/// [`escape_token`] cuts.
+///
+/// ```
+/// use notation::pgn::tags::quote_token;
+///
+/// assert_eq!(quote_token(b"e\xff5"), "e\\xff5");
+/// assert_eq!(quote_token("Nф\\".as_bytes()), "Nф\\\\");
+/// ```
 #[must_use]
 pub fn quote_token(bytes: &[u8]) -> String {
+    let quote = |bytes: &[u8]| {
+        let mut out = String::with_capacity(bytes.len());
+        for chunk in bytes.utf8_chunks() {
+            for c in chunk.valid().chars() {
+                if c == '\\' {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+            for byte in chunk.invalid() {
+                use std::fmt::Write;
+                let _ = write!(out, "\\x{byte:02x}");
+            }
+        }
+        out
+    };
     match cut_token(bytes) {
-        None => decode_text(bytes).0.into_owned(),
-        Some(cut) => format!("{}… ({} bytes)", decode_text(&bytes[..cut]).0, bytes.len()),
+        None => quote(bytes),
+        Some(cut) => format!("{}… ({} bytes)", quote(&bytes[..cut]), bytes.len()),
     }
 }
 
