@@ -356,6 +356,16 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     );
     match &mut sink {
         Sink::Table(_) if args.common.summary_on_stderr() => eprintln!("{summary}"),
+        // A table cut short reads as a whole one to a script, whose
+        // stderr is no terminal: the stop is said there, as a skipped
+        // entry is (a tester's finding: said only on a terminal).
+        Sink::Table(_) if stopped && !args.common.quiet => eprintln!(
+            "chesstool: note: stopped after --max-errors {} (games read: {}, invalid: {}); \
+             the rest of the input was not read",
+            args.max_errors.unwrap_or(0),
+            counts.games,
+            counts.invalid
+        ),
         Sink::Table(_) => {}
         // A run that read nothing (every input failed) prints nothing on
         // stdout: its errors said it all.

@@ -383,6 +383,33 @@ fn validate_max_errors_and_strict() {
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     assert_eq!(run.stdout.lines().count(), 1, "{}", run.stdout);
     assert!(run.stdout.contains("stopped after --max-errors"));
+    // A table cut short says so on stderr, which is no terminal here (a
+    // tester's finding: a script saw a short table and status 1, as of a
+    // whole run); not with -q.
+    let args = [
+        "validate",
+        "games.pgn",
+        "--max-errors",
+        "1",
+        "-t",
+        "1",
+        "--format",
+        "csv",
+    ];
+    let run = chesstool(&dir, &args);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout.lines().count(), 2, "{}", run.stdout);
+    assert_eq!(
+        run.stderr.lines().nth(1),
+        Some(
+            "chesstool: note: stopped after --max-errors 1 (games read: 1, invalid: 1); \
+             the rest of the input was not read"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = chesstool(&dir, &[&args[..], &["-q"]].concat());
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     // Zero would mean stopping before the first error: a usage error.
     let run = chesstool(&dir, &["validate", "games.pgn", "--max-errors", "0"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
