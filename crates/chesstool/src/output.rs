@@ -893,6 +893,20 @@ impl OutputDir {
                     );
                 }
             }
+            // A new directory named as a compressed file or an archive
+            // (`parts.pgn.gz`): its files would be written plain, in a
+            // directory no reader takes for one (a tester's finding).
+            Err(err)
+                if err.kind() == io::ErrorKind::NotFound
+                    && !matches!(Codec::of(path), Ok(None)) =>
+            {
+                anyhow::bail!(
+                    "{} is named as a compressed file, but {what} go into a directory: name \
+                     it without .{}",
+                    crate::report::table::escape_controls(&path.display().to_string()),
+                    path.extension().unwrap_or_default().to_string_lossy()
+                )
+            }
             Err(err) if err.kind() == io::ErrorKind::NotFound => {}
             Err(_) if path.exists() => anyhow::bail!(
                 "{} is not a directory: {what} go into a directory",

@@ -1464,6 +1464,41 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
     let run = chesstool(&dir, &["select", "f.pgn", "--split-every", "5"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("give -o DIR"), "{}", run.stderr);
+    // A directory named as a compressed file is refused (a tester's
+    // finding: `x.pgn.gz` became a directory of plain files); so is a
+    // partitioned table's.
+    for (args, what) in [
+        (
+            &["select", "f.pgn", "--split-every", "5", "-o", "x.pgn.gz"][..],
+            "--split-every's PGN files",
+        ),
+        (
+            &[
+                "validate",
+                "f.pgn",
+                "--format",
+                "parquet",
+                "--partition-by",
+                "year",
+                "-o",
+                "t.parquet.zst",
+            ][..],
+            "the files of a partitioned table",
+        ),
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}");
+        let name = args[args.len() - 1];
+        let ext = name.rsplit('.').next().unwrap();
+        assert_eq!(
+            run.stderr,
+            format!(
+                "chesstool: {name} is named as a compressed file, but {what} go into a \
+                 directory: name it without .{ext}\n"
+            )
+        );
+        assert!(!dir.join(name).exists(), "{name}");
+    }
     // Each usage error says what is wrong (found by a tester: a table's
     // message for a directory not empty, `give -o DIR` when it was given).
     let run = chesstool(
