@@ -56,7 +56,7 @@ use sqlparser::ast::{
 };
 use sqlparser::dialect::DuckDbDialect;
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::Token;
+use sqlparser::tokenizer::{Location, Token};
 
 use crate::header::{
     whole_seconds, Date, GameHeader, HeaderSpec, Speed, TagField, TagType, TimeOfDay,
@@ -354,6 +354,62 @@ impl QueryError {
     }
 }
 
+/// Places in the text read, by sqlparser's locations (a line and a
+/// column of characters, from 1; a span's end just past it).
+struct Source<'s>(&'s str);
+
+impl Source<'_> {
+    /// The byte offset of `location`, if it is in the text.
+    fn offset(&self, location: Location) -> Option<usize> {
+        let line_start = if location.line <= 1 {
+            0
+        } else {
+            let mut newlines = self.0.match_indices('\n');
+            newlines.nth(usize::try_from(location.line - 2).ok()?)?.0 + 1
+        };
+        let column = usize::try_from(location.column.max(1) - 1).ok()?;
+        let rest = &self.0[line_start..];
+        match rest.char_indices().nth(column) {
+            Some((at, _)) => Some(line_start + at),
+            None => (rest.chars().count() == column).then_some(self.0.len()),
+        }
+    }
+
+    /// The place of the byte offset `at`.
+    fn pos(&self, at: usize) -> Pos {
+        let before = &self.0[..at];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Pos {
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
+        }
+    }
+
+    /// Where the first character from `location` on that is no space
+    /// stands: an operator after its left operand.
+    fn next_word(&self, location: Location) -> Option<Pos> {
+        let at = self.offset(location)?;
+        let skipped = self.0[at..].len() - self.0[at..].trim_start().len();
+        Some(self.pos(at + skipped))
+    }
+
+    /// Where the word before `location` starts, past spaces and opening
+    /// parentheses: `EXISTS` of `EXISTS (SELECT …)`, whose span is the
+    /// query's.
+    fn word_before(&self, location: Location) -> Option<Pos> {
+        let at = self.offset(location)?;
+        let before = self.0[..at].trim_end_matches(|c: char| c.is_whitespace() || c == '(');
+        let word = before.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_');
+        (word.len() < before.len()).then(|| self.pos(word.len()))
+    }
+
+    /// The text of `span`, as written.
+    fn text(&self, span: sqlparser::tokenizer::Span) -> Option<&str> {
+        let (start, end) = (self.offset(span.start)?, self.offset(span.end)?);
+        self.0.get(start..end)
+    }
+}
+
 fn column_of(expr: &impl Spanned) -> Pos {
     Pos::of(expr.span().start)
 }
@@ -454,6 +510,7 @@ impl Query {
         }
         let mut compiler = Compiler {
             spec,
+            source: text,
             needs_moves: false,
             needs_positions: false,
             depth: 0,
@@ -657,6 +714,8 @@ fn plain_parse_message(message: String, fragment: &str) -> String {
 
 struct Compiler<'s> {
     spec: &'s mut HeaderSpec,
+    /// The text read, for the places and words of messages.
+    source: &'s str,
     needs_moves: bool,
     needs_positions: bool,
     /// Levels of [`Compiler::compile`] open.
@@ -858,7 +917,22 @@ impl Compiler<'_> {
                     ),
                 ))
             }
-            Expr::Value(value) => literal(&value.value, column)?,
+            Expr::Value(value) => literal(&value.value, column).map_err(|mut error| {
+                // As written (`0x10`), not as sqlparser writes it back
+                // (`X'10'`: a tester's finding).
+                if let (Some(text), Some(shown)) = (
+                    Source(self.source).text(value.span),
+                    error.message.strip_prefix("unsupported literal "),
+                ) {
+                    if shown != text {
+                        error.message = notation::pgn::tags::escape_controls(&format!(
+                            "unsupported literal {text}"
+                        ))
+                        .into_owned();
+                    }
+                }
+                error
+            })?,
             Expr::TypedString(typed) => {
                 let text = match &typed.value.value {
                     Value::SingleQuotedString(s) => s.as_str(),
@@ -1057,6 +1131,14 @@ impl Compiler<'_> {
                 )
             }
             Expr::Function(function) => self.function(function, column)?,
+            // `EXISTS (SELECT …)` at its keyword, not inside the query
+            // (a tester's finding).
+            other @ Expr::Exists { .. } => {
+                let at = Source(self.source)
+                    .word_before(other.span().start)
+                    .unwrap_or(column);
+                return Err(err(at, format!("unsupported expression `{other}`")));
+            }
             other => return Err(err(column, format!("unsupported expression `{other}`"))),
         })
     }
@@ -1226,7 +1308,14 @@ impl Compiler<'_> {
                 }
                 Ok((Node::Arith(arith, Box::new(l), Box::new(r)), Ty::Int))
             }
-            _ => Err(err(column, format!("unsupported operator {op}"))),
+            // At the operator, as written (a tester's finding: the
+            // column was the left operand's).
+            _ => {
+                let at = Source(self.source)
+                    .next_word(left.span().end)
+                    .unwrap_or(column);
+                Err(err(at, format!("unsupported operator {op}")))
+            }
         }
     }
 
@@ -2162,6 +2251,31 @@ mod tests {
         assert_eq!(
             error("WhiteElo >= 2500 AND UTCDate > 2024"),
             "column 32: cannot compare a date with a number"
+        );
+        // At the operator, the keyword and the literal as written (a
+        // tester's finding: the left operand's column, a column inside
+        // the subquery, and `X'10'` for `0x10`), over lines too.
+        assert_eq!(
+            error("WhiteElo / 2 = 1250"),
+            "column 10: unsupported operator /"
+        );
+        assert_eq!(
+            error("WhiteElo > 2 AND\n WhiteElo % 2 = 1"),
+            "column 28: unsupported operator %"
+        );
+        assert!(
+            error("EXISTS (SELECT 1)").starts_with("column 1: unsupported expression"),
+            "{}",
+            error("EXISTS (SELECT 1)")
+        );
+        assert!(error("NOT EXISTS (SELECT 1)").starts_with("column 5: unsupported expression"));
+        assert_eq!(
+            error("WhiteElo > 0x10"),
+            "column 12: unsupported literal 0x10"
+        );
+        assert_eq!(
+            error("WhiteElo > X'10'"),
+            "column 12: unsupported literal X'10'"
         );
         assert_eq!(
             error("UTCDate > '2024-13-01'"),
