@@ -2024,6 +2024,21 @@ fn select_tags_keeps_the_roster_values_and_the_tags_that_set_up_the_game() {
         let run = chesstool(&dir, &["validate", "out.pgn", "-q"]);
         assert_eq!(run.code, 0, "--tags {tags}: {}", run.stderr);
     }
+    // A FEN read without SetUp gets `[SetUp "1"]` before it, as the
+    // standard asks (9.7.1; a tester's finding: the FEN was written
+    // alone); passed through as read, it stays as it was.
+    std::fs::write(dir.join("nosetup.pgn"), pgn.replace("[SetUp \"1\"]\n", "")).unwrap();
+    let run = chesstool(&dir, &["select", "nosetup.pgn", "--export"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "[Annotator \"x\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let run = chesstool(&dir, &["select", "nosetup.pgn"]);
+    assert!(!run.stdout.contains("SetUp"), "{}", run.stdout);
     // Chess960 games keep their Variant and FEN: the same moves hashes.
     let Some(sample) = shared_data("pgn/real/pychess/chess960rwch.pgn") else {
         return;

@@ -6,7 +6,9 @@
 //!   `*`); a `Result` tag in the standard's spelling (`1/2` is
 //!   `1/2-1/2`), the movetext's result (else `*`) where the tag is
 //!   empty; then every other tag in the game's order, including any second
-//!   occurrence of a roster tag. Values are escaped (`\\`, `\"`); a line
+//!   occurrence of a roster tag, and `[SetUp "1"]` before a `FEN` tag
+//!   when the game has no `SetUp` (the standard's 9.7.1: it must appear
+//!   for a game from a set-up position). Values are escaped (`\\`, `\"`); a line
 //!   break in a value (which a tag line cannot hold) is written as a
 //!   space. Then one empty line.
 //! - Movetext: tokens separated by single spaces on lines of fewer than
@@ -150,8 +152,20 @@ fn write_tags<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
         };
         write_tag(out, name, value)?;
     }
+    // "This tag must appear for a game starting with a set-up position"
+    // (PGN standard 9.7.1): a `FEN` read without `SetUp` gets one, before
+    // it (a tester's finding: `select --export` wrote the FEN alone).
+    let has_setup = game
+        .tags
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("SetUp"));
+    let mut setup_written = has_setup;
     for (index, (name, value)) in game.tags.iter().enumerate() {
         if !roster_at.contains(&Some(index)) {
+            if !setup_written && name.eq_ignore_ascii_case("FEN") {
+                write_tag(out, "SetUp", "1")?;
+                setup_written = true;
+            }
             write_tag(out, name, value)?;
         }
     }
@@ -446,6 +460,38 @@ impl<W: fmt::Write + ?Sized> Movetext<'_, W> {
 mod tests {
     use super::*;
     use crate::pgn::model::GameResult;
+
+    /// A `FEN` without `SetUp` gets `[SetUp "1"]` before it; one with it,
+    /// in any order, is written as read.
+    #[test]
+    fn a_fen_without_setup_gets_one() {
+        let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+        let tags_of = |tags: &[(&str, &str)]| {
+            let mut game = Game::default();
+            for (name, value) in tags {
+                game.tags.push(((*name).to_owned(), (*value).to_owned()));
+            }
+            to_pgn_string(&game)
+                .lines()
+                .skip(7)
+                .take_while(|line| !line.is_empty())
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            tags_of(&[("Annotator", "x"), ("FEN", fen)]),
+            [
+                "[Annotator \"x\"]".to_owned(),
+                "[SetUp \"1\"]".to_owned(),
+                format!("[FEN \"{fen}\"]")
+            ]
+        );
+        assert_eq!(
+            tags_of(&[("FEN", fen), ("SetUp", "1")]),
+            [format!("[FEN \"{fen}\"]"), "[SetUp \"1\"]".to_owned()]
+        );
+        assert!(tags_of(&[("Annotator", "x")]) == ["[Annotator \"x\"]"]);
+    }
 
     /// `1. e4 { comment } *` written: the movetext lines only.
     fn movetext_with_comment(comment: &str) -> String {
