@@ -491,6 +491,26 @@ pub fn expand_inputs(
     skipped: &mut Skipped,
 ) -> Result<Vec<InputPath>> {
     let mut named: Vec<PathBuf> = files.to_vec();
+    // Standard input reads once: a second `-` (or `-` beside
+    // `--files-from -`) would read nothing, and the run fail on an input
+    // of no games (a tester's finding). Told before the list is read, and
+    // again for a `-` in it.
+    let stdin_twice = |named: &[PathBuf]| -> Result<()> {
+        let stdin_uses = named.iter().filter(|path| input::is_stdin(path)).count()
+            + usize::from(files_from.is_some_and(input::is_stdin));
+        if stdin_uses > 1 {
+            bail!(
+                "stdin (-) is named as an input {} (--files-from - counts too): it can be read once",
+                if stdin_uses == 2 {
+                    "twice".to_owned()
+                } else {
+                    format!("{stdin_uses} times")
+                }
+            );
+        }
+        Ok(())
+    };
+    stdin_twice(&named)?;
     if let Some(list) = files_from {
         let bytes = if input::is_stdin(list) {
             terminal_hint("the file list");
@@ -504,6 +524,7 @@ pub fn expand_inputs(
         };
         let before = named.len();
         named.extend(list_paths(&bytes, list)?);
+        stdin_twice(&named)?;
         if named.len() == before {
             // As an empty directory is (a tester's finding: a `find`
             // that matched nothing passed as a run with no error).
@@ -522,21 +543,6 @@ pub fn expand_inputs(
         }
     } else if named.is_empty() {
         named.push(PathBuf::from("-"));
-    }
-    // Standard input reads once: a second `-` (or `-` beside
-    // `--files-from -`) would read nothing, and the run fail on an input
-    // of no games (a tester's finding).
-    let stdin_uses = named.iter().filter(|path| input::is_stdin(path)).count()
-        + usize::from(files_from.is_some_and(input::is_stdin));
-    if stdin_uses > 1 {
-        bail!(
-            "stdin (-) is named as an input {} (--files-from - counts too): it can be read once",
-            if stdin_uses == 2 {
-                "twice".to_owned()
-            } else {
-                format!("{stdin_uses} times")
-            }
-        );
     }
     let mut out = Vec::new();
     for path in named {

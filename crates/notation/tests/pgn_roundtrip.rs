@@ -118,6 +118,18 @@ fn as_exported(game: &Game) -> Game {
         };
         tags.push((name.to_string(), value));
     }
+    // A FEN without SetUp gets `[SetUp "1"]` before it (PGN 9.7.1).
+    if !rest
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("SetUp"))
+    {
+        if let Some(at) = rest
+            .iter()
+            .position(|(name, _)| name.eq_ignore_ascii_case("FEN"))
+        {
+            rest.insert(at, ("SetUp".to_string(), "1".to_string()));
+        }
+    }
     tags.extend(rest);
     for (_, value) in &mut tags {
         *value = value.replace("\r\n", " ").replace(['\n', '\r'], " ");
