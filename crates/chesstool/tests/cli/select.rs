@@ -1748,6 +1748,26 @@ fn select_export_keeps_a_crlf_file_crlf() {
     }
 }
 
+/// A CRLF file whose last line ends with a lone `\r` (no `\n`) gets the
+/// `\n`, not another line end (a tester's finding: `*\r` came out
+/// `*\r\r\n`, as on a real file of the shared set); so does a game
+/// such a file runs straight into.
+#[test]
+fn select_completes_a_last_line_ended_by_a_lone_cr() {
+    let dir = temp_dir("select_lone_cr");
+    let game = "[Event \"a\"]\r\n[Result \"*\"]\r\n\r\n1. e4 *\r";
+    std::fs::write(dir.join("cr.pgn"), game).unwrap();
+    std::fs::write(dir.join("two.pgn"), format!("{game}{game}")).unwrap();
+    let run = chesstool(&dir, &["select", "cr.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, format!("{game}\n"));
+    let run = chesstool(&dir, &["select", "two.pgn"]);
+    assert_eq!(run.stdout, format!("{game}\n\n{game}\n"));
+    std::fs::write(dir.join("out.pgn"), &run.stdout).unwrap();
+    let again = chesstool(&dir, &["select", "out.pgn"]);
+    assert_eq!(again.stdout, run.stdout);
+}
+
 /// Variations nested 120,000 deep (a generated game of 1 MB, read by
 /// validate): `replay --format pgn`, `select --export` and `--strip`
 /// overflowed the stack on it and aborted (exit 134; found by a tester).
