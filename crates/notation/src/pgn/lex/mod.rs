@@ -50,9 +50,11 @@
 //!   repeats a name of the section, or that is `Event` (export format's
 //!   first tag), starts the next game (a game with tags only, glued to
 //!   the next one);
-//! - a `;` comment ends before a complete tag pair that ends its line
-//!   when the next line is a tag line or empty (`1-0 ; last
-//!   remark[Event "b"]`, then `[Site "…"]`).
+//! - a `;` comment ends before a complete tag pair that ends its line,
+//!   glued to its text (no space before the `[`), when the next line is
+//!   a tag line or empty (`1-0 ; last remark[Event "b"]`, then
+//!   `[Site "…"]`); after a space it is the comment's text (`; see
+//!   [Event "x"]`).
 //!
 //! # Bounds
 //! The rules that look at a whole line (tags and movetext on one line, a

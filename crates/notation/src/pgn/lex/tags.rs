@@ -540,7 +540,10 @@ fn line_problem(line: &[u8]) -> Option<TagLineProblem> {
 }
 
 /// In a `;` comment line (without its newline), the offset of a complete
-/// tag pair that ends it (only blank space after its `]`), if any.
+/// tag pair that ends it (only blank space after its `]`) glued to what
+/// comes before it (no space between: a file joined to the next without
+/// a last line end), if any. One after a space is the comment's text
+/// (`; see [Event "x"]`: a tester's finding, read as the next game).
 pub(super) fn glued_tag_pair(line: &[u8]) -> Option<usize> {
     let trimmed = line.trim_ascii_end();
     if !trimmed.ends_with(b"]") {
@@ -552,7 +555,7 @@ pub(super) fn glued_tag_pair(line: &[u8]) -> Option<usize> {
         if at > 0
             && tag_line_shape(&trimmed[at..], &mut Names::default(), false) == TagLineShape::Tags
         {
-            return Some(at);
+            return (!matches!(trimmed[at - 1], b' ' | b'\t')).then_some(at);
         }
         end = at;
     }

@@ -355,6 +355,29 @@ fn semicolon_lines_after_the_result_stay_with_the_game() {
     );
 }
 
+/// A tag pair glued to the end of a `;` comment (a file joined to the
+/// next without its last line end) starts the next game; one after a
+/// space is the comment's text, and the tag line after it starts the next
+/// game with its own tags (a tester's finding: `; see [Event "x"]` became
+/// the next game's first tag, its `[Event "G2"]` dropped as repeated).
+#[test]
+fn only_a_glued_tag_pair_ends_a_semicolon_comment() {
+    let glued = b"1. e4 * ; end[Event \"b\"]\n[Site \"s\"]\n\n1. d4 *\n";
+    let g = kinds(glued);
+    assert_eq!(g.len(), 2);
+    assert_eq!(
+        g[0].last().unwrap(),
+        &("; end".to_string(), TokenKind::LineComment)
+    );
+    let spaced = b"1. e4 ; see [Event \"x\"]\n[Event \"b\"]\n\n1. d4 *\n";
+    let g = kinds(spaced);
+    assert_eq!(g.len(), 2);
+    assert_eq!(
+        g[0].last().unwrap(),
+        &("; see [Event \"x\"]".to_string(), TokenKind::LineComment)
+    );
+}
+
 #[test]
 fn trailing_comment_after_result_stays_on_its_line() {
     let pgn = b"1. e4 e5 1-0 {White won}\n1. d4 *\n";
