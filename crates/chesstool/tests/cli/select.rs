@@ -1337,6 +1337,12 @@ fn select_reads_long_chains_and_refuses_deep_ones_with_one_line() {
     assert_eq!(selected(&dir, "g.pgn", &repeated), "1");
     assert_eq!(selected(&dir, "g.pgn", "Round = 1 IS FALSE"), "2 3");
     assert_eq!(selected(&dir, "g.pgn", "Site = 'x' IS FALSE"), "");
+    // `IS NOT TRUE` and `IS NOT FALSE` too, never NULL (a tester's
+    // finding: they were unsupported): `NULL IS NOT TRUE` is true.
+    assert_eq!(selected(&dir, "g.pgn", "Round = 1 IS NOT TRUE"), "2 3");
+    assert_eq!(selected(&dir, "g.pgn", "Round = 1 IS NOT FALSE"), "1");
+    assert_eq!(selected(&dir, "g.pgn", "Site = 'x' IS NOT TRUE"), "1 2 3");
+    assert_eq!(selected(&dir, "g.pgn", "Site = 'x' IS NOT FALSE"), "1 2 3");
     // A chain of `+` is a tree as deep as it is long: refused, on one line.
     let deep = format!("Round{} > 0", " + 1".repeat(20_000));
     let run = chesstool(&dir, &["select", "g.pgn", "--where", &deep]);
