@@ -281,6 +281,10 @@ const CASES: &[(&str, &str)] = &[
      "AND(OR(cmp(i('WhiteElo'), '>', 2400), cmp(i('BlackElo'), '>', 2400)), NOT(cmp(speed(), '=', 'bullet')))"),
     ("NULL IS NULL", "True"),
     ("WhiteElo = NULL", "None"),
+    ("WhiteElo > 2000 IS TRUE", "cmp(i('WhiteElo'), '>', 2000) is True"),
+    ("WhiteElo > 2000 IS FALSE", "cmp(i('WhiteElo'), '>', 2000) is False"),
+    ("WhiteElo > 2000 IS NOT TRUE", "cmp(i('WhiteElo'), '>', 2000) is not True"),
+    ("WhiteElo > 2000 IS NOT FALSE", "cmp(i('WhiteElo'), '>', 2000) is not False"),
 ];
 
 /// The reference: python-chess reads the games (one per `[Event` chunk,
