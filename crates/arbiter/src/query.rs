@@ -385,12 +385,30 @@ impl Source<'_> {
         }
     }
 
-    /// Where the first character from `location` on that is no space
-    /// stands: an operator after its left operand.
+    /// Where the first character from `location` on stands that is no
+    /// space, no `)` closing the operand and no comment (`/* … */`,
+    /// `-- …`): an operator after its left operand.
     fn next_word(&self, location: Location) -> Option<Pos> {
-        let at = self.offset(location)?;
-        let skipped = self.0[at..].len() - self.0[at..].trim_start().len();
-        Some(self.pos(at + skipped))
+        let mut at = self.offset(location)?;
+        loop {
+            let rest = &self.0[at..];
+            let trimmed = rest.trim_start().trim_start_matches(')');
+            let skipped = if let Some(comment) = trimmed.strip_prefix("/*") {
+                comment
+                    .find("*/")
+                    .map_or(rest.len(), |end| rest.len() - comment.len() + end + 2)
+            } else if let Some(comment) = trimmed.strip_prefix("--") {
+                comment
+                    .find('\n')
+                    .map_or(rest.len(), |end| rest.len() - comment.len() + end + 1)
+            } else {
+                rest.len() - trimmed.len()
+            };
+            if skipped == 0 {
+                return Some(self.pos(at));
+            }
+            at += skipped;
+        }
     }
 
     /// Where the word before `location` starts, past spaces and opening
@@ -2271,6 +2289,14 @@ mod tests {
         assert_eq!(
             error("WhiteElo > 2 AND\n WhiteElo % 2 = 1"),
             "column 28: unsupported operator %"
+        );
+        assert_eq!(
+            error("(WhiteElo) / 2 = 1"),
+            "column 12: unsupported operator /"
+        );
+        assert_eq!(
+            error("WhiteElo /* c */ / 2 = 1"),
+            "column 18: unsupported operator /"
         );
         assert!(
             error("EXISTS (SELECT 1)").starts_with("column 1: unsupported expression"),

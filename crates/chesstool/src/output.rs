@@ -659,6 +659,13 @@ impl Output {
                     .map_err(io::IntoInnerError::into_error)
                     .and_then(Dest::finish)
                     .and_then(|mut file| file.flush())
+                    .map_err(|err| match err.kind() {
+                        // Not stdout: see `quiet_only_on_stdout`.
+                        io::ErrorKind::BrokenPipe => {
+                            io::Error::other(crate::input::os_message(&err))
+                        }
+                        _ => err,
+                    })
                     .with_context(|| format!("cannot write {name}")),
                 None => Ok(()),
             },
@@ -780,7 +787,7 @@ impl Output {
     /// space left on device`), of the same kind (a closed pipe stays one).
     fn named(&self, err: &io::Error) -> io::Error {
         io::Error::new(
-            err.kind(),
+            quiet_only_on_stdout(&self.sink, err.kind()),
             format!(
                 "cannot write {}: {}",
                 crate::report::table::escape_controls(&self.name()),
@@ -821,6 +828,19 @@ impl Write for Output {
 
 fn finished() -> io::Error {
     io::Error::other("output already committed")
+}
+
+/// The kind of a write error of `sink`: a reader gone from a pipe is the
+/// quiet end of a run (exit 0, `main`) only for stdout (`chesstool … |
+/// head`); a FIFO or a pipe named by `-o` (`-o /dev/stderr`, a process
+/// substitution) that closes is a write that failed (a reviewer's
+/// finding: an invalid game's run exited 0 so).
+fn quiet_only_on_stdout(sink: &Sink, kind: io::ErrorKind) -> io::ErrorKind {
+    match (sink, kind) {
+        (Sink::Stdout(_), _) => kind,
+        (_, io::ErrorKind::BrokenPipe) => io::ErrorKind::Other,
+        _ => kind,
+    }
 }
 
 impl Drop for Output {
@@ -900,11 +920,28 @@ impl OutputDir {
                 if err.kind() == io::ErrorKind::NotFound
                     && !matches!(Codec::of(path), Ok(None)) =>
             {
+                // The name without what makes it a file's (`w.tar.gz`:
+                // `w`, not `w.tar`, which is refused too: a reviewer's
+                // finding).
+                let mut plain = path.to_path_buf();
+                while !matches!(Codec::of(&plain), Ok(None))
+                    || plain
+                        .extension()
+                        .is_some_and(|ext| ext.eq_ignore_ascii_case("tar"))
+                {
+                    let before = plain.clone();
+                    plain.set_extension("");
+                    if plain == before {
+                        // `.gz` alone: no stem to keep.
+                        plain = PathBuf::from("parts");
+                        break;
+                    }
+                }
                 anyhow::bail!(
                     "{} is named as a compressed file, but {what} go into a directory: name \
-                     it without .{}",
+                     it {}",
                     crate::report::table::escape_controls(&path.display().to_string()),
-                    path.extension().unwrap_or_default().to_string_lossy()
+                    crate::report::table::escape_controls(&plain.display().to_string())
                 )
             }
             Err(err) if err.kind() == io::ErrorKind::NotFound => {}

@@ -929,14 +929,11 @@ fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row) -> Result<()> {
 }
 
 /// An invalid game's bytes, unchanged, then what it lacks of a line end
-/// and an empty line ([`notation::pgn::rewrite::missing_line_ends`]), so
+/// and an empty line ([`notation::pgn::rewrite::line_ends_owed`]), so
 /// the next game starts on a line of its own.
 fn write_through(out: &mut Output, raw: &[u8]) -> Result<()> {
     out.write_all(raw)?;
-    let (missing, eol) = notation::pgn::rewrite::missing_line_ends(raw);
-    for _ in 0..missing {
-        out.write_all(eol)?;
-    }
+    out.write_all(notation::pgn::rewrite::line_ends_owed(raw, 2))?;
     Ok(())
 }
 

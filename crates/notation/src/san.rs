@@ -765,9 +765,15 @@ impl fmt::Display for ParseSanErrorKind {
             ParseSanErrorKind::TooLong => f.write_str("too long for a move"),
             ParseSanErrorKind::GameResult => f.write_str("a game result, not a move"),
             ParseSanErrorKind::UnexpectedCharacter(ch) => {
-                // As it is: a report escapes the whole message once (a
-                // `{ch:?}` here was escaped twice: `'\\u{1b}'`).
-                write!(f, "unexpected character '{ch}'")
+                // As it is: a report escapes the whole message's control
+                // characters once (a `{ch:?}` here was escaped twice:
+                // `'\\u{1b}'`); a backslash doubled, as the token quotes
+                // it (a reviewer's finding: `'\\xffe4'` beside `'\'`).
+                if ch == '\\' {
+                    f.write_str("unexpected character '\\\\'")
+                } else {
+                    write!(f, "unexpected character '{ch}'")
+                }
             }
             ParseSanErrorKind::UnexpectedByte(byte) => write!(f, "unexpected byte \\x{byte:02x}"),
             ParseSanErrorKind::InvalidPieceLetter(ch) => write!(f, "invalid piece letter {ch:?}"),
@@ -2825,6 +2831,11 @@ mod tests {
         // A backslash is doubled, so that `\xff` is never the text's own.
         let error = SanPlus::from_ascii(b"N\\xfff3").unwrap_err();
         assert_eq!(error.text(), "N\\\\xfff3");
+        let error = SanPlus::from_ascii(b"\\e4").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid san '\\\\e4': unexpected character '\\\\'"
+        );
     }
 
     #[test]

@@ -125,7 +125,7 @@ fn as_exported(game: &Game) -> Game {
     {
         if let Some(at) = rest
             .iter()
-            .position(|(name, _)| name.eq_ignore_ascii_case("FEN"))
+            .position(|(name, value)| name.eq_ignore_ascii_case("FEN") && !value.trim().is_empty())
         {
             rest.insert(at, ("SetUp".to_string(), "1".to_string()));
         }

@@ -1499,16 +1499,24 @@ fn select_split_every_writes_n_games_a_file_with_names_that_sort() {
         let run = chesstool(&dir, args);
         assert_eq!(run.code, 2, "{args:?}");
         let name = args[args.len() - 1];
-        let ext = name.rsplit('.').next().unwrap();
+        let plain = name.rsplit_once('.').unwrap().0;
         assert_eq!(
             run.stderr,
             format!(
                 "chesstool: {name} is named as a compressed file, but {what} go into a \
-                 directory: name it without .{ext}\n"
+                 directory: name it {plain}\n"
             )
         );
         assert!(!dir.join(name).exists(), "{name}");
     }
+    // The name it gives is one that is taken.
+    let run = chesstool(
+        &dir,
+        &["select", "f.pgn", "--split-every", "5", "-o", "w.tar.gz"],
+    );
+    assert!(run.stderr.ends_with("name it w\n"), "{}", run.stderr);
+    let run = chesstool(&dir, &["select", "f.pgn", "--split-every", "5", "-o", "w"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
     // Each usage error says what is wrong (found by a tester: a table's
     // message for a directory not empty, `give -o DIR` when it was given).
     let run = chesstool(
@@ -1772,7 +1780,22 @@ fn select_completes_a_last_line_ended_by_a_lone_cr() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, format!("{game}\n"));
     let run = chesstool(&dir, &["select", "two.pgn"]);
-    assert_eq!(run.stdout, format!("{game}\n\n{game}\n"));
+    assert_eq!(run.stdout, format!("{game}\n\r\n{game}\n"));
+    // Written through as read (replay's invalid game), the same.
+    std::fs::write(
+        dir.join("bad.pgn"),
+        format!("{}{game}", game.replace("1. e4 *", "1. e4 e4 *")),
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["replay", "bad.pgn", "--format", "pgn"]);
+    assert!(
+        run.stdout.starts_with(&format!(
+            "{}\n\r\n[Event \"a\"]",
+            game.replace("1. e4 *", "1. e4 e4 *")
+        )),
+        "{:?}",
+        run.stdout
+    );
     std::fs::write(dir.join("out.pgn"), &run.stdout).unwrap();
     let again = chesstool(&dir, &["select", "out.pgn"]);
     assert_eq!(again.stdout, run.stdout);

@@ -378,4 +378,17 @@ fn a_closed_stderr_loses_lines_not_the_run() {
             assert!(!out.is_empty(), "{args:?}: no report written");
         }
     }
+    // The report written into that closed pipe (`-o /dev/stderr`) is a
+    // write that failed, status 2, not the quiet end a closed stdout is
+    // (a reviewer's finding: the invalid game's run exited 0).
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_chesstool"))
+        .args(["validate", "g.pgn", "--format", "csv", "-o", "/dev/stderr"])
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(writer)
+        .status()
+        .expect("run chesstool");
+    assert_eq!(status.code(), Some(2));
 }

@@ -369,7 +369,10 @@ impl Ending {
 #[must_use]
 pub fn unchanged(game: &mut RawGame<'_>) -> Vec<u8> {
     let mut out = as_read(game);
-    if !out.ends_with(b"\n") {
+    if out.ends_with(b"\r") {
+        // A lone `\r` ends it: its `\n` (see `line_ends_owed`).
+        out.push(b'\n');
+    } else if !out.ends_with(b"\n") {
         out.extend_from_slice(line_end(&out));
     }
     out
@@ -397,22 +400,43 @@ pub fn as_read(game: &mut RawGame<'_>) -> Vec<u8> {
 /// assert_eq!(missing_line_ends(b"1. e4 *\n\n\n"), (0, &b"\n"[..]));
 /// assert_eq!(missing_line_ends(b"1. e4 *\r\n"), (1, &b"\r\n"[..]));
 /// assert_eq!(missing_line_ends(b"1. e4 *"), (2, &b"\n"[..]));
-/// // A last line ended by a lone `\r` (a CRLF file cut before its last
-/// // `\n`): the `\n` first, which makes it `\r\n`.
-/// assert_eq!(missing_line_ends(b"1. e4 *\r"), (2, &b"\n"[..]));
 /// ```
 #[must_use]
 pub fn missing_line_ends(game: &[u8]) -> (usize, &'static [u8]) {
     let body = game.trim_ascii_end().len();
     let newlines = game[body..].iter().filter(|&&b| b == b'\n').count();
-    // (A tester's finding: `*\r` at the end of a file came out `*\r\r\n`,
-    // an extra line end.)
-    let eol = if game.ends_with(b"\r") {
-        b"\n"
-    } else {
-        line_end(game)
-    };
-    (2usize.saturating_sub(newlines), eol)
+    (2usize.saturating_sub(newlines), line_end(game))
+}
+
+/// The bytes that bring `game` (its bytes as read, with the space after
+/// it) to `wanted` line ends after its last line (1: that line ended; 2:
+/// an empty line after it too), in the game's own style
+/// ([`missing_line_ends`]); a last line ended by a lone `\r` (a CRLF file
+/// cut before its last `\n`) gets that `\n` first (a tester's finding:
+/// `*\r` came out `*\r\r\n`, an extra line end).
+///
+/// ```
+/// use notation::pgn::rewrite::line_ends_owed;
+///
+/// assert_eq!(line_ends_owed(b"1. e4 *", 2), b"\n\n");
+/// assert_eq!(line_ends_owed(b"[A \"b\"]\r\n\r\n1. e4 *", 2), b"\r\n\r\n");
+/// assert_eq!(line_ends_owed(b"[A \"b\"]\r\n\r\n1. e4 *\r", 2), b"\n\r\n");
+/// assert_eq!(line_ends_owed(b"[A \"b\"]\r\n\r\n1. e4 *\r", 1), b"\n");
+/// assert_eq!(line_ends_owed(b"1. e4 *\n", 1), b"");
+/// ```
+#[must_use]
+pub fn line_ends_owed(game: &[u8], wanted: usize) -> &'static [u8] {
+    let (missing, eol) = missing_line_ends(game);
+    let missing = missing.saturating_sub(2 - wanted.min(2));
+    let crlf = eol == b"\r\n";
+    match (game.ends_with(b"\r"), missing, crlf) {
+        (_, 0, _) => b"",
+        (true, 1, _) => b"\n",
+        (true, _, true) => b"\n\r\n",
+        (false, 1, _) => eol,
+        (false, _, true) => b"\r\n\r\n",
+        (_, _, false) => b"\n\n",
+    }
 }
 
 /// Games written as they were read, one after the other (`select`): each
@@ -424,8 +448,9 @@ pub fn missing_line_ends(game: &[u8]) -> (usize, &'static [u8]) {
 /// ends with) comes out byte for byte.
 #[derive(Debug, Default)]
 pub struct PassThrough {
-    /// What the last game written lacks, when there is one.
-    owed: Option<(usize, &'static [u8])>,
+    /// What the last game written lacks, when there is one: before a next
+    /// game (an empty line), and at the end (a line end).
+    owed: Option<(&'static [u8], &'static [u8])>,
     /// The ending of the game being written.
     ending: Vec<u8>,
 }
@@ -456,24 +481,18 @@ impl PassThrough {
     /// assert_eq!(through.around(b"*\n", none).0, b"\n\n");
     /// ```
     pub fn around(&mut self, game: &[u8], ending: Ending) -> (&'static [u8], usize, &[u8]) {
-        let before: &'static [u8] = match self.owed {
-            None | Some((0, _)) => b"",
-            Some((1, b"\r\n")) => b"\r\n",
-            Some((_, b"\r\n")) => b"\r\n\r\n",
-            Some((1, _)) => b"\n",
-            Some(_) => b"\n\n",
-        };
+        let before = self.owed.map_or(&b""[..], |(before, _)| before);
         self.ending.clear();
         ending.write(game, &mut self.ending);
         // The space after the game still ends what is written.
-        self.owed = Some(missing_line_ends(game));
+        self.owed = Some((line_ends_owed(game, 2), line_ends_owed(game, 1)));
         (before, Ending::at(game), &self.ending)
     }
 
     /// Ends the output: a line end after the last game if it has none.
     pub fn finish(&mut self, out: &mut Vec<u8>) {
-        if let Some((2, eol)) = self.owed.take() {
-            out.extend_from_slice(eol);
+        if let Some((_, end)) = self.owed.take() {
+            out.extend_from_slice(end);
         }
     }
 }

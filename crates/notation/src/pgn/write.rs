@@ -162,7 +162,9 @@ fn write_tags<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
     let mut setup_written = has_setup;
     for (index, (name, value)) in game.tags.iter().enumerate() {
         if !roster_at.contains(&Some(index)) {
-            if !setup_written && name.eq_ignore_ascii_case("FEN") {
+            // (Not for an empty FEN, which reads as the standard start: a
+            // reviewer's finding.)
+            if !setup_written && name.eq_ignore_ascii_case("FEN") && !value.trim().is_empty() {
                 write_tag(out, "SetUp", "1")?;
                 setup_written = true;
             }
@@ -491,6 +493,7 @@ mod tests {
             [format!("[FEN \"{fen}\"]"), "[SetUp \"1\"]".to_owned()]
         );
         assert!(tags_of(&[("Annotator", "x")]) == ["[Annotator \"x\"]"]);
+        assert!(tags_of(&[("FEN", " ")]) == ["[FEN \" \"]"]);
     }
 
     /// `1. e4 { comment } *` written: the movetext lines only.

@@ -550,14 +550,17 @@ pub(super) fn glued_tag_pair(line: &[u8]) -> Option<usize> {
         return None;
     }
     let mut end = trimmed.len();
-    // The tag pair's `[` is the last one before its quote.
+    // The first `[` from which the rest of the line is tag pairs (one or
+    // more: `; see [Event "x"][Site "y"]` is the comment's text whole, a
+    // reviewer's finding), each `[` looked at from the last.
+    let mut first = None;
     while let Some(at) = memchr::memrchr(b'[', &trimmed[..end]) {
         if at > 0
             && tag_line_shape(&trimmed[at..], &mut Names::default(), false) == TagLineShape::Tags
         {
-            return (!matches!(trimmed[at - 1], b' ' | b'\t')).then_some(at);
+            first = Some(at);
         }
         end = at;
     }
-    None
+    first.filter(|&at| !matches!(trimmed[at - 1], b' ' | b'\t'))
 }

@@ -369,6 +369,25 @@ fn only_a_glued_tag_pair_ends_a_semicolon_comment() {
         g[0].last().unwrap(),
         &("; end".to_string(), TokenKind::LineComment)
     );
+    // Two pairs: the first says which (a reviewer's finding: the last
+    // one was looked at alone).
+    let two = b"1. e4 * ; end[Event \"b\"] [Site \"s\"]\n\n1. d4 *\n";
+    let g = kinds(two);
+    assert_eq!(g.len(), 2);
+    assert_eq!(
+        g[0].last().unwrap(),
+        &("; end".to_string(), TokenKind::LineComment)
+    );
+    let two = b"1. e4 ; see [Event \"x\"][Site \"y\"]\n[Event \"b\"]\n\n1. d4 *\n";
+    let g = kinds(two);
+    assert_eq!(g.len(), 2);
+    assert_eq!(
+        g[0].last().unwrap(),
+        &(
+            "; see [Event \"x\"][Site \"y\"]".to_string(),
+            TokenKind::LineComment
+        )
+    );
     let spaced = b"1. e4 ; see [Event \"x\"]\n[Event \"b\"]\n\n1. d4 *\n";
     let g = kinds(spaced);
     assert_eq!(g.len(), 2);
