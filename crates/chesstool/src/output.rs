@@ -659,12 +659,11 @@ impl Output {
                     .map_err(io::IntoInnerError::into_error)
                     .and_then(Dest::finish)
                     .and_then(|mut file| file.flush())
-                    .map_err(|err| match err.kind() {
-                        // Not stdout: see `quiet_only_on_stdout`.
-                        io::ErrorKind::BrokenPipe => {
-                            io::Error::other(crate::input::os_message(&err))
-                        }
-                        _ => err,
+                    .map_err(|err| {
+                        io::Error::new(
+                            quiet_only_on_stdout(false, err.kind()),
+                            crate::input::os_message(&err),
+                        )
                     })
                     .with_context(|| format!("cannot write {name}")),
                 None => Ok(()),
@@ -787,7 +786,7 @@ impl Output {
     /// space left on device`), of the same kind (a closed pipe stays one).
     fn named(&self, err: &io::Error) -> io::Error {
         io::Error::new(
-            quiet_only_on_stdout(&self.sink, err.kind()),
+            quiet_only_on_stdout(matches!(self.sink, Sink::Stdout(_)), err.kind()),
             format!(
                 "cannot write {}: {}",
                 crate::report::table::escape_controls(&self.name()),
@@ -830,16 +829,16 @@ fn finished() -> io::Error {
     io::Error::other("output already committed")
 }
 
-/// The kind of a write error of `sink`: a reader gone from a pipe is the
+/// The kind of a write error (to stdout or not): a reader gone from a pipe is the
 /// quiet end of a run (exit 0, `main`) only for stdout (`chesstool … |
 /// head`); a FIFO or a pipe named by `-o` (`-o /dev/stderr`, a process
 /// substitution) that closes is a write that failed (a reviewer's
 /// finding: an invalid game's run exited 0 so).
-fn quiet_only_on_stdout(sink: &Sink, kind: io::ErrorKind) -> io::ErrorKind {
-    match (sink, kind) {
-        (Sink::Stdout(_), _) => kind,
-        (_, io::ErrorKind::BrokenPipe) => io::ErrorKind::Other,
-        _ => kind,
+fn quiet_only_on_stdout(stdout: bool, kind: io::ErrorKind) -> io::ErrorKind {
+    if !stdout && kind == io::ErrorKind::BrokenPipe {
+        io::ErrorKind::Other
+    } else {
+        kind
     }
 }
 
