@@ -871,10 +871,8 @@ pub fn pgn_as_read(game: &mut RawGame<'_>) -> Option<(Vec<u8>, bool)> {
     let closed = !rewrite::Ending::of(game).is_none();
     let mut out = rewrite::unchanged(game);
     if closed {
-        let (missing, line_end) = rewrite::missing_line_ends(&out);
-        for _ in 0..missing {
-            out.extend_from_slice(line_end);
-        }
+        let owed = rewrite::line_ends_owed(&out, 2);
+        out.extend_from_slice(owed);
     }
     Some((out, closed))
 }
