@@ -305,12 +305,57 @@ impl TimeOfDay {
     }
 }
 
+impl TimeOfDay {
+    /// [`TimeOfDay::parse`] of the usual `HH:MM:SS`, from the raw bytes of
+    /// a tag (its own decoding): `None` for any other form, which
+    /// [`TimeOfDay::parse`] then reads.
+    #[inline]
+    fn parse_eight(raw: &[u8]) -> Option<TimeOfDay> {
+        let &[h0, h1, b':', m0, m1, b':', s0, s1] = raw else {
+            return None;
+        };
+        let digits = [h0, h1, m0, m1, s0, s1];
+        if !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let [h0, h1, m0, m1, s0, s1] = digits.map(|b| u32::from(b - b'0'));
+        let (h, m, s) = (h0 * 10 + h1, m0 * 10 + m1, s0 * 10 + s1);
+        (h <= 23 && m <= 59 && s <= 59).then_some(TimeOfDay {
+            seconds: h * 3600 + m * 60 + s,
+        })
+    }
+}
+
 impl std::fmt::Display for TimeOfDay {
     /// `HH:MM:SS`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let s = self.seconds;
         write!(f, "{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
     }
+}
+
+/// [`read_int`] of a value that is digits alone, behind at most one sign
+/// and at most 18 of them (no overflow): `None` for any other, which
+/// [`read_int`] then reads.
+#[inline]
+fn int_digits(raw: &[u8]) -> Option<i64> {
+    let (negative, digits) = match raw.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, raw),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut n: i64 = 0;
+    for &b in digits {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        n = n * 10 + i64::from(d);
+    }
+    Some(if negative { -n } else { n })
 }
 
 /// An integer tag's value: `2700`, `+12`, `-5` (surrounding space
@@ -521,8 +566,16 @@ impl TagField {
                     GameDate::parse(&text).map(TagField::Date)
                 }
             },
-            TagType::Int => read_int(&decode_tag_value(raw).0).map(TagField::Int),
-            TagType::Time => TimeOfDay::parse(&decode_tag_value(raw).0).map(TagField::Time),
+            // Digits alone (an Elo, a rating change: nearly every value)
+            // are their own decoding, read from the raw bytes.
+            TagType::Int => match int_digits(raw) {
+                Some(n) => return TagField::Int(n),
+                None => read_int(&decode_tag_value(raw).0).map(TagField::Int),
+            },
+            TagType::Time => match TimeOfDay::parse_eight(raw) {
+                Some(time) => return TagField::Time(time),
+                None => TimeOfDay::parse(&decode_tag_value(raw).0).map(TagField::Time),
+            },
         };
         typed.unwrap_or_else(|| TagField::Unreadable(TagText::decode(raw)))
     }
@@ -619,16 +672,20 @@ impl HeaderSpec {
                 break;
             }
         }
-        // `FEN`, `SetUp` and `Variant` spelled in another case are those
-        // tags, as the replay reads them ([`RawGame::tag`]).
         if left > 0 {
             for (raw, (name, _)) in raws.iter_mut().zip(&self.tags) {
-                if raw.is_none() && matches!(name.as_str(), "FEN" | "SetUp" | "Variant") {
+                if raw.is_none() && HeaderSpec::read_in_any_case(name) {
                     *raw = game.tag(name.as_bytes());
                 }
             }
         }
         raws
+    }
+
+    /// `FEN`, `SetUp` and `Variant` spelled in another case are those
+    /// tags, as the replay reads them ([`RawGame::tag`]).
+    fn read_in_any_case(name: &str) -> bool {
+        matches!(name, "FEN" | "SetUp" | "Variant")
     }
 
     /// The index of tag `name` in [`GameHeader::fields`], read as its name
@@ -814,6 +871,36 @@ impl GameHeader {
                     .iter()
                     .map(|(name, ty)| TagField::read(game.tag(name.as_bytes()), *ty)),
             );
+        } else if spec.tags.len() <= 64 {
+            // One pass over the game's tags, each field read where its tag
+            // is found (the first of its name), into the header's own
+            // buffer.
+            let n = spec.tags.len();
+            self.fields.resize(n, TagField::Missing);
+            let all = u64::MAX >> (64 - n);
+            let mut found = 0u64;
+            for (name, value) in game.tags() {
+                let Some(bucket) = spec.by_len.get(name.len()) else {
+                    continue;
+                };
+                for &index in bucket {
+                    let (tag, ty) = &spec.tags[index];
+                    if found & (1 << index) == 0 && tag.as_bytes() == name {
+                        self.fields[index] = TagField::read(Some(value), *ty);
+                        found |= 1 << index;
+                    }
+                }
+                if found == all {
+                    break;
+                }
+            }
+            if found != all {
+                for (index, (tag, ty)) in spec.tags.iter().enumerate() {
+                    if found & (1 << index) == 0 && HeaderSpec::read_in_any_case(tag) {
+                        self.fields[index] = TagField::read(game.tag(tag.as_bytes()), *ty);
+                    }
+                }
+            }
         } else {
             self.fields.extend(
                 spec.raw_values(game)
@@ -906,6 +993,80 @@ pub fn tag_text<'g>(game: &RawGame<'g>, name: &[u8]) -> Option<Cow<'g, str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The raw-byte readings of integer and time tags agree with the
+    /// readings of the decoded text wherever they answer, and answer for
+    /// the usual forms.
+    #[test]
+    fn fast_tag_readings_agree_with_the_decoded_ones() {
+        let mut ints: Vec<String> = [
+            "0",
+            "-0",
+            "+0",
+            "7",
+            "007",
+            "2700",
+            "-12",
+            "+12",
+            "",
+            "-",
+            "+",
+            "?",
+            " 12",
+            "12 ",
+            "1-2",
+            "12a",
+            "٣",
+            "999999999999999999",
+            "9999999999999999999",
+            "-999999999999999999",
+            "99999999999999999999",
+            "+-1",
+            "--1",
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        ints.extend((-2000..2000).map(|n: i32| n.to_string()));
+        for raw in &ints {
+            let slow = read_int(&decode_tag_value(raw.as_bytes()).0);
+            if let Some(fast) = int_digits(raw.as_bytes()) {
+                assert_eq!(Some(fast), slow, "{raw:?}");
+            }
+            let read = match TagField::read(Some(raw.as_bytes()), TagType::Int) {
+                TagField::Int(n) => Some(n),
+                _ => None,
+            };
+            assert_eq!(read, slow, "{raw:?}");
+        }
+        assert_eq!(int_digits(b"1500"), Some(1500));
+        assert_eq!(int_digits(b"-35"), Some(-35));
+        let mut times = vec!["23:59:60".to_owned(), "2a:00:00".into(), "12:00".into()];
+        for h in (0..100).step_by(3) {
+            for m in (0..100).step_by(7) {
+                for s in (0..100).step_by(11) {
+                    times.push(format!("{h:02}:{m:02}:{s:02}"));
+                }
+            }
+        }
+        for raw in &times {
+            let slow = TimeOfDay::parse(raw);
+            if let Some(fast) = TimeOfDay::parse_eight(raw.as_bytes()) {
+                assert_eq!(Some(fast), slow, "{raw:?}");
+            } else {
+                assert!(slow.is_none() || raw.len() != 8, "{raw:?}");
+            }
+            let read = match TagField::read(Some(raw.as_bytes()), TagType::Time) {
+                TagField::Time(t) => Some(t),
+                _ => None,
+            };
+            assert_eq!(read, slow, "{raw:?}");
+        }
+        assert_eq!(
+            TimeOfDay::parse_eight(b"20:05:09").map(|t| t.seconds),
+            Some(72_309)
+        );
+    }
 
     /// A tag's text reads back as given at every length, short (in place)
     /// or long, multi-byte characters across the boundary included, and

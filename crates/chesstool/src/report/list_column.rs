@@ -320,6 +320,50 @@ fn push_bit_packed(out: &mut Vec<u8>, indices: &[u32], width: u8) {
     out.resize(start + groups * width as usize, 0);
 }
 
+/// Compresses a chunk's pages with the file's codec, into buffers kept
+/// from page to page.
+struct PageCompressor {
+    compression: Compression,
+    snappy: snap::raw::Encoder,
+    /// Snappy's output, kept from page to page.
+    compressed: Vec<u8>,
+}
+
+impl PageCompressor {
+    fn new(compression: Compression) -> PageCompressor {
+        PageCompressor {
+            compression,
+            snappy: snap::raw::Encoder::new(),
+            compressed: Vec::new(),
+        }
+    }
+
+    /// `page` compressed, in a buffer of its size.
+    fn compress(&mut self, page: &[u8]) -> Result<Vec<u8>> {
+        Ok(match self.compression {
+            Compression::Snappy => {
+                // Into a buffer kept from page to page (`compress_vec`
+                // zeroed one of the largest size for each page: a tenth
+                // of the encoder's instructions), then copied out at its
+                // size.
+                let room = snap::raw::max_compress_len(page.len());
+                if self.compressed.len() < room {
+                    // With room for a page a little larger: pages vary.
+                    self.compressed.resize(room + room / 4, 0);
+                }
+                let len = self
+                    .snappy
+                    .compress(page, &mut self.compressed)
+                    .context("cannot compress a parquet page")?;
+                self.compressed[..len].to_vec()
+            }
+            Compression::Zstd => zstd::bulk::compress(page, super::parquet::ZSTD_LEVEL)
+                .context("cannot compress a parquet page")?,
+            Compression::None => page.to_vec(),
+        })
+    }
+}
+
 /// One list column's chunk of a row group, being written.
 pub struct ListChunk {
     descr: ColumnDescPtr,
@@ -346,9 +390,7 @@ pub struct ListChunk {
     values: u64,
     /// Scratch for a page.
     page: Vec<u8>,
-    snappy: snap::raw::Encoder,
-    /// Snappy's output, kept from page to page.
-    compressed: Vec<u8>,
+    compressor: PageCompressor,
 }
 
 impl ListChunk {
@@ -395,8 +437,7 @@ impl ListChunk {
             rows_paged: 0,
             values: 0,
             page: Vec::new(),
-            snappy: snap::raw::Encoder::new(),
-            compressed: Vec::new(),
+            compressor: PageCompressor::new(compression),
         })
     }
 
@@ -532,7 +573,7 @@ impl ListChunk {
         self.indices.clear();
         self.plain.clear();
         let uncompressed = page.len();
-        let buf = self.compress(&page)?;
+        let buf = self.compressor.compress(&page)?;
         self.page = page;
         let data = Page::DataPage {
             buf: buf.into(),
@@ -550,29 +591,6 @@ impl ListChunk {
         Ok(())
     }
 
-    fn compress(&mut self, page: &[u8]) -> Result<Vec<u8>> {
-        Ok(match self.compression {
-            Compression::Snappy => {
-                // Into a buffer kept from page to page (`compress_vec`
-                // zeroed one of the largest size for each page: a tenth
-                // of the encoder's instructions), then copied out at its
-                // size.
-                let room = snap::raw::max_compress_len(page.len());
-                if self.compressed.len() < room {
-                    self.compressed.resize(room, 0);
-                }
-                let len = self
-                    .snappy
-                    .compress(page, &mut self.compressed)
-                    .context("cannot compress a parquet page")?;
-                self.compressed[..len].to_vec()
-            }
-            Compression::Zstd => zstd::bulk::compress(page, super::parquet::ZSTD_LEVEL)
-                .context("cannot compress a parquet page")?,
-            Compression::None => page.to_vec(),
-        })
-    }
-
     /// Writes the chunk (the dictionary page first) as the next column of
     /// `group`, and starts again.
     ///
@@ -583,67 +601,284 @@ impl ListChunk {
         group: &mut SerializedRowGroupWriter<'_, W>,
     ) -> Result<()> {
         self.end_page()?;
-        let mut sink = TrackedWrite::new(Vec::new());
-        let mut uncompressed = 0u64;
-        let mut offsets = OffsetIndexBuilder::new();
-        let (dictionary_offset, data_offset) = {
-            let mut writer = SerializedPageWriter::new(&mut sink);
-            // The dictionary page first, always (if empty: every page
-            // names it, see `end_page`).
-            let plain = std::mem::take(&mut self.dictionary.plain);
-            let compressed = self.compress(&plain)?;
-            let page = Page::DictionaryPage {
+        // The dictionary page first, always (if empty: every page names
+        // it, see `end_page`).
+        let plain = std::mem::take(&mut self.dictionary.plain);
+        let compressed = self.compressor.compress(&plain)?;
+        let dictionary = CompressedPage::new(
+            Page::DictionaryPage {
                 buf: compressed.into(),
                 num_values: self.dictionary.len,
                 encoding: Encoding::PLAIN,
                 is_sorted: false,
-            };
-            let spec = writer.write_page(CompressedPage::new(page, plain.len()))?;
-            self.dictionary.plain = plain;
-            uncompressed += spec.uncompressed_size as u64;
-            for (page, rows) in self.pages.drain(..) {
-                let spec = writer.write_page(page)?;
-                uncompressed += spec.uncompressed_size as u64;
-                // Where each page is (readers find pages by it, and
-                // arrow-rs's file writer wants one for every chunk).
-                offsets.append_row_count(rows as i64);
-                offsets.append_offset_and_size(
-                    spec.offset as i64,
-                    i32::try_from(spec.compressed_size).context("a parquet page over 2 GiB")?,
-                );
-            }
-            writer.close()?;
-            // The data pages follow the dictionary page.
-            (spec.offset as i64, spec.bytes_written as i64)
-        };
+            },
+            plain.len(),
+        );
+        self.dictionary.plain = plain;
         // `PLAIN` for the dictionary page (and the pages past a full
         // dictionary), `RLE` for the levels.
         let encodings = vec![Encoding::PLAIN, Encoding::RLE, Encoding::RLE_DICTIONARY];
-        let written = sink.bytes_written() as u64;
-        let buf = sink.into_inner()?;
-        let metadata = ColumnChunkMetaData::builder(Arc::clone(&self.descr))
-            .set_compression(self.compression.codec()?)
-            .set_encodings(encodings)
-            .set_num_values(self.values as i64)
-            .set_total_compressed_size(written as i64)
-            .set_total_uncompressed_size(uncompressed as i64)
-            .set_data_page_offset(data_offset)
-            .set_dictionary_page_offset(Some(dictionary_offset))
-            .build()?;
-        let close = ColumnCloseResult {
-            bytes_written: written,
-            rows_written: self.rows,
-            metadata,
-            bloom_filter: None,
-            column_index: None,
-            offset_index: Some(offsets.build()),
-        };
-        group.append_column(&bytes::Bytes::from(buf), close)?;
+        append_pages(
+            group,
+            Chunk {
+                descr: &self.descr,
+                compression: self.compression,
+                dictionary: Some(dictionary),
+                pages: &mut self.pages,
+                values: self.values,
+                rows: self.rows,
+                encodings,
+            },
+        )?;
         self.dictionary.clear();
         self.plain_pages = false;
         self.rows = 0;
         self.rows_paged = 0;
         self.values = 0;
+        Ok(())
+    }
+}
+
+/// What [`append_pages`] writes: a column chunk's pages, and what its
+/// metadata says of them.
+struct Chunk<'a> {
+    descr: &'a ColumnDescPtr,
+    compression: Compression,
+    /// The dictionary page, first when there is one.
+    dictionary: Option<CompressedPage>,
+    /// The data pages, with the rows each holds (taken).
+    pages: &'a mut Vec<(CompressedPage, u64)>,
+    /// Levels written in the chunk (its `num_values`).
+    values: u64,
+    rows: u64,
+    encodings: Vec<Encoding>,
+}
+
+/// Writes `chunk` as the next column of `group`, with the offset index of
+/// its data pages (readers find pages by it, and arrow-rs's file writer
+/// wants one for every chunk).
+fn append_pages<W: std::io::Write + Send>(
+    group: &mut SerializedRowGroupWriter<'_, W>,
+    chunk: Chunk<'_>,
+) -> Result<()> {
+    let total: usize = chunk
+        .pages
+        .iter()
+        .map(|(page, _)| page.data().len() + 64)
+        .sum::<usize>()
+        + chunk
+            .dictionary
+            .as_ref()
+            .map_or(0, |page| page.data().len() + 64);
+    let mut sink = TrackedWrite::new(Vec::with_capacity(total));
+    let mut uncompressed = 0u64;
+    let mut offsets = OffsetIndexBuilder::new();
+    let (dictionary_offset, data_offset) = {
+        let mut writer = SerializedPageWriter::new(&mut sink);
+        let mut dictionary_offset = None;
+        let mut data_offset = 0;
+        if let Some(page) = chunk.dictionary {
+            let spec = writer.write_page(page)?;
+            uncompressed += spec.uncompressed_size as u64;
+            dictionary_offset = Some(spec.offset as i64);
+            // The data pages follow the dictionary page.
+            data_offset = spec.bytes_written as i64;
+        }
+        for (page, rows) in chunk.pages.drain(..) {
+            let spec = writer.write_page(page)?;
+            uncompressed += spec.uncompressed_size as u64;
+            offsets.append_row_count(rows as i64);
+            offsets.append_offset_and_size(
+                spec.offset as i64,
+                i32::try_from(spec.compressed_size).context("a parquet page over 2 GiB")?,
+            );
+        }
+        writer.close()?;
+        (dictionary_offset, data_offset)
+    };
+    let written = sink.bytes_written() as u64;
+    let buf = sink.into_inner()?;
+    let metadata = ColumnChunkMetaData::builder(Arc::clone(chunk.descr))
+        .set_compression(chunk.compression.codec()?)
+        .set_encodings(chunk.encodings)
+        .set_num_values(chunk.values as i64)
+        .set_total_compressed_size(written as i64)
+        .set_total_uncompressed_size(uncompressed as i64)
+        .set_data_page_offset(data_offset)
+        .set_dictionary_page_offset(dictionary_offset)
+        .build()?;
+    let close = ColumnCloseResult {
+        bytes_written: written,
+        rows_written: chunk.rows,
+        metadata,
+        bloom_filter: None,
+        column_index: None,
+        offset_index: Some(offsets.build()),
+    };
+    // A failed write of the file is its I/O error, as arrow-rs's
+    // chunks' are (`parquet_error`).
+    group
+        .append_column(&bytes::Bytes::from(buf), close)
+        .map_err(super::parquet::parquet_error)?;
+    Ok(())
+}
+
+/// A data page of a [`TextChunk`] ends at the end of the row that brings
+/// its values to this many bytes (arrow-rs's default page size).
+pub const TEXT_PAGE_BYTES: usize = 1 << 20;
+
+/// One chunk of a flat text column whose values nearly all differ (a
+/// games table's `movetext`: most of its bytes), being written: the
+/// values `PLAIN`, straight from the arrow array into the page, no
+/// dictionary, no statistics, the page compressed into a buffer kept
+/// from page to page. arrow-rs's writer copied each value twice more
+/// (into its encoder, then into the page) and zeroed a new buffer of the
+/// page's compressed size for each page.
+pub struct TextChunk {
+    descr: ColumnDescPtr,
+    compression: Compression,
+    /// The column may be null: a definition level a row.
+    nullable: bool,
+    def: Runs,
+    /// The page's values, `PLAIN`.
+    plain: Vec<u8>,
+    /// The page's levels (rows, nulls included).
+    levels: u32,
+    pages: Vec<(CompressedPage, u64)>,
+    rows: u64,
+    rows_paged: u64,
+    /// Scratch for a page with levels.
+    page: Vec<u8>,
+    compressor: PageCompressor,
+}
+
+impl TextChunk {
+    /// A chunk of the flat text column `descr`.
+    ///
+    /// # Errors
+    /// When `descr` is not a flat column of text.
+    pub fn new(descr: ColumnDescPtr, compression: Compression) -> Result<TextChunk> {
+        if descr.max_rep_level() != 0 || descr.max_def_level() > 1 {
+            bail!("{} is not a flat column", descr.path());
+        }
+        if descr.physical_type() != PhysicalType::BYTE_ARRAY {
+            bail!("{} holds {}, not text", descr.path(), descr.physical_type());
+        }
+        Ok(TextChunk {
+            nullable: descr.max_def_level() == 1,
+            descr,
+            compression,
+            def: Runs::new(),
+            plain: Vec::new(),
+            levels: 0,
+            pages: Vec::new(),
+            rows: 0,
+            rows_paged: 0,
+            page: Vec::new(),
+            compressor: PageCompressor::new(compression),
+        })
+    }
+
+    /// The rows of `array`, a text array.
+    ///
+    /// # Errors
+    /// When `array` is not text.
+    pub fn write(&mut self, array: &ArrayRef) -> Result<()> {
+        let text = array
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .context("a text column without text")?;
+        let offsets = text.value_offsets();
+        let bytes = text.value_data();
+        let nulls = text.logical_nulls().filter(|nulls| nulls.null_count() > 0);
+        if self.plain.capacity() == 0 {
+            self.plain.reserve(TEXT_PAGE_BYTES + TEXT_PAGE_BYTES / 4);
+        }
+        for row in 0..text.len() {
+            let valid = nulls.as_ref().is_none_or(|nulls| nulls.is_valid(row));
+            if self.nullable {
+                self.def.push(u8::from(valid), 1);
+            }
+            if valid {
+                let start = usize::try_from(offsets[row]).context("a text offset")?;
+                let end = usize::try_from(offsets[row + 1]).context("a text offset")?;
+                let value = &bytes[start..end];
+                self.plain
+                    .extend_from_slice(&u32::try_from(value.len())?.to_le_bytes());
+                self.plain.extend_from_slice(value);
+            }
+            self.levels += 1;
+            self.rows += 1;
+            if self.plain.len() >= TEXT_PAGE_BYTES {
+                self.end_page()?;
+            }
+        }
+        // A page ends with the batch.
+        self.end_page()
+    }
+
+    /// The page gathered, compressed, kept for the chunk.
+    fn end_page(&mut self) -> Result<()> {
+        if self.levels == 0 {
+            return Ok(());
+        }
+        let (buf, uncompressed) = if self.nullable {
+            let mut page = std::mem::take(&mut self.page);
+            page.clear();
+            self.def.take_into(&mut page);
+            page.extend_from_slice(&self.plain);
+            let buf = self.compressor.compress(&page)?;
+            let len = page.len();
+            self.page = page;
+            (buf, len)
+        } else {
+            (self.compressor.compress(&self.plain)?, self.plain.len())
+        };
+        self.plain.clear();
+        let data = Page::DataPage {
+            buf: buf.into(),
+            num_values: self.levels,
+            encoding: Encoding::PLAIN,
+            def_level_encoding: Encoding::RLE,
+            rep_level_encoding: Encoding::RLE,
+            statistics: None,
+        };
+        self.levels = 0;
+        self.pages.push((
+            CompressedPage::new(data, uncompressed),
+            self.rows - self.rows_paged,
+        ));
+        self.rows_paged = self.rows;
+        Ok(())
+    }
+
+    /// Writes the chunk as the next column of `group`, and starts again.
+    ///
+    /// # Errors
+    /// The row group writer's.
+    pub fn append_to<W: std::io::Write + Send>(
+        &mut self,
+        group: &mut SerializedRowGroupWriter<'_, W>,
+    ) -> Result<()> {
+        self.end_page()?;
+        let mut encodings = vec![Encoding::PLAIN];
+        if self.nullable {
+            encodings.push(Encoding::RLE);
+        }
+        append_pages(
+            group,
+            Chunk {
+                descr: &self.descr,
+                compression: self.compression,
+                dictionary: None,
+                pages: &mut self.pages,
+                values: self.rows,
+                rows: self.rows,
+                encodings,
+            },
+        )?;
+        self.rows = 0;
+        self.rows_paged = 0;
         Ok(())
     }
 }

@@ -18,7 +18,7 @@ use arbiter::header::{
 };
 use board::RecordedResult;
 use notation::pgn::comment::Eval;
-use notation::pgn::mainline::{movetext_line, Mainline};
+use notation::pgn::mainline::{movetext_line_into, Mainline};
 
 use crate::cli::{CommonArgs, Placed};
 use crate::output::{Output, OutputDir};
@@ -370,17 +370,24 @@ impl GameMoves {
         GameMoves { mainline, movetext }
     }
 
-    /// The movetext on one line ([`movetext_line`]), decoded, into `cell`.
+    /// The movetext on one line
+    /// ([`movetext_line`](notation::pgn::mainline::movetext_line)), decoded,
+    /// into `cell`.
     pub fn write_movetext(&self, cell: &mut table::Cell<'_>) {
-        let line = movetext_line(&self.movetext);
-        // [`movetext_line`] leaves no C0 control character: ASCII holds
-        // none to escape.
-        let ascii = line.is_ascii();
-        match String::from_utf8(line) {
-            Ok(text) if ascii => cell.str_without_controls(&text),
-            Ok(text) => cell.str(&text),
-            Err(err) => cell.str(&notation::pgn::tags::decode_text(err.as_bytes()).0),
+        thread_local! {
+            /// The line, in a buffer kept from game to game.
+            static LINE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
         }
+        LINE.with_borrow_mut(|line| {
+            movetext_line_into(&self.movetext, line);
+            // [`movetext_line_into`] leaves no C0 control character:
+            // ASCII holds none to escape.
+            match std::str::from_utf8(line) {
+                Ok(text) if text.is_ascii() => cell.str_without_controls(text),
+                Ok(text) => cell.str(text),
+                Err(_) => cell.str(&notation::pgn::tags::decode_text(line).0),
+            }
+        });
     }
 }
 

@@ -32,7 +32,7 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
-use super::list_column::{ItemKind, ListChunk};
+use super::list_column::{ItemKind, ListChunk, TextChunk};
 use super::table::{Item, Schema, Type};
 use crate::output::{Output, OutputDir};
 
@@ -229,10 +229,15 @@ impl StrList {
 
     fn finish(&mut self) -> Result<ArrayRef> {
         let n_items = self.item_offsets.len();
-        let item_offsets = std::mem::replace(&mut self.item_offsets, Vec::with_capacity(n_items));
+        // Room for a batch a little larger than this one: a batch's size
+        // varies, and regrowing from this one's size copied it again.
+        let item_offsets = std::mem::replace(
+            &mut self.item_offsets,
+            Vec::with_capacity(n_items + n_items / 4),
+        );
         self.item_offsets.push(0);
         let n_bytes = self.bytes.len();
-        let bytes = std::mem::replace(&mut self.bytes, Vec::with_capacity(n_bytes));
+        let bytes = std::mem::replace(&mut self.bytes, Vec::with_capacity(n_bytes + n_bytes / 4));
         let items = StringArray::try_new(
             OffsetBuffer::new(ScalarBuffer::from(item_offsets)),
             Buffer::from_vec(bytes),
@@ -291,7 +296,7 @@ impl<T: ArrowPrimitiveType> NumList<T> {
 
     fn finish(&mut self, item: Item) -> Result<ArrayRef> {
         let n_items = self.values.len();
-        let values = std::mem::replace(&mut self.values, Vec::with_capacity(n_items));
+        let values = std::mem::replace(&mut self.values, Vec::with_capacity(n_items + n_items / 4));
         let items = PrimitiveArray::<T>::new(ScalarBuffer::from(values), self.valid.finish());
         self.lists.finish(list_item(item), Arc::new(items))
     }
@@ -481,7 +486,7 @@ impl Builder {
             Builder::Str(b) => {
                 let array = b.finish();
                 let bytes = array.values().len();
-                *b = StringBuilder::with_capacity(rows, bytes + bytes / 8);
+                *b = StringBuilder::with_capacity(rows, bytes + bytes / 4);
                 Arc::new(array)
             }
             Builder::Date(b) => {
@@ -1093,17 +1098,19 @@ impl ParquetSink {
 }
 
 /// One Parquet file being written: arrow-rs's column writers for the
-/// flat columns, ours for the list columns ([`ListChunk`]: levels as runs),
-/// row groups cut where arrow-rs's `ArrowWriter` cuts them (at
-/// `--row-group-rows`, and where the gatherer says). The file's schema,
-/// its arrow schema in the metadata and its flat columns are
-/// `ArrowWriter`'s, byte for byte.
+/// flat columns, ours for the list columns ([`ListChunk`]: levels as runs)
+/// and for text whose values nearly all differ ([`TextChunk`]: a games
+/// table's `movetext`, replay's `fen`), row groups cut where arrow-rs's
+/// `ArrowWriter` cuts them (at `--row-group-rows`, and where the gatherer
+/// says). The file's schema, its arrow schema in the metadata and its
+/// other flat columns are `ArrowWriter`'s, byte for byte.
 struct TableWriter {
     file: SerializedFileWriter<FileOut>,
     factory: ArrowRowGroupWriterFactory,
     schema: Arc<ArrowSchema>,
-    /// Per column, ours when it is a list.
-    lists: Vec<Option<ListChunk>>,
+    /// Per column, our writer of its chunks, when it is a list or text
+    /// whose values nearly all differ.
+    ours: Vec<Option<OurChunk>>,
     /// The row group in progress: arrow-rs's writers, one per column (a
     /// list column's is not written to, and dropped).
     group: Option<Vec<ArrowColumnWriter>>,
@@ -1126,12 +1133,20 @@ impl TableWriter {
         if leaves.len() != schema.fields().len() {
             bail!("a parquet column of more than one leaf");
         }
-        let lists = schema
+        let ours = schema
             .fields()
             .iter()
             .zip(leaves)
             .map(|(field, leaf)| {
                 let DataType::List(item) = field.data_type() else {
+                    // Text without a dictionary nor statistics: a column
+                    // whose values nearly all differ (`Column::unique`).
+                    let unique = !props.dictionary_enabled(leaf.path())
+                        && props.statistics_enabled(leaf.path()) == EnabledStatistics::None;
+                    if field.data_type() == &DataType::Utf8 && unique {
+                        return TextChunk::new(Arc::clone(leaf), compression)
+                            .map(|chunk| Some(OurChunk::Text(chunk)));
+                    }
                     return Ok(None);
                 };
                 let kind = match item.data_type() {
@@ -1140,14 +1155,15 @@ impl TableWriter {
                     DataType::Int64 => ItemKind::Int64,
                     other => bail!("a parquet list of {other}"),
                 };
-                ListChunk::new(Arc::clone(leaf), kind, compression).map(Some)
+                ListChunk::new(Arc::clone(leaf), kind, compression)
+                    .map(|chunk| Some(OurChunk::List(chunk)))
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(TableWriter {
             file,
             factory,
             schema: Arc::clone(schema),
-            lists,
+            ours,
             group: None,
             rows: 0,
             max_rows,
@@ -1177,16 +1193,17 @@ impl TableWriter {
             self.group = Some(writers);
         }
         let writers = self.group.as_mut().context("a row group of no writers")?;
-        for (((field, column), writer), list) in self
+        for (((field, column), writer), ours) in self
             .schema
             .fields()
             .iter()
             .zip(batch.columns())
             .zip(writers.iter_mut())
-            .zip(&mut self.lists)
+            .zip(&mut self.ours)
         {
-            match list {
-                Some(list) => list.write(column)?,
+            match ours {
+                Some(OurChunk::List(list)) => list.write(column)?,
+                Some(OurChunk::Text(text)) => text.write(column)?,
                 None => {
                     for leaf in compute_leaves(field, column).map_err(parquet_error)? {
                         writer.write(&leaf).map_err(parquet_error)?;
@@ -1208,9 +1225,10 @@ impl TableWriter {
         };
         self.rows = 0;
         let mut group = self.file.next_row_group().map_err(parquet_error)?;
-        for (writer, list) in writers.into_iter().zip(&mut self.lists) {
-            match list {
-                Some(list) => list.append_to(&mut group)?,
+        for (writer, ours) in writers.into_iter().zip(&mut self.ours) {
+            match ours {
+                Some(OurChunk::List(list)) => list.append_to(&mut group)?,
+                Some(OurChunk::Text(text)) => text.append_to(&mut group)?,
                 None => writer
                     .close()
                     .and_then(|chunk| chunk.append_to_row_group(&mut group))
@@ -1226,6 +1244,12 @@ impl TableWriter {
         self.flush()?;
         self.file.into_inner().map_err(parquet_error)
     }
+}
+
+/// A column chunk written by our own writer, not arrow-rs's.
+enum OurChunk {
+    List(ListChunk),
+    Text(TextChunk),
 }
 
 /// The files of a table being written: what the encoder thread holds, or
@@ -1337,7 +1361,7 @@ fn cannot_write(err: anyhow::Error, name: Option<&String>) -> anyhow::Error {
 }
 
 /// A Parquet error as ours: an I/O error stays one.
-fn parquet_error(err: parquet::errors::ParquetError) -> anyhow::Error {
+pub(super) fn parquet_error(err: parquet::errors::ParquetError) -> anyhow::Error {
     match err {
         parquet::errors::ParquetError::External(inner) => {
             match inner.downcast::<std::io::Error>() {
@@ -1370,6 +1394,13 @@ mod tests {
             .set_max_row_group_row_count(Some(settings.row_group_rows))
             .set_max_row_group_bytes(None);
         for field in schema.fields() {
+            if field.name().starts_with("unique") {
+                // As `Column::unique` sets them.
+                let leaf = ColumnPath::from(field.name().as_str());
+                props = props
+                    .set_column_dictionary_enabled(leaf.clone(), false)
+                    .set_column_statistics_enabled(leaf, EnabledStatistics::None);
+            }
             if matches!(field.data_type(), DataType::List(_)) {
                 let leaf =
                     ColumnPath::new(vec![field.name().clone(), "list".into(), "item".into()]);
@@ -1541,6 +1572,98 @@ mod tests {
                 .metadata()
                 .num_row_groups();
             assert_eq!(groups, 3503usize.div_ceil(group_rows), "{group_rows}");
+        }
+    }
+
+    /// Text whose values nearly all differ, as our chunks write it
+    /// (`TextChunk`): required and nullable, empty values, nulls in runs
+    /// and alone, a batch of nulls only, values past a page's size; read
+    /// back as written by arrow-rs's reader, in pages `PLAIN` only, under
+    /// every codec and row group size.
+    #[test]
+    fn unique_text_reads_back_as_written() {
+        fn texts(rows: usize, seed: u64, nulls_only: bool) -> RecordBatch {
+            let mut text = StringBuilder::new();
+            let mut maybe = StringBuilder::new();
+            let mut flat = Int64Builder::new();
+            for row in 0..rows {
+                let n = (row as u64 * 7919 + seed) % 97;
+                let value = match row % 11 {
+                    0 => String::new(),
+                    1 => "é♔".repeat(5000 + row),
+                    _ => format!("{row} {seed} ").repeat(n as usize),
+                };
+                text.append_value(&value);
+                if nulls_only || row % 3 == 0 || (row / 50) % 2 == 1 {
+                    maybe.append_null();
+                } else {
+                    maybe.append_value(&value[..value.len().min(100)]);
+                }
+                flat.append_value(row as i64);
+            }
+            let schema = Arc::new(ArrowSchema::new(vec![
+                Field::new("unique_text", DataType::Utf8, false),
+                Field::new("unique_maybe", DataType::Utf8, true),
+                Field::new("flat", DataType::Int64, false),
+            ]));
+            RecordBatch::try_new(
+                schema,
+                vec![
+                    Arc::new(text.finish()),
+                    Arc::new(maybe.finish()),
+                    Arc::new(flat.finish()),
+                ],
+            )
+            .unwrap()
+        }
+        fn texts_of(batches: &[RecordBatch], column: usize) -> Vec<Option<String>> {
+            use arrow_array::Array;
+            batches
+                .iter()
+                .flat_map(|batch| {
+                    let array = batch
+                        .column(column)
+                        .as_any()
+                        .downcast_ref::<StringArray>()
+                        .unwrap()
+                        .clone();
+                    (0..array.len())
+                        .map(move |i| array.is_valid(i).then(|| array.value(i).to_owned()))
+                })
+                .collect()
+        }
+        let batches = [texts(1500, 1, false), texts(40, 2, true), texts(700, 3, false)];
+        for (group_rows, compression) in [
+            (DEFAULT_ROW_GROUP_ROWS, Compression::Snappy),
+            (333, Compression::Zstd),
+            (1, Compression::None),
+        ] {
+            let settings = ParquetSettings {
+                row_group_rows: group_rows,
+                compression,
+            };
+            let name = format!("text-{group_rows}");
+            let (read, file) = round_trip(&name, &batches, &settings);
+            assert_eq!(read.iter().map(RecordBatch::num_rows).sum::<usize>(), 2240);
+            for column in 0..2 {
+                assert_eq!(
+                    texts_of(&read, column),
+                    texts_of(&batches, column),
+                    "{column} {group_rows} {compression:?}"
+                );
+            }
+            for column in 0..2 {
+                let kinds = pages(&file, column);
+                assert!(
+                    kinds
+                        .iter()
+                        .all(|&kind| kind == (PageType::DATA_PAGE, Encoding::PLAIN)),
+                    "{column}: {kinds:?}"
+                );
+                if group_rows == DEFAULT_ROW_GROUP_ROWS && column == 0 {
+                    assert!(kinds.len() > 3, "{kinds:?}");
+                }
+            }
         }
     }
 

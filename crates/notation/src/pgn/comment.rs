@@ -610,6 +610,20 @@ fn exported_clock(raw: &[u8]) -> Option<(Millis, Option<&[u8]>)> {
     Some((clock, Some(args)))
 }
 
+/// The clock of a comment that is exactly ` [%clk H:MM:SS] ` (a space
+/// before, at most one after), as Lichess exports nearly every comment
+/// of a game without evaluations: what [`clock_emt_eval`] reads of it
+/// (no elapsed time, no evaluation), inline, for the caller to try
+/// first.
+#[must_use]
+#[inline(always)]
+pub fn lone_exported_clock(raw: &[u8]) -> Option<Millis> {
+    let body = raw.strip_prefix(b" ")?;
+    let body = body.strip_suffix(b" ").unwrap_or(body);
+    let command: &[u8; CLOCK_COMMAND] = body.try_into().ok()?;
+    clock_command(command)
+}
+
 /// The length of `[%clk H:MM:SS]`.
 const CLOCK_COMMAND: usize = 14;
 
@@ -1070,6 +1084,18 @@ mod tests {
                         "{:?}",
                         String::from_utf8_lossy(&changed)
                     );
+                    // The lone clock, where it reads, is what the full
+                    // reading finds, and nothing else is there to find.
+                    if let Some(clock) = lone_exported_clock(&changed) {
+                        assert_eq!(
+                            clock_emt_eval(&changed),
+                            (Some(clock), None, None),
+                            "{:?}",
+                            String::from_utf8_lossy(&changed)
+                        );
+                    } else if !changed.starts_with(b" [%eval") {
+                        assert_eq!(expected, None, "{:?}", String::from_utf8_lossy(&changed));
+                    }
                     let command: &[u8; CLOCK_COMMAND] =
                         changed[start..start + CLOCK_COMMAND].try_into().unwrap();
                     let mut spaced = b" ".to_vec();

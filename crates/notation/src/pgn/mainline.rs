@@ -23,7 +23,7 @@
 use board::GameResult;
 use movegen::Position;
 
-use crate::pgn::comment::{clock_emt_eval, Eval, Millis};
+use crate::pgn::comment::{clock_emt_eval, lone_exported_clock, Eval, Millis};
 use crate::pgn::replay::{Ply, ReplayVisitor};
 use crate::san::{San, SanPlus};
 
@@ -107,6 +107,10 @@ impl ReplayVisitor for Mainline {
             return;
         };
         if clock.is_some() && eval.is_some() {
+            return;
+        }
+        if let Some(read_clock) = lone_exported_clock(text) {
+            *clock = clock.or(Some(read_clock));
             return;
         }
         let (read_clock, _, read_eval) = clock_emt_eval(text);
@@ -218,14 +222,35 @@ impl<A: ReplayVisitor, B: ReplayVisitor> ReplayVisitor for (A, B) {
 /// ```
 #[must_use]
 pub fn movetext_line(bytes: &[u8]) -> Vec<u8> {
-    joined_lines(bytes).unwrap_or_else(|| movetext_line_in_full(bytes))
+    let mut out = Vec::with_capacity(bytes.len());
+    movetext_line_into(bytes, &mut out);
+    out
+}
+
+/// [`movetext_line`] into `out` (cleared first): a caller that writes
+/// the movetext of game after game keeps one buffer.
+///
+/// ```
+/// use notation::pgn::mainline::movetext_line_into;
+///
+/// let mut line = b"left over".to_vec();
+/// movetext_line_into(b"1. e4\n e5 *\n", &mut line);
+/// assert_eq!(line, b"1. e4 e5 *");
+/// ```
+pub fn movetext_line_into(bytes: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    out.reserve(bytes.len());
+    if !joined_lines(bytes, out) {
+        out.clear();
+        movetext_line_in_full(bytes, out);
+    }
 }
 
 /// [`movetext_line`] for the movetext of nearly every game: no `;`, no
 /// control character but `\n`, no line that starts with `%`. Then the rule
 /// is only its lines trimmed and joined by one space, each line copied
-/// whole. `None` for any other movetext.
-fn joined_lines(bytes: &[u8]) -> Option<Vec<u8>> {
+/// whole, onto `out`. `false` for any other movetext.
+fn joined_lines(bytes: &[u8], out: &mut Vec<u8>) -> bool {
     // Over blocks without an early exit, which the compiler turns into
     // vector code.
     let unusual = bytes.chunks(32).any(|block| {
@@ -234,15 +259,14 @@ fn joined_lines(bytes: &[u8]) -> Option<Vec<u8>> {
         })
     });
     if unusual {
-        return None;
+        return false;
     }
-    let mut out = Vec::with_capacity(bytes.len());
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', bytes).chain([bytes.len()]) {
         let line = &bytes[start..end];
         start = end + 1;
         if line.first() == Some(&b'%') {
-            return None;
+            return false;
         }
         let line = line.trim_ascii();
         if !line.is_empty() {
@@ -252,19 +276,18 @@ fn joined_lines(bytes: &[u8]) -> Option<Vec<u8>> {
             out.extend_from_slice(line);
         }
     }
-    Some(out)
+    true
 }
 
 /// [`movetext_line`] for any movetext, a comment's state carried from
 /// line to line.
-fn movetext_line_in_full(bytes: &[u8]) -> Vec<u8> {
+fn movetext_line_in_full(bytes: &[u8], out: &mut Vec<u8>) {
     /// A byte the loop must look at: one that opens, closes or starts a
     /// comment, or a control character (made a space).
     #[inline]
     fn special(b: u8) -> bool {
         b < 0x20 || b == 0x7f || b == b'{' || b == b'}' || b == b';'
     }
-    let mut out = Vec::with_capacity(bytes.len());
     let mut in_comment = false;
     for line in bytes.split(|&b| b == b'\n') {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -313,7 +336,6 @@ fn movetext_line_in_full(bytes: &[u8]) -> Vec<u8> {
     while out.last() == Some(&b' ') {
         out.pop();
     }
-    out
 }
 
 #[cfg(test)]
