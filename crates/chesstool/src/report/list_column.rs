@@ -1,6 +1,8 @@
-//! Our writer of a Parquet list column's chunks (`moves`, `clocks`,
-//! `evals`, `mates` of a games table): the levels written as runs, the
-//! items through a dictionary, no statistics.
+//! Our writers of Parquet column chunks: a list column's (`moves`,
+//! `clocks`, `evals`, `mates` of a games table: [`ListChunk`], the levels
+//! written as runs, the items through a dictionary, no statistics), and a
+//! text column's whose values nearly all differ (`movetext`, replay's
+//! `fen`: [`TextChunk`], the values `PLAIN` straight from the array).
 //!
 //! arrow-rs's column writer encodes two levels per list item, one at a
 //! time (a repetition level and a definition level, each through its

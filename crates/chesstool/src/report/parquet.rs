@@ -1632,7 +1632,11 @@ mod tests {
                 })
                 .collect()
         }
-        let batches = [texts(1500, 1, false), texts(40, 2, true), texts(700, 3, false)];
+        let batches = [
+            texts(1500, 1, false),
+            texts(40, 2, true),
+            texts(700, 3, false),
+        ];
         for (group_rows, compression) in [
             (DEFAULT_ROW_GROUP_ROWS, Compression::Snappy),
             (333, Compression::Zstd),
