@@ -1253,7 +1253,8 @@ mod tests {
         let pgn = b"[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.02\"]\n[Round \"1\"]\n\
             [White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[Event \"again\"]\n\
             [WhiteElo \"2100\"]\n[BlackElo \"x\"]\n[ECO \"B01\"]\n[Opening \"o\"]\n\
-            [TimeControl \"180+2\"]\n[UTCTime \"10:11:12\"]\n\n1. e4 1-0\n";
+            [TimeControl \"180+2\"]\n[UTCTime \"10:11:12\"]\n[variant \"Standard\"]\n\
+            [setup \"0\"]\n[X7 \"7\"]\n[X7 \"again\"]\n\n1. e4 1-0\n";
         let names = [
             "Event",
             "Site",
@@ -1280,6 +1281,29 @@ mod tests {
                     .map(|(name, ty)| TagField::read(game.tag(name.as_bytes()), *ty))
                     .collect();
                 assert_eq!(header.fields(), expected, "{n} tags");
+            }
+            // `Variant` and `SetUp` found in another case (as the replay
+            // reads them), by the one pass for up to 64 tags and by the
+            // list of raw values past that.
+            let mut many: Vec<String> = names.iter().map(ToString::to_string).collect();
+            many.extend(["Variant".to_owned(), "SetUp".to_owned()]);
+            let few = many.len();
+            many.extend((0..60).map(|i| format!("X{i}")));
+            for n in [few, many.len()] {
+                let spec = HeaderSpec::with_tags(&many[..n]);
+                let header = GameHeader::read(game, &spec);
+                let expected: Vec<TagField> = spec
+                    .tags
+                    .iter()
+                    .map(|(name, ty)| TagField::read(game.tag(name.as_bytes()), *ty))
+                    .collect();
+                assert_eq!(header.fields(), expected, "{n} tags");
+                assert_eq!(header.text("Variant"), Some("Standard"), "{n} tags");
+                assert_eq!(header.text("SetUp"), Some("0"), "{n} tags");
+                if n > 64 {
+                    assert_eq!(header.text("X7"), Some("7"));
+                    assert_eq!(header.field("X8"), Some(&TagField::Missing));
+                }
             }
             let header = GameHeader::read(game, &HeaderSpec::with_tags(names));
             assert_eq!(header.text("Event"), Some("e"));

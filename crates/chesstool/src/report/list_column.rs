@@ -1,8 +1,10 @@
 //! Our writers of Parquet column chunks: a list column's (`moves`,
 //! `clocks`, `evals`, `mates` of a games table: [`ListChunk`], the levels
 //! written as runs, the items through a dictionary, no statistics), and a
-//! text column's whose values nearly all differ (`movetext`, replay's
-//! `fen`: [`TextChunk`], the values `PLAIN` straight from the array).
+//! text column's whose values nearly all differ (`movetext`, `moves_hash`,
+//! replay's `fen`, adjudicate's `mating_line`: [`TextChunk`], the values
+//! `PLAIN` straight from the array). Each chunk lists its pages' kinds
+//! and encodings (`encoding_stats`) as arrow-rs's writer does.
 //!
 //! arrow-rs's column writer encodes two levels per list item, one at a
 //! time (a repetition level and a definition level, each through its
@@ -36,7 +38,7 @@ use arrow_array::{Array, ArrayRef, ListArray, PrimitiveArray, StringArray};
 use parquet::basic::{Encoding, Type as PhysicalType};
 use parquet::column::page::{CompressedPage, Page, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
-use parquet::file::metadata::{ColumnChunkMetaData, OffsetIndexBuilder};
+use parquet::file::metadata::{ColumnChunkMetaData, OffsetIndexBuilder, PageEncodingStats};
 use parquet::file::writer::{SerializedPageWriter, SerializedRowGroupWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 
@@ -675,11 +677,25 @@ fn append_pages<W: std::io::Write + Send>(
     let mut sink = TrackedWrite::new(Vec::with_capacity(total));
     let mut uncompressed = 0u64;
     let mut offsets = OffsetIndexBuilder::new();
+    // The pages' kinds and encodings in file order, a run of alike pages
+    // counted once, as arrow-rs's column writer lists them.
+    let mut encoding_stats: Vec<PageEncodingStats> = Vec::new();
+    let mut count_page = |page: &CompressedPage| match encoding_stats.last_mut() {
+        Some(last) if last.page_type == page.page_type() && last.encoding == page.encoding() => {
+            last.count += 1;
+        }
+        _ => encoding_stats.push(PageEncodingStats {
+            page_type: page.page_type(),
+            encoding: page.encoding(),
+            count: 1,
+        }),
+    };
     let (dictionary_offset, data_offset) = {
         let mut writer = SerializedPageWriter::new(&mut sink);
         let mut dictionary_offset = None;
         let mut data_offset = 0;
         if let Some(page) = chunk.dictionary {
+            count_page(&page);
             let spec = writer.write_page(page)?;
             uncompressed += spec.uncompressed_size as u64;
             dictionary_offset = Some(spec.offset as i64);
@@ -687,6 +703,7 @@ fn append_pages<W: std::io::Write + Send>(
             data_offset = spec.bytes_written as i64;
         }
         for (page, rows) in chunk.pages.drain(..) {
+            count_page(&page);
             let spec = writer.write_page(page)?;
             uncompressed += spec.uncompressed_size as u64;
             offsets.append_row_count(rows as i64);
@@ -708,6 +725,7 @@ fn append_pages<W: std::io::Write + Send>(
         .set_total_uncompressed_size(uncompressed as i64)
         .set_data_page_offset(data_offset)
         .set_dictionary_page_offset(dictionary_offset)
+        .set_page_encoding_stats(encoding_stats)
         .build()?;
     let close = ColumnCloseResult {
         bytes_written: written,
@@ -863,10 +881,9 @@ impl TextChunk {
         group: &mut SerializedRowGroupWriter<'_, W>,
     ) -> Result<()> {
         self.end_page()?;
-        let mut encodings = vec![Encoding::PLAIN];
-        if self.nullable {
-            encodings.push(Encoding::RLE);
-        }
+        // `RLE` for the levels, listed for a required column too, as
+        // arrow-rs lists it.
+        let encodings = vec![Encoding::PLAIN, Encoding::RLE];
         append_pages(
             group,
             Chunk {

@@ -1100,7 +1100,8 @@ impl ParquetSink {
 /// One Parquet file being written: arrow-rs's column writers for the
 /// flat columns, ours for the list columns ([`ListChunk`]: levels as runs)
 /// and for text whose values nearly all differ ([`TextChunk`]: a games
-/// table's `movetext`, replay's `fen`), row groups cut where arrow-rs's
+/// table's `movetext` and `moves_hash`, replay's `fen`, adjudicate's
+/// `mating_line`), row groups cut where arrow-rs's
 /// `ArrowWriter` cuts them (at `--row-group-rows`, and where the gatherer
 /// says). The file's schema, its arrow schema in the metadata and its
 /// other flat columns are `ArrowWriter`'s, byte for byte.
@@ -1111,8 +1112,8 @@ struct TableWriter {
     /// Per column, our writer of its chunks, when it is a list or text
     /// whose values nearly all differ.
     ours: Vec<Option<OurChunk>>,
-    /// The row group in progress: arrow-rs's writers, one per column (a
-    /// list column's is not written to, and dropped).
+    /// The row group in progress: arrow-rs's writers, one per column (one
+    /// of a column that is ours is not written to, and dropped).
     group: Option<Vec<ArrowColumnWriter>>,
     rows: usize,
     max_rows: usize,
@@ -1376,6 +1377,7 @@ pub(super) fn parquet_error(err: parquet::errors::ParquetError) -> anyhow::Error
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::table::Column;
     use arrow_array::builder::{Float64Builder, Int64Builder, ListBuilder, StringBuilder};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     use parquet::basic::{Encoding, PageType};
@@ -1589,6 +1591,8 @@ mod tests {
             for row in 0..rows {
                 let n = (row as u64 * 7919 + seed) % 97;
                 let value = match row % 11 {
+                    // Larger than a page.
+                    _ if row % 401 == 7 => "x".repeat(1_300_000 + row),
                     0 => String::new(),
                     1 => "é♔".repeat(5000 + row),
                     _ => format!("{row} {seed} ").repeat(n as usize),
@@ -1597,7 +1601,7 @@ mod tests {
                 if nulls_only || row % 3 == 0 || (row / 50) % 2 == 1 {
                     maybe.append_null();
                 } else {
-                    maybe.append_value(&value[..value.len().min(100)]);
+                    maybe.append_value(&value);
                 }
                 flat.append_value(row as i64);
             }
@@ -1656,6 +1660,48 @@ mod tests {
                     "{column} {group_rows} {compression:?}"
                 );
             }
+            // The offset index names every page where it is, with its
+            // first row.
+            let reader = SerializedFileReader::new_with_options(
+                file.clone(),
+                parquet::file::serialized_reader::ReadOptionsBuilder::new()
+                    .with_page_index()
+                    .with_encoding_stats_as_mask(false)
+                    .build(),
+            )
+            .unwrap();
+            let metadata = reader.metadata();
+            let index = metadata.offset_index().unwrap();
+            let mut first_row = 0;
+            for (group, group_index) in index.iter().enumerate() {
+                for (column, column_index) in group_index.iter().enumerate().take(2) {
+                    let chunk = metadata.row_group(group).column(column);
+                    let locations = column_index.page_locations();
+                    let mut page_reader = reader
+                        .get_row_group(group)
+                        .unwrap()
+                        .get_column_page_reader(column)
+                        .unwrap();
+                    let mut n = 0;
+                    while let Some(page) = page_reader.get_next_page().unwrap() {
+                        assert_eq!(page.encoding(), Encoding::PLAIN);
+                        n += 1;
+                    }
+                    assert_eq!(n, locations.len(), "{group} {column}");
+                    assert_eq!(locations[0].offset, chunk.data_page_offset());
+                    assert_eq!(locations[0].first_row_index, 0);
+                    let sizes: i64 = locations
+                        .iter()
+                        .map(|l| i64::from(l.compressed_page_size))
+                        .sum();
+                    assert_eq!(sizes, chunk.compressed_size(), "{group} {column}");
+                    let stats = chunk.page_encoding_stats().unwrap();
+                    assert_eq!(stats.len(), 1);
+                    assert_eq!(stats[0].count as usize, n);
+                }
+                first_row += metadata.row_group(group).num_rows();
+            }
+            assert_eq!(first_row, 2240);
             for column in 0..2 {
                 let kinds = pages(&file, column);
                 assert!(
@@ -1669,6 +1715,59 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A text column whose values nearly all differ (`Column::unique`) is
+    /// written by our `TextChunk`, as the writer's properties of the
+    /// report mark it, and a list column by our `ListChunk`; the others
+    /// by arrow-rs.
+    #[test]
+    fn unique_text_and_lists_go_to_our_writers() {
+        let columns: Vec<Column<()>> = vec![
+            Column::new("movetext", Type::Str, false, |_: &(), _, c| {
+                c.str("1. e4 *")
+            })
+            .unique(),
+            Column::new("hash", Type::Str, true, |_: &(), _, c| c.null()).unique(),
+            Column::new("event", Type::Str, true, |_: &(), _, c| c.str("e")),
+            Column::new("plies", Type::Int64, false, |_: &(), _, c| c.int(1)),
+            Column::new("moves", Type::LIST_STR, false, |_: &(), _, c| {
+                c.list_san(&[])
+            }),
+        ];
+        let schema = Schema { columns };
+        let settings = ParquetSettings::default();
+        let props = writer_properties(&schema, &settings).unwrap();
+        let arrow = Arc::new(arrow_schema(&schema));
+        let writer = TableWriter::try_new(
+            FileOut::Part(std::io::BufWriter::new(tempfile_for("routing"))),
+            &arrow,
+            &props,
+            settings.compression,
+        )
+        .unwrap();
+        let kinds: Vec<&str> = writer
+            .ours
+            .iter()
+            .map(|ours| match ours {
+                Some(OurChunk::Text(_)) => "text",
+                Some(OurChunk::List(_)) => "list",
+                None => "arrow-rs",
+            })
+            .collect();
+        assert_eq!(kinds, ["text", "text", "arrow-rs", "arrow-rs", "list"]);
+    }
+
+    /// A scratch file under the temporary directory, gone when the test's
+    /// process ends (unlinked at once).
+    fn tempfile_for(name: &str) -> std::fs::File {
+        let path = std::env::temp_dir().join(format!(
+            "chesstool-routing-{}-{name}.parquet",
+            std::process::id()
+        ));
+        let file = std::fs::File::create(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        file
     }
 
     /// The kind and encoding of each page of `column` in `file`'s first
