@@ -385,16 +385,9 @@ pub struct ListChunk {
     dictionary: Dictionary,
     /// Past [`DICTIONARY_BYTES`]: the chunk's later pages are `PLAIN`.
     plain_pages: bool,
-    /// The chunk's data pages, with the rows each holds.
-    pages: Vec<(CompressedPage, u64)>,
-    rows: u64,
-    /// Rows of the chunk in its earlier pages.
-    rows_paged: u64,
+    paged: Paged,
     /// Levels written in the chunk (the column chunk's `num_values`).
     values: u64,
-    /// Scratch for a page.
-    page: Vec<u8>,
-    compressor: PageCompressor,
 }
 
 impl ListChunk {
@@ -436,12 +429,8 @@ impl ListChunk {
             plain: Vec::new(),
             dictionary: Dictionary::new(),
             plain_pages: false,
-            pages: Vec::new(),
-            rows: 0,
-            rows_paged: 0,
+            paged: Paged::new(compression),
             values: 0,
-            page: Vec::new(),
-            compressor: PageCompressor::new(compression),
         })
     }
 
@@ -494,7 +483,7 @@ impl ListChunk {
         let missing = present - 1;
         let item_nulls = items.logical_nulls().filter(|nulls| nulls.null_count() > 0);
         for row in 0..list.len() {
-            self.rows += 1;
+            self.paged.rows += 1;
             if list.is_null(row) {
                 self.rep.push(0, 1);
                 self.def.push(0, 1);
@@ -552,7 +541,7 @@ impl ListChunk {
         if levels == 0 {
             return Ok(());
         }
-        let mut page = std::mem::take(&mut self.page);
+        let mut page = std::mem::take(&mut self.paged.scratch);
         page.clear();
         self.rep.take_into(&mut page);
         self.def.take_into(&mut page);
@@ -576,23 +565,10 @@ impl ListChunk {
         };
         self.indices.clear();
         self.plain.clear();
-        let uncompressed = page.len();
-        let buf = self.compressor.compress(&page)?;
-        self.page = page;
-        let data = Page::DataPage {
-            buf: buf.into(),
-            num_values: u32::try_from(levels).context("a page of too many levels")?,
-            encoding,
-            def_level_encoding: Encoding::RLE,
-            rep_level_encoding: Encoding::RLE,
-            statistics: None,
-        };
-        self.pages.push((
-            CompressedPage::new(data, uncompressed),
-            self.rows - self.rows_paged,
-        ));
-        self.rows_paged = self.rows;
-        Ok(())
+        let levels = u32::try_from(levels).context("a page of too many levels")?;
+        let pushed = self.paged.push(&page, levels, encoding);
+        self.paged.scratch = page;
+        pushed
     }
 
     /// Writes the chunk (the dictionary page first) as the next column of
@@ -608,7 +584,7 @@ impl ListChunk {
         // The dictionary page first, always (if empty: every page names
         // it, see `end_page`).
         let plain = std::mem::take(&mut self.dictionary.plain);
-        let compressed = self.compressor.compress(&plain)?;
+        let compressed = self.paged.compressor.compress(&plain)?;
         let dictionary = CompressedPage::new(
             Page::DictionaryPage {
                 buf: compressed.into(),
@@ -628,17 +604,62 @@ impl ListChunk {
                 descr: &self.descr,
                 compression: self.compression,
                 dictionary: Some(dictionary),
-                pages: &mut self.pages,
+                pages: &mut self.paged.pages,
                 values: self.values,
-                rows: self.rows,
+                rows: self.paged.rows,
                 encodings,
             },
         )?;
         self.dictionary.clear();
         self.plain_pages = false;
-        self.rows = 0;
-        self.rows_paged = 0;
+        self.paged.rows = 0;
+        self.paged.rows_paged = 0;
         self.values = 0;
+        Ok(())
+    }
+}
+
+/// A chunk's data pages as they are made, compressed, with the rows each
+/// holds: what [`ListChunk`] and [`TextChunk`] share.
+struct Paged {
+    pages: Vec<(CompressedPage, u64)>,
+    /// Rows of the chunk.
+    rows: u64,
+    /// Rows of the chunk in its earlier pages.
+    rows_paged: u64,
+    /// Scratch for a page being put together.
+    scratch: Vec<u8>,
+    compressor: PageCompressor,
+}
+
+impl Paged {
+    fn new(compression: Compression) -> Paged {
+        Paged {
+            pages: Vec::new(),
+            rows: 0,
+            rows_paged: 0,
+            scratch: Vec::new(),
+            compressor: PageCompressor::new(compression),
+        }
+    }
+
+    /// `page`, a version 1 data page of `levels` levels (its values in
+    /// `encoding`, the levels `RLE`, no statistics), compressed and kept,
+    /// with the rows since the last.
+    fn push(&mut self, page: &[u8], levels: u32, encoding: Encoding) -> Result<()> {
+        let data = Page::DataPage {
+            buf: self.compressor.compress(page)?.into(),
+            num_values: levels,
+            encoding,
+            def_level_encoding: Encoding::RLE,
+            rep_level_encoding: Encoding::RLE,
+            statistics: None,
+        };
+        self.pages.push((
+            CompressedPage::new(data, page.len()),
+            self.rows - self.rows_paged,
+        ));
+        self.rows_paged = self.rows;
         Ok(())
     }
 }
@@ -764,12 +785,7 @@ pub struct TextChunk {
     plain: Vec<u8>,
     /// The page's levels (rows, nulls included).
     levels: u32,
-    pages: Vec<(CompressedPage, u64)>,
-    rows: u64,
-    rows_paged: u64,
-    /// Scratch for a page with levels.
-    page: Vec<u8>,
-    compressor: PageCompressor,
+    paged: Paged,
 }
 
 impl TextChunk {
@@ -791,11 +807,7 @@ impl TextChunk {
             def: Runs::new(),
             plain: Vec::new(),
             levels: 0,
-            pages: Vec::new(),
-            rows: 0,
-            rows_paged: 0,
-            page: Vec::new(),
-            compressor: PageCompressor::new(compression),
+            paged: Paged::new(compression),
         })
     }
 
@@ -828,7 +840,7 @@ impl TextChunk {
                 self.plain.extend_from_slice(value);
             }
             self.levels += 1;
-            self.rows += 1;
+            self.paged.rows += 1;
             if self.plain.len() >= TEXT_PAGE_BYTES {
                 self.end_page()?;
             }
@@ -842,33 +854,19 @@ impl TextChunk {
         if self.levels == 0 {
             return Ok(());
         }
-        let (buf, uncompressed) = if self.nullable {
-            let mut page = std::mem::take(&mut self.page);
+        let levels = std::mem::take(&mut self.levels);
+        if self.nullable {
+            let mut page = std::mem::take(&mut self.paged.scratch);
             page.clear();
             self.def.take_into(&mut page);
             page.extend_from_slice(&self.plain);
-            let buf = self.compressor.compress(&page)?;
-            let len = page.len();
-            self.page = page;
-            (buf, len)
+            let pushed = self.paged.push(&page, levels, Encoding::PLAIN);
+            self.paged.scratch = page;
+            pushed?;
         } else {
-            (self.compressor.compress(&self.plain)?, self.plain.len())
-        };
+            self.paged.push(&self.plain, levels, Encoding::PLAIN)?;
+        }
         self.plain.clear();
-        let data = Page::DataPage {
-            buf: buf.into(),
-            num_values: self.levels,
-            encoding: Encoding::PLAIN,
-            def_level_encoding: Encoding::RLE,
-            rep_level_encoding: Encoding::RLE,
-            statistics: None,
-        };
-        self.levels = 0;
-        self.pages.push((
-            CompressedPage::new(data, uncompressed),
-            self.rows - self.rows_paged,
-        ));
-        self.rows_paged = self.rows;
         Ok(())
     }
 
@@ -890,14 +888,14 @@ impl TextChunk {
                 descr: &self.descr,
                 compression: self.compression,
                 dictionary: None,
-                pages: &mut self.pages,
-                values: self.rows,
-                rows: self.rows,
+                pages: &mut self.paged.pages,
+                values: self.paged.rows,
+                rows: self.paged.rows,
                 encodings,
             },
         )?;
-        self.rows = 0;
-        self.rows_paged = 0;
+        self.paged.rows = 0;
+        self.paged.rows_paged = 0;
         Ok(())
     }
 }
