@@ -648,40 +648,6 @@ impl HeaderSpec {
         index
     }
 
-    /// The raw value of each of the spec's tags in `game` (the first of
-    /// its name, as [`RawGame::tag`] finds it), in the spec's order: for a
-    /// spec of many tags, in one pass over the game's tags.
-    fn raw_values<'g>(&self, game: &RawGame<'g>) -> Vec<Option<&'g [u8]>> {
-        let mut raws = vec![None; self.tags.len()];
-        let mut left = self.tags.len();
-        for (name, value) in game.tags() {
-            let Some(bucket) = self.by_len.get(name.len()) else {
-                continue;
-            };
-            // Every field of the name: a tag may be read as two types.
-            for &index in bucket
-                .iter()
-                .filter(|&&i| self.tags[i].0.as_bytes() == name)
-            {
-                if raws[index].is_none() {
-                    raws[index] = Some(value);
-                    left -= 1;
-                }
-            }
-            if left == 0 {
-                break;
-            }
-        }
-        if left > 0 {
-            for (raw, (name, _)) in raws.iter_mut().zip(&self.tags) {
-                if raw.is_none() && HeaderSpec::read_in_any_case(name) {
-                    *raw = game.tag(name.as_bytes());
-                }
-            }
-        }
-        raws
-    }
-
     /// `FEN`, `SetUp` and `Variant` spelled in another case are those
     /// tags, as the replay reads them ([`RawGame::tag`]).
     fn read_in_any_case(name: &str) -> bool {
@@ -871,43 +837,46 @@ impl GameHeader {
                     .iter()
                     .map(|(name, ty)| TagField::read(game.tag(name.as_bytes()), *ty)),
             );
-        } else if spec.tags.len() <= 64 {
+        } else {
             // One pass over the game's tags, each field read where its tag
             // is found (the first of its name), into the header's own
-            // buffer.
+            // buffer; which are found, in a word's bits (in words on the
+            // heap for more than 64 tags).
             let n = spec.tags.len();
             self.fields.resize(n, TagField::Missing);
-            let all = u64::MAX >> (64 - n);
-            let mut found = 0u64;
+            let mut word = [0u64; 1];
+            let mut words = Vec::new();
+            let found: &mut [u64] = if n <= 64 {
+                &mut word
+            } else {
+                words.resize(n.div_ceil(64), 0);
+                &mut words
+            };
+            let is_found = |found: &[u64], i: usize| found[i / 64] & (1 << (i % 64)) != 0;
+            let mut left = n;
             for (name, value) in game.tags() {
                 let Some(bucket) = spec.by_len.get(name.len()) else {
                     continue;
                 };
                 for &index in bucket {
                     let (tag, ty) = &spec.tags[index];
-                    if found & (1 << index) == 0 && tag.as_bytes() == name {
+                    if !is_found(found, index) && tag.as_bytes() == name {
                         self.fields[index] = TagField::read(Some(value), *ty);
-                        found |= 1 << index;
+                        found[index / 64] |= 1 << (index % 64);
+                        left -= 1;
                     }
                 }
-                if found == all {
+                if left == 0 {
                     break;
                 }
             }
-            if found != all {
+            if left > 0 {
                 for (index, (tag, ty)) in spec.tags.iter().enumerate() {
-                    if found & (1 << index) == 0 && HeaderSpec::read_in_any_case(tag) {
+                    if !is_found(found, index) && HeaderSpec::read_in_any_case(tag) {
                         self.fields[index] = TagField::read(game.tag(tag.as_bytes()), *ty);
                     }
                 }
             }
-        } else {
-            self.fields.extend(
-                spec.raw_values(game)
-                    .into_iter()
-                    .zip(&spec.tags)
-                    .map(|(raw, (_, ty))| TagField::read(raw, *ty)),
-            );
         }
         self.names = Some(spec_names(self.names.take(), spec));
     }
