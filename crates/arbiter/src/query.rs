@@ -16,7 +16,9 @@
 //!   date with unknown parts), is NULL; a text tag compared with a number
 //!   is read as one (NULL when it is none).
 //! - **Operators:** `= <> != < <= > >=`, `+ - *` on integers, `AND OR
-//!   NOT`, `IN`, `BETWEEN`, `LIKE`, `ILIKE`, `IS [NOT] NULL`, parentheses.
+//!   NOT`, `IN`, `BETWEEN`, `LIKE`, `ILIKE`, `IS [NOT] NULL`, `IS [NOT]
+//!   TRUE`/`FALSE`, `IS [NOT] DISTINCT FROM` (NULL-safe `<>` and `=`),
+//!   parentheses.
 //! - **Functions:** `lower`, `upper`, `year`, `month`, `reaches('FEN')`
 //!   (the mainline passes through the position: placement, side to move,
 //!   castling rights and a legal en-passant square, clocks ignored) and
@@ -272,6 +274,11 @@ enum Node {
     Cmp(Cmp, Box<Node>, Box<Node>),
     Arith(Arith, Box<Node>, Box<Node>),
     IsNull(Box<Node>, bool),
+    /// `a IS DISTINCT FROM b` (`true`) or `a IS NOT DISTINCT FROM b`:
+    /// `<>` and `=` where NULL is a value like any other (two NULLs are
+    /// not distinct), so never NULL. The operands are read as `=` reads
+    /// them (a text tag as a number beside a number).
+    Distinct(Box<Node>, Box<Node>, bool),
     /// `x IS TRUE` (`true`) or `x IS FALSE`: never NULL, and `x` read
     /// once (it was `x IS NOT NULL AND x = TRUE`, a copy of `x` in each
     /// half: `IS TRUE` repeated doubled the tree each time, and 40 of them,
@@ -1012,6 +1019,11 @@ impl Compiler<'_> {
                     Ty::Bool,
                 )
             }
+            Expr::IsDistinctFrom(left, right) | Expr::IsNotDistinctFrom(left, right) => {
+                let (l, r) = self.operands(left, Cmp::Eq, right)?;
+                let distinct = matches!(expr, Expr::IsDistinctFrom(..));
+                (Node::Distinct(Box::new(l), Box::new(r), distinct), Ty::Bool)
+            }
             Expr::IsTrue(inner)
             | Expr::IsFalse(inner)
             | Expr::IsNotTrue(inner)
@@ -1253,13 +1265,19 @@ impl Compiler<'_> {
     }
 
     fn comparison(&mut self, left: &Expr, op: Cmp, right: &Expr) -> Result<Node, QueryError> {
+        let (l, r) = self.operands(left, op, right)?;
+        Ok(Node::Cmp(op, Box::new(l), Box::new(r)))
+    }
+
+    /// The two sides of a comparison by `op`, each read as the other's
+    /// type where one is text ([`unify`]).
+    fn operands(&mut self, left: &Expr, op: Cmp, right: &Expr) -> Result<(Node, Node), QueryError> {
         let (l, lt) = self.compile(left)?;
         let (r, rt) = self.compile(right)?;
         if op != Cmp::Eq && op != Cmp::Ne && (lt == Ty::Bool || rt == Ty::Bool) {
             return Err(err(column_of(left), "booleans compare with = and <> only"));
         }
-        let (l, r) = unify((l, lt, column_of(left)), (r, rt, column_of(right)))?;
-        Ok(Node::Cmp(op, Box::new(l), Box::new(r)))
+        unify((l, lt, column_of(left)), (r, rt, column_of(right)))
     }
 
     fn binary(
@@ -1664,6 +1682,16 @@ impl<'a> Cx<'a> {
                 Val::Bool(b) => Val::Bool(b == *want),
                 Val::Pending => Val::Pending,
                 _ => Val::Bool(false),
+            },
+            Node::Distinct(l, r, distinct) => match (self.eval(l), self.eval(r)) {
+                (Val::Pending, _) | (_, Val::Pending) => Val::Pending,
+                (Val::Null, Val::Null) => Val::Bool(!distinct),
+                (Val::Null, _) | (_, Val::Null) => Val::Bool(*distinct),
+                (left, right) => match compare(Cmp::Eq, &left, &right) {
+                    Val::Bool(equal) => Val::Bool(equal != *distinct),
+                    // Two values that do not compare (a NaN): not equal.
+                    _ => Val::Bool(*distinct),
+                },
             },
             Node::IsNull(inner, negated) => match self.eval(inner) {
                 Val::Pending => Val::Pending,
@@ -2153,7 +2181,9 @@ mod tests {
                             .map(|(own, item)| own.as_ref().map_or(0, size) + size(item))
                             .sum::<usize>()
                 }
-                Node::Cmp(_, a, b) | Node::Arith(_, a, b) => 1 + size(a) + size(b),
+                Node::Cmp(_, a, b) | Node::Arith(_, a, b) | Node::Distinct(a, b, _) => {
+                    1 + size(a) + size(b)
+                }
                 Node::And(operands) | Node::Or(operands) => {
                     1 + operands.iter().map(size).sum::<usize>()
                 }

@@ -81,7 +81,8 @@ pub struct CommonArgs {
     /// Only the games for which this SQL condition is true, written as in
     /// a duckdb or Spark WHERE clause: tag names (`WhiteElo`, `"Black
     /// Elo"`), the fields base, increment, speed, plies, valid and result,
-    /// `= <> < <= > >= + - * AND OR NOT IN BETWEEN LIKE ILIKE IS NULL`, and
+    /// `= <> < <= > >= + - * AND OR NOT IN BETWEEN LIKE ILIKE IS NULL`, `IS
+    /// DISTINCT FROM`, and
     /// lower(), upper(), year(), month(), reaches('FEN') and final('FEN').
     /// A missing tag is NULL, and NULL is not true. A condition on tags
     /// alone replays nothing for the games it leaves out.
@@ -340,7 +341,7 @@ fn warn_absent_tags(query: Option<&arbiter::query::Query>, run: &InputsRun) {
         // quoted name was written raw).
         eprintln!(
             "chesstool: warning: --where: {}",
-            crate::report::table::escape_controls(&tag.to_string())
+            crate::report::table::escape_for_message(&tag.to_string())
         );
     }
 }
@@ -671,7 +672,7 @@ fn warn_repeated(inputs: &[InputPath], metadata: &[Option<std::fs::Metadata>]) {
 /// `path` for a one-line message: its control characters escaped
 /// (`\u{a}`, `\u{1b}`), as in every report.
 fn escaped_path(path: &Path) -> String {
-    crate::report::table::escape_controls(&path.display().to_string()).into_owned()
+    crate::report::table::escape_for_message(&path.display().to_string()).into_owned()
 }
 
 /// When stdin is a terminal, says on stderr that `what` is read from it
@@ -717,7 +718,8 @@ fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool, skipped: &mut S
     // `a\u{1}.pgn` sorts after `aB.pgn`).
     let key = |(path, kind): &(PathBuf, std::fs::FileType)| {
         let name = path.file_name().unwrap_or_default();
-        let mut shown = crate::report::table::escape_controls(&name.to_string_lossy()).into_owned();
+        let mut shown =
+            crate::report::table::escape_for_message(&name.to_string_lossy()).into_owned();
         if kind.is_dir() {
             shown.push('/');
         }
@@ -999,7 +1001,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                 Err(err) => {
                     eprintln!(
                         "chesstool: {}",
-                        crate::report::table::escape_controls(&format!("{err:#}"))
+                        crate::report::table::escape_for_message(&format!("{err:#}"))
                     );
                     io_failed.set(true);
                     continue;

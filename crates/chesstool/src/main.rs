@@ -237,7 +237,7 @@ fn one_line(err: &anyhow::Error) -> String {
             None => line.push_str(&cause.to_string()),
         }
     }
-    report::table::escape_controls(&line).into_owned()
+    report::table::escape_for_message(&line).into_owned()
 }
 
 /// `chesstool.1` and `chesstool-<subcommand>.1` in `dir`: clap_mangen's

@@ -146,8 +146,8 @@ impl Codec {
             let linked = Codec::of(&hop).map_err(|ext| {
                 anyhow::anyhow!(
                     "cannot write {}: it is a link to {}, and .{ext} names {} chesstool does not write",
-                    crate::report::table::escape_controls(&path.display().to_string()),
-                    crate::report::table::escape_controls(&hop.display().to_string()),
+                    crate::report::table::escape_for_message(&path.display().to_string()),
+                    crate::report::table::escape_for_message(&hop.display().to_string()),
                     if is_archive(&ext) {
                         "an archive, which"
                     } else {
@@ -158,8 +158,8 @@ impl Codec {
             if linked != codec {
                 anyhow::bail!(
                     "cannot write {}: it is a link to {}, and the two names say different compressions; write to the file itself, or to a link named as it is",
-                    crate::report::table::escape_controls(&path.display().to_string()),
-                    crate::report::table::escape_controls(&hop.display().to_string())
+                    crate::report::table::escape_for_message(&path.display().to_string()),
+                    crate::report::table::escape_for_message(&hop.display().to_string())
                 );
             }
         }
@@ -182,7 +182,7 @@ impl Codec {
             };
             let lower = ext.to_ascii_lowercase();
             let shown = path.display().to_string();
-            let name = crate::report::table::escape_controls(&shown);
+            let name = crate::report::table::escape_for_message(&shown);
             if lower == "zstd" {
                 anyhow::anyhow!(
                     "cannot write {name}: .{ext} is not the name readers take for Zstandard (duckdb, pyarrow and polars go by .zst); name it .zst"
@@ -554,7 +554,7 @@ impl Output {
             // Said before the run, not at the rename after it.
             anyhow::bail!(
                 "cannot create {}: file name too long",
-                crate::report::table::escape_controls(&path.display().to_string())
+                crate::report::table::escape_for_message(&path.display().to_string())
             );
         }
         let dest = |file: File| {
@@ -789,7 +789,7 @@ impl Output {
             quiet_only_on_stdout(matches!(self.sink, Sink::Stdout(_)), err.kind()),
             format!(
                 "cannot write {}: {}",
-                crate::report::table::escape_controls(&self.name()),
+                crate::report::table::escape_for_message(&self.name()),
                 crate::input::os_message(err)
             ),
         )
@@ -887,7 +887,7 @@ impl OutputDir {
         if path.file_name().is_some_and(|name| name.len() > NAME_MAX) {
             anyhow::bail!(
                 "cannot create {}: file name too long",
-                crate::report::table::escape_controls(&path.display().to_string())
+                crate::report::table::escape_for_message(&path.display().to_string())
             );
         }
         // A link to a directory: the directory it names is written (the
@@ -939,8 +939,8 @@ impl OutputDir {
                 anyhow::bail!(
                     "{} is named as a compressed file, but {what} go into a directory: name \
                      it {}",
-                    crate::report::table::escape_controls(&path.display().to_string()),
-                    crate::report::table::escape_controls(&plain.display().to_string())
+                    crate::report::table::escape_for_message(&path.display().to_string()),
+                    crate::report::table::escape_for_message(&plain.display().to_string())
                 )
             }
             Err(err) if err.kind() == io::ErrorKind::NotFound => {}

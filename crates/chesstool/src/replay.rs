@@ -882,7 +882,8 @@ fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row) -> Result<()> {
         },
         Format::Text => {
             let name = |tag: Option<&str>| {
-                crate::report::table::escape_controls(crate::report::or_unknown(tag)).into_owned()
+                crate::report::table::escape_for_message(crate::report::or_unknown(tag))
+                    .into_owned()
             };
             writeln!(
                 out,

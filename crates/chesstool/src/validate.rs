@@ -15,7 +15,7 @@ use notation::pgn::replay::{GameError, GameWarning, ReplayOptions};
 
 use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
 use crate::pipeline::Task;
-use crate::report::table::escape_controls;
+use crate::report::table::escape_for_message;
 use crate::report::{
     date_partitions, game_columns, or_unknown, unreadable_note, Column, Format, GameMoves,
     GameRecord, GamesTableArgs, Schema, Sink, TagColumns, Type,
@@ -394,7 +394,7 @@ pub fn game_place<R: GameRecord>(row: &Placed<R>, line: u64) -> String {
     // 100 KB (a tester's finding).
     let name = |tag: Option<&str>| {
         // Cut as shown, escapes included.
-        let name = escape_controls(or_unknown(tag));
+        let name = escape_for_message(or_unknown(tag));
         match name.char_indices().nth(NAME_SHOWN) {
             Some((cut, _)) => format!("{}…", &name[..cut]),
             None => name.into_owned(),

@@ -149,7 +149,7 @@ impl<R> Sink<R> {
             if crate::output::Codec::of_destination(path)?.is_some() {
                 bail!(
                     "cannot write {}: a Parquet file compresses its own pages (--compression), and a reader cannot open one compressed again; write to a name such as out.parquet",
-                    crate::report::table::escape_controls(&path.display().to_string())
+                    crate::report::table::escape_for_message(&path.display().to_string())
                 );
             }
         }

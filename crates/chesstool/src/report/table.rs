@@ -992,12 +992,30 @@ fn suspect_bytes(bytes: &[u8], csv: bool) -> bool {
 /// `text` with each control character (C0, DEL, C1) as `\u{…}`; borrowed
 /// when it has none, as nearly all text has.
 pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    if !suspect_bytes(text.as_bytes(), false) || !text.chars().any(char::is_control) {
+    if !suspect_bytes(text.as_bytes(), false) {
+        return Cow::Borrowed(text);
+    }
+    escape_chars(text, char::is_control)
+}
+
+/// `text` for a one-line message (a path, a name, an error's causes): as
+/// [`escape_controls`], and also the line separators and bidirectional
+/// formatting characters ([`notation::pgn::tags::is_display_hazard`]),
+/// which could break the line or reorder how it reads. Data columns keep
+/// those as they are ([`escape_controls`]).
+pub fn escape_for_message(text: &str) -> Cow<'_, str> {
+    escape_chars(text, notation::pgn::tags::is_display_hazard)
+}
+
+/// `text` with each character `escaped` picks as `\u{…}`; borrowed when
+/// there is none.
+fn escape_chars(text: &str, escaped: fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(escaped) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c.is_control() {
+        if escaped(c) {
             out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
         } else {
             out.push(c);

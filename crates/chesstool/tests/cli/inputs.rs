@@ -746,6 +746,17 @@ fn errors_about_files_escape_their_names_on_one_line() {
             "chesstool: no PGN files in directory dd\\u{1b} (looked for *.pgn, *.pgn.gz, \
              *.pgn.bz2 and *.pgn.zst in any case; hidden entries and symlinks skipped)\n",
         ),
+        // A line separator and a right-to-left override: the one breaks
+        // the line in many viewers, the other shows the rest of the line
+        // reversed ("no such file" reading as another name).
+        (
+            vec!["validate", "x\u{2028}y\u{202e}nls.pgn"],
+            "chesstool: cannot open x\\u{2028}y\\u{202e}nls.pgn: no such file or directory\n",
+        ),
+        (
+            vec!["validate", "\u{2066}a.pgn\u{2069}\u{200f}"],
+            "chesstool: cannot open \\u{2066}a.pgn\\u{2069}\\u{200f}: no such file or directory\n",
+        ),
     ] {
         let run = chesstool(&dir, &args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);

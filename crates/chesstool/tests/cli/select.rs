@@ -285,6 +285,19 @@ const CASES: &[(&str, &str)] = &[
     ("WhiteElo > 2000 IS FALSE", "cmp(i('WhiteElo'), '>', 2000) is False"),
     ("WhiteElo > 2000 IS NOT TRUE", "cmp(i('WhiteElo'), '>', 2000) is not True"),
     ("WhiteElo > 2000 IS NOT FALSE", "cmp(i('WhiteElo'), '>', 2000) is not False"),
+    ("WhiteElo IS DISTINCT FROM 2600", "DISTINCT(i('WhiteElo'), 2600)"),
+    ("WhiteElo IS NOT DISTINCT FROM 2600", "not DISTINCT(i('WhiteElo'), 2600)"),
+    ("WhiteElo IS DISTINCT FROM BlackElo", "DISTINCT(i('WhiteElo'), i('BlackElo'))"),
+    ("WhiteElo IS NOT DISTINCT FROM BlackElo", "not DISTINCT(i('WhiteElo'), i('BlackElo'))"),
+    ("WhiteTitle IS NOT DISTINCT FROM NULL", "t('WhiteTitle') is None"),
+    ("Round IS NOT DISTINCT FROM '3'", "not DISTINCT(t('Round'), '3')"),
+    ("Round IS DISTINCT FROM 3", "DISTINCT(i('Round'), 3)"),
+    ("UTCDate IS DISTINCT FROM '2024-01-02'", "DISTINCT(d('UTCDate'), date(2024, 1, 2))"),
+    ("speed IS NOT DISTINCT FROM 'blitz' AND plies IS DISTINCT FROM 4",
+     "AND(not DISTINCT(speed(), 'blitz'), DISTINCT(g.plies, 4))"),
+    ("(WhiteElo > 2000) IS DISTINCT FROM (BlackElo > 2000)",
+     "DISTINCT(cmp(i('WhiteElo'), '>', 2000), cmp(i('BlackElo'), '>', 2000))"),
+    ("NOT (WhiteElo IS DISTINCT FROM 2600)", "not DISTINCT(i('WhiteElo'), 2600)"),
 ];
 
 /// The reference: python-chess reads the games (one per `[Event` chunk,
@@ -316,6 +329,11 @@ def OR(*xs):
     return False
 def NOT(x):
     return None if x is None else not x
+def DISTINCT(a, b):
+    # Never NULL: two NULLs are the same, one NULL differs from a value.
+    if a is None or b is None:
+        return (a is None) != (b is None)
+    return a != b
 def IN(a, items):
     return None if a is None else a in items
 def add(a, b): return None if a is None or b is None else a + b
@@ -2092,6 +2110,37 @@ fn select_tags_keeps_the_roster_values_and_the_tags_that_set_up_the_game() {
     );
     let run = chesstool(&dir, &["select", "nosetup.pgn"]);
     assert!(!run.stdout.contains("SetUp"), "{}", run.stdout);
+    // A `SetUp "0"` beside the FEN (read from the FEN, with a warning) is
+    // exported as `"1"`: a reader that trusts it then plays the moves from
+    // the same position, and ours reads the export with no warning.
+    std::fs::write(
+        dir.join("setup0.pgn"),
+        pgn.replace("[SetUp \"1\"]", "[SetUp \"0\"]"),
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &["select", "setup0.pgn", "--export", "-o", "setup1.pgn"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = std::fs::read_to_string(dir.join("setup1.pgn")).unwrap();
+    assert!(
+        out.contains("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O *"),
+        "{out}"
+    );
+    let warnings = |file: &str| {
+        chesstool(
+            &dir,
+            &["validate", file, "--show-warnings", "--format", "csv"],
+        )
+        .stdout
+    };
+    assert!(warnings("setup0.pgn").contains("FEN tag with SetUp"));
+    assert!(
+        !warnings("setup1.pgn").contains("SetUp"),
+        "{}",
+        warnings("setup1.pgn")
+    );
     // Chess960 games keep their Variant and FEN: the same moves hashes.
     let Some(sample) = shared_data("pgn/real/pychess/chess960rwch.pgn") else {
         return;

@@ -184,6 +184,33 @@ fn a_control_byte_in_a_move_is_escaped_once() {
     );
 }
 
+/// A line separator or a bidirectional override in a move or a player's
+/// name is escaped in the message (a tester's finding: written raw, the one
+/// broke the line in many viewers and the other showed the rest of it
+/// reversed); the table keeps the name as read, and its error columns are
+/// messages.
+#[test]
+fn line_separators_and_bidi_controls_are_escaped_in_messages() {
+    let dir = temp_dir("stderr_bidi");
+    std::fs::write(
+        dir.join("e.pgn"),
+        "[Event \"x\"]\n[White \"A\u{2028}B\"]\n\n1. e4 e\u{202e}5 *\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "e.pgn"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.lines().next().unwrap(),
+        "e.pgn:4: game 1 (A\\u{2028}B – ?): ply 2 \"1...e\\u{202e}5\": unreadable move: \
+         invalid san 'e\\u{202e}5': unexpected character '\\u{202e}'"
+    );
+    let csv = chesstool(&dir, &["validate", "e.pgn", "--format", "csv", "-q"]);
+    let row = csv.stdout.lines().nth(1).unwrap();
+    assert!(row.contains(",A\u{2028}B,"), "{row}");
+    assert!(row.contains(",1...e\\u{202e}5,"), "{row}");
+    assert!(!row.contains('\u{202e}'), "{row}");
+}
+
 /// A byte that is no UTF-8 character, or a backslash, in a move reads one
 /// way in the whole line and in the row: `\xff` (a tester's finding: the
 /// reason read it as Windows-1252, `'eÿ5'`, beside `"1...e\xff5"`).

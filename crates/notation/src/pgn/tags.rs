@@ -292,7 +292,7 @@ pub fn escape_tag_value(value: &str) -> Cow<'_, str> {
 /// ```
 #[must_use]
 pub fn escape_for_report(bytes: &[u8]) -> Cow<'_, str> {
-    let plain = |c: char| !c.is_control() && c != '\\';
+    let plain = |c: char| !is_display_hazard(c) && c != '\\';
     if let Ok(text) = std::str::from_utf8(bytes) {
         if text.chars().all(plain) {
             return Cow::Borrowed(text);
@@ -442,7 +442,7 @@ pub fn escape_line(bytes: &[u8]) -> Cow<'_, str> {
 /// ```
 #[must_use]
 pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(is_display_hazard) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -459,12 +459,44 @@ fn push_escaped(out: &mut String, c: char) {
         '\n' => out.push_str("\\n"),
         '\r' => out.push_str("\\r"),
         '\t' => out.push_str("\\t"),
-        c if c.is_control() => {
+        c if is_display_hazard(c) => {
             use std::fmt::Write;
             let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
         }
         c => out.push(c),
     }
+}
+
+/// A character that a one-line message must not carry raw: a control
+/// character (C0, DEL, C1), the line and paragraph separators (U+2028,
+/// U+2029: a line break to many viewers and to JavaScript), and the
+/// bidirectional formatting characters (U+061C, U+200E, U+200F,
+/// U+202A–U+202E, U+2066–U+2069), which reorder how the rest of the line
+/// is shown (a file name could make a message read as another).
+///
+/// ```
+/// use notation::pgn::tags::is_display_hazard;
+///
+/// assert!(is_display_hazard('\u{1b}'));
+/// assert!(is_display_hazard('\u{2028}'));
+/// assert!(is_display_hazard('\u{202e}'));
+/// assert!(!is_display_hazard('é'));
+/// assert!(!is_display_hazard('\u{200d}')); // a joiner: part of emoji and scripts
+/// ```
+#[must_use]
+#[inline]
+pub fn is_display_hazard(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}'
+                | '\u{2029}'
+                | '\u{061c}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+        )
 }
 
 #[cfg(test)]

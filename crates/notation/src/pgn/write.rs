@@ -8,7 +8,9 @@
 //!   empty; then every other tag in the game's order, including any second
 //!   occurrence of a roster tag, and `[SetUp "1"]` before a `FEN` tag
 //!   when the game has no `SetUp` (the standard's 9.7.1: it must appear
-//!   for a game from a set-up position). Values are escaped (`\\`, `\"`); a line
+//!   for a game from a set-up position); a `SetUp` is written as the
+//!   game was read (`"1"` beside a `FEN` that is not empty, `"0"` for a
+//!   `"1"` without one). Values are escaped (`\\`, `\"`); a line
 //!   break in a value (which a tag line cannot hold) is written as a
 //!   space. Then one empty line.
 //! - Movetext: tokens separated by single spaces on lines of fewer than
@@ -160,6 +162,15 @@ fn write_tags<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
         .iter()
         .any(|(name, _)| name.eq_ignore_ascii_case("SetUp"));
     let mut setup_written = has_setup;
+    // A `FEN` that is not empty is where the moves start, whatever `SetUp`
+    // says (the reader warns of a `SetUp "0"` beside one and starts from
+    // the FEN; of a `SetUp "1"` without one, and starts from the standard
+    // position): `SetUp` is written as the game was read, so that a reader
+    // that trusts it plays the moves from the same position.
+    let fen_given = game
+        .tags
+        .iter()
+        .any(|(name, value)| name.eq_ignore_ascii_case("FEN") && !value.trim().is_empty());
     for (index, (name, value)) in game.tags.iter().enumerate() {
         if !roster_at.contains(&Some(index)) {
             // (Not for an empty FEN, which reads as the standard start: a
@@ -168,6 +179,11 @@ fn write_tags<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
                 write_tag(out, "SetUp", "1")?;
                 setup_written = true;
             }
+            let value = match (name.eq_ignore_ascii_case("SetUp"), fen_given, value.trim()) {
+                (true, true, _) => "1",
+                (true, false, "1") => "0",
+                _ => value.as_str(),
+            };
             write_tag(out, name, value)?;
         }
     }
@@ -494,6 +510,19 @@ mod tests {
         );
         assert!(tags_of(&[("Annotator", "x")]) == ["[Annotator \"x\"]"]);
         assert!(tags_of(&[("FEN", " ")]) == ["[FEN \" \"]"]);
+        // `SetUp` says where the moves were read from: the FEN beside a
+        // `SetUp "0"`, the standard position for a `SetUp "1"` alone.
+        assert_eq!(
+            tags_of(&[("SetUp", "0"), ("FEN", fen)]),
+            ["[SetUp \"1\"]".to_owned(), format!("[FEN \"{fen}\"]")]
+        );
+        assert_eq!(
+            tags_of(&[("FEN", fen), ("setup", "0")]),
+            [format!("[FEN \"{fen}\"]"), "[setup \"1\"]".to_owned()]
+        );
+        assert!(tags_of(&[("SetUp", "1")]) == ["[SetUp \"0\"]"]);
+        assert!(tags_of(&[("SetUp", "1"), ("FEN", "")]) == ["[SetUp \"0\"]", "[FEN \"\"]"]);
+        assert!(tags_of(&[("SetUp", "0")]) == ["[SetUp \"0\"]"]);
     }
 
     /// `1. e4 { comment } *` written: the movetext lines only.
