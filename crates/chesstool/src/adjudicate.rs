@@ -611,8 +611,8 @@ fn text_line(row: &Row, judged: &Judged) -> String {
         "{}: recorded {}, should be {} ({} at ply {}): {}",
         game_place(row, row.line),
         match recorded.text() {
-            None | Some("") => "nothing",
-            Some(text) => text,
+            None | Some("") => "nothing".into(),
+            Some(text) => crate::report::table::escape_for_message(text),
         },
         verdict.result.as_str(),
         verdict.reason,

@@ -82,7 +82,7 @@ pub struct CommonArgs {
     /// a duckdb or Spark WHERE clause: tag names (`WhiteElo`, `"Black
     /// Elo"`), the fields base, increment, speed, plies, valid and result,
     /// `= <> < <= > >= + - * AND OR NOT IN BETWEEN LIKE ILIKE IS NULL`, `IS
-    /// DISTINCT FROM`, and
+    /// [NOT] DISTINCT FROM`, and
     /// lower(), upper(), year(), month(), reaches('FEN') and final('FEN').
     /// A missing tag is NULL, and NULL is not true. A condition on tags
     /// alone replays nothing for the games it leaves out.
@@ -718,8 +718,8 @@ fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool, skipped: &mut S
     // `a\u{1}.pgn` sorts after `aB.pgn`).
     let key = |(path, kind): &(PathBuf, std::fs::FileType)| {
         let name = path.file_name().unwrap_or_default();
-        let mut shown =
-            crate::report::table::escape_for_message(&name.to_string_lossy()).into_owned();
+        // (As the `file` column has it: data, not a message.)
+        let mut shown = crate::report::table::escape_controls(&name.to_string_lossy()).into_owned();
         if kind.is_dir() {
             shown.push('/');
         }
@@ -1181,7 +1181,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                         progress.suspend(|| {
                             eprintln!(
                                 "chesstool: {}{cut}",
-                                input::describe_io_error(name.as_str(), &err)
+                                input::describe_io_error(&name.to_string(), &err)
                             );
                         });
                         io_failed.set(true);

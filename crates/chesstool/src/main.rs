@@ -138,7 +138,7 @@ fn main() -> ExitCode {
                 let _ = writeln!(
                     std::io::stderr(),
                     "chesstool: {}; see '{help}'",
-                    usage_error_line(&err.render().to_string())
+                    report::table::escape_for_message(&usage_error_line(&err.render().to_string()))
                 );
             }
             return ExitCode::from(2);

@@ -224,6 +224,7 @@ struct Entry {
 fn read_suite(path: &Path) -> Result<Vec<Result<Entry, String>>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let shown = crate::report::table::escape_for_message(&path.display().to_string()).into_owned();
     let mut entries = Vec::new();
     for (idx, raw) in text.lines().enumerate() {
         let line = idx + 1;
@@ -232,7 +233,7 @@ fn read_suite(path: &Path) -> Result<Vec<Result<Entry, String>>> {
             continue;
         }
         let fields: Vec<&str> = trimmed.split(';').map(str::trim).collect();
-        let bad = |what: &str| Err(format!("{}:{line}: {what}: {trimmed:?}", path.display()));
+        let bad = |what: &str| Err(format!("{shown}:{line}: {what}: {trimmed:?}"));
         // EPD when a field after the FEN is an operation `Dn count`
         // (others, such as `id "…"`, and empty ones are passed over);
         // otherwise the line must be `FEN;depth;nodes`. One error a line.
@@ -307,10 +308,12 @@ fn run_suite(args: &PerftArgs, path: &Path) -> Result<Outcome> {
     if entries.is_empty() {
         anyhow::bail!(
             "no perft entries in {} (empty, or only comments)",
-            path.display()
+            crate::report::table::escape_for_message(&path.display().to_string())
         );
     }
     let max_nodes = args.max_nodes.unwrap_or(u64::MAX);
+    // As messages show it (a name may hold a control or bidi character).
+    let shown = crate::report::table::escape_for_message(&path.display().to_string()).into_owned();
     // Parse each distinct FEN once; its warnings are printed once.
     let mut positions: HashMap<String, Result<Position, String>> = HashMap::new();
     for entry in entries.iter().flatten() {
@@ -319,7 +322,11 @@ fn run_suite(args: &PerftArgs, path: &Path) -> Result<Outcome> {
         }
         let parsed = parse_fen(&entry.fen, args.chess960).map(|(pos, warnings)| {
             for w in warnings {
-                eprintln!("{}:{}: warning: {w}", path.display(), entry.line);
+                eprintln!(
+                    "{shown}:{}: warning: {}",
+                    entry.line,
+                    crate::report::table::escape_for_message(&w.to_string())
+                );
             }
             pos
         });
@@ -351,7 +358,11 @@ fn run_suite(args: &PerftArgs, path: &Path) -> Result<Outcome> {
             match &positions[&e.fen] {
                 Err(msg) => {
                     // The message names the FEN's fault already.
-                    let error = Some(format!("{}:{}: {msg}", path.display(), e.line));
+                    let error = Some(format!(
+                        "{shown}:{}: {}",
+                        e.line,
+                        crate::report::table::escape_for_message(msg)
+                    ));
                     Checked {
                         entry,
                         status: Status::Fail,

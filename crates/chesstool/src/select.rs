@@ -681,7 +681,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                             anyhow::anyhow!(
                                 "internal error: game {} of {} is not in the chunk read",
                                 row.game,
-                                row.file.as_str()
+                                row.file
                             )
                         })?,
                         None => return Ok(Flow::Continue),

@@ -595,9 +595,13 @@ impl Cell<'_> {
 /// An input's name as reports show it, prepared once per input: escaped
 /// ([`escape_controls`]), and as a CSV field and a JSON string, so that
 /// the `file` column of every row is a copy.
+/// Shown in a message (`Display`), it is escaped as messages are
+/// ([`escape_for_message`]).
 #[derive(Debug, PartialEq, Eq)]
 pub struct FileName {
     name: String,
+    /// As a message shows it (the same as `name` nearly always).
+    shown: Option<String>,
     csv: Vec<u8>,
     json: Vec<u8>,
 }
@@ -606,14 +610,23 @@ impl FileName {
     /// `name` prepared.
     pub fn new(name: &str) -> FileName {
         let name = escape_controls(name).into_owned();
+        let shown = match escape_for_message(&name) {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(shown) => Some(shown),
+        };
         let mut csv = Vec::new();
         push_csv_field(&mut csv, &name);
         let mut json = Vec::new();
         super::json::push_str(&mut json, &name);
-        FileName { name, csv, json }
+        FileName {
+            name,
+            shown,
+            csv,
+            json,
+        }
     }
 
-    /// The name, escaped.
+    /// The name, escaped as a data column has it ([`escape_controls`]).
     pub fn as_str(&self) -> &str {
         &self.name
     }
@@ -621,7 +634,7 @@ impl FileName {
 
 impl std::fmt::Display for FileName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name)
+        f.write_str(self.shown.as_deref().unwrap_or(&self.name))
     }
 }
 

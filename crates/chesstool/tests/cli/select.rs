@@ -2141,6 +2141,24 @@ fn select_tags_keeps_the_roster_values_and_the_tags_that_set_up_the_game() {
         "{}",
         warnings("setup1.pgn")
     );
+    // A `SetUp "1"` beside an empty FEN (the standard start) is exported
+    // `"0"`, which the reader takes without a word about SetUp (a
+    // reviewer's finding: it warned of `SetUp "0"` beside the empty FEN).
+    std::fs::write(
+        dir.join("emptyfen.pgn"),
+        "[Event \"e\"]\n[SetUp \"1\"]\n[FEN \"\"]\n\n1. e4 e5 *\n",
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &["select", "emptyfen.pgn", "--export", "-o", "emptyfen0.pgn"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = std::fs::read_to_string(dir.join("emptyfen0.pgn")).unwrap();
+    assert!(out.contains("[SetUp \"0\"]\n[FEN \"\"]\n"), "{out}");
+    let read = warnings("emptyfen0.pgn");
+    assert!(read.contains("empty FEN tag"), "{read}");
+    assert!(!read.contains("SetUp"), "{read}");
     // Chess960 games keep their Variant and FEN: the same moves hashes.
     let Some(sample) = shared_data("pgn/real/pychess/chess960rwch.pgn") else {
         return;

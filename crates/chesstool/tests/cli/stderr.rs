@@ -211,6 +211,97 @@ fn line_separators_and_bidi_controls_are_escaped_in_messages() {
     assert!(!row.contains('\u{202e}'), "{row}");
 }
 
+/// Every message that quotes a name or a text read escapes those
+/// characters too (a reviewer's findings, each written raw before): the
+/// file in a game's error line and in replay's text, a FEN's fault, a
+/// recorded result, a file with no game, a value the argument parser
+/// refuses, a perft suite's name. The data columns keep them.
+#[test]
+fn every_message_escapes_line_separators_and_bidi_controls() {
+    let dir = temp_dir("stderr_bidi_everywhere");
+    let name = "x\u{202e}y\u{2028}z.pgn";
+    std::fs::write(
+        dir.join(name),
+        "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 e4 *\n\n\
+         [Event \"y\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K\u{202e} - 0 1\"]\n\n1. Kd2 *\n\n\
+         [Event \"z\"]\n[Result \"1-0\u{202e}\"]\n\n1. e4 e5 *\n",
+    )
+    .unwrap();
+    let hazards = |text: &str| text.contains(['\u{202e}', '\u{2028}']);
+    let shown = "x\\u{202e}y\\u{2028}z.pgn";
+    let run = chesstool(&dir, &["validate", name]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(!hazards(&run.stderr), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains(&format!("{shown}:4: game 1 (? – ?): ply 2")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("invalid castling field 'K\\u{202e}'"),
+        "{}",
+        run.stderr
+    );
+    let csv = chesstool(&dir, &["validate", name, "--format", "csv", "-q"]);
+    let rows: Vec<&str> = csv.stdout.lines().skip(1).collect();
+    assert!(rows[0].starts_with(&format!("{name},1,")), "{}", csv.stdout);
+    assert!(!hazards(rows[1].split_once(',').unwrap().1), "{}", rows[1]);
+    let run = chesstool(&dir, &["adjudicate", name]);
+    assert!(
+        !hazards(&run.stdout) && !hazards(&run.stderr),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("recorded 1-0\\u{202e}, should be"),
+        "{}",
+        run.stdout
+    );
+    let run = chesstool(&dir, &["replay", name]);
+    assert!(
+        !hazards(&run.stdout) && !hazards(&run.stderr),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains(&format!("of {shown}")),
+        "{}",
+        run.stdout
+    );
+    std::fs::write(dir.join("empty\u{202e}.pgn"), "").unwrap();
+    let run = chesstool(&dir, &["validate", "empty\u{202e}.pgn"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no games in empty\\u{202e}.pgn"),
+        "{}",
+        run.stderr
+    );
+    let run = chesstool(&dir, &["validate", "--format", "c\u{2028}sv", name]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("'c\\u{2028}sv'"), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    std::fs::write(
+        dir.join("s\u{2028}.epd"),
+        "8/8/8/8/8/8/8/K6k w Q - 0 1;1;3\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["perft", "--suite", "s\u{2028}.epd"]);
+    assert!(
+        !hazards(&run.stdout) && !hazards(&run.stderr),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("s\\u{2028}.epd:1: warning"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// A byte that is no UTF-8 character, or a backslash, in a move reads one
 /// way in the whole line and in the row: `\xff` (a tester's finding: the
 /// reason read it as Windows-1252, `'eÿ5'`, beside `"1...e\xff5"`).

@@ -468,6 +468,8 @@ pub fn replay(
     let start = match start_position(game, &mut out.warnings) {
         Ok(pos) => pos,
         Err(message) => {
+            // The message quotes the tag's text (a FEN field): escaped.
+            let message = crate::pgn::tags::escape_controls(&message).into_owned();
             // At the line of the tag at fault: the variant's for a
             // variant not read, else the FEN's.
             let tags: [&[u8]; 3] = if message.contains("variant") {
@@ -1675,12 +1677,6 @@ fn start_position(
         }
         return standard_start();
     };
-    if setup.is_some_and(|s| s == b"0") {
-        warnings.push(GameWarning::game(
-            game.line,
-            "FEN tag with SetUp \"0\"".to_string(),
-        ));
-    }
     let text = fen.trim_ascii();
     if text.is_empty() {
         warnings.push(GameWarning::game(
@@ -1688,6 +1684,13 @@ fn start_position(
             "empty FEN tag: starting from the standard position".to_string(),
         ));
         return standard_start();
+    }
+    // (Not beside an empty FEN, which agrees with it: the standard start.)
+    if setup.is_some_and(|s| s == b"0") {
+        warnings.push(GameWarning::game(
+            game.line,
+            "FEN tag with SetUp \"0\"".to_string(),
+        ));
     }
     // Read as `perft --fen` reads a FEN: a castling letter that names no
     // rook is dropped with a warning (the lenient reading's), a byte that

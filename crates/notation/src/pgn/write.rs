@@ -167,10 +167,18 @@ fn write_tags<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
     // the FEN; of a `SetUp "1"` without one, and starts from the standard
     // position): `SetUp` is written as the game was read, so that a reader
     // that trusts it plays the moves from the same position.
+    // The FEN the reader starts from: the first tag named exactly so, else
+    // the first in another case.
     let fen_given = game
         .tags
         .iter()
-        .any(|(name, value)| name.eq_ignore_ascii_case("FEN") && !value.trim().is_empty());
+        .find(|(name, _)| name == "FEN")
+        .or_else(|| {
+            game.tags
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case("FEN"))
+        })
+        .is_some_and(|(_, value)| !value.trim().is_empty());
     for (index, (name, value)) in game.tags.iter().enumerate() {
         if !roster_at.contains(&Some(index)) {
             // (Not for an empty FEN, which reads as the standard start: a
@@ -523,6 +531,24 @@ mod tests {
         assert!(tags_of(&[("SetUp", "1")]) == ["[SetUp \"0\"]"]);
         assert!(tags_of(&[("SetUp", "1"), ("FEN", "")]) == ["[SetUp \"0\"]", "[FEN \"\"]"]);
         assert!(tags_of(&[("SetUp", "0")]) == ["[SetUp \"0\"]"]);
+        // The FEN read is the one named exactly so (a reviewer's finding:
+        // an empty `FEN` beside a `fen` is the standard start).
+        assert!(
+            tags_of(&[("SetUp", "0"), ("FEN", ""), ("fen", fen)])
+                == [
+                    "[SetUp \"0\"]".to_owned(),
+                    "[FEN \"\"]".to_owned(),
+                    format!("[fen \"{fen}\"]")
+                ]
+        );
+        assert!(
+            tags_of(&[("SetUp", "0"), ("fen", fen), ("Fen", "")])
+                == [
+                    "[SetUp \"1\"]".to_owned(),
+                    format!("[fen \"{fen}\"]"),
+                    "[Fen \"\"]".to_owned()
+                ]
+        );
     }
 
     /// `1. e4 { comment } *` written: the movetext lines only.
