@@ -227,17 +227,21 @@ fn every_message_escapes_line_separators_and_bidi_controls() {
          [Event \"z\"]\n[Result \"1-0\u{202e}\"]\n\n1. e4 e5 *\n",
     )
     .unwrap();
-    let hazards = |text: &str| text.contains(['\u{202e}', '\u{2028}']);
     let shown = "x\\u{202e}y\\u{2028}z.pgn";
-    let run = chesstool(&dir, &["validate", name]);
-    assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(!hazards(&run.stderr), "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains(&format!("{shown}:4: game 1 (? – ?): ply 2")),
-        "{}",
-        run.stderr
+    // Runs `args`: nothing raw on stdout or stderr, and `wanted` in one of
+    // them; returns the run.
+    let escaped = |args: &[&str], wanted: &str| {
+        let run = chesstool(&dir, args);
+        let both = format!("{}{}", run.stdout, run.stderr);
+        assert!(!both.contains(['\u{202e}', '\u{2028}']), "{args:?}: {both}");
+        assert!(both.contains(wanted), "{args:?}: {wanted:?} not in {both}");
+        run
+    };
+    let run = escaped(
+        &["validate", name],
+        &format!("{shown}:4: game 1 (? – ?): ply 2"),
     );
+    assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.contains("invalid castling field 'K\\u{202e}'"),
         "{}",
@@ -246,60 +250,25 @@ fn every_message_escapes_line_separators_and_bidi_controls() {
     let csv = chesstool(&dir, &["validate", name, "--format", "csv", "-q"]);
     let rows: Vec<&str> = csv.stdout.lines().skip(1).collect();
     assert!(rows[0].starts_with(&format!("{name},1,")), "{}", csv.stdout);
-    assert!(!hazards(rows[1].split_once(',').unwrap().1), "{}", rows[1]);
-    let run = chesstool(&dir, &["adjudicate", name]);
-    assert!(
-        !hazards(&run.stdout) && !hazards(&run.stderr),
-        "{}{}",
-        run.stdout,
-        run.stderr
-    );
-    assert!(
-        run.stdout.contains("recorded 1-0\\u{202e}, should be"),
-        "{}",
-        run.stdout
-    );
-    let run = chesstool(&dir, &["replay", name]);
-    assert!(
-        !hazards(&run.stdout) && !hazards(&run.stderr),
-        "{}{}",
-        run.stdout,
-        run.stderr
-    );
-    assert!(
-        run.stdout.contains(&format!("of {shown}")),
-        "{}",
-        run.stdout
-    );
+    let after_file = rows[1].split_once(',').unwrap().1;
+    assert!(!after_file.contains('\u{202e}'), "{}", rows[1]);
+    escaped(&["adjudicate", name], "recorded 1-0\\u{202e}, should be");
+    escaped(&["replay", name], &format!("of {shown}"));
     std::fs::write(dir.join("empty\u{202e}.pgn"), "").unwrap();
-    let run = chesstool(&dir, &["validate", "empty\u{202e}.pgn"]);
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(
-        run.stderr.contains("no games in empty\\u{202e}.pgn"),
-        "{}",
-        run.stderr
+    let run = escaped(
+        &["validate", "empty\u{202e}.pgn"],
+        "no games in empty\\u{202e}.pgn",
     );
-    let run = chesstool(&dir, &["validate", "--format", "c\u{2028}sv", name]);
     assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("'c\\u{2028}sv'"), "{}", run.stderr);
+    let run = escaped(
+        &["validate", "--format", "c\u{2028}sv", name],
+        "'c\\u{2028}sv'",
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-    std::fs::write(
-        dir.join("s\u{2028}.epd"),
-        "8/8/8/8/8/8/8/K6k w Q - 0 1;1;3\n",
-    )
-    .unwrap();
-    let run = chesstool(&dir, &["perft", "--suite", "s\u{2028}.epd"]);
-    assert!(
-        !hazards(&run.stdout) && !hazards(&run.stderr),
-        "{}{}",
-        run.stdout,
-        run.stderr
-    );
-    assert!(
-        run.stderr.contains("s\\u{2028}.epd:1: warning"),
-        "{}",
-        run.stderr
-    );
+    let suite = "s\u{2028}.epd";
+    std::fs::write(dir.join(suite), "8/8/8/8/8/8/8/K6k w Q - 0 1;1;3\n").unwrap();
+    escaped(&["perft", "--suite", suite], "s\\u{2028}.epd:1: warning");
 }
 
 /// A byte that is no UTF-8 character, or a backslash, in a move reads one
