@@ -518,7 +518,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     );
     let io_failed = run.io_failed;
     if let Some(fixed) = fixed {
-        let name = fixed.name();
+        let name = crate::report::table::escape_for_message(&fixed.name()).into_owned();
         fixed.commit()?;
         // Said whatever the format and -q: the file lacks games.
         match left_out {

@@ -414,7 +414,7 @@ fn run_suite(args: &PerftArgs, path: &Path) -> Result<Outcome> {
                     (Ok(e), Status::Fail) => writeln!(
                         out,
                         "FAIL  {} depth {}: expected {}, got {} (line {})",
-                        e.fen,
+                        crate::report::table::escape_for_message(&e.fen),
                         e.depth,
                         e.expected,
                         c.nodes.unwrap_or(0),

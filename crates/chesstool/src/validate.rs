@@ -393,11 +393,12 @@ pub fn game_place<R: GameRecord>(row: &Placed<R>, line: u64) -> String {
     // message is: a 100 KB `White` tag made every error line of its game
     // 100 KB (a tester's finding).
     let name = |tag: Option<&str>| {
-        // Cut as shown, escapes included.
-        let name = escape_for_message(or_unknown(tag));
+        // Cut, then escaped: a cut through an escape left `\u…` (a
+        // reviewer's finding).
+        let name = or_unknown(tag);
         match name.char_indices().nth(NAME_SHOWN) {
-            Some((cut, _)) => format!("{}…", &name[..cut]),
-            None => name.into_owned(),
+            Some((cut, _)) => format!("{}…", escape_for_message(&name[..cut])),
+            None => escape_for_message(name).into_owned(),
         }
     };
     format!(

@@ -269,6 +269,39 @@ fn every_message_escapes_line_separators_and_bidi_controls() {
     let suite = "s\u{2028}.epd";
     std::fs::write(dir.join(suite), "8/8/8/8/8/8/8/K6k w Q - 0 1;1;3\n").unwrap();
     escaped(&["perft", "--suite", suite], "s\\u{2028}.epd:1: warning");
+    // A FEN's whitespace other than a space, in a suite's FAIL line.
+    std::fs::write(dir.join("cr.epd"), "8/8/8/8/8/8/8/K6k\rw - - 0 1;1;99\n").unwrap();
+    escaped(
+        &["perft", "--suite", "cr.epd"],
+        "FAIL  8/8/8/8/8/8/8/K6k\\u{d}w - - 0 1",
+    );
+    // The name of the fixed file in adjudicate's notes.
+    std::fs::write(
+        dir.join("open.pgn"),
+        "[Event \"a\"]\n\n1. e4 e5\n\n[Event \"b\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    escaped(
+        &[
+            "adjudicate",
+            "open.pgn",
+            "--where",
+            "Event = 'b'",
+            "--fix-results=f\u{202e}.pgn",
+        ],
+        "written to f\\u{202e}.pgn with one",
+    );
+    // A long name is cut before it is escaped, never through an escape.
+    let long = format!("{}\u{202e}{}", "a".repeat(79), "b".repeat(10));
+    std::fs::write(
+        dir.join("long.pgn"),
+        format!("[Event \"x\"]\n[White \"{long}\"]\n\n1. e4 e4 *\n"),
+    )
+    .unwrap();
+    escaped(
+        &["validate", "long.pgn"],
+        &format!("game 1 ({}\\u{{202e}}… – ?)", "a".repeat(79)),
+    );
 }
 
 /// A byte that is no UTF-8 character, or a backslash, in a move reads one

@@ -169,21 +169,21 @@ fn write_tags<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
     // that trusts it plays the moves from the same position.
     // The FEN the reader starts from: the first tag named exactly so, else
     // the first in another case.
-    let fen_given = game
+    let fen_at = game
         .tags
         .iter()
-        .find(|(name, _)| name == "FEN")
+        .position(|(name, _)| name == "FEN")
         .or_else(|| {
             game.tags
                 .iter()
-                .find(|(name, _)| name.eq_ignore_ascii_case("FEN"))
-        })
-        .is_some_and(|(_, value)| !value.trim().is_empty());
+                .position(|(name, _)| name.eq_ignore_ascii_case("FEN"))
+        });
+    let fen_given = fen_at.is_some_and(|at| !game.tags[at].1.trim().is_empty());
     for (index, (name, value)) in game.tags.iter().enumerate() {
         if !roster_at.contains(&Some(index)) {
-            // (Not for an empty FEN, which reads as the standard start: a
-            // reviewer's finding.)
-            if !setup_written && name.eq_ignore_ascii_case("FEN") && !value.trim().is_empty() {
+            // Before the FEN read, when it is not empty (an empty one
+            // reads as the standard start: a reviewer's finding).
+            if !setup_written && fen_given && fen_at == Some(index) {
                 write_tag(out, "SetUp", "1")?;
                 setup_written = true;
             }
@@ -538,6 +538,28 @@ mod tests {
                 == [
                     "[SetUp \"0\"]".to_owned(),
                     "[FEN \"\"]".to_owned(),
+                    format!("[fen \"{fen}\"]")
+                ]
+        );
+        // Given before the FEN read, and only for it (another reviewer's
+        // finding: an empty `FEN` beside a `fen` got one).
+        assert!(
+            tags_of(&[("FEN", ""), ("fen", fen)])
+                == ["[FEN \"\"]".to_owned(), format!("[fen \"{fen}\"]")]
+        );
+        assert!(
+            tags_of(&[("fen", fen), ("FEN", ""), ("FEN", fen)])
+                == [
+                    format!("[fen \"{fen}\"]"),
+                    "[FEN \"\"]".to_owned(),
+                    format!("[FEN \"{fen}\"]")
+                ]
+        );
+        assert!(
+            tags_of(&[("Annotator", "x"), ("fen", fen)])
+                == [
+                    "[Annotator \"x\"]".to_owned(),
+                    "[SetUp \"1\"]".to_owned(),
                     format!("[fen \"{fen}\"]")
                 ]
         );
