@@ -10,11 +10,16 @@ use clap::{Parser, Subcommand};
 /// when `2>&1 | head -1` is done) is lost, where std's panics. The run
 /// goes on, writes its outputs and exits with its own status (a tester's
 /// finding: a closed stderr ended validate, replay, adjudicate and select
-/// with a panic, status 101, before `-o` was written).
+/// with a panic, status 101, before `-o` was written). The line separators
+/// and bidirectional controls a message quotes are escaped here too
+/// ([`report::table::escape_marks`]), behind the escaping of each place
+/// that quotes a name or a text read (two reviews found places that did
+/// not).
 macro_rules! eprintln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let text = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", crate::report::table::escape_marks(&text));
     }};
 }
 
@@ -22,7 +27,8 @@ macro_rules! eprintln {
 macro_rules! eprint {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($arg)*);
+        let text = format!($($arg)*);
+        let _ = write!(std::io::stderr(), "{}", crate::report::table::escape_marks(&text));
     }};
 }
 

@@ -1020,6 +1020,15 @@ pub fn escape_for_message(text: &str) -> Cow<'_, str> {
     escape_chars(text, notation::pgn::tags::is_display_hazard)
 }
 
+/// `text` with the display hazards that are not control characters (the
+/// line separators, the bidirectional controls) as `\u{…}`: what stderr's
+/// `eprintln!` escapes in every line, whose own line breaks stay.
+pub fn escape_marks(text: &str) -> Cow<'_, str> {
+    escape_chars(text, |c| {
+        !c.is_control() && notation::pgn::tags::is_display_hazard(c)
+    })
+}
+
 /// `text` with each character `escaped` picks as `\u{…}`; borrowed when
 /// there is none.
 fn escape_chars(text: &str, escaped: fn(char) -> bool) -> Cow<'_, str> {
@@ -1268,6 +1277,12 @@ mod tests {
     #[test]
     fn control_characters_are_escaped() {
         assert_eq!(escape_controls("Magnus"), "Magnus");
+        // Data keeps a bidi control; a message does not; stderr's net
+        // escapes it and keeps its own line breaks.
+        assert_eq!(escape_controls("a\u{202e}b"), "a\u{202e}b");
+        assert_eq!(escape_for_message("a\u{202e}b\n"), "a\\u{202e}b\\u{a}");
+        assert_eq!(escape_marks("a\u{2028}b\u{1b}\n"), "a\\u{2028}b\u{1b}\n");
+        assert!(matches!(escape_marks("Ćwiek\n"), Cow::Borrowed(_)));
         assert!(matches!(escape_controls("Ćwiek"), Cow::Borrowed(_)));
         assert_eq!(
             escape_controls("a\u{1b}[31mb\0\u{7f}\u{85}é"),
