@@ -11,7 +11,9 @@
 //!   recorded result: the `Result` tag, else the movetext's terminator;
 //!   `1-0`, `0-1`, `1/2-1/2` or `*` however it was spelled).
 //! - **Types** are the tags' ([`TagType::of`]): integers, dates (compared
-//!   with `'YYYY-MM-DD'`), times of day (`'HH:MM:SS'`), text. A tag that
+//!   with `'YYYY-MM-DD'`), times of day (`'HH:MM:SS'`), text; the
+//!   literals are read as duckdb casts text (`'2024-1-5'`, a time after a
+//!   date dropped, `'12:30'`, a nought fraction of a second). A tag that
 //!   is missing, or that does not read as its type (`WhiteElo "?"`, a
 //!   date with unknown parts), is NULL; a text tag compared with a number
 //!   is read as one (NULL when it is none).
@@ -848,7 +850,9 @@ fn reads_deeper(text: &str) -> bool {
 
 /// The error of an expression nested past [`MAX_DEPTH`].
 fn too_deep() -> String {
-    format!("the expression is nested too deeply (over {MAX_DEPTH} levels)")
+    // A level for the expression and one for each parenthesis or operator
+    // around it: 127 parentheses around `TRUE` are 128 levels.
+    format!("the expression is nested too deeply ({MAX_DEPTH} levels or more)")
 }
 
 /// The deepest nesting of `text` by parentheses and runs of `NOT`, as
@@ -970,11 +974,15 @@ impl Compiler<'_> {
                     sqlparser::ast::DataType::Time(..) => {
                         (Node::Lit(Lit::Time(time(text, column)?)), Ty::Time)
                     }
+                    // At the type's (last) word, not at the quoted text.
                     _ => {
+                        let at = Source(self.source)
+                            .word_before(typed.value.span.start)
+                            .unwrap_or(column);
                         return Err(err(
-                            column,
+                            at,
                             format!("unsupported literal type {}", typed.data_type),
-                        ))
+                        ));
                     }
                 }
             }
@@ -1504,19 +1512,62 @@ fn literal(value: &Value, column: Pos) -> Result<(Node, Ty), QueryError> {
     })
 }
 
+/// A date literal, read as duckdb casts text to `DATE`: `YYYY-MM-DD`,
+/// the month and day of one or two digits, blanks around it, and a time
+/// after a space or a `T` that is dropped (`'2024-01-05 10:00:00'` is
+/// 5 January, so `UTCDate = '2024-01-05 10:00:00'` holds on that day, as
+/// in duckdb).
 fn date(text: &str, column: Pos) -> Result<Date, QueryError> {
     let bad = || err(column, format!("'{text}' is not a date (YYYY-MM-DD)"));
     let t = text.trim();
-    // `YYYY-MM-DD` only: `Date::parse` takes PGN's dots too.
-    if t.len() != 10 || t.as_bytes()[4] != b'-' || t.as_bytes()[7] != b'-' {
+    let (day_part, time_part) = match t.find([' ', 'T']) {
+        Some(at) => (&t[..at], Some(t[at + 1..].trim_start())),
+        None => (t, None),
+    };
+    if time_part.is_some_and(|time| time_of_day(time).is_none()) {
         return Err(bad());
     }
-    Date::parse(t).ok_or_else(bad)
+    let mut fields = day_part.split('-');
+    let mut field = |widths: std::ops::RangeInclusive<usize>| -> Option<u16> {
+        let part = fields.next()?;
+        (widths.contains(&part.len()) && part.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| part.parse().ok())
+            .flatten()
+    };
+    let (year, month, day) = (field(4..=4), field(1..=2), field(1..=2));
+    match (year, month, day, fields.next()) {
+        // `Date::parse` checks the calendar (and takes PGN's dots, which
+        // duckdb does not: they never reach it here).
+        (Some(y), Some(m), Some(d), None) => {
+            Date::parse(&format!("{y:04}-{m:02}-{d:02}")).ok_or_else(bad)
+        }
+        _ => Err(bad()),
+    }
 }
 
+/// A time literal, read as duckdb casts text to `TIME`: `HH:MM[:SS]`,
+/// blanks around it, and a fraction of a second when it is nought
+/// (`12:30:00.000`); the `UTCTime` tags it is compared with hold whole
+/// seconds.
 fn time(text: &str, column: Pos) -> Result<TimeOfDay, QueryError> {
-    TimeOfDay::parse(text)
+    time_of_day(text)
         .ok_or_else(|| err(column, format!("'{text}' is not a time of day (HH:MM:SS)")))
+}
+
+fn time_of_day(text: &str) -> Option<TimeOfDay> {
+    let t = text.trim();
+    let t = match t.split_once('.') {
+        Some((whole, fraction))
+            if whole.matches(':').count() == 2
+                && !fraction.is_empty()
+                && fraction.bytes().all(|b| b == b'0') =>
+        {
+            whole
+        }
+        Some(_) => return None,
+        None => t,
+    };
+    TimeOfDay::parse(t)
 }
 
 /// Whether [`unify`] reads the left operand (a text) as the right one's
@@ -1977,6 +2028,63 @@ mod tests {
             .to_string()
     }
 
+    /// Date and time literals read as duckdb casts text to `DATE` and
+    /// `TIME` (checked against duckdb 1.4: `SELECT '2016-1-5'::DATE`).
+    #[test]
+    fn date_and_time_literals_read_as_duckdb_casts_them() {
+        let at = Pos { line: 1, column: 1 };
+        let day = Date {
+            year: 2016,
+            month: 1,
+            day: 5,
+        };
+        for text in [
+            "2016-01-05",
+            "2016-1-5",
+            " 2016-01-05 ",
+            "2016-01-05 10:00:00",
+            "2016-01-05T23:59:59",
+            "2016-01-05 10:00",
+        ] {
+            assert_eq!(date(text, at).ok(), Some(day), "{text}");
+        }
+        for text in [
+            "20160105",
+            "2016.01.05",
+            "+2016-01-05",
+            "16-01-05",
+            "2016-001-05",
+            "2016-02-30",
+            "2016-01-05 BC",
+            "2016-01-05 25:00:00",
+            "2016-01-05-",
+            "",
+        ] {
+            assert!(date(text, at).is_err(), "{text}");
+        }
+        let half_past = TimeOfDay::parse("12:30:00");
+        for text in [
+            "12:30",
+            "12:30:00",
+            " 12:30:00 ",
+            "12:30:00.000",
+            "12:30:00.0",
+        ] {
+            assert_eq!(time(text, at).ok(), half_past, "{text}");
+        }
+        // A fraction the whole seconds of `UTCTime` cannot compare with
+        // is refused, not rounded.
+        for text in [
+            "12:30:00.5",
+            "12:30.0",
+            "12:30:00.",
+            "24:00:00",
+            "12:30:00 PM",
+        ] {
+            assert!(time(text, at).is_err(), "{text}");
+        }
+    }
+
     /// Found by a tester: 4,500 links of `OR` (a script's list of games)
     /// overflowed the main thread's stack and aborted the run.
     #[test]
@@ -2050,6 +2158,15 @@ mod tests {
                 }
             }
         }
+        // The message counts as the limit does: the expression a level,
+        // each parenthesis one more (found by a tester: 127 parentheses
+        // were refused as "over 128 levels").
+        let levels = |n: usize| format!("{}TRUE{}", "(".repeat(n), ")".repeat(n));
+        assert!(Query::parse(&levels(MAX_DEPTH - 2), &mut HeaderSpec::default()).is_ok());
+        assert_eq!(
+            error(&levels(MAX_DEPTH - 1)),
+            "column 1: the expression is nested too deeply (128 levels or more)"
+        );
         // As long as a command line's argument can be (128 KiB), and more.
         let longest = format!("1{} > 0", "+1".repeat(MAX_TEXT / 2 - 8));
         assert!(error(&longest).contains("nested too deeply"));

@@ -259,6 +259,13 @@ const CASES: &[(&str, &str)] = &[
     ("year(Date) = 2024 OR month(UTCDate) = 2", "OR(cmp(year(d('Date')), '=', 2024), cmp(month(d('UTCDate')), '=', 2))"),
     ("UTCTime < '12:00:00'", "cmp(tm('UTCTime'), '<', 12 * 3600)"),
     ("UTCTime >= '11:59:59'", "cmp(tm('UTCTime'), '>=', 11 * 3600 + 59 * 60 + 59)"),
+    // Literals read as duckdb casts text: one-digit month and day, a
+    // time after a date dropped, `HH:MM`, a nought fraction of a second.
+    ("UTCDate >= '2024-1-2'", "cmp(d('UTCDate'), '>=', date(2024, 1, 2))"),
+    ("UTCDate = DATE ' 2024-01-02 23:59:59 '", "cmp(d('UTCDate'), '=', date(2024, 1, 2))"),
+    ("UTCDate < '2024-01-02T00:00:01'", "cmp(d('UTCDate'), '<', date(2024, 1, 2))"),
+    ("UTCTime < '12:00'", "cmp(tm('UTCTime'), '<', 12 * 3600)"),
+    ("UTCTime >= TIME '11:59:59.000'", "cmp(tm('UTCTime'), '>=', 11 * 3600 + 59 * 60 + 59)"),
     ("plies > 20", "cmp(g.plies, '>', 20)"),
     ("plies <= 7 AND WhiteElo >= 2000", "AND(cmp(g.plies, '<=', 7), cmp(i('WhiteElo'), '>=', 2000))"),
     ("NOT valid", "NOT(g.valid)"),
@@ -1297,6 +1304,8 @@ fn select_bad_expressions_exit_2_with_one_line() {
         ("WhiteElo >= 2500 AND UTCDate > 2024", "--where: column 32: cannot compare a date with a number"),
         ("frob(WhiteElo) > 1", "--where: column 1: unknown function frob() (there are lower, upper, year, month, reaches and final)"),
         ("UTCDate > '2024-13-01'", "--where: column 11: '2024-13-01' is not a date (YYYY-MM-DD)"),
+        ("UTCDate > TIMESTAMP '2024-01-01 10:00:00'", "--where: column 11: unsupported literal type TIMESTAMP"),
+        ("UTCTime > '12:00:00.5'", "--where: column 11: '12:00:00.5' is not a time of day (HH:MM:SS)"),
         ("WhiteElo", "--where: column 1: the expression is a number, not a condition"),
         ("WhiteElo > 'abc'", "--where: column 12: 'abc' is not a whole number"),
         ("year(WhiteElo) = 2024", "--where: column 6: year() takes a date, not a number"),
