@@ -646,6 +646,8 @@ struct Counts {
     too_large: u64,
     /// Games written without the `--ply` asked for.
     without_ply: u64,
+    /// Valid games with no move, so no row of a per-ply table.
+    without_moves: u64,
     /// Typed tag values that were not of their type.
     unreadable: u64,
 }
@@ -734,7 +736,18 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         }
         match &mut sink {
             Sink::Table(table) => {
-                for index in selected(args, record) {
+                let rows = selected(args, record);
+                // A game with no move has no row of the per-ply table:
+                // counted, so that it is not left out without a word (an
+                // invalid game's error line says why it has none).
+                if rows.is_empty()
+                    && args.ply.is_none()
+                    && !args.final_position
+                    && record.error.is_none()
+                {
+                    counts.without_moves += 1;
+                }
+                for index in rows {
                     table.row(&row, index)?;
                 }
             }
@@ -746,11 +759,19 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     })?;
     crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
     let io_failed = run.io_failed;
+    let table = matches!(sink, Sink::Table(_));
     sink.finish()?.commit()?;
     // Errors were listed as they came; the summary is for a person
     // watching (stderr a terminal, no -q).
     if args.common.summary_on_stderr() {
         eprintln!("{}{}", summary(&counts, args.ply), run.skipped.note());
+    } else if table && !args.common.quiet {
+        // Where no summary reaches a person, the games a table has no
+        // row for are still said (the text formats keep every game's
+        // place with an empty line).
+        if let Some(note) = no_rows_note(&counts, args.ply) {
+            eprintln!("chesstool: note: {note}");
+        }
     }
     Ok(if io_failed {
         Outcome::IoError
@@ -781,17 +802,28 @@ fn summary(counts: &Counts, ply: Option<u32>) -> String {
             if counts.too_large == 1 { "it" } else { "them" }
         ));
     }
-    if let Some(n) = ply.filter(|_| counts.without_ply > 0) {
-        let k = counts.without_ply;
-        let (games, have) = if k == 1 {
-            ("game", "has")
-        } else {
-            ("games", "have")
-        };
-        line.push_str(&format!(", {k} {games} {have} no ply {n}"));
+    if let Some(note) = no_rows_note(counts, ply) {
+        line.push_str(", ");
+        line.push_str(&note);
     }
     line.push_str(&crate::report::unreadable_note(counts.unreadable));
     line
+}
+
+/// `3 games have no ply 40` (`--ply`), `1 game has no moves (no rows)`
+/// (a per-ply table): the games written without a row.
+fn no_rows_note(counts: &Counts, ply: Option<u32>) -> Option<String> {
+    let (k, what) = match ply {
+        Some(n) if counts.without_ply > 0 => (counts.without_ply, format!("no ply {n}")),
+        None if counts.without_moves > 0 => (counts.without_moves, "no moves (no rows)".into()),
+        _ => return None,
+    };
+    let (games, have) = if k == 1 {
+        ("game", "has")
+    } else {
+        ("games", "have")
+    };
+    Some(format!("{k} {games} {have} {what}"))
 }
 
 /// The table rows to write (indices of [`Replayed::row`]): every ply,

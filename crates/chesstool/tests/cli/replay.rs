@@ -432,6 +432,64 @@ fn replay_ply_n_counts_the_games_without_it() {
     }
 }
 
+/// A valid game with no move has no row of a per-ply table: counted in
+/// the summary, and said on stderr where no summary is shown (found by a
+/// tester: it was left out without a word, where `--ply N` counted its
+/// games). Not said with `-q`, nor where a text format keeps its place.
+#[test]
+fn replay_tables_say_the_games_without_moves() {
+    let dir = temp_dir("replay_no_moves");
+    std::fs::write(
+        dir.join("z.pgn"),
+        "[Event \"a\"]\n[Result \"*\"]\n\n*\n\n[Event \"b\"]\n[Result \"*\"]\n\n1. Ke2 *\n\n\
+         [Event \"c\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"d\"]\n[Result \"1-0\"]\n\n1-0\n",
+    )
+    .unwrap();
+    let illegal = "z.pgn:9: game 2 (? – ?): ply 1 \"1.Ke2\": illegal move: e2 holds a pawn of the side to move\n";
+    for format in ["csv", "jsonl", "parquet"] {
+        let out = format!("z.{format}");
+        let run = chesstool(&dir, &["replay", "z.pgn", "--format", format, "-o", &out]);
+        assert_eq!(run.code, 1, "{format}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!("{illegal}chesstool: note: 2 games have no moves (no rows)\n"),
+            "{format}"
+        );
+        let run = chesstool(
+            &dir,
+            &["replay", "z.pgn", "--format", format, "-o", &out, "-q"],
+        );
+        assert_eq!(run.stderr, illegal, "{format}");
+    }
+    let csv = std::fs::read_to_string(dir.join("z.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 2, "{csv}");
+    assert!(
+        csv.lines().nth(1).unwrap().starts_with("z.pgn,3,1,"),
+        "{csv}"
+    );
+    if let Some(shown) =
+        chesstool_on_terminal(&dir, &["replay", "z.pgn", "--format", "csv", "-o", "z.csv"])
+    {
+        assert!(
+            shown.contains(
+                "4 games replayed, 1 invalid (reported above), 2 games have no moves (no rows)\n"
+            ),
+            "{shown}"
+        );
+    }
+    // `--final` and `--ply 0` give every game its row; the text formats
+    // keep every game's place.
+    for args in [&["--final"][..], &["--ply", "0"], &["--format", "san"][..]] {
+        let mut all = vec!["replay", "z.pgn"];
+        if args[0] != "--format" {
+            all.extend(["--format", "csv"]);
+        }
+        all.extend(args);
+        let run = chesstool(&dir, &all);
+        assert_eq!(run.stderr, illegal, "{args:?}");
+    }
+}
+
 /// Per-position FEN: the positions of each game, from its start, and an
 /// empty line that ends it (so that shards' outputs join as one run's).
 #[test]
