@@ -69,7 +69,9 @@ pub struct CommonArgs {
     /// named `{tag}_tag`.
     #[arg(long, value_name = "NAME,…", value_delimiter = ',')]
     pub tags: Vec<String>,
-    /// Rows per Parquet row group.
+    /// Rows per Parquet row group (at most: a row group also ends once
+    /// its rows hold about 16 MiB gathered at once, or 512 MiB in all,
+    /// as games with long comments and --moves can).
     #[arg(long, value_name = "N", default_value_t = crate::report::parquet::DEFAULT_ROW_GROUP_ROWS,
           value_parser = parse_row_group_rows)]
     pub row_group_rows: usize,

@@ -179,16 +179,19 @@ impl<R> Sink<R> {
     }
 }
 
-impl<R: Send + 'static> Sink<R> {
+impl<R: GameRecord + Send + 'static> Sink<R> {
     /// For a report of one row a game: a Parquet table fills its columns
     /// on a thread of its own ([`Table::hand_off`]); rows then go in
-    /// whole, by [`Table::push`]. `threads` is the run's `--threads`.
+    /// whole, by [`Table::push`], in batches bounded by their moves'
+    /// bytes too. `threads` is the run's `--threads`.
     ///
     /// # Errors
     /// When the thread cannot start.
     pub fn hand_off(self, threads: usize) -> Result<Sink<R>> {
         Ok(match self {
-            Sink::Table(table) => Sink::Table(table.hand_off(threads)?),
+            Sink::Table(table) => Sink::Table(
+                table.hand_off(threads, |record| record.moves().map_or(0, GameMoves::bytes))?,
+            ),
             text => text,
         })
     }
@@ -322,6 +325,24 @@ pub trait GameRecord {
     }
 }
 
+impl<R: GameRecord> GameRecord for crate::cli::Placed<R> {
+    fn header(&self) -> &GameHeader {
+        self.record.header()
+    }
+    fn recorded(&self) -> &RecordedResult {
+        self.record.recorded()
+    }
+    fn plies(&self) -> u32 {
+        self.record.plies()
+    }
+    fn moves(&self) -> Option<&GameMoves> {
+        self.record.moves()
+    }
+    fn moves_hash(&self) -> Option<arbiter::MovesHash> {
+        self.record.moves_hash()
+    }
+}
+
 /// What `--moves` keeps of a game: its mainline as replayed (SAN, clocks,
 /// evals) and its movetext as one line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -368,6 +389,12 @@ impl GameMoves {
         let start = game.movetext_start() as usize;
         let movetext = game.bytes().get(start..).unwrap_or_default().to_vec();
         GameMoves { mainline, movetext }
+    }
+
+    /// About how many bytes the moves hold: the movetext and the
+    /// mainline's items.
+    pub fn bytes(&self) -> usize {
+        self.movetext.len() + self.mainline.bytes()
     }
 
     /// The movetext on one line

@@ -1,7 +1,9 @@
 //! Parquet output: arrow-rs's `ArrowWriter`, fed by one arrow builder per
 //! column. A row group is cut every `--row-group-rows` rows (65,536 by
-//! default), counted in the ordered stream of records, so the file depends
-//! on the rows alone and is byte-identical for any `--threads`.
+//! default), counted in the ordered stream of records, or sooner once its
+//! rows hold [`GATHERED_BYTES`] not yet sent or [`GROUP_BYTES`] in all, so
+//! the file depends on the rows alone and is byte-identical for any
+//! `--threads`, and memory is bounded by bytes as well as by rows.
 //!
 //! Rows are gathered on the thread that takes the workers' records in
 //! order, and handed in batches (about a MiB, a multiple of
@@ -54,6 +56,26 @@ const BATCH_BYTES: usize = 1 << 20;
 /// ones (a game's with its moves) 1,024 at a time, so that the encoding
 /// left when the last row is gathered stays about one MiB's.
 const MAX_BATCH_ROWS: usize = 16 * BATCH_ROWS;
+
+/// A row group ends, whatever its rows, once the rows gathered and not yet
+/// sent hold this many bytes (a thousand games of 64 KiB of comments
+/// each)...
+const GATHERED_BYTES: usize = 16 << 20;
+
+/// ...or once all its rows hold this many: memory stays bounded by bytes
+/// as well as by rows (found by a tester: 150 games of 3 MB comments,
+/// under `--max-game-size`, took 985 MB with `--moves`, all held until the
+/// end). A month of Lichess games with `--moves` takes about 230 MiB in
+/// 65,536 rows: its row groups are cut by rows, as before.
+const GROUP_BYTES: usize = 512 << 20;
+
+/// Rows between two counts of the bytes gathered (besides the count at
+/// each batch's end).
+const BYTES_EVERY: usize = 4;
+
+/// A partitioned table checks [`PARTITION_BYTES`] every 64 rows, and
+/// sooner once its rows have grown by this many bytes.
+const BUDGET_STEP: usize = 8 << 20;
 
 /// Batches that may wait for the encoder: enough that a burst of slow
 /// encoding does not stop the reading at once (with one, the games table
@@ -735,6 +757,9 @@ struct Part {
     sent: usize,
     /// About how many bytes those took in the builders.
     sent_bytes: usize,
+    /// About how many bytes the rows in the builders take, as of the last
+    /// row.
+    gathered: usize,
     /// When it last took a row, for closing the least recently used.
     used: u64,
 }
@@ -774,6 +799,9 @@ pub struct ParquetSink {
     files: Option<std::collections::HashMap<String, usize>>,
     next_id: usize,
     clock: u64,
+    /// Bytes gathered by all parts since the last check of
+    /// [`PARTITION_BYTES`].
+    grown: usize,
     encoder: Encoding,
     /// Batches the encoder has written, sent back to be dropped on this
     /// thread, whose allocator made their buffers (freed by the encoder,
@@ -803,6 +831,7 @@ impl ParquetSink {
             rows: 0,
             sent: 0,
             sent_bytes: 0,
+            gathered: 0,
             used: 0,
         });
         sink.next_id = 1;
@@ -850,6 +879,7 @@ impl ParquetSink {
             files: None,
             next_id: 0,
             clock: 0,
+            grown: 0,
             encoder,
             done,
             null_key: String::new(),
@@ -960,6 +990,7 @@ impl ParquetSink {
             rows: 0,
             sent: 0,
             sent_bytes: 0,
+            gathered: 0,
             used: self.clock,
         });
         self.current = self.parts.len() - 1;
@@ -992,13 +1023,21 @@ impl ParquetSink {
         if part.sent + part.rows >= self.group_rows {
             return self.write_group(self.current);
         }
-        if part.rows.is_multiple_of(batch)
-            && (part.rows >= MAX_BATCH_ROWS
-                || part.builders.iter().map(Builder::bytes).sum::<usize>() >= BATCH_BYTES)
-        {
-            return self.send_rows(self.current, false);
+        // Bytes counted every few rows (a sum over the columns): a row
+        // group ends at most a few games past its bytes.
+        let at_batch = part.rows.is_multiple_of(batch);
+        if at_batch || part.rows.is_multiple_of(BYTES_EVERY) {
+            let bytes: usize = part.builders.iter().map(Builder::bytes).sum();
+            self.grown += bytes.saturating_sub(part.gathered);
+            part.gathered = bytes;
+            if bytes >= GATHERED_BYTES || part.sent_bytes + bytes >= GROUP_BYTES {
+                return self.write_group(self.current);
+            }
+            if at_batch && (part.rows >= MAX_BATCH_ROWS || bytes >= BATCH_BYTES) {
+                return self.send_rows(self.current, false);
+            }
         }
-        if self.files.is_some() && self.clock.is_multiple_of(64) {
+        if self.files.is_some() && (self.clock.is_multiple_of(64) || self.grown >= BUDGET_STEP) {
             self.keep_within_budget()?;
         }
         Ok(())
@@ -1007,6 +1046,7 @@ impl ParquetSink {
     /// While the open partitions hold more than [`PARTITION_BYTES`], the
     /// largest is written out.
     fn keep_within_budget(&mut self) -> Result<()> {
+        self.grown = 0;
         loop {
             let sizes: Vec<usize> = self
                 .parts
@@ -1058,6 +1098,7 @@ impl ParquetSink {
             part.sent_bytes += bytes;
         }
         part.rows = 0;
+        part.gathered = 0;
         let id = part.id;
         let batch = RecordBatch::try_new(Arc::clone(&self.schema), arrays)
             .context("a parquet row group")?;

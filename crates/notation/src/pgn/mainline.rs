@@ -51,6 +51,16 @@ impl Mainline {
         self.sans.is_empty()
     }
 
+    /// About how many bytes its plies hold (for bounding what is kept in
+    /// memory by bytes as well as by games).
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.sans.len()
+            * (std::mem::size_of::<SanPlus>()
+                + std::mem::size_of::<Option<Millis>>()
+                + std::mem::size_of::<Option<Eval>>())
+    }
+
     /// Each ply's move in canonical SAN, with its check or mate suffix.
     #[must_use]
     pub fn sans(&self) -> &[SanPlus] {
