@@ -69,9 +69,10 @@ const GATHERED_BYTES: usize = 16 << 20;
 /// 65,536 rows: its row groups are cut by rows, as before.
 const GROUP_BYTES: usize = 512 << 20;
 
-/// Rows between two counts of the bytes gathered (besides the count at
-/// each batch's end).
-const BYTES_EVERY: usize = 4;
+/// The most rows between two counts of the bytes gathered (besides the
+/// count at each batch's end): fewer where rows are wide, so that about
+/// a sixteenth of [`GATHERED_BYTES`] is gathered between two counts.
+const MAX_BYTES_STEP: usize = 16;
 
 /// A partitioned table checks [`PARTITION_BYTES`] every 64 rows, and
 /// sooner once its rows have grown by this many bytes.
@@ -758,8 +759,12 @@ struct Part {
     /// About how many bytes those took in the builders.
     sent_bytes: usize,
     /// About how many bytes the rows in the builders take, as of the last
-    /// row.
+    /// count.
     gathered: usize,
+    /// Rows from one count of the bytes to the next, and the rows at the
+    /// next.
+    bytes_step: usize,
+    next_count: usize,
     /// When it last took a row, for closing the least recently used.
     used: u64,
 }
@@ -832,6 +837,8 @@ impl ParquetSink {
             sent: 0,
             sent_bytes: 0,
             gathered: 0,
+            bytes_step: 1,
+            next_count: 1,
             used: 0,
         });
         sink.next_id = 1;
@@ -991,6 +998,8 @@ impl ParquetSink {
             sent: 0,
             sent_bytes: 0,
             gathered: 0,
+            bytes_step: 1,
+            next_count: 1,
             used: self.clock,
         });
         self.current = self.parts.len() - 1;
@@ -1024,12 +1033,15 @@ impl ParquetSink {
             return self.write_group(self.current);
         }
         // Bytes counted every few rows (a sum over the columns): a row
-        // group ends at most a few games past its bytes.
+        // group ends at most a few rows past its bytes.
         let at_batch = part.rows.is_multiple_of(batch);
-        if at_batch || part.rows.is_multiple_of(BYTES_EVERY) {
+        if at_batch || part.rows >= part.next_count {
             let bytes: usize = part.builders.iter().map(Builder::bytes).sum();
             self.grown += bytes.saturating_sub(part.gathered);
             part.gathered = bytes;
+            part.bytes_step =
+                (GATHERED_BYTES / 16 / (bytes / part.rows).max(1)).clamp(1, MAX_BYTES_STEP);
+            part.next_count = part.rows + part.bytes_step;
             if bytes >= GATHERED_BYTES || part.sent_bytes + bytes >= GROUP_BYTES {
                 return self.write_group(self.current);
             }
@@ -1099,6 +1111,7 @@ impl ParquetSink {
         }
         part.rows = 0;
         part.gathered = 0;
+        part.next_count = part.bytes_step;
         let id = part.id;
         let batch = RecordBatch::try_new(Arc::clone(&self.schema), arrays)
             .context("a parquet row group")?;
