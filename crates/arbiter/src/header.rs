@@ -418,6 +418,14 @@ enum TagTextRepr {
 const TAG_TEXT_SHORT: usize = 30;
 
 impl TagText {
+    /// The bytes of a long value, held apart from the `TagText` itself.
+    fn heap_len(&self) -> usize {
+        match &self.0 {
+            TagTextRepr::Short(_) => 0,
+            TagTextRepr::Long(s) => s.len(),
+        }
+    }
+
     /// Decodes a tag's raw value (escapes undone, Windows-1252 when not
     /// UTF-8: [`decode_tag_value`]). A short UTF-8 value without a
     /// backslash, nearly every value, is its own decoding: copied as it
@@ -944,6 +952,29 @@ impl GameHeader {
     #[must_use]
     pub fn unreadable(&self) -> usize {
         self.fields.iter().filter(|f| f.is_unreadable()).count()
+    }
+
+    /// About how many bytes the header holds beyond its own size: its
+    /// long values (for bounding what is held in memory by bytes).
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        let text = |t: &TagText| t.heap_len();
+        [&self.white, &self.black, &self.result_tag]
+            .into_iter()
+            .flatten()
+            .map(text)
+            .sum::<usize>()
+            + self
+                .fields
+                .iter()
+                .map(|field| match field {
+                    TagField::Text(t)
+                    | TagField::Unreadable(t)
+                    | TagField::TimeControl { text: t, .. } => text(t),
+                    _ => 0,
+                })
+                .sum::<usize>()
+            + self.fields.len() * std::mem::size_of::<TagField>()
     }
 }
 

@@ -974,15 +974,11 @@ impl Compiler<'_> {
                     sqlparser::ast::DataType::Time(..) => {
                         (Node::Lit(Lit::Time(time(text, column)?)), Ty::Time)
                     }
-                    // At the type's (last) word, not at the quoted text.
                     _ => {
-                        let at = Source(self.source)
-                            .word_before(typed.value.span.start)
-                            .unwrap_or(column);
                         return Err(err(
-                            at,
+                            column,
                             format!("unsupported literal type {}", typed.data_type),
-                        ));
+                        ))
                     }
                 }
             }
@@ -1514,17 +1510,20 @@ fn literal(value: &Value, column: Pos) -> Result<(Node, Ty), QueryError> {
 
 /// A date literal, read as duckdb casts text to `DATE`: `YYYY-MM-DD`,
 /// the month and day of one or two digits, blanks around it, and a time
-/// after a space or a `T` that is dropped (`'2024-01-05 10:00:00'` is
+/// after a blank or a `T` that is dropped (`'2024-01-05 10:00:00.5'` is
 /// 5 January, so `UTCDate = '2024-01-05 10:00:00'` holds on that day, as
-/// in duckdb).
+/// in duckdb). Time zones are refused.
 fn date(text: &str, column: Pos) -> Result<Date, QueryError> {
     let bad = || err(column, format!("'{text}' is not a date (YYYY-MM-DD)"));
-    let t = text.trim();
-    let (day_part, time_part) = match t.find([' ', 'T']) {
-        Some(at) => (&t[..at], Some(t[at + 1..].trim_start())),
+    let t = text.trim_matches(|c: char| c.is_ascii_whitespace());
+    let (day_part, time_part) = match t.find(|c: char| c == 'T' || c.is_ascii_whitespace()) {
+        Some(at) => (
+            &t[..at],
+            Some(t[at + 1..].trim_start_matches(|c: char| c.is_ascii_whitespace())),
+        ),
         None => (t, None),
     };
-    if time_part.is_some_and(|time| time_of_day(time).is_none()) {
+    if time_part.is_some_and(|time| clock_time(time, true).is_none()) {
         return Err(bad());
     }
     let mut fields = day_part.split('-');
@@ -1547,27 +1546,32 @@ fn date(text: &str, column: Pos) -> Result<Date, QueryError> {
 
 /// A time literal, read as duckdb casts text to `TIME`: `HH:MM[:SS]`,
 /// blanks around it, and a fraction of a second when it is nought
-/// (`12:30:00.000`); the `UTCTime` tags it is compared with hold whole
-/// seconds.
+/// (`12:30:00.000`, `12:30:00.`); the `UTCTime` tags it is compared with
+/// hold whole seconds, so another fraction is refused, not rounded.
 fn time(text: &str, column: Pos) -> Result<TimeOfDay, QueryError> {
-    time_of_day(text)
+    clock_time(text.trim_matches(|c: char| c.is_ascii_whitespace()), false)
         .ok_or_else(|| err(column, format!("'{text}' is not a time of day (HH:MM:SS)")))
 }
 
-fn time_of_day(text: &str) -> Option<TimeOfDay> {
-    let t = text.trim();
-    let t = match t.split_once('.') {
+/// `HH:MM[:SS[.fraction]]`, the fraction any digits where `any_fraction`
+/// (a time after a date, dropped), else only noughts.
+fn clock_time(text: &str, any_fraction: bool) -> Option<TimeOfDay> {
+    let whole = match text.split_once('.') {
         Some((whole, fraction))
             if whole.matches(':').count() == 2
-                && !fraction.is_empty()
-                && fraction.bytes().all(|b| b == b'0') =>
+                && fraction.bytes().all(|b| b.is_ascii_digit())
+                && (any_fraction || fraction.bytes().all(|b| b == b'0')) =>
         {
             whole
         }
         Some(_) => return None,
-        None => t,
+        None => text,
     };
-    TimeOfDay::parse(t)
+    // `TimeOfDay::parse` trims Unicode blanks, which duckdb does not.
+    if whole.chars().any(char::is_whitespace) {
+        return None;
+    }
+    TimeOfDay::parse(whole)
 }
 
 /// Whether [`unify`] reads the left operand (a text) as the right one's
@@ -2045,18 +2049,24 @@ mod tests {
             "2016-01-05 10:00:00",
             "2016-01-05T23:59:59",
             "2016-01-05 10:00",
+            "2016-01-05 10:00:00.5",
+            "2016-01-05\t10:00:00.",
         ] {
             assert_eq!(date(text, at).ok(), Some(day), "{text}");
         }
         for text in [
             "20160105",
             "2016.01.05",
+            "2016/01/05",
             "+2016-01-05",
             "16-01-05",
             "2016-001-05",
             "2016-02-30",
             "2016-01-05 BC",
             "2016-01-05 25:00:00",
+            "2016-01-05 10:00:00+01",
+            "2016-01-05 10:00:00 .5",
+            "\u{a0}2016-01-05",
             "2016-01-05-",
             "",
         ] {
@@ -2069,6 +2079,7 @@ mod tests {
             " 12:30:00 ",
             "12:30:00.000",
             "12:30:00.0",
+            "12:30:00.",
         ] {
             assert_eq!(time(text, at).ok(), half_past, "{text}");
         }
@@ -2077,7 +2088,8 @@ mod tests {
         for text in [
             "12:30:00.5",
             "12:30.0",
-            "12:30:00.",
+            "12:30:00 .0",
+            "\u{a0}12:30",
             "24:00:00",
             "12:30:00 PM",
         ] {

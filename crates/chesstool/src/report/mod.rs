@@ -182,16 +182,16 @@ impl<R> Sink<R> {
 impl<R: GameRecord + Send + 'static> Sink<R> {
     /// For a report of one row a game: a Parquet table fills its columns
     /// on a thread of its own ([`Table::hand_off`]); rows then go in
-    /// whole, by [`Table::push`], in batches bounded by their moves'
-    /// bytes too. `threads` is the run's `--threads`.
+    /// whole, by [`Table::push`], in batches bounded by their bytes too
+    /// (long tag values, the moves). `threads` is the run's `--threads`.
     ///
     /// # Errors
     /// When the thread cannot start.
     pub fn hand_off(self, threads: usize) -> Result<Sink<R>> {
         Ok(match self {
-            Sink::Table(table) => Sink::Table(
-                table.hand_off(threads, |record| record.moves().map_or(0, GameMoves::bytes))?,
-            ),
+            Sink::Table(table) => Sink::Table(table.hand_off(threads, |record| {
+                record.header().heap_bytes() + record.moves().map_or(0, GameMoves::bytes)
+            })?),
             text => text,
         })
     }

@@ -58,8 +58,8 @@ const BATCH_BYTES: usize = 1 << 20;
 const MAX_BATCH_ROWS: usize = 16 * BATCH_ROWS;
 
 /// A row group ends, whatever its rows, once the rows gathered and not yet
-/// sent hold this many bytes (a thousand games of 64 KiB of comments
-/// each)...
+/// sent hold this many bytes (a thousand games of 16 KiB each: engine
+/// games with their lines in comments, with `--moves`)...
 const GATHERED_BYTES: usize = 16 << 20;
 
 /// ...or once all its rows hold this many: memory stays bounded by bytes

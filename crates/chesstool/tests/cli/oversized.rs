@@ -340,67 +340,90 @@ fn fix_results_leaves_out_a_game_too_large_to_hold() {
     assert_eq!(fixed, GOOD.repeat(6));
 }
 
-/// Games under `--max-game-size` but large (a long comment each) in a
-/// Parquet games table with `--moves`: what is held waits by bytes as
-/// well as by games, so memory stays bounded (found by a tester: 150
-/// games of 3 MB took 985 MB to 1.7 GB, every record and row held until a
-/// thousand had come). The input is streamed on stdin and kept open, and
-/// the peak resident size read while the run waits for more: 600 games
-/// of 512 KiB (300 MiB) held at once, as before, took 400 MiB.
+/// Games under `--max-game-size` but large (a long comment each, or long
+/// tag values) in a Parquet games table (`--moves`, `--tags`): what is
+/// held waits by bytes as well as by games, so memory stays bounded
+/// (found by a tester: 150 games of 3 MB took 985 MB to 1.7 GB, every
+/// record and row held until a thousand had come; then by a reviewer:
+/// long tag values were not weighed). The input is streamed on stdin and
+/// kept open, and the peak resident size read while the run waits for
+/// more: 600 games of 512 KiB (300 MiB) held at once, as before, took
+/// about 400 MiB.
 #[test]
 fn large_games_in_a_parquet_table_are_not_all_held() {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let dir = temp_dir("large_games_parquet");
     let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut comment = vec![b' '; 512 << 10];
-    for threads in ["1", "2"] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chesstool"))
-            .args(["validate", "-", "--threads", threads, "--format", "parquet"])
-            .args(["--moves", "-o", "t.parquet"])
-            .current_dir(&dir)
-            .stdin(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("run chesstool");
-        let mut stdin = child.stdin.take().expect("stdin");
-        for game in 0..600 {
-            // Letters a compressor cannot fold away.
-            for byte in comment.iter_mut().step_by(3) {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                *byte = b'a' + (seed % 26) as u8;
-            }
-            write!(stdin, "[Event \"{game}\"]\n[Result \"*\"]\n\n1. e4 {{").unwrap();
-            stdin.write_all(&comment).unwrap();
-            stdin.write_all(b"} e5 *\n\n").unwrap();
+    let mut letters = |buffer: &mut [u8]| {
+        // Letters a compressor cannot fold away.
+        for byte in buffer.iter_mut().step_by(3) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            *byte = b'a' + (seed % 26) as u8;
         }
-        stdin.flush().unwrap();
-        // What was written is read: the run waits for more.
-        std::thread::sleep(std::time::Duration::from_millis(500));
-        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
-            .expect("the run's status");
-        let peak_kib: u64 = status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmHWM:"))
-            .and_then(|v| v.split_whitespace().next()?.parse().ok())
-            .expect("VmHWM");
-        drop(stdin);
-        let out = child.wait_with_output().expect("wait");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(
-            // 90–200 MiB (the queues between the threads full); 400 MiB
-            // before, and more the more games.
-            peak_kib < 280 << 10,
-            "--threads {threads}: peak RSS {} MiB",
-            peak_kib >> 10
-        );
-        let written = std::fs::metadata(dir.join("t.parquet")).unwrap().len();
-        assert!(written > 600 * (128 << 10), "{written} bytes");
+    };
+    let tags = "Note0,Note1,Note2,Note3,Note4";
+    for (kind, args) in [("comment", ["--moves", "-q"]), ("tags", ["--tags", tags])] {
+        for threads in ["1", "2"] {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_chesstool"))
+                .args(["validate", "-", "--threads", threads, "--format", "parquet"])
+                .args(args)
+                .args(["-o", "t.parquet"])
+                .current_dir(&dir)
+                .stdin(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("run chesstool");
+            let mut stdin = child.stdin.take().expect("stdin");
+            let mut comment = vec![b' '; 512 << 10];
+            let mut value = vec![b' '; 100 << 10];
+            for game in 0..600 {
+                write!(stdin, "[Event \"{game}\"]\n").unwrap();
+                if kind == "tags" {
+                    for tag in 0..5 {
+                        letters(&mut value);
+                        write!(stdin, "[Note{tag} \"").unwrap();
+                        stdin.write_all(&value).unwrap();
+                        stdin.write_all(b"\"]\n").unwrap();
+                    }
+                    stdin
+                        .write_all(b"[Result \"*\"]\n\n1. e4 e5 *\n\n")
+                        .unwrap();
+                } else {
+                    letters(&mut comment);
+                    stdin.write_all(b"[Result \"*\"]\n\n1. e4 {").unwrap();
+                    stdin.write_all(&comment).unwrap();
+                    stdin.write_all(b"} e5 *\n\n").unwrap();
+                }
+            }
+            stdin.flush().unwrap();
+            // What was written is read: the run waits for more.
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+                .expect("the run's status");
+            let peak_kib: u64 = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.split_whitespace().next()?.parse().ok())
+                .expect("VmHWM");
+            drop(stdin);
+            let out = child.wait_with_output().expect("wait");
+            assert!(
+                out.status.success(),
+                "{kind}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(
+                // 90–200 MiB (the queues between the threads full); about
+                // 400 MiB before, and more the more games.
+                peak_kib < 280 << 10,
+                "{kind}, --threads {threads}: peak RSS {} MiB",
+                peak_kib >> 10
+            );
+            let written = std::fs::metadata(dir.join("t.parquet")).unwrap().len();
+            assert!(written > 600 * (128 << 10), "{kind}: {written} bytes");
+        }
     }
 }

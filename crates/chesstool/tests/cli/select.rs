@@ -1304,7 +1304,7 @@ fn select_bad_expressions_exit_2_with_one_line() {
         ("WhiteElo >= 2500 AND UTCDate > 2024", "--where: column 32: cannot compare a date with a number"),
         ("frob(WhiteElo) > 1", "--where: column 1: unknown function frob() (there are lower, upper, year, month, reaches and final)"),
         ("UTCDate > '2024-13-01'", "--where: column 11: '2024-13-01' is not a date (YYYY-MM-DD)"),
-        ("UTCDate > TIMESTAMP '2024-01-01 10:00:00'", "--where: column 11: unsupported literal type TIMESTAMP"),
+        ("UTCDate > TIMESTAMP '2024-01-01 10:00:00'", "--where: column 21: unsupported literal type TIMESTAMP"),
         ("UTCTime > '12:00:00.5'", "--where: column 11: '12:00:00.5' is not a time of day (HH:MM:SS)"),
         ("WhiteElo", "--where: column 1: the expression is a number, not a condition"),
         ("WhiteElo > 'abc'", "--where: column 12: 'abc' is not a whole number"),
