@@ -380,7 +380,7 @@ fn large_games_in_a_parquet_table_are_not_all_held() {
             let mut comment = vec![b' '; 512 << 10];
             let mut value = vec![b' '; 100 << 10];
             for game in 0..600 {
-                write!(stdin, "[Event \"{game}\"]\n").unwrap();
+                writeln!(stdin, "[Event \"{game}\"]").unwrap();
                 if kind == "tags" {
                     for tag in 0..5 {
                         letters(&mut value);
