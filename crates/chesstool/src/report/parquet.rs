@@ -769,6 +769,24 @@ struct Part {
     used: u64,
 }
 
+impl Part {
+    /// A part with no rows yet, its bytes to be counted from its first.
+    fn new(key: String, id: usize, builders: Vec<Builder>, used: u64) -> Part {
+        Part {
+            key,
+            id,
+            builders,
+            rows: 0,
+            sent: 0,
+            sent_bytes: 0,
+            gathered: 0,
+            bytes_step: 1,
+            next_count: 1,
+            used,
+        }
+    }
+}
+
 /// Where a sink's row groups are encoded.
 enum Encoding {
     /// Nothing sent yet: the encoder, to start on a thread of its own at
@@ -829,18 +847,7 @@ impl ParquetSink {
     ) -> Result<ParquetSink> {
         let mut sink = ParquetSink::start(Destination::File(out), schema, settings)?;
         let builders = sink.new_builders();
-        sink.parts.push(Part {
-            key: String::new(),
-            id: 0,
-            builders,
-            rows: 0,
-            sent: 0,
-            sent_bytes: 0,
-            gathered: 0,
-            bytes_step: 1,
-            next_count: 1,
-            used: 0,
-        });
+        sink.parts.push(Part::new(String::new(), 0, builders, 0));
         sink.next_id = 1;
         Ok(sink)
     }
@@ -990,18 +997,8 @@ impl ParquetSink {
         let path = std::path::Path::new(key).join(format!("part-{number:05}.parquet"));
         self.send(Message::Open { id, path })?;
         let builders = self.new_builders();
-        self.parts.push(Part {
-            key: key.to_owned(),
-            id,
-            builders,
-            rows: 0,
-            sent: 0,
-            sent_bytes: 0,
-            gathered: 0,
-            bytes_step: 1,
-            next_count: 1,
-            used: self.clock,
-        });
+        self.parts
+            .push(Part::new(key.to_owned(), id, builders, self.clock));
         self.current = self.parts.len() - 1;
         Ok(())
     }
