@@ -217,6 +217,9 @@ enum Lit {
     Null,
     Bool(bool),
     Int(i64),
+    /// A number literal that is not whole (`2499.5`, `2.5e-1`), or whole
+    /// past the whole numbers' range (`1e30`).
+    Float(f64),
     Text(String),
     Date(Date),
     Time(TimeOfDay),
@@ -1001,6 +1004,7 @@ impl Compiler<'_> {
                         (Node::Lit(Lit::Int(n)), _) if n != i64::MIN => {
                             (Node::Lit(Lit::Int(-n)), Ty::Int)
                         }
+                        (Node::Lit(Lit::Float(x)), _) => (Node::Lit(Lit::Float(-x)), Ty::Int),
                         (node, Ty::Int) => (
                             Node::Arith(
                                 Arith::Sub,
@@ -1499,13 +1503,31 @@ fn literal(value: &Value, column: Pos) -> Result<(Node, Ty), QueryError> {
                     ),
                 ))
             }
-            Err(_) => return Err(err(column, format!("{text} is not a whole number"))),
+            // A decimal or an exponent (`2499.5`, `2500.0`, `2.5e3`), as
+            // duckdb compares it with a whole number: exactly. A whole
+            // value is a whole number (`2500.0` is `2500`).
+            Err(_) => match text.parse::<f64>() {
+                Ok(x) if x.is_finite() => match whole(x) {
+                    Some(n) => (Node::Lit(Lit::Int(n)), Ty::Int),
+                    None => (Node::Lit(Lit::Float(x)), Ty::Int),
+                },
+                Ok(_) => return Err(err(column, format!("{text} is out of range"))),
+                Err(_) => return Err(err(column, format!("{text} is not a number"))),
+            },
         },
         Value::SingleQuotedString(text) => (Node::Lit(Lit::Text(text.clone())), Ty::Text),
         Value::Boolean(b) => (Node::Lit(Lit::Bool(*b)), Ty::Bool),
         Value::Null => (Node::Lit(Lit::Null), Ty::Null),
         other => return Err(err(column, format!("unsupported literal {other}"))),
     })
+}
+
+/// `x` as a whole number, if it is one within the whole numbers' range.
+#[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+fn whole(x: f64) -> Option<i64> {
+    // 2^63 is the first value past `i64::MAX` (which is not an `f64`).
+    (x.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x))
+        .then_some(x as i64)
 }
 
 /// A date literal, read as duckdb casts text to `DATE`: `YYYY-MM-DD`,
@@ -1667,6 +1689,7 @@ impl<'a> Cx<'a> {
                 Lit::Null => Val::Null,
                 Lit::Bool(b) => Val::Bool(*b),
                 Lit::Int(n) => Val::Int(*n),
+                Lit::Float(x) => Val::Float(*x),
                 Lit::Text(t) => Val::Text(Cow::Owned(t.clone())),
                 Lit::Date(d) => Val::Date(*d),
                 Lit::Time(t) => Val::Time(*t),
@@ -2463,6 +2486,16 @@ mod tests {
             error("EXISTS (SELECT 1)")
         );
         assert!(error("NOT EXISTS (SELECT 1)").starts_with("column 5: unsupported expression"));
+        // A number literal with a fraction or an exponent is a number (of
+        // any size duckdb reads as a double), but not past a double's.
+        assert_eq!(
+            error("WhiteElo > 1e400"),
+            "column 12: 1e400 is out of range"
+        );
+        assert_eq!(
+            error("WhiteElo > 1.5 AND UTCDate > 2024.5"),
+            "column 30: cannot compare a date with a number"
+        );
         assert_eq!(
             error("WhiteElo > 0x10"),
             "column 12: unsupported literal 0x10"

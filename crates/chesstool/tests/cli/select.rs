@@ -266,6 +266,11 @@ const CASES: &[(&str, &str)] = &[
     ("UTCDate < '2024-01-02T00:00:01'", "cmp(d('UTCDate'), '<', date(2024, 1, 2))"),
     ("UTCTime < '12:00'", "cmp(tm('UTCTime'), '<', 12 * 3600)"),
     ("UTCTime >= TIME '11:59:59.000'", "cmp(tm('UTCTime'), '>=', 11 * 3600 + 59 * 60 + 59)"),
+    // Number literals with a fraction or an exponent, compared exactly.
+    ("WhiteElo > 2599.5", "cmp(i('WhiteElo'), '>', 2599.5)"),
+    ("WhiteElo >= 2.6e3 OR BlackElo = 1500.0", "OR(cmp(i('WhiteElo'), '>=', 2600), cmp(i('BlackElo'), '=', 1500))"),
+    ("WhiteElo IN (2599.5, 2600.0) OR base BETWEEN 179.5 AND 180.5", "OR(IN(i('WhiteElo'), [2599.5, 2600]), AND(cmp(base(), '>=', 179.5), cmp(base(), '<=', 180.5)))"),
+    ("Round = 3.0 OR Round > -0.5e1 AND WhiteElo <> 2600.5", "OR(cmp(i('Round'), '=', 3), AND(cmp(i('Round'), '>', -5), cmp(i('WhiteElo'), '<>', 2600.5)))"),
     ("plies > 20", "cmp(g.plies, '>', 20)"),
     ("plies <= 7 AND WhiteElo >= 2000", "AND(cmp(g.plies, '<=', 7), cmp(i('WhiteElo'), '>=', 2000))"),
     ("NOT valid", "NOT(g.valid)"),
