@@ -388,6 +388,16 @@ impl Ruling {
         }
     }
 
+    /// Whether the record agrees with the verdict ([`Judged::agrees`]),
+    /// for a judged game.
+    #[must_use]
+    pub fn agrees(&self) -> Option<bool> {
+        match self {
+            Ruling::Judged(judged) => Some(judged.agrees()),
+            Ruling::Invalid(_) => None,
+        }
+    }
+
     /// The `Result` as recorded (the tag, else the movetext terminator).
     #[must_use]
     pub fn recorded(&self) -> &RecordedResult {
@@ -438,6 +448,38 @@ pub struct Judged {
 }
 
 impl Judged {
+    /// Whether the record agrees with the verdict: its recorded result is
+    /// the verdict's ([`Verdict::agrees`]), and the movetext's terminator
+    /// is no other result than the `Result` tag. A record whose tag and
+    /// terminator differ (what `validate` calls a bad `Result` tag) holds
+    /// two results, of which at most one is the verdict's: it disagrees,
+    /// whichever the verdict follows (its detail says which is which).
+    ///
+    /// ```
+    /// use arbiter::header::{GameHeader, HeaderSpec};
+    /// use arbiter::{adjudicate, Ruling};
+    /// use adjudication::verdict::Rules;
+    /// use notation::pgn::read::GameReader;
+    ///
+    /// let pgn = b"[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n";
+    /// let spec = HeaderSpec::default().for_adjudication();
+    /// GameReader::new().read_chunk(pgn, 0, 1, |game| {
+    ///     let header = GameHeader::read(game, &spec);
+    ///     let Ruling::Judged(judged) = adjudicate(game, &header, &Rules::fide()) else { panic!() };
+    ///     // The tag is the verdict's result, the terminator is not.
+    ///     assert!(judged.verdict.agrees);
+    ///     assert!(!judged.agrees());
+    /// });
+    /// ```
+    #[must_use]
+    pub fn agrees(&self) -> bool {
+        let one_result = match (self.recorded.result(), self.terminator) {
+            (Some(tag), Some(terminator)) => tag == terminator,
+            _ => true,
+        };
+        self.verdict.agrees && one_result
+    }
+
     /// The verdict's mating line in SAN with move numbers (`41. Qb3+ Ka1
     /// 42. Qb2#`, `12... Qh4#`), or empty.
     #[must_use]

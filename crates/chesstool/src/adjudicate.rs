@@ -258,7 +258,7 @@ pub fn schema(
             Type::Bool,
             true,
             move |r: &Row, _, c| match judged(r) {
-                Some(judged) => c.bool(judged.verdict.agrees),
+                Some(judged) => c.bool(judged.agrees()),
                 None => c.null(),
             },
         ),
@@ -480,7 +480,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         }
         counts.games += 1;
         counts.unreadable += tags.unreadable(&record.header);
-        let agrees = record.ruling.verdict().map(|v| v.agrees);
+        let agrees = record.ruling.agrees();
         match agrees {
             None => counts.invalid += 1,
             Some(false) => counts.disagree += 1,
@@ -502,7 +502,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
             Sink::Table(table) => table.push(row)?,
             Sink::Text(out) => {
                 if let Ruling::Judged(judged) = &record.ruling {
-                    if !judged.verdict.agrees {
+                    if !judged.agrees() {
                         progress.suspend(|| write_line(out, &text_line(&row, judged)))?;
                     }
                 }
@@ -605,10 +605,21 @@ fn write_line(out: &mut Output, line: &str) -> Result<()> {
 /// `  mating line: 41. Qb3+ Ka1 42. Qb2#`.
 fn text_line(row: &Row, judged: &Judged) -> String {
     let Judged {
-        recorded, verdict, ..
+        recorded,
+        verdict,
+        terminator,
+        ..
     } = judged;
+    // A tag and a terminator that differ: both, since one of them may be
+    // the verdict's.
+    let terminator = match (recorded.result(), terminator) {
+        (Some(tag), Some(terminator)) if tag != *terminator => {
+            format!(" (the movetext ends with {})", terminator.as_str())
+        }
+        _ => String::new(),
+    };
     let mut text = format!(
-        "{}: recorded {}, should be {} ({} at ply {}): {}",
+        "{}: recorded {}{terminator}, should be {} ({} at ply {}): {}",
         game_place(row, row.line),
         match recorded.text() {
             None | Some("") => "nothing".into(),

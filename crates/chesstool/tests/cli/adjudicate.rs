@@ -1335,6 +1335,62 @@ fn adjudicate_fix_results_keeps_crlf_and_corrects_a_contradicting_terminator() {
     );
 }
 
+/// A record whose `Result` tag and terminator differ holds two results:
+/// it disagrees whichever one the verdict follows, so that adjudicate's
+/// exit code is validate's (found by a tester: `agrees` was true and the
+/// exit code 0 where validate says `bad Result tag`).
+#[test]
+fn a_result_tag_at_odds_with_the_terminator_disagrees() {
+    let dir = temp_dir("adj_tag_terminator");
+    let cases = [
+        // The verdict follows the tag (a resignation), not the terminator.
+        (
+            "[Event \"a\"]\n[Result \"0-1\"]\n\n1. e4 e5 1/2-1/2\n",
+            "0-1,resignation",
+        ),
+        // The tag is the board's, the terminator is not.
+        (
+            "[Event \"b\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n",
+            "0-1,checkmate",
+        ),
+        // `*` is a result too.
+        (
+            "[Event \"c\"]\n[Result \"1-0\"]\n\n1. e4 e5 *\n",
+            "1-0,resignation",
+        ),
+    ];
+    for (i, (pgn, verdict)) in cases.iter().enumerate() {
+        let file = format!("g{i}.pgn");
+        std::fs::write(dir.join(&file), pgn).unwrap();
+        let validate = chesstool(&dir, &["validate", &file, "-q"]);
+        assert_eq!(validate.code, 1, "{pgn}: {}", validate.stderr);
+        let run = chesstool(&dir, &["adjudicate", &file, "--format", "csv"]);
+        assert_eq!(run.code, validate.code, "{pgn}: {}", run.stdout);
+        let row = run.stdout.lines().nth(1).unwrap();
+        assert!(row.contains(&format!(",{verdict},")), "{row}");
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields[12], "false", "{row}");
+        assert!(row.contains("but the movetext ends with"), "{row}");
+        // The text report lists it with the disagreements.
+        let text = chesstool(&dir, &["adjudicate", &file]);
+        assert_eq!(text.code, 1);
+        assert!(text.stdout.contains("1 disagree"), "{}", text.stdout);
+        assert!(
+            text.stdout.contains(" (the movetext ends with "),
+            "{}",
+            text.stdout
+        );
+    }
+    // A tag and a terminator that agree, with each other and the verdict.
+    std::fs::write(
+        dir.join("ok.pgn"),
+        "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["adjudicate", "ok.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+}
+
 /// The chess.com export of the shared files has no blank line between its
 /// games: `--fix-results` writes it back as it was but for the one game it
 /// corrects (issue 21: 334 blank lines were added). *Needs `../shared`.*
