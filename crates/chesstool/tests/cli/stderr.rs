@@ -211,6 +211,44 @@ fn line_separators_and_bidi_controls_are_escaped_in_messages() {
     assert!(!row.contains('\u{202e}'), "{row}");
 }
 
+/// A character that shows as nothing (a zero-width space, a byte order
+/// mark, a word joiner, a soft hyphen, a tag character, a noncharacter)
+/// is escaped in a message that quotes it, which would else seem to quote
+/// nothing (a tester's finding); a space of another script is shown as
+/// it is, and the table keeps every name as read.
+#[test]
+fn invisible_characters_are_escaped_in_messages() {
+    let dir = temp_dir("stderr_invisible");
+    for c in [
+        '\u{200b}',
+        '\u{feff}',
+        '\u{2060}',
+        '\u{ad}',
+        '\u{e0001}',
+        '\u{fffe}',
+    ] {
+        std::fs::write(
+            dir.join("e.pgn"),
+            format!("[Event \"x\"]\n[White \"A\u{3000}B{c}\"]\n\n1. e4 e{c}5 *\n"),
+        )
+        .unwrap();
+        let shown = format!("\\u{{{:x}}}", u32::from(c));
+        let run = chesstool(&dir, &["validate", "e.pgn"]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert_eq!(
+            run.stderr.lines().next().unwrap(),
+            format!(
+                "e.pgn:4: game 1 (A\u{3000}B{shown} – ?): ply 2 \"1...e{shown}5\": unreadable move: \
+                 invalid san 'e{shown}5': unexpected character '{shown}'"
+            )
+        );
+        let csv = chesstool(&dir, &["validate", "e.pgn", "--format", "csv", "-q"]);
+        let row = csv.stdout.lines().nth(1).unwrap().to_string();
+        assert!(row.contains(&format!(",A\u{3000}B{c},")), "{row}");
+        assert!(!row.contains(&format!("e{c}5")), "{row}");
+    }
+}
+
 /// Every message that quotes a name or a text read escapes those
 /// characters too (a reviewer's findings, each written raw before): the
 /// file in a game's error line and in replay's text, a FEN's fault, a

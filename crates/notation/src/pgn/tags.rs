@@ -472,7 +472,16 @@ fn push_escaped(out: &mut String, c: char) {
 /// U+2029: a line break to many viewers and to JavaScript), and the
 /// bidirectional formatting characters (U+061C, U+200E, U+200F,
 /// U+202A–U+202E, U+2066–U+2069), which reorder how the rest of the line
-/// is shown (a file name could make a message read as another).
+/// is shown (a file name could make a message read as another), and the
+/// characters that show as nothing: the invisible format characters (a
+/// soft hyphen U+00AD, a zero-width space U+200B, a word joiner
+/// U+2060–U+2064, a byte order mark U+FEFF, the interlinear annotations
+/// U+FFF9–U+FFFB, the tags U+E0001 and U+E0020–U+E007F, and the like) and
+/// the noncharacters (U+FDD0–U+FDEF, U+FFFE, U+FFFF and their like in
+/// every plane): a message that quotes `e\u{200b}5` as `'​'` would read
+/// as quoting nothing (a tester's finding). The joiners U+200C and U+200D
+/// stay, which scripts and emoji need, and so do the spaces (a name's
+/// U+3000 is a space of its script).
 ///
 /// ```
 /// use notation::pgn::tags::is_display_hazard;
@@ -480,23 +489,45 @@ fn push_escaped(out: &mut String, c: char) {
 /// assert!(is_display_hazard('\u{1b}'));
 /// assert!(is_display_hazard('\u{2028}'));
 /// assert!(is_display_hazard('\u{202e}'));
+/// assert!(is_display_hazard('\u{200b}'));
+/// assert!(is_display_hazard('\u{feff}'));
+/// assert!(is_display_hazard('\u{fffe}'));
+/// assert!(is_display_hazard('\u{e0001}'));
 /// assert!(!is_display_hazard('é'));
 /// assert!(!is_display_hazard('\u{200d}')); // a joiner: part of emoji and scripts
+/// assert!(!is_display_hazard('\u{3000}'));
 /// ```
 #[must_use]
 #[inline]
 pub fn is_display_hazard(c: char) -> bool {
     c.is_control()
-        || matches!(
-            c,
-            '\u{2028}'
-                | '\u{2029}'
-                | '\u{061c}'
-                | '\u{200e}'
-                | '\u{200f}'
-                | '\u{202a}'..='\u{202e}'
-                | '\u{2066}'..='\u{2069}'
-        )
+        || (c >= '\u{ad}'
+            && (matches!(
+                c,
+                '\u{ad}'
+                    | '\u{600}'..='\u{605}'
+                    | '\u{61c}'
+                    | '\u{6dd}'
+                    | '\u{70f}'
+                    | '\u{890}'..='\u{891}'
+                    | '\u{8e2}'
+                    | '\u{180e}'
+                    | '\u{200b}'
+                    | '\u{200e}'..='\u{200f}'
+                    | '\u{2028}'..='\u{202e}'
+                    | '\u{2060}'..='\u{2064}'
+                    | '\u{2066}'..='\u{206f}'
+                    | '\u{fdd0}'..='\u{fdef}'
+                    | '\u{feff}'
+                    | '\u{fff9}'..='\u{fffb}'
+                    | '\u{110bd}'
+                    | '\u{110cd}'
+                    | '\u{13430}'..='\u{1343f}'
+                    | '\u{1bca0}'..='\u{1bca3}'
+                    | '\u{1d173}'..='\u{1d17a}'
+                    | '\u{e0001}'
+                    | '\u{e0020}'..='\u{e007f}'
+            ) || (u32::from(c) & 0xfffe) == 0xfffe))
 }
 
 #[cfg(test)]
