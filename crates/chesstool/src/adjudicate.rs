@@ -517,6 +517,26 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         matches!(sink, Sink::Text(_)),
     );
     let io_failed = run.io_failed;
+    // The text report ends with its summary; beside a CSV, JSONL or
+    // Parquet report the summary is for a person watching (stderr a
+    // terminal, no -q).
+    match &mut sink {
+        Sink::Table(_) if args.common.summary_on_stderr() => {
+            eprint!("{}", summary(&counts, &run.skipped.note()));
+        }
+        Sink::Table(_) => {}
+        // A run that read nothing prints nothing on stdout.
+        Sink::Text(_) if io_failed && counts.games == 0 => {}
+        Sink::Text(out) => out.write_all(summary(&counts, &run.skipped.note()).as_bytes())?,
+    }
+    // The fixed games written out, then the report committed, then the
+    // fixed file: a write error of either leaves neither (a report
+    // committed beside no fixed file, or a fixed file beside no report,
+    // would pass for a whole run).
+    if let Some(fixed) = &mut fixed {
+        fixed.write_out()?;
+    }
+    sink.finish()?.commit()?;
     if let Some(fixed) = fixed {
         let name = crate::report::table::escape_for_message(&fixed.name()).into_owned();
         fixed.commit()?;
@@ -541,19 +561,6 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
             ),
         }
     }
-    // The text report ends with its summary; beside a CSV, JSONL or
-    // Parquet report the summary is for a person watching (stderr a
-    // terminal, no -q).
-    match &mut sink {
-        Sink::Table(_) if args.common.summary_on_stderr() => {
-            eprint!("{}", summary(&counts, &run.skipped.note()));
-        }
-        Sink::Table(_) => {}
-        // A run that read nothing prints nothing on stdout.
-        Sink::Text(_) if io_failed && counts.games == 0 => {}
-        Sink::Text(out) => out.write_all(summary(&counts, &run.skipped.note()).as_bytes())?,
-    }
-    sink.finish()?.commit()?;
     Ok(if io_failed {
         Outcome::IoError
     } else if counts.disagree > 0 || counts.invalid > 0 || left_out > 0 {

@@ -642,6 +642,27 @@ impl Output {
         }
     }
 
+    /// Writes out what is buffered, without committing: a run with two
+    /// outputs flushes the one it commits second before it commits the
+    /// first, so that a write error of either (a full disk) leaves neither
+    /// file (a tester's finding: `select --duplicates /dev/full -o out.pgn`
+    /// failed with `out.pgn` written).
+    ///
+    /// # Errors
+    /// When writing fails; the message names the destination.
+    pub fn write_out(&mut self) -> anyhow::Result<()> {
+        let name = self.name();
+        let result = match &mut self.sink {
+            Sink::Stdout(writer) => writer.flush(),
+            Sink::Stream { writer, .. } | Sink::File { writer, .. } => {
+                writer.as_mut().map_or(Ok(()), Write::flush)
+            }
+        };
+        result
+            .map_err(|err| io::Error::new(err.kind(), crate::input::os_message(&err)))
+            .with_context(|| format!("cannot write {name}"))
+    }
+
     /// Flushes everything; for a file, syncs it to disk and renames it over
     /// the destination.
     ///

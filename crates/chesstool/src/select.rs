@@ -716,6 +716,11 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         },
     )?;
     crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
+    // The duplicates written out before the games are committed: a write
+    // error of either leaves neither.
+    if let Some(out) = &mut duplicates {
+        out.write_out()?;
+    }
     if let Some(mut split) = split {
         split.close()?;
         split.dir.commit()?;

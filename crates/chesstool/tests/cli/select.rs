@@ -2294,6 +2294,96 @@ fn select_duplicates_puts_each_dropped_game_beside_the_earlier_game_it_repeats()
     }
 }
 
+/// A run with two outputs that cannot write one of them leaves neither:
+/// `select --duplicates` beside `-o`, `adjudicate --fix-results` beside
+/// `-o` (a tester's finding: the games were written where the duplicates
+/// could not be).
+#[test]
+fn a_run_that_cannot_write_one_of_its_outputs_leaves_neither() {
+    if !Path::new("/dev/full").exists() {
+        skip(Skip::Tool, "no /dev/full");
+        return;
+    }
+    let dir = temp_dir("select_two_outputs_full");
+    let games = fixture();
+    std::fs::write(dir.join("g.pgn"), format!("{games}\n{games}")).unwrap();
+    for (args, left) in [
+        (
+            &[
+                "select",
+                "g.pgn",
+                "--unique",
+                "--duplicates",
+                "/dev/full",
+                "-o",
+                "out.pgn",
+            ][..],
+            "out.pgn",
+        ),
+        (
+            &[
+                "select",
+                "g.pgn",
+                "--unique",
+                "--duplicates",
+                "dups.csv",
+                "-o",
+                "/dev/full",
+            ][..],
+            "dups.csv",
+        ),
+        (
+            &[
+                "adjudicate",
+                "g.pgn",
+                "--fix-results=/dev/full",
+                "--format",
+                "csv",
+                "-o",
+                "r.csv",
+            ][..],
+            "r.csv",
+        ),
+        (
+            &[
+                "adjudicate",
+                "g.pgn",
+                "--fix-results=fixed.pgn",
+                "--format",
+                "csv",
+                "-o",
+                "/dev/full",
+            ][..],
+            "fixed.pgn",
+        ),
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("cannot write /dev/full: no space left on device"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(!dir.join(left).exists(), "{args:?}: {left} written");
+    }
+    // Without the full device, both are written.
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "g.pgn",
+            "--unique",
+            "--duplicates",
+            "dups.csv",
+            "-o",
+            "out.pgn",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(dir.join("out.pgn").exists() && dir.join("dups.csv").exists());
+}
+
 #[test]
 fn select_duplicates_refuses_an_input_or_the_output() {
     let dir = temp_dir("select_duplicates_refused");
