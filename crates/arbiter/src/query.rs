@@ -1205,13 +1205,20 @@ impl Compiler<'_> {
     fn identifier(&mut self, ident: &Ident) -> (Node, Ty) {
         let name = ident.value.as_str();
         let mut written = None;
-        if ident.quote_style.is_none() {
-            // Unquoted, as a SQL reader takes it: a derived field in any
-            // case (`PLIES`; but `Result`, the tag's own spelling, is the
-            // tag), and a known tag in any case (`whiteelo`), read as
-            // written too when the game lacks the standard spelling (a
-            // file's `[WhiteELO]`). Another tag as written.
-            let lower = name.to_ascii_lowercase();
+        // Unquoted, as a SQL reader takes it: a derived field in any case
+        // (`PLIES`; but `Result`, the tag's own spelling, is the tag), and
+        // a known tag in any case (`whiteelo`), read as written too when
+        // the game lacks the standard spelling (a file's `[WhiteELO]`).
+        // Another tag as written. In double quotes, a derived field
+        // spelled as the reports' column is (`"plies"`: a tool that quotes
+        // every name it writes, as a reader of the report would mean it; a
+        // tester's finding), else a tag as written.
+        let derived_name = if ident.quote_style.is_none() {
+            Some(name.to_ascii_lowercase())
+        } else {
+            (name.bytes().all(|b| b.is_ascii_lowercase())).then(|| name.to_owned())
+        };
+        if let Some(lower) = derived_name {
             let derived = match lower.as_str() {
                 "result" if name == "Result" => None,
                 "base" => Some((Derived::Base, Ty::Int)),

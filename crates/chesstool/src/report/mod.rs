@@ -634,7 +634,9 @@ pub fn moves_hash_column<R: GameRecord + 'static>() -> Column<Placed<R>> {
 pub use arbiter::header::LICHESS_TAGS;
 
 /// The columns a `TimeControl` column brings with it.
-const TIME_CONTROL_COLUMNS: [&str; 3] = ["base", "increment", "speed"];
+/// The names `--where` reads as derived fields ([`arbiter::query`]): no
+/// tag column is named so.
+const DERIVED_NAMES: [&str; 6] = ["base", "increment", "speed", "plies", "valid", "result"];
 
 /// One `--tags` column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -710,14 +712,13 @@ impl TagColumns {
             }
         }
         // The names taken before the tags: the report's own columns, and
-        // those a TimeControl column brings.
+        // the fields `--where` derives (those a TimeControl column brings,
+        // `plies`, `valid`, `result`), whether the report has them or
+        // not: a column `base` holding a tag named so, where `--where
+        // base` reads TimeControl's, would select other rows in a reader's
+        // `WHERE base = 180` than in ours (a tester's finding).
         let mut taken: Vec<String> = own.iter().map(|s| (*s).to_owned()).collect();
-        if wanted
-            .iter()
-            .any(|t| TagType::of(t) == TagType::TimeControl)
-        {
-            taken.extend(TIME_CONTROL_COLUMNS.iter().map(|s| (*s).to_owned()));
-        }
+        taken.extend(DERIVED_NAMES.iter().map(|s| (*s).to_owned()));
         let mut columns = Vec::with_capacity(wanted.len());
         for tag in wanted {
             let clashes = |name: &str| taken.iter().any(|t| t.eq_ignore_ascii_case(name));
@@ -897,6 +898,12 @@ mod tests {
         assert_eq!(
             names(&["TimeControl", "Base"], &own, &as_columns).unwrap(),
             ["TimeControl", "base", "increment", "speed", "Base_tag"]
+        );
+        // The fields `--where` derives are never a tag's column, with or
+        // without TimeControl.
+        assert_eq!(
+            names(&["base", "Speed", "plies", "VALID"], &own, &as_columns).unwrap(),
+            ["base_tag", "Speed_tag", "plies_tag", "VALID_tag"]
         );
         for bad in [
             &["White"][..],

@@ -272,6 +272,9 @@ const CASES: &[(&str, &str)] = &[
     ("WhiteElo IN (2599.5, 2600.0) OR base BETWEEN 179.5 AND 180.5", "OR(IN(i('WhiteElo'), [2599.5, 2600]), AND(cmp(base(), '>=', 179.5), cmp(base(), '<=', 180.5)))"),
     ("Round = 3.0 OR Round > -0.5e1 AND WhiteElo <> 2600.5", "OR(cmp(i('Round'), '=', 3), AND(cmp(i('Round'), '>', -5), cmp(i('WhiteElo'), '<>', 2600.5)))"),
     ("plies > 20", "cmp(g.plies, '>', 20)"),
+    // Derived fields in double quotes, spelled as the reports' columns.
+    ("\"plies\" > 20 OR \"speed\" = 'blitz'", "OR(cmp(g.plies, '>', 20), cmp(speed(), '=', 'blitz'))"),
+    ("\"valid\" AND \"result\" = '1-0' AND \"base\" >= 60", "AND(g.valid, cmp(g.result, '=', '1-0'), cmp(base(), '>=', 60))"),
     ("plies <= 7 AND WhiteElo >= 2000", "AND(cmp(g.plies, '<=', 7), cmp(i('WhiteElo'), '>=', 2000))"),
     ("NOT valid", "NOT(g.valid)"),
     ("valid = true AND speed = 'blitz'", "AND(g.valid, cmp(speed(), '=', 'blitz'))"),
