@@ -764,7 +764,20 @@ const GAME_READ: u64 = 1 << 63;
 
 /// The standard tag a name no game has may have meant: one that differs
 /// only in case, or by at most two letters.
-fn meant_tag(name: &str) -> Option<&'static str> {
+/// The standard tag (the Seven Tag Roster, the PGN standard's
+/// supplemental tags, Lichess's and TWIC's) that `name`, a tag no game
+/// has, most likely means: the same in another case, or one or two
+/// letters away (`WhitElo`); `None` for a standard tag's own name.
+///
+/// ```
+/// use arbiter::query::meant_tag;
+///
+/// assert_eq!(meant_tag("whiteelo"), Some("WhiteElo"));
+/// assert_eq!(meant_tag("WhitElo"), Some("WhiteElo"));
+/// assert_eq!(meant_tag("Site"), None);
+/// ```
+#[must_use]
+pub fn meant_tag(name: &str) -> Option<&'static str> {
     // A standard tag's own name means itself (a reviewer's finding:
     // `Site` was "did you mean White?").
     if crate::header::known_tag(name).is_some_and(|known| known == name) {

@@ -480,6 +480,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         }
         counts.games += 1;
         counts.unreadable += tags.unreadable(&record.header);
+        tags.see(&record.header);
         let agrees = record.ruling.agrees();
         match agrees {
             None => counts.invalid += 1,
@@ -516,6 +517,9 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         &args.common,
         matches!(sink, Sink::Text(_)),
     );
+    if matches!(sink, Sink::Table(_)) {
+        tags.warn_absent(&run);
+    }
     let io_failed = run.io_failed;
     // The text report ends with its summary; beside a CSV, JSONL or
     // Parquet report the summary is for a person watching (stderr a

@@ -711,6 +711,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         }
         counts.games += 1;
         counts.unreadable += tags.unreadable(&row.record.header);
+        tags.see(&row.record.header);
         let record = &row.record;
         if let Some(err) = &record.error {
             counts.invalid += 1;
@@ -759,6 +760,9 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     })?;
     crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
     let io_failed = run.io_failed;
+    if matches!(sink, Sink::Table(_)) {
+        tags.warn_absent(&run);
+    }
     let table = matches!(sink, Sink::Table(_));
     sink.finish()?.commit()?;
     // Errors were listed as they came; the summary is for a person

@@ -511,7 +511,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     let watched = query.clone();
     let table = args.format.table().is_some();
     let column_tags: &[String] = if table { &args.common.tags } else { &[] };
-    let (schema, _tags) = schema(column_tags, &args.table, &mut spec)?;
+    let (schema, tags) = schema(column_tags, &args.table, &mut spec)?;
     let partition = date_partitions::<Kept>(&args.table.partition_by, &mut spec)?;
     let export = (args.export
         || !args.strip.is_empty()
@@ -667,6 +667,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                 counts.not_selected += 1;
                 return Ok(Flow::Continue);
             }
+            tags.see(&row.record.header);
             if args.unique {
                 if let Some(hash) = row.record.moves_hash {
                     let Ok(ordinal) = u32::try_from(this) else {
@@ -736,6 +737,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         },
     )?;
     crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
+    tags.warn_absent(&run);
     // The duplicates written out before the games are committed: a write
     // error of either leaves neither.
     if let Some(out) = &mut duplicates {

@@ -314,6 +314,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
             counts.with_warnings += 1;
         }
         counts.unreadable += tags.unreadable(&report.header);
+        tags.see(&report.header);
         for warning in &report.validation.warnings {
             progress.suspend(|| warning_line(&row, warning));
         }
@@ -339,6 +340,9 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         &args.common,
         matches!(sink, Sink::Text(_)),
     );
+    if matches!(sink, Sink::Table(_)) {
+        tags.warn_absent(&run);
+    }
     counts.bytes = run.bytes;
     let (io_failed, stopped) = (run.io_failed, run.stopped);
     let seconds = started.elapsed().as_secs_f64();

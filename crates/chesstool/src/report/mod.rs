@@ -649,6 +649,9 @@ struct TagColumn {
     /// The tag's index in the header.
     index: usize,
     ty: TagType,
+    /// Named in `--tags` (not brought by `lichess`): said when no game
+    /// has it.
+    named: bool,
 }
 
 /// `--tags NAME,…`: the tag columns a report adds, typed as
@@ -656,6 +659,10 @@ struct TagColumn {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TagColumns {
     columns: Vec<TagColumn>,
+    /// The named columns (of the first 64) watched for a value, as bits.
+    watched: u64,
+    /// Those of them some game read has ([`TagColumns::see`]).
+    seen: std::cell::Cell<u64>,
 }
 
 impl TagColumns {
@@ -678,6 +685,9 @@ impl TagColumns {
     ) -> Result<TagColumns> {
         let mut wanted: Vec<String> = Vec::new();
         let mut named: Vec<&str> = Vec::new();
+        // Brought by `lichess`: not said when absent (a master game has
+        // no `UTCDate`).
+        let mut from_set: Vec<&str> = Vec::new();
         for tag in tags {
             let tag = tag.trim();
             if tag.eq_ignore_ascii_case("lichess") {
@@ -685,6 +695,7 @@ impl TagColumns {
                     let shown = as_columns.iter().any(|c| c.eq_ignore_ascii_case(t));
                     if !shown && !wanted.iter().any(|w| w == t) {
                         wanted.push(t.to_owned());
+                        from_set.push(t);
                     }
                 }
                 continue;
@@ -744,11 +755,67 @@ impl TagColumns {
             columns.push(TagColumn {
                 index: spec.add(&tag),
                 ty: TagType::of(&tag),
+                named: !from_set.contains(&tag.as_str()) || named.contains(&tag.as_str()),
                 tag,
                 name,
             });
         }
-        Ok(TagColumns { columns })
+        let watched = columns
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(|(_, c)| c.named)
+            .fold(0u64, |bits, (i, _)| bits | 1 << i);
+        Ok(TagColumns {
+            columns,
+            watched,
+            seen: std::cell::Cell::new(0),
+        })
+    }
+
+    /// Notes which named tag columns `header` has a value for (called for
+    /// each game of the report; nothing to do once each was seen).
+    pub fn see(&self, header: &GameHeader) {
+        let seen = self.seen.get();
+        if seen == self.watched {
+            return;
+        }
+        let mut now = seen;
+        for (i, column) in self.columns.iter().take(64).enumerate() {
+            if self.watched & !now & (1 << i) != 0
+                && !matches!(field_of(header, column.index), TagField::Missing)
+            {
+                now |= 1 << i;
+            }
+        }
+        self.seen.set(now);
+    }
+
+    /// Says on stderr each tag named in `--tags` that no game had
+    /// ([`TagColumns::see`]), whose column is null throughout: most likely
+    /// a typo or another case than the file's (a tester's finding: `--tags
+    /// whiteelo` gave an empty column without a word, where `--where
+    /// whiteelo` reads `WhiteElo`). Not for a run stopped early
+    /// (`--max-errors`), whose threads read on past the stop.
+    pub fn warn_absent(&self, run: &crate::cli::InputsRun) {
+        if run.stopped {
+            return;
+        }
+        let unseen = self.watched & !self.seen.get();
+        for (i, column) in self.columns.iter().take(64).enumerate() {
+            if unseen & (1 << i) != 0 {
+                // Named with letters, digits and `_` only: nothing to escape.
+                let hint = match arbiter::query::meant_tag(&column.tag) {
+                    Some(meant) => format!("did you mean {meant}?"),
+                    None => "tag names are matched as written, in their case".to_owned(),
+                };
+                eprintln!(
+                    "chesstool: warning: --tags: no game of the report has a tag named {} ({hint}): \
+                     its column {} is null",
+                    column.tag, column.name
+                );
+            }
+        }
     }
 
     /// No tag columns.

@@ -2387,6 +2387,56 @@ fn a_run_that_cannot_write_one_of_its_outputs_leaves_neither() {
     assert!(dir.join("out.pgn").exists() && dir.join("dups.csv").exists());
 }
 
+/// A tag named in `--tags` that no game of the report has is said on
+/// stderr, with the standard tag it may mean: its column is null
+/// throughout (a tester's finding: `--tags whiteelo` gave an empty column
+/// without a word, where `--where whiteelo` reads `WhiteElo`). The tags
+/// `lichess` brings are not (a master game has no `UTCDate`), and a text
+/// report has no tag columns.
+#[test]
+fn a_tag_column_no_game_has_is_said() {
+    let dir = temp_dir("tags_absent");
+    std::fs::write(dir.join("g.pgn"), fixture()).unwrap();
+    let said = |tag: &str, meant: &str| {
+        format!(
+            "chesstool: warning: --tags: no game of the report has a tag named {tag} ({meant}): its column {tag} is null"
+        )
+    };
+    for command in ["validate", "select", "replay", "adjudicate"] {
+        let run = chesstool(
+            &dir,
+            &[
+                command,
+                "g.pgn",
+                "--tags",
+                "whiteelo,WhiteElo,Sponsor,lichess",
+                "--format",
+                "csv",
+                "-q",
+                "-o",
+                "out.csv",
+            ],
+        );
+        assert!(run.code <= 1, "{command}: {}", run.stderr);
+        let warnings: Vec<&str> = run
+            .stderr
+            .lines()
+            .filter(|line| line.contains("--tags"))
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                said("whiteelo", "did you mean WhiteElo?"),
+                said("Sponsor", "tag names are matched as written, in their case")
+            ],
+            "{command}: {}",
+            run.stderr
+        );
+    }
+    let run = chesstool(&dir, &["validate", "g.pgn", "--tags", "whiteelo"]);
+    assert!(!run.stderr.contains("--tags"), "{}", run.stderr);
+}
+
 #[test]
 fn select_duplicates_refuses_an_input_or_the_output() {
     let dir = temp_dir("select_duplicates_refused");
