@@ -466,6 +466,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     )?
     .hand_off(crate::cli::thread_count(args.common.threads))?;
     let mut counts = Counts::default();
+    let mut clock_note = crate::report::ClockNote::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         let record = &row.record;
         // Every game goes back into the fixed file, selected or not.
@@ -481,6 +482,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         counts.games += 1;
         counts.unreadable += tags.unreadable(&record.header);
         tags.see(&record.header);
+        clock_note.add_record(&row);
         let agrees = record.ruling.agrees();
         match agrees {
             None => counts.invalid += 1,
@@ -520,6 +522,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     if matches!(sink, Sink::Table(_)) {
         tags.warn_absent(&run);
     }
+    clock_note.say();
     let io_failed = run.io_failed;
     // The text report ends with its summary; beside a CSV, JSONL or
     // Parquet report the summary is for a person watching (stderr a

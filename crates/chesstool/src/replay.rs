@@ -19,7 +19,7 @@ use board::{Color, File, Rank, Square};
 use clap::{Args, ValueEnum};
 use movegen::Position;
 use notation::fen::{push_fen, EpMode};
-use notation::pgn::comment::{clock_emt_eval, Eval, Millis};
+use notation::pgn::comment::{clock_emt_eval, Eval, Millis, UnreadableClocks};
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{replay, GameError, Ply, ReplayOptions, ReplayVisitor};
 use notation::san::{San, SanPlus};
@@ -169,6 +169,8 @@ pub struct Replayed {
     error: Option<GameError>,
     /// `--where` selects it (no rows, no count otherwise).
     selected: bool,
+    /// The `[%clk]` commands that did not read, whose rows have no clock.
+    unreadable_clocks: UnreadableClocks,
 }
 
 impl crate::report::GameRecord for Replayed {
@@ -249,6 +251,8 @@ struct Collect<'r> {
     text: &'r mut Vec<u8>,
     wants: Wants,
     ep_mode: EpMode,
+    /// The `[%clk]` commands that did not read (their row's clock null).
+    unreadable_clocks: &'r mut UnreadableClocks,
 }
 
 /// The length of what was written since `start`, as a row keeps it.
@@ -339,6 +343,9 @@ impl ReplayVisitor for Collect<'_> {
             row.clock = row.clock.or(clock);
             row.emt = row.emt.or(emt);
             row.eval = row.eval.or(eval);
+            if row.clock.is_none() {
+                self.unreadable_clocks.note(row.ply, text);
+            }
         }
     }
 }
@@ -409,6 +416,7 @@ impl ReplayTask {
             too_large: false,
             error: None,
             selected: true,
+            unreadable_clocks: UnreadableClocks::default(),
         }
     }
 }
@@ -476,6 +484,7 @@ impl Task for ReplayTask {
             text: &mut text,
             wants,
             ep_mode: self.ep_mode,
+            unreadable_clocks: &mut record.unreadable_clocks,
         };
         let replayed = replay(game, &self.options, &mut collect);
         record.error = replayed.error;
@@ -698,6 +707,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         None,
     )?;
     let mut counts = Counts::default();
+    let mut clock_note = crate::report::ClockNote::default();
     let mut written = 0u64;
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         if row.game < range.0 {
@@ -748,6 +758,13 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
                 {
                     counts.without_moves += 1;
                 }
+                // The clocks of every ply are written (not with `--ply`
+                // or `--final`, whose one row may have none of them).
+                if args.ply.is_none() && !args.final_position {
+                    clock_note.add(&record.unreadable_clocks, || {
+                        crate::validate::game_place(&row, row.line)
+                    });
+                }
                 for index in rows {
                     table.row(&row, index)?;
                 }
@@ -759,6 +776,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         Ok(Flow::Continue)
     })?;
     crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
+    clock_note.say();
     let io_failed = run.io_failed;
     if matches!(sink, Sink::Table(_)) {
         tags.warn_absent(&run);

@@ -623,6 +623,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         .hand_off(crate::cli::thread_count(args.common.threads))?
     };
     let mut counts = Counts::default();
+    let mut clock_note = crate::report::ClockNote::default();
     let mut seen = Seen::default();
     let mut ordinal = 0u64;
     let mut buf = Vec::new();
@@ -668,6 +669,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                 return Ok(Flow::Continue);
             }
             tags.see(&row.record.header);
+            clock_note.add_record(&row);
             if args.unique {
                 if let Some(hash) = row.record.moves_hash {
                     let Ok(ordinal) = u32::try_from(this) else {
@@ -738,6 +740,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     )?;
     crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
     tags.warn_absent(&run);
+    clock_note.say();
     // The duplicates written out before the games are committed: a write
     // error of either leaves neither.
     if let Some(out) = &mut duplicates {

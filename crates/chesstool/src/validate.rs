@@ -300,6 +300,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     .hand_off(crate::cli::thread_count(args.common.threads))?;
     let started = Instant::now();
     let mut counts = Counts::default();
+    let mut clock_note = crate::report::ClockNote::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         if !row.record.selected {
             return Ok(Flow::Continue);
@@ -315,6 +316,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         }
         counts.unreadable += tags.unreadable(&report.header);
         tags.see(&report.header);
+        clock_note.add_record(&row);
         for warning in &report.validation.warnings {
             progress.suspend(|| warning_line(&row, warning));
         }
@@ -343,6 +345,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     if matches!(sink, Sink::Table(_)) {
         tags.warn_absent(&run);
     }
+    clock_note.say();
     counts.bytes = run.bytes;
     let (io_failed, stopped) = (run.io_failed, run.stopped);
     let seconds = started.elapsed().as_secs_f64();

@@ -914,6 +914,71 @@ fn time_control_of(header: &GameHeader, index: usize) -> Option<&TimeControl> {
     }
 }
 
+/// The `[%clk]` commands of a run's games that did not read as a clock,
+/// where a report writes the clocks (replay's `clock` column, a games
+/// table's `clocks`): their clock is null, and the run says so once, at
+/// its end, `-q` or not (nothing is left out without a word; a tester's
+/// finding: `[%clk -0:04:59]` became null unsaid).
+#[derive(Debug, Default)]
+pub struct ClockNote {
+    games: u64,
+    commands: u64,
+    first: Option<String>,
+}
+
+impl ClockNote {
+    /// Adds a game's unreadable clocks; `place` is where the game is
+    /// (`FILE:LINE: game N (White – Black)`), asked for the first only.
+    pub fn add(
+        &mut self,
+        clocks: &notation::pgn::comment::UnreadableClocks,
+        place: impl FnOnce() -> String,
+    ) {
+        if clocks.count == 0 {
+            return;
+        }
+        self.games += 1;
+        self.commands += u64::from(clocks.count);
+        if self.first.is_none() {
+            if let Some((ply, text)) = &clocks.first {
+                self.first = Some(format!("{}: ply {ply}: {text}", place()));
+            }
+        }
+    }
+
+    /// Adds the unreadable clocks of a record's moves (`--moves`).
+    pub fn add_record<R: GameRecord>(&mut self, row: &Placed<R>) {
+        if let Some(moves) = row.record.moves() {
+            self.add(moves.mainline.unreadable_clocks(), || {
+                crate::validate::game_place(row, row.line)
+            });
+        }
+    }
+
+    /// Says on stderr how many there were and the first, if any:
+    /// `chesstool: warning: 2 [%clk] commands in 1 game do not read as a
+    /// clock (H:MM:SS), written as null; the first: FILE:LINE: game N (W –
+    /// B): ply 3: [%clk -0:00:01]`.
+    pub fn say(&self) {
+        if self.commands == 0 {
+            return;
+        }
+        let (commands, do_) = if self.commands == 1 {
+            ("command", "does")
+        } else {
+            ("commands", "do")
+        };
+        let games = if self.games == 1 { "game" } else { "games" };
+        eprintln!(
+            "chesstool: warning: {} [%clk] {commands} in {} {games} {do_} not read as a clock \
+             (H:MM:SS), written as null; the first: {}",
+            self.commands,
+            self.games,
+            self.first.as_deref().unwrap_or("?")
+        );
+    }
+}
+
 /// `…, N tag values not of their column's type (null)` for a summary,
 /// or nothing.
 #[must_use]

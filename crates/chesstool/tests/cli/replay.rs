@@ -432,6 +432,55 @@ fn replay_ply_n_counts_the_games_without_it() {
     }
 }
 
+/// A `[%clk]` command that does not read as a clock (negative, 60
+/// seconds, a word) is written as null and said once on stderr, `-q` or
+/// not, by every report that writes the clocks: replay's table, a games
+/// table with `--moves` (a tester's finding: they became null unsaid).
+/// Not where no clock is written.
+#[test]
+fn clocks_that_do_not_read_are_said() {
+    let dir = temp_dir("replay_bad_clocks");
+    std::fs::write(
+        dir.join("c.pgn"),
+        "[Event \"x\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
+         1. e4 { [%clk -0:00:01] } e5 { [%clk 0:00:60] } 2. Nf3 { [%clk 0:00:58] } *\n\n\
+         [Event \"y\"]\n[Result \"*\"]\n\n1. d4 { [%clk soon] } *\n\n\
+         [Event \"z\"]\n[Result \"*\"]\n\n1. c4 { [%clk 0:01:00] } *\n",
+    )
+    .unwrap();
+    let said =
+        "chesstool: warning: 3 [%clk] commands in 2 games do not read as a clock (H:MM:SS), \
+                written as null; the first: c.pgn:1: game 1 (A – B): ply 1: [%clk -0:00:01]";
+    for args in [
+        &["replay", "c.pgn", "--format", "csv", "-q"][..],
+        &["validate", "c.pgn", "--format", "csv", "--moves", "-q"],
+        &["adjudicate", "c.pgn", "--format", "jsonl", "--moves", "-q"],
+        &["select", "c.pgn", "--format", "csv", "--moves", "-q"],
+    ] {
+        let run = chesstool(&dir, args);
+        assert!(run.code <= 1, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.trim_end(), said, "{args:?}");
+    }
+    // The clock column: null where the command did not read.
+    let run = chesstool(&dir, &["replay", "c.pgn", "--format", "csv", "-q"]);
+    let clocks: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').nth(8).unwrap())
+        .collect();
+    assert_eq!(clocks, ["", "", "58.0", "", "60.0"], "{}", run.stdout);
+    for args in [
+        &["replay", "c.pgn", "--format", "csv", "--ply", "1"][..],
+        &["replay", "c.pgn"],
+        &["validate", "c.pgn", "--format", "csv"],
+        &["select", "c.pgn"],
+    ] {
+        let run = chesstool(&dir, args);
+        assert!(!run.stderr.contains("[%clk]"), "{args:?}: {}", run.stderr);
+    }
+}
+
 /// A valid game with no move has no row of a per-ply table: counted in
 /// the summary, and said on stderr where no summary is shown (found by a
 /// tester: it was left out without a word, where `--ply N` counted its

@@ -520,6 +520,68 @@ pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
     any_clock_and_emt(raw)
 }
 
+/// The `[%clk]` commands of a game's mainline that did not read as a
+/// clock (`[%clk -0:00:01]`, `[%clk 0:00:60]`, `[%clk soon]`), whose ply
+/// then has no clock: how many, and the first, so that a report that
+/// writes the clocks can say so (nothing is left out without a word).
+///
+/// ```
+/// use notation::pgn::comment::UnreadableClocks;
+///
+/// let mut clocks = UnreadableClocks::default();
+/// clocks.note(3, b" [%clk -0:00:01] ");
+/// clocks.note(4, b" [%clk 0:00:59] ");
+/// clocks.note(5, b" no command ");
+/// clocks.note(6, b" [%clk 0:00:60] ");
+/// assert_eq!(clocks.count, 2);
+/// assert_eq!(clocks.first, Some((3, "[%clk -0:00:01]".to_string())));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UnreadableClocks {
+    /// The comments whose `[%clk]` did not read.
+    pub count: u32,
+    /// The first of them: its ply and the command, escaped for a
+    /// message.
+    pub first: Option<(u32, String)>,
+}
+
+impl UnreadableClocks {
+    /// Notes the comment `raw` after ply `ply`, read without a clock, if
+    /// it holds a `[%clk]` command (that did not read, then).
+    #[inline]
+    pub fn note(&mut self, ply: u32, raw: &[u8]) {
+        if memchr::memchr(b'%', raw).is_none() {
+            return;
+        }
+        self.note_commands(ply, raw);
+    }
+
+    #[inline(never)]
+    fn note_commands(&mut self, ply: u32, raw: &[u8]) {
+        for item in commands(raw) {
+            let CommandItem::Command(command) = item else {
+                continue;
+            };
+            if CommandKind::from_name(command.name) == Some(CommandKind::Clock)
+                && parse_duration(command.args).is_none()
+            {
+                self.count += 1;
+                if self.first.is_none() {
+                    let text = crate::pgn::tags::escape_line(&raw[command.span.clone()]);
+                    self.first = Some((ply, text.into_owned()));
+                }
+                return;
+            }
+        }
+    }
+
+    /// Forgets what was noted (a gatherer reused game after game).
+    pub fn clear(&mut self) {
+        self.count = 0;
+        self.first = None;
+    }
+}
+
 /// The `[%clk]`, `[%emt]` and `[%eval]` values of a raw comment, as
 /// [`parse_comment`] reads them, for callers that need nothing else:
 /// [`clock_and_emt`]'s fast reading, and the full reader only for a

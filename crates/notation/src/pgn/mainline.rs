@@ -23,7 +23,7 @@
 use board::GameResult;
 use movegen::Position;
 
-use crate::pgn::comment::{clock_emt_eval, lone_exported_clock, Eval, Millis};
+use crate::pgn::comment::{clock_emt_eval, lone_exported_clock, Eval, Millis, UnreadableClocks};
 use crate::pgn::replay::{Ply, ReplayVisitor};
 use crate::san::{San, SanPlus};
 
@@ -36,6 +36,7 @@ pub struct Mainline {
     sans: Vec<SanPlus>,
     clocks: Vec<Option<Millis>>,
     evals: Vec<Option<Eval>>,
+    unreadable_clocks: UnreadableClocks,
 }
 
 impl Mainline {
@@ -79,12 +80,20 @@ impl Mainline {
         &self.evals
     }
 
+    /// The `[%clk]` commands that did not read as a clock (their ply's
+    /// clock is `None`).
+    #[must_use]
+    pub fn unreadable_clocks(&self) -> &UnreadableClocks {
+        &self.unreadable_clocks
+    }
+
     /// Forgets every ply, keeping the buffers: a gatherer reused game
     /// after game grows its buffers once (a clone is of exact size).
     pub fn clear(&mut self) {
         self.sans.clear();
         self.clocks.clear();
         self.evals.clear();
+        self.unreadable_clocks.clear();
     }
 
     fn push(&mut self, san: SanPlus) {
@@ -126,6 +135,9 @@ impl ReplayVisitor for Mainline {
         let (read_clock, _, read_eval) = clock_emt_eval(text);
         *clock = clock.or(read_clock);
         *eval = eval.or(read_eval);
+        if clock.is_none() {
+            self.unreadable_clocks.note(self.sans.len() as u32, text);
+        }
     }
 }
 
