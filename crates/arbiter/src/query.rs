@@ -483,7 +483,21 @@ impl Query {
         // on a thread with room for a link of every two bytes; a short
         // one, as nearly every one is, on this thread (a thread started is
         // a run's fixed cost).
-        let mut read = || Self::parse_lines(text, spec).map_err(|e| e.over(text));
+        // A condition pasted with its keyword (`WHERE WhiteElo > 2500`)
+        // that does not read: said so, not as `WhiteElo` unexpected after a
+        // tag `WHERE`, or as an unknown function `where()` (a tester's
+        // finding).
+        let mut read = || {
+            Self::parse_lines(text, spec)
+                .map_err(|e| match leading_where(text) {
+                    Some(at) => err(
+                        at,
+                        "the condition is written without its WHERE keyword (drop `WHERE`)",
+                    ),
+                    None => e,
+                })
+                .map_err(|e| e.over(text))
+        };
         if text.len() <= INLINE_TEXT {
             return read();
         }
@@ -865,6 +879,17 @@ fn reads_deeper(text: &str) -> bool {
 }
 
 /// The error of an expression nested past [`MAX_DEPTH`].
+/// Where `text` starts with the word `WHERE` (in any case, before a
+/// blank or a parenthesis): the position of that word.
+fn leading_where(text: &str) -> Option<Pos> {
+    let start = text.len() - text.trim_start().len();
+    let rest = &text[start..];
+    let word = rest.get(..5)?;
+    let after = rest[5..].chars().next()?;
+    (word.eq_ignore_ascii_case("where") && (after.is_whitespace() || after == '('))
+        .then(|| Source(text).pos(start))
+}
+
 fn too_deep() -> String {
     // A level for the expression and one for each parenthesis or operator
     // around it: 127 parentheses around `TRUE` are 128 levels.
@@ -2506,6 +2531,14 @@ mod tests {
             error("EXISTS (SELECT 1)")
         );
         assert!(error("NOT EXISTS (SELECT 1)").starts_with("column 5: unsupported expression"));
+        assert_eq!(
+            error("  where WhiteElo > 2500"),
+            "column 3: the condition is written without its WHERE keyword (drop `WHERE`)"
+        );
+        assert_eq!(
+            error("WHERE(WhiteElo > 2500)"),
+            "column 1: the condition is written without its WHERE keyword (drop `WHERE`)"
+        );
         // A number literal with a fraction or an exponent is a number (of
         // any size duckdb reads as a double), but not past a double's.
         assert_eq!(
