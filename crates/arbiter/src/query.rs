@@ -217,13 +217,23 @@ enum Lit {
     Null,
     Bool(bool),
     Int(i64),
-    /// A number literal that is not whole (`2499.5`, `2.5e-1`), or whole
-    /// past the whole numbers' range (`1e30`).
+    /// A decimal literal that is not whole (`2499.5`): its value as a
+    /// double, for arithmetic and beside doubles, and the greatest whole
+    /// number below it, so that it compares with a whole number exactly
+    /// however many digits it has (`2499.99999999999999999` is less than
+    /// 2500, as duckdb's DECIMAL is).
+    Frac(f64, i64),
+    /// A literal with an exponent that is not a whole number (`2.5e-1`),
+    /// or one past the whole numbers' range (`1e30`): a double, as duckdb
+    /// reads it.
     Float(f64),
     Text(String),
     Date(Date),
     Time(TimeOfDay),
 }
+
+/// The names of the derived fields, as the reports' columns spell them.
+const DERIVED_NAMES: [&str; 6] = ["base", "increment", "speed", "plies", "valid", "result"];
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Derived {
@@ -315,8 +325,12 @@ enum Val<'a> {
     Pending,
     Bool(bool),
     Int(i64),
-    /// A text tag read as a number that is not whole (`Round "19.2"`).
+    /// A text tag read as a number that is not whole (`Round "19.2"`),
+    /// or a double.
     Float(f64),
+    /// A decimal literal that is not whole: its value and its floor
+    /// ([`Lit::Frac`]).
+    Frac(f64, i64),
     Text(Cow<'a, str>),
     Date(Date),
     Time(TimeOfDay),
@@ -1043,6 +1057,10 @@ impl Compiler<'_> {
                             (Node::Lit(Lit::Int(-n)), Ty::Int)
                         }
                         (Node::Lit(Lit::Float(x)), _) => (Node::Lit(Lit::Float(-x)), Ty::Int),
+                        // -(f + d), 0 < d < 1, lies between -f - 1 and -f.
+                        (Node::Lit(Lit::Frac(x, floor)), _) => {
+                            (Node::Lit(Lit::Frac(-x, -floor - 1)), Ty::Int)
+                        }
                         (node, Ty::Int) => (
                             Node::Arith(
                                 Arith::Sub,
@@ -1251,6 +1269,15 @@ impl Compiler<'_> {
         // spelled as the reports' column is (`"plies"`: a tool that quotes
         // every name it writes, as a reader of the report would mean it; a
         // tester's finding), else a tag as written.
+        // `base_tag`: the tag `base`, as the reports name its column (a
+        // tag named like a derived field is `{tag}_tag` there, and as
+        // itself here it would be the derived field; a reviewer's
+        // finding).
+        if let Some(stem) = name.strip_suffix("_tag") {
+            if DERIVED_NAMES.contains(&stem.to_ascii_lowercase().as_str()) {
+                return self.tag(stem, stem.to_owned(), ident.quote_style.is_some());
+            }
+        }
         let derived_name = if ident.quote_style.is_none() {
             Some(name.to_ascii_lowercase())
         } else {
@@ -1296,14 +1323,35 @@ impl Compiler<'_> {
         } else {
             name
         };
+        self.tag_as(
+            name,
+            written,
+            ident.value.clone(),
+            ident.quote_style.is_some(),
+        )
+    }
+
+    /// The tag `name`, read as written.
+    fn tag(&mut self, name: &str, shown: String, quoted: bool) -> (Node, Ty) {
+        self.tag_as(name, None, shown, quoted)
+    }
+
+    /// The tag `name` (and `written`, its spelling in the condition when
+    /// that is another), typed as `name` says; `shown` is the name as the
+    /// condition writes it.
+    fn tag_as(
+        &mut self,
+        name: &str,
+        written: Option<usize>,
+        shown: String,
+        quoted: bool,
+    ) -> (Node, Ty) {
         let ty = TagType::of(name);
         let index = self.spec.add(name);
-        if self.tag_refs.len() < MAX_TAG_REFS
-            && self.tag_refs.iter().all(|tag| tag.name != ident.value)
-        {
+        if self.tag_refs.len() < MAX_TAG_REFS && self.tag_refs.iter().all(|tag| tag.name != shown) {
             self.tag_refs.push(TagRef {
-                name: ident.value.clone(),
-                quoted: ident.quote_style.is_some(),
+                name: shown,
+                quoted,
                 field: Field { index, written },
             });
         }
@@ -1548,9 +1596,39 @@ fn literal(value: &Value, column: Pos) -> Result<(Node, Ty), QueryError> {
                     ),
                 ))
             }
-            // A decimal or an exponent (`2499.5`, `2500.0`, `2.5e3`), as
-            // duckdb compares it with a whole number: exactly. A whole
-            // value is a whole number (`2500.0` is `2500`).
+            // A decimal (`2499.5`, `2500.0`), compared with a whole
+            // number exactly as duckdb's DECIMAL is; a whole one is a
+            // whole number (`2500.0` is `2500`).
+            Err(_) if !text.bytes().any(|b| b == b'e' || b == b'E') => {
+                let (whole_part, fraction) = text.split_once('.').unwrap_or((text, ""));
+                let out_of_range = || {
+                    err(
+                        column,
+                        format!(
+                            "{text} is out of range (whole numbers are from {} to {})",
+                            i64::MIN,
+                            i64::MAX
+                        ),
+                    )
+                };
+                let floor = if whole_part.is_empty() {
+                    0
+                } else {
+                    whole_part.parse::<i64>().map_err(|_| out_of_range())?
+                };
+                if !fraction.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(err(column, format!("{text} is not a number")));
+                }
+                match text.parse::<f64>() {
+                    Ok(_) if fraction.bytes().all(|b| b == b'0') => {
+                        (Node::Lit(Lit::Int(floor)), Ty::Int)
+                    }
+                    Ok(x) => (Node::Lit(Lit::Frac(x, floor)), Ty::Int),
+                    Err(_) => return Err(err(column, format!("{text} is not a number"))),
+                }
+            }
+            // An exponent (`2.5e3`): a double, as duckdb reads it; a
+            // whole value is a whole number.
             Err(_) => match text.parse::<f64>() {
                 Ok(x) if x.is_finite() => match whole(x) {
                     Some(n) => (Node::Lit(Lit::Int(n)), Ty::Int),
@@ -1735,6 +1813,7 @@ impl<'a> Cx<'a> {
                 Lit::Bool(b) => Val::Bool(*b),
                 Lit::Int(n) => Val::Int(*n),
                 Lit::Float(x) => Val::Float(*x),
+                Lit::Frac(x, floor) => Val::Frac(*x, *floor),
                 Lit::Text(t) => Val::Text(Cow::Owned(t.clone())),
                 Lit::Date(d) => Val::Date(*d),
                 Lit::Time(t) => Val::Time(*t),
@@ -1953,7 +2032,7 @@ fn number(value: &Val<'_>) -> Option<f64> {
     match value {
         #[allow(clippy::cast_precision_loss)]
         Val::Int(n) => Some(*n as f64),
-        Val::Float(x) => Some(*x),
+        Val::Float(x) | Val::Frac(x, _) => Some(*x),
         _ => None,
     }
 }
@@ -1981,10 +2060,24 @@ fn compare(op: Cmp, left: &Val<'_>, right: &Val<'_>) -> Val<'static> {
         (Val::Null, _) | (_, Val::Null) => return Val::Null,
         (Val::Pending, _) | (_, Val::Pending) => return Val::Pending,
         (Val::Int(a), Val::Int(b)) => Some(a.cmp(b)),
-        (Val::Float(_), _) | (_, Val::Float(_)) => match (number(left), number(right)) {
-            (Some(a), Some(b)) => a.partial_cmp(&b),
-            _ => None,
-        },
+        // A whole number and a decimal that is not whole are never equal:
+        // the decimal's floor orders them, exactly.
+        (Val::Int(a), Val::Frac(_, floor)) => Some(if a <= floor {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        }),
+        (Val::Frac(_, floor), Val::Int(b)) => Some(if floor < b {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        }),
+        (Val::Float(_) | Val::Frac(..), _) | (_, Val::Float(_) | Val::Frac(..)) => {
+            match (number(left), number(right)) {
+                (Some(a), Some(b)) => a.partial_cmp(&b),
+                _ => None,
+            }
+        }
         (Val::Text(a), Val::Text(b)) => Some(a.as_ref().cmp(b.as_ref())),
         (Val::Date(a), Val::Date(b)) => Some(a.cmp(b)),
         (Val::Time(a), Val::Time(b)) => Some(a.cmp(b)),

@@ -203,6 +203,9 @@ fn fixture() -> String {
                 ("UTCTime", "??:??:??"),
                 ("TimeControl", "180+2"),
                 ("Termination", "Normal"),
+                // Tags named like derived fields (`base_tag` in --where).
+                ("base", "5"),
+                ("plies", "x"),
             ],
             "1. f3 e5 2. g4 Qh4# 0-1",
         ),
@@ -271,7 +274,12 @@ const CASES: &[(&str, &str)] = &[
     ("WhiteElo >= 2.6e3 OR BlackElo = 1500.0", "OR(cmp(i('WhiteElo'), '>=', 2600), cmp(i('BlackElo'), '=', 1500))"),
     ("WhiteElo IN (2599.5, 2600.0) OR base BETWEEN 179.5 AND 180.5", "OR(IN(i('WhiteElo'), [2599.5, 2600]), AND(cmp(base(), '>=', 179.5), cmp(base(), '<=', 180.5)))"),
     ("Round = 3.0 OR Round > -0.5e1 AND WhiteElo <> 2600.5", "OR(cmp(i('Round'), '=', 3), AND(cmp(i('Round'), '>', -5), cmp(i('WhiteElo'), '<>', 2600.5)))"),
+    // More digits than a double holds: compared exactly, as a DECIMAL.
+    ("WhiteElo > 2599.99999999999999999 AND WhiteElo <> 2600.00000000000000001", "AND(cmp(i('WhiteElo'), '>', Decimal('2599.99999999999999999')), cmp(i('WhiteElo'), '<>', Decimal('2600.00000000000000001')))"),
+    ("-WhiteElo <= -2599.99999999999999999", "cmp(i('WhiteElo'), '>=', Decimal('2599.99999999999999999'))"),
     ("plies > 20", "cmp(g.plies, '>', 20)"),
+    // A tag named like a derived field, by its column's name.
+    ("base_tag = 5 OR \"plies_tag\" IS NOT NULL", "OR(cmp(i('base'), '=', 5), t('plies') is not None)"),
     // Derived fields in double quotes, spelled as the reports' columns.
     ("\"plies\" > 20 OR \"speed\" = 'blitz'", "OR(cmp(g.plies, '>', 20), cmp(speed(), '=', 'blitz'))"),
     ("\"valid\" AND \"result\" = '1-0' AND \"base\" >= 60", "AND(g.valid, cmp(g.result, '=', '1-0'), cmp(base(), '>=', 60))"),
@@ -321,6 +329,7 @@ const CASES: &[(&str, &str)] = &[
 /// case.
 const PYTHON: &str = r#"
 import datetime, json, re, sys
+from decimal import Decimal
 import chess, chess.pgn
 import io
 
