@@ -520,7 +520,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         matches!(sink, Sink::Text(_)),
     );
     if matches!(sink, Sink::Table(_)) {
-        tags.warn_absent(&run);
+        tags.warn_absent(&run, &args.common, counts.games);
     }
     clock_note.say();
     let io_failed = run.io_failed;
@@ -541,7 +541,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     // committed beside no fixed file, or a fixed file beside no report,
     // would pass for a whole run).
     if let Some(fixed) = &mut fixed {
-        fixed.write_out()?;
+        fixed.prepare()?;
     }
     sink.finish()?.commit()?;
     if let Some(fixed) = fixed {

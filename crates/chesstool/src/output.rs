@@ -491,10 +491,14 @@ enum Sink {
         dest: PathBuf,
     },
     File {
-        /// `None` once committed or discarded.
+        /// `None` once written out ([`Output::prepare`]), committed or
+        /// discarded.
         writer: Option<BufWriter<Dest>>,
         temp: PathBuf,
         dest: PathBuf,
+        /// Written out and synced, not yet renamed: the temporary file is
+        /// whole, and goes if the output is dropped.
+        prepared: bool,
     },
 }
 
@@ -623,6 +627,7 @@ impl Output {
                 writer: Some(BufWriter::with_capacity(BUFFER_SIZE, file)),
                 temp,
                 dest: path.to_path_buf(),
+                prepared: false,
             },
         })
     }
@@ -642,35 +647,19 @@ impl Output {
         }
     }
 
-    /// Writes out what is buffered, without committing: a run with two
-    /// outputs flushes the one it commits second before it commits the
-    /// first, so that a write error of either (a full disk) leaves neither
-    /// file (a tester's finding: `select --duplicates /dev/full -o out.pgn`
-    /// failed with `out.pgn` written).
+    /// Writes everything out and, for a file, syncs its temporary file,
+    /// without renaming it: the first step of [`Output::commit`], which
+    /// then only renames. A run with two outputs prepares the one it
+    /// commits second before it commits the first, so that a write error
+    /// of either (a full disk, a file system that reports one only at its
+    /// sync) leaves neither file (a tester's finding: `select --duplicates
+    /// /dev/full -o out.pgn` failed with `out.pgn` written); only a rename
+    /// can still fail between the two. Nothing more can be written to it.
     ///
     /// # Errors
-    /// When writing fails; the message names the destination.
-    pub fn write_out(&mut self) -> anyhow::Result<()> {
-        let name = self.name();
-        let result = match &mut self.sink {
-            Sink::Stdout(writer) => writer.flush(),
-            Sink::Stream { writer, .. } | Sink::File { writer, .. } => {
-                writer.as_mut().map_or(Ok(()), Write::flush)
-            }
-        };
-        result
-            .map_err(|err| io::Error::new(err.kind(), crate::input::os_message(&err)))
-            .with_context(|| format!("cannot write {name}"))
-    }
-
-    /// Flushes everything; for a file, syncs it to disk and renames it over
-    /// the destination.
-    ///
-    /// # Errors
-    /// When flushing, syncing or renaming fails (the temporary file is then
-    /// removed). A closed stdout gives an error of kind
-    /// [`io::ErrorKind::BrokenPipe`] in the chain.
-    pub fn commit(mut self) -> anyhow::Result<()> {
+    /// When writing or syncing fails (the temporary file is then
+    /// removed); the message names the destination.
+    pub fn prepare(&mut self) -> anyhow::Result<()> {
         let name = self.name();
         match &mut self.sink {
             Sink::Stdout(writer) => writer.flush().context("cannot write to stdout"),
@@ -689,7 +678,12 @@ impl Output {
                     .with_context(|| format!("cannot write {name}")),
                 None => Ok(()),
             },
-            Sink::File { writer, temp, dest } => {
+            Sink::File {
+                writer,
+                temp,
+                prepared,
+                ..
+            } => {
                 let Some(writer) = writer.take() else {
                     return Ok(());
                 };
@@ -698,16 +692,53 @@ impl Output {
                         .into_inner()
                         .map_err(io::IntoInnerError::into_error)?
                         .finish()?;
-                    file.sync_all()?;
-                    // Renamed whole, or removed by an interruption first.
-                    crate::signals::commit_temp(temp, dest, || fs::rename(&*temp, &*dest))
+                    file.sync_all()
                 })();
-                if result.is_err() {
-                    crate::signals::settle_temp(temp, || fs::remove_file(&*temp).ok());
+                match result {
+                    Ok(()) => {
+                        *prepared = true;
+                        Ok(())
+                    }
+                    Err(err) => {
+                        crate::signals::settle_temp(temp, || fs::remove_file(&*temp).ok());
+                        Err(io::Error::new(err.kind(), crate::input::os_message(&err)))
+                            .with_context(|| format!("cannot write {name}"))
+                    }
                 }
-                result.with_context(|| format!("cannot write {name}"))
             }
         }
+    }
+
+    /// Flushes everything; for a file, syncs it to disk and renames it over
+    /// the destination.
+    ///
+    /// # Errors
+    /// When flushing, syncing or renaming fails (the temporary file is then
+    /// removed). A closed stdout gives an error of kind
+    /// [`io::ErrorKind::BrokenPipe`] in the chain.
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        self.prepare()?;
+        let name = self.name();
+        if let Sink::File {
+            temp,
+            dest,
+            prepared,
+            ..
+        } = &mut self.sink
+        {
+            if !std::mem::take(prepared) {
+                return Ok(());
+            }
+            // Renamed whole, or removed by an interruption first.
+            let result = crate::signals::commit_temp(temp, dest, || fs::rename(&*temp, &*dest));
+            if result.is_err() {
+                crate::signals::settle_temp(temp, || fs::remove_file(&*temp).ok());
+            }
+            return result
+                .map_err(|err| io::Error::new(err.kind(), crate::input::os_message(&err)))
+                .with_context(|| format!("cannot write {name}"));
+        }
+        Ok(())
     }
 }
 
@@ -871,12 +902,22 @@ impl Drop for Output {
                 let (_file, _unwritten) = writer.into_parts();
             }
         }
-        if let Sink::File { writer, temp, .. } = &mut self.sink {
+        if let Sink::File {
+            writer,
+            temp,
+            prepared,
+            ..
+        } = &mut self.sink
+        {
             if let Some(writer) = writer.take() {
                 // Discard the buffer instead of flushing it into a file
                 // that is about to go.
                 let (file, _unwritten) = writer.into_parts();
                 drop(file);
+                crate::signals::settle_temp(temp, || fs::remove_file(&*temp).ok());
+            } else if std::mem::take(prepared) {
+                // Written out, never renamed: another output of the run
+                // failed.
                 crate::signals::settle_temp(temp, || fs::remove_file(&*temp).ok());
             }
         }
@@ -1166,6 +1207,29 @@ mod tests {
         assert_eq!(reader.join().unwrap(), "file,game\n");
         assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
         assert_eq!(entries(&dir), ["pipe"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A prepared output is whole in its temporary file: dropped (another
+    /// output of the run failed) it leaves nothing, committed it is
+    /// renamed over the destination, and nothing more is written to it.
+    #[test]
+    fn a_prepared_output_is_renamed_by_its_commit_or_removed() {
+        let dir = temp_dir("prepare");
+        let path = dir.join("a.csv");
+        let mut output = Output::create(&path).unwrap();
+        output.write_all(b"x\n").unwrap();
+        output.prepare().unwrap();
+        assert_eq!(entries(&dir).len(), 1, "the temporary file");
+        assert!(output.write_all(b"y\n").is_err());
+        drop(output);
+        assert!(entries(&dir).is_empty(), "{:?}", entries(&dir));
+        let mut output = Output::create(&path).unwrap();
+        output.write_all(b"x\n").unwrap();
+        output.prepare().unwrap();
+        output.commit().unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "x\n");
+        assert_eq!(entries(&dir), ["a.csv"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 

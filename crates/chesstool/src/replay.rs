@@ -340,12 +340,14 @@ impl ReplayVisitor for Collect<'_> {
                 return;
             }
             let (clock, emt, eval) = clock_emt_eval(text);
+            match (row.clock, clock) {
+                (Some(_), _) => {}
+                (None, Some(_)) => self.unreadable_clocks.read(row.ply),
+                (None, None) => self.unreadable_clocks.note(row.ply, text),
+            }
             row.clock = row.clock.or(clock);
             row.emt = row.emt.or(emt);
             row.eval = row.eval.or(eval);
-            if row.clock.is_none() {
-                self.unreadable_clocks.note(row.ply, text);
-            }
         }
     }
 }
@@ -779,7 +781,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     clock_note.say();
     let io_failed = run.io_failed;
     if matches!(sink, Sink::Table(_)) {
-        tags.warn_absent(&run);
+        tags.warn_absent(&run, &args.common, counts.games);
     }
     let table = matches!(sink, Sink::Table(_));
     sink.finish()?.commit()?;

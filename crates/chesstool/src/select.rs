@@ -668,8 +668,6 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                 counts.not_selected += 1;
                 return Ok(Flow::Continue);
             }
-            tags.see(&row.record.header);
-            clock_note.add_record(&row);
             if args.unique {
                 if let Some(hash) = row.record.moves_hash {
                     let Ok(ordinal) = u32::try_from(this) else {
@@ -696,6 +694,10 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                 }
             }
             counts.selected += 1;
+            // What the report holds: the games written (not the
+            // duplicates `--unique` drops; a reviewer's finding).
+            tags.see(&row.record.header);
+            clock_note.add_record(&row);
             match &mut sink {
                 Sink::Table(table) => table.push(row)?,
                 Sink::Text(out) => {
@@ -739,12 +741,12 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         },
     )?;
     crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
-    tags.warn_absent(&run);
+    tags.warn_absent(&run, &args.common, counts.selected);
     clock_note.say();
     // The duplicates written out before the games are committed: a write
     // error of either leaves neither.
     if let Some(out) = &mut duplicates {
-        out.write_out()?;
+        out.prepare()?;
     }
     if let Some(mut split) = split {
         split.close()?;

@@ -343,7 +343,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         matches!(sink, Sink::Text(_)),
     );
     if matches!(sink, Sink::Table(_)) {
-        tags.warn_absent(&run);
+        tags.warn_absent(&run, &args.common, counts.games);
     }
     clock_note.say();
     counts.bytes = run.bytes;

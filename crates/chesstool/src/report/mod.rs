@@ -659,10 +659,9 @@ struct TagColumn {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TagColumns {
     columns: Vec<TagColumn>,
-    /// The named columns (of the first 64) watched for a value, as bits.
-    watched: u64,
-    /// Those of them some game read has ([`TagColumns::see`]).
-    seen: std::cell::Cell<u64>,
+    /// The named columns no game of the report had a value for yet
+    /// ([`TagColumns::see`]), by index; emptied as they are seen.
+    unseen: std::cell::RefCell<Vec<usize>>,
 }
 
 impl TagColumns {
@@ -760,35 +759,21 @@ impl TagColumns {
                 name,
             });
         }
-        let watched = columns
-            .iter()
-            .take(64)
-            .enumerate()
-            .filter(|(_, c)| c.named)
-            .fold(0u64, |bits, (i, _)| bits | 1 << i);
+        let unseen = (0..columns.len()).filter(|&i| columns[i].named).collect();
         Ok(TagColumns {
             columns,
-            watched,
-            seen: std::cell::Cell::new(0),
+            unseen: std::cell::RefCell::new(unseen),
         })
     }
 
     /// Notes which named tag columns `header` has a value for (called for
     /// each game of the report; nothing to do once each was seen).
     pub fn see(&self, header: &GameHeader) {
-        let seen = self.seen.get();
-        if seen == self.watched {
-            return;
+        let mut unseen = self.unseen.borrow_mut();
+        if !unseen.is_empty() {
+            unseen
+                .retain(|&i| matches!(field_of(header, self.columns[i].index), TagField::Missing));
         }
-        let mut now = seen;
-        for (i, column) in self.columns.iter().take(64).enumerate() {
-            if self.watched & !now & (1 << i) != 0
-                && !matches!(field_of(header, column.index), TagField::Missing)
-            {
-                now |= 1 << i;
-            }
-        }
-        self.seen.set(now);
     }
 
     /// Says on stderr each tag named in `--tags` that no game had
@@ -796,14 +781,16 @@ impl TagColumns {
     /// a typo or another case than the file's (a tester's finding: `--tags
     /// whiteelo` gave an empty column without a word, where `--where
     /// whiteelo` reads `WhiteElo`). Not for a run stopped early
-    /// (`--max-errors`), whose threads read on past the stop.
-    pub fn warn_absent(&self, run: &crate::cli::InputsRun) {
-        if run.stopped {
+    /// (`--max-errors`), nor for a part of the input (`--shard`,
+    /// `--byte-range`: another part may hold the tag; a reviewer's
+    /// finding), nor for a report of no game.
+    pub fn warn_absent(&self, run: &crate::cli::InputsRun, common: &CommonArgs, games: u64) {
+        if run.stopped || common.shard.is_some() || common.byte_range.is_some() || games == 0 {
             return;
         }
-        let unseen = self.watched & !self.seen.get();
-        for (i, column) in self.columns.iter().take(64).enumerate() {
-            if unseen & (1 << i) != 0 {
+        for &i in self.unseen.borrow().iter() {
+            let column = &self.columns[i];
+            {
                 // Named with letters, digits and `_` only: nothing to escape.
                 let hint = match arbiter::query::meant_tag(&column.tag) {
                     Some(meant) => format!("did you mean {meant}?"),

@@ -479,6 +479,41 @@ fn clocks_that_do_not_read_are_said() {
         let run = chesstool(&dir, args);
         assert!(!run.stderr.contains("[%clk]"), "{args:?}: {}", run.stderr);
     }
+    // A later comment of the same ply that gives the clock: nothing null,
+    // nothing said (a reviewer's finding); the duplicates `select
+    // --unique` drops are not in its table, nor counted.
+    std::fs::write(
+        dir.join("later.pgn"),
+        "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 {[%clk bad]} {[%clk 0:00:07]} e5 { [%clk 0:00:08] } *\n",
+    )
+    .unwrap();
+    for args in [
+        &["replay", "later.pgn", "--format", "csv", "-q"][..],
+        &["validate", "later.pgn", "--format", "csv", "--moves", "-q"],
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.stderr, "", "{args:?}");
+    }
+    let c = std::fs::read_to_string(dir.join("c.pgn")).unwrap();
+    std::fs::write(dir.join("twice.pgn"), format!("{c}\n{c}")).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "select",
+            "twice.pgn",
+            "--unique",
+            "--format",
+            "csv",
+            "--moves",
+            "-q",
+        ],
+    );
+    assert!(
+        run.stderr
+            .contains("3 [%clk] commands in 2 games do not read"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// A valid game with no move has no row of a per-ply table: counted in

@@ -2444,6 +2444,48 @@ fn a_tag_column_no_game_has_is_said() {
     }
     let run = chesstool(&dir, &["validate", "g.pgn", "--tags", "whiteelo"]);
     assert!(!run.stderr.contains("--tags"), "{}", run.stderr);
+    // A part of the input (a shard, a byte range, the header-only run of
+    // the recipes) may lack a tag another part has: not said (a
+    // reviewer's finding).
+    for part in [&["--shard", "1/3"][..], &["--byte-range", "0..0"]] {
+        let mut args = vec![
+            "validate", "g.pgn", "--tags", "Sponsor", "--format", "csv", "-q",
+        ];
+        args.extend(part);
+        let run = chesstool(&dir, &args);
+        assert!(!run.stderr.contains("--tags"), "{part:?}: {}", run.stderr);
+    }
+    // Past 64 tags, every one (a bit set of 64 left the rest unsaid).
+    let many: Vec<String> = (1..=70).map(|i| format!("T{i}")).collect();
+    let list = format!("lichess,{}", many.join(","));
+    let run = chesstool(
+        &dir,
+        &[
+            "validate", "g.pgn", "--tags", &list, "--format", "csv", "-q",
+        ],
+    );
+    assert_eq!(
+        run.stderr
+            .lines()
+            .filter(|l| l.contains("--tags: no game"))
+            .count(),
+        70,
+        "{}",
+        run.stderr
+    );
+    // The games `select --unique` drops are not in its report.
+    std::fs::write(
+        dir.join("du.pgn"),
+        "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n[Sponsor \"X\"]\n\n1. e4 *\n",
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "select", "du.pgn", "--unique", "--tags", "Sponsor", "--format", "csv", "-q",
+        ],
+    );
+    assert!(run.stderr.contains("a tag named Sponsor"), "{}", run.stderr);
 }
 
 #[test]

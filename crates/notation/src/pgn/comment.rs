@@ -535,6 +535,9 @@ pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
 /// clocks.note(6, b" [%clk 0:00:60] ");
 /// assert_eq!(clocks.count, 2);
 /// assert_eq!(clocks.first, Some((3, "[%clk -0:00:01]".to_string())));
+/// // A later comment of ply 6 gave it a clock after all.
+/// clocks.read(6);
+/// assert_eq!(clocks.count, 1);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct UnreadableClocks {
@@ -543,6 +546,8 @@ pub struct UnreadableClocks {
     /// The first of them: its ply and the command, escaped for a
     /// message.
     pub first: Option<(u32, String)>,
+    /// The ply of the last one noted.
+    last: Option<u32>,
 }
 
 impl UnreadableClocks {
@@ -566,6 +571,7 @@ impl UnreadableClocks {
                 && parse_duration(command.args).is_none()
             {
                 self.count += 1;
+                self.last = Some(ply);
                 if self.first.is_none() {
                     let text = crate::pgn::tags::escape_line(&raw[command.span.clone()]);
                     self.first = Some((ply, text.into_owned()));
@@ -575,10 +581,24 @@ impl UnreadableClocks {
         }
     }
 
+    /// Ply `ply` got its clock from a later comment: a `[%clk]` of an
+    /// earlier one that did not read left it none after all.
+    #[inline]
+    pub fn read(&mut self, ply: u32) {
+        if self.last == Some(ply) {
+            self.last = None;
+            self.count -= 1;
+            if self.first.as_ref().is_some_and(|(at, _)| *at == ply) {
+                self.first = None;
+            }
+        }
+    }
+
     /// Forgets what was noted (a gatherer reused game after game).
     pub fn clear(&mut self) {
         self.count = 0;
         self.first = None;
+        self.last = None;
     }
 }
 

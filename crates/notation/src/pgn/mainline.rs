@@ -128,15 +128,23 @@ impl ReplayVisitor for Mainline {
         if clock.is_some() && eval.is_some() {
             return;
         }
+        let ply = self.sans.len() as u32;
         if let Some(read_clock) = lone_exported_clock(text) {
-            *clock = clock.or(Some(read_clock));
+            if clock.is_none() {
+                *clock = Some(read_clock);
+                self.unreadable_clocks.read(ply);
+            }
             return;
         }
         let (read_clock, _, read_eval) = clock_emt_eval(text);
-        *clock = clock.or(read_clock);
         *eval = eval.or(read_eval);
-        if clock.is_none() {
-            self.unreadable_clocks.note(self.sans.len() as u32, text);
+        match (*clock, read_clock) {
+            (Some(_), _) => {}
+            (None, Some(read_clock)) => {
+                *clock = Some(read_clock);
+                self.unreadable_clocks.read(ply);
+            }
+            (None, None) => self.unreadable_clocks.note(ply, text),
         }
     }
 }
