@@ -226,6 +226,11 @@ fn invisible_characters_are_escaped_in_messages() {
         '\u{ad}',
         '\u{e0001}',
         '\u{fffe}',
+        '\u{3164}',
+        '\u{34f}',
+        '\u{180b}',
+        '\u{2065}',
+        '\u{e0100}',
     ] {
         std::fs::write(
             dir.join("e.pgn"),

@@ -476,7 +476,9 @@ fn push_escaped(out: &mut String, c: char) {
 /// characters that show as nothing: the invisible format characters (a
 /// soft hyphen U+00AD, a zero-width space U+200B, a word joiner
 /// U+2060–U+2064, a byte order mark U+FEFF, the interlinear annotations
-/// U+FFF9–U+FFFB, the tags U+E0001 and U+E0020–U+E007F, and the like) and
+/// U+FFF9–U+FFFB, the Hangul fillers, the variation selectors but those
+/// of emoji (U+FE00–U+FE0F), the tags and the rest of U+E0000–U+E0FFF:
+/// Unicode's default ignorable code points, but the joiners) and
 /// the noncharacters (U+FDD0–U+FDEF, U+FFFE, U+FFFF and their like in
 /// every plane): a message that quotes `e\u{200b}5` as `'​'` would read
 /// as quoting nothing (a tester's finding). The joiners U+200C and U+200D
@@ -493,6 +495,10 @@ fn push_escaped(out: &mut String, c: char) {
 /// assert!(is_display_hazard('\u{feff}'));
 /// assert!(is_display_hazard('\u{fffe}'));
 /// assert!(is_display_hazard('\u{e0001}'));
+/// assert!(is_display_hazard('\u{3164}'));
+/// assert!(is_display_hazard('\u{34f}'));
+/// assert!(is_display_hazard('\u{e0100}'));
+/// assert!(!is_display_hazard('\u{fe0f}')); // an emoji's presentation
 /// assert!(!is_display_hazard('é'));
 /// assert!(!is_display_hazard('\u{200d}')); // a joiner: part of emoji and scripts
 /// assert!(!is_display_hazard('\u{3000}'));
@@ -505,18 +511,23 @@ pub fn is_display_hazard(c: char) -> bool {
             && (matches!(
                 c,
                 '\u{ad}'
+                    | '\u{34f}'
+                    | '\u{115f}'..='\u{1160}'
+                    | '\u{17b4}'..='\u{17b5}'
+                    | '\u{180b}'..='\u{180f}'
+                    | '\u{3164}'
+                    | '\u{ffa0}'
                     | '\u{600}'..='\u{605}'
                     | '\u{61c}'
                     | '\u{6dd}'
                     | '\u{70f}'
                     | '\u{890}'..='\u{891}'
                     | '\u{8e2}'
-                    | '\u{180e}'
                     | '\u{200b}'
                     | '\u{200e}'..='\u{200f}'
                     | '\u{2028}'..='\u{202e}'
                     | '\u{2060}'..='\u{2064}'
-                    | '\u{2066}'..='\u{206f}'
+                    | '\u{2065}'..='\u{206f}'
                     | '\u{fdd0}'..='\u{fdef}'
                     | '\u{feff}'
                     | '\u{fff9}'..='\u{fffb}'
@@ -525,8 +536,7 @@ pub fn is_display_hazard(c: char) -> bool {
                     | '\u{13430}'..='\u{1343f}'
                     | '\u{1bca0}'..='\u{1bca3}'
                     | '\u{1d173}'..='\u{1d17a}'
-                    | '\u{e0001}'
-                    | '\u{e0020}'..='\u{e007f}'
+                    | '\u{e0000}'..='\u{e0fff}'
             ) || (u32::from(c) & 0xfffe) == 0xfffe))
 }
 
