@@ -473,11 +473,17 @@ impl Judged {
     /// ```
     #[must_use]
     pub fn agrees(&self) -> bool {
-        let one_result = match (self.recorded.result(), self.terminator) {
-            (Some(tag), Some(terminator)) => tag == terminator,
-            _ => true,
-        };
-        self.verdict.agrees && one_result
+        self.verdict.agrees && self.other_terminator().is_none()
+    }
+
+    /// The movetext's terminator, when it is another result than the
+    /// `Result` tag's (the record holds two results).
+    #[must_use]
+    pub fn other_terminator(&self) -> Option<GameResult> {
+        match (self.recorded.result(), self.terminator) {
+            (Some(tag), Some(terminator)) if tag != terminator => Some(terminator),
+            _ => None,
+        }
     }
 
     /// The verdict's mating line in SAN with move numbers (`41. Qb3+ Ka1

@@ -619,19 +619,13 @@ fn write_line(out: &mut Output, line: &str) -> Result<()> {
 /// `  mating line: 41. Qb3+ Ka1 42. Qb2#`.
 fn text_line(row: &Row, judged: &Judged) -> String {
     let Judged {
-        recorded,
-        verdict,
-        terminator,
-        ..
+        recorded, verdict, ..
     } = judged;
     // A tag and a terminator that differ: both, since one of them may be
     // the verdict's.
-    let terminator = match (recorded.result(), terminator) {
-        (Some(tag), Some(terminator)) if tag != *terminator => {
-            format!(" (the movetext ends with {})", terminator.as_str())
-        }
-        _ => String::new(),
-    };
+    let terminator = judged.other_terminator().map_or(String::new(), |t| {
+        format!(" (the movetext ends with {})", t.as_str())
+    });
     let mut text = format!(
         "{}: recorded {}{terminator}, should be {} ({} at ply {}): {}",
         game_place(row, row.line),
