@@ -632,6 +632,7 @@ impl Query {
         let cx = Cx {
             header,
             facts: None,
+            invalid: false,
         };
         let mut mask = GAME_READ;
         for (i, tag) in self.tag_refs.iter().enumerate() {
@@ -670,10 +671,29 @@ impl Query {
     /// `facts` is `None` ([`Truth::Pending`] when that is not enough).
     #[must_use]
     pub fn eval(&self, header: &GameHeader, facts: Option<&GameFacts>) -> Truth {
-        if facts.is_none() && !self.tag_refs.is_empty() {
-            self.see(header);
+        self.answer(Cx {
+            header,
+            facts,
+            invalid: false,
+        })
+    }
+
+    /// The expression's answer on a game whose moves cannot be read (one
+    /// too large to hold), from its header: `valid` is false, and what
+    /// else needs the moves is [`Truth::Pending`].
+    #[must_use]
+    pub fn eval_invalid(&self, header: &GameHeader) -> Truth {
+        self.answer(Cx {
+            header,
+            facts: None,
+            invalid: true,
+        })
+    }
+
+    fn answer(&self, cx: Cx<'_>) -> Truth {
+        if cx.facts.is_none() && !self.tag_refs.is_empty() {
+            self.see(cx.header);
         }
-        let cx = Cx { header, facts };
         match cx.eval(&self.root) {
             Val::Bool(true) => Truth::True,
             Val::Bool(false) => Truth::False,
@@ -1774,6 +1794,9 @@ fn unify(
 struct Cx<'a> {
     header: &'a GameHeader,
     facts: Option<&'a GameFacts>,
+    /// Without facts: the game is known invalid (its moves cannot be
+    /// read), so `valid` is false rather than pending.
+    invalid: bool,
 }
 
 impl<'a> Cx<'a> {
@@ -1993,7 +2016,11 @@ impl<'a> Cx<'a> {
             Derived::Plies => self
                 .facts
                 .map_or(Val::Pending, |f| Val::Int(i64::from(f.plies))),
-            Derived::Valid => self.facts.map_or(Val::Pending, |f| Val::Bool(f.valid)),
+            Derived::Valid => match self.facts {
+                Some(facts) => Val::Bool(facts.valid),
+                None if self.invalid => Val::Bool(false),
+                None => Val::Pending,
+            },
             Derived::Result => {
                 let recorded = match self.facts {
                     Some(facts) => Cow::Borrowed(&facts.recorded),
@@ -2550,6 +2577,31 @@ mod tests {
     /// A tag the condition names that no game read has is said, with what
     /// it may have meant (a tester's finding: `WhitElo > 2000` and `White
     /// = "Alice"` selected nothing without a word).
+    /// A game whose moves cannot be read is invalid: `valid` is false on
+    /// it without its moves, and what else needs them stays pending.
+    #[test]
+    fn a_game_known_invalid_is_not_valid_without_its_moves() {
+        use notation::pgn::read::GameReader;
+        for (condition, want) in [
+            ("valid", Truth::False),
+            ("NOT valid", Truth::True),
+            ("valid AND plies > 1", Truth::False),
+            ("valid OR plies > 1", Truth::Pending),
+            ("valid IS NULL", Truth::False),
+            ("Event = 'e' AND NOT valid", Truth::True),
+            ("plies > 1", Truth::Pending),
+        ] {
+            let mut spec = HeaderSpec::default();
+            let query = Query::parse(condition, &mut spec).unwrap();
+            GameReader::new().read_chunk(b"[Event \"e\"]\n\n1. e4 *\n", 0, 1, |game| {
+                let header = GameHeader::read(game, &spec);
+                assert_eq!(query.eval_invalid(&header), want, "{condition}");
+                // Not known invalid: pending, as before.
+                assert_eq!(query.eval(&header, None), Truth::Pending, "{condition}");
+            });
+        }
+    }
+
     #[test]
     fn tags_no_game_has_are_said() {
         use notation::pgn::read::GameReader;

@@ -355,15 +355,16 @@ impl Task for Select {
     fn too_large(&self, game: &mut RawGame<'_>) -> Picked {
         // Its tags all read (its tag section ended within the bytes held,
         // and the size is its only error) and the condition false on
-        // them: not selected, as any game the condition leaves out; the
-        // output lacks no game the condition asked for (a tester's
-        // finding: such a game failed the run).
+        // them and on its being invalid (`valid` is false): not selected,
+        // as any game the condition leaves out; the output lacks no game
+        // the condition asked for (a tester's finding: such a game failed
+        // the run).
         if let Some(query) = &self.query {
             let tags_whole = game.read_errors().len() == 1
                 && (game.movetext_start() as usize) < game.bytes().len();
             if tags_whole
                 && matches!(
-                    query.eval(&GameHeader::read_for_filter(game, &self.spec), None),
+                    query.eval_invalid(&GameHeader::read_for_filter(game, &self.spec)),
                     Truth::False | Truth::Null
                 )
             {

@@ -126,7 +126,7 @@ fn oversized_games_are_reported_and_skipped() {
 }
 
 /// `select` never selects a game too large to hold: unless a condition
-/// on its tags leaves it out, it names it and exits 1 (found by a tester: it exited 0,
+/// on its tags (or on its validity) leaves it out, it names it and exits 1 (found by a tester: it exited 0,
 /// where `replay --format pgn` exits 1 for the game it cannot copy), and
 /// its summary's counts add up.
 #[test]
@@ -157,13 +157,18 @@ fn select_exits_1_for_a_game_too_large_to_select() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     // A condition its tags, all read, leave it out of: not selected as any
     // other game, and the run succeeds (a tester's finding: it failed);
-    // one they fit, or one that needs its moves, still fails the run.
+    // so does one that asks for valid games, which it is not; one they
+    // fit, or one that needs its moves, still fails the run.
     for (condition, code) in [
         ("Event = 's'", 0),
         ("Event = 's' AND plies > 1", 0),
+        ("valid", 0),
+        ("valid AND plies > 1", 0),
         ("Event = 'big'", 1),
         ("plies > 1", 1),
         ("Event = 's' OR plies > 1", 1),
+        ("NOT valid", 1),
+        ("valid OR plies > 1", 1),
     ] {
         let run = chesstool(
             &dir,
