@@ -599,7 +599,7 @@ impl ReplayVisitor for Recorder<'_> {
     // Inlined into the replay's loop: a call a comment, nearly one a ply
     // in Lichess games, cost 15 M instructions on 61 MB of them.
     #[inline(always)]
-    fn mainline_comment(&mut self, text: &[u8]) {
+    fn mainline_comment(&mut self, text: &[u8], _at: u32) {
         let Some(clock) = self.record.as_mut().and_then(Record::last_clock_mut) else {
             return;
         };

@@ -331,7 +331,7 @@ impl ReplayVisitor for Collect<'_> {
     }
 
     #[inline]
-    fn mainline_comment(&mut self, text: &[u8]) {
+    fn mainline_comment(&mut self, text: &[u8], at: u32) {
         if !self.wants.table {
             return;
         }
@@ -343,7 +343,7 @@ impl ReplayVisitor for Collect<'_> {
             match (row.clock, clock) {
                 (Some(_), _) => {}
                 (None, Some(_)) => self.unreadable_clocks.read(row.ply),
-                (None, None) => self.unreadable_clocks.note(row.ply, text),
+                (None, None) => self.unreadable_clocks.note(row.ply, text, at),
             }
             row.clock = row.clock.or(clock);
             row.emt = row.emt.or(emt);
@@ -489,6 +489,7 @@ impl Task for ReplayTask {
             unreadable_clocks: &mut record.unreadable_clocks,
         };
         let replayed = replay(game, &self.options, &mut collect);
+        record.unreadable_clocks.locate(game.bytes());
         record.error = replayed.error;
         record.has_start = replayed.start.is_some();
         // The start position is a row of its own when it is selected
@@ -763,8 +764,8 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
                 // The clocks of every ply are written (not with `--ply`
                 // or `--final`, whose one row may have none of them).
                 if args.ply.is_none() && !args.final_position {
-                    clock_note.add(&record.unreadable_clocks, || {
-                        crate::validate::game_place(&row, row.line)
+                    clock_note.add(&record.unreadable_clocks, |line| {
+                        crate::validate::game_place(&row, row.line + u64::from(line))
                     });
                 }
                 for index in rows {

@@ -388,6 +388,8 @@ impl GameMoves {
     pub fn of(game: &mut notation::pgn::read::RawGame<'_>, mainline: Mainline) -> GameMoves {
         let start = game.movetext_start() as usize;
         let movetext = game.bytes().get(start..).unwrap_or_default().to_vec();
+        let mut mainline = mainline;
+        mainline.locate_unreadable_clocks(game.bytes());
         GameMoves { mainline, movetext }
     }
 
@@ -914,12 +916,14 @@ pub struct ClockNote {
 }
 
 impl ClockNote {
-    /// Adds a game's unreadable clocks; `place` is where the game is
-    /// (`FILE:LINE: game N (White – Black)`), asked for the first only.
+    /// Adds a game's unreadable clocks (located); `place` is where the
+    /// game is (`FILE:LINE: game N (White – Black)`) for the line of the
+    /// game's first command, relative to the game's first line, asked for the
+    /// first only.
     pub fn add(
         &mut self,
         clocks: &notation::pgn::comment::UnreadableClocks,
-        place: impl FnOnce() -> String,
+        place: impl FnOnce(u32) -> String,
     ) {
         if clocks.count == 0 {
             return;
@@ -928,7 +932,7 @@ impl ClockNote {
         self.commands += u64::from(clocks.count);
         if self.first.is_none() {
             if let Some((ply, text)) = &clocks.first {
-                self.first = Some(format!("{}: ply {ply}: {text}", place()));
+                self.first = Some(format!("{}: ply {ply}: {text}", place(clocks.first_line())));
             }
         }
     }
@@ -936,8 +940,8 @@ impl ClockNote {
     /// Adds the unreadable clocks of a record's moves (`--moves`).
     pub fn add_record<R: GameRecord>(&mut self, row: &Placed<R>) {
         if let Some(moves) = row.record.moves() {
-            self.add(moves.mainline.unreadable_clocks(), || {
-                crate::validate::game_place(row, row.line)
+            self.add(moves.mainline.unreadable_clocks(), |line| {
+                crate::validate::game_place(row, row.line + u64::from(line))
             });
         }
     }

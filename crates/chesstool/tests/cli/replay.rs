@@ -435,8 +435,9 @@ fn replay_ply_n_counts_the_games_without_it() {
 /// A `[%clk]` command that does not read as a clock (negative, 60
 /// seconds, a word) is written as null and said once on stderr, `-q` or
 /// not, by every report that writes the clocks: replay's table, a games
-/// table with `--moves` (a tester's finding: they became null unsaid).
-/// Not where no clock is written.
+/// table with `--moves` (a tester's finding: they became null unsaid),
+/// the first named at its own line, as a bad move is. Not where no clock
+/// is written.
 #[test]
 fn clocks_that_do_not_read_are_said() {
     let dir = temp_dir("replay_bad_clocks");
@@ -450,7 +451,7 @@ fn clocks_that_do_not_read_are_said() {
     .unwrap();
     let said =
         "chesstool: warning: 3 [%clk] commands in 2 games do not read as a clock (H:MM:SS), \
-                written as null; the first: c.pgn:1: game 1 (A – B): ply 1: [%clk -0:00:01]";
+                written as null; the first: c.pgn:6: game 1 (A – B): ply 1: [%clk -0:00:01]";
     for args in [
         &["replay", "c.pgn", "--format", "csv", "-q"][..],
         &["validate", "c.pgn", "--format", "csv", "--moves", "-q"],

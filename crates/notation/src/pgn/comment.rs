@@ -528,16 +528,20 @@ pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
 /// ```
 /// use notation::pgn::comment::UnreadableClocks;
 ///
+/// // A game's comments, each at its offset in the game's bytes.
+/// let game = b"1. e4 { [%clk -0:00:01] } e5 {\n[%clk 0:00:59] }\n2. Nf3 { [%clk 0:00:60] } *";
 /// let mut clocks = UnreadableClocks::default();
-/// clocks.note(3, b" [%clk -0:00:01] ");
-/// clocks.note(4, b" [%clk 0:00:59] ");
-/// clocks.note(5, b" no command ");
-/// clocks.note(6, b" [%clk 0:00:60] ");
+/// clocks.note(1, b" [%clk -0:00:01] ", 7);
+/// clocks.note(2, b"\n[%clk 0:00:59] ", 30);
+/// clocks.note(3, b" [%clk 0:00:60] ", 56);
 /// assert_eq!(clocks.count, 2);
-/// assert_eq!(clocks.first, Some((3, "[%clk -0:00:01]".to_string())));
-/// // A later comment of ply 6 gave it a clock after all.
-/// clocks.read(6);
+/// assert_eq!(clocks.first, Some((1, "[%clk -0:00:01]".to_string())));
+/// // A later comment of ply 3 gave it a clock after all.
+/// clocks.read(3);
 /// assert_eq!(clocks.count, 1);
+/// // The first one's line, counted from the game's first (0).
+/// clocks.locate(game);
+/// assert_eq!(clocks.first_line(), 0);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct UnreadableClocks {
@@ -546,23 +550,29 @@ pub struct UnreadableClocks {
     /// The first of them: its ply and the command, escaped for a
     /// message.
     pub first: Option<(u32, String)>,
+    /// Where the first one is in the game's bytes, until
+    /// [`UnreadableClocks::locate`] counts its line.
+    first_at: Option<u32>,
+    /// The first one's line, counted from the game's first (0).
+    first_line: u32,
     /// The ply of the last one noted.
     last: Option<u32>,
 }
 
 impl UnreadableClocks {
     /// Notes the comment `raw` after ply `ply`, read without a clock, if
-    /// it holds a `[%clk]` command (that did not read, then).
+    /// it holds a `[%clk]` command (that did not read, then); `at` is
+    /// where `raw` starts in the game's bytes.
     #[inline]
-    pub fn note(&mut self, ply: u32, raw: &[u8]) {
+    pub fn note(&mut self, ply: u32, raw: &[u8], at: u32) {
         if memchr::memchr(b'%', raw).is_none() {
             return;
         }
-        self.note_commands(ply, raw);
+        self.note_commands(ply, raw, at);
     }
 
     #[inline(never)]
-    fn note_commands(&mut self, ply: u32, raw: &[u8]) {
+    fn note_commands(&mut self, ply: u32, raw: &[u8], at: u32) {
         for item in commands(raw) {
             let CommandItem::Command(command) = item else {
                 continue;
@@ -575,6 +585,9 @@ impl UnreadableClocks {
                 if self.first.is_none() {
                     let text = crate::pgn::tags::escape_line(&raw[command.span.clone()]);
                     self.first = Some((ply, text.into_owned()));
+                    let offset = u32::try_from(command.span.start).unwrap_or(u32::MAX);
+                    self.first_at = Some(at.saturating_add(offset));
+                    self.first_line = 0;
                 }
                 return;
             }
@@ -590,15 +603,32 @@ impl UnreadableClocks {
             self.count -= 1;
             if self.first.as_ref().is_some_and(|(at, _)| *at == ply) {
                 self.first = None;
+                self.first_at = None;
             }
         }
     }
 
+    /// Counts the line of the first one in `game`, the game's bytes (as
+    /// the offsets noted were), while they are at hand: a message names
+    /// it at its own line, as an error in a move is named.
+    pub fn locate(&mut self, game: &[u8]) {
+        if let Some(at) = self.first_at.take() {
+            let before = game.get(..at as usize).unwrap_or(game);
+            self.first_line =
+                u32::try_from(memchr::memchr_iter(b'\n', before).count()).unwrap_or(u32::MAX);
+        }
+    }
+
+    /// The first one's line, counted from the game's first (0), once
+    /// [`UnreadableClocks::locate`] has counted it.
+    #[must_use]
+    pub fn first_line(&self) -> u32 {
+        self.first_line
+    }
+
     /// Forgets what was noted (a gatherer reused game after game).
     pub fn clear(&mut self) {
-        self.count = 0;
-        self.first = None;
-        self.last = None;
+        *self = UnreadableClocks::default();
     }
 }
 

@@ -87,6 +87,12 @@ impl Mainline {
         &self.unreadable_clocks
     }
 
+    /// Counts the line of the first unreadable clock in `game`, the
+    /// game's bytes ([`UnreadableClocks::locate`]).
+    pub fn locate_unreadable_clocks(&mut self, game: &[u8]) {
+        self.unreadable_clocks.locate(game);
+    }
+
     /// Forgets every ply, keeping the buffers: a gatherer reused game
     /// after game grows its buffers once (a clone is of exact size).
     pub fn clear(&mut self) {
@@ -121,7 +127,7 @@ impl ReplayVisitor for Mainline {
     }
 
     #[inline]
-    fn mainline_comment(&mut self, text: &[u8]) {
+    fn mainline_comment(&mut self, text: &[u8], at: u32) {
         let (Some(clock), Some(eval)) = (self.clocks.last_mut(), self.evals.last_mut()) else {
             return;
         };
@@ -144,7 +150,7 @@ impl ReplayVisitor for Mainline {
                 *clock = Some(read_clock);
                 self.unreadable_clocks.read(ply);
             }
-            (None, None) => self.unreadable_clocks.note(ply, text),
+            (None, None) => self.unreadable_clocks.note(ply, text, at),
         }
     }
 }
@@ -158,8 +164,8 @@ impl<V: ReplayVisitor + ?Sized> ReplayVisitor for &mut V {
         (**self).mainline_move(ply);
     }
     #[inline(always)]
-    fn mainline_comment(&mut self, text: &[u8]) {
-        (**self).mainline_comment(text);
+    fn mainline_comment(&mut self, text: &[u8], at: u32) {
+        (**self).mainline_comment(text, at);
     }
     #[inline(always)]
     fn move_played(&mut self, depth: u32, ply: &Ply<'_>) {
@@ -196,9 +202,9 @@ impl<A: ReplayVisitor, B: ReplayVisitor> ReplayVisitor for (A, B) {
         self.1.mainline_move(ply);
     }
     #[inline(always)]
-    fn mainline_comment(&mut self, text: &[u8]) {
-        self.0.mainline_comment(text);
-        self.1.mainline_comment(text);
+    fn mainline_comment(&mut self, text: &[u8], at: u32) {
+        self.0.mainline_comment(text, at);
+        self.1.mainline_comment(text, at);
     }
     #[inline(always)]
     fn move_played(&mut self, depth: u32, ply: &Ply<'_>) {

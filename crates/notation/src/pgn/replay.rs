@@ -280,9 +280,10 @@ pub trait ReplayVisitor {
     }
     /// Called for each comment of the mainline (not inside variations),
     /// after the move it follows (or before the first move), after
-    /// [`ReplayVisitor::comment`].
-    fn mainline_comment(&mut self, text: &[u8]) {
-        let _ = text;
+    /// [`ReplayVisitor::comment`]; `at` is where `text` starts in the
+    /// game's bytes ([`RawGame::line_of`] gives its line).
+    fn mainline_comment(&mut self, text: &[u8], at: u32) {
+        let _ = (text, at);
     }
     /// Called for each legal move, of the mainline and of variations.
     fn move_played(&mut self, depth: u32, ply: &Ply<'_>) {
@@ -686,7 +687,8 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
                 let text = line_comment_text(game.token_bytes(&token));
                 self.visitor.comment(depth, text);
                 if depth == 0 {
-                    self.visitor.mainline_comment(text);
+                    // One line: the token's.
+                    self.visitor.mainline_comment(text, token.start);
                 }
             }
             TokenKind::OpenVariation if self.options.mainline_only && self.frame.has_move() => {
@@ -796,10 +798,11 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
     fn comment(&mut self, token: Token, bytes: &[u8], depth: u32, percent: Option<bool>) {
         self.seen.last_comment = Some(token);
         let inner = bytes.strip_prefix(b"{").unwrap_or(bytes);
+        let at = token.start + u32::from(inner.len() < bytes.len());
         let inner = inner.strip_suffix(b"}").unwrap_or(inner);
         self.visitor.comment(depth, inner);
         if depth == 0 && !(V::COMMANDS_ONLY && percent == Some(false)) {
-            self.visitor.mainline_comment(inner);
+            self.visitor.mainline_comment(inner, at);
         }
     }
 
