@@ -50,6 +50,8 @@ fn the_allowed_differences() {
         // A tag glued to a result by `cat`: the next game for us, junk
         // movetext for pgn-reader.
         "[Event \"a\"]\n\n1. e4 e5 1-0[Event \"b\"]\n[Site \"s\"]\n\n1. d4 *\n",
+        // The same with the next file's byte-order mark between.
+        "[Event \"a\"]\n\n1. e4 e5 1-0\u{feff}[Event \"b\"]\n[Site \"s\"]\n\n1. d4 *\n",
         // A blank line inside movetext ends the game for pgn-reader only.
         "[Event \"a\"]\n\n1. e4 e5\n\n2. Nf3 Nc6 *\n",
         // Spellings pgn-reader passes over, which we read with a warning

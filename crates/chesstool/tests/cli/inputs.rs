@@ -901,3 +901,41 @@ fn a_file_named_twice_is_read_twice_and_said_so() {
     let run = shell(&dir, "cat d/a.pgn | chesstool validate -q - d/a.pgn", &[]);
     assert_eq!((run.code, run.stderr.as_str()), (0, ""));
 }
+
+/// `cat a.pgn b.pgn`, `a.pgn` without a last line end and `b.pgn` with a
+/// byte-order mark (a tester's finding: `1-0\u{feff}` was one unreadable
+/// move and `b`'s `[Event]` went into `a`'s movetext): the games read as
+/// the two files do apart, and `select` writes no mark between them.
+#[test]
+fn a_file_with_a_byte_order_mark_cat_on_after_a_result_reads_as_its_games() {
+    let dir = temp_dir("inputs_bom_glued");
+    let a = "[Event \"a\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 1-0";
+    let b = "[Event \"b\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"0-1\"]\n\n1. d4 0-1\n";
+    write(&dir.join("ab.pgn"), &format!("{a}\u{feff}{b}"));
+    write(&dir.join("a.pgn"), a);
+    write(&dir.join("b.pgn"), &format!("\u{feff}{b}"));
+    let joined = chesstool(
+        &dir,
+        &["validate", "ab.pgn", "--format", "csv", "--tags", "Event"],
+    );
+    assert_eq!(joined.code, 0, "{}", joined.stderr);
+    let apart = chesstool(
+        &dir,
+        &[
+            "validate", "a.pgn", "b.pgn", "--format", "csv", "--tags", "Event",
+        ],
+    );
+    let rows = |csv: &str| -> Vec<String> {
+        csv.lines()
+            .skip(1)
+            .map(|l| l.split(',').skip(4).collect::<Vec<_>>().join(","))
+            .collect()
+    };
+    assert_eq!(rows(&joined.stdout), rows(&apart.stdout));
+    assert_eq!(rows(&joined.stdout).len(), 2);
+    let run = chesstool(&dir, &["select", "ab.pgn", "--where", "Event = 'b'"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, b);
+    let run = chesstool(&dir, &["select", "ab.pgn"]);
+    assert_eq!(run.stdout, format!("{a}\n\n{b}"));
+}

@@ -44,8 +44,10 @@
 //! the end of a game starts the next game:
 //! - in movetext, `[` is a token of its own (PGN standard §7); after the
 //!   result, a `[` that starts a tag pair (`[Name "`) ends the game there
-//!   (`1-0[Event "…`, `1/2-1/2\r[Event`); before it, a `[` is an error
-//!   of the game it stands in;
+//!   (`1-0[Event "…`, `1/2-1/2\r[Event`, and with the next file's
+//!   byte-order mark between, `1-0\u{feff}[Event "…`, the game ending
+//!   before the mark); before it, a `[` is an error of the game it stands
+//!   in;
 //! - in a tag section, a tag on the same line as an earlier tag that
 //!   repeats a name of the section, or that is `Event` (export format's
 //!   first tag), starts the next game (a game with tags only, glued to
@@ -331,7 +333,7 @@ fn is_token_end(byte: u8) -> bool {
     TOKEN_END[byte as usize]
 }
 
-const BOM: &[u8] = b"\xef\xbb\xbf";
+pub(super) const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// What [`Lexer`]'s loop does with the tokens it finds: each is offered to
 /// [`Sink::take`]; one not taken is stored for [`Lexer::next_token`].

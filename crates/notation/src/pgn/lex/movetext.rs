@@ -7,8 +7,8 @@ use super::classify::{
 };
 use super::tags::{glued_tag_pair, tag_pair_start};
 use super::{
-    is_token_end, Class, GameEnd, Inside, Lexer, NeedMore, Phase, Sink, Token, TokenKind, CLASS,
-    LINE_RULE_CAP,
+    is_token_end, Class, GameEnd, Inside, Lexer, NeedMore, Phase, Sink, Token, TokenKind, BOM,
+    CLASS, LINE_RULE_CAP,
 };
 use crate::pgn::model::GameResult;
 use crate::san::parse_standard_prefix;
@@ -28,10 +28,12 @@ fn result_at(bytes: &[u8], complete: bool) -> Result<Option<(GameResult, usize)>
 fn result_in(bytes: &[u8]) -> Option<(GameResult, usize)> {
     const DASHES: [&[u8]; 3] = [b"-", "\u{2013}".as_bytes(), "\u{2014}".as_bytes()];
     let dash = |rest: &[u8]| DASHES.iter().find(|d| rest.starts_with(d)).map(|d| d.len());
+    // Followed by a byte-order mark: the next file's, `cat`-ed on after
+    // a last line without its end.
     let done = |result: GameResult, len: usize| {
         bytes
             .get(len)
-            .is_none_or(|&b| is_token_end(b) || b == b')')
+            .is_none_or(|&b| is_token_end(b) || b == b')' || bytes[len..].starts_with(BOM))
             .then_some((result, len))
     };
     match bytes {
@@ -64,8 +66,8 @@ fn result_in(bytes: &[u8]) -> Option<(GameResult, usize)> {
 /// look for its next token (a token has just ended there, not at the
 /// start of a line), up to the first place where a token that passing
 /// over cannot ignore may start: `(`, `)`, `[`, `;`, `*` or a stray `}`
-/// ([`is_skim_stop`]), a newline after the termination marker or before
-/// a line that starts with `[` or `%`, an unclosed comment, or a `0`, `1`
+/// ([`is_skim_stop`]), a newline before a line that starts with `[` or
+/// `%`, an unclosed comment, or a `0`, `1`
 /// or `½` that starts a token and may be a termination marker. The tokens
 /// in between (words, move numbers, NAGs, glyphs, comments) change
 /// nothing the lexer keeps when it passes over a game, so starting its
@@ -79,8 +81,11 @@ fn result_in(bytes: &[u8]) -> Option<(GameResult, usize)> {
 /// does; after `$` it belongs to the `$` token (a NAG, or a word such as
 /// `$1-0`); after any other byte it is inside a word, except after an
 /// `e.p` suffix, which ends its word without a delimiter (`exd6e.p1-0`).
+///
+/// Only before the termination marker: the lexer reads what follows it
+/// token by token.
 #[inline]
-fn skim(buf: &[u8], mut pos: usize, finished: bool) -> usize {
+fn skim(buf: &[u8], mut pos: usize) -> usize {
     // Where the lexer's loop would be: a token starts at the first byte
     // from here that is not blank.
     let mut boundary = pos;
@@ -90,7 +95,7 @@ fn skim(buf: &[u8], mut pos: usize, finished: bool) -> usize {
             return pos;
         };
         match b {
-            b'\n' if !finished => {
+            b'\n' => {
                 // A new line, which the game goes on past unless it starts
                 // with `[` or `%` (then the lexer decides): its first
                 // token, after any spaces, starts where the lexer's loop
@@ -256,10 +261,12 @@ impl Lexer<'_> {
             }};
         }
         loop {
-            if COMPLETE && !S::STORE && !self.st.at_line_start {
+            if COMPLETE && !S::STORE && !self.st.at_line_start && !self.st.finished {
                 // Passing over the game: only the bytes that may end it
-                // are looked at.
-                pos = skim(buf, pos, self.st.finished);
+                // are looked at (after the result, the few left are read
+                // as the tokens are, so that a byte-order mark glued on
+                // ends the game where it does then).
+                pos = skim(buf, pos);
             }
             // The space between tokens, before the dispatch below (mostly
             // one: a branch that predicts well, where a jump through the
@@ -332,6 +339,31 @@ impl Lexer<'_> {
                             token.san = Some(san);
                             emit!(token, end);
                         }
+                    }
+                }
+                if self.st.finished && b == BOM[0] {
+                    if !COMPLETE && buf.len() - start <= BOM.len() {
+                        // Maybe a mark cut by the end of the piece, or
+                        // one whose next byte decides.
+                        self.pos = pos;
+                        return Err(NeedMore { resume: start });
+                    }
+                    if buf[start..].starts_with(BOM) {
+                        // After the result, a byte-order mark is the next
+                        // file's (`cat a.pgn b.pgn`, `a.pgn` without a
+                        // last line end): blank, as at the start of a
+                        // line; the game ends before it when a tag pair
+                        // follows (the next game's, which skips it).
+                        let after = start + BOM.len();
+                        let Ok(tag) = tag_pair_start(&buf[after..], COMPLETE) else {
+                            self.pos = pos;
+                            return Err(NeedMore { resume: start });
+                        };
+                        if tag {
+                            end!(start, GameEnd::Result);
+                        }
+                        pos = after;
+                        continue;
                     }
                 }
                 self.pos = pos;

@@ -34,7 +34,7 @@ fn skipper_agrees_with_the_scanner() {
 /// skipper fed in pieces of many sizes ends it where the lexer does.
 #[test]
 fn skipper_agrees_with_the_lexer_on_random_documents() {
-    const PIECES: [&str; 38] = [
+    const PIECES: [&str; 39] = [
         "exd6e.p",
         "e.p1-0",
         "xp.1-0",
@@ -52,6 +52,7 @@ fn skipper_agrees_with_the_lexer_on_random_documents() {
         "\n\n",
         "%escape [Event \"no\"]\n",
         "\u{feff}",
+        "0-1\u{feff}",
         "1. e4 ",
         "e5 ",
         "{ c\n\n[Event \"fake\"]\n} ",
@@ -757,4 +758,30 @@ fn the_skipper_keeps_an_e_p_suffix_across_pieces() {
             "pieces of {piece}"
         );
     }
+}
+
+/// `cat a.pgn b.pgn`, `a.pgn` without a last line end and `b.pgn` with a
+/// byte-order mark (a tester's finding: the mark glued to the result made
+/// one unreadable move, and `b`'s first tag went into `a`'s movetext):
+/// the result ends `a`'s game before the mark, and `b` keeps its tags.
+#[test]
+fn a_byte_order_mark_after_the_result_starts_the_next_game() {
+    let pgn = "[Event \"a\"]\n\n1. e4 1-0\u{feff}[Event \"b\"]\n[Site \"s\"]\n\n1. d4 0-1\n";
+    let g = games(pgn.as_bytes());
+    assert_eq!(g.len(), 2);
+    let first = &pgn.as_bytes()[g[0].0.start..g[0].0.end];
+    assert_eq!(first, b"[Event \"a\"]\n\n1. e4 1-0");
+    assert_eq!(&pgn.as_bytes()[g[1].0.start..][..10], b"[Event \"b\"");
+    let k = kinds(pgn.as_bytes());
+    assert_eq!(
+        k[0].last(),
+        Some(&("1-0".to_owned(), TokenKind::Result(GameResult::WhiteWins)))
+    );
+    // Blank after the result whatever follows; before it, a mark glued
+    // to a move is still that move's text.
+    let k = kinds("1. e4 1-0\u{feff} \n".as_bytes());
+    assert_eq!(k.len(), 1);
+    assert_eq!(k[0].last().unwrap().0, "1-0");
+    let k = kinds("1. e4\u{feff} 1-0\n".as_bytes());
+    assert_eq!(k[0][1].0, "e4\u{feff}");
 }
