@@ -709,8 +709,15 @@ impl TagColumns {
                     "--tags {tag} chooses the tags of games written as PGN (select --format pgn): a table's tag columns are named one by one, or `lichess`"
                 );
             }
-            if !tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                bail!("--tags: {tag:?} is not a tag name (letters, digits and _ only)");
+            // As the reader reads a name: a letter, digit or `_`, then
+            // those or the other characters of a PGN symbol (`My-Tag`).
+            let symbol = |b: u8| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b);
+            if !(tag.as_bytes()[0].is_ascii_alphanumeric() || tag.starts_with('_'))
+                || !tag.bytes().all(symbol)
+            {
+                bail!(
+                    "--tags: {tag:?} is not a tag name (a letter, digit or _, then those or + # = : -)"
+                );
             }
             if let Some(column) = as_columns.iter().find(|c| c.eq_ignore_ascii_case(tag)) {
                 bail!("--tags: the {column} tag is already a column of this report");
@@ -793,7 +800,7 @@ impl TagColumns {
         for &i in self.unseen.borrow().iter() {
             let column = &self.columns[i];
             {
-                // Named with letters, digits and `_` only: nothing to escape.
+                // Named with a symbol's characters only: nothing to escape.
                 let hint = match arbiter::query::meant_tag(&column.tag) {
                     Some(meant) => format!("did you mean {meant}?"),
                     None => "tag names are matched as written, in their case".to_owned(),

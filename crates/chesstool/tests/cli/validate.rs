@@ -73,6 +73,83 @@ fn validate_reads_tag_names_followed_by_tabs_or_spaces() {
     assert_eq!((rows[1][7], rows[1][8]), ("2", "valid"), "{}", run.stdout);
 }
 
+/// Blanks after a tag's `[` (PGN import format: any blanks between the
+/// tokens of a tag pair) and a name with a symbol's other characters
+/// (`My-Tag`, which the standard leaves out of tag names: a warning) are
+/// read as tags wherever they stand; before, the first made the game
+/// invalid, and the second too when on a line of its own, so that
+/// `select --export` of a valid game wrote one chesstool rejected (a
+/// tester's finding).
+#[test]
+fn tag_pairs_in_import_format_are_read_alike_wherever_they_stand() {
+    let dir = temp_dir("validate_tag_import_format");
+    let moves = "\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+    let pgn = format!(
+        "[ Event \"Open\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n\
+         [White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n{moves}\
+         [Event \"a\"] [My-Tag \"x\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n\
+         [White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n{moves}\
+         [Event \"b\"]\n[My-Tag \"y\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n\
+         [White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n{moves}"
+    );
+    std::fs::write(dir.join("t.pgn"), pgn).unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "validate",
+            "t.pgn",
+            "--format",
+            "csv",
+            "--tags",
+            "Event,My-Tag",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let rows: Vec<Vec<&str>> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let got: Vec<(&str, &str, &str, &str)> =
+        rows.iter().map(|r| (r[7], r[8], r[14], r[15])).collect();
+    assert_eq!(
+        got,
+        [
+            ("7", "valid", "Open", ""),
+            ("7", "valid", "a", "x"),
+            ("7", "valid", "b", "y")
+        ],
+        "{}",
+        run.stdout
+    );
+    // The odd name is said, at its line; the blanks are not.
+    let run = chesstool(&dir, &["validate", "t.pgn", "--show-warnings"]);
+    let said: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("tag name"))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "t.pgn:11: game 2 (A – B): warning: tag name with characters other than letters, \
+             digits and _ (PGN standard 8.1): [Event \"a\"] [My-Tag \"x\"]",
+            "t.pgn:22: game 3 (A – B): warning: tag name with characters other than letters, \
+             digits and _ (PGN standard 8.1): [My-Tag \"y\"]"
+        ],
+        "{}",
+        run.stderr
+    );
+    // Written back in export format, the games read as valid again.
+    let run = chesstool(&dir, &["select", "t.pgn", "--export", "-o", "out.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
+    assert!(out.starts_with("[Event \"Open\"]\n"), "{out}");
+    let run = chesstool(&dir, &["validate", "out.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
 /// An unterminated comment takes the games after it into the game it
 /// opens in; the error says how many tag lines it holds (found by a
 /// tester: the games it took went unmentioned).

@@ -426,6 +426,8 @@ fn without_malformed_tag_games(pgn: &[u8]) -> (Option<Vec<u8>>, usize) {
             || comment_opened_in_tags_read_as_movetext(pgn, span.start, span.movetext_start)
             || lexer.tag_issues().iter().any(|issue| match issue.problem {
                 TagLineProblem::Malformed | TagLineProblem::UnescapedQuote => true,
+                // Read by both alike.
+                TagLineProblem::SymbolName => false,
                 // A value whose line ends in a backslash: pgn-reader takes
                 // it for an escaped line feed and reads the value on into
                 // the next line (`[e "\` then `O-O`), we end the value at

@@ -919,6 +919,13 @@ impl GameReader {
                     line,
                     message: "unescaped quote in a tag value".to_string(),
                 }),
+                TagLineProblem::SymbolName => self.warnings.push(ReadError {
+                    line,
+                    message: format!(
+                        "tag name with characters other than letters, digits and _ (PGN standard 8.1): {}",
+                        crate::pgn::tags::escape_line(text.trim_ascii())
+                    ),
+                }),
                 TagLineProblem::Malformed => self.errors.push(ReadError {
                     line,
                     message: format!(

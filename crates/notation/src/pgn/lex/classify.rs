@@ -302,6 +302,15 @@ pub const fn is_name_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_'
 }
 
+/// Is `byte` one that may go on a PGN symbol (standard 7): a letter, a
+/// digit, or one of `_ + # = : -`? A tag name uses only the first three
+/// kinds (standard 8.1); one with the others is read, with a warning.
+#[inline(always)]
+#[must_use]
+pub const fn is_symbol_byte(byte: u8) -> bool {
+    is_name_byte(byte) || matches!(byte, b'+' | b'#' | b'=' | b':' | b'-')
+}
+
 /// Is `byte` where a tag value's scan stops: its closing `"`, a `\\`
 /// (which escapes the next byte) or the end of its line?
 #[inline(always)]

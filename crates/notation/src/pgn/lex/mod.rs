@@ -246,6 +246,10 @@ pub enum TagLineProblem {
     UnescapedQuote,
     /// Not `[Name "value"]` at all.
     Malformed,
+    /// Well formed, but a name holds a character of a PGN symbol other
+    /// than letters, digits and `_` (`[My-Tag "x"]`), which the standard
+    /// leaves out of tag names (8.1): read, with a warning.
+    SymbolName,
 }
 
 /// A tag line that is not well formed, located.

@@ -1,7 +1,7 @@
 //! Tag sections: the tag-line rules of the lexer and the recognisers
 //! of a tag pair.
 
-use super::classify::{is_name_byte, is_value_stop, tag_masks};
+use super::classify::{is_name_byte, is_symbol_byte, is_value_stop, tag_masks};
 use super::{
     GameEnd, Inside, Lexer, NeedMore, Phase, TagLineIssue, TagLineProblem, BOM, LINE_RULE_CAP,
     NAMES_CAP, NAME_MAX,
@@ -11,9 +11,15 @@ use super::{
 /// [`scan_tag_pair`] found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) struct TagPairScan {
-    /// The name is `bytes[1..name_end]`: letters, digits and `_` (maybe
-    /// none).
+    /// The name is `bytes[name_start..name_end]` (maybe empty): after the
+    /// blanks that may follow the `[` (PGN import format), a letter,
+    /// digit or `_`, then those and the other characters of a PGN symbol
+    /// ([`is_symbol_byte`]).
+    pub(super) name_start: usize,
     pub(super) name_end: usize,
+    /// The name holds a character of a symbol other than letters, digits
+    /// and `_` (`My-Tag`), which the standard leaves out of tag names.
+    pub(super) symbol_name: bool,
     /// Where the scan stopped.
     pub(super) stop: TagPairStop,
 }
@@ -49,8 +55,11 @@ impl TagPairScan {
 /// path), a tag glued after a result or at the end of a `;` comment, and
 /// the split points' test for a tag on the line before a cut.
 ///
-/// `bytes` starts at a `[`. A name is letters, digits and `_`; blanks
-/// between the name and the quote and around the `]` are spaces and tabs;
+/// `bytes` starts at a `[`. A name is letters, digits and `_` (and, as
+/// in any PGN symbol, `+ # = : -` after its first character, which
+/// [`TagPairScan::symbol_name`] notes); blanks after the `[`, between the
+/// name and the quote and around the `]` are spaces and tabs (any number,
+/// PGN import format);
 /// a value ends at its first `"` not escaped by a backslash, and never
 /// runs past its line. The name and the blanks after it are read up to
 /// [`LINE_RULE_CAP`] bytes (so a [`GameSkipper`](super::GameSkipper) fed
@@ -62,30 +71,43 @@ pub(super) fn scan_tag_pair(bytes: &[u8], complete: bool) -> TagPairScan {
     debug_assert_eq!(bytes.first(), Some(&b'['));
     let prefix = &bytes[..bytes.len().min(LINE_RULE_CAP)];
     let mut i = 1;
-    if let Some(chunk) = prefix.get(1..).and_then(<[u8]>::first_chunk::<16>) {
+    while i < prefix.len() && matches!(prefix[i], b' ' | b'\t') {
+        i += 1;
+    }
+    let name_start = i;
+    if let Some(chunk) = prefix.get(i..).and_then(<[u8]>::first_chunk::<16>) {
         // The usual name, in one step (one that fills the 16 bytes goes on
         // in the loop below).
         i += (!tag_masks(chunk).name).trailing_zeros() as usize;
     }
-    while i < prefix.len() && is_name_byte(prefix[i]) {
-        i += 1;
+    let mut symbol_name = false;
+    if i > name_start || prefix.get(i).is_some_and(|&b| is_name_byte(b)) {
+        while i < prefix.len() && is_symbol_byte(prefix[i]) {
+            symbol_name |= !is_name_byte(prefix[i]);
+            i += 1;
+        }
     }
     let name_end = i;
     while i < prefix.len() && matches!(prefix[i], b' ' | b'\t') {
         i += 1;
     }
-    let scan = |stop| TagPairScan { name_end, stop };
+    let scan = |stop| TagPairScan {
+        name_start,
+        name_end,
+        symbol_name,
+        stop,
+    };
     if i == prefix.len() {
         // The bytes (or the cap) end before the quote could come.
         return scan(
-            if complete || prefix.len() < bytes.len() || name_end == 1 && i > 1 {
+            if complete || prefix.len() < bytes.len() || name_end == name_start && i > name_end {
                 TagPairStop::NoValue
             } else {
                 TagPairStop::Truncated
             },
         );
     }
-    if name_end == 1 || bytes[i] != b'"' {
+    if name_end == name_start || bytes[i] != b'"' {
         return scan(TagPairStop::NoValue);
     }
     // The value: up to its quote; a backslash escapes the next byte.
@@ -164,10 +186,10 @@ fn tag_line_shape(line: &[u8], names: &mut Names, glued_rule: bool) -> TagLineSh
         }
         let at = i;
         let scan = scan_tag_pair(&line[at..], true);
-        if scan.name_end == 1 {
+        if scan.name_end == scan.name_start {
             return TagLineShape::Malformed;
         }
-        let name = &line[at + 1..at + scan.name_end];
+        let name = &line[at + scan.name_start..at + scan.name_end];
         // A tag after an earlier one on the same line is the next game
         // glued on when it repeats a name of the section, or when it is
         // `Event`, which export format writes first (the next file's
@@ -260,7 +282,10 @@ impl Lexer<'_> {
             // and the next line another (read in one loop: between them
             // the blank space after a tag line is just the newline).
             let mut at = start;
-            while let Some(end) = single_tag_line(&self.buf[at..]) {
+            while let Some((end, symbol_name)) = single_tag_line(&self.buf[at..]) {
+                if symbol_name {
+                    self.issue(at, at + end, self.st.tag_lines, TagLineProblem::SymbolName);
+                }
                 self.tag_line_starts.push((at - self.start) as u32);
                 self.st.tag_lines += 1;
                 at = (at + end + 1).min(self.buf.len());
@@ -309,6 +334,14 @@ impl Lexer<'_> {
             // pgn-reader ends a tag section at a vertical tab or form feed
             // after a tag pair: the reader hands it the pairs one by one.
             self.st.plain_tags = false;
+        }
+        let tags = match shape {
+            TagLineShape::Tags => Some(line),
+            TagLineShape::TagsThen(i) | TagLineShape::Glued(i) => Some(&line[..i]),
+            _ => None,
+        };
+        if tags.is_some_and(has_symbol_name) {
+            self.issue(start, end, index, TagLineProblem::SymbolName);
         }
         match shape {
             TagLineShape::TagsThen(i) => {
@@ -361,7 +394,10 @@ impl Lexer<'_> {
     }
 
     fn issue(&mut self, start: usize, end: usize, index: u32, problem: TagLineProblem) {
-        if problem != TagLineProblem::UnclosedQuote {
+        if !matches!(
+            problem,
+            TagLineProblem::UnclosedQuote | TagLineProblem::SymbolName
+        ) {
             // pgn-reader reads a line without its closing quote up to its
             // end, and the tags after it; not a line of another shape.
             self.st.plain_tags = false;
@@ -432,15 +468,17 @@ impl Lexer<'_> {
                 // A new tag section if its first tag repeats a name (the
                 // name as the tag-pair recogniser reads it).
                 let rest = &self.buf[self.pos..];
-                let name_end = scan_tag_pair(rest, self.complete).name_end;
-                if !self.complete && name_end == rest.len() {
+                let scan = scan_tag_pair(rest, self.complete);
+                if !self.complete && scan.name_end == rest.len() {
                     // The name may go on in the next bytes.
                     self.st.phase = Phase::AfterTagLine { blank };
                     return Err(NeedMore { resume: self.pos });
                 }
-                let repeats = name_end > 1 && {
+                let repeats = scan.name_end > scan.name_start && {
                     self.collect_names();
-                    self.st.names.contains(&rest[1..name_end])
+                    self.st
+                        .names
+                        .contains(&rest[scan.name_start..scan.name_end])
                 };
                 if repeats {
                     self.end_game(self.pos, GameEnd::NextGame);
@@ -481,21 +519,44 @@ impl Lexer<'_> {
 
 /// If `bytes` starts with a line holding one well-formed tag and nothing
 /// else (`[Name "value"]`, blanks around it), the offset of its end (its
-/// newline, or the end of `bytes`): what [`tag_line_shape`] reads as
+/// newline, or the end of `bytes`), and whether the name is a symbol's
+/// beyond letters, digits and `_`: what [`tag_line_shape`] reads as
 /// [`TagLineShape::Tags`] with one tag, found without looking for the
 /// line's end first.
 #[inline]
-fn single_tag_line(bytes: &[u8]) -> Option<usize> {
-    let TagPairStop::Pair(mut i) = scan_tag_pair(bytes, true).stop else {
+fn single_tag_line(bytes: &[u8]) -> Option<(usize, bool)> {
+    let scan = scan_tag_pair(bytes, true);
+    let TagPairStop::Pair(mut i) = scan.stop else {
         return None;
     };
     loop {
         match bytes.get(i) {
             Some(b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c') => i += 1,
-            Some(b'\n') | None => return Some(i),
+            Some(b'\n') | None => return Some((i, scan.symbol_name)),
             Some(_) => return None,
         }
     }
+}
+
+/// Whether one of the tag pairs that `tags` (the tags of a tag line, one
+/// after the other, blanks around them) holds has a name with a symbol's
+/// characters beyond letters, digits and `_`.
+fn has_symbol_name(tags: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(at) = tags
+        .get(i..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'['))
+    {
+        let scan = scan_tag_pair(&tags[i + at..], true);
+        if scan.symbol_name {
+            return true;
+        }
+        let TagPairStop::Pair(end) = scan.stop else {
+            return false;
+        };
+        i += at + end;
+    }
+    false
 }
 
 /// The offset of the first `"`, `\\` or newline in `bytes`

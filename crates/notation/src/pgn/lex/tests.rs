@@ -413,7 +413,7 @@ fn tag_pair_scan() {
     let check = |bytes: &[u8], complete: bool, name: &str, stop: TagPairStop| {
         let scan = scan_tag_pair(bytes, complete);
         assert_eq!(
-            (&bytes[1..scan.name_end], scan.stop),
+            (&bytes[scan.name_start..scan.name_end], scan.stop),
             (name.as_bytes(), stop),
             "{:?} (complete: {complete})",
             String::from_utf8_lossy(bytes)
@@ -437,11 +437,17 @@ fn tag_pair_scan() {
     check(b"[Event \"x", false, "Event", TagPairStop::Unclosed);
     check(b"[%clk 0:01:00]", true, "", TagPairStop::NoValue);
     check(b"[ \"x\"]", true, "", TagPairStop::NoValue);
-    check(b"[Event-x \"a\"]", true, "Event", TagPairStop::NoValue);
+    // A symbol's other characters go on a name (read, with a warning),
+    // never start it; blanks may follow the `[` (PGN import format).
+    check(b"[Event-x \"a\"]", true, "Event-x", TagPairStop::Pair(13));
+    check(b"[-x \"a\"]", true, "", TagPairStop::NoValue);
+    check(b"[ \tEvent \"a\"]", true, "Event", TagPairStop::Pair(13));
+    check(b"[Event- ", false, "Event-", TagPairStop::Truncated);
     check(b"[Eve", false, "Eve", TagPairStop::Truncated);
     check(b"[Event  ", false, "Event", TagPairStop::Truncated);
     check(b"[", false, "", TagPairStop::Truncated);
-    check(b"[ ", false, "", TagPairStop::NoValue);
+    check(b"[ ", false, "", TagPairStop::Truncated);
+    check(b"[ ", true, "", TagPairStop::NoValue);
     check(b"[Eve", true, "Eve", TagPairStop::NoValue);
     // Names and blanks of any length (up to the line cap) are read alike
     // by every rule.
@@ -473,7 +479,8 @@ fn a_repeated_name_after_a_blank_line_is_the_next_game() {
     let count = |pgn: &[u8]| games(pgn).len();
     assert_eq!(count(b"[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 *\n"), 1);
     assert_eq!(count(b"[Event \"a\"]\n\n[Event \"b\"]\n\n1. e4 *\n"), 2);
-    assert_eq!(count(b"[Event \"a\"]\n\n[Event-x \"b\"]\n\n1. e4 *\n"), 2);
+    assert_eq!(count(b"[Event \"a\"]\n\n[Event-x \"b\"]\n\n1. e4 *\n"), 1);
+    assert_eq!(count(b"[Event \"a\"]\n\n[ Event \"b\"]\n\n1. e4 *\n"), 2);
     assert_eq!(count(b"[Event \"a\"]\n\n[%evp 1]\n\n1. e4 *\n"), 1);
     assert_eq!(count(b"[Event \"a\"]\n\n[ \"b\"]\n\n1. e4 *\n"), 1);
 }
