@@ -486,6 +486,27 @@ impl Judged {
         }
     }
 
+    /// The movetext's terminator, when `--fix-results` corrects it: one
+    /// at odds with the verdict where a rule of play decided the game on
+    /// the board (`[Result "1-0"]` … `Qxf7# 0-1`), so that the game reads
+    /// back valid.
+    #[must_use]
+    pub fn terminator_to_fix(&self) -> Option<GameResult> {
+        self.terminator
+            .filter(|&t| t != self.verdict.result && self.verdict.reason.is_automatic())
+    }
+
+    /// The record's two results differ and `--fix-results` copies the
+    /// game as it is: the verdict only follows the `Result` tag (a
+    /// resignation, an unfinished game: `[Result "*"]` … `1-0`), and which
+    /// of the two is right is not the rules' to say.
+    #[must_use]
+    pub fn fix_keeps_conflict(&self) -> bool {
+        self.verdict.agrees
+            && self.other_terminator().is_some()
+            && self.terminator_to_fix().is_none()
+    }
+
     /// The verdict's mating line in SAN with move numbers (`41. Qb3+ Ka1
     /// 42. Qb2#`, `12... Qh4#`), or empty.
     #[must_use]
@@ -931,15 +952,11 @@ fn fixed_game(game: &mut RawGame<'_>, ruling: &Ruling) -> Vec<u8> {
         return rewrite::unchanged(game);
     };
     let v = &judged.verdict;
-    // A `Result` tag that agrees, before a terminator that does not
-    // (`[Result "1-0"]` … `Qxf7# 0-1`): where a rule of play decided the
-    // game on the board, the terminator is corrected too, so that the
-    // game reads back valid. Where the verdict only follows the tag (a
-    // resignation, an unfinished game: `[Result "*"]` … `1-0`), which of
-    // the two is right is not ours to say: the game is copied.
-    let terminator = judged
-        .terminator
-        .filter(|&t| t != v.result && v.reason.is_automatic());
+    // A `Result` tag that agrees, before a terminator that does not:
+    // corrected where a rule of play decided the game on the board
+    // ([`Judged::terminator_to_fix`]), else copied
+    // ([`Judged::fix_keeps_conflict`]).
+    let terminator = judged.terminator_to_fix();
     if v.agrees && terminator.is_none() {
         return rewrite::unchanged(game);
     }

@@ -156,6 +156,9 @@ pub struct Adjudicated {
     fixed_pgn: Option<Result<Vec<u8>, LeftOut>>,
     /// Left out by `--where` and written back with an ending it lacked.
     closed: bool,
+    /// With `--fix-results`: written back with its `Result` tag and
+    /// terminator still at odds ([`arbiter::Judged::fix_keeps_conflict`]).
+    kept_conflict: bool,
     /// With `--moves`.
     moves: Option<Box<GameMoves>>,
     /// `--where` selects it (no row, no count otherwise).
@@ -318,6 +321,7 @@ impl Task for Adjudicate {
                     mating_line: String::new(),
                     fixed_pgn: as_read.map(|read| read.map(|(bytes, _)| bytes).ok_or(LeftOut)),
                     closed,
+                    kept_conflict: false,
                     moves: None,
                     selected: false,
                 };
@@ -338,12 +342,15 @@ impl Task for Adjudicate {
             Ruling::Judged(judged) => judged.mating_line_san(),
             Ruling::Invalid(_) => String::new(),
         };
+        let kept_conflict = matches!(fixed_pgn, Some(Ok(_)))
+            && matches!(&ruling, Ruling::Judged(judged) if judged.fix_keeps_conflict());
         Adjudicated {
             header,
             ruling,
             mating_line,
             fixed_pgn,
             closed: false,
+            kept_conflict,
             moves,
             selected: true,
         }
@@ -453,6 +460,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     let mut left_out = 0u64;
     // Games --where left out, written back with an ending they lacked.
     let mut closed = 0u64;
+    let mut kept_conflicts = 0u64;
     let mut fixed = match &games_to {
         Some(path) => Some(Output::new(path.as_deref())?),
         None => None,
@@ -476,6 +484,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
             _ => {}
         }
         closed += u64::from(record.closed);
+        kept_conflicts += u64::from(record.kept_conflict);
         if !record.selected {
             return Ok(Flow::Continue);
         }
@@ -555,6 +564,16 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
             ),
             n => eprintln!(
                 "chesstool adjudicate: {n} games too large to hold (--max-game-size) left out of {name}"
+            ),
+        }
+        // Copied as recorded: the report names each (it disagrees).
+        match kept_conflicts {
+            0 => {}
+            1 => eprintln!(
+                "chesstool adjudicate: 1 game written to {name} as recorded, its Result tag at odds with its termination marker (which is right is not the rules' to say)"
+            ),
+            n => eprintln!(
+                "chesstool adjudicate: {n} games written to {name} as recorded, their Result tag at odds with their termination marker (which is right is not the rules' to say)"
             ),
         }
         // As select says it of the games it passes through.

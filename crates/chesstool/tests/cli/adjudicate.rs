@@ -1380,6 +1380,28 @@ fn a_result_tag_at_odds_with_the_terminator_disagrees() {
             "{}",
             text.stdout
         );
+        // `--fix-results` corrects the terminator a rule of play decided
+        // against, and copies the rest as recorded, saying so (a
+        // tester's finding: copied without a word).
+        let fixed = format!("fixed{i}.pgn");
+        let run = chesstool(
+            &dir,
+            &["adjudicate", &file, &format!("--fix-results={fixed}"), "-q"],
+        );
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        let copied = run.stderr.contains(&format!(
+            "1 game written to {fixed} as recorded, its Result tag at odds with its termination marker"
+        ));
+        let back = chesstool(&dir, &["validate", &fixed, "-q"]);
+        if verdict.ends_with("checkmate") {
+            assert!(!copied, "{}", run.stderr);
+            assert_eq!(back.code, 0, "{}", back.stderr);
+        } else {
+            assert!(copied, "{}", run.stderr);
+            let out = std::fs::read_to_string(dir.join(&fixed)).unwrap();
+            assert_eq!(out, *pgn);
+            assert_eq!(back.code, 1, "{}", back.stderr);
+        }
     }
     // A tag and a terminator that agree, with each other and the verdict.
     std::fs::write(
