@@ -160,3 +160,25 @@ fn tag_errors_are_reported_at_their_tag_lines() {
     ));
     assert_eq!((kind.as_str(), line), ("bad start position", 11));
 }
+
+/// A game recorded as `*` whose final position ends it (checkmate,
+/// stalemate): the result is known, and a warning says so (it passed
+/// without a word); strict or not, `*` contradicts no result.
+#[test]
+fn an_unknown_result_of_a_finished_game_is_said() {
+    let tags = "[Event \"e\"]\n[Site \"s\"]\n[Date \"d\"]\n[Round \"r\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n";
+    for strict in [false, true] {
+        let (messages, error) = warnings(&format!("{tags}\n1. f3 e5 2. g4 Qh4# *\n"), strict);
+        assert_eq!(error, None);
+        assert_eq!(messages, ["white is checkmated but the result is *"]);
+        let (messages, error) = warnings(
+            &format!("{tags}[SetUp \"1\"]\n[FEN \"7k/5K2/8/6Q1/8/8/8/8 w - - 0 1\"]\n\n1. Qg6 *\n"),
+            strict,
+        );
+        assert_eq!(error, None);
+        assert_eq!(messages, ["the game ends in stalemate but the result is *"]);
+        // A game that goes on: nothing to say.
+        let (messages, _) = warnings(&format!("{tags}\n1. f3 e5 2. g4 *\n"), strict);
+        assert!(messages.is_empty(), "{messages:?}");
+    }
+}

@@ -10,6 +10,14 @@ const GOOD: &str = "[Event \"a\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \
 const GOOD2: &str = "[Event \"b\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"Carol\"]\n[Black \"Dan\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 2. c4 {a comment} e6 1/2-1/2\n\n";
 const BAD: &str = "[Event \"c\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"Eve\"]\n[Black \"Frank\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n4. Bxc6 dxc6 5. Nxe5 Nxe5 *\n\n";
 
+/// A CSV report's rows (no field holds a comma), its header left out.
+fn csv_rows(csv: &str) -> Vec<Vec<&str>> {
+    csv.lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect()
+}
+
 fn three_games() -> String {
     format!("{GOOD}{BAD}{GOOD2}")
 }
@@ -56,12 +64,7 @@ fn validate_reads_tag_names_followed_by_tabs_or_spaces() {
         ],
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let rows: Vec<Vec<&str>> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').collect())
-        .collect();
+    let rows = csv_rows(&run.stdout);
     assert_eq!(rows.len(), 2, "{}", run.stdout);
     assert_eq!(
         (rows[0][4], rows[0][5], rows[0][9]),
@@ -105,12 +108,7 @@ fn tag_pairs_in_import_format_are_read_alike_wherever_they_stand() {
         ],
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let rows: Vec<Vec<&str>> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').collect())
-        .collect();
+    let rows = csv_rows(&run.stdout);
     let got: Vec<(&str, &str, &str, &str)> =
         rows.iter().map(|r| (r[7], r[8], r[14], r[15])).collect();
     assert_eq!(

@@ -1091,11 +1091,12 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
     /// Runs the end-of-game checks, in order, while none found an error,
     /// and hands back what was found.
     fn finish(self, game: &mut RawGame<'_>) -> Replayed {
-        let checks: [Check<Self>; 7] = [
+        let checks: [Check<Self>; 8] = [
             Self::unterminated_comment,
             Self::open_variation,
             Self::dangling_move_number,
             Self::result_fits,
+            Self::unknown_result_of_a_finished_game,
             Self::result_tag,
             Self::terminator,
             Self::result_spelling,
@@ -1208,6 +1209,36 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
     fn result_fits(&self, game: &mut RawGame<'_>, final_position: &Position) -> Option<Finding> {
         let (kind, message) = check_result(&self.out, final_position, &self.final_moves)?;
         Some(Finding::Error(game_error(game, kind, message)))
+    }
+
+    /// A game recorded as `*` (in progress, result unknown) whose final
+    /// position ends it: the result is known. A warning (`*` contradicts
+    /// no result), which `adjudicate` rules on.
+    fn unknown_result_of_a_finished_game(
+        &self,
+        game: &mut RawGame<'_>,
+        final_position: &Position,
+    ) -> Option<Finding> {
+        if self.out.terminator.or(self.out.result_tag)? != GameResult::Unknown {
+            return None;
+        }
+        // Told by the result check, which tests every recorded result.
+        let has_legal_moves = self
+            .final_moves
+            .get()
+            .unwrap_or_else(|| final_position.has_legal_moves());
+        if has_legal_moves {
+            return None;
+        }
+        let message = if final_position.is_check() {
+            format!(
+                "{} is checkmated but the result is *",
+                final_position.turn()
+            )
+        } else {
+            "the game ends in stalemate but the result is *".to_string()
+        };
+        Some(Finding::Warning(GameWarning::game(game.line, message)))
     }
 
     /// A `Result` tag that is not a result.
