@@ -785,3 +785,59 @@ fn an_invalid_game_keeps_its_terminator_as_its_result() {
         run.stdout
     );
 }
+
+/// A draw recorded after a checkmate is the game's result when the FIDE
+/// Laws of its date ended it earlier (fivefold repetition, the 75-move
+/// rule: 9.6), as `adjudicate` rules: valid, with a warning (a tester's
+/// finding: invalid, so the games `adjudicate --fix-results` corrected
+/// read back invalid). Before those rules (2014), the mate stands.
+#[test]
+fn a_draw_the_laws_gave_before_a_checkmate_stands() {
+    let dir = temp_dir("validate_draw_before_mate");
+    let tags = |date: &str, result: &str| {
+        format!(
+            "[Event \"e\"]\n[Site \"?\"]\n[Date \"{date}\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"{result}\"]\n"
+        )
+    };
+    let fivefold = "\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 \
+                    7. Nf3 Nf6 8. Ng1 Ng8 9. f3 e5 10. g4 Qh4#";
+    let seventy_five =
+        "[SetUp \"1\"]\n[FEN \"7k/8/6K1/8/8/8/8/R7 w - - 149 100\"]\n\n100. Rb1 Kg8 101. Rb8#";
+    let cases = [
+        (
+            format!("{}{fivefold} 1/2-1/2\n", tags("2024.03.01", "1/2-1/2")),
+            0,
+            "the draw stands, not the checkmate: a fivefold repetition (FIDE Laws 9.6.1) ended the game at ply 16",
+        ),
+        (
+            format!("{}{seventy_five} 1/2-1/2\n", tags("2024.03.01", "1/2-1/2")),
+            0,
+            "the draw stands, not the checkmate: the 75-move rule (FIDE Laws 9.6.2) ended the game at ply 1",
+        ),
+        // Under the Laws of 2010, play went on: the mate decides.
+        (
+            format!("{}{fivefold} 1/2-1/2\n", tags("2010.03.01", "1/2-1/2")),
+            1,
+            "white is checkmated but the result is 1/2-1/2",
+        ),
+        // A draw no rule gave: the mate decides.
+        (
+            format!(
+                "{}\n1. f3 e5 2. g4 Qh4# 1/2-1/2\n",
+                tags("2024.03.01", "1/2-1/2")
+            ),
+            1,
+            "white is checkmated but the result is 1/2-1/2",
+        ),
+    ];
+    for (i, (pgn, code, said)) in cases.iter().enumerate() {
+        let file = format!("g{i}.pgn");
+        std::fs::write(dir.join(&file), pgn).unwrap();
+        let run = chesstool(&dir, &["validate", &file, "--show-warnings"]);
+        assert_eq!(run.code, *code, "{pgn}: {}", run.stderr);
+        assert!(run.stderr.contains(said), "{pgn}: {}", run.stderr);
+        // adjudicate's ruling agrees with the record where validate does.
+        let adjudicated = chesstool(&dir, &["adjudicate", &file, "-q"]);
+        assert_eq!(adjudicated.code, *code, "{pgn}: {}", adjudicated.stdout);
+    }
+}
