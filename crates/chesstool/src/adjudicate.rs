@@ -475,6 +475,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     .hand_off(crate::cli::thread_count(args.common.threads))?;
     let mut counts = Counts::default();
     let mut clock_note = crate::report::ClockNote::default();
+    let mut tag_values = crate::report::TagValueNote::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         let record = &row.record;
         // Every game goes back into the fixed file, selected or not.
@@ -489,7 +490,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
             return Ok(Flow::Continue);
         }
         counts.games += 1;
-        counts.unreadable += tags.unreadable(&record.header);
+        counts.unreadable += tag_values.add(&tags, &record.header, || game_place(&row, row.line));
         tags.see(&record.header);
         clock_note.add_record(&row);
         let agrees = record.ruling.agrees();
@@ -532,6 +533,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         tags.warn_absent(&run, &args.common, counts.games);
     }
     clock_note.say();
+    tag_values.say();
     let io_failed = run.io_failed;
     // The text report ends with its summary; beside a CSV, JSONL or
     // Parquet report the summary is for a person watching (stderr a

@@ -711,6 +711,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     )?;
     let mut counts = Counts::default();
     let mut clock_note = crate::report::ClockNote::default();
+    let mut tag_values = crate::report::TagValueNote::default();
     let mut written = 0u64;
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         if row.game < range.0 {
@@ -723,7 +724,9 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
             return Ok(Flow::Continue);
         }
         counts.games += 1;
-        counts.unreadable += tags.unreadable(&row.record.header);
+        counts.unreadable += tag_values.add(&tags, &row.record.header, || {
+            crate::validate::game_place(&row, row.line)
+        });
         tags.see(&row.record.header);
         let record = &row.record;
         if let Some(err) = &record.error {
@@ -780,6 +783,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     })?;
     crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
     clock_note.say();
+    tag_values.say();
     let io_failed = run.io_failed;
     if matches!(sink, Sink::Table(_)) {
         tags.warn_absent(&run, &args.common, counts.games);

@@ -625,6 +625,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     };
     let mut counts = Counts::default();
     let mut clock_note = crate::report::ClockNote::default();
+    let mut tag_values = crate::report::TagValueNote::default();
     let mut seen = Seen::default();
     let mut ordinal = 0u64;
     let mut buf = Vec::new();
@@ -699,6 +700,9 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             // duplicates `--unique` drops; a reviewer's finding).
             tags.see(&row.record.header);
             clock_note.add_record(&row);
+            tag_values.add(&tags, &row.record.header, || {
+                crate::validate::game_place(&row, row.line)
+            });
             match &mut sink {
                 Sink::Table(table) => table.push(row)?,
                 Sink::Text(out) => {
@@ -744,6 +748,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
     tags.warn_absent(&run, &args.common, counts.selected);
     clock_note.say();
+    tag_values.say();
     // The duplicates written out before the games are committed: a write
     // error of either leaves neither.
     if let Some(out) = &mut duplicates {

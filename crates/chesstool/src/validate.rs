@@ -301,6 +301,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let started = Instant::now();
     let mut counts = Counts::default();
     let mut clock_note = crate::report::ClockNote::default();
+    let mut tag_values = crate::report::TagValueNote::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         if !row.record.selected {
             return Ok(Flow::Continue);
@@ -314,7 +315,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         if report.warnings > 0 {
             counts.with_warnings += 1;
         }
-        counts.unreadable += tags.unreadable(&report.header);
+        counts.unreadable += tag_values.add(&tags, &report.header, || game_place(&row, row.line));
         tags.see(&report.header);
         clock_note.add_record(&row);
         for warning in &report.validation.warnings {
@@ -346,6 +347,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         tags.warn_absent(&run, &args.common, counts.games);
     }
     clock_note.say();
+    tag_values.say();
     counts.bytes = run.bytes;
     let (io_failed, stopped) = (run.io_failed, run.stopped);
     let seconds = started.elapsed().as_secs_f64();

@@ -895,6 +895,78 @@ impl TagColumns {
             })
             .count() as u64
     }
+
+    /// The first of `header`'s tags shown as typed columns that is there
+    /// but does not read as its type: `WhiteElo "2700?"`, escaped for a
+    /// message.
+    fn first_unreadable(&self, header: &GameHeader) -> Option<String> {
+        self.columns
+            .iter()
+            .filter(|c| c.ty != TagType::Text)
+            .find_map(|c| {
+                let value = match header.fields().get(c.index)? {
+                    TagField::Unreadable(text) => text.as_str().to_owned(),
+                    field @ TagField::Date(date) if field.is_unreadable() => date.to_string(),
+                    _ => return None,
+                };
+                Some(format!(
+                    "{} \"{}\"",
+                    c.tag,
+                    table::escape_for_message(&value)
+                ))
+            })
+    }
+}
+
+/// The tag values of a run's games shown as typed columns that do not
+/// read as their type (`WhiteElo "2700?"`, `UTCDate "2024.02.30"`, a
+/// partial date): written as null, and said once at the run's end,
+/// `-q` or not, as unreadable clocks are (a tester's finding: a run
+/// whose stderr was no terminal, a pipeline's, said nothing of them).
+#[derive(Debug, Default)]
+pub struct TagValueNote {
+    values: u64,
+    first: Option<String>,
+}
+
+impl TagValueNote {
+    /// Adds the unreadable values of a game's header; `place` is where
+    /// the game is (`FILE:LINE: game N (White – Black)`), asked for the
+    /// first only. The count added (for the summary).
+    pub fn add(
+        &mut self,
+        tags: &TagColumns,
+        header: &GameHeader,
+        place: impl FnOnce() -> String,
+    ) -> u64 {
+        let n = tags.unreadable(header);
+        if n > 0 {
+            self.values += n;
+            if self.first.is_none() {
+                if let Some(value) = tags.first_unreadable(header) {
+                    self.first = Some(format!("{}: {value}", place()));
+                }
+            }
+        }
+        n
+    }
+
+    /// Says on stderr how many there were and the first, if any.
+    pub fn say(&self) {
+        if self.values == 0 {
+            return;
+        }
+        let (values, do_, their) = if self.values == 1 {
+            ("value", "does", "its")
+        } else {
+            ("values", "do", "their")
+        };
+        eprintln!(
+            "chesstool: warning: {} tag {values} {do_} not read as {their} column's type (an integer, a full date, a time), written as null; the first: {}",
+            self.values,
+            self.first.as_deref().unwrap_or("?")
+        );
+    }
 }
 
 /// Field `index` of `header`, missing if it has none there.

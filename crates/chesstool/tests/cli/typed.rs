@@ -1420,3 +1420,44 @@ fn the_readmes_duckdb_recipes_hold_on_late_quotes_and_prefix_names() {
         "{stdout}\n{stderr}"
     );
 }
+
+/// Tag values that do not read as their column's type are written as
+/// null and said once on stderr, with the first, `-q` or not and
+/// whether stderr is a terminal or not (a tester's finding: only a
+/// terminal's summary counted them, so a pipeline heard nothing).
+#[test]
+fn tag_values_not_of_their_type_are_said() {
+    let dir = temp_dir("typed_values_said");
+    std::fs::write(
+        dir.join("t.pgn"),
+        "[Event \"x\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[WhiteElo \"2700?\"]\n\
+         [UTCDate \"2024.02.30\"]\n[UTCTime \"25:00:00\"]\n\n1. e4 *\n\n\
+         [Event \"y\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n[WhiteElo \"2700\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let said = "chesstool: warning: 3 tag values do not read as their column's type (an integer, \
+                a full date, a time), written as null; the first: t.pgn:1: game 1 (A – B): \
+                WhiteElo \"2700?\"";
+    for command in ["validate", "adjudicate", "select", "replay"] {
+        let run = chesstool(
+            &dir,
+            &[
+                command,
+                "t.pgn",
+                "--tags",
+                "WhiteElo,UTCDate,UTCTime",
+                "--format",
+                "csv",
+                "-q",
+            ],
+        );
+        assert!(run.code <= 1, "{command}: {}", run.stderr);
+        assert_eq!(run.stderr.trim_end(), said, "{command}");
+    }
+    // Read as their types: nothing to say.
+    let run = chesstool(
+        &dir,
+        &["validate", "t.pgn", "--tags", "Event", "--format", "csv"],
+    );
+    assert_eq!(run.stderr, "");
+}
