@@ -474,7 +474,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     )?
     .hand_off(crate::cli::thread_count(args.common.threads))?;
     let mut counts = Counts::default();
-    let mut clock_note = crate::report::ClockNote::default();
+    let mut command_note = crate::report::CommandNote::default();
     let mut tag_values = crate::report::TagValueNote::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         let record = &row.record;
@@ -492,7 +492,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         counts.games += 1;
         counts.unreadable += tag_values.add(&tags, &record.header, || game_place(&row, row.line));
         tags.see(&record.header);
-        clock_note.add_record(&row);
+        command_note.add_record(&row);
         let agrees = record.ruling.agrees();
         match agrees {
             None => counts.invalid += 1,
@@ -532,7 +532,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     if matches!(sink, Sink::Table(_)) {
         tags.warn_absent(&run, &args.common, counts.games);
     }
-    clock_note.say();
+    command_note.say();
     tag_values.say();
     let io_failed = run.io_failed;
     // The text report ends with its summary; beside a CSV, JSONL or

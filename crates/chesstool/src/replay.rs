@@ -19,7 +19,9 @@ use board::{Color, File, Rank, Square};
 use clap::{Args, ValueEnum};
 use movegen::Position;
 use notation::fen::{push_fen, EpMode};
-use notation::pgn::comment::{clock_emt_eval, Eval, Millis, UnreadableClocks};
+use notation::pgn::comment::{
+    clock_emt_eval, CommandKind, Eval, Millis, UnreadableCommands, Wanted,
+};
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{replay, GameError, Ply, ReplayOptions, ReplayVisitor};
 use notation::san::{San, SanPlus};
@@ -170,7 +172,7 @@ pub struct Replayed {
     /// `--where` selects it (no rows, no count otherwise).
     selected: bool,
     /// The `[%clk]` commands that did not read, whose rows have no clock.
-    unreadable_clocks: UnreadableClocks,
+    unreadable_commands: UnreadableCommands,
 }
 
 impl crate::report::GameRecord for Replayed {
@@ -252,7 +254,7 @@ struct Collect<'r> {
     wants: Wants,
     ep_mode: EpMode,
     /// The `[%clk]` commands that did not read (their row's clock null).
-    unreadable_clocks: &'r mut UnreadableClocks,
+    unreadable_commands: &'r mut UnreadableCommands,
 }
 
 /// The length of what was written since `start`, as a row keeps it.
@@ -340,11 +342,24 @@ impl ReplayVisitor for Collect<'_> {
                 return;
             }
             let (clock, emt, eval) = clock_emt_eval(text);
-            match (row.clock, clock) {
-                (Some(_), _) => {}
-                (None, Some(_)) => self.unreadable_clocks.read(row.ply),
-                (None, None) => self.unreadable_clocks.note(row.ply, text, at),
+            // Each reading the ply lacks: this comment's, which cancels
+            // an earlier one's that did not read, or a command that did
+            // not read, noted.
+            let wanted = Wanted {
+                clock: row.clock.is_none() && clock.is_none(),
+                emt: row.emt.is_none() && emt.is_none(),
+                eval: row.eval.is_none() && eval.is_none(),
+            };
+            for (kind, had, got) in [
+                (CommandKind::Clock, row.clock.is_some(), clock.is_some()),
+                (CommandKind::Emt, row.emt.is_some(), emt.is_some()),
+                (CommandKind::Eval, row.eval.is_some(), eval.is_some()),
+            ] {
+                if !had && got {
+                    self.unreadable_commands.read(kind, row.ply);
+                }
             }
+            self.unreadable_commands.note(wanted, row.ply, text, at);
             row.clock = row.clock.or(clock);
             row.emt = row.emt.or(emt);
             row.eval = row.eval.or(eval);
@@ -418,7 +433,7 @@ impl ReplayTask {
             too_large: false,
             error: None,
             selected: true,
-            unreadable_clocks: UnreadableClocks::default(),
+            unreadable_commands: UnreadableCommands::default(),
         }
     }
 }
@@ -486,10 +501,10 @@ impl Task for ReplayTask {
             text: &mut text,
             wants,
             ep_mode: self.ep_mode,
-            unreadable_clocks: &mut record.unreadable_clocks,
+            unreadable_commands: &mut record.unreadable_commands,
         };
         let replayed = replay(game, &self.options, &mut collect);
-        record.unreadable_clocks.locate(game.bytes());
+        record.unreadable_commands.locate(game.bytes());
         record.error = replayed.error;
         record.has_start = replayed.start.is_some();
         // The start position is a row of its own when it is selected
@@ -710,7 +725,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         None,
     )?;
     let mut counts = Counts::default();
-    let mut clock_note = crate::report::ClockNote::default();
+    let mut command_note = crate::report::CommandNote::default();
     let mut tag_values = crate::report::TagValueNote::default();
     let mut written = 0u64;
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
@@ -767,7 +782,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
                 // The clocks of every ply are written (not with `--ply`
                 // or `--final`, whose one row may have none of them).
                 if args.ply.is_none() && !args.final_position {
-                    clock_note.add(&record.unreadable_clocks, |line| {
+                    command_note.add(&record.unreadable_commands, |line| {
                         crate::validate::game_place(&row, row.line + u64::from(line))
                     });
                 }
@@ -782,7 +797,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         Ok(Flow::Continue)
     })?;
     crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
-    clock_note.say();
+    command_note.say();
     tag_values.say();
     let io_failed = run.io_failed;
     if matches!(sink, Sink::Table(_)) {

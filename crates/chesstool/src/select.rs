@@ -624,7 +624,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         .hand_off(crate::cli::thread_count(args.common.threads))?
     };
     let mut counts = Counts::default();
-    let mut clock_note = crate::report::ClockNote::default();
+    let mut command_note = crate::report::CommandNote::default();
     let mut tag_values = crate::report::TagValueNote::default();
     let mut seen = Seen::default();
     let mut ordinal = 0u64;
@@ -699,7 +699,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             // What the report holds: the games written (not the
             // duplicates `--unique` drops; a reviewer's finding).
             tags.see(&row.record.header);
-            clock_note.add_record(&row);
+            command_note.add_record(&row);
             tag_values.add(&tags, &row.record.header, || {
                 crate::validate::game_place(&row, row.line)
             });
@@ -747,7 +747,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     )?;
     crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
     tags.warn_absent(&run, &args.common, counts.selected);
-    clock_note.say();
+    command_note.say();
     tag_values.say();
     // The duplicates written out before the games are committed: a write
     // error of either leaves neither.

@@ -300,7 +300,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     .hand_off(crate::cli::thread_count(args.common.threads))?;
     let started = Instant::now();
     let mut counts = Counts::default();
-    let mut clock_note = crate::report::ClockNote::default();
+    let mut command_note = crate::report::CommandNote::default();
     let mut tag_values = crate::report::TagValueNote::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         if !row.record.selected {
@@ -317,7 +317,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         }
         counts.unreadable += tag_values.add(&tags, &report.header, || game_place(&row, row.line));
         tags.see(&report.header);
-        clock_note.add_record(&row);
+        command_note.add_record(&row);
         for warning in &report.validation.warnings {
             progress.suspend(|| warning_line(&row, warning));
         }
@@ -346,7 +346,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     if matches!(sink, Sink::Table(_)) {
         tags.warn_absent(&run, &args.common, counts.games);
     }
-    clock_note.say();
+    command_note.say();
     tag_values.say();
     counts.bytes = run.bytes;
     let (io_failed, stopped) = (run.io_failed, run.stopped);

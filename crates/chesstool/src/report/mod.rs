@@ -17,7 +17,7 @@ use arbiter::header::{
     whole_seconds, Date, GameDate, GameHeader, HeaderSpec, Speed, TagField, TagType, TimeControl,
 };
 use board::RecordedResult;
-use notation::pgn::comment::Eval;
+use notation::pgn::comment::{CommandKind, Eval, UnreadableCommands};
 use notation::pgn::mainline::{movetext_line_into, Mainline};
 
 use crate::cli::{CommonArgs, Placed};
@@ -389,7 +389,7 @@ impl GameMoves {
         let start = game.movetext_start() as usize;
         let movetext = game.bytes().get(start..).unwrap_or_default().to_vec();
         let mut mainline = mainline;
-        mainline.locate_unreadable_clocks(game.bytes());
+        mainline.locate_unreadable_commands(game.bytes());
         GameMoves { mainline, movetext }
     }
 
@@ -982,70 +982,84 @@ fn time_control_of(header: &GameHeader, index: usize) -> Option<&TimeControl> {
     }
 }
 
-/// The `[%clk]` commands of a run's games that did not read as a clock,
-/// where a report writes the clocks (replay's `clock` column, a games
-/// table's `clocks`): their clock is null, and the run says so once, at
-/// its end, `-q` or not (nothing is left out without a word; a tester's
-/// finding: `[%clk -0:04:59]` became null unsaid).
+/// The `[%clk]`, `[%emt]` and `[%eval]` commands of a run's games that
+/// did not read, where a report writes their readings (replay's `clock`,
+/// `emt` and `eval` columns, a games table's `clocks` and `evals`): the
+/// reading is null, and the run says so once a kind, at its end, `-q` or
+/// not (nothing is left out without a word; testers' findings:
+/// `[%clk -0:04:59]`, then `[%emt 0:00:61]` and `[%eval 0.5.5]`, became
+/// null unsaid).
 #[derive(Debug, Default)]
-pub struct ClockNote {
+pub struct CommandNote {
+    /// One a kind, in [`CommandKind::ALL`]'s order.
+    kinds: [KindNote; 3],
+}
+
+#[derive(Debug, Default)]
+struct KindNote {
     games: u64,
     commands: u64,
     first: Option<String>,
 }
 
-impl ClockNote {
-    /// Adds a game's unreadable clocks (located); `place` is where the
-    /// game is (`FILE:LINE: game N (White – Black)`) for the line of the
-    /// game's first command, relative to the game's first line, asked for the
-    /// first only.
-    pub fn add(
-        &mut self,
-        clocks: &notation::pgn::comment::UnreadableClocks,
-        place: impl FnOnce(u32) -> String,
-    ) {
-        if clocks.count == 0 {
-            return;
-        }
-        self.games += 1;
-        self.commands += u64::from(clocks.count);
-        if self.first.is_none() {
-            if let Some((ply, text)) = &clocks.first {
-                self.first = Some(format!("{}: ply {ply}: {text}", place(clocks.first_line())));
+impl CommandNote {
+    /// Adds a game's unreadable commands (located); `place` is where the
+    /// game is (`FILE:LINE: game N (White – Black)`) for the line of a
+    /// kind's first command, relative to the game's first line, asked for
+    /// the first of each kind only.
+    pub fn add(&mut self, unread: &UnreadableCommands, place: impl Fn(u32) -> String) {
+        for (kind, note) in CommandKind::ALL.into_iter().zip(&mut self.kinds) {
+            let count = unread.count(kind);
+            if count == 0 {
+                continue;
+            }
+            note.games += 1;
+            note.commands += u64::from(count);
+            if note.first.is_none() {
+                if let Some((ply, text)) = unread.first(kind) {
+                    note.first = Some(format!(
+                        "{}: ply {ply}: {text}",
+                        place(unread.first_line(kind))
+                    ));
+                }
             }
         }
     }
 
-    /// Adds the unreadable clocks of a record's moves (`--moves`).
+    /// Adds the unreadable commands of a record's moves (`--moves`).
     pub fn add_record<R: GameRecord>(&mut self, row: &Placed<R>) {
         if let Some(moves) = row.record.moves() {
-            self.add(moves.mainline.unreadable_clocks(), |line| {
+            self.add(moves.mainline.unreadable_commands(), |line| {
                 crate::validate::game_place(row, row.line + u64::from(line))
             });
         }
     }
 
-    /// Says on stderr how many there were and the first, if any:
+    /// Says on stderr, a line a kind, how many there were and the first:
     /// `chesstool: warning: 2 [%clk] commands in 1 game do not read as a
     /// clock (H:MM:SS), written as null; the first: FILE:LINE: game N (W –
     /// B): ply 3: [%clk -0:00:01]`.
     pub fn say(&self) {
-        if self.commands == 0 {
-            return;
+        for (kind, note) in CommandKind::ALL.into_iter().zip(&self.kinds) {
+            if note.commands == 0 {
+                continue;
+            }
+            let (commands, do_) = if note.commands == 1 {
+                ("command", "does")
+            } else {
+                ("commands", "do")
+            };
+            let games = if note.games == 1 { "game" } else { "games" };
+            eprintln!(
+                "chesstool: warning: {} [%{}] {commands} in {} {games} {do_} not read as {}, \
+                 written as null; the first: {}",
+                note.commands,
+                kind.name(),
+                note.games,
+                kind.reads_as(),
+                note.first.as_deref().unwrap_or("?")
+            );
         }
-        let (commands, do_) = if self.commands == 1 {
-            ("command", "does")
-        } else {
-            ("commands", "do")
-        };
-        let games = if self.games == 1 { "game" } else { "games" };
-        eprintln!(
-            "chesstool: warning: {} [%clk] {commands} in {} {games} {do_} not read as a clock \
-             (H:MM:SS), written as null; the first: {}",
-            self.commands,
-            self.games,
-            self.first.as_deref().unwrap_or("?")
-        );
     }
 }
 

@@ -462,6 +462,29 @@ fn clocks_that_do_not_read_are_said() {
         assert!(run.code <= 1, "{args:?}: {}", run.stderr);
         assert_eq!(run.stderr.trim_end(), said, "{args:?}");
     }
+    // So are `[%emt]` and `[%eval]` commands that do not read, a line a
+    // kind, where their readings are written (a tester's finding: null
+    // unsaid); a later comment's reading of the ply cancels one.
+    std::fs::write(
+        dir.join("e.pgn"),
+        "[Event \"x\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
+         1. e4 { [%emt 0:00:61] [%eval 0.5.5] } e5 { [%eval M2] } { [%eval 0.3] } \
+         2. Nf3 { [%emt -0:00:01] } *\n",
+    )
+    .unwrap();
+    let emt = "chesstool: warning: 2 [%emt] commands in 1 game do not read as an elapsed time \
+               (H:MM:SS), written as null; the first: e.pgn:6: game 1 (A – B): ply 1: [%emt 0:00:61]";
+    let eval = "chesstool: warning: 1 [%eval] command in 1 game does not read as an evaluation \
+                (pawns, or #N for a mate), written as null; the first: e.pgn:6: game 1 (A – B): \
+                ply 1: [%eval 0.5.5]";
+    let run = chesstool(&dir, &["replay", "e.pgn", "--format", "csv", "-q"]);
+    assert_eq!(run.stderr.trim_end(), format!("{emt}\n{eval}"));
+    // A games table writes no elapsed times: the evaluations only.
+    let run = chesstool(
+        &dir,
+        &["validate", "e.pgn", "--format", "csv", "--moves", "-q"],
+    );
+    assert_eq!(run.stderr.trim_end(), eval);
     // The clock column: null where the command did not read.
     let run = chesstool(&dir, &["replay", "c.pgn", "--format", "csv", "-q"]);
     let clocks: Vec<&str> = run

@@ -158,6 +158,20 @@ pub enum CommandKind {
 }
 
 impl CommandKind {
+    /// Every kind.
+    pub const ALL: [CommandKind; 3] = [CommandKind::Clock, CommandKind::Emt, CommandKind::Eval];
+
+    /// What a command of the kind reads as, for a message: `a clock
+    /// (H:MM:SS)`.
+    #[must_use]
+    pub const fn reads_as(self) -> &'static str {
+        match self {
+            CommandKind::Clock => "a clock (H:MM:SS)",
+            CommandKind::Emt => "an elapsed time (H:MM:SS)",
+            CommandKind::Eval => "an evaluation (pawns, or #N for a mate)",
+        }
+    }
+
     /// The command name as written after `%`.
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -520,38 +534,46 @@ pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
     any_clock_and_emt(raw)
 }
 
-/// The `[%clk]` commands of a game's mainline that did not read as a
-/// clock (`[%clk -0:00:01]`, `[%clk 0:00:60]`, `[%clk soon]`), whose ply
-/// then has no clock: how many, and the first, so that a report that
-/// writes the clocks can say so (nothing is left out without a word).
+/// The `[%clk]`, `[%emt]` and `[%eval]` commands of a game's mainline
+/// that did not read (`[%clk -0:00:01]`, `[%emt 0:00:61]`, `[%eval
+/// 0.5.5]`), whose ply then has no such reading: how many of each kind,
+/// and the first, so that a report that writes them can say so (nothing
+/// is left out without a word).
 ///
 /// ```
-/// use notation::pgn::comment::UnreadableClocks;
+/// use notation::pgn::comment::{CommandKind, UnreadableCommands, Wanted};
 ///
 /// // A game's comments, each at its offset in the game's bytes.
-/// let game = b"1. e4 { [%clk -0:00:01] } e5 {\n[%clk 0:00:59] }\n2. Nf3 { [%clk 0:00:60] } *";
-/// let mut clocks = UnreadableClocks::default();
-/// clocks.note(1, b" [%clk -0:00:01] ", 7);
-/// clocks.note(2, b"\n[%clk 0:00:59] ", 30);
-/// clocks.note(3, b" [%clk 0:00:60] ", 56);
-/// assert_eq!(clocks.count, 2);
-/// assert_eq!(clocks.first, Some((1, "[%clk -0:00:01]".to_string())));
+/// let game = b"1. e4 { [%clk -0:00:01] } e5 {\n[%eval 0.5.5] }\n2. Nf3 { [%clk 0:00:60] } *";
+/// let mut unread = UnreadableCommands::default();
+/// unread.note(Wanted::ALL, 1, b" [%clk -0:00:01] ", 7);
+/// unread.note(Wanted::ALL, 2, b"\n[%eval 0.5.5] ", 30);
+/// unread.note(Wanted::ALL, 3, b" [%clk 0:00:60] ", 55);
+/// assert_eq!(unread.count(CommandKind::Clock), 2);
+/// assert_eq!(unread.count(CommandKind::Eval), 1);
+/// assert_eq!(unread.first(CommandKind::Clock), Some(&(1, "[%clk -0:00:01]".to_string())));
 /// // A later comment of ply 3 gave it a clock after all.
-/// clocks.read(3);
-/// assert_eq!(clocks.count, 1);
-/// // The first one's line, counted from the game's first (0).
-/// clocks.locate(game);
-/// assert_eq!(clocks.first_line(), 0);
+/// unread.read(CommandKind::Clock, 3);
+/// assert_eq!(unread.count(CommandKind::Clock), 1);
+/// // The first ones' lines, counted from the game's first (0).
+/// unread.locate(game);
+/// assert_eq!(unread.first_line(CommandKind::Clock), 0);
+/// assert_eq!(unread.first_line(CommandKind::Eval), 1);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct UnreadableClocks {
-    /// The comments whose `[%clk]` did not read.
-    pub count: u32,
-    /// The first of them: its ply and the command, escaped for a
-    /// message.
-    pub first: Option<(u32, String)>,
-    /// Where the first one is in the game's bytes, until
-    /// [`UnreadableClocks::locate`] counts its line.
+pub struct UnreadableCommands {
+    /// One a kind, in [`CommandKind::ALL`]'s order.
+    tallies: [Tally; 3],
+}
+
+/// The commands of one kind that did not read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    count: u32,
+    /// The first: its ply and the command, escaped for a message.
+    first: Option<(u32, String)>,
+    /// Where the first is in the game's bytes, until
+    /// [`UnreadableCommands::locate`] counts its line.
     first_at: Option<u32>,
     /// The first one's line, counted from the game's first (0).
     first_line: u32,
@@ -559,76 +581,137 @@ pub struct UnreadableClocks {
     last: Option<u32>,
 }
 
-impl UnreadableClocks {
-    /// Notes the comment `raw` after ply `ply`, read without a clock, if
-    /// it holds a `[%clk]` command (that did not read, then); `at` is
+/// The kinds of reading a comment did not give its ply, which a command
+/// of the kind that does not read is noted for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wanted {
+    /// A clock.
+    pub clock: bool,
+    /// An elapsed time.
+    pub emt: bool,
+    /// An evaluation.
+    pub eval: bool,
+}
+
+impl Wanted {
+    /// Every kind.
+    pub const ALL: Wanted = Wanted {
+        clock: true,
+        emt: true,
+        eval: true,
+    };
+
+    fn has(self, kind: CommandKind) -> bool {
+        match kind {
+            CommandKind::Clock => self.clock,
+            CommandKind::Emt => self.emt,
+            CommandKind::Eval => self.eval,
+        }
+    }
+
+    fn any(self) -> bool {
+        self.clock || self.emt || self.eval
+    }
+}
+
+impl UnreadableCommands {
+    /// Notes the comment `raw` after ply `ply` for each kind it is
+    /// `wanted` for (the ply has no reading of it yet, and the comment
+    /// gave none): a command of the kind that does not read; `at` is
     /// where `raw` starts in the game's bytes.
     #[inline]
-    pub fn note(&mut self, ply: u32, raw: &[u8], at: u32) {
-        if memchr::memchr(b'%', raw).is_none() {
+    pub fn note(&mut self, wanted: Wanted, ply: u32, raw: &[u8], at: u32) {
+        if !wanted.any() || memchr::memchr(b'%', raw).is_none() {
             return;
         }
-        self.note_commands(ply, raw, at);
+        self.note_commands(wanted, ply, raw, at);
     }
 
     #[inline(never)]
-    fn note_commands(&mut self, ply: u32, raw: &[u8], at: u32) {
+    fn note_commands(&mut self, wanted: Wanted, ply: u32, raw: &[u8], at: u32) {
+        let mut noted = [false; 3];
         for item in commands(raw) {
             let CommandItem::Command(command) = item else {
                 continue;
             };
-            if CommandKind::from_name(command.name) == Some(CommandKind::Clock)
-                && parse_duration(command.args).is_none()
-            {
-                self.count += 1;
-                self.last = Some(ply);
-                if self.first.is_none() {
-                    let text = crate::pgn::tags::escape_line(&raw[command.span.clone()]);
-                    self.first = Some((ply, text.into_owned()));
-                    let offset = u32::try_from(command.span.start).unwrap_or(u32::MAX);
-                    self.first_at = Some(at.saturating_add(offset));
-                    self.first_line = 0;
-                }
-                return;
+            let Some(kind) = CommandKind::from_name(command.name) else {
+                continue;
+            };
+            let reads = match kind {
+                CommandKind::Clock | CommandKind::Emt => parse_duration(command.args).is_some(),
+                CommandKind::Eval => parse_eval(command.args).is_some(),
+            };
+            let i = kind as usize;
+            if reads || noted[i] || !wanted.has(kind) {
+                continue;
+            }
+            // Once a comment and kind (the first command of the kind
+            // decides, as the reading does).
+            noted[i] = true;
+            let tally = &mut self.tallies[i];
+            tally.count += 1;
+            tally.last = Some(ply);
+            if tally.first.is_none() {
+                let text = crate::pgn::tags::escape_line(&raw[command.span.clone()]);
+                tally.first = Some((ply, text.into_owned()));
+                let offset = u32::try_from(command.span.start).unwrap_or(u32::MAX);
+                tally.first_at = Some(at.saturating_add(offset));
+                tally.first_line = 0;
             }
         }
     }
 
-    /// Ply `ply` got its clock from a later comment: a `[%clk]` of an
-    /// earlier one that did not read left it none after all.
+    /// Ply `ply` got its reading of `kind` from a later comment: a command
+    /// of an earlier one that did not read left it none after all.
     #[inline]
-    pub fn read(&mut self, ply: u32) {
-        if self.last == Some(ply) {
-            self.last = None;
-            self.count -= 1;
-            if self.first.as_ref().is_some_and(|(at, _)| *at == ply) {
-                self.first = None;
-                self.first_at = None;
+    pub fn read(&mut self, kind: CommandKind, ply: u32) {
+        let tally = &mut self.tallies[kind as usize];
+        if tally.last == Some(ply) {
+            tally.last = None;
+            tally.count -= 1;
+            if tally.first.as_ref().is_some_and(|(at, _)| *at == ply) {
+                tally.first = None;
+                tally.first_at = None;
             }
         }
     }
 
-    /// Counts the line of the first one in `game`, the game's bytes (as
+    /// How many commands of `kind` did not read.
+    #[must_use]
+    pub fn count(&self, kind: CommandKind) -> u32 {
+        self.tallies[kind as usize].count
+    }
+
+    /// The first command of `kind` that did not read: its ply and the
+    /// command, escaped for a message.
+    #[must_use]
+    pub fn first(&self, kind: CommandKind) -> Option<&(u32, String)> {
+        self.tallies[kind as usize].first.as_ref()
+    }
+
+    /// Counts the lines of the first ones in `game`, the game's bytes (as
     /// the offsets noted were), while they are at hand: a message names
-    /// it at its own line, as an error in a move is named.
+    /// each at its own line, as an error in a move is named.
     pub fn locate(&mut self, game: &[u8]) {
-        if let Some(at) = self.first_at.take() {
-            let before = game.get(..at as usize).unwrap_or(game);
-            self.first_line =
-                u32::try_from(memchr::memchr_iter(b'\n', before).count()).unwrap_or(u32::MAX);
+        for tally in &mut self.tallies {
+            if let Some(at) = tally.first_at.take() {
+                let before = game.get(..at as usize).unwrap_or(game);
+                tally.first_line =
+                    u32::try_from(memchr::memchr_iter(b'\n', before).count()).unwrap_or(u32::MAX);
+            }
         }
     }
 
-    /// The first one's line, counted from the game's first (0), once
-    /// [`UnreadableClocks::locate`] has counted it.
+    /// The first of `kind`'s line, counted from the game's first (0),
+    /// once [`UnreadableCommands::locate`] has counted it.
     #[must_use]
-    pub fn first_line(&self) -> u32 {
-        self.first_line
+    pub fn first_line(&self, kind: CommandKind) -> u32 {
+        self.tallies[kind as usize].first_line
     }
 
     /// Forgets what was noted (a gatherer reused game after game).
     pub fn clear(&mut self) {
-        *self = UnreadableClocks::default();
+        *self = UnreadableCommands::default();
     }
 }
 

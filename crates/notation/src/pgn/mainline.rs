@@ -23,7 +23,9 @@
 use board::GameResult;
 use movegen::Position;
 
-use crate::pgn::comment::{clock_emt_eval, lone_exported_clock, Eval, Millis, UnreadableClocks};
+use crate::pgn::comment::{
+    clock_emt_eval, lone_exported_clock, CommandKind, Eval, Millis, UnreadableCommands, Wanted,
+};
 use crate::pgn::replay::{Ply, ReplayVisitor};
 use crate::san::{San, SanPlus};
 
@@ -36,7 +38,7 @@ pub struct Mainline {
     sans: Vec<SanPlus>,
     clocks: Vec<Option<Millis>>,
     evals: Vec<Option<Eval>>,
-    unreadable_clocks: UnreadableClocks,
+    unreadable_commands: UnreadableCommands,
 }
 
 impl Mainline {
@@ -80,17 +82,18 @@ impl Mainline {
         &self.evals
     }
 
-    /// The `[%clk]` commands that did not read as a clock (their ply's
-    /// clock is `None`).
+    /// The `[%clk]` and `[%eval]` commands that did not read (their ply's
+    /// clock or evaluation is `None`).
     #[must_use]
-    pub fn unreadable_clocks(&self) -> &UnreadableClocks {
-        &self.unreadable_clocks
+    pub fn unreadable_commands(&self) -> &UnreadableCommands {
+        &self.unreadable_commands
     }
 
-    /// Counts the line of the first unreadable clock in `game`, the
-    /// game's bytes ([`UnreadableClocks::locate`]).
-    pub fn locate_unreadable_clocks(&mut self, game: &[u8]) {
-        self.unreadable_clocks.locate(game);
+    /// Counts the line of the first unreadable command of each kind in
+    /// `game`, the
+    /// game's bytes ([`UnreadableCommands::locate`]).
+    pub fn locate_unreadable_commands(&mut self, game: &[u8]) {
+        self.unreadable_commands.locate(game);
     }
 
     /// Forgets every ply, keeping the buffers: a gatherer reused game
@@ -99,7 +102,7 @@ impl Mainline {
         self.sans.clear();
         self.clocks.clear();
         self.evals.clear();
-        self.unreadable_clocks.clear();
+        self.unreadable_commands.clear();
     }
 
     fn push(&mut self, san: SanPlus) {
@@ -138,20 +141,28 @@ impl ReplayVisitor for Mainline {
         if let Some(read_clock) = lone_exported_clock(text) {
             if clock.is_none() {
                 *clock = Some(read_clock);
-                self.unreadable_clocks.read(ply);
+                self.unreadable_commands.read(CommandKind::Clock, ply);
             }
             return;
         }
         let (read_clock, _, read_eval) = clock_emt_eval(text);
-        *eval = eval.or(read_eval);
-        match (*clock, read_clock) {
-            (Some(_), _) => {}
-            (None, Some(read_clock)) => {
-                *clock = Some(read_clock);
-                self.unreadable_clocks.read(ply);
-            }
-            (None, None) => self.unreadable_clocks.note(ply, text, at),
+        // Each reading the ply lacks: this comment's, which cancels an
+        // earlier one's that did not read, or a command that did not
+        // read, noted.
+        let wanted = Wanted {
+            clock: clock.is_none() && read_clock.is_none(),
+            emt: false,
+            eval: eval.is_none() && read_eval.is_none(),
+        };
+        if clock.is_none() && read_clock.is_some() {
+            *clock = read_clock;
+            self.unreadable_commands.read(CommandKind::Clock, ply);
         }
+        if eval.is_none() && read_eval.is_some() {
+            *eval = read_eval;
+            self.unreadable_commands.read(CommandKind::Eval, ply);
+        }
+        self.unreadable_commands.note(wanted, ply, text, at);
     }
 }
 
