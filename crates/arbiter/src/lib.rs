@@ -85,29 +85,25 @@ pub fn validate_with(
     visitor: &mut impl ReplayVisitor,
 ) -> Validation {
     let mut replayed = replay(game, options, visitor);
-    validation_of(game, header, &mut replayed)
+    validation_of(game, header, options, &mut replayed)
 }
 
 /// What a replay of `game` found, its warnings and error taken out of
 /// `replayed`: a draw recorded after a checkmate that the Laws ended
-/// earlier is a warning, not the replay's error ([`drawn_before_the_mate`]).
+/// earlier is a warning, not the replay's error ([`settle_draw_after_mate`]).
 fn validation_of(
     game: &mut RawGame<'_>,
     header: &GameHeader,
+    options: &ReplayOptions,
     replayed: &mut notation::pgn::replay::Replayed,
 ) -> Validation {
-    let drawn = drawn_before_the_mate(game, &replayed_end(replayed));
-    let mut validation = Validation {
+    settle_draw_after_mate(game, options, replayed);
+    Validation {
         recorded: header.recorded(replayed.terminator),
         plies: replayed.plies,
         warnings: std::mem::take(&mut replayed.warnings),
         error: replayed.error.take(),
-    };
-    if let Some(note) = drawn {
-        validation.error = None;
-        validation.warnings.push(note);
     }
-    validation
 }
 
 /// The key of a position for `reaches` and `final`: placement, side to
@@ -308,7 +304,7 @@ pub fn examine(
 ) -> Examined {
     let mut gather = Gather::new(positions);
     let mut replayed = replay(game, options, &mut (&mut gather, visitor));
-    let validation = validation_of(game, header, &mut replayed);
+    let validation = validation_of(game, header, options, &mut replayed);
     let valid = validation.error.is_none();
     let moves_hash = gather.finish(replayed.start.as_ref(), validation.error.as_ref(), game);
     let mut keys = gather.positions.take().unwrap_or_default();
@@ -335,70 +331,72 @@ pub fn examine(
     }
 }
 
-/// What [`drawn_before_the_mate`] asks of a replay.
-struct ReplayedEnd<'r> {
-    error_kind: Option<ErrorKind>,
-    recorded: Option<GameResult>,
-    final_position: Option<&'r Position>,
-    final_has_legal_moves: Option<bool>,
-}
-
-fn replayed_end(replayed: &notation::pgn::replay::Replayed) -> ReplayedEnd<'_> {
-    ReplayedEnd {
-        error_kind: replayed.error.as_ref().map(|e| e.kind),
-        recorded: replayed.terminator.or(replayed.result_tag),
-        final_position: replayed.final_position.as_ref(),
-        final_has_legal_moves: replayed.final_has_legal_moves,
-    }
-}
-
 /// A draw recorded after a checkmate, which the replay's result check
 /// calls a mismatch, is the game's result when the FIDE Laws of its date
 /// ended it earlier, automatically (fivefold repetition, the 75-move
 /// rule: 9.6), as `adjudicate` rules by default (a tester's finding: the
 /// games `adjudicate --fix-results` corrected so read back invalid). Then
-/// the warning that says so, in place of the error. The game is read
-/// again from its bytes and adjudicated: rare, off the usual path.
-fn drawn_before_the_mate(game: &mut RawGame<'_>, end: &ReplayedEnd<'_>) -> Option<GameWarning> {
-    if end.error_kind != Some(ErrorKind::Result)
-        || end.recorded != Some(GameResult::Draw)
-        || end.final_has_legal_moves != Some(false)
-        || !end.final_position.is_some_and(Position::is_check)
+/// `replayed`'s error and warnings become those of a replay that lets the
+/// draw stand (the end-of-game checks after the result's all run), with
+/// a warning that says why. The game is read again from its bytes,
+/// adjudicated and replayed: rare, off the usual path.
+pub fn settle_draw_after_mate(
+    game: &mut RawGame<'_>,
+    options: &ReplayOptions,
+    replayed: &mut notation::pgn::replay::Replayed,
+) {
+    if replayed.error.as_ref().map(|e| e.kind) != Some(ErrorKind::Result)
+        || replayed.terminator.or(replayed.result_tag) != Some(GameResult::Draw)
+        || replayed.final_has_legal_moves != Some(false)
+        || !replayed
+            .final_position
+            .as_ref()
+            .is_some_and(Position::is_check)
     {
-        return None;
+        return;
     }
     let rest = game.bytes_to(u32::MAX);
-    let span = notation::pgn::lex::Lexer::new(rest, game.line).next_span()?;
+    let Some(span) = notation::pgn::lex::Lexer::new(rest, game.line).next_span() else {
+        return;
+    };
+    let bytes = &rest[span.start..span.end];
     let mut ruling = None;
-    notation::pgn::read::GameReader::new().read_chunk(
-        &rest[span.start..span.end],
-        game.offset,
-        game.line,
-        |copy| {
-            if copy.index_in_chunk == 0 {
-                // Its date, which the caller's header may not have read.
-                let spec = header::HeaderSpec::default().for_adjudication();
-                let header = GameHeader::read(copy, &spec);
-                ruling = Some(adjudicate(copy, &header, &Rules::fide()));
-            }
-        },
-    );
+    notation::pgn::read::GameReader::new().read_chunk(bytes, game.offset, game.line, |copy| {
+        if copy.index_in_chunk == 0 {
+            // Its date, which the caller's header may not have read.
+            let spec = header::HeaderSpec::default().for_adjudication();
+            let header = GameHeader::read(copy, &spec);
+            ruling = Some(adjudicate(copy, &header, &Rules::fide()));
+        }
+    });
     let Some(Ruling::Judged(judged)) = ruling else {
-        return None;
+        return;
     };
     let v = &judged.verdict;
     let rule = match v.reason {
         Reason::FivefoldRepetition => "a fivefold repetition (FIDE Laws 9.6.1)",
         Reason::SeventyFiveMoves => "the 75-move rule (FIDE Laws 9.6.2)",
-        _ => return None,
+        _ => return,
     };
-    Some(GameWarning::game(
+    let note = GameWarning::game(
         game.line,
         format!(
             "the draw stands, not the checkmate: {rule} ended the game at ply {}",
             v.decided_at_ply
         ),
-    ))
+    );
+    let letting = ReplayOptions {
+        draw_stands_after_mate: true,
+        ..options.clone()
+    };
+    notation::pgn::read::GameReader::new().read_chunk(bytes, game.offset, game.line, |copy| {
+        if copy.index_in_chunk == 0 {
+            let again = replay(copy, &letting, &mut notation::pgn::replay::NoVisitor);
+            replayed.error = again.error;
+            replayed.warnings = again.warnings;
+            replayed.warnings.push(note.clone());
+        }
+    });
 }
 
 /// Whether `query` selects `game` (whose header, read with the spec the

@@ -2574,9 +2574,6 @@ mod tests {
         assert!(epd.warnings().is_empty(), "{:?}", epd.warnings());
     }
 
-    /// A tag the condition names that no game read has is said, with what
-    /// it may have meant (a tester's finding: `WhitElo > 2000` and `White
-    /// = "Alice"` selected nothing without a word).
     /// A game whose moves cannot be read is invalid: `valid` is false on
     /// it without its moves, and what else needs them stays pending.
     #[test]
@@ -2602,6 +2599,9 @@ mod tests {
         }
     }
 
+    /// A tag the condition names that no game read has is said, with what
+    /// it may have meant (a tester's finding: `WhitElo > 2000` and `White
+    /// = "Alice"` selected nothing without a word).
     #[test]
     fn tags_no_game_has_are_said() {
         use notation::pgn::read::GameReader;

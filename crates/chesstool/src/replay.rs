@@ -503,7 +503,9 @@ impl Task for ReplayTask {
             ep_mode: self.ep_mode,
             unreadable_commands: &mut record.unreadable_commands,
         };
-        let replayed = replay(game, &self.options, &mut collect);
+        let mut replayed = replay(game, &self.options, &mut collect);
+        // A draw the Laws gave before a mate stands, as validate says.
+        arbiter::settle_draw_after_mate(game, &self.options, &mut replayed);
         record.unreadable_commands.locate(game.bytes());
         record.error = replayed.error;
         record.has_start = replayed.start.is_some();
@@ -711,6 +713,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
         options: ReplayOptions {
             strict: args.strict,
             mainline_only: false,
+            draw_stands_after_mate: false,
         },
         fen_only_at: args.ply,
         final_only: args.final_position,

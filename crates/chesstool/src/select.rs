@@ -565,6 +565,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         options: ReplayOptions {
             strict: args.strict,
             mainline_only: false,
+            draw_stands_after_mate: false,
         },
         replay_selected: args.unique || table,
         moves: args.table.moves,

@@ -283,6 +283,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         options: ReplayOptions {
             strict: args.strict,
             mainline_only: false,
+            draw_stands_after_mate: false,
         },
         spec,
         moves: args.table.moves,

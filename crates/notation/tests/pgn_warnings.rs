@@ -13,6 +13,7 @@ fn warnings(pgn: &str, strict: bool) -> (Vec<String>, Option<String>) {
             &ReplayOptions {
                 strict,
                 mainline_only: false,
+                draw_stands_after_mate: false,
             },
             &mut NoVisitor,
         );

@@ -962,7 +962,7 @@ impl TagValueNote {
             ("values", "do", "their")
         };
         eprintln!(
-            "chesstool: warning: {} tag {values} {do_} not read as {their} column's type (an integer, a full date, a time), written as null; the first: {}",
+            "chesstool: warning: {} tag {values} {do_} not read as {their} column's type (an integer, a full date, a time of day, a time control), null in the typed columns; the first: {}",
             self.values,
             self.first.as_deref().unwrap_or("?")
         );

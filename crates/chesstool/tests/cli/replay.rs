@@ -464,11 +464,12 @@ fn clocks_that_do_not_read_are_said() {
     }
     // So are `[%emt]` and `[%eval]` commands that do not read, a line a
     // kind, where their readings are written (a tester's finding: null
-    // unsaid); a later comment's reading of the ply cancels one.
+    // unsaid); a later comment's reading of the ply cancels all of its
+    // earlier comments' (a reviewer's finding: only the last).
     std::fs::write(
         dir.join("e.pgn"),
         "[Event \"x\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
-         1. e4 { [%emt 0:00:61] [%eval 0.5.5] } e5 { [%eval M2] } { [%eval 0.3] } \
+         1. e4 { [%emt 0:00:61] [%eval 0.5.5] } e5 { [%eval M2] } { [%eval zz] } { [%eval 0.3] } \
          2. Nf3 { [%emt -0:00:01] } *\n",
     )
     .unwrap();

@@ -1436,7 +1436,7 @@ fn tag_values_not_of_their_type_are_said() {
     )
     .unwrap();
     let said = "chesstool: warning: 3 tag values do not read as their column's type (an integer, \
-                a full date, a time), written as null; the first: t.pgn:1: game 1 (A – B): \
+                a full date, a time of day, a time control), null in the typed columns; the first: t.pgn:1: game 1 (A – B): \
                 WhiteElo \"2700?\"";
     for command in ["validate", "adjudicate", "select", "replay"] {
         let run = chesstool(

@@ -836,8 +836,29 @@ fn a_draw_the_laws_gave_before_a_checkmate_stands() {
         let run = chesstool(&dir, &["validate", &file, "--show-warnings"]);
         assert_eq!(run.code, *code, "{pgn}: {}", run.stderr);
         assert!(run.stderr.contains(said), "{pgn}: {}", run.stderr);
-        // adjudicate's ruling agrees with the record where validate does.
+        // adjudicate's ruling agrees with the record where validate does,
+        // and replay's check with validate's.
         let adjudicated = chesstool(&dir, &["adjudicate", &file, "-q"]);
         assert_eq!(adjudicated.code, *code, "{pgn}: {}", adjudicated.stdout);
+        let replayed = chesstool(&dir, &["replay", &file, "--format", "csv", "-q"]);
+        assert_eq!(replayed.code, *code, "{pgn}: {}", replayed.stderr);
     }
+    // The checks after the result's still run (a reviewer's finding: a
+    // missing terminator went unsaid, an odd one passed `--strict`).
+    let pgn = format!("{}{fivefold}\n", tags("2024.03.01", "1/2-1/2"));
+    std::fs::write(dir.join("open.pgn"), pgn).unwrap();
+    let run = chesstool(&dir, &["validate", "open.pgn", "--show-warnings"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("movetext has no result"),
+        "{}",
+        run.stderr
+    );
+    let pgn = format!(
+        "{}{fivefold} 1/2\u{2014}1/2\n",
+        tags("2024.03.01", "1/2-1/2")
+    );
+    std::fs::write(dir.join("dash.pgn"), pgn).unwrap();
+    let run = chesstool(&dir, &["validate", "dash.pgn", "--strict", "-q"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
 }

@@ -100,6 +100,7 @@ pub fn build_game(raw: &mut RawGame<'_>, options: &BuildOptions) -> Result<Game,
     let replay_options = ReplayOptions {
         strict: false,
         mainline_only: options.mainline_only,
+        draw_stands_after_mate: false,
     };
     let replayed = replay(raw, &replay_options, &mut builder);
     if let Some(error) = replayed.error {

@@ -555,6 +555,12 @@ pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
 /// // A later comment of ply 3 gave it a clock after all.
 /// unread.read(CommandKind::Clock, 3);
 /// assert_eq!(unread.count(CommandKind::Clock), 1);
+/// // Two comments of ply 4 without an evaluation that reads, then one
+/// // with: none is left unread.
+/// unread.note(Wanted::ALL, 4, b"[%eval zz]", 70);
+/// unread.note(Wanted::ALL, 4, b"[%eval yy]", 80);
+/// unread.read(CommandKind::Eval, 4);
+/// assert_eq!(unread.count(CommandKind::Eval), 1);
 /// // The first ones' lines, counted from the game's first (0).
 /// unread.locate(game);
 /// assert_eq!(unread.first_line(CommandKind::Clock), 0);
@@ -577,8 +583,11 @@ struct Tally {
     first_at: Option<u32>,
     /// The first one's line, counted from the game's first (0).
     first_line: u32,
-    /// The ply of the last one noted.
+    /// The ply of the last one noted, and how many were noted at it (a
+    /// ply's comments one after the other: a later reading cancels them
+    /// all).
     last: Option<u32>,
+    at_last: u32,
 }
 
 /// The kinds of reading a comment did not give its ply, which a command
@@ -621,10 +630,27 @@ impl UnreadableCommands {
     /// where `raw` starts in the game's bytes.
     #[inline]
     pub fn note(&mut self, wanted: Wanted, ply: u32, raw: &[u8], at: u32) {
-        if !wanted.any() || memchr::memchr(b'%', raw).is_none() {
+        if !wanted.any() {
             return;
         }
-        self.note_commands(wanted, ply, raw, at);
+        // Only a comment that names a wanted kind is read through (nearly
+        // every comment of a Lichess game is one `[%clk]` read, and its
+        // ply lacks an elapsed time and an evaluation): a look after each
+        // `%`.
+        let named = |name: &[u8]| {
+            memchr::memchr_iter(b'%', raw).any(|i| {
+                raw.get(i + 1..i + 1 + name.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(name))
+            })
+        };
+        let wanted = Wanted {
+            clock: wanted.clock && named(b"clk"),
+            emt: wanted.emt && named(b"emt"),
+            eval: wanted.eval && named(b"eval"),
+        };
+        if wanted.any() {
+            self.note_commands(wanted, ply, raw, at);
+        }
     }
 
     #[inline(never)]
@@ -645,12 +671,17 @@ impl UnreadableCommands {
             if reads || noted[i] || !wanted.has(kind) {
                 continue;
             }
-            // Once a comment and kind (the first command of the kind
-            // decides, as the reading does).
+            // Once a comment and kind (the reading takes the first
+            // command of the kind that reads, and none did).
             noted[i] = true;
             let tally = &mut self.tallies[i];
             tally.count += 1;
-            tally.last = Some(ply);
+            if tally.last == Some(ply) {
+                tally.at_last += 1;
+            } else {
+                tally.last = Some(ply);
+                tally.at_last = 1;
+            }
             if tally.first.is_none() {
                 let text = crate::pgn::tags::escape_line(&raw[command.span.clone()]);
                 tally.first = Some((ply, text.into_owned()));
@@ -668,7 +699,7 @@ impl UnreadableCommands {
         let tally = &mut self.tallies[kind as usize];
         if tally.last == Some(ply) {
             tally.last = None;
-            tally.count -= 1;
+            tally.count -= std::mem::take(&mut tally.at_last);
             if tally.first.as_ref().is_some_and(|(at, _)| *at == ply) {
                 tally.first = None;
                 tally.first_at = None;

@@ -587,7 +587,8 @@ impl<'a> RawGame<'a> {
                     b'\\' if quoted => escaped = true,
                     b'"' => quoted = !quoted,
                     b'[' if !quoted => {
-                        let rest = &text[at + 1..];
+                        // After the blanks import format allows there.
+                        let rest = text[at + 1..].trim_ascii_start();
                         let named = rest
                             .get(..name.len())
                             .is_some_and(|head| head.eq_ignore_ascii_case(name));

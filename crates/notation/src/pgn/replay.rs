@@ -43,6 +43,10 @@ pub struct ReplayOptions {
     /// variation's bad move then makes no error, its `(` without `)`
     /// still does).
     pub mainline_only: bool,
+    /// A draw recorded after a checkmate is not checked against it: the
+    /// caller found that the Laws ended the game earlier (a fivefold
+    /// repetition, the 75-move rule), which only an arbiter can tell.
+    pub draw_stands_after_mate: bool,
 }
 
 /// What kind of problem makes a game invalid.
@@ -1207,7 +1211,12 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
 
     /// The recorded result fits the terminator and the final position.
     fn result_fits(&self, game: &mut RawGame<'_>, final_position: &Position) -> Option<Finding> {
-        let (kind, message) = check_result(&self.out, final_position, &self.final_moves)?;
+        let (kind, message) = check_result(
+            &self.out,
+            final_position,
+            &self.final_moves,
+            self.options.draw_stands_after_mate,
+        )?;
         Some(Finding::Error(game_error(game, kind, message)))
     }
 
@@ -1761,6 +1770,7 @@ fn check_result(
     out: &Replayed,
     final_position: &Position,
     known_moves: &core::cell::Cell<Option<bool>>,
+    draw_stands_after_mate: bool,
 ) -> Option<(ErrorKind, String)> {
     if let (Some(tag), Some(term)) = (out.result_tag, out.terminator) {
         if tag != term {
@@ -1783,7 +1793,10 @@ fn check_result(
             Color::White => GameResult::WhiteWins,
             Color::Black => GameResult::BlackWins,
         };
-        if recorded != right && recorded != GameResult::Unknown {
+        if recorded != right
+            && recorded != GameResult::Unknown
+            && !(draw_stands_after_mate && recorded == GameResult::Draw)
+        {
             return Some((
                 ErrorKind::Result,
                 format!(

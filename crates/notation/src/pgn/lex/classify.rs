@@ -308,8 +308,21 @@ pub const fn is_name_byte(byte: u8) -> bool {
 #[inline(always)]
 #[must_use]
 pub const fn is_symbol_byte(byte: u8) -> bool {
-    is_name_byte(byte) || matches!(byte, b'+' | b'#' | b'=' | b':' | b'-')
+    SYMBOL_BYTES[byte as usize]
 }
+
+/// [`is_symbol_byte`] of every byte: one load where the name's scan stops
+/// (the usual name ends at a space, which the SIMD step found).
+const SYMBOL_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = is_name_byte(byte) || matches!(byte, b'+' | b'#' | b'=' | b':' | b'-');
+        b += 1;
+    }
+    table
+};
 
 /// Is `byte` where a tag value's scan stops: its closing `"`, a `\\`
 /// (which escapes the next byte) or the end of its line?

@@ -18,8 +18,9 @@ use crate::san::parse_standard_prefix;
 /// if `bytes` ends before that can be told (only when `complete` is
 /// false: the buffer is not the last).
 fn result_at(bytes: &[u8], complete: bool) -> Result<Option<(GameResult, usize)>, ()> {
-    // The longest marker is `1/2—1/2` (9 bytes), plus the byte after it.
-    if !complete && bytes.len() < 10 {
+    // The longest marker is `1/2—1/2` (9 bytes), plus what may follow it
+    // to end it: a byte, or a byte-order mark (3).
+    if !complete && bytes.len() < 12 {
         return Err(());
     }
     Ok(result_in(bytes))
@@ -355,7 +356,13 @@ impl Lexer<'_> {
                         // line; the game ends before it when a tag pair
                         // follows (the next game's, which skips it).
                         let after = start + BOM.len();
-                        let Ok(tag) = tag_pair_start(&buf[after..], COMPLETE) else {
+                        let tag = match buf.get(after) {
+                            Some(b'[') => tag_pair_start(&buf[after..], COMPLETE),
+                            Some(_) => Ok(false),
+                            None if COMPLETE => Ok(false),
+                            None => Err(()),
+                        };
+                        let Ok(tag) = tag else {
                             self.pos = pos;
                             return Err(NeedMore { resume: start });
                         };

@@ -71,8 +71,11 @@ pub(super) fn scan_tag_pair(bytes: &[u8], complete: bool) -> TagPairScan {
     debug_assert_eq!(bytes.first(), Some(&b'['));
     let prefix = &bytes[..bytes.len().min(LINE_RULE_CAP)];
     let mut i = 1;
-    while i < prefix.len() && matches!(prefix[i], b' ' | b'\t') {
-        i += 1;
+    if matches!(prefix.get(1), Some(b' ' | b'\t')) {
+        // Import format's blanks before the name (rare).
+        while i < prefix.len() && matches!(prefix[i], b' ' | b'\t') {
+            i += 1;
+        }
     }
     let name_start = i;
     if let Some(chunk) = prefix.get(i..).and_then(<[u8]>::first_chunk::<16>) {
@@ -81,7 +84,11 @@ pub(super) fn scan_tag_pair(bytes: &[u8], complete: bool) -> TagPairScan {
         i += (!tag_masks(chunk).name).trailing_zeros() as usize;
     }
     let mut symbol_name = false;
-    if i > name_start || prefix.get(i).is_some_and(|&b| is_name_byte(b)) {
+    if prefix.get(i).is_some_and(|&b| is_symbol_byte(b))
+        && (i > name_start || is_name_byte(prefix[i]))
+    {
+        // A name of 16 bytes or more, or one with a symbol's other
+        // characters (rare): on a byte at a time.
         while i < prefix.len() && is_symbol_byte(prefix[i]) {
             symbol_name |= !is_name_byte(prefix[i]);
             i += 1;

@@ -34,7 +34,7 @@ fn skipper_agrees_with_the_scanner() {
 /// skipper fed in pieces of many sizes ends it where the lexer does.
 #[test]
 fn skipper_agrees_with_the_lexer_on_random_documents() {
-    const PIECES: [&str; 39] = [
+    const PIECES: [&str; 41] = [
         "exd6e.p",
         "e.p1-0",
         "xp.1-0",
@@ -53,6 +53,8 @@ fn skipper_agrees_with_the_lexer_on_random_documents() {
         "%escape [Event \"no\"]\n",
         "\u{feff}",
         "0-1\u{feff}",
+        "1/2\u{2014}1/2\u{feff}",
+        "1/2\u{2013}1/2",
         "1. e4 ",
         "e5 ",
         "{ c\n\n[Event \"fake\"]\n} ",
@@ -789,6 +791,13 @@ fn a_byte_order_mark_after_the_result_starts_the_next_game() {
     let k = kinds("1. e4 1-0\u{feff} \n".as_bytes());
     assert_eq!(k.len(), 1);
     assert_eq!(k[0].last().unwrap().0, "1-0");
+    // Not a tag after it: no game starts there (a reviewer's finding: the
+    // byte after the mark was taken for a `[`).
+    assert_eq!(games(b"1. e4 e5 1-0\xef\xbb\xbf Site \"x\"\n").len(), 1);
+    assert_eq!(
+        games(b"1. e4 e5 1-0\xef\xbb\xbf{Site \"x\"} 2. Nf3\n").len(),
+        1
+    );
     let k = kinds("1. e4\u{feff} 1-0\n".as_bytes());
     assert_eq!(k[0][1].0, "e4\u{feff}");
 }
