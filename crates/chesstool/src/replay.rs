@@ -20,7 +20,7 @@ use clap::{Args, ValueEnum};
 use movegen::Position;
 use notation::fen::{push_fen, EpMode};
 use notation::pgn::comment::{
-    clock_emt_eval, CommandKind, Eval, Millis, UnreadableCommands, Wanted,
+    clock_emt_eval_written, CommandKind, Eval, Millis, UnreadableCommands, Wanted,
 };
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{replay, GameError, Ply, ReplayOptions, ReplayVisitor};
@@ -341,7 +341,7 @@ impl ReplayVisitor for Collect<'_> {
             if row.clock.is_some() && row.emt.is_some() && row.eval.is_some() {
                 return;
             }
-            let (clock, emt, eval) = clock_emt_eval(text);
+            let (clock, emt, eval, written) = clock_emt_eval_written(text);
             // Each reading the ply lacks: this comment's, which cancels
             // an earlier one's that did not read, or a command that did
             // not read, noted.
@@ -349,17 +349,20 @@ impl ReplayVisitor for Collect<'_> {
                 clock: row.clock.is_none() && clock.is_none(),
                 emt: row.emt.is_none() && emt.is_none(),
                 eval: row.eval.is_none() && eval.is_none(),
-            };
-            for (kind, had, got) in [
-                (CommandKind::Clock, row.clock.is_some(), clock.is_some()),
-                (CommandKind::Emt, row.emt.is_some(), emt.is_some()),
-                (CommandKind::Eval, row.eval.is_some(), eval.is_some()),
-            ] {
-                if !had && got {
-                    self.unreadable_commands.read(kind, row.ply);
-                }
             }
-            self.unreadable_commands.note(wanted, row.ply, text, at);
+            .and(written);
+            if wanted.any() {
+                self.unreadable_commands.note(wanted, row.ply, text, at);
+            }
+            if row.clock.is_none() && clock.is_some() {
+                self.unreadable_commands.read(CommandKind::Clock, row.ply);
+            }
+            if row.emt.is_none() && emt.is_some() {
+                self.unreadable_commands.read(CommandKind::Emt, row.ply);
+            }
+            if row.eval.is_none() && eval.is_some() {
+                self.unreadable_commands.read(CommandKind::Eval, row.ply);
+            }
             row.clock = row.clock.or(clock);
             row.emt = row.emt.or(emt);
             row.eval = row.eval.or(eval);

@@ -618,7 +618,19 @@ impl Wanted {
         }
     }
 
-    fn any(self) -> bool {
+    /// The kinds of both.
+    #[must_use]
+    pub const fn and(self, other: Wanted) -> Wanted {
+        Wanted {
+            clock: self.clock && other.clock,
+            emt: self.emt && other.emt,
+            eval: self.eval && other.eval,
+        }
+    }
+
+    /// Any kind.
+    #[must_use]
+    pub const fn any(self) -> bool {
         self.clock || self.emt || self.eval
     }
 }
@@ -628,29 +640,16 @@ impl UnreadableCommands {
     /// `wanted` for (the ply has no reading of it yet, and the comment
     /// gave none): a command of the kind that does not read; `at` is
     /// where `raw` starts in the game's bytes.
+    /// `wanted` is best narrowed to the kinds the comment may hold
+    /// ([`clock_emt_eval_written`]): nearly every comment of a Lichess
+    /// game is one `[%clk]`, read, and its ply lacks an elapsed time and
+    /// an evaluation, which it does not hold.
     #[inline]
     pub fn note(&mut self, wanted: Wanted, ply: u32, raw: &[u8], at: u32) {
-        if !wanted.any() {
+        if !wanted.any() || memchr::memchr(b'%', raw).is_none() {
             return;
         }
-        // Only a comment that names a wanted kind is read through (nearly
-        // every comment of a Lichess game is one `[%clk]` read, and its
-        // ply lacks an elapsed time and an evaluation): a look after each
-        // `%`.
-        let named = |name: &[u8]| {
-            memchr::memchr_iter(b'%', raw).any(|i| {
-                raw.get(i + 1..i + 1 + name.len())
-                    .is_some_and(|w| w.eq_ignore_ascii_case(name))
-            })
-        };
-        let wanted = Wanted {
-            clock: wanted.clock && named(b"clk"),
-            emt: wanted.emt && named(b"emt"),
-            eval: wanted.eval && named(b"eval"),
-        };
-        if wanted.any() {
-            self.note_commands(wanted, ply, raw, at);
-        }
+        self.note_commands(wanted, ply, raw, at);
     }
 
     #[inline(never)]
@@ -761,18 +760,48 @@ impl UnreadableCommands {
 #[must_use]
 #[inline]
 pub fn clock_emt_eval(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Option<Eval>) {
+    let (clock, emt, eval, _) = clock_emt_eval_written(raw);
+    (clock, emt, eval)
+}
+
+/// [`clock_emt_eval`], and which kinds of command the comment may hold
+/// (written, read or not): exactly in the exported form, every kind
+/// otherwise when it holds a `%` (for [`UnreadableCommands::note`], which
+/// then reads the commands through).
+#[must_use]
+#[inline]
+pub fn clock_emt_eval_written(
+    raw: &[u8],
+) -> (Option<Millis>, Option<Millis>, Option<Eval>, Wanted) {
+    const NONE: Wanted = Wanted {
+        clock: false,
+        emt: false,
+        eval: false,
+    };
     if let Some((clock, eval)) = exported_clock(raw) {
         // The exported form holds no other command: its one `[%eval]`
         // is read as the general reader reads it (a malformed one is no
         // evaluation).
+        let written = Wanted {
+            clock: true,
+            emt: false,
+            eval: eval.is_some(),
+        };
         let eval = eval.and_then(|args| parse_eval(args.trim_ascii()).map(|(eval, _)| eval));
-        return (Some(clock), None, eval);
+        return (Some(clock), None, eval, written);
     }
     // Every command holds a `%`: one search (an engine's comment of a
     // master game runs to hundreds of bytes without one).
     if memchr::memchr(b'%', raw).is_none() {
-        return (None, None, None);
+        return (None, None, None, NONE);
     }
+    let (clock, emt, eval) = commands_clock_emt_eval(raw);
+    (clock, emt, eval, Wanted::ALL)
+}
+
+/// [`clock_emt_eval`] of a comment that holds a `%`, not in the exported
+/// form.
+fn commands_clock_emt_eval(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Option<Eval>) {
     let (clock, emt) = commands_clock_and_emt_any(raw);
     // An `[%eval]` command names `eval` in some case: without those
     // letters there is none.

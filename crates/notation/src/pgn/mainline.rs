@@ -24,7 +24,8 @@ use board::GameResult;
 use movegen::Position;
 
 use crate::pgn::comment::{
-    clock_emt_eval, lone_exported_clock, CommandKind, Eval, Millis, UnreadableCommands, Wanted,
+    clock_emt_eval_written, lone_exported_clock, CommandKind, Eval, Millis, UnreadableCommands,
+    Wanted,
 };
 use crate::pgn::replay::{Ply, ReplayVisitor};
 use crate::san::{San, SanPlus};
@@ -145,7 +146,7 @@ impl ReplayVisitor for Mainline {
             }
             return;
         }
-        let (read_clock, _, read_eval) = clock_emt_eval(text);
+        let (read_clock, _, read_eval, written) = clock_emt_eval_written(text);
         // Each reading the ply lacks: this comment's, which cancels an
         // earlier one's that did not read, or a command that did not
         // read, noted.
@@ -153,7 +154,8 @@ impl ReplayVisitor for Mainline {
             clock: clock.is_none() && read_clock.is_none(),
             emt: false,
             eval: eval.is_none() && read_eval.is_none(),
-        };
+        }
+        .and(written);
         if clock.is_none() && read_clock.is_some() {
             *clock = read_clock;
             self.unreadable_commands.read(CommandKind::Clock, ply);
