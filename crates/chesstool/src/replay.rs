@@ -19,9 +19,7 @@ use board::{Color, File, Rank, Square};
 use clap::{Args, ValueEnum};
 use movegen::Position;
 use notation::fen::{push_fen, EpMode};
-use notation::pgn::comment::{
-    clock_emt_eval_written, CommandKind, Eval, Millis, UnreadableCommands, Wanted,
-};
+use notation::pgn::comment::{clock_emt_eval_written, Eval, Millis, UnreadableCommands, Wanted};
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{replay, GameError, Ply, ReplayOptions, ReplayVisitor};
 use notation::san::{San, SanPlus};
@@ -342,27 +340,18 @@ impl ReplayVisitor for Collect<'_> {
                 return;
             }
             let (clock, emt, eval, written) = clock_emt_eval_written(text);
-            // Each reading the ply lacks: this comment's, which cancels
-            // an earlier one's that did not read, or a command that did
-            // not read, noted.
-            let wanted = Wanted {
-                clock: row.clock.is_none() && clock.is_none(),
-                emt: row.emt.is_none() && emt.is_none(),
-                eval: row.eval.is_none() && eval.is_none(),
-            }
-            .and(written);
-            if wanted.any() {
-                self.unreadable_commands.note(wanted, row.ply, text, at);
-            }
-            if row.clock.is_none() && clock.is_some() {
-                self.unreadable_commands.read(CommandKind::Clock, row.ply);
-            }
-            if row.emt.is_none() && emt.is_some() {
-                self.unreadable_commands.read(CommandKind::Emt, row.ply);
-            }
-            if row.eval.is_none() && eval.is_some() {
-                self.unreadable_commands.read(CommandKind::Eval, row.ply);
-            }
+            let had = Wanted {
+                clock: row.clock.is_some(),
+                emt: row.emt.is_some(),
+                eval: row.eval.is_some(),
+            };
+            let read = Wanted {
+                clock: clock.is_some(),
+                emt: emt.is_some(),
+                eval: eval.is_some(),
+            };
+            self.unreadable_commands
+                .comment(had, read, written, row.ply, text, at);
             row.clock = row.clock.or(clock);
             row.emt = row.emt.or(emt);
             row.eval = row.eval.or(eval);

@@ -691,6 +691,51 @@ impl UnreadableCommands {
         }
     }
 
+    /// A comment after ply `ply`, which had the readings `had` before it,
+    /// gave `read`, and may hold the kinds `written`
+    /// ([`clock_emt_eval_written`]): each reading it gives the ply cancels
+    /// the ply's earlier unreadable commands of its kind
+    /// ([`UnreadableCommands::read`]), and a kind it holds that the ply
+    /// still lacks is looked for among its commands that do not read
+    /// ([`UnreadableCommands::note`]).
+    #[inline(always)]
+    pub fn comment(
+        &mut self,
+        had: Wanted,
+        read: Wanted,
+        written: Wanted,
+        ply: u32,
+        raw: &[u8],
+        at: u32,
+    ) {
+        let lacked = Wanted {
+            clock: !had.clock,
+            emt: !had.emt,
+            eval: !had.eval,
+        };
+        let wanted = Wanted {
+            clock: !read.clock,
+            emt: !read.emt,
+            eval: !read.eval,
+        }
+        .and(lacked)
+        .and(written);
+        if wanted.any() {
+            self.note(wanted, ply, raw, at);
+        }
+        // Three plain branches: a loop over the kinds cost replay 1%
+        // of its instructions.
+        if lacked.clock && read.clock {
+            self.read(CommandKind::Clock, ply);
+        }
+        if lacked.emt && read.emt {
+            self.read(CommandKind::Emt, ply);
+        }
+        if lacked.eval && read.eval {
+            self.read(CommandKind::Eval, ply);
+        }
+    }
+
     /// Ply `ply` got its reading of `kind` from a later comment: a command
     /// of an earlier one that did not read left it none after all.
     #[inline]

@@ -147,24 +147,21 @@ impl ReplayVisitor for Mainline {
             return;
         }
         let (read_clock, _, read_eval, written) = clock_emt_eval_written(text);
-        // Each reading the ply lacks: this comment's, which cancels an
-        // earlier one's that did not read, or a command that did not
-        // read, noted.
-        let wanted = Wanted {
-            clock: clock.is_none() && read_clock.is_none(),
+        // No elapsed times kept: none wanted.
+        let had = Wanted {
+            clock: clock.is_some(),
+            emt: true,
+            eval: eval.is_some(),
+        };
+        let read = Wanted {
+            clock: read_clock.is_some(),
             emt: false,
-            eval: eval.is_none() && read_eval.is_none(),
-        }
-        .and(written);
-        if clock.is_none() && read_clock.is_some() {
-            *clock = read_clock;
-            self.unreadable_commands.read(CommandKind::Clock, ply);
-        }
-        if eval.is_none() && read_eval.is_some() {
-            *eval = read_eval;
-            self.unreadable_commands.read(CommandKind::Eval, ply);
-        }
-        self.unreadable_commands.note(wanted, ply, text, at);
+            eval: read_eval.is_some(),
+        };
+        self.unreadable_commands
+            .comment(had, read, written, ply, text, at);
+        *clock = clock.or(read_clock);
+        *eval = eval.or(read_eval);
     }
 }
 
