@@ -703,7 +703,10 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
                     let summary = run
                         .stderr
                         .lines()
-                        .find_map(|l| l.split_once(" games replayed"))
+                        .find_map(|l| {
+                            l.split_once(" games replayed")
+                                .or_else(|| l.split_once(" game replayed"))
+                        })
                         .and_then(|(n, _)| n.trim().parse::<usize>().ok())
                         .or((run.exit == Some(0)).then_some(records));
                     let want = layout.games.len();

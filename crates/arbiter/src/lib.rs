@@ -44,7 +44,7 @@ use adjudication::verdict::{self, GameDate, Reason, Record, RecordedTags, Rules,
 use board::{GameResult, RecordedResult};
 use header::GameHeader;
 use movegen::Position;
-use notation::pgn::comment::clock_and_emt;
+use notation::pgn::comment::{clock_and_emt, clock_emt_written, UnreadableCommands, Wanted};
 use notation::pgn::lex::{game_tokens, Token, TokenKind};
 use notation::pgn::read::RawGame;
 use notation::pgn::replay::{
@@ -121,9 +121,11 @@ pub fn position_key(position: &Position) -> u64 {
 /// A game's identity for duplicate removal: XXH3's 128-bit hash of its
 /// start position (its Zobrist key) and its mainline moves. Two games
 /// with the same start and the same mainline have the same hash whatever
-/// their tags, comments, variations or spelling of the moves. An invalid
-/// game hashes its movetext as written instead (and its `FEN` tag), so it
-/// is a duplicate only of the same text.
+/// their tags, comments, variations or spelling of the moves. A game
+/// whose moves do not all replay hashes its movetext as written instead
+/// (and its `FEN` tag), so it is a duplicate only of the same text; one
+/// invalid only for its result (a `Result` tag at odds with its marker,
+/// a result its final position contradicts) hashes its moves.
 ///
 /// The odds that two different games of `n` share a hash are about
 /// n² / 2¹²⁹: 1.5 × 10⁻²¹ for a billion games.
@@ -521,6 +523,10 @@ pub struct Judged {
     pub line_from: Option<Box<Position>>,
     /// The game's identity for duplicate removal.
     pub moves_hash: MovesHash,
+    /// The mainline's `[%clk]` and `[%emt]` commands that did not read
+    /// (located in the game's lines), which the verdict went without:
+    /// `None` when every one read. Boxed, as [`Judged::line_from`].
+    pub unreadable_clocks: Option<Box<UnreadableCommands>>,
 }
 
 impl Judged {
@@ -644,6 +650,9 @@ struct Recorder<'r> {
     /// The mainline's moves from its first null move on (a null move as
     /// zero), which the record does not hold: for the moves hash.
     after_null: Vec<u16>,
+    /// The `[%clk]` and `[%emt]` commands that did not read, which the
+    /// ruling then goes without.
+    unreadable: UnreadableCommands,
 }
 
 impl<'r> Recorder<'r> {
@@ -696,19 +705,34 @@ impl ReplayVisitor for Recorder<'_> {
     // Inlined into the replay's loop: a call a comment, nearly one a ply
     // in Lichess games, cost 15 M instructions on 61 MB of them.
     #[inline(always)]
-    fn mainline_comment(&mut self, text: &[u8], _at: u32) {
-        let Some(clock) = self.record.as_mut().and_then(Record::last_clock_mut) else {
+    fn mainline_comment(&mut self, text: &[u8], at: u32) {
+        let Some(record) = self.record.as_mut() else {
+            return;
+        };
+        let ply = record.ply();
+        let Some(clock) = record.last_clock_mut() else {
             return;
         };
         // The first reading of each kind stands. Written only when there
         // is one: nearly every comment holds a clock and no elapsed time.
-        let (clock_after, emt) = clock_and_emt(text);
+        let (clock_after, emt, written) = clock_emt_written(text);
+        let had = Wanted {
+            clock: clock.clock_after.is_some(),
+            emt: clock.emt.is_some(),
+            eval: true,
+        };
         if let (None, Some(reading)) = (clock.clock_after, clock_after) {
             clock.clock_after = Some(Millis(reading.0));
         }
         if let (None, Some(reading)) = (clock.emt, emt) {
             clock.emt = Some(Millis(reading.0));
         }
+        let read = Wanted {
+            clock: clock_after.is_some(),
+            emt: emt.is_some(),
+            eval: false,
+        };
+        self.unreadable.comment(had, read, written, ply, text, at);
     }
 }
 
@@ -826,6 +850,7 @@ fn judge(
         record: None,
         null_at: None,
         after_null: Vec::new(),
+        unreadable: UnreadableCommands::default(),
     };
     let replayed = run(game, &mut recorder);
     let recorded = header.recorded(replayed.terminator);
@@ -976,6 +1001,11 @@ fn judge(
     });
     let mut verdict = verdict;
     verdict.detail.push_str(&notes);
+    let unreadable_clocks = (recorder.unreadable != UnreadableCommands::default()).then(|| {
+        let mut unreadable = Box::new(std::mem::take(&mut recorder.unreadable));
+        unreadable.locate(game.bytes());
+        unreadable
+    });
     Ruling::Judged(Judged {
         recorded,
         terminator: replayed.terminator,
@@ -983,6 +1013,7 @@ fn judge(
         verdict,
         line_from,
         moves_hash,
+        unreadable_clocks,
     })
 }
 

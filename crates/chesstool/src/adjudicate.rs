@@ -14,6 +14,7 @@ use arbiter::header::{GameHeader, HeaderSpec};
 use arbiter::{Invalid, Judged, Ruling};
 use board::RecordedResult;
 use clap::{Args, ValueEnum};
+use notation::pgn::comment::CommandKind;
 use notation::pgn::read::RawGame;
 
 use crate::cli::{run_inputs, CommonArgs, Flow, Placed};
@@ -474,7 +475,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     )?
     .hand_off(crate::cli::thread_count(args.common.threads))?;
     let mut counts = Counts::default();
-    let mut command_note = crate::report::CommandNote::default();
+    let mut command_note = crate::report::CommandNote::for_rulings(args.table.moves);
     let mut tag_values = crate::report::TagValueNote::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         let record = &row.record;
@@ -492,7 +493,22 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         counts.games += 1;
         counts.unreadable += tag_values.add(&tags, &record.header, || game_place(&row, row.line));
         tags.see(&record.header);
-        command_note.add_record(&row);
+        // Clocks and elapsed times as the ruling read them, evaluations
+        // as `--moves` wrote them; an invalid game's as `--moves` wrote
+        // them.
+        match &record.ruling {
+            Ruling::Judged(judged) => {
+                let place = |line: u32| game_place(&row, row.line + u64::from(line));
+                if let Some(unread) = &judged.unreadable_clocks {
+                    command_note.add_kinds(unread, &[CommandKind::Clock, CommandKind::Emt], place);
+                }
+                if let Some(moves) = record.moves() {
+                    let unread = moves.mainline.unreadable_commands();
+                    command_note.add_kinds(unread, &[CommandKind::Eval], place);
+                }
+            }
+            Ruling::Invalid(_) => command_note.add_record(&row),
+        }
         let agrees = record.ruling.agrees();
         match agrees {
             None => counts.invalid += 1,
@@ -609,10 +625,12 @@ struct LeftOut;
 /// `N games: A agree, D disagree, I invalid` and `note` (entries of
 /// directories skipped), then a count per reason.
 fn summary(counts: &Counts, note: &str) -> String {
+    let agree = counts.games - counts.disagree - counts.invalid;
     let mut s = format!(
-        "{} games: {} recorded results agree, {} disagree, {} invalid{}{note}\n",
-        counts.games,
-        counts.games - counts.disagree - counts.invalid,
+        "{}: {} {}, {} disagree, {} invalid{}{note}\n",
+        crate::report::counted(counts.games, "game", "games"),
+        crate::report::counted(agree, "recorded result", "recorded results"),
+        if agree == 1 { "agrees" } else { "agree" },
         counts.disagree,
         counts.invalid,
         unreadable_note(counts.unreadable)

@@ -674,7 +674,7 @@ fn warn_repeated(inputs: &[InputPath], metadata: &[Option<std::fs::Metadata>]) {
 /// `path` for a one-line message: its control characters escaped
 /// (`\u{a}`, `\u{1b}`), as in every report.
 fn escaped_path(path: &Path) -> String {
-    crate::report::table::escape_for_message(&path.display().to_string()).into_owned()
+    crate::report::table::escape_for_message(&input::path_name(path)).into_owned()
 }
 
 /// When stdin is a terminal, says on stderr that `what` is read from it
@@ -946,7 +946,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             let input = if input::is_stdin(&input.path) {
                 "stdin".to_string()
             } else {
-                input.path.display().to_string()
+                input::path_name(&input.path)
             };
             bail!(
                 "{flag} {} is the input {input}: write to another file and rename it afterwards",

@@ -122,6 +122,39 @@ impl fmt::Debug for Input {
 
 /// Opens `path` (`-` for stdin) and detects its compression.
 ///
+/// `path` as reports and messages name it: as given, its bytes that are
+/// not UTF-8 escaped as tokens are (`g\xe9.pgn`), so that two names stay
+/// two (a tester's finding: `g\xe9.pgn` and `g\xe8.pgn` were both
+/// `g\u{fffd}.pgn`, the same `file` in a report and in `--duplicates`).
+///
+/// ```ignore
+/// assert_eq!(path_name(Path::new("games.pgn")), "games.pgn");
+/// ```
+#[must_use]
+pub fn path_name(path: &Path) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = path.as_os_str().as_bytes();
+        if let Ok(name) = std::str::from_utf8(bytes) {
+            return name.to_owned();
+        }
+        let mut name = String::with_capacity(bytes.len() + 8);
+        for chunk in bytes.utf8_chunks() {
+            name.push_str(chunk.valid());
+            for byte in chunk.invalid() {
+                use std::fmt::Write;
+                let _ = write!(name, "\\x{byte:02x}");
+            }
+        }
+        name
+    }
+    #[cfg(not(unix))]
+    {
+        path.display().to_string()
+    }
+}
+
 /// # Errors
 /// When the file cannot be opened, is a directory, or its first bytes
 /// cannot be read; the message names the file
@@ -134,7 +167,7 @@ pub fn open(path: &Path) -> anyhow::Result<Input> {
         };
         return from_reader(STDIN_NAME.to_owned(), stdin, stdin_size());
     }
-    let name = path.display().to_string();
+    let name = path_name(path);
     let file = File::open(path)
         .map_err(|err| anyhow::anyhow!("cannot open {name}: {}", os_message(&err)))?;
     let metadata = file
@@ -258,7 +291,10 @@ where
     // Read the magic bytes out and put them back in front with `chain`, so
     // nothing is lost. `fill_buf` alone can hand out fewer than four bytes
     // from a pipe even when more are coming.
-    let magic = read_prefix(&mut buffered, 4).with_context(|| format!("cannot read {name}"))?;
+    // As every other read error is said (a tester's finding: `Is a
+    // directory (os error 21)` for a directory on stdin).
+    let magic = read_prefix(&mut buffered, 4)
+        .map_err(|err| anyhow::anyhow!("{}", describe_io_error(&name, &err)))?;
     let compression = Compression::detect(&magic);
     let stream = Cursor::new(magic).chain(buffered);
     let reader: Box<dyn Read + Send> = match compression {
@@ -314,9 +350,17 @@ fn sniffed(
             },
         };
         if let Some((order, encoding)) = order {
+            // Compressed: decompressed first (a tester's finding: iconv
+            // alone cannot read the file).
+            let decompress = match compression {
+                Compression::None => "",
+                Compression::Zstd => "zstd -dc FILE | ",
+                Compression::Gzip => "gzip -dc FILE | ",
+                Compression::Bzip2 => "bzip2 -dc FILE | ",
+            };
             anyhow::bail!(
                 "{name}: not a PGN file chesstool reads: {order} text (its byte-order mark); \
-                 convert it to UTF-8 first: iconv -f {encoding} -t UTF-8"
+                 convert it to UTF-8 first: {decompress}iconv -f {encoding} -t UTF-8"
             );
         }
         anyhow::bail!(
@@ -1011,6 +1055,23 @@ mod tests {
         );
         let err = open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_err();
         assert!(format!("{err:#}").ends_with(": is a directory"), "{err:#}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn path_names_keep_two_names_that_are_not_utf8_apart() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
+        let name = |bytes: &[u8]| path_name(Path::new(OsStr::from_bytes(bytes)));
+        assert_eq!(name(b"dir/games.pgn"), "dir/games.pgn");
+        assert_eq!(name("é\\x.pgn".as_bytes()), "é\\x.pgn");
+        assert_eq!(name(b"nu/g\xe9.pgn"), "nu/g\\xe9.pgn");
+        assert_ne!(name(b"g\xe9.pgn"), name(b"g\xe8.pgn"));
+        let err = open(Path::new(OsStr::from_bytes(b"no/such/g\xe9.pgn"))).unwrap_err();
+        assert_eq!(
+            format!("{err:#}"),
+            "cannot open no/such/g\\xe9.pgn: no such file or directory"
+        );
     }
 
     #[test]

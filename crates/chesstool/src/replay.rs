@@ -825,8 +825,9 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
 /// (--drop-invalid), 3 games have no ply 40`.
 fn summary(counts: &Counts, ply: Option<u32>) -> String {
     let mut line = format!(
-        "{} games replayed, {} invalid",
-        counts.games, counts.invalid
+        "{} replayed, {} invalid",
+        crate::report::counted(counts.games, "game", "games"),
+        counts.invalid
     );
     if counts.invalid > 0 {
         line.push_str(" (reported above)");

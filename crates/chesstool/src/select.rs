@@ -889,13 +889,22 @@ fn endings_note(counts: &Counts) -> Option<String> {
 /// selected and the duplicates; the unreadable are among them.
 fn summary(counts: &Counts) -> String {
     let mut line = format!(
-        "{} games read, {} selected, {} not selected, {} duplicates dropped, {} unreadable",
-        counts.games, counts.selected, counts.not_selected, counts.duplicates, counts.unreadable
+        "{} read, {} selected, {} not selected, {} dropped, {} unreadable",
+        crate::report::counted(counts.games, "game", "games"),
+        counts.selected,
+        counts.not_selected,
+        crate::report::counted(counts.duplicates, "duplicate", "duplicates"),
+        counts.unreadable
     );
     match counts.untyped {
         0 => {}
-        1 => line.push_str(", 1 tag value not of its type (NULL)"),
-        n => line.push_str(&format!(", {n} tag values not of their type (NULL)")),
+        // Of every game read, as the condition saw them (a table's
+        // warning counts those of the rows it writes: a tester took the
+        // two for one count).
+        1 => line.push_str(", 1 tag value of the games read not of its type (NULL)"),
+        n => line.push_str(&format!(
+            ", {n} tag values of the games read not of their type (NULL)"
+        )),
     }
     if let Some(note) = endings_note(counts) {
         line.push_str(", ");

@@ -354,8 +354,8 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let seconds = started.elapsed().as_secs_f64();
     let mb = counts.bytes as f64 / 1e6;
     let summary = format!(
-        "{} games: {} valid, {} invalid, {} with warnings{} ({mb:.1} MB in {seconds:.2} s, {:.1} MB/s){}{}",
-        counts.games,
+        "{}: {} valid, {} invalid, {} with warnings{} ({mb:.1} MB in {seconds:.2} s, {:.1} MB/s){}{}",
+        crate::report::counted(counts.games, "game", "games"),
         counts.games - counts.invalid,
         counts.invalid,
         counts.with_warnings,

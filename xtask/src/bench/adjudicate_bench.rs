@@ -182,7 +182,9 @@ struct Summary {
 fn parse_summary(text: &str) -> Option<Summary> {
     let lines: Vec<&str> = text.lines().collect();
     let (start, head) = lines.iter().enumerate().rev().find_map(|(idx, line)| {
-        let (games, rest) = line.split_once(" games: ")?;
+        let (games, rest) = line
+            .split_once(" games: ")
+            .or_else(|| line.split_once(" game: "))?;
         let (agree, rest) = rest.split_once(" recorded results agree, ")?;
         let (disagree, rest) = rest.split_once(" disagree, ")?;
         let (invalid, _) = rest.split_once(" invalid")?;

@@ -909,6 +909,8 @@ impl TagColumns {
                     field @ TagField::Date(date) if field.is_unreadable() => date.to_string(),
                     _ => return None,
                 };
+                // As the PGN tag pair writes it: `\` and `"` escaped.
+                let value = value.replace('\\', "\\\\").replace('"', "\\\"");
                 Some(format!(
                     "{} \"{}\"",
                     c.tag,
@@ -989,28 +991,70 @@ fn time_control_of(header: &GameHeader, index: usize) -> Option<&TimeControl> {
 /// not (nothing is left out without a word; testers' findings:
 /// `[%clk -0:04:59]`, then `[%emt 0:00:61]` and `[%eval 0.5.5]`, became
 /// null unsaid).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct CommandNote {
     /// One a kind, in [`CommandKind::ALL`]'s order.
     kinds: [KindNote; 3],
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct KindNote {
     games: u64,
     commands: u64,
     first: Option<String>,
+    /// What became of the readings: `written as null`.
+    outcome: &'static str,
+}
+
+impl Default for CommandNote {
+    fn default() -> CommandNote {
+        let kind = || KindNote {
+            games: 0,
+            commands: 0,
+            first: None,
+            outcome: "written as null",
+        };
+        CommandNote {
+            kinds: [kind(), kind(), kind()],
+        }
+    }
 }
 
 impl CommandNote {
+    /// adjudicate's: its verdicts go without the clocks and elapsed times
+    /// that do not read (a flag fall or a warning they would show is not
+    /// found), which `--moves` also writes as null.
+    #[must_use]
+    pub fn for_rulings(moves: bool) -> CommandNote {
+        let mut note = CommandNote::default();
+        note.kinds[CommandKind::Clock as usize].outcome = if moves {
+            "written as null and not used by the ruling"
+        } else {
+            "not used by the ruling"
+        };
+        note.kinds[CommandKind::Emt as usize].outcome = "not used by the ruling";
+        note
+    }
+
     /// Adds a game's unreadable commands (located); `place` is where the
     /// game is (`FILE:LINE: game N (White – Black)`) for the line of a
     /// kind's first command, relative to the game's first line, asked for
     /// the first of each kind only.
     pub fn add(&mut self, unread: &UnreadableCommands, place: impl Fn(u32) -> String) {
+        self.add_kinds(unread, &CommandKind::ALL, place);
+    }
+
+    /// [`CommandNote::add`] for the kinds `kinds` only (the others are
+    /// another reader's).
+    pub fn add_kinds(
+        &mut self,
+        unread: &UnreadableCommands,
+        kinds: &[CommandKind],
+        place: impl Fn(u32) -> String,
+    ) {
         for (kind, note) in CommandKind::ALL.into_iter().zip(&mut self.kinds) {
             let count = unread.count(kind);
-            if count == 0 {
+            if count == 0 || !kinds.contains(&kind) {
                 continue;
             }
             note.games += 1;
@@ -1052,14 +1096,30 @@ impl CommandNote {
             let games = if note.games == 1 { "game" } else { "games" };
             eprintln!(
                 "chesstool: warning: {} [%{}] {commands} in {} {games} {do_} not read as {}, \
-                 written as null; the first: {}",
+                 {}; the first: {}",
                 note.commands,
                 kind.name(),
                 note.games,
                 kind.reads_as(),
+                note.outcome,
                 note.first.as_deref().unwrap_or("?")
             );
         }
+    }
+}
+
+/// `1 game`, `2 games`: a count and its noun, singular for one (a
+/// summary read `1 games read`; a tester's finding).
+///
+/// ```ignore
+/// assert_eq!(counted(1, "game", "games"), "1 game");
+/// ```
+#[must_use]
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
     }
 }
 

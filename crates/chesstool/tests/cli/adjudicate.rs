@@ -910,7 +910,7 @@ fn adjudicate_text_reports_disagreements_and_summary() {
         &run,
         1,
         "g.pgn:8: game 2 (W – B): recorded 1-0, should be 0-1 (checkmate at ply 4): White is checkmated\n\
-         3 games: 1 recorded results agree, 1 disagree, 1 invalid\n  checkmate                    2\n  \
+         3 games: 1 recorded result agrees, 1 disagree, 1 invalid\n  checkmate                    2\n  \
          invalid                      1\n",
     );
     // The invalid game: on stderr, as every subcommand reports one.

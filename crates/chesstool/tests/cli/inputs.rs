@@ -187,6 +187,33 @@ fn files_from_takes_names_that_are_not_utf8() {
     assert_eq!(run.stdout, format!("{A}{B}"));
 }
 
+/// Two names that are not UTF-8 stay two in a report's `file` column and
+/// in messages, their bytes escaped as a token's are (a tester's finding:
+/// both were `g\u{fffd}.pgn`, so `(file, game)` was no key).
+#[test]
+fn names_that_are_not_utf8_stay_apart() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = temp_dir("inputs_names_not_utf8");
+    write(
+        &dir.join("nu")
+            .join(std::ffi::OsStr::from_bytes(b"g\xe9.pgn")),
+        A,
+    );
+    write(
+        &dir.join("nu")
+            .join(std::ffi::OsStr::from_bytes(b"g\xe8.pgn")),
+        "[Event \"b\"]\n[Result \"*\"]\n\n1. d4 Kxx *\n",
+    );
+    let run = chesstool(&dir, &["validate", "nu", "--format", "csv"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(files_in(&run.stdout), ["nu/g\\xe8.pgn", "nu/g\\xe9.pgn"]);
+    assert!(
+        run.stderr.starts_with("nu/g\\xe8.pgn:4: game 1"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn a_file_that_is_not_pgn_is_refused_and_the_rest_goes_on() {
     let dir = temp_dir("inputs_not_pgn");
@@ -234,7 +261,20 @@ fn a_file_that_is_not_pgn_is_refused_and_the_rest_goes_on() {
     let run = chesstool(&dir, &["validate", "utf32.pgn", "--format", "csv"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("UTF-32LE text") && run.stderr.contains("iconv -f UTF-32 "),
+        run.stderr.contains("UTF-32LE text") && run.stderr.contains(": iconv -f UTF-32 "),
+        "{}",
+        run.stderr
+    );
+    // Compressed, it is decompressed first (a tester's finding: iconv
+    // alone cannot read a .gz).
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &utf32).unwrap();
+    std::fs::write(dir.join("utf32.pgn.gz"), gz.finish().unwrap()).unwrap();
+    let run = chesstool(&dir, &["validate", "utf32.pgn.gz", "--format", "csv"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains(": gzip -dc FILE | iconv -f UTF-32 -t UTF-8"),
         "{}",
         run.stderr
     );

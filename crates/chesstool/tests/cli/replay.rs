@@ -455,12 +455,31 @@ fn clocks_that_do_not_read_are_said() {
     for args in [
         &["replay", "c.pgn", "--format", "csv", "-q"][..],
         &["validate", "c.pgn", "--format", "csv", "--moves", "-q"],
-        &["adjudicate", "c.pgn", "--format", "jsonl", "--moves", "-q"],
         &["select", "c.pgn", "--format", "csv", "--moves", "-q"],
     ] {
         let run = chesstool(&dir, args);
         assert!(run.code <= 1, "{args:?}: {}", run.stderr);
         assert_eq!(run.stderr.trim_end(), said, "{args:?}");
+    }
+    // adjudicate's rulings go without them too (its flag falls and clock
+    // warnings read the clocks): said with or without `--moves`, in any
+    // format (before, unsaid without `--moves`).
+    let ruled = said.replace(
+        "written as null",
+        "written as null and not used by the ruling",
+    );
+    let run = chesstool(
+        &dir,
+        &["adjudicate", "c.pgn", "--format", "jsonl", "--moves", "-q"],
+    );
+    assert_eq!(run.stderr.trim_end(), ruled);
+    let ruled = said.replace("written as null", "not used by the ruling");
+    for args in [
+        &["adjudicate", "c.pgn", "-q"][..],
+        &["adjudicate", "c.pgn", "--format", "csv", "-q"],
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.stderr.trim_end(), ruled, "{args:?}");
     }
     // So are `[%emt]` and `[%eval]` commands that do not read, a line a
     // kind, where their readings are written (a tester's finding: null
@@ -486,6 +505,16 @@ fn clocks_that_do_not_read_are_said() {
         &["validate", "e.pgn", "--format", "csv", "--moves", "-q"],
     );
     assert_eq!(run.stderr.trim_end(), eval);
+    // adjudicate's rulings read elapsed times, not evaluations; with
+    // `--moves` its table writes the evaluations.
+    let emt_ruled = emt.replace("written as null", "not used by the ruling");
+    let run = chesstool(&dir, &["adjudicate", "e.pgn", "-q"]);
+    assert_eq!(run.stderr.trim_end(), emt_ruled);
+    let run = chesstool(
+        &dir,
+        &["adjudicate", "e.pgn", "--format", "csv", "--moves", "-q"],
+    );
+    assert_eq!(run.stderr.trim_end(), format!("{emt_ruled}\n{eval}"));
     // The clock column: null where the command did not read.
     let run = chesstool(&dir, &["replay", "c.pgn", "--format", "csv", "-q"]);
     let clocks: Vec<&str> = run
@@ -515,6 +544,7 @@ fn clocks_that_do_not_read_are_said() {
     for args in [
         &["replay", "later.pgn", "--format", "csv", "-q"][..],
         &["validate", "later.pgn", "--format", "csv", "--moves", "-q"],
+        &["adjudicate", "later.pgn", "-q"],
     ] {
         let run = chesstool(&dir, args);
         assert_eq!(run.stderr, "", "{args:?}");

@@ -1460,4 +1460,22 @@ fn tag_values_not_of_their_type_are_said() {
         &["validate", "t.pgn", "--tags", "Event", "--format", "csv"],
     );
     assert_eq!(run.stderr, "");
+    // The value quoted as its tag pair writes it: a quote or backslash in
+    // it escaped, so the quotes around it are the value's bounds.
+    std::fs::write(
+        dir.join("q.pgn"),
+        "[Event \"x\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[WhiteElo \"27\\\"00\\\\\"]\n\n1. e4 *\n",
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &["validate", "q.pgn", "--tags", "WhiteElo", "--format", "csv"],
+    );
+    assert!(
+        run.stderr
+            .trim_end()
+            .ends_with("the first: q.pgn:1: game 1 (A – B): WhiteElo \"27\\\"00\\\\\""),
+        "{}",
+        run.stderr
+    );
 }

@@ -237,8 +237,8 @@ sys.exit(os.waitstatus_to_exitcode(status))
     let screen = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{screen}");
     assert!(screen.contains(hint), "{screen}");
-    assert!(screen.contains("1 games: 1 valid"), "{screen}");
+    assert!(screen.contains("1 game: 1 valid"), "{screen}");
     // Said once, before the report.
     assert_eq!(screen.matches("reading PGN").count(), 1, "{screen}");
-    assert!(screen.find(hint) < screen.find("1 games:"), "{screen}");
+    assert!(screen.find(hint) < screen.find("1 game:"), "{screen}");
 }

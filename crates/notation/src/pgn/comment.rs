@@ -528,10 +528,46 @@ pub fn parse_comment(raw: &[u8]) -> Comment<'_> {
 #[must_use]
 #[inline]
 pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
+    let (clock, emt, _) = clock_emt_written(raw);
+    (clock, emt)
+}
+
+/// [`clock_and_emt`], and which of the two kinds the comment may hold
+/// (written, read or not; never [`Wanted::eval`]), for
+/// [`UnreadableCommands::comment`]: exactly in the exported form, both
+/// when the comment holds a `%`.
+///
+/// ```
+/// use notation::pgn::comment::{clock_emt_written, Millis};
+///
+/// let (clock, emt, written) = clock_emt_written(b" [%clk 0:00:61] ");
+/// assert_eq!((clock, emt), (None, None));
+/// assert!(written.clock && written.emt && !written.eval);
+/// let (clock, _, written) = clock_emt_written(b" [%clk 0:03:00] ");
+/// assert_eq!(clock, Some(Millis(180_000)));
+/// assert!(written.clock && !written.emt);
+/// ```
+#[must_use]
+#[inline]
+pub fn clock_emt_written(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Wanted) {
     if let Some((clock, _)) = exported_clock(raw) {
-        return (Some(clock), None);
+        let written = Wanted {
+            clock: true,
+            emt: false,
+            eval: false,
+        };
+        return (Some(clock), None, written);
     }
-    any_clock_and_emt(raw)
+    let (clock, emt) = any_clock_and_emt(raw);
+    // A comment without a `%` holds no command (`any_clock_and_emt`'s
+    // first test, again only on this rarer path).
+    let held = memchr::memchr(b'%', raw).is_some();
+    let written = Wanted {
+        clock: held,
+        emt: held,
+        eval: false,
+    };
+    (clock, emt, written)
 }
 
 /// The `[%clk]`, `[%emt]` and `[%eval]` commands of a game's mainline

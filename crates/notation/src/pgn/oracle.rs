@@ -78,8 +78,9 @@
 //! - A `[` or a stray `}` in the movetext with a move or NAG right after
 //!   it (`Qd[b3`, `[b3`, `N}g5`), or right before it (`e4[`, `$1[`,
 //!   and a token that is no move read with the `[`: `8e4[`); a
-//!   move right after a vertical tab or form feed (blanks to us, not to
-//!   pgn-reader: `\x0cb5`): `[` is a token of its own to us (an error of
+//!   move right after a vertical tab or form feed, or right before one
+//!   (blanks to us, not to pgn-reader: `\x0cb5`, `e4\x0c`; a
+//!   tester's finding: `*\x0c` was no result to us): `[` is a token of its own to us (an error of
 //!   its game), and the move or NAG before or after it ours; pgn-reader
 //!   reads on to its next delimiter and drops it all. Such a move or NAG
 //!   of ours is matched with nothing (not with the same one pgn-reader
@@ -1007,9 +1008,14 @@ fn push_ours(
         return;
     }
     // A move or NAG with a `[` glued after it (`b4[Result "1-0"]`, `e4[
-    // e4`, `$1[%clk`): pgn-reader reads it, finds no delimiter after it
-    // (`[` is none to pgn-reader) and drops it.
-    let glued = pgn.get(offset + bytes.len()) == Some(&b'[');
+    // e4`, `$1[%clk`), or a vertical tab or form feed (`e4\x0c`):
+    // pgn-reader reads it, finds no delimiter after it (none of those is
+    // one to pgn-reader) and drops it.
+    let glued_byte = pgn
+        .get(offset + bytes.len())
+        .copied()
+        .filter(|&b| matches!(b, b'[' | b'\x0b' | b'\x0c'));
+    let glued = glued_byte.is_some();
     // A token glued after an `e.p` marker with no dot after it (`e.pd7`,
     // `exd6e.PNf3`): we end the marker at its `p`, as before a result
     // (`e.p1-0`), and read the token on its own; pgn-reader passes over
@@ -1026,9 +1032,7 @@ fn push_ours(
         let mut joined = Vec::with_capacity(bytes.len() + 2);
         joined.push(pgn[offset - 1]);
         joined.extend_from_slice(bytes);
-        if glued {
-            joined.push(b'[');
-        }
+        joined.extend(glued_byte);
         let theirs = pgn_reader_token_events(&joined);
         if theirs.is_empty() {
             // Dropped by pgn-reader: matched with nothing, not with the
@@ -1053,8 +1057,10 @@ fn push_ours(
             // junk (`0-0-x`), variant moves (`N@f3`). With a `[` glued
             // after it, read with the `[`, which makes pgn-reader drop
             // its last piece (`8e4[`: the number, then `e4[` dropped).
-            None if glued => push_as_read_alone(out, &[bytes, b"["].concat(), ours),
-            None => push_as_read_alone(out, bytes, ours),
+            None => match glued_byte {
+                Some(glued) => push_as_read_alone(out, &[bytes, &[glued]].concat(), ours),
+                None => push_as_read_alone(out, bytes, ours),
+            },
         },
         TokenKind::Nag if glued => out.push(dropped),
         TokenKind::Nag => match crate::pgn::model::nag_from_glyph(bytes) {
@@ -1065,8 +1071,10 @@ fn push_ours(
             )),
             // Not a NAG to us (over 255, or over three digits): pgn-reader
             // reads any number that fits a byte (`$0000` is its `$0`).
-            None if glued => push_as_read_alone(out, &[bytes, b"["].concat(), ours),
-            None => push_as_read_alone(out, bytes, ours),
+            None => match glued_byte {
+                Some(glued) => push_as_read_alone(out, &[bytes, &[glued]].concat(), ours),
+                None => push_as_read_alone(out, bytes, ours),
+            },
         },
         TokenKind::Glyph => {
             for nag in glyph_nags(bytes) {
@@ -1116,9 +1124,10 @@ fn push_as_read_alone(
 
 /// Is `byte` one of pgn-reader's token delimiters: ours
 /// ([`is_token_end`]) but `[`, which the PGN standard makes a token of its
-/// own and pgn-reader reads as part of one?
+/// own and pgn-reader reads as part of one, and the vertical tab and
+/// form feed, blanks to us and bytes of a word to pgn-reader?
 fn is_pgn_reader_delimiter(byte: u8) -> bool {
-    byte != b'[' && is_token_end(byte)
+    !matches!(byte, b'[' | b'\x0b' | b'\x0c') && is_token_end(byte)
 }
 
 /// What pgn-reader reports of `bytes` read as movetext (after a `.`,
@@ -1324,6 +1333,18 @@ mod tests {
         // `b3` to us (errors of the game), one junk token to pgn-reader.
         let agreement = compare_with_pgn_reader(b"e4 e5 Qd[b3 Nf6 e4 [b3 d5 *\n").unwrap();
         assert_eq!(agreement.matched, 6, "{agreement:?}"); // e4 e5 Nf6 e4 d5 *
+    }
+
+    #[test]
+    fn a_word_before_a_vertical_tab_or_form_feed_is_dropped_by_pgn_reader() {
+        // Found by a tester: a vertical tab or form feed ends a word to
+        // us, as every blank does (`e4\x0c e5`: a move; `*\x0c`: the
+        // result), while pgn-reader reads on to its next delimiter and
+        // drops the move (its results end where they are spelled out).
+        let pgn = b"1. e4\x0c e5 2. Nf3 $1\x0b Nc6 *\x0c\n";
+        let agreement = compare_with_pgn_reader(pgn).unwrap();
+        assert_eq!(agreement.ours_only, 2, "{agreement:?}"); // e4 $1
+        assert_eq!(agreement.matched, 4, "{agreement:?}"); // e5 Nf3 Nc6 *
     }
 
     #[test]

@@ -35,8 +35,9 @@ pub struct Masks {
     pub blank: u64,
     /// `}`: where a `{` comment ends.
     pub close_brace: u64,
-    /// The bytes that end a SAN-like token: `` \t\n\r{}()!?$;.*[`` (the
-    /// lexer's `TOKEN_END`, pgn-reader's delimiters and `[`).
+    /// The bytes that end a SAN-like token: `` \t\n\r{}()!?$;.*[``,
+    /// vertical tab and form feed (the lexer's `TOKEN_END`: pgn-reader's
+    /// delimiters, `[`, and every blank).
     pub token_end: u64,
     /// `0`–`9`.
     pub digit: u64,
@@ -58,6 +59,8 @@ pub const fn is_token_end(byte: u8) -> bool {
         b' ' | b'\t'
             | b'\n'
             | b'\r'
+            | b'\x0b'
+            | b'\x0c'
             | b'{'
             | b'}'
             | b'('
@@ -538,7 +541,7 @@ mod x86 {
                 _mm_or_si128(_mm_or_si128(eq(b';'), eq(b'*')), eq(b'[')),
             ),
         );
-        let token_end = _mm_or_si128(_mm_or_si128(core, newline), _mm_or_si128(close, punct));
+        let token_end = _mm_or_si128(_mm_or_si128(blank, newline), _mm_or_si128(close, punct));
         // `b - '0'` below 10, as a signed comparison of the bytes moved
         // down by 128.
         let shifted = _mm_add_epi8(v, _mm_set1_epi8((0x80u8.wrapping_sub(b'0')) as i8));
@@ -595,7 +598,7 @@ mod x86 {
                 or(or(eq(b'{'), eq(b'(')), or(eq(b')'), eq(b'!'))),
                 or(or(eq(b'?'), eq(b'$')), or(or(eq(b';'), eq(b'*')), eq(b'['))),
             );
-            let token_end = or(or(core, newline), or(close, punct));
+            let token_end = or(or(blank, newline), or(close, punct));
             let shifted = _mm256_add_epi8(v, _mm256_set1_epi8((0x80u8.wrapping_sub(b'0')) as i8));
             let digit = _mm256_cmpgt_epi8(_mm256_set1_epi8((0x80u8 + 10) as i8), shifted);
             let shift = 32 * k;

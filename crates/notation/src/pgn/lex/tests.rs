@@ -733,10 +733,14 @@ fn passing_over_tells_markers_from_words() {
         ("1. e4 {1-0} e5 11-0 1.1-0\nd4", 2),
         ("1. e4 (1... e5 1-0) 1-0\nd4", 2),
         ("1. e4 e5 1-0[Event \"glued\"]\n1. d4 *", 2),
-        ("1. Nf3\x0b1-0\nd4", 1),
+        // Vertical tabs and form feeds end a word, as every blank does
+        // (a tester's finding: `*\x0c` was one word, the game unfinished).
+        ("1. Nf3\x0b1-0\nd4", 2),
         ("1. Nf3 \x0b1-0\nd4", 2),
         ("1. Nf3!\x0b1-0\nd4", 2),
-        ("1. $\x0b1-0\nd4", 1),
+        ("1. $\x0b1-0\nd4", 2),
+        ("1. e4 *\x0c\n\n[Event \"b\"]\n1. d4 *", 2),
+        ("1. e4 1-0\x0b\nd4", 2),
     ] {
         let pgn = pgn.as_bytes();
         let (read, passed) = (spans_read(pgn), spans_passed_over(pgn));
