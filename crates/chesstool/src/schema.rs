@@ -61,21 +61,27 @@ pub fn run(args: &SchemaArgs) -> Result<Outcome> {
     }
     args.table.check(args.format.into())?;
     let spec = &mut HeaderSpec::default();
+    let partitions: Vec<&str> = args
+        .table
+        .partition_by
+        .iter()
+        .map(|key| key.name())
+        .collect();
     let json = match args.report {
         Report::Validate => {
             crate::validate::schema(args.show_warnings, &args.tags, &args.table, spec)?
                 .0
-                .to_json(args.format)
+                .to_json_partitioned(args.format, &partitions)
         }
         Report::Replay => crate::replay::schema(&args.tags, spec)?
             .0
             .to_json(args.format),
         Report::Adjudicate => crate::adjudicate::schema(&args.tags, &args.table, spec)?
             .0
-            .to_json(args.format),
+            .to_json_partitioned(args.format, &partitions),
         Report::Select => crate::select::schema(&args.tags, &args.table, spec)?
             .0
-            .to_json(args.format),
+            .to_json_partitioned(args.format, &partitions),
     };
     let mut out = std::io::stdout().lock();
     out.write_all(json.as_bytes())?;

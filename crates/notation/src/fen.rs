@@ -162,6 +162,27 @@ impl Fen {
         if self.chess960 {
             return CastlingMode::Chess960;
         }
+        self.castling_mode_of_rights()
+    }
+
+    /// The castling mode the castling rights need, whatever letters named
+    /// them: [`CastlingMode::Chess960`] when a castling rook is not on the
+    /// a- or h-file, or a king with castling rights is not on the e-file;
+    /// otherwise [`CastlingMode::Standard`] (`HAha` on the standard start
+    /// is `KQkq`). A PGN game's, whose `Variant` tag says Chess960 where
+    /// it is (a tester's finding: a standard game whose FEN wrote `HAha`
+    /// had its castling written `e1h1` in UCI, as python-chess does not).
+    ///
+    /// ```
+    /// use movegen::CastlingMode;
+    /// use notation::fen::Fen;
+    ///
+    /// let fen: Fen = "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1".parse().unwrap();
+    /// assert_eq!(fen.castling_mode(), CastlingMode::Chess960);
+    /// assert_eq!(fen.castling_mode_of_rights(), CastlingMode::Standard);
+    /// ```
+    #[must_use]
+    pub fn castling_mode_of_rights(&self) -> CastlingMode {
         let rights = self.setup.castling_rights;
         if (rights - Bitboard::from_file(File::A) - Bitboard::from_file(File::H)).any() {
             return CastlingMode::Chess960;

@@ -411,6 +411,16 @@ fn partitions_follow_the_date_columns() {
         ],
     );
     assert!(schema.stdout.contains("\"Year_tag\""), "{}", schema.stdout);
+    // The column readers make of the directory names, last (a tester's
+    // finding: left out).
+    assert!(
+        schema.stdout.ends_with(
+            "\"moves_hash\", \"type\": \"string\", \"nullable\": true},\n  \
+             {\"name\": \"year\", \"type\": \"int64\", \"nullable\": true, \"partition\": true}\n]\n"
+        ),
+        "{}",
+        schema.stdout
+    );
     let run = chesstool(
         &dir,
         &[

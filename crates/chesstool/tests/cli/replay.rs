@@ -53,6 +53,33 @@ fn replay_writes_chess960_castling_the_same_with_or_without_a_fen() {
             "e1h1 e8h8",
         ),
         ("standard", String::new(), "e1g1 e8g8"),
+        // Shredder letters for the a/h rooks are `KQkq`: a standard game
+        // (a tester's finding: `e1h1`, where python-chess writes `e1g1`),
+        // unless the Variant tag says Chess960.
+        (
+            "shredder",
+            format!(
+                "[SetUp \"1\"]\n[FEN \"{}\"]\n",
+                start.replace("KQkq", "HAha")
+            ),
+            "e1g1 e8g8",
+        ),
+        (
+            "shredder-standard",
+            format!(
+                "[Variant \"Standard\"]\n[SetUp \"1\"]\n[FEN \"{}\"]\n",
+                start.replace("KQkq", "HAha")
+            ),
+            "e1g1 e8g8",
+        ),
+        (
+            "shredder-960",
+            format!(
+                "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{}\"]\n",
+                start.replace("KQkq", "HAha")
+            ),
+            "e1h1 e8h8",
+        ),
     ] {
         std::fs::write(dir.join(format!("{name}.pgn")), format!("{tags}\n{moves}")).unwrap();
         let run = chesstool(&dir, &["replay", &format!("{name}.pgn"), "--format", "uci"]);

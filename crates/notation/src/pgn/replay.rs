@@ -1743,10 +1743,13 @@ fn start_position(
     for w in fen_warnings {
         warnings.push(GameWarning::game(game.line, format!("FEN tag: {w}")));
     }
+    // The `Variant` tag says Chess960; else the rights, whatever letters
+    // name them (`HAha` is `KQkq` on the standard start, as python-chess
+    // reads it).
     let mode = if chess960 {
         CastlingMode::Chess960
     } else {
-        fen.castling_mode()
+        fen.castling_mode_of_rights()
     };
     let (pos, repairs) = Position::from_setup_repaired(fen.into_setup(), mode)
         .map_err(|e| format!("illegal position: {e}"))?;
