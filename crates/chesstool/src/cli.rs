@@ -715,13 +715,15 @@ fn walk(dir: &Path, out: &mut Vec<InputPath>, failed: &mut bool, skipped: &mut S
     // then one run's order (a tester's finding: `2024/01.pgn` was read
     // before `2024-extra.pgn`, which sorts first).
     // The order of the names as the reports show them (`file`: control
-    // characters escaped, bytes not UTF-8 as U+FFFD), the bytes after (a
-    // reviewer's finding: raw bytes put `a\x01.pgn` first, whose `file`
-    // `a\u{1}.pgn` sorts after `aB.pgn`).
+    // characters escaped, bytes not UTF-8 as `\xNN`, `input::path_name`),
+    // the bytes after (a reviewer's finding: raw bytes put `a\x01.pgn`
+    // first, whose `file` `a\u{1}.pgn` sorts after `aB.pgn`; another's:
+    // `a\xff.pgn` sorted as `a\u{fffd}.pgn`, after `ab.pgn`).
     let key = |(path, kind): &(PathBuf, std::fs::FileType)| {
         let name = path.file_name().unwrap_or_default();
         // (As the `file` column has it: data, not a message.)
-        let mut shown = crate::report::table::escape_controls(&name.to_string_lossy()).into_owned();
+        let mut shown =
+            crate::report::table::escape_controls(&input::path_name(Path::new(name))).into_owned();
         if kind.is_dir() {
             shown.push('/');
         }

@@ -120,12 +120,13 @@ impl fmt::Debug for Input {
     }
 }
 
-/// Opens `path` (`-` for stdin) and detects its compression.
-///
 /// `path` as reports and messages name it: as given, its bytes that are
-/// not UTF-8 escaped as tokens are (`g\xe9.pgn`), so that two names stay
-/// two (a tester's finding: `g\xe9.pgn` and `g\xe8.pgn` were both
-/// `g\u{fffd}.pgn`, the same `file` in a report and in `--duplicates`).
+/// not UTF-8 escaped as `\xNN` and a backslash doubled, as tokens are
+/// (`g\xe9.pgn`, `a\\b.pgn`), so that two names stay two (a tester's
+/// finding: `g\xe9.pgn` and `g\xe8.pgn` were both `g\u{fffd}.pgn`, the
+/// same `file` in a report and in `--duplicates`; a reviewer's: a name
+/// with a backslash in it could be another's escape). Directories are
+/// walked in the order of these names.
 ///
 /// ```ignore
 /// assert_eq!(path_name(Path::new("games.pgn")), "games.pgn");
@@ -137,11 +138,13 @@ pub fn path_name(path: &Path) -> String {
         use std::os::unix::ffi::OsStrExt;
         let bytes = path.as_os_str().as_bytes();
         if let Ok(name) = std::str::from_utf8(bytes) {
-            return name.to_owned();
+            if !name.contains('\\') {
+                return name.to_owned();
+            }
         }
         let mut name = String::with_capacity(bytes.len() + 8);
         for chunk in bytes.utf8_chunks() {
-            name.push_str(chunk.valid());
+            name.push_str(&chunk.valid().replace('\\', "\\\\"));
             for byte in chunk.invalid() {
                 use std::fmt::Write;
                 let _ = write!(name, "\\x{byte:02x}");
@@ -155,6 +158,8 @@ pub fn path_name(path: &Path) -> String {
     }
 }
 
+/// Opens `path` (`-` for stdin) and detects its compression.
+///
 /// # Errors
 /// When the file cannot be opened, is a directory, or its first bytes
 /// cannot be read; the message names the file
@@ -352,11 +357,16 @@ fn sniffed(
         if let Some((order, encoding)) = order {
             // Compressed: decompressed first (a tester's finding: iconv
             // alone cannot read the file).
-            let decompress = match compression {
-                Compression::None => "",
-                Compression::Zstd => "zstd -dc FILE | ",
-                Compression::Gzip => "gzip -dc FILE | ",
-                Compression::Bzip2 => "bzip2 -dc FILE | ",
+            let tool = match compression {
+                Compression::None => None,
+                Compression::Zstd => Some("zstd"),
+                Compression::Gzip => Some("gzip"),
+                Compression::Bzip2 => Some("bzip2"),
+            };
+            let decompress = match tool {
+                None => String::new(),
+                Some(tool) if name == STDIN_NAME => format!("{tool} -dc | "),
+                Some(tool) => format!("{tool} -dc FILE | "),
             };
             anyhow::bail!(
                 "{name}: not a PGN file chesstool reads: {order} text (its byte-order mark); \
@@ -1064,7 +1074,8 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let name = |bytes: &[u8]| path_name(Path::new(OsStr::from_bytes(bytes)));
         assert_eq!(name(b"dir/games.pgn"), "dir/games.pgn");
-        assert_eq!(name("é\\x.pgn".as_bytes()), "é\\x.pgn");
+        assert_eq!(name("é\\x.pgn".as_bytes()), "é\\\\x.pgn");
+        assert_ne!(name(b"g\\xe9.pgn"), name(b"g\xe9.pgn"));
         assert_eq!(name(b"nu/g\xe9.pgn"), "nu/g\\xe9.pgn");
         assert_ne!(name(b"g\xe9.pgn"), name(b"g\xe8.pgn"));
         let err = open(Path::new(OsStr::from_bytes(b"no/such/g\xe9.pgn"))).unwrap_err();

@@ -185,7 +185,9 @@ fn parse_summary(text: &str) -> Option<Summary> {
         let (games, rest) = line
             .split_once(" games: ")
             .or_else(|| line.split_once(" game: "))?;
-        let (agree, rest) = rest.split_once(" recorded results agree, ")?;
+        let (agree, rest) = rest
+            .split_once(" recorded results agree, ")
+            .or_else(|| rest.split_once(" recorded result agrees, "))?;
         let (disagree, rest) = rest.split_once(" disagree, ")?;
         let (invalid, _) = rest.split_once(" invalid")?;
         let games = games.rsplit(|c: char| !c.is_ascii_digit()).next()?;
@@ -937,5 +939,21 @@ mod tests {
         let summary = parse_summary(err).unwrap();
         assert_eq!(summary.games, 7);
         assert_eq!(summary.reasons, vec![("resignation".to_owned(), 7)]);
+    }
+
+    #[test]
+    fn a_summary_of_one_reads() {
+        let summary = parse_summary(
+            "1 game: 1 recorded result agrees, 0 disagree, 0 invalid
+",
+        )
+        .unwrap();
+        assert_eq!((summary.games, summary.agree), (1, 1));
+        let summary = parse_summary(
+            "3 games: 1 recorded result agrees, 2 disagree, 0 invalid
+",
+        )
+        .unwrap();
+        assert_eq!((summary.games, summary.disagree), (3, 2));
     }
 }

@@ -226,8 +226,10 @@ impl<R: ?Sized> Schema<R> {
 
     /// [`Schema::to_json`], then the columns a hive-partitioned table's
     /// readers add from its directory names (`--partition-by`): `{"name":
-    /// "year", "type": "int64", "nullable": true, "partition": true}`, in
-    /// no file but in every reader's table (a tester's finding: left out).
+    /// "year", "type": "int32", "nullable": true, "partition": true}`, in
+    /// no file but in every reader's table (a tester's finding: left out),
+    /// typed as pyarrow and Spark infer them and the README's duckdb
+    /// recipe casts them (a reviewer's finding: not `int64`).
     pub fn to_json_partitioned(&self, format: TableFormat, partitions: &[&str]) -> String {
         let mut out = Vec::from(&b"[\n"[..]);
         for (i, column) in self.columns.iter().enumerate() {
@@ -252,7 +254,7 @@ impl<R: ?Sized> Schema<R> {
             super::json::push_str(&mut out, name);
             // Null where a game has no date (`__HIVE_DEFAULT_PARTITION__`).
             out.extend_from_slice(
-                b", \"type\": \"int64\", \"nullable\": true, \"partition\": true}",
+                b", \"type\": \"int32\", \"nullable\": true, \"partition\": true}",
             );
             if i + 1 < partitions.len() {
                 out.push(b',');

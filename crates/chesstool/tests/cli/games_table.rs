@@ -416,7 +416,7 @@ fn partitions_follow_the_date_columns() {
     assert!(
         schema.stdout.ends_with(
             "\"moves_hash\", \"type\": \"string\", \"nullable\": true},\n  \
-             {\"name\": \"year\", \"type\": \"int64\", \"nullable\": true, \"partition\": true}\n]\n"
+             {\"name\": \"year\", \"type\": \"int32\", \"nullable\": true, \"partition\": true}\n]\n"
         ),
         "{}",
         schema.stdout

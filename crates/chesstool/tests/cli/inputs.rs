@@ -212,6 +212,44 @@ fn names_that_are_not_utf8_stay_apart() {
         "{}",
         run.stderr
     );
+    // A name with a backslash is not another's escape (its backslash
+    // doubled), and a directory is walked in the order of the names as
+    // the `file` column shows them, so sorting a run's rows by (file,
+    // game) keeps its order (a reviewer's findings).
+    write(&dir.join("nu").join("g\\xe9.pgn"), A);
+    write(&dir.join("nu").join("gb.pgn"), A);
+    let run = chesstool(&dir, &["validate", "nu", "--format", "csv"]);
+    let files = files_in(&run.stdout);
+    assert_eq!(
+        files,
+        [
+            "nu/g\\\\xe9.pgn",
+            "nu/g\\xe8.pgn",
+            "nu/g\\xe9.pgn",
+            "nu/gb.pgn"
+        ]
+    );
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted);
+}
+
+/// A directory on stdin is said as every read error is (a tester's
+/// finding: `Is a directory (os error 21)`).
+#[test]
+fn a_directory_on_stdin_is_said_as_every_read_error() {
+    let dir = temp_dir("inputs_stdin_dir");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chesstool"))
+        .args(["validate", "-"])
+        .current_dir(&dir)
+        .stdin(std::fs::File::open(&dir).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "chesstool: cannot read <stdin>: is a directory"
+    );
 }
 
 #[test]

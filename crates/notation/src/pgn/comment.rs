@@ -548,9 +548,9 @@ pub fn clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
 /// assert!(written.clock && !written.emt);
 /// ```
 #[must_use]
-#[inline]
+#[inline(always)]
 pub fn clock_emt_written(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Wanted) {
-    if let Some((clock, _)) = exported_clock(raw) {
+    if let Some((clock, _)) = exported_clock_and_eval(raw) {
         let written = Wanted {
             clock: true,
             emt: false,
@@ -558,10 +558,20 @@ pub fn clock_emt_written(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Wanted)
         };
         return (Some(clock), None, written);
     }
-    let (clock, emt) = any_clock_and_emt(raw);
-    // A comment without a `%` holds no command (`any_clock_and_emt`'s
-    // first test, again only on this rarer path).
+    any_clock_emt_written(raw)
+}
+
+/// [`clock_emt_written`] for every comment that is not in the exported
+/// form, out of line.
+#[inline(never)]
+fn any_clock_emt_written(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Wanted) {
+    // Every command holds a `%`: one search.
     let held = memchr::memchr(b'%', raw).is_some();
+    let (clock, emt) = if held {
+        commands_clock_and_emt_any(raw)
+    } else {
+        (None, None)
+    };
     let written = Wanted {
         clock: held,
         emt: held,
@@ -859,7 +869,7 @@ pub fn clock_emt_eval_written(
         emt: false,
         eval: false,
     };
-    if let Some((clock, eval)) = exported_clock(raw) {
+    if let Some((clock, eval)) = exported_clock_and_eval(raw) {
         // The exported form holds no other command: its one `[%eval]`
         // is read as the general reader reads it (a malformed one is no
         // evaluation).
@@ -898,16 +908,6 @@ fn commands_clock_emt_eval(raw: &[u8]) -> (Option<Millis>, Option<Millis>, Optio
     (clock, emt, eval)
 }
 
-/// [`clock_and_emt`] for every comment that is not in the exported form.
-#[inline(never)]
-fn any_clock_and_emt(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
-    // Every command holds a `%`: one search.
-    if memchr::memchr(b'%', raw).is_none() {
-        return (None, None);
-    }
-    commands_clock_and_emt_any(raw)
-}
-
 /// The clock and elapsed time of a comment that holds a `%`: the one-pass
 /// reader when every command is written the usual way, else the general
 /// one.
@@ -923,7 +923,7 @@ fn commands_clock_and_emt_any(raw: &[u8]) -> (Option<Millis>, Option<Millis>) {
 /// this form, and it is read here with a few word compares. With the
 /// clock, the arguments of the `[%eval]` before it, if any.
 #[inline(always)]
-fn exported_clock(raw: &[u8]) -> Option<(Millis, Option<&[u8]>)> {
+fn exported_clock_and_eval(raw: &[u8]) -> Option<(Millis, Option<&[u8]>)> {
     // The clock command ends the comment, before at most one space.
     let end = raw.len() - usize::from(raw.last() == Some(&b' '));
     let start = end.checked_sub(CLOCK_COMMAND)?;
@@ -944,6 +944,23 @@ fn exported_clock(raw: &[u8]) -> Option<(Millis, Option<&[u8]>)> {
         return None;
     }
     Some((clock, Some(args)))
+}
+
+/// The clock of a comment exactly as Lichess exports it (` [%clk
+/// H:MM:SS] `, optionally after one ` [%eval …]`), inline, for a caller
+/// that reads no evaluation to try first: what [`clock_and_emt`] reads of
+/// it (no elapsed time).
+///
+/// ```
+/// use notation::pgn::comment::{exported_clock, Millis};
+///
+/// assert_eq!(exported_clock(b" [%eval 0.17] [%clk 0:03:27] "), Some(Millis(207_000)));
+/// assert_eq!(exported_clock(b" [%clk 0:03:27] [%emt 0:00:01] "), None);
+/// ```
+#[must_use]
+#[inline(always)]
+pub fn exported_clock(raw: &[u8]) -> Option<Millis> {
+    exported_clock_and_eval(raw).map(|(clock, _)| clock)
 }
 
 /// The clock of a comment that is exactly ` [%clk H:MM:SS] ` (a space
@@ -1415,7 +1432,7 @@ mod tests {
                     changed[index] = byte;
                     let expected = exported_clock_reference(&changed);
                     assert_eq!(
-                        exported_clock(&changed).map(|(clock, _)| clock),
+                        exported_clock(&changed),
                         expected,
                         "{:?}",
                         String::from_utf8_lossy(&changed)

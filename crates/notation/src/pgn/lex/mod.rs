@@ -319,8 +319,9 @@ static CLASS: [Class; 256] = {
     table
 };
 
-/// The bytes that end a SAN-like token: pgn-reader's delimiters, and `[`
-/// (a token of its own in the PGN standard); defined once, in
+/// The bytes that end a SAN-like token: pgn-reader's delimiters, `[` (a
+/// token of its own in the PGN standard), and the vertical tab and form
+/// feed (blanks, as every blank ends a word); defined once, in
 /// [`classify::is_token_end`], and looked up here as a table.
 static TOKEN_END: [bool; 256] = {
     let mut table = [false; 256];

@@ -77,8 +77,9 @@ fn result_in(bytes: &[u8]) -> Option<(GameResult, usize)> {
 /// every shared file.
 ///
 /// Which `0`, `1` or `½` starts a token is told from the bytes before
-/// it, by the lexer's rules: after a blank that ends a word (` `, tab,
-/// `\r`, `.`), `!` or `?`, or at `pos` or just after a comment, it
+/// it, by the lexer's rules: after a blank (` `, tab, `\r`, `.`,
+/// vertical tab, form feed: each ends a word), `!` or `?`, or at `pos`
+/// or just after a comment, it
 /// does; after `$` it belongs to the `$` token (a NAG, or a word such as
 /// `$1-0`); after any other byte it is inside a word, except after an
 /// `e.p` suffix, which ends its word without a delimiter (`exd6e.p1-0`).
