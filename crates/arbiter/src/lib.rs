@@ -726,6 +726,7 @@ impl ReplayVisitor for Recorder<'_> {
                 clock.clock_after = Some(Millis(reading.0));
                 if self.noted {
                     self.unreadable.read(CommandKind::Clock, ply);
+                    self.noted = self.unreadable != UnreadableCommands::default();
                 }
             }
             return;

@@ -1387,7 +1387,7 @@ fn select_bad_expressions_exit_2_with_one_line() {
         ("WhiteElo", "--where: column 1: the expression is a number, not a condition"),
         ("WhiteElo > 'abc'", "--where: column 12: 'abc' is not a number"),
         ("WhiteElo > '+-2500'", "--where: column 12: '+-2500' is not a number"),
-        ("WhiteElo > '1e999'", "--where: column 12: '1e999' is not a number"),
+        ("WhiteElo > '1e999'", "--where: column 12: '1e999' is out of range (whole numbers are from -9223372036854775808 to 9223372036854775807)"),
         ("WhiteElo > '1e30'", "--where: column 12: '1e30' is out of range (whole numbers are from -9223372036854775808 to 9223372036854775807)"),
         ("year(WhiteElo) = 2024", "--where: column 6: year() takes a date, not a number"),
         ("White LIKE 3", "--where: column 12: a LIKE pattern is a quoted string"),
