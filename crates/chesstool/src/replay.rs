@@ -457,6 +457,7 @@ impl Task for ReplayTask {
                 &notation::pgn::build::BuildOptions {
                     canonical_san: true,
                     mainline_only: false,
+                    strict: self.options.strict,
                 },
             );
             let mut record = self.empty(header);

@@ -224,6 +224,7 @@ impl Select {
                 let options = notation::pgn::BuildOptions {
                     canonical_san: false,
                     mainline_only: what.variations,
+                    strict: self.options.strict,
                 };
                 if let Ok(mut game) = notation::pgn::build_game(copy, &options) {
                     // The game keeps a tag once, its first value.

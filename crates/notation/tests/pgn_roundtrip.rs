@@ -21,6 +21,7 @@ use notation::san::SanPlus;
 const CANONICAL: BuildOptions = BuildOptions {
     canonical_san: true,
     mainline_only: false,
+    strict: false,
 };
 
 /// The games of `pgn`, built: `Ok` for valid games, `Err` with the error

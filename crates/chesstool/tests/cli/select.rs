@@ -839,6 +839,36 @@ fn a_form_feed_after_a_result_ends_it_and_writers_copy_it() {
     }
 }
 
+/// Under `--strict`, a game with a lenient spelling is invalid, and a
+/// writer that cleans writes it as read, counted, as every invalid game
+/// (a tester's finding: `select --strict --export` rewrote it, its `0-0`
+/// and `1/2` normalised); `replay --strict --format pgn` calls it invalid
+/// as its CSV does.
+#[test]
+fn strict_writers_write_a_leniently_spelled_game_as_read() {
+    let dir = temp_dir("select_strict_export");
+    let pgn = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+               [White \"W\"]\n[Black \"B\"]\n[Result \"1/2\"]\n\n\
+               1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 Nf6 1/2\n\n";
+    std::fs::write(dir.join("l.pgn"), pgn).unwrap();
+    let run = chesstool(&dir, &["select", "l.pgn", "--strict", "--export", "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, pgn);
+    assert_eq!(
+        run.stderr.trim_end(),
+        "chesstool select: 1 invalid game written as read, not rewritten"
+    );
+    // Not strict: rewritten.
+    let run = chesstool(&dir, &["select", "l.pgn", "--export", "-q"]);
+    assert!(run.stdout.contains("4. O-O Nf6 1/2-1/2"), "{}", run.stdout);
+    let run = chesstool(
+        &dir,
+        &["replay", "l.pgn", "--strict", "--format", "pgn", "-q"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.stdout, pgn);
+}
+
 #[test]
 fn select_without_a_condition_keeps_every_game_of_the_real_files() {
     // Same games, statuses, plies and errors: validate the output as the

@@ -80,6 +80,11 @@ pub struct BuildOptions {
     /// ([`ReplayOptions::mainline_only`]): a game whose variations hold a
     /// bad move builds, without them.
     pub mainline_only: bool,
+    /// Replay strictly ([`ReplayOptions::strict`]): a lenient spelling is
+    /// an error, and the game does not build (`select --strict --export`
+    /// writes it as read, as every invalid game; a tester's finding: it
+    /// was rewritten, its spellings normalised).
+    pub strict: bool,
 }
 
 /// Replays `raw` in lenient mode (as [`replay`] with the default
@@ -98,7 +103,7 @@ pub fn build_game(raw: &mut RawGame<'_>, options: &BuildOptions) -> Result<Game,
         game_comments: Vec::new(),
     };
     let replay_options = ReplayOptions {
-        strict: false,
+        strict: options.strict,
         mainline_only: options.mainline_only,
         draw_stands_after_mate: false,
     };
