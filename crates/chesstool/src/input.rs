@@ -136,21 +136,7 @@ pub fn path_name(path: &Path) -> String {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
-        let bytes = path.as_os_str().as_bytes();
-        if let Ok(name) = std::str::from_utf8(bytes) {
-            if !name.contains('\\') {
-                return name.to_owned();
-            }
-        }
-        let mut name = String::with_capacity(bytes.len() + 8);
-        for chunk in bytes.utf8_chunks() {
-            name.push_str(&chunk.valid().replace('\\', "\\\\"));
-            for byte in chunk.invalid() {
-                use std::fmt::Write;
-                let _ = write!(name, "\\x{byte:02x}");
-            }
-        }
-        name
+        notation::pgn::tags::quote_bytes(path.as_os_str().as_bytes())
     }
     #[cfg(not(unix))]
     {

@@ -369,26 +369,40 @@ fn escape_cut(bytes: &[u8], max: usize) -> Cow<'_, str> {
 /// ```
 #[must_use]
 pub fn quote_token(bytes: &[u8]) -> String {
-    let quote = |bytes: &[u8]| {
-        let mut out = String::with_capacity(bytes.len());
-        for chunk in bytes.utf8_chunks() {
-            for c in chunk.valid().chars() {
-                if c == '\\' {
-                    out.push('\\');
-                }
-                out.push(c);
-            }
-            for byte in chunk.invalid() {
-                use std::fmt::Write;
-                let _ = write!(out, "\\x{byte:02x}");
-            }
-        }
-        out
-    };
     match cut_token(bytes) {
-        None => quote(bytes),
-        Some(cut) => format!("{}… ({} bytes)", quote(&bytes[..cut]), bytes.len()),
+        None => quote_bytes(bytes),
+        Some(cut) => format!("{}… ({} bytes)", quote_bytes(&bytes[..cut]), bytes.len()),
     }
+}
+
+/// `bytes` quoted whole as [`quote_token`] quotes a token: a byte that is
+/// no UTF-8 character as `\xff`, a backslash doubled, nothing else
+/// changed; so two byte strings stay two (a file name as the reports
+/// name it, too).
+///
+/// ```
+/// use notation::pgn::tags::quote_bytes;
+///
+/// assert_eq!(quote_bytes(b"g\xe9.pgn"), "g\\xe9.pgn");
+/// assert_eq!(quote_bytes(b"a\\b"), "a\\\\b");
+/// assert_eq!(quote_bytes("é.pgn".as_bytes()), "é.pgn");
+/// ```
+#[must_use]
+pub fn quote_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        for byte in chunk.invalid() {
+            use std::fmt::Write;
+            let _ = write!(out, "\\x{byte:02x}");
+        }
+    }
+    out
 }
 
 /// Where a token too long to quote whole is cut: after at most
