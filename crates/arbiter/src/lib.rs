@@ -124,10 +124,11 @@ pub fn position_key(position: &Position) -> u64 {
 /// start position (its Zobrist key) and its mainline moves. Two games
 /// with the same start and the same mainline have the same hash whatever
 /// their tags, comments, variations or spelling of the moves. A game
-/// whose moves do not all replay hashes its movetext as written instead
-/// (and its `FEN` tag), so it is a duplicate only of the same text; one
-/// invalid only for its result (a `Result` tag at odds with its marker,
-/// a result its final position contradicts) hashes its moves.
+/// whose mainline moves do not all replay hashes its movetext as written
+/// instead (and its `FEN` tag), so it is a duplicate only of the same
+/// text; one invalid only for its result (a `Result` tag at odds with its
+/// marker, a result its final position contradicts) or for a move of a
+/// variation hashes its mainline moves.
 ///
 /// The odds that two different games of `n` share a hash are about
 /// n² / 2¹²⁹: 1.5 × 10⁻²¹ for a billion games.
@@ -219,25 +220,34 @@ impl Gather {
     fn finish(
         &mut self,
         start: Option<&Position>,
-        error: Option<&GameError>,
+        moves_complete: bool,
         game: &mut RawGame<'_>,
     ) -> MovesHash {
-        moves_hash(&mut self.moves, start, error, game)
+        moves_hash(&mut self.moves, start, moves_complete, game)
     }
 }
 
+/// Whether a replay that found `error` (the first), and read the movetext
+/// to its end or not (`reached_end`), played every mainline move: no
+/// error, one that doubts no move (a result at odds with the final
+/// position or the tag), or one in a variation's move, past which the
+/// mainline was replayed on.
+fn mainline_complete(error: Option<&GameError>, reached_end: bool) -> bool {
+    error.is_none_or(|e| {
+        matches!(e.kind, ErrorKind::Result | ErrorKind::ResultTag) || (e.depth > 0 && reached_end)
+    })
+}
+
 /// The [`MovesHash`] of a replayed game: `moves` holds [`MOVES_AT`] spare
-/// bytes, then two a mainline move (zero for a null move); `start` and
-/// `error` are the replay's.
+/// bytes, then two a mainline move (zero for a null move); `start` is the
+/// replay's, and `moves_complete` whether it played every mainline move
+/// ([`mainline_complete`]).
 fn moves_hash(
     moves: &mut [u8],
     start: Option<&Position>,
-    error: Option<&GameError>,
+    moves_complete: bool,
     game: &mut RawGame<'_>,
 ) -> MovesHash {
-    // A result that disagrees is no reason to doubt the moves.
-    let moves_complete =
-        error.is_none_or(|e| matches!(e.kind, ErrorKind::Result | ErrorKind::ResultTag));
     match start.filter(|_| moves_complete) {
         // `v`, the start's key and the moves, in place.
         Some(start) => {
@@ -310,7 +320,11 @@ pub fn examine(
     let mut replayed = replay(game, options, &mut (&mut gather, visitor));
     let validation = validation_of(game, header, options, &mut replayed);
     let valid = validation.error.is_none();
-    let moves_hash = gather.finish(replayed.start.as_ref(), validation.error.as_ref(), game);
+    let moves_hash = gather.finish(
+        replayed.start.as_ref(),
+        mainline_complete(validation.error.as_ref(), replayed.reached_end),
+        game,
+    );
     let mut keys = gather.positions.take().unwrap_or_default();
     gather.recycle();
     if positions {
@@ -770,19 +784,6 @@ fn note_comment(
     *noted = *unreadable != UnreadableCommands::default();
 }
 
-/// Whether the replay's error `err` is at the mainline's move after its
-/// `plies` replayed ones (not in a variation).
-fn in_mainline(game: &mut RawGame<'_>, err: &GameError, plies: u32) -> bool {
-    if err.ply != Some(plies + 1) {
-        return false;
-    }
-    let tokens = mainline_move_tokens(game);
-    tokens.get(plies as usize).is_some_and(|token| {
-        let (line, column) = game.token_location(token);
-        (line, Some(column)) == (err.line, err.column)
-    })
-}
-
 /// Where the mainline's move `index` (0-based; its token, if the game
 /// has that many) is, as every error is located: its line (the game's
 /// first without the token) and `ply 5 "3.a3": `, its number counted
@@ -916,7 +917,7 @@ fn judge(
         let hash = moves_hash(
             &mut bytes,
             replayed.start.as_ref(),
-            replayed.error.as_ref(),
+            mainline_complete(replayed.error.as_ref(), replayed.reached_end),
             game,
         );
         MOVES.set(bytes);
@@ -940,9 +941,9 @@ fn judge(
     if let Some(err) = &replayed.error {
         match err.kind {
             // A mainline move after the mainline's mate or stalemate; one
-            // in a variation (`(2... Qh4# 3. a3)`) leaves the mainline
-            // unread past it, and the game unreadable like any error.
-            ErrorKind::MoveAfterEnd if in_mainline(game, err, replayed.plies) => after_mate = true,
+            // in a variation (`(2... Qh4# 3. a3)`) makes the game invalid
+            // like any error (the mainline replayed on past it).
+            ErrorKind::MoveAfterEnd if err.depth == 0 => after_mate = true,
             ErrorKind::ResultTag => notes = format!("; {}", err.message),
             ErrorKind::Result => {}
             kind => return invalid(InvalidKind::Replay(kind), err.to_string(), err.line),

@@ -268,15 +268,7 @@ impl Task for Select {
             None => GameHeader::read_for_filter(game, &self.spec),
         };
         let untyped = header.unreadable() as u32;
-        let unreadable = game.read_errors().first().map(|e| GameError {
-            kind: notation::pgn::replay::ErrorKind::Syntax,
-            ply: None,
-            move_text: None,
-            token: None,
-            line: e.line,
-            column: None,
-            message: e.message.clone(),
-        });
+        let unreadable = game.read_errors().first().map(GameError::syntax);
         // A game whose tag section could not all be read is judged as
         // `validate --where` judges it, on the tags that were read (and
         // `valid` false): `NOT valid` selects it.

@@ -148,7 +148,7 @@ pub fn schema(
         }),
         Column::new("error", Type::Str, true, move |r: &Row, _, c| {
             match error(r) {
-                Some(e) => c.str(&format!("{}: {}", e.kind, e.message)),
+                Some(e) => c.str(&e.what().to_string()),
                 None => c.null(),
             }
         }),

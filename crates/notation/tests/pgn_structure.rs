@@ -61,3 +61,100 @@ fn a_bad_token_is_named_as_written_with_the_glyphs_against_it() {
         (ErrorKind::Unreadable, Some(4), Some("2...??x"), 9)
     );
 }
+
+/// What a visitor saw of one game's replay: the mainline's moves in SAN,
+/// and the variations opened and not closed.
+#[derive(Default)]
+struct Lines {
+    mainline: Vec<String>,
+    open: i32,
+}
+
+impl notation::pgn::replay::ReplayVisitor for Lines {
+    fn mainline_move(&mut self, ply: &notation::pgn::replay::Ply<'_>) {
+        self.mainline.push(ply.san().to_string());
+    }
+    fn begin_variation(&mut self, _depth: u32) {
+        self.open += 1;
+    }
+    fn end_variation(&mut self, _depth: u32) {
+        self.open -= 1;
+    }
+}
+
+/// The replay of the one game of `movetext`, with what its visitor saw.
+fn replayed(movetext: &str) -> (notation::pgn::replay::Replayed, Lines) {
+    let pgn = format!("{TAGS}{movetext}");
+    let mut out = None;
+    GameReader::new().read_chunk(pgn.as_bytes(), 0, 1, |raw| {
+        let mut lines = Lines::default();
+        let replayed = replay(raw, &ReplayOptions::default(), &mut lines);
+        out = Some((replayed, lines));
+    });
+    out.expect("a game")
+}
+
+#[test]
+fn a_bad_move_in_a_variation_leaves_the_mainline_replayed_to_its_end() {
+    // The error is the game's, the rest of the variation is read past,
+    // the mainline goes on from its own position.
+    let (r, lines) = replayed("1. e4 (1. Ke3 d5) e5 2. Nf3 Nc6 *\n");
+    let err = r.error.as_ref().expect("an error");
+    assert_eq!(
+        (err.kind, err.ply, err.move_text.as_deref(), err.depth),
+        (ErrorKind::IllegalMove, Some(1), Some("1.Ke3"), 1)
+    );
+    assert_eq!(
+        err.to_string(),
+        "ply 1 \"1.Ke3\": illegal move in a variation: no king can reach e3"
+    );
+    assert_eq!(r.plies, 4);
+    assert!(r.reached_end);
+    assert_eq!(lines.mainline, ["e4", "e5", "Nf3", "Nc6"]);
+    assert_eq!(lines.open, 0, "every variation begun is ended");
+    let fen = notation::fen::Fen::from_position(r.final_position.as_ref().unwrap()).to_string();
+    assert_eq!(
+        fen,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    );
+    assert_eq!(
+        r.terminator,
+        Some(notation::pgn::model::GameResult::Unknown)
+    );
+}
+
+#[test]
+fn after_a_bad_move_in_a_nested_variation_its_parent_line_goes_on() {
+    // The first error is kept (the innermost variation's); the rest of
+    // that variation is read past, its parent replayed on (its own bad
+    // move is read past too), and so is the mainline.
+    let (r, lines) =
+        replayed("1. e4 (1. d4 (1. Ke3 Nf6) d5 2. Qxh7 e6) e5 2. Nf3 (2. Ke3 Nc6) Nc6 *\n");
+    let err = r.error.as_ref().expect("an error");
+    assert_eq!((err.move_text.as_deref(), err.depth), (Some("1.Ke3"), 2));
+    assert_eq!(lines.mainline, ["e4", "e5", "Nf3", "Nc6"]);
+    assert_eq!((r.plies, r.reached_end, lines.open), (4, true, 0));
+    // An error in the mainline after one in a variation stops the
+    // replay; the first stays the game's.
+    let (r, lines) = replayed("1. e4 (1. Ke3) e5 2. Ke3 Nc6 *\n");
+    assert_eq!(r.error.as_ref().map(|e| e.depth), Some(1));
+    assert_eq!(lines.mainline, ["e4", "e5"]);
+    assert_eq!((r.plies, r.reached_end), (2, false));
+}
+
+#[test]
+fn a_bad_move_in_a_variation_never_closed_stops_the_replay() {
+    // The variation runs to the end of the movetext: nothing of the
+    // mainline is left to replay.
+    let (r, lines) = replayed("1. e4 (1. Ke3 e5 2. Nf3 *\n");
+    assert_eq!(
+        r.error.as_ref().map(|e| (e.kind, e.depth)),
+        Some((ErrorKind::IllegalMove, 1))
+    );
+    assert_eq!(lines.mainline, ["e4"]);
+    assert_eq!((r.plies, r.reached_end), (1, false));
+    // A bad variation (not a bad move) stops the replay as before.
+    let (r, _) = replayed("1. e4 (1. d4 ((1. c4)) e5) e5 *\n");
+    assert_eq!(r.error.as_ref().map(|e| e.kind), Some(ErrorKind::Variation));
+    assert!(!r.reached_end);
+}

@@ -1088,3 +1088,68 @@ fn replay_reads_commands_inside_long_comments() {
         run.stdout
     );
 }
+
+/// A move of a variation that cannot be played makes the game invalid,
+/// but the mainline is replayed to its end: replay writes every mainline
+/// ply, validate counts them, the error
+/// says it is in a variation, and the game hashes its mainline (so
+/// `select --unique` finds it the duplicate of the same moves without
+/// the variation). Before, the replay stopped at the variation's move.
+#[test]
+fn a_bad_move_in_a_variation_leaves_the_mainline_replayed() {
+    let dir = temp_dir("replay_bad_variation");
+    std::fs::write(
+        dir.join("v.pgn"),
+        "[Event \"v\"]\n[Result \"*\"]\n\n1. e4 (1. Ke3 d5) e5 2. Nf3 Nc6 *\n\n\
+         [Event \"w\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["replay", "v.pgn", "--format", "san"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.stdout, "e4 e5 Nf3 Nc6\ne4 e5 Nf3 Nc6\n");
+    assert!(
+        run.stderr.contains(
+            "v.pgn:4: game 1 (? – ?): ply 1 \"1.Ke3\": illegal move in a variation: \
+             no king can reach e3"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = chesstool(&dir, &["replay", "v.pgn", "--format", "csv", "--game", "1"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.lines().count(),
+        5,
+        "a header and four plies: {}",
+        run.stdout
+    );
+    let run = chesstool(&dir, &["validate", "v.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let rows: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        rows[1].contains(
+            ",*,4,invalid,1,1,1.Ke3,4,illegal move in a variation: no king can reach e3,"
+        ),
+        "{}",
+        rows[1]
+    );
+    let hash = |row: &str| row.rsplit(',').next().unwrap().to_string();
+    assert_eq!(
+        hash(rows[1]),
+        hash(rows[2]),
+        "the same mainline, the same hash"
+    );
+    // select checks no game: it exits 0.
+    let run = chesstool(&dir, &["select", "v.pgn", "--unique"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("[Event \"v\"]") && !run.stdout.contains("[Event \"w\"]"));
+    let run = chesstool(&dir, &["adjudicate", "v.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let rows: Vec<&str> = run.stdout.lines().collect();
+    assert!(rows[1].contains(",*,4,*,invalid,"), "{}", rows[1]);
+    assert_eq!(
+        hash(rows[1]),
+        hash(rows[2]),
+        "adjudicate hashes as validate"
+    );
+}

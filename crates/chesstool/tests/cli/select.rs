@@ -1096,8 +1096,9 @@ fn select_reads_an_expression_that_starts_with_a_minus() {
 
 /// `final()` is NULL for a game a move error stops (its replay ends
 /// before its last position: found by a tester, it matched the position
-/// before an illegal move); `reaches()` sees the positions replayed; an
-/// EPD's four fields pass without a warning.
+/// before an illegal move), not for one whose bad move is in a variation
+/// (its mainline is replayed to its end); `reaches()` sees the positions
+/// replayed; an EPD's four fields pass without a warning.
 #[test]
 fn select_final_is_null_where_a_move_error_stops_the_game() {
     let dir = temp_dir("select_final_invalid");
@@ -1109,9 +1110,12 @@ fn select_final_is_null_where_a_move_error_stops_the_game() {
     )
     .unwrap();
     let epd = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -";
+    let last_of_c = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -";
     for (condition, games) in [
         (format!("final('{epd}')"), "2"),
-        (format!("final('{epd}') IS NULL"), "1 3"),
+        (format!("final('{epd}') IS NULL"), "1"),
+        (format!("final('{last_of_c}')"), "3"),
+        (format!("final('{last_of_c}') AND NOT valid"), "3"),
         (format!("reaches('{epd}')"), "1 2 3"),
     ] {
         let run = chesstool(

@@ -84,6 +84,24 @@ pub enum ErrorKind {
     ResultTag,
 }
 
+impl ErrorKind {
+    /// An error in one move, which leaves the moves before it as they
+    /// were: a token that is no move, a move that cannot be played there,
+    /// a spelling strict mode refuses.
+    #[must_use]
+    pub fn is_a_moves(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::Unreadable
+                | ErrorKind::IllegalMove
+                | ErrorKind::AmbiguousMove
+                | ErrorKind::NullMove
+                | ErrorKind::Spelling
+                | ErrorKind::MoveAfterEnd
+        )
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -121,6 +139,36 @@ pub struct GameError {
     pub column: Option<u64>,
     /// The detail, lower case: `no knight can reach e5`.
     pub message: String,
+    /// The variation depth of the token at fault: 0 in the mainline (or
+    /// for an error of the whole game), 1 inside a variation of the
+    /// mainline, and so on. An error in a variation's move does not stop
+    /// the replay of the lines it branched from (see [`replay`]).
+    pub depth: u32,
+}
+
+impl GameError {
+    /// What the error is, without its place (`ply 46 "23...Nxe5": `):
+    /// `illegal move: no knight can reach e5`, a report's `error` column.
+    #[must_use]
+    pub fn what(&self) -> What<'_> {
+        What(self)
+    }
+
+    /// The game's tag section could not all be read: `err`, the first
+    /// thing the reader could not read.
+    #[must_use]
+    pub fn syntax(err: &crate::pgn::read::ReadError) -> GameError {
+        GameError {
+            kind: ErrorKind::Syntax,
+            ply: None,
+            move_text: None,
+            token: None,
+            line: err.line,
+            column: None,
+            message: err.message.clone(),
+            depth: 0,
+        }
+    }
 }
 
 impl fmt::Display for GameError {
@@ -135,7 +183,20 @@ impl fmt::Display for GameError {
         if let Some(text) = self.move_text.as_ref().or(self.token.as_ref()) {
             write_quoted(f, text)?;
         }
-        write!(f, "{}: {}", self.kind, self.message)
+        write!(f, "{}", self.what())
+    }
+}
+
+/// What a [`GameError`] is, without its place: `illegal move: no knight
+/// can reach e5`, `illegal move in a variation: …`.
+#[derive(Debug)]
+pub struct What<'e>(&'e GameError);
+
+impl fmt::Display for What<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = self.0;
+        let place = if e.depth > 0 { " in a variation" } else { "" };
+        write!(f, "{}{place}: {}", e.kind, e.message)
     }
 }
 
@@ -333,7 +394,8 @@ impl ReplayVisitor for NoVisitor {}
 /// The outcome of replaying one game.
 #[derive(Debug, Clone)]
 pub struct Replayed {
-    /// Mainline plies replayed (up to the first error).
+    /// Mainline plies replayed (up to the first error in the mainline:
+    /// an error in a variation's move leaves the mainline replayed on).
     pub plies: u32,
     /// The first error; `None` if the game is valid.
     pub error: Option<GameError>,
@@ -344,9 +406,10 @@ pub struct Replayed {
     /// The position after the last mainline move replayed.
     pub final_position: Option<Position>,
     /// Whether the replay read the movetext to its end: `false` when an
-    /// error in a move (of the mainline or of a variation) stopped it,
-    /// so that [`Replayed::final_position`] is not the game's last
-    /// position.
+    /// error stopped it (any error in the mainline, an error in a
+    /// variation other than in one of its moves, a variation left open
+    /// after a bad move of it), so that [`Replayed::final_position`] is
+    /// not the game's last position.
     pub reached_end: bool,
     /// Whether [`Replayed::final_position`] has a legal move, when the
     /// replay found out (it does to check a recorded result against a
@@ -421,8 +484,10 @@ struct Seen {
 
 /// Replays `game`, taking its movetext tokens as they come. Never panics
 /// on bad input: every problem is reported in [`Replayed::error`] or
-/// [`Replayed::warnings`]. Tokens after the first error are left to the
-/// reader.
+/// [`Replayed::warnings`]. Tokens after an error that stops the replay
+/// are left to the reader; an error in a move of a variation does not
+/// stop it (the rest of that variation is read past, and the lines it
+/// branched from replayed on).
 pub fn replay(
     game: &mut RawGame<'_>,
     options: &ReplayOptions,
@@ -440,15 +505,7 @@ pub fn replay(
         terminator: None,
     };
     if let Some(err) = game.read_errors().first() {
-        out.error = Some(GameError {
-            kind: ErrorKind::Syntax,
-            ply: None,
-            move_text: None,
-            token: None,
-            line: err.line,
-            column: None,
-            message: err.message.clone(),
-        });
+        out.error = Some(GameError::syntax(err));
         return out;
     }
     tag_warnings(game, &mut out.warnings);
@@ -508,11 +565,30 @@ pub fn replay(
             line: game.line,
         },
         finished: false,
+        stopped: false,
         final_moves: core::cell::Cell::new(None),
         out,
     };
-    if let Err(error) = replayer.run(game) {
-        replayer.out.error = Some(*error);
+    // A move of a variation that cannot be played makes the game
+    // invalid, but it leaves the lines the variation branched from as
+    // they were: the rest of that variation is read past, and the replay
+    // goes on after its `)` in the line it branched from (so the
+    // mainline is replayed to its end: its plies, rows and final
+    // position). python-chess's reader means the same (it skips the rest
+    // of the variation), but goes on from the variation's position, not
+    // its parent's, and so stops at the mainline's next move; pgn-reader's
+    // validator skips variations. Only the first error is kept. Any other
+    // error, and any error in the mainline, stops the replay.
+    while let Err(mut error) = replayer.run(game) {
+        error.depth = replayer.depth();
+        let in_variation_move = error.depth > 0 && error.kind.is_a_moves();
+        if replayer.out.error.is_none() {
+            replayer.out.error = Some(*error);
+        }
+        if in_variation_move && replayer.leave_variation(game) {
+            continue;
+        }
+        replayer.stopped = true;
         // What the game records is still the terminator where there is no
         // `Result` tag: read on for it (found by a tester: an invalid
         // game's result was null, and `--where "result = '1-0'"` left it
@@ -520,6 +596,7 @@ pub fn replay(
         if replayer.out.terminator.is_none() {
             replayer.out.terminator = terminator_after(game, replayer.depth());
         }
+        break;
     }
     replayer.finish(game)
 }
@@ -586,6 +663,8 @@ struct Replayer<'r, V> {
     lines: LineCursor,
     /// The mainline's result was seen: only comments may follow.
     finished: bool,
+    /// An error stopped the replay before the movetext's end.
+    stopped: bool,
     /// Whether the final position has a legal move, once an end-of-game
     /// check tested it ([`Replayed::final_has_legal_moves`]).
     final_moves: core::cell::Cell<Option<bool>>,
@@ -637,6 +716,33 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
     #[inline(always)]
     fn depth(&self) -> u32 {
         self.stack.len() as u32
+    }
+
+    /// Reads past the rest of the innermost open variation, to its `)`,
+    /// and goes back to the line it branched from (a move of it could not
+    /// be played). `false` when the movetext ends first.
+    #[cold]
+    #[inline(never)]
+    fn leave_variation(&mut self, game: &mut RawGame<'_>) -> bool {
+        let mut depth = 1u32;
+        while let Some(token) = game.next_token() {
+            match token.kind {
+                TokenKind::OpenVariation => depth += 1,
+                TokenKind::CloseVariation => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let Some(parent) = self.stack.pop() else {
+                            return false;
+                        };
+                        self.visitor.end_variation(self.depth() + 1);
+                        self.frame = parent;
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
     }
 
     /// Replays the tokens of `game` up to its end or the first error.
@@ -1112,8 +1218,9 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         };
         let mut found = Vec::new();
         // The end-of-game checks run, and find their errors, only on a
-        // movetext read to its end.
-        let reached_end = self.out.error.is_none();
+        // movetext read to its end (an error in a variation's move leaves
+        // the mainline to be read on: the first error is kept).
+        let reached_end = !self.stopped;
         if reached_end {
             for check in checks {
                 match check(&self, game, final_position) {
@@ -1130,7 +1237,9 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         let mut out = self.out;
         for finding in found {
             match finding {
-                Finding::Error(error) => out.error = Some(error),
+                Finding::Error(error) => {
+                    out.error.get_or_insert(error);
+                }
                 Finding::Warning(warning) => out.warnings.push(warning),
             }
         }
@@ -1515,6 +1624,7 @@ fn game_error(game: &RawGame<'_>, kind: ErrorKind, message: String) -> GameError
         line: game.line,
         column: None,
         message,
+        depth: 0,
     }
 }
 
@@ -1536,6 +1646,7 @@ fn located(
         line,
         column: Some(column),
         message,
+        depth: 0,
     }
 }
 
