@@ -1189,6 +1189,35 @@ impl Compiler<'_> {
                 pattern,
                 escape_char,
             } => {
+                // duckdb binds LIKE tighter than a comparison (`x LIKE 'A%'
+                // = TRUE` is `(x LIKE 'A%') = TRUE`), sqlparser looser: the
+                // pattern is then that comparison, the pattern its left
+                // side. Read as duckdb reads it.
+                if let Expr::BinaryOp { left, op, right } = pattern.as_ref() {
+                    if comparison_of(op).is_some() {
+                        let (negated, any) = (*negated, *any);
+                        let (expr_, pattern, escape_char) =
+                            (inner.clone(), left.clone(), escape_char.clone());
+                        let like = if matches!(expr, Expr::ILike { .. }) {
+                            Expr::ILike {
+                                negated,
+                                any,
+                                expr: expr_,
+                                pattern,
+                                escape_char,
+                            }
+                        } else {
+                            Expr::Like {
+                                negated,
+                                any,
+                                expr: expr_,
+                                pattern,
+                                escape_char,
+                            }
+                        };
+                        return self.binary(&like, op, right, column);
+                    }
+                }
                 if *any {
                     return Err(err(column, "LIKE ANY is not supported"));
                 }
@@ -1203,6 +1232,9 @@ impl Compiler<'_> {
                 let text = match pattern.as_ref() {
                     Expr::Value(v) => match &v.value {
                         Value::SingleQuotedString(s) => s.clone(),
+                        // `x LIKE NULL` is NULL, as in duckdb (and so is
+                        // its negation): no game is selected.
+                        Value::Null => return Ok((Node::Lit(Lit::Null), Ty::Null)),
                         _ => {
                             return Err(err(
                                 column_of(pattern.as_ref()),
@@ -1408,16 +1440,7 @@ impl Compiler<'_> {
         right: &Expr,
         column: Pos,
     ) -> Result<(Node, Ty), QueryError> {
-        let cmp = match op {
-            BinaryOperator::Eq => Some(Cmp::Eq),
-            BinaryOperator::NotEq => Some(Cmp::Ne),
-            BinaryOperator::Lt => Some(Cmp::Lt),
-            BinaryOperator::LtEq => Some(Cmp::Le),
-            BinaryOperator::Gt => Some(Cmp::Gt),
-            BinaryOperator::GtEq => Some(Cmp::Ge),
-            _ => None,
-        };
-        if let Some(cmp) = cmp {
+        if let Some(cmp) = comparison_of(op) {
             return Ok((self.comparison(left, cmp, right)?, Ty::Bool));
         }
         match op {
@@ -1602,8 +1625,42 @@ impl Compiler<'_> {
     }
 }
 
+/// The comparison `op` is, if it is one.
+fn comparison_of(op: &BinaryOperator) -> Option<Cmp> {
+    match op {
+        BinaryOperator::Eq => Some(Cmp::Eq),
+        BinaryOperator::NotEq => Some(Cmp::Ne),
+        BinaryOperator::Lt => Some(Cmp::Lt),
+        BinaryOperator::LtEq => Some(Cmp::Le),
+        BinaryOperator::Gt => Some(Cmp::Gt),
+        BinaryOperator::GtEq => Some(Cmp::Ge),
+        _ => None,
+    }
+}
+
+/// A number written with its digits grouped by underscores (`2_500`,
+/// `1_000.000_1`) without them: each underscore between two digits, as
+/// duckdb takes them; `None` for one that is not.
+fn ungrouped(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let between_digits = |i: usize| {
+        i > 0 && bytes[i - 1].is_ascii_digit() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)
+    };
+    (0..bytes.len())
+        .filter(|&i| bytes[i] == b'_')
+        .all(between_digits)
+        .then(|| text.replace('_', ""))
+}
+
 fn literal(value: &Value, column: Pos) -> Result<(Node, Ty), QueryError> {
     Ok(match value {
+        // Digits grouped by underscores (`2_500`), as duckdb reads them.
+        Value::Number(text, long) if text.contains('_') => {
+            let Some(digits) = ungrouped(text) else {
+                return Err(err(column, format!("{text} is not a number")));
+            };
+            return literal(&Value::Number(digits, *long), column);
+        }
         Value::Number(text, _) => match text.parse::<i64>() {
             Ok(n) => (Node::Lit(Lit::Int(n)), Ty::Int),
             Err(_) if text.bytes().all(|b| b.is_ascii_digit()) => {

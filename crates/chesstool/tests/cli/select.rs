@@ -242,6 +242,13 @@ const CASES: &[(&str, &str)] = &[
     ("White ILIKE 'a%'", "LIKE(t('White'), 'a%', True)"),
     ("Black LIKE '_a%'", "LIKE(t('Black'), '_a%')"),
     ("White NOT LIKE '%a%'", "NOT(LIKE(t('White'), '%a%'))"),
+    // LIKE binds tighter than a comparison, as in duckdb; a NULL pattern
+    // is NULL.
+    ("White LIKE 'A%' = TRUE", "cmp(LIKE(t('White'), 'A%'), '=', True)"),
+    ("White NOT LIKE 'A%' <> (WhiteElo > 2000)", "cmp(NOT(LIKE(t('White'), 'A%')), '<>', cmp(i('WhiteElo'), '>', 2000))"),
+    ("White ILIKE 'a%' = FALSE", "cmp(LIKE(t('White'), 'a%', True), '=', False)"),
+    ("White LIKE NULL", "None"),
+    ("White NOT LIKE NULL", "None"),
     ("Event ILIKE '%RATED%'", "LIKE(t('Event'), '%RATED%', True)"),
     ("lower(Black) = 'carol'", "cmp(lower(t('Black')), '=', 'carol')"),
     ("upper(White) = 'ÜNAL'", "cmp(upper(t('White')), '=', 'ÜNAL')"),
@@ -271,6 +278,8 @@ const CASES: &[(&str, &str)] = &[
     ("UTCTime >= TIME '11:59:59.000'", "cmp(tm('UTCTime'), '>=', 11 * 3600 + 59 * 60 + 59)"),
     // Number literals with a fraction or an exponent, compared exactly.
     ("WhiteElo > 2599.5", "cmp(i('WhiteElo'), '>', 2599.5)"),
+    // Digits grouped by underscores, as duckdb reads them.
+    ("WhiteElo >= 2_600 OR BlackElo = 1_500.000_0", "OR(cmp(i('WhiteElo'), '>=', 2600), cmp(i('BlackElo'), '=', 1500))"),
     ("WhiteElo >= 2.6e3 OR BlackElo = 1500.0", "OR(cmp(i('WhiteElo'), '>=', 2600), cmp(i('BlackElo'), '=', 1500))"),
     ("WhiteElo IN (2599.5, 2600.0) OR base BETWEEN 179.5 AND 180.5", "OR(IN(i('WhiteElo'), [2599.5, 2600]), AND(cmp(base(), '>=', 179.5), cmp(base(), '<=', 180.5)))"),
     ("Round = 3.0 OR Round > -0.5e1 AND WhiteElo <> 2600.5", "OR(cmp(i('Round'), '=', 3), AND(cmp(i('Round'), '>', -5), cmp(i('WhiteElo'), '<>', 2600.5)))"),
