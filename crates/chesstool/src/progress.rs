@@ -150,10 +150,10 @@ fn style(
     let template = if total_known {
         format!(
             "{{elapsed:>4}} {bar} {{data}} ({{percent}}% of the input)  \
-             {{games}} games  {{games_per_sec}} games/s  {{mb_per_sec}} MB/s  ETA {{eta}}"
+             {{games}}  {{games_per_sec}} games/s  {{mb_per_sec}} MB/s  ETA {{eta}}"
         )
     } else {
-        "{spinner} {elapsed:>4} {data}  {games} games  {games_per_sec} games/s  \
+        "{spinner} {elapsed:>4} {data}  {games}  {games_per_sec} games/s  \
          {mb_per_sec} MB/s"
             .to_owned()
     };
@@ -167,7 +167,10 @@ fn style(
         .with_key(
             "games",
             move |_: &ProgressState, out: &mut dyn std::fmt::Write| {
-                let _ = write!(out, "{}", HumanCount(games_total.load(Ordering::Relaxed)));
+                // `1 game`, `90,000 games`.
+                let games = games_total.load(Ordering::Relaxed);
+                let noun = if games == 1 { "game" } else { "games" };
+                let _ = write!(out, "{} {noun}", HumanCount(games));
             },
         )
         .with_key(
@@ -290,6 +293,7 @@ mod tests {
         let target = ProgressDrawTarget::term_like(Box::new(screen.clone()));
         let progress = Progress::with_target(None, target);
         progress.inc_data(1_250_000);
+        progress.inc_games(1);
         draw_now(&progress);
         let drawn = screen.0.lock().unwrap().clone();
         assert!(
@@ -297,6 +301,8 @@ mod tests {
             "{drawn}"
         );
         assert!(!drawn.contains("of the input"), "{drawn}");
+        // One game is one game, as the summaries say.
+        assert!(drawn.contains("  1 game  "), "{drawn}");
     }
 
     #[test]
