@@ -420,7 +420,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
                 bail!(
                     "--fix-results={} is where the report goes too: the games and the report \
                      need a file each",
-                    path.display()
+                    crate::input::path_name(path)
                 );
             }
             if let Some(games) = &games {

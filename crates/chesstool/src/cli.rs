@@ -522,8 +522,12 @@ pub fn expand_inputs(
                 .context("cannot read the file list from stdin")?;
             bytes
         } else {
-            std::fs::read(list)
-                .with_context(|| format!("cannot read the file list {}", list.display()))?
+            std::fs::read(list).with_context(|| {
+                format!(
+                    "cannot read the file list {}",
+                    crate::input::path_name(list)
+                )
+            })?
         };
         let before = named.len();
         named.extend(list_paths(&bytes, list)?);
@@ -589,7 +593,7 @@ fn list_paths(bytes: &[u8], list: &Path) -> Result<Vec<PathBuf>> {
             Ok(text) => paths.push(PathBuf::from(text)),
             Err(_) => bail!(
                 "the file list {} line {}: a path that is not UTF-8",
-                list.display(),
+                crate::input::path_name(list),
                 index + 1
             ),
         }
@@ -952,7 +956,7 @@ pub fn run_inputs<T: crate::pipeline::Task>(
             };
             bail!(
                 "{flag} {} is the input {input}: write to another file and rename it afterwards",
-                output.display()
+                crate::input::path_name(output)
             );
         }
     }

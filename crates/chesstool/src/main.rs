@@ -252,7 +252,8 @@ fn one_line(err: &anyhow::Error) -> String {
 fn write_manpages(dir: &std::path::Path) -> anyhow::Result<()> {
     use anyhow::Context;
     use clap::CommandFactory;
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create {}", crate::input::path_name(dir)))?;
     let mut command = Cli::command();
     // Gives every subcommand its bin name, `chesstool validate`.
     command.build();
@@ -318,7 +319,8 @@ fn write_manpages(dir: &std::path::Path) -> anyhow::Result<()> {
             .map(|line| format!("{line}\n"))
             .collect();
         let path = dir.join(format!("{name}.1"));
-        std::fs::write(&path, roff).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(&path, roff)
+            .with_context(|| format!("cannot write {}", crate::input::path_name(&path)))?;
     }
     Ok(())
 }

@@ -146,8 +146,8 @@ impl Codec {
             let linked = Codec::of(&hop).map_err(|ext| {
                 anyhow::anyhow!(
                     "cannot write {}: it is a link to {}, and .{ext} names {} chesstool does not write",
-                    crate::report::table::escape_for_message(&path.display().to_string()),
-                    crate::report::table::escape_for_message(&hop.display().to_string()),
+                    crate::report::table::escape_for_message(&crate::input::path_name(path)),
+                    crate::report::table::escape_for_message(&crate::input::path_name(&hop)),
                     if is_archive(&ext) {
                         "an archive, which"
                     } else {
@@ -158,8 +158,8 @@ impl Codec {
             if linked != codec {
                 anyhow::bail!(
                     "cannot write {}: it is a link to {}, and the two names say different compressions; write to the file itself, or to a link named as it is",
-                    crate::report::table::escape_for_message(&path.display().to_string()),
-                    crate::report::table::escape_for_message(&hop.display().to_string())
+                    crate::report::table::escape_for_message(&crate::input::path_name(path)),
+                    crate::report::table::escape_for_message(&crate::input::path_name(&hop))
                 );
             }
         }
@@ -181,7 +181,7 @@ impl Codec {
                 _ => "its compressor",
             };
             let lower = ext.to_ascii_lowercase();
-            let shown = path.display().to_string();
+            let shown = crate::input::path_name(path);
             let name = crate::report::table::escape_for_message(&shown);
             if lower == "zstd" {
                 anyhow::anyhow!(
@@ -558,14 +558,14 @@ impl Output {
             // Said before the run, not at the rename after it.
             anyhow::bail!(
                 "cannot create {}: file name too long",
-                crate::report::table::escape_for_message(&path.display().to_string())
+                crate::report::table::escape_for_message(&crate::input::path_name(path))
             );
         }
         let dest = |file: File| {
             Dest::new(file, codec).map_err(|err| {
                 anyhow::anyhow!(
                     "cannot write {}: {}",
-                    path.display(),
+                    crate::input::path_name(path),
                     crate::input::os_message(&err)
                 )
             })
@@ -585,7 +585,7 @@ impl Output {
                 .map_err(|err| {
                     anyhow::anyhow!(
                         "cannot write {}: {}",
-                        path.display(),
+                        crate::input::path_name(path),
                         crate::input::os_message(&err)
                     )
                 })?;
@@ -599,8 +599,12 @@ impl Output {
         // A link: the file it names (there or not yet), the link kept.
         let target = link_target(path);
         let path = target.as_deref().unwrap_or(path);
-        let temp = temp_path(path)
-            .with_context(|| format!("cannot create {}: not a file name", path.display()))?;
+        let temp = temp_path(path).with_context(|| {
+            format!(
+                "cannot create {}: not a file name",
+                crate::input::path_name(path)
+            )
+        })?;
         // Registered first: an interruption right after the file appears
         // still finds it ([`crate::signals`]).
         crate::signals::register_temp(&temp);
@@ -610,7 +614,7 @@ impl Output {
                 crate::signals::settle_temp(&temp, || ());
                 return Err(anyhow::anyhow!(
                     "cannot create {}: {}",
-                    path.display(),
+                    crate::input::path_name(path),
                     crate::input::os_message(&err)
                 ));
             }
@@ -643,7 +647,7 @@ impl Output {
     pub fn name(&self) -> String {
         match &self.sink {
             Sink::Stdout(_) => "<stdout>".to_owned(),
-            Sink::File { dest, .. } | Sink::Stream { dest, .. } => dest.display().to_string(),
+            Sink::File { dest, .. } | Sink::Stream { dest, .. } => crate::input::path_name(dest),
         }
     }
 
@@ -949,7 +953,7 @@ impl OutputDir {
         if path.file_name().is_some_and(|name| name.len() > NAME_MAX) {
             anyhow::bail!(
                 "cannot create {}: file name too long",
-                crate::report::table::escape_for_message(&path.display().to_string())
+                crate::report::table::escape_for_message(&crate::input::path_name(path))
             );
         }
         // A link to a directory: the directory it names is written (the
@@ -959,7 +963,7 @@ impl OutputDir {
             && path.is_dir()
         {
             resolved = fs::canonicalize(path)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+                .with_context(|| format!("cannot write {}", crate::input::path_name(path)))?;
             resolved.as_path()
         } else {
             path
@@ -970,7 +974,7 @@ impl OutputDir {
                     anyhow::bail!(
                         "{} is a directory that is not empty: {what} go into a new (or empty) \
                          directory; remove it or choose another",
-                        path.display()
+                        crate::input::path_name(path)
                     );
                 }
             }
@@ -1001,31 +1005,35 @@ impl OutputDir {
                 anyhow::bail!(
                     "{} is named as a compressed file, but {what} go into a directory: name \
                      it {}",
-                    crate::report::table::escape_for_message(&path.display().to_string()),
-                    crate::report::table::escape_for_message(&plain.display().to_string())
+                    crate::report::table::escape_for_message(&crate::input::path_name(path)),
+                    crate::report::table::escape_for_message(&crate::input::path_name(&plain))
                 )
             }
             Err(err) if err.kind() == io::ErrorKind::NotFound => {}
             Err(_) if path.exists() => anyhow::bail!(
                 "{} is not a directory: {what} go into a directory",
-                path.display()
+                crate::input::path_name(path)
             ),
             Err(err) => {
                 return Err(anyhow::anyhow!(
                     "cannot write {}: {}",
-                    path.display(),
+                    crate::input::path_name(path),
                     crate::input::os_message(&err)
                 ))
             }
         }
-        let temp = temp_path(path)
-            .with_context(|| format!("cannot create {}: not a directory name", path.display()))?;
+        let temp = temp_path(path).with_context(|| {
+            format!(
+                "cannot create {}: not a directory name",
+                crate::input::path_name(path)
+            )
+        })?;
         crate::signals::register_temp(&temp);
         if let Err(err) = fs::create_dir_all(&temp) {
             crate::signals::settle_temp(&temp, || ());
             return Err(anyhow::anyhow!(
                 "cannot create {}: {}",
-                path.display(),
+                crate::input::path_name(path),
                 crate::input::os_message(&err)
             ));
         }
@@ -1067,7 +1075,7 @@ impl OutputDir {
         if result.is_err() {
             let _ = fs::remove_dir_all(&temp);
         }
-        result.with_context(|| format!("cannot write {}", dest.display()))
+        result.with_context(|| format!("cannot write {}", crate::input::path_name(&dest)))
     }
 }
 

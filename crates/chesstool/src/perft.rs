@@ -222,9 +222,10 @@ struct Entry {
 /// Reads `FEN;depth;nodes` and EPD `FEN ;D1 20 ;D2 400` lines; `#` starts
 /// a comment line.
 fn read_suite(path: &Path) -> Result<Vec<Result<Entry, String>>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let shown = crate::report::table::escape_for_message(&path.display().to_string()).into_owned();
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read {}", crate::input::path_name(path)))?;
+    let shown =
+        crate::report::table::escape_for_message(&crate::input::path_name(path)).into_owned();
     let mut entries = Vec::new();
     for (idx, raw) in text.lines().enumerate() {
         let line = idx + 1;
@@ -308,12 +309,13 @@ fn run_suite(args: &PerftArgs, path: &Path) -> Result<Outcome> {
     if entries.is_empty() {
         anyhow::bail!(
             "no perft entries in {} (empty, or only comments)",
-            crate::report::table::escape_for_message(&path.display().to_string())
+            crate::report::table::escape_for_message(&crate::input::path_name(path))
         );
     }
     let max_nodes = args.max_nodes.unwrap_or(u64::MAX);
     // As messages show it (a name may hold a control or bidi character).
-    let shown = crate::report::table::escape_for_message(&path.display().to_string()).into_owned();
+    let shown =
+        crate::report::table::escape_for_message(&crate::input::path_name(path)).into_owned();
     // Parse each distinct FEN once; its warnings are printed once.
     let mut positions: HashMap<String, Result<Position, String>> = HashMap::new();
     for entry in entries.iter().flatten() {

@@ -470,10 +470,12 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                 .common
                 .output
                 .as_deref()
-                .map_or("stdout".to_owned(), |o| format!("-o {}", o.display()));
+                .map_or("stdout".to_owned(), |o| {
+                    format!("-o {}", crate::input::path_name(o))
+                });
             anyhow::bail!(
                 "--duplicates {} is the output too ({output}): the games and the duplicates need a file each",
-                path.display()
+                crate::input::path_name(path)
             );
         }
         // A file inside the split directory would make it not empty
@@ -488,8 +490,8 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                 anyhow::bail!(
                     "--duplicates {} is inside --split-every's directory {}, which holds the PGN \
                      files alone: write the duplicates elsewhere",
-                    path.display(),
-                    dir.display()
+                    crate::input::path_name(path),
+                    crate::input::path_name(dir)
                 );
             }
         }

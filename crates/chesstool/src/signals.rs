@@ -64,7 +64,7 @@ fn note(unwritten: bool, written: &[PathBuf]) -> String {
             written
                 .iter()
                 .map(
-                    |path| crate::report::table::escape_for_message(&path.display().to_string())
+                    |path| crate::report::table::escape_for_message(&crate::input::path_name(path))
                         .into_owned()
                 )
                 .collect::<Vec<_>>()

@@ -232,6 +232,18 @@ fn names_that_are_not_utf8_stay_apart() {
     let mut sorted = files.clone();
     sorted.sort();
     assert_eq!(files, sorted);
+    // An output's name is said the same way (before, `a\b\u{fffd}`).
+    let run = shell(
+        &dir,
+        "chesstool validate nu/gb.pgn --format csv -o \"$(printf 'a\\\\b\\351/o.csv')\"",
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot create a\\\\b\\xe9/o.csv: "),
+        "{}",
+        run.stderr
+    );
 }
 
 /// A directory on stdin is said as every read error is (a tester's
