@@ -606,18 +606,8 @@ pub fn replay(
 #[cold]
 #[inline(never)]
 fn skip_variation(game: &mut RawGame<'_>, open: &Token, ply: u32) -> Result<(), Box<GameError>> {
-    let mut depth = 1u32;
-    while let Some(token) = game.next_token() {
-        match token.kind {
-            TokenKind::OpenVariation => depth += 1,
-            TokenKind::CloseVariation => {
-                depth -= 1;
-                if depth == 0 {
-                    return Ok(());
-                }
-            }
-            _ => {}
-        }
+    if read_past_variation(game) {
+        return Ok(());
     }
     Err(Box::new(located(
         game,
@@ -627,6 +617,27 @@ fn skip_variation(game: &mut RawGame<'_>, open: &Token, ply: u32) -> Result<(), 
         Some("(".to_string()),
         "variation not closed: `(` without `)`".to_string(),
     )))
+}
+
+/// Reads the tokens of `game` past the `)` that closes the variation the
+/// reader is in (its nested ones with it; its comments are tokens of their
+/// own, so a `)` in one counts for nothing): `false` when the movetext
+/// ends first.
+fn read_past_variation(game: &mut RawGame<'_>) -> bool {
+    let mut depth = 1u32;
+    while let Some(token) = game.next_token() {
+        match token.kind {
+            TokenKind::OpenVariation => depth += 1,
+            TokenKind::CloseVariation => {
+                depth -= 1;
+                if depth == 0 {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The mainline's terminator among the tokens left in `game`, read from
@@ -724,25 +735,15 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
     #[cold]
     #[inline(never)]
     fn leave_variation(&mut self, game: &mut RawGame<'_>) -> bool {
-        let mut depth = 1u32;
-        while let Some(token) = game.next_token() {
-            match token.kind {
-                TokenKind::OpenVariation => depth += 1,
-                TokenKind::CloseVariation => {
-                    depth -= 1;
-                    if depth == 0 {
-                        let Some(parent) = self.stack.pop() else {
-                            return false;
-                        };
-                        self.visitor.end_variation(self.depth() + 1);
-                        self.frame = parent;
-                        return true;
-                    }
-                }
-                _ => {}
-            }
+        if !read_past_variation(game) {
+            return false;
         }
-        false
+        let Some(parent) = self.stack.pop() else {
+            return false;
+        };
+        self.visitor.end_variation(self.depth() + 1);
+        self.frame = parent;
+        true
     }
 
     /// Replays the tokens of `game` up to its end or the first error.
