@@ -946,6 +946,11 @@ fn judge(
             ErrorKind::MoveAfterEnd if err.depth == 0 => after_mate = true,
             ErrorKind::ResultTag => notes = format!("; {}", err.message),
             ErrorKind::Result => {}
+            // A variation's error is the game's only if nothing else is
+            // wrong with it (as the replay reports it): a null move of
+            // the mainline is, here (a tester's finding: the variation's
+            // error was said, and the plies after the null move counted).
+            _ if err.depth > 0 && recorder.null_at.is_some() => {}
             kind => return invalid(InvalidKind::Replay(kind), err.to_string(), err.line),
         }
     }

@@ -1066,7 +1066,9 @@ impl Compiler<'_> {
                 // greatest: `-9223372036854775808`, as SQL reads it.
                 UnaryOperator::Minus
                     if matches!(&**inner, Expr::Value(v)
-                        if matches!(&v.value, Value::Number(text, _) if text == "9223372036854775808")) =>
+                        if matches!(&v.value, Value::Number(text, _)
+                            if text == "9223372036854775808"
+                                || ungrouped(text).as_deref() == Some("9223372036854775808"))) =>
                 {
                     (Node::Lit(Lit::Int(i64::MIN)), Ty::Int)
                 }
@@ -1189,34 +1191,8 @@ impl Compiler<'_> {
                 pattern,
                 escape_char,
             } => {
-                // duckdb binds LIKE tighter than a comparison (`x LIKE 'A%'
-                // = TRUE` is `(x LIKE 'A%') = TRUE`), sqlparser looser: the
-                // pattern is then that comparison, the pattern its left
-                // side. Read as duckdb reads it.
-                if let Expr::BinaryOp { left, op, right } = pattern.as_ref() {
-                    if comparison_of(op).is_some() {
-                        let (negated, any) = (*negated, *any);
-                        let (expr_, pattern, escape_char) =
-                            (inner.clone(), left.clone(), escape_char.clone());
-                        let like = if matches!(expr, Expr::ILike { .. }) {
-                            Expr::ILike {
-                                negated,
-                                any,
-                                expr: expr_,
-                                pattern,
-                                escape_char,
-                            }
-                        } else {
-                            Expr::Like {
-                                negated,
-                                any,
-                                expr: expr_,
-                                pattern,
-                                escape_char,
-                            }
-                        };
-                        return self.binary(&like, op, right, column);
-                    }
+                if let Some(rebound) = rebind_like(expr) {
+                    return self.compile(&rebound);
                 }
                 if *any {
                     return Err(err(column, "LIKE ANY is not supported"));
@@ -1229,7 +1205,12 @@ impl Compiler<'_> {
                     ));
                 }
                 let fold = matches!(expr, Expr::ILike { .. });
-                let text = match pattern.as_ref() {
+                let mut literal = pattern.as_ref();
+                // `LIKE ('A%')`, as duckdb reads it.
+                while let Expr::Nested(inside) = literal {
+                    literal = inside;
+                }
+                let text = match literal {
                     Expr::Value(v) => match &v.value {
                         Value::SingleQuotedString(s) => s.clone(),
                         // `x LIKE NULL` is NULL, as in duckdb (and so is
@@ -1625,6 +1606,75 @@ impl Compiler<'_> {
     }
 }
 
+/// `expr`, a `LIKE` or `ILIKE`, as duckdb binds it, when sqlparser bound
+/// it otherwise: duckdb binds LIKE tighter than a comparison, sqlparser
+/// looser, so that sqlparser reads `x LIKE 'A%' = TRUE` as `x LIKE ('A%'
+/// = TRUE)` (the comparison in the pattern), `TRUE = x LIKE 'A%'` as
+/// `(TRUE = x) LIKE 'A%'` (in the text matched) and `x LIKE 'A!%'
+/// ESCAPE '!' = TRUE` with the comparison in the escape. Each is turned
+/// into the comparison of the LIKE with its other side (a LIKE in the
+/// text matched rebound first); `None` when sqlparser bound it as duckdb
+/// does. Parentheses are kept: `x LIKE ('A%' = TRUE)` is as written.
+fn rebind_like(expr: &Expr) -> Option<Expr> {
+    let (negated, any, inner, pattern, escape_char, fold) = match expr {
+        Expr::Like {
+            negated,
+            any,
+            expr,
+            pattern,
+            escape_char,
+        } => (*negated, *any, expr, pattern, escape_char, false),
+        Expr::ILike {
+            negated,
+            any,
+            expr,
+            pattern,
+            escape_char,
+        } => (*negated, *any, expr, pattern, escape_char, true),
+        _ => return None,
+    };
+    let like = |expr: Box<Expr>, pattern: Box<Expr>, escape_char: Option<Box<Expr>>| {
+        let like = if fold {
+            Expr::ILike {
+                negated,
+                any,
+                expr,
+                pattern,
+                escape_char,
+            }
+        } else {
+            Expr::Like {
+                negated,
+                any,
+                expr,
+                pattern,
+                escape_char,
+            }
+        };
+        rebind_like(&like).unwrap_or(like)
+    };
+    let comparison = |e: &Expr| match e {
+        Expr::BinaryOp { left, op, right } if comparison_of(op).is_some() => {
+            Some((left.clone(), op.clone(), right.clone()))
+        }
+        _ => None,
+    };
+    let inner = rebind_like(inner).map_or_else(|| inner.clone(), Box::new);
+    if let Some((left, op, right)) = comparison(&inner) {
+        let right = Box::new(like(right, pattern.clone(), escape_char.clone()));
+        return Some(Expr::BinaryOp { left, op, right });
+    }
+    if let Some((left, op, right)) = comparison(pattern) {
+        let left = Box::new(like(inner, left, escape_char.clone()));
+        return Some(Expr::BinaryOp { left, op, right });
+    }
+    if let Some((left, op, right)) = escape_char.as_deref().and_then(comparison) {
+        let left = Box::new(like(inner, pattern.clone(), Some(left)));
+        return Some(Expr::BinaryOp { left, op, right });
+    }
+    None
+}
+
 /// The comparison `op` is, if it is one.
 fn comparison_of(op: &BinaryOperator) -> Option<Cmp> {
     match op {
@@ -1740,6 +1790,13 @@ enum CastError {
 /// ```
 fn cast_to_whole(text: &str) -> Result<i64, CastError> {
     let number = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c'));
+    // Digits grouped by underscores (`'2_500'`), as duckdb casts them.
+    if number.contains('_') {
+        return match ungrouped(number) {
+            Some(digits) => cast_to_whole(&digits),
+            None => Err(CastError::NotANumber),
+        };
+    }
     let (negative, digits) = match number.as_bytes().first() {
         Some(b'-') => (true, &number[1..]),
         Some(b'+') => (false, &number[1..]),

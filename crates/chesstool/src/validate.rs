@@ -319,13 +319,25 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         counts.unreadable += tag_values.add(&tags, &report.header, || game_place(&row, row.line));
         tags.see(&report.header);
         command_note.add_record(&row);
-        for warning in &report.validation.warnings {
+        // In the order of their lines: the warnings after the error's
+        // line (a mainline read on past a variation's bad move) after it.
+        let warnings = &report.validation.warnings;
+        let before = error.map_or(warnings.len(), |err| {
+            warnings
+                .iter()
+                .position(|w| w.line > err.line)
+                .unwrap_or(warnings.len())
+        });
+        for warning in &warnings[..before] {
             progress.suspend(|| warning_line(&row, warning));
         }
         // A game's error: one line on stderr, whatever the format, as in
         // every subcommand.
         if let Some(err) = error {
             progress.suspend(|| eprintln!("{}", error_line(&row, err)));
+        }
+        for warning in &warnings[before..] {
+            progress.suspend(|| warning_line(&row, warning));
         }
         if let Sink::Table(table) = &mut sink {
             table.push(row)?;

@@ -106,7 +106,7 @@ fn a_bad_move_in_a_variation_leaves_the_mainline_replayed_to_its_end() {
     );
     assert_eq!(
         err.to_string(),
-        "ply 1 \"1.Ke3\": illegal move in a variation: no king can reach e3"
+        "ply 1 \"1.Ke3\": illegal move (in a variation): no king can reach e3"
     );
     assert_eq!(r.plies, 4);
     assert!(r.reached_end);
@@ -124,35 +124,72 @@ fn a_bad_move_in_a_variation_leaves_the_mainline_replayed_to_its_end() {
 }
 
 #[test]
-fn after_a_bad_move_in_a_nested_variation_its_parent_line_goes_on() {
+fn after_a_bad_move_in_a_nested_variation_the_mainline_goes_on() {
     // The first error is kept (the innermost variation's); the rest of
-    // that variation is read past, its parent replayed on (its own bad
-    // move is read past too), and so is the mainline.
+    // the variations open there is read past, and the mainline goes on,
+    // its later variations read past unplayed (their bad moves are not
+    // looked for: a game of many costs what one does).
     let (r, lines) =
         replayed("1. e4 (1. d4 (1. Ke3 Nf6) d5 2. Qxh7 e6) e5 2. Nf3 (2. Ke3 Nc6) Nc6 *\n");
     let err = r.error.as_ref().expect("an error");
     assert_eq!((err.move_text.as_deref(), err.depth), (Some("1.Ke3"), 2));
     assert_eq!(lines.mainline, ["e4", "e5", "Nf3", "Nc6"]);
     assert_eq!((r.plies, r.reached_end, lines.open), (4, true, 0));
-    // An error in the mainline after one in a variation stops the
-    // replay; the first stays the game's.
-    let (r, lines) = replayed("1. e4 (1. Ke3) e5 2. Ke3 Nc6 *\n");
-    assert_eq!(r.error.as_ref().map(|e| e.depth), Some(1));
+    let many = format!("1. e4 {}e5 *\n", "(1. Ke3 d5) ".repeat(20_000));
+    let (r, lines) = replayed(&many);
     assert_eq!(lines.mainline, ["e4", "e5"]);
-    assert_eq!((r.plies, r.reached_end), (2, false));
+    assert_eq!(r.error.map(|e| (e.line, e.column)), Some((9, Some(11))));
 }
 
 #[test]
-fn a_bad_move_in_a_variation_never_closed_stops_the_replay() {
+fn a_variation_error_gives_way_to_what_else_is_wrong() {
+    // An error in the mainline after one in a variation stops the replay
+    // there, and is the game's: it says why the mainline stops.
+    let (r, lines) = replayed("1. e4 (1. Ke3) e5 2. Kd5 Nc6 *\n");
+    let err = r.error.as_ref().expect("an error");
+    assert_eq!((err.move_text.as_deref(), err.depth), (Some("2.Kd5"), 0));
+    assert_eq!(lines.mainline, ["e4", "e5"]);
+    assert_eq!((r.plies, r.reached_end), (2, false));
+    // So does a stray `)`, an unterminated comment, and what the
+    // end-of-game checks find: a terminator at odds with the Result tag
+    // (`*`).
+    for (movetext, kind) in [
+        ("1. e4 (1. Ke3) ) e5 *\n", ErrorKind::Variation),
+        (
+            "1. e4 (1. Ke3) e5 2. Nf3 { unterminated\n",
+            ErrorKind::Syntax,
+        ),
+        (
+            "1. e4 (1. Ke3) e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1\n",
+            ErrorKind::ResultTag,
+        ),
+    ] {
+        let (r, _) = replayed(movetext);
+        assert_eq!(
+            r.error.map(|e| (e.kind, e.depth)),
+            Some((kind, 0)),
+            "{movetext}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_move_in_a_variation_never_closed_is_an_open_variation() {
     // The variation runs to the end of the movetext: nothing of the
-    // mainline is left to replay.
+    // mainline is left to replay, and the open variation is the error,
+    // as it is without the bad move.
     let (r, lines) = replayed("1. e4 (1. Ke3 e5 2. Nf3 *\n");
     assert_eq!(
-        r.error.as_ref().map(|e| (e.kind, e.depth)),
-        Some((ErrorKind::IllegalMove, 1))
+        r.error
+            .as_ref()
+            .map(|e| (e.kind, e.depth, e.move_text.as_deref())),
+        Some((ErrorKind::Variation, 0, Some("(")))
     );
     assert_eq!(lines.mainline, ["e4"]);
-    assert_eq!((r.plies, r.reached_end), (1, false));
+    assert_eq!(r.plies, 1);
+    // So is one opened after it (read past unplayed).
+    let (r, _) = replayed("1. e4 (1. Ke3) e5 (1... d5 2. Nf3 *\n");
+    assert_eq!(r.error.map(|e| e.kind), Some(ErrorKind::Variation));
     // A bad variation (not a bad move) stops the replay as before.
     let (r, _) = replayed("1. e4 (1. d4 ((1. c4)) e5) e5 *\n");
     assert_eq!(r.error.as_ref().map(|e| e.kind), Some(ErrorKind::Variation));

@@ -1109,7 +1109,7 @@ fn a_bad_move_in_a_variation_leaves_the_mainline_replayed() {
     assert_eq!(run.stdout, "e4 e5 Nf3 Nc6\ne4 e5 Nf3 Nc6\n");
     assert!(
         run.stderr.contains(
-            "v.pgn:4: game 1 (? – ?): ply 1 \"1.Ke3\": illegal move in a variation: \
+            "v.pgn:4: game 1 (? – ?): ply 1 \"1.Ke3\": illegal move (in a variation): \
              no king can reach e3"
         ),
         "{}",
@@ -1128,7 +1128,7 @@ fn a_bad_move_in_a_variation_leaves_the_mainline_replayed() {
     let rows: Vec<&str> = run.stdout.lines().collect();
     assert!(
         rows[1].contains(
-            ",*,4,invalid,1,1,1.Ke3,4,illegal move in a variation: no king can reach e3,"
+            ",*,4,invalid,1,1,1.Ke3,4,illegal move (in a variation): no king can reach e3,"
         ),
         "{}",
         rows[1]
@@ -1151,5 +1151,67 @@ fn a_bad_move_in_a_variation_leaves_the_mainline_replayed() {
         hash(rows[1]),
         hash(rows[2]),
         "adjudicate hashes as validate"
+    );
+}
+
+/// A variation's bad move is the game's error only when nothing else is
+/// wrong with it (a tester's findings): a later error that stops the
+/// mainline is said instead, with the plies it stops at; a game broken
+/// otherwise hashes its text, not its moves; adjudicate says a mainline
+/// null move before it; `--show-warnings` keeps the lines in order.
+#[test]
+fn a_variation_error_gives_way_to_the_mainline_s() {
+    let dir = temp_dir("replay_variation_gives_way");
+    std::fs::write(
+        dir.join("m.pgn"),
+        "[Event \"A\"]\n[Result \"*\"]\n\n1. e4 (1. Ke3) e5 2. Kd5 Nc6 *\n\n\
+         [Event \"B\"]\n[Result \"*\"]\n\n1. e4 (1. Ke3) e5 (1... d5 2. Nf3 *\n\n\
+         [Event \"C\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n\
+         [Event \"D\"]\n[Result \"*\"]\n\n1. e4 (1. Ke3)\ne5 2. Nf3 Nc6+ *\n",
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &["validate", "m.pgn", "--format", "csv", "--show-warnings"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let rows: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        rows[1].contains(",*,2,invalid,1,3,2.Kd5,4,illegal move: no king can reach d5,"),
+        "{}",
+        rows[1]
+    );
+    assert!(
+        rows[2].contains(",bad variation: variation not closed"),
+        "{}",
+        rows[2]
+    );
+    let hash = |row: &str| row.rsplit(',').next().unwrap().to_string();
+    assert_ne!(hash(rows[2]), hash(rows[3]), "B is broken, C is not");
+    let d: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("game 4"))
+        .collect();
+    assert_eq!(d.len(), 3, "{}", run.stderr);
+    assert!(
+        d[0].contains("warning: missing tags")
+            && d[1].contains("m.pgn:19: ")
+            && d[2].contains("m.pgn:20: "),
+        "{d:?}"
+    );
+    std::fs::write(
+        dir.join("n.pgn"),
+        "[Event \"N\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. -- (2. Ke3) Nc6 3. Nf3 *\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["adjudicate", "n.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            ",*,2,*,invalid,,,,,,\"ply 3 \"\"2.--\"\": null move: not a move of chess\","
+        ),
+        "{}",
+        run.stdout
     );
 }

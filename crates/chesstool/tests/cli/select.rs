@@ -247,6 +247,10 @@ const CASES: &[(&str, &str)] = &[
     ("White LIKE 'A%' = TRUE", "cmp(LIKE(t('White'), 'A%'), '=', True)"),
     ("White NOT LIKE 'A%' <> (WhiteElo > 2000)", "cmp(NOT(LIKE(t('White'), 'A%')), '<>', cmp(i('WhiteElo'), '>', 2000))"),
     ("White ILIKE 'a%' = FALSE", "cmp(LIKE(t('White'), 'a%', True), '=', False)"),
+    ("TRUE = White LIKE 'A%'", "cmp(True, '=', LIKE(t('White'), 'A%'))"),
+    ("White LIKE 'A%' = Black ILIKE 'c%'", "cmp(LIKE(t('White'), 'A%'), '=', LIKE(t('Black'), 'c%', True))"),
+    ("White LIKE 'A!%%' ESCAPE '!' = FALSE", "cmp(None if t('White') is None else t('White').startswith('A%'), '=', False)"),
+    ("White LIKE ('A%')", "LIKE(t('White'), 'A%')"),
     ("White LIKE NULL", "None"),
     ("White NOT LIKE NULL", "None"),
     ("Event ILIKE '%RATED%'", "LIKE(t('Event'), '%RATED%', True)"),
@@ -280,6 +284,7 @@ const CASES: &[(&str, &str)] = &[
     ("WhiteElo > 2599.5", "cmp(i('WhiteElo'), '>', 2599.5)"),
     // Digits grouped by underscores, as duckdb reads them.
     ("WhiteElo >= 2_600 OR BlackElo = 1_500.000_0", "OR(cmp(i('WhiteElo'), '>=', 2600), cmp(i('BlackElo'), '=', 1500))"),
+    ("WhiteElo = '2_600' OR WhiteElo > -9_223_372_036_854_775_808 AND BlackElo = 1500", "OR(cmp(i('WhiteElo'), '=', 2600), cmp(i('BlackElo'), '=', 1500))"),
     ("WhiteElo >= 2.6e3 OR BlackElo = 1500.0", "OR(cmp(i('WhiteElo'), '>=', 2600), cmp(i('BlackElo'), '=', 1500))"),
     ("WhiteElo IN (2599.5, 2600.0) OR base BETWEEN 179.5 AND 180.5", "OR(IN(i('WhiteElo'), [2599.5, 2600]), AND(cmp(base(), '>=', 179.5), cmp(base(), '<=', 180.5)))"),
     ("Round = 3.0 OR Round > -0.5e1 AND WhiteElo <> 2600.5", "OR(cmp(i('Round'), '=', 3), AND(cmp(i('Round'), '>', -5), cmp(i('WhiteElo'), '<>', 2600.5)))"),

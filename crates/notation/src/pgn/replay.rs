@@ -142,7 +142,7 @@ pub struct GameError {
     /// The variation depth of the token at fault: 0 in the mainline (or
     /// for an error of the whole game), 1 inside a variation of the
     /// mainline, and so on. An error in a variation's move does not stop
-    /// the replay of the lines it branched from (see [`replay`]).
+    /// the replay of the mainline (see [`replay`]).
     pub depth: u32,
 }
 
@@ -188,14 +188,14 @@ impl fmt::Display for GameError {
 }
 
 /// What a [`GameError`] is, without its place: `illegal move: no knight
-/// can reach e5`, `illegal move in a variation: …`.
+/// can reach e5`, `illegal move (in a variation): …`.
 #[derive(Debug)]
 pub struct What<'e>(&'e GameError);
 
 impl fmt::Display for What<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let e = self.0;
-        let place = if e.depth > 0 { " in a variation" } else { "" };
+        let place = if e.depth > 0 { " (in a variation)" } else { "" };
         write!(f, "{}{place}: {}", e.kind, e.message)
     }
 }
@@ -566,28 +566,38 @@ pub fn replay(
         },
         finished: false,
         stopped: false,
+        variation_error: None,
         final_moves: core::cell::Cell::new(None),
         out,
     };
     // A move of a variation that cannot be played makes the game
-    // invalid, but it leaves the lines the variation branched from as
-    // they were: the rest of that variation is read past, and the replay
-    // goes on after its `)` in the line it branched from (so the
-    // mainline is replayed to its end: its plies, rows and final
-    // position). python-chess's reader means the same (it skips the rest
-    // of the variation), but goes on from the variation's position, not
-    // its parent's, and so stops at the mainline's next move; pgn-reader's
-    // validator skips variations. Only the first error is kept. Any other
-    // error, and any error in the mainline, stops the replay.
+    // invalid, but it leaves the mainline as it was: the rest of the
+    // variations open there is read past, and the replay goes on in the
+    // mainline after their `)` (so the mainline is replayed to its end:
+    // its plies, rows and final position), reading later variations past
+    // unplayed (the game is invalid already: no error of theirs is looked
+    // for, so a game of many bad variations costs what one does). That
+    // error is the game's only if nothing else is wrong with it: an
+    // error that stops the replay later, or one the end-of-game checks
+    // find, is reported instead (it says why the mainline stops where it
+    // does, or what else the mainline records wrongly). python-chess's
+    // reader means to go on too (it skips the rest of the variation), but
+    // goes on from the variation's position, not its parent's, and so
+    // stops at the mainline's next move; pgn-reader's validator skips
+    // variations. Any other error, and any error in the mainline, stops
+    // the replay.
     while let Err(mut error) = replayer.run(game) {
         error.depth = replayer.depth();
-        let in_variation_move = error.depth > 0 && error.kind.is_a_moves();
-        if replayer.out.error.is_none() {
-            replayer.out.error = Some(*error);
+        if error.depth > 0 && error.kind.is_a_moves() && replayer.variation_error.is_none() {
+            replayer.variation_error = Some(error);
+            if replayer.leave_variations(game) {
+                continue;
+            }
+            // The movetext ended inside the variation: the end-of-game
+            // checks say so (`open_variation`).
+            break;
         }
-        if in_variation_move && replayer.leave_variation(game) {
-            continue;
-        }
+        replayer.out.error = Some(*error);
         replayer.stopped = true;
         // What the game records is still the terminator where there is no
         // `Result` tag: read on for it (found by a tester: an invalid
@@ -676,6 +686,9 @@ struct Replayer<'r, V> {
     finished: bool,
     /// An error stopped the replay before the movetext's end.
     stopped: bool,
+    /// The first error in a move of a variation: the game's error unless
+    /// another is found (see [`replay`]).
+    variation_error: Option<Box<GameError>>,
     /// Whether the final position has a legal move, once an end-of-game
     /// check tested it ([`Replayed::final_has_legal_moves`]).
     final_moves: core::cell::Cell<Option<bool>>,
@@ -729,20 +742,20 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         self.stack.len() as u32
     }
 
-    /// Reads past the rest of the innermost open variation, to its `)`,
-    /// and goes back to the line it branched from (a move of it could not
-    /// be played). `false` when the movetext ends first.
+    /// Reads past the rest of the open variations, to the `)` of the
+    /// outermost, and goes back to the mainline (a move of a variation
+    /// could not be played). `false` when the movetext ends first.
     #[cold]
     #[inline(never)]
-    fn leave_variation(&mut self, game: &mut RawGame<'_>) -> bool {
-        if !read_past_variation(game) {
-            return false;
+    fn leave_variations(&mut self, game: &mut RawGame<'_>) -> bool {
+        while let Some(parent) = self.stack.pop() {
+            if !read_past_variation(game) {
+                self.stack.push(parent);
+                return false;
+            }
+            self.visitor.end_variation(self.depth() + 1);
+            self.frame = parent;
         }
-        let Some(parent) = self.stack.pop() else {
-            return false;
-        };
-        self.visitor.end_variation(self.depth() + 1);
-        self.frame = parent;
         true
     }
 
@@ -802,7 +815,10 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
                     self.visitor.mainline_comment(text, token.start);
                 }
             }
-            TokenKind::OpenVariation if self.options.mainline_only && self.frame.has_move() => {
+            TokenKind::OpenVariation
+                if (self.options.mainline_only || self.variation_error.is_some())
+                    && self.frame.has_move() =>
+            {
                 skip_variation(game, &token, self.frame.ply)?;
             }
             TokenKind::OpenVariation => {
@@ -1238,11 +1254,12 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         let mut out = self.out;
         for finding in found {
             match finding {
-                Finding::Error(error) => {
-                    out.error.get_or_insert(error);
-                }
+                Finding::Error(error) => out.error = Some(error),
                 Finding::Warning(warning) => out.warnings.push(warning),
             }
+        }
+        if out.error.is_none() {
+            out.error = self.variation_error.map(|e| *e);
         }
         out.final_position = Some(final_position);
         out.reached_end = reached_end;
