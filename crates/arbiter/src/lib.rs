@@ -57,7 +57,8 @@ use notation::pgn::rewrite::{self, TagEdit};
 /// What [`validate`] found in one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Validation {
-    /// Mainline plies replayed (up to the first error).
+    /// Mainline plies replayed (up to the error that stopped the replay:
+    /// a variation's bad move leaves the mainline replayed to its end).
     pub plies: u32,
     /// Lenient normalisations and other remarks.
     pub warnings: Vec<GameWarning>,
@@ -510,7 +511,8 @@ impl Ruling {
         }
     }
 
-    /// Mainline plies replayed (up to the error, for an invalid game).
+    /// Mainline plies replayed (up to the error that stopped the replay,
+    /// for an invalid game).
     #[must_use]
     pub fn plies(&self) -> u32 {
         match self {
@@ -646,7 +648,7 @@ pub struct Invalid {
     pub kind: InvalidKind,
     /// The `Result` as recorded.
     pub recorded: RecordedResult,
-    /// Mainline plies replayed (up to the error).
+    /// Mainline plies replayed (up to the error that stopped the replay).
     pub plies: u32,
     /// A sentence: the replay's error, or what happened.
     pub detail: String,

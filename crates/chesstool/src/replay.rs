@@ -95,8 +95,9 @@ pub struct ReplayArgs {
     fen_ep: FenEp,
     /// Leave invalid games out of the output (their errors still go to
     /// stderr). Without it, an invalid game keeps its place: its moves or
-    /// position up to the error, or with `--format pgn` its bytes as
-    /// they were.
+    /// position up to the error (the whole mainline when the error is a
+    /// variation's bad move), or with `--format pgn` its bytes as they
+    /// were.
     #[arg(long)]
     drop_invalid: bool,
     #[command(flatten)]
@@ -984,8 +985,9 @@ fn write_game(out: &mut Output, args: &ReplayArgs, row: &Row) -> Result<()> {
                 writeln!(out, "  {}", line.trim_end())?;
             }
             if let Some(err) = &r.error {
-                // The moves above are those before the error; the board
-                // below is the position they reach.
+                // The moves above are those before the error (the whole
+                // mainline for a variation's); the board below is the
+                // position they reach.
                 writeln!(out, "  invalid, line {}: {err}", err.line)?;
             }
             if let Some(board) = &r.final_board {

@@ -319,14 +319,16 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         counts.unreadable += tag_values.add(&tags, &report.header, || game_place(&row, row.line));
         tags.see(&report.header);
         command_note.add_record(&row);
-        // In the order of their lines: the warnings after the error's
-        // line (a mainline read on past a variation's bad move) after it.
-        let warnings = &report.validation.warnings;
+        // With an error, in the order of their lines (the game's own
+        // warnings at its first; a mainline read on past a variation's bad
+        // move has warnings after the error's line), the error after the
+        // warnings of its line.
+        let mut warnings: Vec<&GameWarning> = report.validation.warnings.iter().collect();
+        if error.is_some() {
+            warnings.sort_by_key(|w| w.line);
+        }
         let before = error.map_or(warnings.len(), |err| {
-            warnings
-                .iter()
-                .position(|w| w.line > err.line)
-                .unwrap_or(warnings.len())
+            warnings.partition_point(|w| w.line <= err.line)
         });
         for warning in &warnings[..before] {
             progress.suspend(|| warning_line(&row, warning));

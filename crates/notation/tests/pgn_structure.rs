@@ -150,27 +150,43 @@ fn a_variation_error_gives_way_to_what_else_is_wrong() {
     assert_eq!((err.move_text.as_deref(), err.depth), (Some("2.Kd5"), 0));
     assert_eq!(lines.mainline, ["e4", "e5"]);
     assert_eq!((r.plies, r.reached_end), (2, false));
-    // So does a stray `)`, an unterminated comment, and what the
-    // end-of-game checks find: a terminator at odds with the Result tag
-    // (`*`).
-    for (movetext, kind) in [
-        ("1. e4 (1. Ke3) ) e5 *\n", ErrorKind::Variation),
+    // So does a stray `)`, an unterminated comment (in the mainline, in
+    // the variation read past, in one read past unplayed after it: found
+    // where it is, a reviewer's finding), and what the end-of-game checks
+    // find about the movetext's structure.
+    for (movetext, kind, line) in [
+        ("1. e4 (1. Ke3) ) e5 *\n", ErrorKind::Variation, 9),
         (
             "1. e4 (1. Ke3) e5 2. Nf3 { unterminated\n",
             ErrorKind::Syntax,
+            9,
         ),
         (
-            "1. e4 (1. Ke3) e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1\n",
-            ErrorKind::ResultTag,
+            "1. e4 {fine} e5 (1... Kxx 2. Nf3\n{open\n2. Nf3 *\n",
+            ErrorKind::Syntax,
+            10,
         ),
+        (
+            "1. e4 (1. Kxx) e5 (1... d6\n2. Bc4 {open\n3. Bb5 *\n",
+            ErrorKind::Syntax,
+            10,
+        ),
+        ("1. e4 (1. Kxx) e5 2.\n", ErrorKind::Syntax, 9),
     ] {
         let (r, _) = replayed(movetext);
         assert_eq!(
-            r.error.map(|e| (e.kind, e.depth)),
-            Some((kind, 0)),
+            r.error.map(|e| (e.kind, e.depth, e.line)),
+            Some((kind, 0, line)),
             "{movetext}"
         );
     }
+    // A result at odds with the mainline does not: a game with a bad move
+    // is not one to rule on (a reviewer's finding: adjudicate ruled).
+    let (r, _) = replayed("1. e4 (1. Ke3) e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1\n");
+    assert_eq!(
+        r.error.map(|e| (e.kind, e.depth)),
+        Some((ErrorKind::IllegalMove, 1))
+    );
 }
 
 #[test]

@@ -149,7 +149,7 @@ impl<R> Sink<R> {
             if crate::output::Codec::of_destination(path)?.is_some() {
                 bail!(
                     "cannot write {}: a Parquet file compresses its own pages (--compression), and a reader cannot open one compressed again; write to a name such as out.parquet",
-                    crate::report::table::escape_for_message(&path.display().to_string())
+                    crate::report::table::escape_for_message(&crate::input::path_name(path))
                 );
             }
         }
@@ -313,7 +313,8 @@ pub trait GameRecord {
     fn header(&self) -> &GameHeader;
     /// The result the game records.
     fn recorded(&self) -> &RecordedResult;
-    /// Mainline plies replayed (up to the first error).
+    /// Mainline plies replayed (up to the error that stopped the replay:
+    /// a variation's bad move leaves the mainline replayed to its end).
     fn plies(&self) -> u32;
     /// With `--moves`: the mainline and the movetext.
     fn moves(&self) -> Option<&GameMoves> {
@@ -347,7 +348,8 @@ impl<R: GameRecord> GameRecord for crate::cli::Placed<R> {
 /// evals) and its movetext as one line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameMoves {
-    /// The mainline, up to the first error.
+    /// The mainline, up to the error that stopped the replay (a
+    /// variation's bad move leaves it replayed to its end).
     pub mainline: Mainline,
     /// The movetext's bytes as read, from the end of the tags to the end
     /// of the game.

@@ -1353,7 +1353,7 @@ impl Encoder {
                 };
                 let file = dir
                     .file(&path)
-                    .with_context(|| format!("cannot create {}", path.display()))?;
+                    .with_context(|| format!("cannot create {}", crate::input::path_name(&path)))?;
                 let writer = TableWriter::try_new(
                     FileOut::Part(file),
                     &self.schema,
@@ -1362,7 +1362,7 @@ impl Encoder {
                 )
                 .context("cannot start a parquet file")?;
                 self.writers.insert(id, writer);
-                self.names.insert(id, path.display().to_string());
+                self.names.insert(id, crate::input::path_name(&path));
                 Ok(None)
             }
             Message::Rows { id, batch, cut } => {

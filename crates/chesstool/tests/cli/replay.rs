@@ -1205,6 +1205,50 @@ fn a_variation_error_gives_way_to_the_mainline_s() {
         "[Event \"N\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. -- (2. Ke3) Nc6 3. Nf3 *\n",
     )
     .unwrap();
+    // A result at odds with the mate does not pass over the variation's
+    // bad move: the game is not ruled on, nor fixed (a reviewer's finding).
+    std::fs::write(
+        dir.join("r.pgn"),
+        "[Event \"R\"]\n[Result \"0-1\"]\n\n\
+         1. e4 (1. Ke3) e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1\n",
+    )
+    .unwrap();
+    let run = chesstool(
+        &dir,
+        &[
+            "adjudicate",
+            "r.pgn",
+            "--format",
+            "csv",
+            "--fix-results=fixed.pgn",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.contains(",0-1,7,*,invalid,"), "{}", run.stdout);
+    let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
+    assert!(
+        fixed.contains("[Result \"0-1\"]") && !fixed.contains("adjudication"),
+        "{fixed}"
+    );
+    // Warnings in the order of their lines: the game's own (at its first
+    // line, found at its end) before the error.
+    std::fs::write(
+        dir.join("w.pgn"),
+        "[Event \"t\"]\n\n1. e4 (1. Kxx)\n1... e5\n2. Nf3 Nc6 3. Bb5 a6 4. 0-0\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "w.pgn", "--show-warnings"]);
+    let places: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter_map(|l| l.split(": game").next())
+        .collect();
+    assert_eq!(
+        places,
+        ["w.pgn:1", "w.pgn:1", "w.pgn:3", "w.pgn:5"],
+        "{}",
+        run.stderr
+    );
     let run = chesstool(&dir, &["adjudicate", "n.pgn", "--format", "csv"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(

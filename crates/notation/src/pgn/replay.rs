@@ -325,7 +325,8 @@ impl Ply<'_> {
 
 /// What a caller wants to see while a game is replayed. Every method has
 /// a default that does nothing; events come in file order, and only up to
-/// the first error.
+/// the error that stops the replay (after a variation's bad move, the
+/// mainline's go on; see [`replay`]).
 ///
 /// `depth` is 0 in the mainline, 1 inside a variation of the mainline, 2
 /// inside a variation of that variation, and so on.
@@ -407,9 +408,10 @@ pub struct Replayed {
     pub final_position: Option<Position>,
     /// Whether the replay read the movetext to its end: `false` when an
     /// error stopped it (any error in the mainline, an error in a
-    /// variation other than in one of its moves, a variation left open
-    /// after a bad move of it), so that [`Replayed::final_position`] is
-    /// not the game's last position.
+    /// variation other than in one of its moves), so that
+    /// [`Replayed::final_position`] is not the game's last position. A
+    /// movetext that ends inside a variation or a comment is read to its
+    /// end (its error is found at the end).
     pub reached_end: bool,
     /// Whether [`Replayed::final_position`] has a legal move, when the
     /// replay found out (it does to check a recorded result against a
@@ -612,11 +614,20 @@ pub fn replay(
 }
 
 /// Reads past the variation `open` starts, to its `)` (its comments are
-/// tokens of their own, so a `)` in one counts for nothing).
+/// tokens of their own, so a `)` in one counts for nothing), the last
+/// `{` comment read kept in `last_comment`. A movetext that ends inside
+/// it ends there: in a comment left open, which the end-of-game checks
+/// say (`Replayer::unterminated_comment`), or else with the variation
+/// open, the error.
 #[cold]
 #[inline(never)]
-fn skip_variation(game: &mut RawGame<'_>, open: &Token, ply: u32) -> Result<(), Box<GameError>> {
-    if read_past_variation(game) {
+fn skip_variation(
+    game: &mut RawGame<'_>,
+    open: &Token,
+    ply: u32,
+    last_comment: &mut Option<Token>,
+) -> Result<(), Box<GameError>> {
+    if read_past_variation(game, last_comment) || game.ended_by() == GameEnd::UnterminatedComment {
         return Ok(());
     }
     Err(Box::new(located(
@@ -631,12 +642,14 @@ fn skip_variation(game: &mut RawGame<'_>, open: &Token, ply: u32) -> Result<(), 
 
 /// Reads the tokens of `game` past the `)` that closes the variation the
 /// reader is in (its nested ones with it; its comments are tokens of their
-/// own, so a `)` in one counts for nothing): `false` when the movetext
-/// ends first.
-fn read_past_variation(game: &mut RawGame<'_>) -> bool {
+/// own, so a `)` in one counts for nothing), the last `{` comment read
+/// kept in `last_comment` (so that one left open is found where it is):
+/// `false` when the movetext ends first.
+fn read_past_variation(game: &mut RawGame<'_>, last_comment: &mut Option<Token>) -> bool {
     let mut depth = 1u32;
     while let Some(token) = game.next_token() {
         match token.kind {
+            TokenKind::Comment => *last_comment = Some(token),
             TokenKind::OpenVariation => depth += 1,
             TokenKind::CloseVariation => {
                 depth -= 1;
@@ -749,7 +762,7 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
     #[inline(never)]
     fn leave_variations(&mut self, game: &mut RawGame<'_>) -> bool {
         while let Some(parent) = self.stack.pop() {
-            if !read_past_variation(game) {
+            if !read_past_variation(game, &mut self.seen.last_comment) {
                 self.stack.push(parent);
                 return false;
             }
@@ -819,7 +832,7 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
                 if (self.options.mainline_only || self.variation_error.is_some())
                     && self.frame.has_move() =>
             {
-                skip_variation(game, &token, self.frame.ply)?;
+                skip_variation(game, &token, self.frame.ply, &mut self.seen.last_comment)?;
             }
             TokenKind::OpenVariation => {
                 if !self.frame.has_move() {
@@ -1254,7 +1267,17 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         let mut out = self.out;
         for finding in found {
             match finding {
-                Finding::Error(error) => out.error = Some(error),
+                // It says what else is wrong, instead of a variation's bad
+                // move; but a result at odds with the mainline does not
+                // (that is for adjudication to rule on, and a game with a
+                // bad move is not ruled on: a reviewer's finding).
+                Finding::Error(error)
+                    if self.variation_error.is_none()
+                        || !matches!(error.kind, ErrorKind::Result | ErrorKind::ResultTag) =>
+                {
+                    out.error = Some(error);
+                }
+                Finding::Error(_) => {}
                 Finding::Warning(warning) => out.warnings.push(warning),
             }
         }
