@@ -1674,8 +1674,9 @@ fn rebind(expr: Expr) -> Expr {
         } => (negated, any, expr, pattern, escape_char, true),
         other => return other,
     };
-    let like = |expr: Box<Expr>, pattern: Box<Expr>, escape_char: Option<Box<Expr>>| {
-        rebind(if fold {
+    // The LIKE of the same kind, as given, and rebound.
+    let make = |expr: Box<Expr>, pattern: Box<Expr>, escape_char: Option<Box<Expr>>| {
+        if fold {
             Expr::ILike {
                 negated,
                 any,
@@ -1691,8 +1692,9 @@ fn rebind(expr: Expr) -> Expr {
                 pattern,
                 escape_char,
             }
-        })
+        }
     };
+    let like = |expr, pattern, escape_char| rebind(make(expr, pattern, escape_char));
     let inner = match rebind(*inner) {
         Expr::BinaryOp { left, op, right } if comparison_of(&op).is_some() => {
             let right = Box::new(like(right, pattern, escape_char));
@@ -1712,26 +1714,7 @@ fn rebind(expr: Expr) -> Expr {
             let left = Box::new(like(inner, pattern, Some(left)));
             Expr::BinaryOp { left, op, right }
         }
-        escape_char => {
-            let escape_char = escape_char.map(Box::new);
-            if fold {
-                Expr::ILike {
-                    negated,
-                    any,
-                    expr: inner,
-                    pattern,
-                    escape_char,
-                }
-            } else {
-                Expr::Like {
-                    negated,
-                    any,
-                    expr: inner,
-                    pattern,
-                    escape_char,
-                }
-            }
-        }
+        escape_char => make(inner, pattern, escape_char.map(Box::new)),
     }
 }
 
