@@ -187,6 +187,32 @@ fn a_variation_error_gives_way_to_what_else_is_wrong() {
         r.error.map(|e| (e.kind, e.depth)),
         Some((ErrorKind::IllegalMove, 1))
     );
+    // And the checks after it run on: a terminator strict mode refuses is
+    // said whatever the Result tag (a tester's finding: with the tag at
+    // odds, it went unsaid), and its warning without strict mode.
+    let strict = ReplayOptions {
+        strict: true,
+        ..ReplayOptions::default()
+    };
+    let pgn = format!("{TAGS}1. e4 e5 (1... c5 2. Ke3) 2. Nf3 Nc6 ½-½\n");
+    for options in [&strict, &ReplayOptions::default()] {
+        let mut out = None;
+        GameReader::new().read_chunk(pgn.as_bytes(), 0, 1, |raw| {
+            out = Some(replay(raw, options, &mut NoVisitor));
+        });
+        let r = out.expect("a game");
+        let kind = r.error.map(|e| e.kind);
+        if options.strict {
+            assert_eq!(kind, Some(ErrorKind::Spelling));
+        } else {
+            assert_eq!(kind, Some(ErrorKind::IllegalMove));
+            assert!(
+                r.warnings.iter().any(|w| w.to_string().contains("½-½")),
+                "{:?}",
+                r.warnings
+            );
+        }
+    }
 }
 
 #[test]

@@ -1254,6 +1254,15 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         if reached_end {
             for check in checks {
                 match check(&self, game, final_position) {
+                    // An error says what else is wrong, instead of a
+                    // variation's bad move; but a result at odds with the
+                    // mainline does not (that is for adjudication to rule
+                    // on, and a game with a bad move is not ruled on: a
+                    // reviewer's finding), and the checks after it run
+                    // on (a tester's: a strict spelling went unsaid).
+                    Some(Finding::Error(error))
+                        if self.variation_error.is_some()
+                            && matches!(error.kind, ErrorKind::Result | ErrorKind::ResultTag) => {}
                     Some(Finding::Error(error)) => {
                         found.push(Finding::Error(error));
                         break;
@@ -1267,17 +1276,7 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         let mut out = self.out;
         for finding in found {
             match finding {
-                // It says what else is wrong, instead of a variation's bad
-                // move; but a result at odds with the mainline does not
-                // (that is for adjudication to rule on, and a game with a
-                // bad move is not ruled on: a reviewer's finding).
-                Finding::Error(error)
-                    if self.variation_error.is_none()
-                        || !matches!(error.kind, ErrorKind::Result | ErrorKind::ResultTag) =>
-                {
-                    out.error = Some(error);
-                }
-                Finding::Error(_) => {}
+                Finding::Error(error) => out.error = Some(error),
                 Finding::Warning(warning) => out.warnings.push(warning),
             }
         }
