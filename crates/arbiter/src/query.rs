@@ -1657,21 +1657,22 @@ fn is_comparison(expr: &Expr) -> bool {
 
 /// [`rebind_like`] on `expr`, taken apart.
 fn rebind(expr: Expr) -> Expr {
-    let (negated, any, inner, pattern, escape_char, fold) = match expr {
+    let fold = matches!(expr, Expr::ILike { .. });
+    let (negated, any, inner, pattern, escape_char) = match expr {
         Expr::Like {
             negated,
             any,
             expr,
             pattern,
             escape_char,
-        } => (negated, any, expr, pattern, escape_char, false),
-        Expr::ILike {
+        }
+        | Expr::ILike {
             negated,
             any,
             expr,
             pattern,
             escape_char,
-        } => (negated, any, expr, pattern, escape_char, true),
+        } => (negated, any, expr, pattern, escape_char),
         other => return other,
     };
     // The LIKE of the same kind, as given, and rebound.
