@@ -10,8 +10,9 @@
 //!   and 2 threads against pgn-reader + shakmaty, with peak RSS.
 //! - `cargo xtask bench adjudicate`: the dist `chesstool adjudicate`
 //!   beside `chesstool validate`, 1 and 2 threads, with peak RSS.
-//! - `cargo xtask bench replay`: `chesstool replay --format parquet`
-//!   against `--format csv`, 2 threads: time and size.
+//! - `cargo xtask bench replay`: `chesstool replay` against a pgn-reader +
+//!   shakmaty script, and the Parquet games table against validate's CSV.
+//! - `cargo xtask bench select`: `chesstool select` against pgn-extract.
 //! - `cargo xtask bench unwinnable`: our "can this side still mate?"
 //!   against chasolver's full analysis on the shared unwinnability sets.
 //! - `cargo xtask fuzz`: the cargo-fuzz targets (FEN, SAN, PGN) for a while
@@ -50,7 +51,7 @@ use anyhow::{bail, Context};
 
 use crate::args::Args;
 
-const USAGE: &str = "\
+pub(crate) const USAGE: &str = "\
 usage: cargo xtask <command> [options]
 
 commands:
@@ -62,24 +63,36 @@ commands:
                                      our PGN reader vs pgn-reader's bare visitor (and both
                                      with move validation) on ../shared/data/pgn/real and
                                      target/corpus/lichess-like.pgn; --quick: first 20 MB of each
-  bench validate [--runs N] [--quick] [--no-rss] [--no-callgrind]
+  bench validate [--runs N] [--quick] [--no-rss] [--no-callgrind] [--callgrind-only]
+                 [--input FILE].. [--callgrind-on FILE]
                                      dist `chesstool validate --threads 1|2 --format csv` vs
                                      pgn-reader + shakmaty on ../shared/data/pgn/real (as many
                                      inputs) and the generated corpus (plain and .zst, beside
-                                     zstd -dc): MB/s, ratios, targets met/missed; peak RSS at
-                                     1/2/4 threads on 1 GB of stdin; callgrind instructions per
-                                     component on a 20 MB corpus (ours, baseline, read-only vs
+                                     zstd -dc), or on each --input: MB/s, ratios, targets
+                                     met/missed; peak RSS at 1/2/4 threads on 1 GB of stdin;
+                                     callgrind instructions per component on a 20 MB corpus (or
+                                     --callgrind-on FILE; ours, baseline, read-only vs
                                      pgn-reader's bare visitor); --quick: 1 run instead of 5
-  bench adjudicate [--runs N] [--quick]
+  bench adjudicate [--runs N] [--quick] [--no-callgrind]
                                      dist `chesstool adjudicate --threads 1|2 --format csv`
-                                     beside `chesstool validate` on ../shared/data/pgn/real and
-                                     the generated corpus: MB/s, adjudicate/validate (target
-                                     >= 0.8x), peak RSS, counts per reason; --quick: 1 run
-  bench replay [--runs N] [--quick]
-                                     dist `chesstool replay --threads 2` with --format
-                                     parquet against csv on the generated corpus: medians,
-                                     time and size ratios (targets <= 1 and <= 0.2); --quick:
-                                     1 run on the 20 MB corpus
+                                     beside `chesstool validate` and the pgn-reader + shakmaty
+                                     validator on ../shared/data/pgn/real, the generated corpus,
+                                     60 MB of real Lichess games and the master files: MB/s,
+                                     ratios and targets, peak RSS, counts per reason;
+                                     callgrind components; --quick: 1 run
+  bench replay [--runs N] [--quick] [--no-callgrind]
+                                     dist `chesstool replay --threads 1` (CSV and Parquet)
+                                     against a pgn-reader + shakmaty script on 60 MB of real
+                                     Lichess games and the master files (target >= 1.5x); the
+                                     Parquet games table against `validate --format csv`
+                                     (target >= 0.8x); callgrind components of ours and the
+                                     script on 3 MB
+  bench select [--runs N] [--quick]
+                                     dist `chesstool select` against pgn-extract (installed
+                                     when missing) on the same two inputs: a tag filter, -D
+                                     against --unique, our validate, two threads against one
+                                     (and two one-thread runs at once), peak RSS of --unique
+                                     over 1 M games; --quick: 1 run instead of 3
   bench unwinnable [--runs N] [--quick] [--mode exact|screen|both] [--process] [--set unfair,timeouts,lichess,testvector]
                    [--only ours|chasolver] [--budget N]
                                      adjudication::helpmate vs chasolver::winnability (full) on

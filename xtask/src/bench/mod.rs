@@ -243,13 +243,26 @@ impl Options {
     }
 }
 
+/// The benchmarks `bench` runs (and lists in its usage and in `cargo
+/// xtask --help`; `reader` and `replay-script` are steps of the others).
+pub(crate) const BENCHES: [&str; 7] = [
+    "perft",
+    "notation",
+    "validate",
+    "adjudicate",
+    "replay",
+    "select",
+    "unwinnable",
+];
+
 /// Usage of `bench`, for errors.
 const USAGE: &str =
     "usage: cargo xtask bench perft [--runs N] [--positions a,b,..] [--quick]\n       \
                      cargo xtask bench notation [--runs N] [--quick]\n       \
-                     cargo xtask bench validate [--runs N] [--quick] [--no-rss] [--no-callgrind]\n       \
-                     cargo xtask bench adjudicate [--runs N] [--quick]\n       \
-                     cargo xtask bench replay [--runs N] [--quick]\n       \
+                     cargo xtask bench validate [--runs N] [--quick] [--no-rss] [--no-callgrind] \
+                     [--callgrind-only] [--input FILE].. [--callgrind-on FILE]\n       \
+                     cargo xtask bench adjudicate [--runs N] [--quick] [--no-callgrind]\n       \
+                     cargo xtask bench replay [--runs N] [--quick] [--no-callgrind]\n       \
                      cargo xtask bench select [--runs N] [--quick]\n       \
                      cargo xtask bench unwinnable [--runs N] [--quick] [--set a,b,..] \
                      [--mode exact|screen|both] [--process] [--only ours|chasolver] [--budget N]";
@@ -271,8 +284,8 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         Some("reader") => return notation_bench::run_reader(args),
         Some("replay-script") => return replay_bench::run_script(args),
         Some(other) => bail!(
-            "unknown benchmark {other:?}; available: perft, notation, validate, adjudicate, \
-             replay, select, unwinnable\n{USAGE}"
+            "unknown benchmark {other:?}; available: {}\n{USAGE}",
+            BENCHES.join(", ")
         ),
         None => bail!("{USAGE}"),
     }
@@ -660,6 +673,31 @@ fn cpu_description() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each benchmark is in both usages, with the options it parses.
+    #[test]
+    fn usages_list_every_benchmark_and_its_options() {
+        for bench in BENCHES {
+            let line = format!("bench {bench} [");
+            assert!(USAGE.contains(&line), "bench usage lacks {line}");
+            assert!(crate::USAGE.contains(&line), "xtask usage lacks {line}");
+        }
+        for (bench, option) in [
+            ("validate", "--callgrind-only"),
+            ("validate", "--input FILE"),
+            ("validate", "--callgrind-on FILE"),
+            ("adjudicate", "--no-callgrind"),
+            ("replay", "--no-callgrind"),
+            ("unwinnable", "--process"),
+        ] {
+            for usage in [USAGE, crate::USAGE] {
+                let from = usage.find(&format!("bench {bench} [")).unwrap();
+                let rest = &usage[from..];
+                let end = rest[1..].find("bench ").map_or(rest.len(), |i| i + 1);
+                assert!(rest[..end].contains(option), "bench {bench} lacks {option}");
+            }
+        }
+    }
 
     /// Steal is a share of the time not idle: one CPU busy and one idle,
     /// stolen from at the same rate as two busy ones, reads alike.
