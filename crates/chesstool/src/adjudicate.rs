@@ -371,6 +371,8 @@ struct Counts {
     invalid: u64,
     /// Typed tag values that were not of their type.
     unreadable: u64,
+    /// Games read that `--where` left out.
+    not_selected: u64,
     /// Per [`Reason::ALL`], then invalid games.
     reasons: [u64; Reason::ALL.len() + 1],
 }
@@ -488,6 +490,7 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         closed += u64::from(record.closed);
         kept_conflicts += u64::from(record.kept_conflict);
         if !record.selected {
+            counts.not_selected += 1;
             return Ok(Flow::Continue);
         }
         counts.games += 1;
@@ -627,13 +630,14 @@ struct LeftOut;
 fn summary(counts: &Counts, note: &str) -> String {
     let agree = counts.games - counts.disagree - counts.invalid;
     let mut s = format!(
-        "{}: {} {}, {} disagree, {} invalid{}{note}\n",
+        "{}: {} {}, {} disagree, {} invalid{}{}{note}\n",
         crate::report::counted(counts.games, "game", "games"),
         crate::report::counted(agree, "recorded result", "recorded results"),
         if agree == 1 { "agrees" } else { "agree" },
         counts.disagree,
         counts.invalid,
-        unreadable_note(counts.unreadable)
+        unreadable_note(counts.unreadable),
+        crate::report::not_selected_note(counts.not_selected)
     );
     let names = Reason::ALL
         .iter()

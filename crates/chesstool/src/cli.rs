@@ -498,12 +498,20 @@ pub fn expand_inputs(
     // `--files-from -`) would read nothing, and the run fail on an input
     // of no games (a tester's finding). Told before the list is read, and
     // again for a `-` in it.
+    // A name of the stream stdin is (`/dev/stdin`, `/proc/self/fd/0`,
+    // where it is a pipe or a terminal) reads the same one (a tester's
+    // finding: `/dev/stdin -` read the games, then failed on `-`).
     let stdin_twice = |named: &[PathBuf]| -> Result<()> {
-        let stdin_uses = named.iter().filter(|path| input::is_stdin(path)).count()
-            + usize::from(files_from.is_some_and(input::is_stdin));
+        let stdin_uses = named
+            .iter()
+            .filter(|path| input::is_stdin(path) || is_stdin_stream(path))
+            .count()
+            + usize::from(
+                files_from.is_some_and(|list| input::is_stdin(list) || is_stdin_stream(list)),
+            );
         if stdin_uses > 1 {
             bail!(
-                "stdin (-) is named as an input {} (--files-from - counts too): it can be read once",
+                "stdin is named as an input {} (-, /dev/stdin and --files-from - count alike): it can be read once",
                 if stdin_uses == 2 {
                     "twice".to_owned()
                 } else {
@@ -836,6 +844,29 @@ pub fn same_destination(a: Option<&Path>, b: Option<&Path>) -> bool {
 fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::MetadataExt;
     a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+/// Whether `path` names the stream stdin is, when that is no regular
+/// file (a pipe, a terminal, a socket: read once, whatever its name);
+/// `-` itself is not counted here.
+#[cfg(unix)]
+fn is_stdin_stream(path: &Path) -> bool {
+    use std::os::fd::AsFd;
+    if input::is_stdin(path) {
+        return false;
+    }
+    let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
+        return false;
+    };
+    match (std::fs::File::from(fd).metadata(), std::fs::metadata(path)) {
+        (Ok(stdin), Ok(named)) => !stdin.is_file() && same_file(&stdin, &named),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn is_stdin_stream(_: &Path) -> bool {
+    false
 }
 
 /// What stdin is, when it is a file (`< games.pgn`); `None` for a pipe or

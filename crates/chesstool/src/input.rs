@@ -201,7 +201,9 @@ fn from_file(name: String, file: File, size: u64) -> anyhow::Result<Input> {
     // be read, as `from_reader` says.
     if head.len() < 4 {
         if let Some(error) = error {
-            return Err(anyhow::Error::new(error).context(format!("cannot read {name}")));
+            // As every other read error is said (a tester's finding:
+            // `Input/output error (os error 5)` for `/proc/self/mem`).
+            return Err(anyhow::anyhow!("{}", describe_io_error(&name, &error)));
         }
     }
     // A file whose line ends are CR alone is read through the stream,
@@ -640,10 +642,21 @@ impl fmt::Display for DecodeError {
         }
         // flate2 already says "corrupt gzip stream does not have …".
         if detail.starts_with(&prefix) {
-            f.write_str(&detail)
+            f.write_str(&detail)?;
         } else {
-            write!(f, "{prefix}: {detail}")
+            write!(f, "{prefix}: {detail}")?;
         }
+        if self.compression == Compression::Gzip && detail.contains("checksum") {
+            // Gzip checks a member's bytes only at its end, after they
+            // were read and reported on (a tester's finding: rows of
+            // garbage, then this line alone); zstd and bzip2 check each
+            // block before handing it out.
+            f.write_str(
+                ": gzip checks its data only at the end of each member, so the games \
+                 read from its last member may hold damaged bytes",
+            )?;
+        }
+        Ok(())
     }
 }
 

@@ -489,6 +489,9 @@ enum Sink {
         /// `None` once committed or discarded.
         writer: Option<BufWriter<Dest>>,
         dest: PathBuf,
+        /// The file stdout is (`-o /dev/stdout`): a reader gone from it
+        /// ends the run as one gone from stdout does.
+        stdout: bool,
     },
     File {
         /// `None` once written out ([`Output::prepare`]), committed or
@@ -575,6 +578,7 @@ impl Output {
                 sink: Sink::Stream {
                     writer: Some(BufWriter::with_capacity(BUFFER_SIZE, dest(stdout)?)),
                     dest: path.to_path_buf(),
+                    stdout: true,
                 },
             });
         }
@@ -593,6 +597,7 @@ impl Output {
                 sink: Sink::Stream {
                     writer: Some(BufWriter::with_capacity(BUFFER_SIZE, dest(file)?)),
                     dest: path.to_path_buf(),
+                    stdout: false,
                 },
             });
         }
@@ -642,6 +647,15 @@ impl Output {
         matches!(self.sink, Sink::Stdout(_))
     }
 
+    /// Whether the bytes go to stdout: as standard output, or through the
+    /// file stdout is (`-o /dev/stdout`, written through stdout).
+    fn writes_stdout(&self) -> bool {
+        matches!(
+            self.sink,
+            Sink::Stdout(_) | Sink::Stream { stdout: true, .. }
+        )
+    }
+
     /// The name for messages: the destination path, or `<stdout>`.
     #[must_use]
     pub fn name(&self) -> String {
@@ -665,8 +679,11 @@ impl Output {
     /// removed); the message names the destination.
     pub fn prepare(&mut self) -> anyhow::Result<()> {
         let name = self.name();
+        let stdout = self.writes_stdout();
         match &mut self.sink {
-            Sink::Stdout(writer) => writer.flush().context("cannot write to stdout"),
+            Sink::Stdout(writer) => writer
+                .flush()
+                .with_context(|| format!("cannot write {name}")),
             Sink::Stream { writer, .. } => match writer.take() {
                 Some(writer) => writer
                     .into_inner()
@@ -675,7 +692,7 @@ impl Output {
                     .and_then(|mut file| file.flush())
                     .map_err(|err| {
                         io::Error::new(
-                            quiet_only_on_stdout(false, err.kind()),
+                            quiet_only_on_stdout(stdout, err.kind()),
                             crate::input::os_message(&err),
                         )
                     })
@@ -842,7 +859,7 @@ impl Output {
     /// space left on device`), of the same kind (a closed pipe stays one).
     fn named(&self, err: &io::Error) -> io::Error {
         io::Error::new(
-            quiet_only_on_stdout(matches!(self.sink, Sink::Stdout(_)), err.kind()),
+            quiet_only_on_stdout(self.writes_stdout(), err.kind()),
             format!(
                 "cannot write {}: {}",
                 crate::report::table::escape_for_message(&self.name()),
@@ -1055,6 +1072,14 @@ impl OutputDir {
             fs::create_dir_all(parent)?;
         }
         Ok(BufWriter::with_capacity(BUFFER_SIZE, File::create(path)?))
+    }
+
+    /// The name of the file `relative` of this directory for messages, as
+    /// it will be once committed (`parts/000007.pgn`, not the temporary
+    /// directory's, nor `000007.pgn` alone: a tester's finding).
+    #[must_use]
+    pub fn shown(&self, relative: &Path) -> String {
+        crate::input::path_name(&self.dest.join(relative))
     }
 
     /// Renames the directory into place (an empty one there is replaced).

@@ -673,6 +673,8 @@ struct Counts {
     without_moves: u64,
     /// Typed tag values that were not of their type.
     unreadable: u64,
+    /// Games read that `--where` left out.
+    not_selected: u64,
 }
 
 pub fn run(args: &ReplayArgs) -> Result<Outcome> {
@@ -733,6 +735,7 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
             return Ok(Flow::NextInput);
         }
         if !row.record.selected {
+            counts.not_selected += 1;
             return Ok(Flow::Continue);
         }
         counts.games += 1;
@@ -849,6 +852,7 @@ fn summary(counts: &Counts, ply: Option<u32>) -> String {
         line.push_str(&note);
     }
     line.push_str(&crate::report::unreadable_note(counts.unreadable));
+    line.push_str(&crate::report::not_selected_note(counts.not_selected));
     line
 }
 

@@ -74,7 +74,8 @@ pub struct SelectArgs {
     #[arg(long, value_name = "WHAT,…", value_delimiter = ',', value_enum)]
     strip: Vec<StripWhat>,
     /// Write N games a file into the directory -o DIR (new or empty):
-    /// 000001.pgn, 000002.pgn, … (names that sort).
+    /// 000001.pgn, 000002.pgn, … (names that sort: past 899999.pgn,
+    /// 90000000.pgn, … as GNU split widens its suffixes).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     split_every: Option<u64>,
     /// `valid` is decided strictly (lenient normalisations are errors).
@@ -436,6 +437,8 @@ struct Counts {
     /// Games `--export`, `--strip` or `--tags` could not rewrite (invalid
     /// ones), written as read.
     not_cleaned: u64,
+    /// The place of the first of those (`FILE:LINE: game N (A – B)`).
+    first_not_cleaned: Option<String>,
     /// Tags given again in a rewritten game, their later values dropped.
     repeated_tags: u64,
 }
@@ -509,6 +512,12 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     let column_tags: &[String] = if table { &args.common.tags } else { &[] };
     let (schema, tags) = schema(column_tags, &args.table, &mut spec)?;
     let partition = date_partitions::<Kept>(&args.table.partition_by, &mut spec)?;
+    // With --format pgn, the tags --tags names, checked as a table's are.
+    let (pgn_tags, named) = if table {
+        (crate::report::TagColumns::default(), Vec::new())
+    } else {
+        crate::report::TagColumns::for_pgn(&args.common.tags, &mut spec)?
+    };
     let export = (args.export
         || !args.strip.is_empty()
         || (!table && !args.common.tags.is_empty()))
@@ -523,28 +532,16 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         };
         // `roster` stands for the Seven Tag Roster (always written, with
         // the tags that set up the game), `all` for every tag.
+        // (`lichess` stands for the Lichess dataset's tags, as in a
+        // table.)
         let names = &args.common.tags;
-        let tags = if names.is_empty() || names.iter().any(|n| n.eq_ignore_ascii_case("all")) {
+        let tags = if names.is_empty() || names.iter().any(|n| n.trim().eq_ignore_ascii_case("all"))
+        {
             notation::pgn::clean::TagChoice::All
+        } else if named.is_empty() {
+            notation::pgn::clean::TagChoice::Roster
         } else {
-            // `lichess` stands for the Lichess dataset's tags, as in a
-            // table.
-            let named: Vec<String> = names
-                .iter()
-                .filter(|n| !n.eq_ignore_ascii_case("roster"))
-                .flat_map(|n| {
-                    if n.eq_ignore_ascii_case("lichess") {
-                        crate::report::LICHESS_TAGS.map(str::to_owned).to_vec()
-                    } else {
-                        vec![n.clone()]
-                    }
-                })
-                .collect();
-            if named.is_empty() {
-                notation::pgn::clean::TagChoice::Roster
-            } else {
-                notation::pgn::clean::TagChoice::Named(named)
-            }
+            notation::pgn::clean::TagChoice::Named(named.clone())
         };
         (strip, tags)
     });
@@ -602,6 +599,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                 file: None,
                 in_file: 0,
                 files: 0,
+                name: String::new(),
                 through: notation::pgn::rewrite::PassThrough::default(),
             })
         }
@@ -695,6 +693,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             // What the report holds: the games written (not the
             // duplicates `--unique` drops; a reviewer's finding).
             tags.see(&row.record.header);
+            pgn_tags.see(&row.record.header);
             command_note.add_record(&row);
             tag_values.add(&tags, &row.record.header, || {
                 crate::validate::game_place(&row, row.line)
@@ -712,11 +711,18 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                         })?,
                         None => return Ok(Flow::Continue),
                     };
-                    // Asked to clean, an invalid game is written as read.
-                    counts.not_cleaned += u64::from(
-                        task.export.is_some()
-                            && matches!(row.record.bytes, Some(Written::AsRead { .. })),
-                    );
+                    // Asked to clean, an invalid game is written as read;
+                    // the first one is named (a tester's finding: never
+                    // said which).
+                    if task.export.is_some()
+                        && matches!(row.record.bytes, Some(Written::AsRead { .. }))
+                    {
+                        counts.not_cleaned += 1;
+                        if counts.first_not_cleaned.is_none() {
+                            counts.first_not_cleaned =
+                                Some(crate::validate::game_place(&row, row.line));
+                        }
+                    }
                     if let Some(Written::Rewritten { repeated_tags, .. }) = &row.record.bytes {
                         counts.repeated_tags += u64::from(*repeated_tags);
                     }
@@ -743,6 +749,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     )?;
     crate::cli::after_run(watched.as_ref(), &run, &args.common, false);
     tags.warn_absent(&run, &args.common, counts.selected);
+    pgn_tags.warn_absent(&run, &args.common, counts.selected);
     command_note.say();
     tag_values.say();
     // The duplicates written out before the games are committed: a write
@@ -789,6 +796,8 @@ struct Split {
     file: Option<std::io::BufWriter<std::fs::File>>,
     in_file: u64,
     files: u64,
+    /// The current file's name for messages (`parts/000007.pgn`).
+    name: String,
     through: notation::pgn::rewrite::PassThrough,
 }
 
@@ -798,21 +807,26 @@ impl Split {
         if self.file.is_none() || self.in_file == self.every {
             self.close()?;
             self.files += 1;
-            let name = format!("{:06}.pgn", self.files);
+            let name = part_name(self.files);
+            let name = std::path::Path::new(&name);
+            self.name = self.dir.shown(name);
             self.file = Some(
                 self.dir
-                    .file(std::path::Path::new(&name))
-                    .with_context(|| format!("cannot create {name}"))?,
+                    .file(name)
+                    .with_context(|| format!("cannot create {}", self.name))?,
             );
             self.through = notation::pgn::rewrite::PassThrough::default();
             self.in_file = 0;
         }
         if let Some(file) = &mut self.file {
             let (before, at, end) = self.through.around(game, ending);
-            file.write_all(before)?;
-            file.write_all(&game[..at])?;
-            file.write_all(end)?;
-            file.write_all(&game[at..])?;
+            (|| {
+                file.write_all(before)?;
+                file.write_all(&game[..at])?;
+                file.write_all(end)?;
+                file.write_all(&game[at..])
+            })()
+            .with_context(|| format!("cannot write {}", self.name))?;
         }
         self.in_file += 1;
         Ok(())
@@ -823,11 +837,35 @@ impl Split {
         if let Some(mut file) = self.file.take() {
             let mut buf = Vec::new();
             self.through.finish(&mut buf);
-            file.write_all(&buf)?;
-            file.flush()?;
+            file.write_all(&buf)
+                .and_then(|()| file.flush())
+                .with_context(|| format!("cannot write {}", self.name))?;
         }
         Ok(())
     }
+}
+
+/// The name of `--split-every`'s `n`-th file (from 1): `000001.pgn` to
+/// `899999.pgn`, then, as GNU split widens its suffixes, `90000000.pgn` to
+/// `98999999.pgn`, `9900000000.pgn`, …: names that sort in the order
+/// written however many there are (a tester's finding: `1000000.pgn`
+/// sorted before `100001.pgn`).
+fn part_name(n: u64) -> String {
+    // Tier k: k nines, then 6 + k digits whose first is not a 9.
+    let (mut first, mut width, mut count) = (1u64, 6usize, 899_999u64);
+    let mut nines = String::new();
+    while n >= first + count {
+        first += count;
+        nines.push('9');
+        width += 1;
+        count = if nines.len() == 1 {
+            9_000_000
+        } else {
+            count * 10
+        };
+    }
+    let value = if nines.is_empty() { n } else { n - first };
+    format!("{nines}{value:0width$}.pgn")
 }
 
 /// What was not done to games written as read: invalid games not
@@ -851,10 +889,18 @@ fn endings_note(counts: &Counts) -> Option<String> {
             "{n} games without a termination marker written with one (their Result tag's, else *)"
         )),
     };
+    let first = counts
+        .first_not_cleaned
+        .as_deref()
+        .map_or(String::new(), |place| format!(" (the first: {place})"));
     let not_cleaned = match counts.not_cleaned {
         0 => None,
-        1 => Some("1 invalid game written as read, not rewritten".to_owned()),
-        n => Some(format!("{n} invalid games written as read, not rewritten")),
+        1 => Some(format!(
+            "1 invalid game written as read, not rewritten{first}"
+        )),
+        n => Some(format!(
+            "{n} invalid games written as read, not rewritten{first}"
+        )),
     };
     let variations = match counts.variations_closed {
         0 => None,
@@ -906,4 +952,32 @@ fn summary(counts: &Counts) -> String {
         line.push_str(&note);
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::part_name;
+
+    /// Names sort as the files were written, across each widening.
+    #[test]
+    fn split_names_sort_in_order_past_every_width() {
+        assert_eq!(part_name(1), "000001.pgn");
+        assert_eq!(part_name(899_999), "899999.pgn");
+        assert_eq!(part_name(900_000), "90000000.pgn");
+        assert_eq!(part_name(9_899_999), "98999999.pgn");
+        assert_eq!(part_name(9_900_000), "9900000000.pgn");
+        let ns: Vec<u64> = [1, 2, 9, 10, 99_999, 100_000, 899_998]
+            .into_iter()
+            .chain(899_999..900_002)
+            .chain(9_899_998..9_900_002)
+            .chain(99_899_998..99_900_002)
+            .chain([999_999_999, 1_000_000_000, u64::from(u32::MAX)])
+            .collect();
+        let mut names: Vec<String> = ns.iter().map(|&n| part_name(n)).collect();
+        let written = names.clone();
+        names.sort();
+        assert_eq!(names, written);
+        names.dedup();
+        assert_eq!(names.len(), ns.len());
+    }
 }

@@ -141,7 +141,7 @@ pub fn schema(
             c.opt_int(error(r).and_then(|e| e.ply).map(i64::from))
         }),
         Column::new("error_move", Type::Str, true, move |r: &Row, _, c| {
-            c.opt_str(error(r).and_then(|e| e.move_text.as_deref()))
+            c.opt_str(error(r).and_then(GameError::at_fault))
         }),
         Column::new("error_line", Type::Int64, true, move |r: &Row, _, c| {
             c.opt_int(error(r).map(|e| i64::try_from(e.line).unwrap_or(i64::MAX)))
@@ -264,6 +264,8 @@ struct Counts {
     with_warnings: u64,
     bytes: u64,
     unreadable: u64,
+    /// Games read that `--where` left out.
+    not_selected: u64,
 }
 
 pub fn run(args: &ValidateArgs) -> Result<Outcome> {
@@ -305,6 +307,7 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let mut tag_values = crate::report::TagValueNote::default();
     let run = run_inputs(&args.files, &args.common, &task, |progress, row: Row, _| {
         if !row.record.selected {
+            counts.not_selected += 1;
             return Ok(Flow::Continue);
         }
         counts.games += 1;
@@ -368,12 +371,13 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
     let seconds = started.elapsed().as_secs_f64();
     let mb = counts.bytes as f64 / 1e6;
     let summary = format!(
-        "{}: {} valid, {} invalid, {} with warnings{} ({mb:.1} MB in {seconds:.2} s, {:.1} MB/s){}{}",
+        "{}: {} valid, {} invalid, {} with warnings{}{} ({mb:.1} MB in {seconds:.2} s, {:.1} MB/s){}{}",
         crate::report::counted(counts.games, "game", "games"),
         counts.games - counts.invalid,
         counts.invalid,
         counts.with_warnings,
         unreadable_note(counts.unreadable),
+        crate::report::not_selected_note(counts.not_selected),
         mb / seconds.max(1e-9),
         if stopped { ", stopped after --max-errors" } else { "" },
         run.skipped.note()

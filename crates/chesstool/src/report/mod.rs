@@ -666,6 +666,25 @@ pub struct TagColumns {
     /// The named columns no game of the report had a value for yet
     /// ([`TagColumns::see`]), by index; emptied as they are seen.
     unseen: std::cell::RefCell<Vec<usize>>,
+    /// The tags of games written as PGN ([`TagColumns::for_pgn`]), not
+    /// columns.
+    pgn: bool,
+}
+
+/// A tag name as `--tags` takes it: as the reader reads a name, a letter,
+/// digit or `_`, then those or the other characters of a PGN symbol
+/// (`My-Tag`).
+fn check_tag_name(tag: &str) -> Result<()> {
+    if tag.is_empty() {
+        bail!("--tags: empty tag name");
+    }
+    let symbol = |b: u8| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b);
+    if !(tag.as_bytes()[0].is_ascii_alphanumeric() || tag.starts_with('_'))
+        || !tag.bytes().all(symbol)
+    {
+        bail!("--tags: {tag:?} is not a tag name (a letter, digit or _, then those or + # = : -)");
+    }
+    Ok(())
 }
 
 impl TagColumns {
@@ -703,24 +722,12 @@ impl TagColumns {
                 }
                 continue;
             }
-            if tag.is_empty() {
-                bail!("--tags: empty tag name");
-            }
             if tag.eq_ignore_ascii_case("all") || tag.eq_ignore_ascii_case("roster") {
                 bail!(
                     "--tags {tag} chooses the tags of games written as PGN (select --format pgn): a table's tag columns are named one by one, or `lichess`"
                 );
             }
-            // As the reader reads a name: a letter, digit or `_`, then
-            // those or the other characters of a PGN symbol (`My-Tag`).
-            let symbol = |b: u8| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b);
-            if !(tag.as_bytes()[0].is_ascii_alphanumeric() || tag.starts_with('_'))
-                || !tag.bytes().all(symbol)
-            {
-                bail!(
-                    "--tags: {tag:?} is not a tag name (a letter, digit or _, then those or + # = : -)"
-                );
-            }
+            check_tag_name(tag)?;
             if let Some(column) = as_columns.iter().find(|c| c.eq_ignore_ascii_case(tag)) {
                 bail!("--tags: the {column} tag is already a column of this report");
             }
@@ -774,7 +781,62 @@ impl TagColumns {
         Ok(TagColumns {
             columns,
             unseen: std::cell::RefCell::new(unseen),
+            pgn: false,
         })
+    }
+
+    /// The tags `--tags` names for games written as PGN (`select
+    /// --format pgn`): `roster` and `all` choose sets, `lichess` stands
+    /// for [`LICHESS_TAGS`]; every other name is read as a table's are
+    /// (blanks around it trimmed, an empty name, a name that is no tag's
+    /// or one given twice refused), added to `spec` so that
+    /// [`TagColumns::see`] can tell which no game had, and returned with
+    /// the tags `lichess` brings, in order (a tester's finding: `--tags
+    /// "Annotator, ECO"` wrote no `ECO`, and `--tags whiteelo` no Elo,
+    /// without a word). No columns are made of them.
+    ///
+    /// # Errors
+    /// A usage error, as [`TagColumns::new`]'s.
+    pub fn for_pgn(tags: &[String], spec: &mut HeaderSpec) -> Result<(TagColumns, Vec<String>)> {
+        let mut wanted: Vec<String> = Vec::new();
+        let mut columns = Vec::new();
+        for tag in tags {
+            let tag = tag.trim();
+            if tag.eq_ignore_ascii_case("all") || tag.eq_ignore_ascii_case("roster") {
+                continue;
+            }
+            if tag.eq_ignore_ascii_case("lichess") {
+                for t in LICHESS_TAGS {
+                    if !wanted.iter().any(|w| w == t) {
+                        wanted.push(t.to_owned());
+                    }
+                }
+                continue;
+            }
+            check_tag_name(tag)?;
+            if columns.iter().any(|c: &TagColumn| c.tag == tag) {
+                bail!("--tags: {tag} given twice");
+            }
+            columns.push(TagColumn {
+                index: spec.add(tag),
+                ty: TagType::of(tag),
+                named: true,
+                tag: tag.to_owned(),
+                name: tag.to_owned(),
+            });
+            if !wanted.iter().any(|w| w == tag) {
+                wanted.push(tag.to_owned());
+            }
+        }
+        let unseen = (0..columns.len()).collect();
+        Ok((
+            TagColumns {
+                columns,
+                unseen: std::cell::RefCell::new(unseen),
+                pgn: true,
+            },
+            wanted,
+        ))
     }
 
     /// Notes which named tag columns `header` has a value for (called for
@@ -807,11 +869,18 @@ impl TagColumns {
                     Some(meant) => format!("did you mean {meant}?"),
                     None => "tag names are matched as written, in their case".to_owned(),
                 };
-                eprintln!(
-                    "chesstool: warning: --tags: no game of the report has a tag named {} ({hint}): \
-                     its column {} is null",
-                    column.tag, column.name
-                );
+                if self.pgn {
+                    eprintln!(
+                        "chesstool: warning: --tags: no game written has a tag named {} ({hint})",
+                        column.tag
+                    );
+                } else {
+                    eprintln!(
+                        "chesstool: warning: --tags: no game of the report has a tag named {} \
+                         ({hint}): its column {} is null",
+                        column.tag, column.name
+                    );
+                }
             }
         }
     }
@@ -1133,6 +1202,18 @@ pub fn unreadable_note(n: u64) -> String {
         0 => String::new(),
         1 => ", 1 tag value not of its column's type (written as null)".to_owned(),
         n => format!(", {n} tag values not of their column's type (written as null)"),
+    }
+}
+
+/// `; N games not selected by --where` for a summary, or nothing: the
+/// games read that the condition left out, so that the summary's counts
+/// add up to the games read (select says the same in its own words).
+#[must_use]
+pub fn not_selected_note(n: u64) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!("; {} not selected by --where", counted(n, "game", "games"))
     }
 }
 

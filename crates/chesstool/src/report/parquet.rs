@@ -1351,9 +1351,10 @@ impl Encoder {
                 let Destination::Dir(dir) = &self.destination else {
                     bail!("a partition opened without a directory");
                 };
+                let name = dir.shown(&path);
                 let file = dir
                     .file(&path)
-                    .with_context(|| format!("cannot create {}", crate::input::path_name(&path)))?;
+                    .with_context(|| format!("cannot create {name}"))?;
                 let writer = TableWriter::try_new(
                     FileOut::Part(file),
                     &self.schema,
@@ -1362,7 +1363,7 @@ impl Encoder {
                 )
                 .context("cannot start a parquet file")?;
                 self.writers.insert(id, writer);
-                self.names.insert(id, crate::input::path_name(&path));
+                self.names.insert(id, name);
                 Ok(None)
             }
             Message::Rows { id, batch, cut } => {
@@ -1395,7 +1396,8 @@ impl Encoder {
                     }
                     FileOut::Part(mut file) => {
                         use std::io::Write;
-                        file.flush().context("cannot write a parquet file")?;
+                        file.flush()
+                            .map_err(|err| cannot_write(err.into(), self.names.get(&id)))?;
                     }
                 }
                 Ok(None)

@@ -289,33 +289,36 @@ fn replay_into_a_closed_pipe_exits_quietly() {
     use std::io::{BufRead, BufReader};
     use std::process::{Command, Stdio};
     let dir = temp_dir("replay_broken_pipe");
-    // About 4 MB of CSV, far more than a pipe holds.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chesstool"))
-        .args([
-            "replay",
-            &repo_file("testdata/sample.pgn"),
-            "--format",
-            "csv",
-            "-q",
-        ])
-        .current_dir(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run chesstool");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut first)
-        .expect("read");
-    assert!(first.starts_with("file,game,ply"));
-    // The reader is dropped here: the pipe closes under the writer.
-    let out = child.wait_with_output().expect("wait");
-    assert_eq!(out.status.code(), Some(0));
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let sample = repo_file("testdata/sample.pgn");
+    // `-o /dev/stdout` is written through stdout, and ends as it does (a
+    // tester's finding: `cannot write /dev/stdout: broken pipe`, exit 2).
+    for output in [None, Some("/dev/stdout")] {
+        // About 4 MB of CSV, far more than a pipe holds.
+        let mut args = vec!["replay", sample.as_str(), "--format", "csv", "-q"];
+        if let Some(output) = output {
+            args.extend(["-o", output]);
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chesstool"))
+            .args(&args)
+            .current_dir(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run chesstool");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut first)
+            .expect("read");
+        assert!(first.starts_with("file,game,ply"));
+        // The reader is dropped here: the pipe closes under the writer.
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(out.status.code(), Some(0), "{output:?}");
+        assert!(
+            out.stderr.is_empty(),
+            "{output:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 /// `--format pgn` keeps the first of two tags with one name (the value the

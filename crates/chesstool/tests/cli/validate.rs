@@ -268,6 +268,34 @@ fn validate_csv_schema_and_rows() {
     );
 }
 
+/// `error_move` quotes what the error line on stderr quotes: the move,
+/// else the token at fault (a tester's finding: empty for a result after
+/// the result, which stderr named).
+#[test]
+fn validate_error_move_is_the_token_stderr_quotes() {
+    let dir = temp_dir("validate_error_token");
+    std::fs::write(
+        dir.join("t.pgn"),
+        "[Event \"b\"]\n\n1. d4 1-0 0-1\n\n[Event \"c\"]\n\n1. e4 1-0 e5\n\n[Event \"d\"]\n\n1. e4 ) e5 *\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "t.pgn", "--format", "csv"]);
+    assert_eq!(run.code, 1);
+    let quoted: Vec<String> = run
+        .stderr
+        .lines()
+        .map(|line| line.split('"').nth(1).unwrap().to_owned())
+        .collect();
+    let columns: Vec<String> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|row| row.split(',').nth(11).unwrap().to_owned())
+        .collect();
+    assert_eq!(quoted, ["0-1", "1...e5", ")"], "{}", run.stderr);
+    assert_eq!(columns, quoted, "{}", run.stdout);
+}
+
 #[test]
 fn validate_jsonl_uses_the_csv_names() {
     let dir = temp_dir("validate_jsonl");
@@ -341,6 +369,35 @@ fn validate_truncated_zst_keeps_earlier_results_and_exits_2() {
     assert!(
         run.stdout.lines().count() > 100,
         "earlier games still reported"
+    );
+}
+
+/// Gzip checks a member's data at its end only, after its games were
+/// read and reported: the error says that those may hold damaged bytes
+/// (a tester's finding: rows decoded from damaged data, and a checksum
+/// error that did not say what it meant for them).
+#[test]
+fn validate_says_what_a_gzip_checksum_error_means_for_the_games_read() {
+    let dir = temp_dir("validate_gzip_checksum");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, three_games().as_bytes()).unwrap();
+    let mut bytes = gz.finish().unwrap();
+    // The member's CRC-32, the 8th to 5th bytes from its end.
+    let crc = bytes.len() - 8;
+    bytes[crc] ^= 0xff;
+    std::fs::write(dir.join("bad.pgn.gz"), &bytes).unwrap();
+    let run = chesstool(&dir, &["validate", "bad.pgn.gz", "--format", "csv"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 4, "{}", run.stdout);
+    let last = run.stderr.lines().last().unwrap();
+    assert!(
+        last.starts_with("chesstool: bad.pgn.gz: corrupt gzip stream")
+            && last.contains(
+                "checksum: gzip checks its data only at the end of each member, so the games \
+                 read from its last member may hold damaged bytes"
+            ),
+        "{}",
+        run.stderr
     );
 }
 

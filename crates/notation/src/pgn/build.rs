@@ -129,6 +129,7 @@ pub fn build_game(raw: &mut RawGame<'_>, options: &BuildOptions) -> Result<Game,
             tags.push((name, decode_tag_value(value).0.into_owned()));
         }
     }
+    start_fen_as_played(&mut tags, replayed.start.as_ref());
     // A valid replay closed every variation: the mainline is left.
     let mainline = builder.lines.swap_remove(0);
     Ok(Game {
@@ -137,6 +138,30 @@ pub fn build_game(raw: &mut RawGame<'_>, options: &BuildOptions) -> Result<Game,
         moves: Line(mainline.nodes),
         result: replayed.terminator,
     })
+}
+
+/// The `FEN` tag the moves were read from, as the position they were
+/// played from: a FEN our lenient reader took but other readers refuse
+/// (fields missing, an en-passant square or castling right no position
+/// could have, dropped by the replay) is written in full as that
+/// position's (a tester's finding: `--export` wrote a FEN of four
+/// fields, which python-chess and pgn-extract reject; the writer leaves
+/// out an empty one, which reads as the standard start). A FEN that reads
+/// as the position exactly is kept as written (its castling field's
+/// style, `KQkq` or file letters, included).
+fn start_fen_as_played(tags: &mut [(String, String)], start: Option<&Position>) {
+    let Some(at) = tags.iter().position(|(name, _)| name == "FEN") else {
+        return;
+    };
+    let value = tags[at].1.trim();
+    let Some(start) = start.filter(|_| !value.is_empty()) else {
+        return;
+    };
+    let exact = crate::fen::Fen::from_ascii(value.as_bytes())
+        .is_ok_and(|fen| *fen.setup() == start.to_setup());
+    if !exact {
+        tags[at].1 = crate::fen::Fen::from_position(start).to_string();
+    }
 }
 
 /// A line being built: the mainline or an open variation.
@@ -430,6 +455,38 @@ mod tests {
         .unwrap();
         let names: Vec<&str> = game.tags.iter().map(|(name, _)| name.as_str()).collect();
         assert_eq!(names, ["Variant", "FEN", "Fen"]);
+    }
+
+    /// The FEN the moves were read from is written as the position they
+    /// were played from where our lenient reader repaired it (a tester's
+    /// finding: four fields, an en-passant square no pawn could take
+    /// on, written as read); one that reads as it exactly is kept as
+    /// written, a Chess960 castling field in its own style too.
+    #[test]
+    fn a_repaired_start_fen_is_written_as_played() {
+        for (given, written) in [
+            (
+                "4k3/8/8/8/8/8/4P3/4K3 w - e6",
+                "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            ),
+            ("4k3/8/8/8/8/8/4P3/4K3 w", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"),
+            (
+                "4k3/8/8/8/8/8/4P3/4K3 w - - 3 10",
+                "4k3/8/8/8/8/8/4P3/4K3 w - - 3 10",
+            ),
+            // Castling rights without their rook, dropped.
+            (
+                "4k3/8/8/8/8/8/4P3/4K3 w K - 0 1",
+                "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            ),
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            ),
+        ] {
+            let game = build(&format!("[SetUp \"1\"]\n[FEN \"{given}\"]\n\n*"), false).unwrap();
+            assert_eq!(game.tag("FEN"), Some(written), "{given}");
+        }
     }
 
     #[test]

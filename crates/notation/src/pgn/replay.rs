@@ -154,6 +154,15 @@ impl GameError {
         What(self)
     }
 
+    /// What the error is about, as written and escaped: the move with its
+    /// number (`23...Nxe5`), else the offending token (a `0-1` after the
+    /// result, a stray `)`); the quoted part of the message, a report's
+    /// `error_move` column.
+    #[must_use]
+    pub fn at_fault(&self) -> Option<&str> {
+        self.move_text.as_deref().or(self.token.as_deref())
+    }
+
     /// The game's tag section could not all be read: `err`, the first
     /// thing the reader could not read.
     #[must_use]
@@ -180,7 +189,7 @@ impl fmt::Display for GameError {
         // Both are escaped already (no control bytes); a `"` in them is
         // written `\"`, so that the quotes still delimit the move (found
         // by a tester: `"2...Nc6"x"`).
-        if let Some(text) = self.move_text.as_ref().or(self.token.as_ref()) {
+        if let Some(text) = self.at_fault() {
             write_quoted(f, text)?;
         }
         write!(f, "{}", self.what())

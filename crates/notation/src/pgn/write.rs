@@ -179,7 +179,20 @@ fn write_tags<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
                 .position(|(name, _)| name.eq_ignore_ascii_case("FEN"))
         });
     let fen_given = fen_at.is_some_and(|at| !game.tags[at].1.trim().is_empty());
+    // An empty FEN reads as the standard start, and other readers refuse
+    // it (python-chess: `empty fen`; a tester's finding): left out, its
+    // `SetUp` written `"0"`; unless another tag is named FEN in another
+    // case, which a reader would then start from.
+    let fens = game
+        .tags
+        .iter()
+        .filter(|(name, _)| name.eq_ignore_ascii_case("FEN"))
+        .count();
+    let drop_fen = if fen_given || fens > 1 { None } else { fen_at };
     for (index, (name, value)) in game.tags.iter().enumerate() {
+        if drop_fen == Some(index) {
+            continue;
+        }
         if !roster_at.contains(&Some(index)) {
             // Before the FEN read, when it is not empty (an empty one
             // reads as the standard start: a reviewer's finding).
@@ -517,7 +530,8 @@ mod tests {
             [format!("[FEN \"{fen}\"]"), "[SetUp \"1\"]".to_owned()]
         );
         assert!(tags_of(&[("Annotator", "x")]) == ["[Annotator \"x\"]"]);
-        assert!(tags_of(&[("FEN", " ")]) == ["[FEN \" \"]"]);
+        // An empty FEN, the standard start, is left out.
+        assert!(tags_of(&[("FEN", " ")]).is_empty());
         // `SetUp` says where the moves were read from: the FEN beside a
         // `SetUp "0"`, the standard position for a `SetUp "1"` alone.
         assert_eq!(
@@ -529,7 +543,7 @@ mod tests {
             [format!("[FEN \"{fen}\"]"), "[setup \"1\"]".to_owned()]
         );
         assert!(tags_of(&[("SetUp", "1")]) == ["[SetUp \"0\"]"]);
-        assert!(tags_of(&[("SetUp", "1"), ("FEN", "")]) == ["[SetUp \"0\"]", "[FEN \"\"]"]);
+        assert!(tags_of(&[("SetUp", "1"), ("FEN", "")]) == ["[SetUp \"0\"]"]);
         assert!(tags_of(&[("SetUp", "0")]) == ["[SetUp \"0\"]"]);
         // The FEN read is the one named exactly so (a reviewer's finding:
         // an empty `FEN` beside a `fen` is the standard start).
