@@ -846,12 +846,15 @@ fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
     a.dev() == b.dev() && a.ino() == b.ino()
 }
 
-/// Whether `path` names the stream stdin is, when that is no regular
-/// file (a pipe, a terminal, a socket: read once, whatever its name);
-/// `-` itself is not counted here.
+/// Whether `path` names the stream stdin is, when that is read once
+/// whatever its name: a pipe, a socket, a terminal (not a regular file,
+/// nor `/dev/null`, which reads the same every time: a reviewer's
+/// finding); `-` itself is not counted here.
 #[cfg(unix)]
 fn is_stdin_stream(path: &Path) -> bool {
+    use std::io::IsTerminal;
     use std::os::fd::AsFd;
+    use std::os::unix::fs::FileTypeExt;
     if input::is_stdin(path) {
         return false;
     }
@@ -859,7 +862,11 @@ fn is_stdin_stream(path: &Path) -> bool {
         return false;
     };
     match (std::fs::File::from(fd).metadata(), std::fs::metadata(path)) {
-        (Ok(stdin), Ok(named)) => !stdin.is_file() && same_file(&stdin, &named),
+        (Ok(stdin), Ok(named)) => {
+            let kind = stdin.file_type();
+            let once = kind.is_fifo() || kind.is_socket() || std::io::stdin().is_terminal();
+            once && same_file(&stdin, &named)
+        }
         _ => false,
     }
 }

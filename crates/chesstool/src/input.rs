@@ -653,7 +653,7 @@ impl fmt::Display for DecodeError {
             // block before handing it out.
             f.write_str(
                 ": gzip checks its data only at the end of each member, so the games \
-                 read from its last member may hold damaged bytes",
+                 read from the member that ends here may hold damaged bytes",
             )?;
         }
         Ok(())

@@ -178,8 +178,15 @@ fn main() -> ExitCode {
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut command = Cli::command();
-            clap_complete::generate(shell, &mut command, "chesstool", &mut std::io::stdout());
-            Ok(Outcome::Ok)
+            // Written by us, not by clap_complete, which panics on a write
+            // error (a reviewer's finding: `> /dev/full` exited 101).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "chesstool", &mut script);
+            let mut out = output::Output::stdout();
+            std::io::Write::write_all(&mut out, &script)
+                .and_then(|()| std::io::Write::flush(&mut out))
+                .map(|()| Outcome::Ok)
+                .map_err(anyhow::Error::from)
         }
         Command::Adjudicate(args) => adjudicate::run(args),
         Command::Schema(args) => schema::run(&args),

@@ -83,7 +83,8 @@ pub fn run(args: &SchemaArgs) -> Result<Outcome> {
             .0
             .to_json_partitioned(args.format, &partitions),
     };
-    let mut out = std::io::stdout().lock();
+    // Its write errors name it, as every report's do.
+    let mut out = crate::output::Output::stdout();
     out.write_all(json.as_bytes())?;
     out.flush()?;
     Ok(Outcome::Ok)

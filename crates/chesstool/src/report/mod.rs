@@ -671,6 +671,60 @@ pub struct TagColumns {
     pgn: bool,
 }
 
+/// A tag of a `--tags` list, in the order first given.
+struct ListedTag {
+    tag: String,
+    /// Named itself (not only brought by `lichess`, whose tags are not
+    /// said when absent: a master game has no `UTCDate`).
+    named: bool,
+}
+
+/// The tags a `--tags` list names, each once, in the order first given:
+/// names trimmed and checked ([`check_tag_name`]), `lichess` standing for
+/// [`LICHESS_TAGS`]; `roster` and `all`, which choose the tags of games
+/// written as PGN, skipped where `pgn`, a usage error elsewhere (a
+/// table's tag columns are named one by one). One reading for tables and
+/// for `select --format pgn`.
+///
+/// # Errors
+/// An empty name, a name that is no tag's, a name given twice, `roster` or
+/// `all` for a table.
+fn read_tag_list(tags: &[String], pgn: bool) -> Result<Vec<ListedTag>> {
+    let mut listed: Vec<ListedTag> = Vec::new();
+    for tag in tags {
+        let tag = tag.trim();
+        if tag.eq_ignore_ascii_case("lichess") {
+            for t in LICHESS_TAGS {
+                if !listed.iter().any(|entry| entry.tag == t) {
+                    listed.push(ListedTag {
+                        tag: t.to_owned(),
+                        named: false,
+                    });
+                }
+            }
+            continue;
+        }
+        if tag.eq_ignore_ascii_case("all") || tag.eq_ignore_ascii_case("roster") {
+            if pgn {
+                continue;
+            }
+            bail!(
+                "--tags {tag} chooses the tags of games written as PGN (select --format pgn): a table's tag columns are named one by one, or `lichess`"
+            );
+        }
+        check_tag_name(tag)?;
+        match listed.iter_mut().find(|entry| entry.tag == tag) {
+            Some(entry) if entry.named => bail!("--tags: {tag} given twice"),
+            Some(entry) => entry.named = true,
+            None => listed.push(ListedTag {
+                tag: tag.to_owned(),
+                named: true,
+            }),
+        }
+    }
+    Ok(listed)
+}
+
 /// A tag name as `--tags` takes it: as the reader reads a name, a letter,
 /// digit or `_`, then those or the other characters of a PGN symbol
 /// (`My-Tag`).
@@ -705,40 +759,22 @@ impl TagColumns {
         as_columns: &[&str],
         spec: &mut HeaderSpec,
     ) -> Result<TagColumns> {
-        let mut wanted: Vec<String> = Vec::new();
-        let mut named: Vec<&str> = Vec::new();
-        // Brought by `lichess`: not said when absent (a master game has
-        // no `UTCDate`).
-        let mut from_set: Vec<&str> = Vec::new();
-        for tag in tags {
-            let tag = tag.trim();
-            if tag.eq_ignore_ascii_case("lichess") {
-                for t in LICHESS_TAGS {
-                    let shown = as_columns.iter().any(|c| c.eq_ignore_ascii_case(t));
-                    if !shown && !wanted.iter().any(|w| w == t) {
-                        wanted.push(t.to_owned());
-                        from_set.push(t);
-                    }
-                }
-                continue;
-            }
-            if tag.eq_ignore_ascii_case("all") || tag.eq_ignore_ascii_case("roster") {
-                bail!(
-                    "--tags {tag} chooses the tags of games written as PGN (select --format pgn): a table's tag columns are named one by one, or `lichess`"
-                );
-            }
-            check_tag_name(tag)?;
-            if let Some(column) = as_columns.iter().find(|c| c.eq_ignore_ascii_case(tag)) {
+        let mut listed = read_tag_list(tags, false)?;
+        for entry in &listed {
+            if let Some(column) = as_columns
+                .iter()
+                .find(|c| entry.named && c.eq_ignore_ascii_case(&entry.tag))
+            {
                 bail!("--tags: the {column} tag is already a column of this report");
             }
-            if named.contains(&tag) {
-                bail!("--tags: {tag} given twice");
-            }
-            named.push(tag);
-            if !wanted.iter().any(|n| n == tag) {
-                wanted.push(tag.to_owned());
-            }
         }
+        // `lichess` leaves out the tags the report shows already.
+        listed.retain(|entry| {
+            entry.named
+                || !as_columns
+                    .iter()
+                    .any(|c| c.eq_ignore_ascii_case(&entry.tag))
+        });
         // The names taken before the tags: the report's own columns, and
         // the fields `--where` derives (those a TimeControl column brings,
         // `plies`, `valid`, `result`), whether the report has them or
@@ -747,8 +783,8 @@ impl TagColumns {
         // `WHERE base = 180` than in ours (a tester's finding).
         let mut taken: Vec<String> = own.iter().map(|s| (*s).to_owned()).collect();
         taken.extend(DERIVED_NAMES.iter().map(|s| (*s).to_owned()));
-        let mut columns = Vec::with_capacity(wanted.len());
-        for tag in wanted {
+        let mut columns = Vec::with_capacity(listed.len());
+        for ListedTag { tag, named } in listed {
             let clashes = |name: &str| taken.iter().any(|t| t.eq_ignore_ascii_case(name));
             let name = if clashes(&tag) {
                 format!("{tag}_tag")
@@ -772,7 +808,7 @@ impl TagColumns {
             columns.push(TagColumn {
                 index: spec.add(&tag),
                 ty: TagType::of(&tag),
-                named: !from_set.contains(&tag.as_str()) || named.contains(&tag.as_str()),
+                named,
                 tag,
                 name,
             });
@@ -798,36 +834,23 @@ impl TagColumns {
     /// # Errors
     /// A usage error, as [`TagColumns::new`]'s.
     pub fn for_pgn(tags: &[String], spec: &mut HeaderSpec) -> Result<(TagColumns, Vec<String>)> {
-        let mut wanted: Vec<String> = Vec::new();
-        let mut columns = Vec::new();
-        for tag in tags {
-            let tag = tag.trim();
-            if tag.eq_ignore_ascii_case("all") || tag.eq_ignore_ascii_case("roster") {
-                continue;
-            }
-            if tag.eq_ignore_ascii_case("lichess") {
-                for t in LICHESS_TAGS {
-                    if !wanted.iter().any(|w| w == t) {
-                        wanted.push(t.to_owned());
-                    }
-                }
-                continue;
-            }
-            check_tag_name(tag)?;
-            if columns.iter().any(|c: &TagColumn| c.tag == tag) {
-                bail!("--tags: {tag} given twice");
-            }
-            columns.push(TagColumn {
-                index: spec.add(tag),
-                ty: TagType::of(tag),
+        let listed = read_tag_list(tags, true)?;
+        let wanted = listed.iter().map(|entry| entry.tag.clone()).collect();
+        // Read as text: a PGN tag is written as read, whatever its value
+        // (typed, a `WhiteElo "abc"` was counted as a value not of its
+        // type: a reviewer's finding). Those `lichess` brings are not
+        // said when absent.
+        let columns: Vec<TagColumn> = listed
+            .into_iter()
+            .filter(|entry| entry.named)
+            .map(|ListedTag { tag, .. }| TagColumn {
+                index: spec.add_as(&tag, TagType::Text),
+                ty: TagType::Text,
                 named: true,
-                tag: tag.to_owned(),
-                name: tag.to_owned(),
-            });
-            if !wanted.iter().any(|w| w == tag) {
-                wanted.push(tag.to_owned());
-            }
-        }
+                name: tag.clone(),
+                tag,
+            })
+            .collect();
         let unseen = (0..columns.len()).collect();
         Ok((
             TagColumns {

@@ -264,6 +264,24 @@ fn a_failed_write_names_the_output() {
             );
         }
     }
+    // Stdout too, for every subcommand that writes there (a reviewer's
+    // finding: `completions` panicked, `schema` and `perft` said `no
+    // space left on device` alone).
+    for script in [
+        "chesstool completions bash > /dev/full",
+        "chesstool schema validate > /dev/full",
+        "chesstool perft -d 2 > /dev/full",
+        "chesstool perft -d 2 --divide > /dev/full",
+        "chesstool validate games.pgn > /dev/full",
+    ] {
+        std::fs::write(dir.join("games.pgn"), "[Event \"e\"]\n\n1. e4 *\n").unwrap();
+        let run = crate::util::shell(&dir, script, &[]);
+        assert_eq!(run.code, 2, "{script}: {}", run.stderr);
+        assert_eq!(
+            run.stderr, "chesstool: cannot write <stdout>: no space left on device\n",
+            "{script}"
+        );
+    }
 }
 
 const READERS: &str = r#"

@@ -1199,6 +1199,20 @@ fn select_split_to_stdout_and_stdin_twice_are_usage_errors() {
         run.stdout,
         run.stderr
     );
+    // `/dev/null` is no stream read once, stdin or not (a reviewer's
+    // finding: refused under cron, where stdin is `/dev/null`).
+    let run = crate::util::shell(
+        &dir,
+        "chesstool validate f.pgn /dev/null - < /dev/null",
+        &[],
+    );
+    assert!(
+        run.stdout.contains("12 games"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(!run.stderr.contains("named as an input"), "{}", run.stderr);
 }
 
 /// Export format holds a tag once: a tag given again loses its later
@@ -2945,6 +2959,21 @@ fn select_pgn_tags_are_read_as_a_tables_are() {
     assert!(run.stderr.is_empty(), "{}", run.stderr);
     let run = chesstool(&dir, &["select", "t.pgn", "--tags", "roster, WhiteElo"]);
     assert!(run.stdout.contains("[WhiteElo \"2100\"]"), "{}", run.stdout);
+    // Written as read, a value is of no type: none is counted as not of
+    // its type (a reviewer's finding: `WhiteElo "abc"` was).
+    std::fs::write(
+        dir.join("abc.pgn"),
+        "[Event \"E\"]\n[WhiteElo \"abc\"]\n[Result \"*\"]\n\n1. e4 *\n",
+    )
+    .unwrap();
+    if let Some(shown) =
+        crate::util::chesstool_on_terminal(&dir, &["select", "abc.pgn", "--tags", "WhiteElo"])
+    {
+        assert!(
+            shown.contains("1 game read") && !shown.contains("not of its type"),
+            "{shown}"
+        );
+    }
     // A name no game has is said, with the one meant.
     let run = chesstool(&dir, &["select", "t.pgn", "--tags", "whiteelo"]);
     assert_eq!(run.code, 0);

@@ -394,7 +394,7 @@ fn validate_says_what_a_gzip_checksum_error_means_for_the_games_read() {
         last.starts_with("chesstool: bad.pgn.gz: corrupt gzip stream")
             && last.contains(
                 "checksum: gzip checks its data only at the end of each member, so the games \
-                 read from its last member may hold damaged bytes"
+                 read from the member that ends here may hold damaged bytes"
             ),
         "{}",
         run.stderr

@@ -150,7 +150,7 @@ pub fn build_game(raw: &mut RawGame<'_>, options: &BuildOptions) -> Result<Game,
 /// as the position exactly is kept as written (its castling field's
 /// style, `KQkq` or file letters, included).
 fn start_fen_as_played(tags: &mut [(String, String)], start: Option<&Position>) {
-    let Some(at) = tags.iter().position(|(name, _)| name == "FEN") else {
+    let Some(at) = crate::pgn::model::start_fen_at(tags) else {
         return;
     };
     let value = tags[at].1.trim();
@@ -160,7 +160,21 @@ fn start_fen_as_played(tags: &mut [(String, String)], start: Option<&Position>) 
     let exact = crate::fen::Fen::from_ascii(value.as_bytes())
         .is_ok_and(|fen| *fen.setup() == start.to_setup());
     if !exact {
-        tags[at].1 = crate::fen::Fen::from_position(start).to_string();
+        // Castling rights written by file letters (Shredder-FEN) stay so
+        // (a reviewer's finding: `HFhf` came out `KQkq`).
+        let letters = value.split_ascii_whitespace().nth(2).is_some_and(|field| {
+            field
+                .bytes()
+                .any(|b| matches!(b.to_ascii_lowercase(), b'a'..=b'h'))
+        });
+        let style = if letters {
+            crate::fen::FenStyle::Shredder
+        } else {
+            crate::fen::FenStyle::Standard
+        };
+        tags[at].1 = crate::fen::Fen::from_position(start)
+            .display(style)
+            .to_string();
     }
 }
 
@@ -482,6 +496,15 @@ mod tests {
             (
                 "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
                 "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            ),
+            // Repaired (two fields missing), in the style it was given.
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf -",
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 1",
+            ),
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq -",
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 0 1",
             ),
         ] {
             let game = build(&format!("[SetUp \"1\"]\n[FEN \"{given}\"]\n\n*"), false).unwrap();

@@ -50,6 +50,17 @@ pub struct Game {
     pub result: Option<GameResult>,
 }
 
+/// Where in `tags` the FEN the moves are read from is, as the replay
+/// reads it: the first tag named exactly `FEN`, else the first so named in
+/// another case (one rule for the builder and the writer).
+#[must_use]
+pub fn start_fen_at(tags: &[(String, String)]) -> Option<usize> {
+    tags.iter().position(|(name, _)| name == "FEN").or_else(|| {
+        tags.iter()
+            .position(|(name, _)| name.eq_ignore_ascii_case("FEN"))
+    })
+}
+
 impl Game {
     /// The value of the first tag named `name` (case-sensitive, as PGN tag
     /// names are).

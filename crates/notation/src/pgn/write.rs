@@ -169,15 +169,7 @@ fn write_tags<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
     // that trusts it plays the moves from the same position.
     // The FEN the reader starts from: the first tag named exactly so, else
     // the first in another case.
-    let fen_at = game
-        .tags
-        .iter()
-        .position(|(name, _)| name == "FEN")
-        .or_else(|| {
-            game.tags
-                .iter()
-                .position(|(name, _)| name.eq_ignore_ascii_case("FEN"))
-        });
+    let fen_at = crate::pgn::model::start_fen_at(&game.tags);
     let fen_given = fen_at.is_some_and(|at| !game.tags[at].1.trim().is_empty());
     // An empty FEN reads as the standard start, and other readers refuse
     // it (python-chess: `empty fen`; a tester's finding): left out, its
@@ -242,15 +234,10 @@ fn write_tag<W: fmt::Write + ?Sized>(out: &mut W, name: &str, value: &str) -> fm
 /// differs only in case, as the replay reads it) when it reads
 /// (leniently) as a FEN, else 0 (White's first move).
 fn starting_ply(game: &Game) -> u64 {
-    let fen = game.tag("FEN").or_else(|| {
-        game.tags
-            .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case("FEN"))
-            .map(|(_, value)| value.as_str())
-    });
-    let Some(fen) = fen else {
+    let Some(at) = crate::pgn::model::start_fen_at(&game.tags) else {
         return 0;
     };
+    let fen = game.tags[at].1.as_str();
     match Fen::from_ascii_lenient(fen.as_bytes()) {
         Ok((fen, _)) => {
             let setup = fen.setup();
