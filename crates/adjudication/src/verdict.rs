@@ -1225,6 +1225,13 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
     }
     let plies = game.ply();
     let claims = game.claimable();
+    // What the record says ended the game outside the moves.
+    let ending = RecordedEnding::parse(
+        record.tags.termination,
+        recorded,
+        record.tags.white,
+        record.tags.black,
+    );
 
     // 2. A flag fall the clocks prove.
     let mut clock_note = String::new();
@@ -1252,12 +1259,37 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
         // readings that seem to (a berserk player's, under the increment)
         // are not counted either, on the last ply too.
         let lichess = rules.ruleset == Ruleset::Lichess;
+        // On the last ply, a flag nobody claimed does not undo the ending
+        // a `Termination` tag names instead (`Normal`, an arbiter's
+        // decision): a draw agreed or claimed, or the other side's
+        // resignation, each of which ends the game at once (5.2.3, 5.1.2;
+        // 6.9 makes them exceptions to the flag's loss, and a flag counts
+        // once seen or claimed, 6.8: an arbiter-tester's finding). A
+        // record without the tag (its draw may be 6.9's own, the flag
+        // against a side that cannot mate), one that names a time
+        // forfeit, an unfinished one, or one that gives the flagging
+        // side's loss, keeps the flag.
+        let ended_otherwise = |flag: &crate::clock::FlagFall| {
+            record.tags.termination.is_some()
+                && !matches!(ending.kind, EndingKind::TimeForfeit)
+                && (recorded == GameResult::Draw || recorded.winner() == Some(flag.color))
+        };
         let went_on = clocks.flag_fall.and_then(|flag| {
             let after = usize::try_from(plies).ok()?.checked_sub(flag.ply)?;
-            (after > 0 || lichess).then_some((flag, after))
+            (after > 0 || lichess || ended_otherwise(&flag)).then_some((flag, after))
         });
         if let Some((flag, after)) = went_on {
-            if after > 0 {
+            if after == 0 && !lichess {
+                clock_note.push_str(&format!(
+                    "; clocks: {flag}: not counted (the Termination tag ends the game \
+                     otherwise, {}, which ends it at once, before a flag nobody claimed: 6.9, 6.8)",
+                    if recorded == GameResult::Draw {
+                        "in a draw"
+                    } else {
+                        "by the other side's resignation"
+                    }
+                ));
+            } else if after > 0 {
                 clock_note.push_str(&format!(
                     "; clocks: {flag}, but the game went on ({after} more {}): not counted \
                      (a server ends a game at the flag fall, and a berserk player has no \
@@ -1294,12 +1326,6 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
     }
 
     // 3. What the record says happened outside the moves.
-    let ending = RecordedEnding::parse(
-        record.tags.termination,
-        recorded,
-        record.tags.white,
-        record.tags.black,
-    );
     let decisive = recorded.winner().is_some();
     let event = match &ending.kind {
         EndingKind::TimeForfeit => Some((ExternalEvent::FlagFall, String::new())),

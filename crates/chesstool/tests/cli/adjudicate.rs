@@ -486,14 +486,41 @@ fn adjudicate_a_flag_the_game_went_on_from_is_not_counted() {
             detail,
         );
     }
-    // The same last reading from a player who did not berserk is a flag.
+    // The same last reading from a player who did not berserk is a flag,
+    // unless the Termination tag ends the game otherwise: here Black's
+    // resignation, which ends it at once, before a flag nobody claimed
+    // (6.9 excepts 5.1.2; 6.8: an arbiter-tester's finding).
     let flagged = last.replace("1. e4 {[%clk 0:01:30]}", "1. e4 {[%clk 0:03:00]}");
     check(
         "adj_no_berserk_last_fide",
         &flagged,
         &[],
-        ("1-0", "0-1", "time_forfeit", "4", "", "false"),
-        "White ran out of time at ply 5",
+        ("1-0", "1-0", "resignation", "5", "", "true"),
+        "clocks: White ran out of time at ply 5: not counted (the Termination tag ends the game \
+         otherwise, by the other side's resignation",
+    );
+    // Without the tag the flag stands, as with `Time forfeit`.
+    for termination in ["", "[Termination \"Time forfeit\"]\n"] {
+        let pgn = flagged.replace("[Termination \"Normal\"]\n", termination);
+        check(
+            "adj_no_berserk_last_untagged",
+            &pgn,
+            &[],
+            ("1-0", "0-1", "time_forfeit", "4", "", "false"),
+            "White ran out of time at ply 5",
+        );
+    }
+    // A draw the tag calls normal stands too (5.2.3).
+    let drawn = flagged
+        .replace("\"1-0\"", "\"1/2-1/2\"")
+        .replace(" 1-0\n", " 1/2-1/2\n");
+    check(
+        "adj_no_berserk_last_drawn",
+        &drawn,
+        &[],
+        ("1/2-1/2", "1/2-1/2", "agreement", "5", "", "true"),
+        "clocks: White ran out of time at ply 5: not counted (the Termination tag ends the game \
+         otherwise, in a draw",
     );
     // Not on Lichess, whose server records a flag fall itself.
     check(

@@ -276,7 +276,8 @@ fn validate_error_move_is_the_token_stderr_quotes() {
     let dir = temp_dir("validate_error_token");
     std::fs::write(
         dir.join("t.pgn"),
-        "[Event \"b\"]\n\n1. d4 1-0 0-1\n\n[Event \"c\"]\n\n1. e4 1-0 e5\n\n[Event \"d\"]\n\n1. e4 ) e5 *\n",
+        "[Event \"b\"]\n\n1. d4 1-0 0-1\n\n[Event \"c\"]\n\n1. e4 1-0 e5\n\n[Event \"d\"]\n\n1. e4 ) e5 *\n\n\
+         [Event \"e\"]\n\n1. e4 $256 e5 *\n",
     )
     .unwrap();
     let run = chesstool(&dir, &["validate", "t.pgn", "--format", "csv"]);
@@ -292,8 +293,18 @@ fn validate_error_move_is_the_token_stderr_quotes() {
         .skip(1)
         .map(|row| row.split(',').nth(11).unwrap().to_owned())
         .collect();
-    assert_eq!(quoted, ["0-1", "1...e5", ")"], "{}", run.stderr);
+    assert_eq!(quoted, ["0-1", "1...e5", ")", "$256"], "{}", run.stderr);
     assert_eq!(columns, quoted, "{}", run.stdout);
+    // A NAG out of range is said after the move it follows, not as a
+    // move of the next ply (a tester's finding: `ply 2 "1...$256"`).
+    assert!(
+        run.stderr.ends_with(
+            "t.pgn:15: game 4 (? – ?): \"$256\": unreadable move: bad numeric annotation glyph \
+             after ply 1 (a NAG is $0 to $255)\n"
+        ),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

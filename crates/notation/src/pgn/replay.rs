@@ -812,13 +812,20 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
                 match parse_nag(digits) {
                     Some(nag) => self.visitor.nag(depth, nag),
                     None => {
+                        // Said as what it is, a NAG after the move it
+                        // follows, not a move of the next ply (a tester's
+                        // finding: `ply 2 "1...$256"` after `1. e4`).
+                        let after = match self.frame.ply {
+                            0 => " before the first move".to_owned(),
+                            ply => format!(" after ply {ply}"),
+                        };
                         return Err(Box::new(located(
                             game,
                             &token,
                             ErrorKind::Unreadable,
-                            Some(self.frame.ply + 1),
-                            Some(numbered(&self.frame.current, game.token_bytes(&token))),
-                            "bad numeric annotation glyph".to_string(),
+                            None,
+                            None,
+                            format!("bad numeric annotation glyph{after} (a NAG is $0 to $255)"),
                         )));
                     }
                 }
