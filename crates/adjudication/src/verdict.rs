@@ -1259,35 +1259,54 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
         // readings that seem to (a berserk player's, under the increment)
         // are not counted either, on the last ply too.
         let lichess = rules.ruleset == Ruleset::Lichess;
-        // On the last ply, a flag nobody claimed does not undo the ending
-        // a `Termination` tag names instead (`Normal`, an arbiter's
-        // decision): a draw agreed or claimed, or the other side's
-        // resignation, each of which ends the game at once (5.2.3, 5.1.2;
-        // 6.9 makes them exceptions to the flag's loss, and a flag counts
-        // once seen or claimed, 6.8: an arbiter-tester's finding). A
-        // record without the tag (its draw may be 6.9's own, the flag
-        // against a side that cannot mate), one that names a time
-        // forfeit, an unfinished one, or one that gives the flagging
-        // side's loss, keeps the flag.
-        let ended_otherwise = |flag: &crate::clock::FlagFall| {
-            record.tags.termination.is_some()
-                && !matches!(ending.kind, EndingKind::TimeForfeit)
-                && (recorded == GameResult::Draw || recorded.winner() == Some(flag.color))
+        // On the last ply, a flag nobody claimed does not undo a draw
+        // agreed or the other side's resignation that a `Termination` tag
+        // records (`Normal`, an agreement, a resignation naming the
+        // side), each of which ends the game at once (5.2.3, 5.1.2; 6.9
+        // makes them exceptions to the flag's loss, and a flag counts once
+        // seen or claimed, 6.8: an arbiter-tester's finding). Not for a
+        // record without the tag, or with an empty one (its draw may be
+        // 6.9's own, the flag against a side that cannot mate), nor for
+        // any other ending it names (a time forfeit in words we do not
+        // know, an abandonment, an arbiter's decision such as our own
+        // `--fix-results`' `adjudication`, an unfinished game), nor for a
+        // draw agreed before both players moved, which is no agreement
+        // (5.2.3), nor where the tag and the result disagree (a
+        // reviewer's findings).
+        let named = record
+            .tags
+            .termination
+            .is_some_and(|t| !t.trim().is_empty());
+        let ended_otherwise = |flag: &crate::clock::FlagFall| -> Option<&'static str> {
+            if !named {
+                return None;
+            }
+            match ending.kind {
+                EndingKind::Normal | EndingKind::Agreement
+                    if recorded == GameResult::Draw && both_have_moved(&record.start, plies) =>
+                {
+                    Some("in a draw agreed")
+                }
+                // The tag and the result agree on who resigned.
+                EndingKind::Normal | EndingKind::Resignation
+                    if ending.loser == Some(flag.color.other())
+                        && recorded.winner() == Some(flag.color) =>
+                {
+                    Some("by the other side's resignation")
+                }
+                _ => None,
+            }
         };
         let went_on = clocks.flag_fall.and_then(|flag| {
             let after = usize::try_from(plies).ok()?.checked_sub(flag.ply)?;
-            (after > 0 || lichess || ended_otherwise(&flag)).then_some((flag, after))
+            (after > 0 || lichess || ended_otherwise(&flag).is_some()).then_some((flag, after))
         });
         if let Some((flag, after)) = went_on {
-            if after == 0 && !lichess {
+            if let Some(how) = ended_otherwise(&flag).filter(|_| after == 0 && !lichess) {
                 clock_note.push_str(&format!(
                     "; clocks: {flag}: not counted (the Termination tag ends the game \
-                     otherwise, {}, which ends it at once, before a flag nobody claimed: 6.9, 6.8)",
-                    if recorded == GameResult::Draw {
-                        "in a draw"
-                    } else {
-                        "by the other side's resignation"
-                    }
+                     otherwise, {how}, which ends it at once, before a flag nobody claimed: \
+                     6.9, 6.8)"
                 ));
             } else if after > 0 {
                 clock_note.push_str(&format!(

@@ -59,7 +59,8 @@ fn bare_pgn_reader(pgn: &str) -> Result<usize, String> {
 /// The error a bad token must produce.
 struct Expect {
     kind: ErrorKind,
-    ply: u32,
+    /// `None` for a token that is no move (a bad NAG).
+    ply: Option<u32>,
     move_text: Option<&'static str>,
     token: &'static str,
     line: u64,
@@ -79,7 +80,7 @@ fn check_invalid(pgn: &str, expect: &Expect) {
     };
     let want = (
         expect.kind,
-        Some(expect.ply),
+        expect.ply,
         expect.move_text,
         Some(expect.token),
         expect.line,
@@ -142,7 +143,7 @@ fn bad_first_move() {
         &format!("{TAGS}1. Xe4 e5 2. Nf3 *\n"),
         &Expect {
             kind: ErrorKind::Unreadable,
-            ply: 1,
+            ply: Some(1),
             move_text: Some("1.Xe4"),
             token: "Xe4",
             line: 4,
@@ -157,7 +158,7 @@ fn bad_last_move() {
         &format!("{TAGS}1. e4 e5 2. Nf3 Nc6\n3. Bb5 Qq6 *\n"),
         &Expect {
             kind: ErrorKind::Unreadable,
-            ply: 6,
+            ply: Some(6),
             move_text: Some("3...Qq6"),
             token: "Qq6",
             line: 5,
@@ -174,7 +175,7 @@ fn bad_move_inside_a_variation() {
         &format!("{TAGS}1. e4 e5 2. Nf3 Nc6 (2... Nf6\n3. Zz5) 3. Bb5 *\n"),
         &Expect {
             kind: ErrorKind::Unreadable,
-            ply: 5,
+            ply: Some(5),
             move_text: Some("3.Zz5"),
             token: "Zz5",
             line: 5,
@@ -189,7 +190,7 @@ fn illegal_move_inside_a_nested_variation() {
         &format!("{TAGS}1. e4 e5 (1... c5 2. Nf3 (2. c3 Nxe5)) 2. Nf3 *\n"),
         &Expect {
             kind: ErrorKind::IllegalMove,
-            ply: 4,
+            ply: Some(4),
             move_text: Some("2...Nxe5"),
             token: "Nxe5",
             line: 4,
@@ -204,7 +205,7 @@ fn bad_token_just_before_the_result() {
         &format!("{TAGS}1. e4 e5 2. Nf3 junk *\n"),
         &Expect {
             kind: ErrorKind::Unreadable,
-            ply: 4,
+            ply: Some(4),
             move_text: Some("2...junk"),
             token: "junk",
             line: 4,
@@ -219,7 +220,7 @@ fn bad_token_after_the_result_on_the_same_line() {
         &format!("{TAGS}1. e4 e5 * junk\n"),
         &Expect {
             kind: ErrorKind::Unreadable,
-            ply: 3,
+            ply: Some(3),
             move_text: Some("2.junk"),
             token: "junk",
             line: 4,
@@ -235,7 +236,7 @@ fn move_after_the_result_on_the_same_line() {
         "1. e4 e5 1-0 1. d4 d5 0-1\n",
         &Expect {
             kind: ErrorKind::AfterResult,
-            ply: 3,
+            ply: Some(3),
             move_text: Some("2.d4"),
             token: "d4",
             line: 1,
@@ -254,7 +255,7 @@ fn token_glued_to_a_move() {
         &format!("{TAGS}1. e4 e5 2. Nf3x Nc6 *\n"),
         &Expect {
             kind: ErrorKind::Unreadable,
-            ply: 3,
+            ply: Some(3),
             move_text: Some("2.Nf3x"),
             token: "Nf3x",
             line: 4,
@@ -267,7 +268,7 @@ fn token_glued_to_a_move() {
         &format!("{TAGS}1. e4e5 *\n"),
         &Expect {
             kind: ErrorKind::IllegalMove,
-            ply: 1,
+            ply: Some(1),
             move_text: Some("1.e4e5"),
             token: "e4e5",
             line: 4,
@@ -282,7 +283,7 @@ fn lone_closing_brace() {
         &format!("{TAGS}1. e4 e5 2. Nf3 }} Nc6 *\n"),
         &Expect {
             kind: ErrorKind::Unreadable,
-            ply: 4,
+            ply: Some(4),
             move_text: Some("2...}"),
             token: "}",
             line: 4,
@@ -297,7 +298,7 @@ fn bad_nags() {
         &format!("{TAGS}1. e4 $abc e5 *\n"),
         &Expect {
             kind: ErrorKind::Unreadable,
-            ply: 2,
+            ply: Some(2),
             move_text: Some("1...$abc"),
             token: "$abc",
             line: 4,
@@ -306,10 +307,12 @@ fn bad_nags() {
     );
     check_invalid(
         &format!("{TAGS}1. e4 e5 $256 *\n"),
+        // A NAG, said after the ply it follows (`after ply 2`), not as a
+        // move of the next.
         &Expect {
             kind: ErrorKind::Unreadable,
-            ply: 3,
-            move_text: Some("2.$256"),
+            ply: None,
+            move_text: None,
             token: "$256",
             line: 4,
             column: 10,
@@ -324,7 +327,7 @@ fn unknown_unicode_glyph() {
         &format!("{TAGS}1. e4 ⁉ e5 ☺ *\n"),
         &Expect {
             kind: ErrorKind::Unreadable,
-            ply: 2,
+            ply: Some(2),
             move_text: Some("1...⁉"),
             token: "⁉",
             line: 4,
@@ -335,7 +338,7 @@ fn unknown_unicode_glyph() {
         &format!("{TAGS}1. e4 {{é}} ∞ e5 ☺ *\n"),
         &Expect {
             kind: ErrorKind::Unreadable,
-            ply: 3,
+            ply: Some(3),
             move_text: Some("2.☺"),
             token: "☺",
             line: 4,
@@ -351,7 +354,7 @@ fn move_number_without_its_move() {
             pgn,
             &Expect {
                 kind: ErrorKind::Syntax,
-                ply: 2,
+                ply: Some(2),
                 move_text: None,
                 token: "2.",
                 line: 1,
@@ -433,7 +436,7 @@ fn en_passant_marker_apart_from_a_move_that_is_no_pawn_capture() {
         &format!("{TAGS}1. e4 d5 2. Nc3 e.p. *\n"),
         &Expect {
             kind: ErrorKind::Unreadable,
-            ply: 3,
+            ply: Some(3),
             move_text: Some("2.Nc3 e.p."),
             token: "e.p.",
             line: 4,

@@ -520,7 +520,7 @@ fn adjudicate_a_flag_the_game_went_on_from_is_not_counted() {
         &[],
         ("1/2-1/2", "1/2-1/2", "agreement", "5", "", "true"),
         "clocks: White ran out of time at ply 5: not counted (the Termination tag ends the game \
-         otherwise, in a draw",
+         otherwise, in a draw agreed",
     );
     // Not on Lichess, whose server records a flag fall itself.
     check(
