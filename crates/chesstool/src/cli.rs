@@ -501,14 +501,16 @@ pub fn expand_inputs(
     // A name of the stream stdin is (`/dev/stdin`, `/proc/self/fd/0`,
     // where it is a pipe or a terminal) reads the same one (a tester's
     // finding: `/dev/stdin -` read the games, then failed on `-`).
+    let stream = stdin_stream();
+    let is_stdin = |path: &Path| {
+        input::is_stdin(path)
+            || stream.as_ref().is_some_and(|stream| {
+                std::fs::metadata(path).is_ok_and(|named| same_file(stream, &named))
+            })
+    };
     let stdin_twice = |named: &[PathBuf]| -> Result<()> {
-        let stdin_uses = named
-            .iter()
-            .filter(|path| input::is_stdin(path) || is_stdin_stream(path))
-            .count()
-            + usize::from(
-                files_from.is_some_and(|list| input::is_stdin(list) || is_stdin_stream(list)),
-            );
+        let stdin_uses = named.iter().filter(|path| is_stdin(path)).count()
+            + usize::from(files_from.is_some_and(is_stdin));
         if stdin_uses > 1 {
             bail!(
                 "stdin is named as an input {} (-, /dev/stdin and --files-from - count alike): it can be read once",
@@ -846,34 +848,24 @@ fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
     a.dev() == b.dev() && a.ino() == b.ino()
 }
 
-/// Whether `path` names the stream stdin is, when that is read once
-/// whatever its name: a pipe, a socket, a terminal (not a regular file,
-/// nor `/dev/null`, which reads the same every time: a reviewer's
-/// finding); `-` itself is not counted here.
+/// What stdin is, when it is read once whatever its name: a pipe, a
+/// socket, a terminal (not a regular file, nor `/dev/null`, which reads
+/// the same every time: a reviewer's finding). A path with its identity
+/// (`/dev/stdin`, `/proc/self/fd/0`) is stdin named again.
 #[cfg(unix)]
-fn is_stdin_stream(path: &Path) -> bool {
+fn stdin_stream() -> Option<std::fs::Metadata> {
     use std::io::IsTerminal;
     use std::os::fd::AsFd;
     use std::os::unix::fs::FileTypeExt;
-    if input::is_stdin(path) {
-        return false;
-    }
-    let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
-        return false;
-    };
-    match (std::fs::File::from(fd).metadata(), std::fs::metadata(path)) {
-        (Ok(stdin), Ok(named)) => {
-            let kind = stdin.file_type();
-            let once = kind.is_fifo() || kind.is_socket() || std::io::stdin().is_terminal();
-            once && same_file(&stdin, &named)
-        }
-        _ => false,
-    }
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let stdin = std::fs::File::from(fd).metadata().ok()?;
+    let kind = stdin.file_type();
+    (kind.is_fifo() || kind.is_socket() || std::io::stdin().is_terminal()).then_some(stdin)
 }
 
 #[cfg(not(unix))]
-fn is_stdin_stream(_: &Path) -> bool {
-    false
+fn stdin_stream() -> Option<std::fs::Metadata> {
+    None
 }
 
 /// What stdin is, when it is a file (`< games.pgn`); `None` for a pipe or
