@@ -1299,10 +1299,15 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
         };
         let went_on = clocks.flag_fall.and_then(|flag| {
             let after = usize::try_from(plies).ok()?.checked_sub(flag.ply)?;
-            (after > 0 || lichess || ended_otherwise(&flag).is_some()).then_some((flag, after))
+            let otherwise = if after == 0 && !lichess {
+                ended_otherwise(&flag)
+            } else {
+                None
+            };
+            (after > 0 || lichess || otherwise.is_some()).then_some((flag, after, otherwise))
         });
-        if let Some((flag, after)) = went_on {
-            if let Some(how) = ended_otherwise(&flag).filter(|_| after == 0 && !lichess) {
+        if let Some((flag, after, otherwise)) = went_on {
+            if let Some(how) = otherwise {
                 clock_note.push_str(&format!(
                     "; clocks: {flag}: not counted (the Termination tag ends the game \
                      otherwise, {how}, which ends it at once, before a flag nobody claimed: \
