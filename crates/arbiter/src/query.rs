@@ -2196,14 +2196,7 @@ impl<'a> Cx<'a> {
                 fold,
                 negated,
             } => match self.eval(expr) {
-                Val::Text(text) => {
-                    let matched = if *fold {
-                        like(&text.to_lowercase(), pattern)
-                    } else {
-                        like(&text, pattern)
-                    };
-                    Val::Bool(matched != *negated)
-                }
+                Val::Text(text) => Val::Bool(like(&text, pattern, *fold) != *negated),
                 Val::Pending => Val::Pending,
                 _ => Val::Null,
             },
@@ -2373,7 +2366,8 @@ enum LikeItem {
 /// The items of a `LIKE` pattern: `%` and `_` are wildcards, but after
 /// `escape` (`ESCAPE '!'`: `'100!%'`), which makes the next character
 /// itself; without `ESCAPE` no character escapes (as duckdb reads it: a
-/// `\` is a `\`). With `fold` (`ILIKE`), characters in lower case.
+/// `\` is a `\`). With `fold` (`ILIKE`), each character in lower case
+/// ([`fold_char`]).
 /// `None` where the pattern ends with its escape character (an error in
 /// duckdb and Spark too).
 fn like_pattern(text: &str, escape: Option<char>, fold: bool) -> Option<Vec<LikeItem>> {
@@ -2388,30 +2382,33 @@ fn like_pattern(text: &str, escape: Option<char>, fold: bool) -> Option<Vec<Like
         });
     }
     if fold {
-        // Each run of characters in lower case as the text is made so
-        // (`str::to_lowercase`: a character may become several, and a
-        // final sigma its own letter), the wildcards between them.
-        let mut folded = Vec::with_capacity(items.len());
-        let mut run = String::new();
-        for item in items {
-            match item {
-                LikeItem::Char(c) => run.push(c),
-                wildcard => {
-                    folded.extend(run.to_lowercase().chars().map(LikeItem::Char));
-                    run.clear();
-                    folded.push(wildcard);
-                }
+        for item in &mut items {
+            if let LikeItem::Char(c) = item {
+                *c = fold_char(*c);
             }
         }
-        folded.extend(run.to_lowercase().chars().map(LikeItem::Char));
-        items = folded;
     }
     Some(items)
 }
 
-/// SQL `LIKE` of `text` against the items of a pattern.
-fn like(text: &str, pattern: &[LikeItem]) -> bool {
-    let text: Vec<char> = text.chars().collect();
+/// A character in lower case for `ILIKE`, one character for one, as
+/// duckdb folds (Unicode's simple case mapping): `İ` is `i`, a final `Σ`
+/// is `σ`. Folding the whole text instead (`str::to_lowercase`) turns `İ`
+/// into two characters, which a `_` then no longer matches, and a final
+/// `Σ` into `ς`: `ILIKE` rejected what `LIKE` accepted.
+fn fold_char(c: char) -> char {
+    c.to_lowercase().next().unwrap_or(c)
+}
+
+/// SQL `LIKE` of `text` against the items of a pattern; with `fold`
+/// (`ILIKE`, whose pattern [`like_pattern`] folded), `text` folded
+/// character by character.
+fn like(text: &str, pattern: &[LikeItem], fold: bool) -> bool {
+    let text: Vec<char> = if fold {
+        text.chars().map(fold_char).collect()
+    } else {
+        text.chars().collect()
+    };
     // The classic greedy wildcard match with one backtrack point.
     let (mut t, mut p) = (0usize, 0usize);
     let mut star: Option<(usize, usize)> = None;
@@ -2645,7 +2642,7 @@ mod tests {
 
     #[test]
     fn like_patterns() {
-        let like = |t: &str, p: &str| like(t, &like_pattern(p, None, false).unwrap());
+        let like = |t: &str, p: &str| like(t, &like_pattern(p, None, false).unwrap(), false);
         assert!(like("Carlsen, Magnus", "Carlsen%"));
         assert!(like("abc", "a_c"));
         assert!(like("abc", "%"));
@@ -2673,7 +2670,8 @@ mod tests {
     /// text could not be matched alone (duckdb and Spark take it).
     #[test]
     fn like_escapes() {
-        let like = |t: &str, p: &str, e: char| like(t, &like_pattern(p, Some(e), false).unwrap());
+        let like =
+            |t: &str, p: &str, e: char| like(t, &like_pattern(p, Some(e), false).unwrap(), false);
         assert!(like("50% off", "50!%%", '!'));
         assert!(!like("500 off", "50!%%", '!'));
         assert!(like("a_b", "a!_b", '!'));
@@ -2690,6 +2688,35 @@ mod tests {
             items,
             [LikeItem::Char('a'), LikeItem::Char('_'), LikeItem::Any]
         );
+    }
+
+    /// Found by a tester: `ILIKE` lowered the whole text and pattern, so
+    /// `İ` became two characters (`_` no longer matched it) and a final
+    /// `Σ` became `ς` (not the pattern's `σ`): it rejected what `LIKE`
+    /// accepted. Characters fold one for one, as in duckdb (checked with
+    /// duckdb 1.4: every line below is true there).
+    #[test]
+    fn ilike_folds_character_by_character() {
+        let ilike = |t: &str, p: &str| like(t, &like_pattern(p, None, true).unwrap(), true);
+        let like_ = |t: &str, p: &str| like(t, &like_pattern(p, None, false).unwrap(), false);
+        for (text, pattern) in [
+            ("İstanbul", "_stanbul"),
+            ("ΣΟΦΟΣ", "%Σ"),
+            ("ΣΟΦΟΣ", "σοφοσ"),
+            ("ΣΟΦΟΣ", "Σ_Φ_Σ"),
+            ("Straße", "STRASSE%"),
+        ] {
+            if like_(text, pattern) {
+                assert!(ilike(text, pattern), "{text} ILIKE {pattern}");
+            }
+        }
+        assert!(ilike("İstanbul", "_stanbul"));
+        assert!(ilike("ΣΟΦΟΣ", "%Σ"));
+        assert!(ilike("ΣΟΦΟΣ", "σοφοσ"));
+        assert!(ilike("ΣΟΦΟΣ", "σ_φ_σ"));
+        assert!(ilike("Carlsen, MAGNUS", "carlsen%magnus"));
+        assert!(!ilike("Carlsen", "carlsen_"));
+        assert!(ilike("İstanbul", "istanbul"));
     }
 
     /// An expression over several lines: columns count over all of it,

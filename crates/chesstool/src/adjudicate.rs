@@ -49,8 +49,9 @@ pub struct AdjudicateArgs {
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Output format: `text`, a line per game whose recorded result
-    /// disagrees (or that is invalid) then a summary, all on stdout;
-    /// `csv`, `jsonl` or `parquet` (to -o FILE), a row per game.
+    /// disagrees then a summary, on stdout (an invalid game's error goes
+    /// to stderr, as every command's does); `csv`, `jsonl` or `parquet`
+    /// (to -o FILE), a row per game.
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = Format::parser(FORMATS))]
     format: Format,
     /// Rules: the FIDE Laws (of each game's date, see --laws), or

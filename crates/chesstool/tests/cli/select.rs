@@ -384,7 +384,8 @@ def add(a, b): return None if a is None or b is None else a + b
 def sub(a, b): return None if a is None or b is None else a - b
 def LIKE(a, pattern, fold=False):
     if a is None: return None
-    if fold: a, pattern = a.lower(), pattern.lower()
+    # ILIKE folds one character for one (duckdb's simple case mapping).
+    if fold: a, pattern = [''.join(c.lower()[:1] for c in x) for x in (a, pattern)]
     regex = "".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in pattern)
     return re.fullmatch(regex, a, re.S) is not None
 def lower(a): return None if a is None else a.lower()
@@ -622,6 +623,33 @@ fn select_like_and_in_read_as_sql_does() {
         ("Round NOT IN (2, '1')", "3"),
         ("Round NOT IN ('2', '1')", "3"),
         ("Round NOT IN (2, NULL)", ""),
+    ] {
+        assert_eq!(
+            selected(&dir, "g.pgn", condition),
+            games,
+            "--where {condition}"
+        );
+    }
+}
+
+/// `ILIKE` folds one character for one, as duckdb does: found by a
+/// tester, it lowered whole strings, so `İ` became two characters (`_`
+/// missed it) and a final `Σ` became `ς`: `ILIKE` rejected what `LIKE`
+/// accepted.
+#[test]
+fn select_ilike_folds_non_ascii_letters_one_by_one() {
+    let dir = temp_dir("select_ilike_unicode");
+    let pgn = "[White \"İstanbul\"]\n[Black \"ΣΟΦΟΣ\"]\n\n1. e4 *\n\n\
+               [White \"istanbul\"]\n[Black \"σοφος\"]\n\n1. d4 *\n\n";
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    for (condition, games) in [
+        ("White LIKE '_stanbul'", "1 2"),
+        ("White ILIKE '_stanbul'", "1 2"),
+        ("White ILIKE 'ISTANBUL'", "1 2"),
+        ("Black LIKE '%Σ'", "1"),
+        ("Black ILIKE '%Σ'", "1"),
+        ("Black ILIKE 'σοφοσ'", "1"),
+        ("Black ILIKE 'ΣΟΦΟ_'", "1 2"),
     ] {
         assert_eq!(
             selected(&dir, "g.pgn", condition),
