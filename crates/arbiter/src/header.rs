@@ -598,13 +598,19 @@ impl TagField {
     }
 
     /// Whether a typed column or comparison finds no value of its type in
-    /// a tag that is there: an unreadable value, or a date with unknown
-    /// parts.
+    /// a tag that is there: an unreadable value, a date with unknown
+    /// parts, or a time control whose base or increment has a fraction of
+    /// a second (`10+0.1`, an engine match's: `base` and `increment` are
+    /// whole seconds, null then, while `speed` reads it whole).
     #[must_use]
     pub fn is_unreadable(&self) -> bool {
         match self {
             TagField::Unreadable(_) => true,
             TagField::Date(date) => Date::from_game_date(*date).is_none(),
+            TagField::TimeControl { tc, .. } => [tc.initial_time(), tc.first_increment()]
+                .into_iter()
+                .flatten()
+                .any(|time| whole_seconds(time).is_none()),
             _ => false,
         }
     }
@@ -1357,6 +1363,12 @@ mod tests {
             }
         );
         assert!(read("abc", TagType::TimeControl).is_unreadable());
+        // A fraction of a second has no whole-seconds base or increment.
+        assert!(read("10+0.1", TagType::TimeControl).is_unreadable());
+        assert!(read("300.5+0", TagType::TimeControl).is_unreadable());
+        assert!(!read("300+2", TagType::TimeControl).is_unreadable());
+        assert!(!read("-", TagType::TimeControl).is_unreadable());
+        assert!(!read("40/7200:3600", TagType::TimeControl).is_unreadable());
         assert_eq!(
             read("Caf\u{e9}", TagType::Text),
             TagField::Text("Café".into())

@@ -1001,6 +1001,9 @@ impl TagColumns {
                 let value = match header.fields().get(c.index)? {
                     TagField::Unreadable(text) => text.as_str().to_owned(),
                     field @ TagField::Date(date) if field.is_unreadable() => date.to_string(),
+                    field @ TagField::TimeControl { text, .. } if field.is_unreadable() => {
+                        text.as_str().to_owned()
+                    }
                     _ => return None,
                 };
                 // As the PGN tag pair writes it: `\` and `"` escaped.
@@ -1058,7 +1061,7 @@ impl TagValueNote {
             ("values", "do", "their")
         };
         eprintln!(
-            "chesstool: warning: {} tag {values} {do_} not read as {their} column's type (an integer, a full date, a time of day, a time control), null in the typed columns; the first: {}",
+            "chesstool: warning: {} tag {values} {do_} not read as {their} column's type (an integer, a full date, a time of day, a time control in whole seconds), null in the typed columns; the first: {}",
             self.values,
             self.first.as_deref().unwrap_or("?")
         );

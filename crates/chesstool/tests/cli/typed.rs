@@ -1436,7 +1436,7 @@ fn tag_values_not_of_their_type_are_said() {
     )
     .unwrap();
     let said = "chesstool: warning: 3 tag values do not read as their column's type (an integer, \
-                a full date, a time of day, a time control), null in the typed columns; the first: t.pgn:1: game 1 (A – B): \
+                a full date, a time of day, a time control in whole seconds), null in the typed columns; the first: t.pgn:1: game 1 (A – B): \
                 WhiteElo \"2700?\"";
     for command in ["validate", "adjudicate", "select", "replay"] {
         let run = chesstool(
@@ -1460,6 +1460,58 @@ fn tag_values_not_of_their_type_are_said() {
         &["validate", "t.pgn", "--tags", "Event", "--format", "csv"],
     );
     assert_eq!(run.stderr, "");
+    // A fraction of a second in a time control (an engine match's
+    // `10+0.1`): `base` or `increment` is null, and said so (found by two
+    // testers: nothing was said, while `speed` used the tenth).
+    std::fs::write(
+        dir.join("tc.pgn"),
+        "[White \"A\"]\n[Black \"B\"]\n[TimeControl \"300+2\"]\n\n1. e4 *\n\n\
+         [White \"C\"]\n[Black \"D\"]\n[TimeControl \"10+0.1\"]\n\n1. e4 *\n\n\
+         [White \"E\"]\n[Black \"F\"]\n[TimeControl \"300.5+0\"]\n\n1. e4 *\n",
+    )
+    .unwrap();
+    for command in ["validate", "select"] {
+        let run = chesstool(
+            &dir,
+            &[
+                command,
+                "tc.pgn",
+                "--tags",
+                "TimeControl",
+                "--format",
+                "csv",
+                "-q",
+            ],
+        );
+        assert!(
+            run.stderr.contains(
+                "warning: 2 tag values do not read as their column's type (an integer, a full date, \
+                 a time of day, a time control in whole seconds), null in the typed columns; \
+                 the first: tc.pgn:7: game 2 (C – D): TimeControl \"10+0.1\""
+            ),
+            "{command}: {}",
+            run.stderr
+        );
+        let rows: Vec<&str> = run.stdout.lines().collect();
+        let header: Vec<&str> = rows[0].split(',').collect();
+        let column = |name: &str| header.iter().position(|c| *c == name).unwrap();
+        let cell = |row: usize, name: &str| rows[row].split(',').nth(column(name)).unwrap();
+        assert_eq!(
+            (cell(1, "base"), cell(1, "increment"), cell(1, "speed")),
+            ("300", "2", "blitz"),
+            "{command}"
+        );
+        assert_eq!(
+            (cell(2, "base"), cell(2, "increment"), cell(2, "speed")),
+            ("10", "", "ultrabullet"),
+            "{command}"
+        );
+        assert_eq!(
+            (cell(3, "base"), cell(3, "increment"), cell(3, "speed")),
+            ("", "0", "blitz"),
+            "{command}"
+        );
+    }
     // The value quoted as its tag pair writes it: a quote or backslash in
     // it escaped, so the quotes around it are the value's bounds.
     std::fs::write(
