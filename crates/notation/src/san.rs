@@ -772,7 +772,11 @@ impl fmt::Display for ParseSanErrorKind {
                 if ch == '\\' {
                     f.write_str("unexpected character '\\\\'")
                 } else {
-                    write!(f, "unexpected character '{ch}'")
+                    // A space or joiner that shows as nothing, as the
+                    // token quotes it (`\u{200d}`).
+                    let mut quoted = String::new();
+                    crate::pgn::tags::push_quoted(&mut quoted, ch);
+                    write!(f, "unexpected character '{quoted}'")
                 }
             }
             ParseSanErrorKind::UnexpectedByte(byte) => write!(f, "unexpected byte \\x{byte:02x}"),

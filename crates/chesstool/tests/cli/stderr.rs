@@ -254,6 +254,36 @@ fn invisible_characters_are_escaped_in_messages() {
     }
 }
 
+/// A joiner or a space other than the ASCII one inside a token shows as
+/// nothing or as a space: quoted raw, `N\u{200d}f6` read as `Nf6` (a
+/// tester's finding). A token escapes them; a name keeps them (scripts
+/// and emoji need the joiners, and a space of its script is a space).
+#[test]
+fn joiners_and_other_spaces_in_a_token_are_escaped() {
+    let dir = temp_dir("stderr_token_joiners");
+    for c in ['\u{200d}', '\u{200c}', '\u{a0}', '\u{3000}', '\u{2009}'] {
+        std::fs::write(
+            dir.join("e.pgn"),
+            format!("[Event \"x\"]\n[White \"A{c}B\"]\n\n1. e4 N{c}f6 *\n"),
+        )
+        .unwrap();
+        let shown = format!("\\u{{{:x}}}", u32::from(c));
+        let run = chesstool(&dir, &["validate", "e.pgn"]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert_eq!(
+            run.stderr.lines().next().unwrap(),
+            format!(
+                "e.pgn:4: game 1 (A{c}B – ?): ply 2 \"1...N{shown}f6\": unreadable move: \
+                 invalid san 'N{shown}f6': unexpected character '{shown}'"
+            )
+        );
+        let csv = chesstool(&dir, &["validate", "e.pgn", "--format", "csv", "-q"]);
+        let row = csv.stdout.lines().nth(1).unwrap().to_string();
+        assert!(row.contains(&format!(",A{c}B,")), "{row}");
+        assert!(row.contains(&format!(",1...N{shown}f6,")), "{row}");
+    }
+}
+
 /// Every message that quotes a name or a text read escapes those
 /// characters too (a reviewer's findings, each written raw before): the
 /// file in a game's error line and in replay's text, a FEN's fault, a

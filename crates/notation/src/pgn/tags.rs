@@ -292,7 +292,7 @@ pub fn escape_tag_value(value: &str) -> Cow<'_, str> {
 /// ```
 #[must_use]
 pub fn escape_for_report(bytes: &[u8]) -> Cow<'_, str> {
-    let plain = |c: char| !is_display_hazard(c) && c != '\\';
+    let plain = |c: char| !is_quote_hazard(c) && c != '\\';
     if let Ok(text) = std::str::from_utf8(bytes) {
         if text.chars().all(plain) {
             return Cow::Borrowed(text);
@@ -395,7 +395,7 @@ pub fn quote_bytes(bytes: &[u8]) -> String {
             if c == '\\' {
                 out.push('\\');
             }
-            out.push(c);
+            push_quoted(&mut out, c);
         }
         for byte in chunk.invalid() {
             use std::fmt::Write;
@@ -456,7 +456,7 @@ pub fn escape_line(bytes: &[u8]) -> Cow<'_, str> {
 /// ```
 #[must_use]
 pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_display_hazard) {
+    if !text.chars().any(is_quote_hazard) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -467,17 +467,55 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
 }
 
 /// Appends `c`, a control character as its escape (`\n`, `\r`, `\t`,
-/// else `\u{…}`).
+/// else `\u{…}`), and so any other [quote hazard](is_quote_hazard).
 fn push_escaped(out: &mut String, c: char) {
     match c {
         '\n' => out.push_str("\\n"),
         '\r' => out.push_str("\\r"),
         '\t' => out.push_str("\\t"),
-        c if is_display_hazard(c) => {
+        c if is_quote_hazard(c) => {
             use std::fmt::Write;
             let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
         }
         c => out.push(c),
+    }
+}
+
+/// A character that quoted text a user must be able to retype (a token,
+/// a line, an expression) does not carry raw: a [display
+/// hazard](is_display_hazard), a space other than the ASCII one (a
+/// no-break space, U+3000) and the joiners U+200C and U+200D, which show
+/// as nothing between two letters: `'N\u{200d}f6'` is no `Nf6` (a
+/// tester's finding). A name keeps them ([`is_display_hazard`]); text
+/// quoted to be retyped does not.
+///
+/// ```
+/// use notation::pgn::tags::is_quote_hazard;
+///
+/// assert!(is_quote_hazard('\u{200d}'));
+/// assert!(is_quote_hazard('\u{a0}'));
+/// assert!(is_quote_hazard('\u{3000}'));
+/// assert!(is_quote_hazard('\u{1b}'));
+/// assert!(!is_quote_hazard(' '));
+/// assert!(!is_quote_hazard('é'));
+/// assert!(!is_quote_hazard('♘'));
+/// ```
+#[must_use]
+#[inline]
+pub fn is_quote_hazard(c: char) -> bool {
+    is_display_hazard(c)
+        || (c >= '\u{a0}' && (c.is_whitespace() || matches!(c, '\u{200c}' | '\u{200d}')))
+}
+
+/// `c` as [`quote_bytes`] writes it: a [quote hazard](is_quote_hazard)
+/// that is no [display hazard](is_display_hazard) as `\u{…}` (a report
+/// escapes those when it escapes the whole message), else as it is.
+pub fn push_quoted(out: &mut String, c: char) {
+    if !is_display_hazard(c) && is_quote_hazard(c) {
+        use std::fmt::Write;
+        let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+    } else {
+        out.push(c);
     }
 }
 
