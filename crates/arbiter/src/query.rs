@@ -171,14 +171,16 @@ pub struct AbsentTag {
 
 impl fmt::Display for AbsentTag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "no game read has a tag named {}", self.name)?;
+        // A no-break space or a joiner in the name shown (`White\u{a0}Elo`
+        // is not `White Elo`), as a token is.
+        let name = notation::pgn::tags::show_quoted(&self.name);
+        write!(f, "no game read has a tag named {name}")?;
         if self.quoted {
             // A tag with a space is named so too (`"Black Elo"`).
             write!(
                 f,
                 " (a name in double quotes; were it a string, it is written in single \
-                 quotes: '{}')",
-                self.name
+                 quotes: '{name}')"
             )
         } else if let Some(meant) = self.meant {
             write!(f, " (did you mean {meant}?)")
@@ -2097,7 +2099,10 @@ impl<'a> Cx<'a> {
                 }
                 _ => Val::Null,
             },
+            // Year 0 is a placeholder (`0000.00.00`), no year: NULL, as
+            // `--partition-by year` and the Laws' date read it.
             Node::DatePart(func, field) => match (func, self.field(*field)) {
+                (_, TagField::Date(date)) if date.year == 0 => Val::Null,
                 (Func::Year, TagField::Date(date)) => Val::Int(i64::from(date.year)),
                 (Func::Month, TagField::Date(date)) => {
                     date.month.map_or(Val::Null, |m| Val::Int(i64::from(m)))
@@ -2942,6 +2947,18 @@ mod tests {
                 "no game read has a tag named WhiteElo (tag names are matched as written, in \
                  their case)",
             ]
+        );
+        // A no-break space in the name shown, as a token's (a reviewer's
+        // finding: `White Elo` read as the tag with a plain space).
+        let absent = AbsentTag {
+            name: "White\u{a0}Elo".into(),
+            meant: None,
+            quoted: true,
+        };
+        assert_eq!(
+            absent.to_string(),
+            "no game read has a tag named White\\u{a0}Elo (a name in double quotes; were it \
+             a string, it is written in single quotes: 'White\\u{a0}Elo')"
         );
         // A standard tag's own name suggests no other (`Site` is not
         // `White`), a short name only a letter away.

@@ -926,11 +926,12 @@ fn endings_note(counts: &Counts) -> Option<String> {
 }
 
 /// `26280 games read, 300 selected, 25980 not selected, 0 duplicates
-/// dropped, 0 unreadable`: the games read are the selected, the not
-/// selected and the duplicates; the unreadable are among them.
+/// dropped; 0 of them unreadable`: the games read are the selected, the
+/// not selected and the duplicates; the unreadable are among them (a
+/// tester read `, 1 unreadable` as a fifth part that did not add up).
 fn summary(counts: &Counts) -> String {
     let mut line = format!(
-        "{} read, {} selected, {} not selected, {} dropped, {} unreadable",
+        "{} read, {} selected, {} not selected, {} dropped; {} of them unreadable",
         crate::report::counted(counts.games, "game", "games"),
         counts.selected,
         counts.not_selected,

@@ -1011,7 +1011,7 @@ impl TagColumns {
                 Some(format!(
                     "{} \"{}\"",
                     c.tag,
-                    table::escape_for_message(&value)
+                    table::escape_quoted_value(&value)
                 ))
             })
     }

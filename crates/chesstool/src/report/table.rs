@@ -1055,6 +1055,15 @@ pub fn escape_for_message(text: &str) -> Cow<'_, str> {
     escape_chars(text, notation::pgn::tags::is_display_hazard)
 }
 
+/// A value quoted in a message as the text at fault (a tag value that
+/// does not read as its type): as [`escape_for_message`], and also the
+/// joiners and the spaces other than the ASCII one
+/// ([`notation::pgn::tags::is_quote_hazard`]), which would show
+/// `2700\u{200d}` as `2700` (a reviewer's finding).
+pub fn escape_quoted_value(text: &str) -> Cow<'_, str> {
+    escape_chars(text, notation::pgn::tags::is_quote_hazard)
+}
+
 /// `text` with the display hazards that are not control characters (the
 /// line separators, the bidirectional controls) as `\u{…}`: what stderr's
 /// `eprintln!` escapes in every line, whose own line breaks stay.

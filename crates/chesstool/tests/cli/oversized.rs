@@ -228,7 +228,7 @@ fn select_exits_1_for_a_game_too_large_to_select() {
     ) {
         assert!(
             summary.contains(
-                "3 games read, 2 selected, 1 not selected, 0 duplicates dropped, 0 unreadable"
+                "3 games read, 2 selected, 1 not selected, 0 duplicates dropped; 0 of them unreadable"
             ),
             "{summary}"
         );

@@ -281,6 +281,41 @@ fn joiners_and_other_spaces_in_a_token_are_escaped() {
         let row = csv.stdout.lines().nth(1).unwrap().to_string();
         assert!(row.contains(&format!(",A{c}B,")), "{row}");
         assert!(row.contains(&format!(",1...N{shown}f6,")), "{row}");
+        // A file's name keeps them, as a player's does (a reviewer's
+        // finding: the `file` column and the messages escaped them).
+        let name = format!("e{c}.pgn");
+        std::fs::copy(dir.join("e.pgn"), dir.join(&name)).unwrap();
+        let run = chesstool(&dir, &["validate", &name, "--format", "csv", "-q"]);
+        let row = run.stdout.lines().nth(1).unwrap().to_string();
+        assert!(row.starts_with(&format!("{name},")), "{row}");
+        assert!(
+            run.stderr.starts_with(&format!("{name}:4: game 1")),
+            "{}",
+            run.stderr
+        );
+        // A tag value quoted as not of its column's type shows them (a
+        // space around a number is trimmed: it reads).
+        if c.is_whitespace() {
+            continue;
+        }
+        std::fs::write(
+            dir.join("elo.pgn"),
+            format!("[White \"A\"]\n[Black \"B\"]\n[WhiteElo \"2700{c}\"]\n\n1. e4 *\n"),
+        )
+        .unwrap();
+        let run = chesstool(
+            &dir,
+            &[
+                "validate", "elo.pgn", "--tags", "WhiteElo", "--format", "csv", "-q",
+            ],
+        );
+        assert!(
+            run.stderr.trim_end().ends_with(&format!(
+                "elo.pgn:1: game 1 (A – B): WhiteElo \"2700{shown}\""
+            )),
+            "{}",
+            run.stderr
+        );
     }
 }
 

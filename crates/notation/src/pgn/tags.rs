@@ -370,32 +370,45 @@ fn escape_cut(bytes: &[u8], max: usize) -> Cow<'_, str> {
 #[must_use]
 pub fn quote_token(bytes: &[u8]) -> String {
     match cut_token(bytes) {
-        None => quote_bytes(bytes),
-        Some(cut) => format!("{}… ({} bytes)", quote_bytes(&bytes[..cut]), bytes.len()),
+        None => quote(bytes, push_quoted),
+        Some(cut) => format!(
+            "{}… ({} bytes)",
+            quote(&bytes[..cut], push_quoted),
+            bytes.len()
+        ),
     }
 }
 
-/// `bytes` quoted whole as [`quote_token`] quotes a token: a byte that is
-/// no UTF-8 character as `\xff`, a backslash doubled, nothing else
-/// changed; so two byte strings stay two (a file name as the reports
-/// name it, too).
+/// `bytes` quoted whole as a name is (a file name as the reports name
+/// it): a byte that is no UTF-8 character as `\xff`, a backslash
+/// doubled, nothing else changed (a joiner or a no-break space of a name
+/// stays, where [`quote_token`] escapes it); so two byte strings stay
+/// two.
 ///
 /// ```
 /// use notation::pgn::tags::quote_bytes;
 ///
 /// assert_eq!(quote_bytes(b"g\xe9.pgn"), "g\\xe9.pgn");
+/// assert_eq!(quote_bytes("a\u{200c}b\u{3000}.pgn".as_bytes()), "a\u{200c}b\u{3000}.pgn");
 /// assert_eq!(quote_bytes(b"a\\b"), "a\\\\b");
 /// assert_eq!(quote_bytes("é.pgn".as_bytes()), "é.pgn");
 /// ```
 #[must_use]
 pub fn quote_bytes(bytes: &[u8]) -> String {
+    quote(bytes, String::push)
+}
+
+/// `bytes` with a byte that is no UTF-8 character as `\xff`, a backslash
+/// doubled, and every other character written by `push` (a token's
+/// [`push_quoted`]; a name's as it is).
+fn quote(bytes: &[u8], push: fn(&mut String, char)) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
             if c == '\\' {
                 out.push('\\');
             }
-            push_quoted(&mut out, c);
+            push(&mut out, c);
         }
         for byte in chunk.invalid() {
             use std::fmt::Write;
@@ -517,6 +530,32 @@ pub fn push_quoted(out: &mut String, c: char) {
     } else {
         out.push(c);
     }
+}
+
+/// `text` with its [quote hazards](is_quote_hazard) that are no [display
+/// hazards](is_display_hazard) as `\u{…}` ([`push_quoted`]), for a
+/// message whose display hazards are escaped with the rest of it: a name
+/// the user typed, quoted as the text at fault.
+///
+/// ```
+/// use notation::pgn::tags::show_quoted;
+///
+/// assert_eq!(show_quoted("White\u{a0}Elo"), "White\\u{a0}Elo");
+/// assert_eq!(show_quoted("a\nb"), "a\nb");
+/// ```
+#[must_use]
+pub fn show_quoted(text: &str) -> Cow<'_, str> {
+    if !text
+        .chars()
+        .any(|c| is_quote_hazard(c) && !is_display_hazard(c))
+    {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        push_quoted(&mut out, c);
+    }
+    Cow::Owned(out)
 }
 
 /// A character that a one-line message must not carry raw: a control
