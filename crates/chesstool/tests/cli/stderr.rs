@@ -211,6 +211,24 @@ fn line_separators_and_bidi_controls_are_escaped_in_messages() {
     assert!(!row.contains('\u{202e}'), "{row}");
 }
 
+/// Validates a one-game `e.pgn` in `dir` whose White is `white` and whose
+/// second move is `token`, an unreadable one: the first line of the text
+/// run's stderr and the CSV report's row.
+fn unreadable_second_move(dir: &std::path::Path, white: &str, token: &str) -> (String, String) {
+    std::fs::write(
+        dir.join("e.pgn"),
+        format!("[Event \"x\"]\n[White \"{white}\"]\n\n1. e4 {token} *\n"),
+    )
+    .unwrap();
+    let run = chesstool(dir, &["validate", "e.pgn"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let csv = chesstool(dir, &["validate", "e.pgn", "--format", "csv", "-q"]);
+    (
+        run.stderr.lines().next().unwrap().to_string(),
+        csv.stdout.lines().nth(1).unwrap().to_string(),
+    )
+}
+
 /// A character that shows as nothing (a zero-width space, a byte order
 /// mark, a word joiner, a soft hyphen, a tag character, a noncharacter)
 /// is escaped in a message that quotes it, which would else seem to quote
@@ -232,23 +250,16 @@ fn invisible_characters_are_escaped_in_messages() {
         '\u{2065}',
         '\u{e0100}',
     ] {
-        std::fs::write(
-            dir.join("e.pgn"),
-            format!("[Event \"x\"]\n[White \"A\u{3000}B{c}\"]\n\n1. e4 e{c}5 *\n"),
-        )
-        .unwrap();
+        let (line, row) =
+            unreadable_second_move(&dir, &format!("A\u{3000}B{c}"), &format!("e{c}5"));
         let shown = format!("\\u{{{:x}}}", u32::from(c));
-        let run = chesstool(&dir, &["validate", "e.pgn"]);
-        assert_eq!(run.code, 1, "{}", run.stderr);
         assert_eq!(
-            run.stderr.lines().next().unwrap(),
+            line,
             format!(
                 "e.pgn:4: game 1 (A\u{3000}B{shown} – ?): ply 2 \"1...e{shown}5\": unreadable move: \
                  invalid san 'e{shown}5': unexpected character '{shown}'"
             )
         );
-        let csv = chesstool(&dir, &["validate", "e.pgn", "--format", "csv", "-q"]);
-        let row = csv.stdout.lines().nth(1).unwrap().to_string();
         assert!(row.contains(&format!(",A\u{3000}B{c},")), "{row}");
         assert!(!row.contains(&format!("e{c}5")), "{row}");
     }
@@ -262,23 +273,15 @@ fn invisible_characters_are_escaped_in_messages() {
 fn joiners_and_other_spaces_in_a_token_are_escaped() {
     let dir = temp_dir("stderr_token_joiners");
     for c in ['\u{200d}', '\u{200c}', '\u{a0}', '\u{3000}', '\u{2009}'] {
-        std::fs::write(
-            dir.join("e.pgn"),
-            format!("[Event \"x\"]\n[White \"A{c}B\"]\n\n1. e4 N{c}f6 *\n"),
-        )
-        .unwrap();
+        let (line, row) = unreadable_second_move(&dir, &format!("A{c}B"), &format!("N{c}f6"));
         let shown = format!("\\u{{{:x}}}", u32::from(c));
-        let run = chesstool(&dir, &["validate", "e.pgn"]);
-        assert_eq!(run.code, 1, "{}", run.stderr);
         assert_eq!(
-            run.stderr.lines().next().unwrap(),
+            line,
             format!(
                 "e.pgn:4: game 1 (A{c}B – ?): ply 2 \"1...N{shown}f6\": unreadable move: \
                  invalid san 'N{shown}f6': unexpected character '{shown}'"
             )
         );
-        let csv = chesstool(&dir, &["validate", "e.pgn", "--format", "csv", "-q"]);
-        let row = csv.stdout.lines().nth(1).unwrap().to_string();
         assert!(row.contains(&format!(",A{c}B,")), "{row}");
         assert!(row.contains(&format!(",1...N{shown}f6,")), "{row}");
         // A file's name keeps them, as a player's does (a reviewer's
