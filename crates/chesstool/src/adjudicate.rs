@@ -385,6 +385,8 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     // Shares what the run's games show of the tags it names.
     let watched = query.clone();
     let (schema, tags) = schema(&args.common.tags, &args.table, &mut spec)?;
+    // After the tags' names, whose errors say more.
+    args.common.check_format(args.format, true)?;
     let partition = date_partitions::<Adjudicated>(&args.table.partition_by, &mut spec)?;
     let report_path = args
         .common

@@ -57,8 +57,9 @@ pub struct CommonArgs {
     /// is skipped: memory stays bounded whatever the input holds.
     #[arg(long, value_name = "SIZE", default_value = "4M", value_parser = parse_size)]
     pub max_game_size: usize,
-    /// Add a column per tag to each record (CSV, JSONL, Parquet), named
-    /// as given: `--tags Event,UTCDate,WhiteElo,BlackElo,ECO`; `lichess`
+    /// Add a column per tag to each record (CSV, JSONL, Parquet; with
+    /// another --format a usage error, but for select's PGN, where it
+    /// chooses the tags written), named as given: `--tags Event,UTCDate,WhiteElo,BlackElo,ECO`; `lichess`
     /// stands for the tags of Lichess's published dataset. Null when the
     /// game lacks the tag. `*Elo`, `*RatingDiff` and `PlyCount` are
     /// integers, `Date`, `UTCDate` and `EventDate` dates, `UTCTime` a time
@@ -69,17 +70,19 @@ pub struct CommonArgs {
     /// named `{tag}_tag`.
     #[arg(long, value_name = "NAME,…", value_delimiter = ',')]
     pub tags: Vec<String>,
-    /// Rows per Parquet row group (at most: a row group also ends once
-    /// its rows hold about 16 MiB gathered at once, or 512 MiB in all,
-    /// as games with long comments and --moves can).
-    #[arg(long, value_name = "N", default_value_t = crate::report::parquet::DEFAULT_ROW_GROUP_ROWS,
-          value_parser = parse_row_group_rows)]
-    pub row_group_rows: usize,
-    /// How Parquet pages are compressed: snappy (the default of pyarrow
-    /// and Spark: fast to write and to read), zstd (level 1: files about
-    /// a third smaller, written at about half the speed) or none.
-    #[arg(long, value_name = "CODEC", value_enum, default_value_t = crate::report::parquet::Compression::Snappy)]
-    pub compression: crate::report::parquet::Compression,
+    /// Rows per Parquet row group, 65536 by default (at most: a row group
+    /// also ends once its rows hold about 16 MiB gathered at once, or 512
+    /// MiB in all, as games with long comments and --moves can). Only with
+    /// --format parquet.
+    #[arg(long, value_name = "N", value_parser = parse_row_group_rows)]
+    pub row_group_rows: Option<usize>,
+    /// How Parquet pages are compressed: snappy (the default, pyarrow's
+    /// and Spark's: fast to write and to read), zstd (level 1: files about
+    /// a third smaller, written at about half the speed) or none. Only
+    /// with --format parquet (a CSV or JSONL output is compressed by its
+    /// name: `-o rows.csv.zst`).
+    #[arg(long, value_name = "CODEC", value_enum)]
+    pub compression: Option<crate::report::parquet::Compression>,
     /// Only the games for which this SQL condition is true, written as in
     /// a duckdb or Spark WHERE clause: tag names (`WhiteElo`, `"Black
     /// Elo"`), the fields base, increment, speed, plies, valid and result,
@@ -260,12 +263,53 @@ impl CommonArgs {
         Ok(Some(query))
     }
 
-    /// How Parquet files are cut (`--row-group-rows`).
+    /// How Parquet files are cut (`--row-group-rows`) and compressed
+    /// (`--compression`).
     pub fn parquet_settings(&self) -> crate::report::ParquetSettings {
+        let default = crate::report::ParquetSettings::default();
         crate::report::ParquetSettings {
-            row_group_rows: self.row_group_rows,
-            compression: self.compression,
+            row_group_rows: self.row_group_rows.unwrap_or(default.row_group_rows),
+            compression: self.compression.unwrap_or(default.compression),
         }
+    }
+
+    /// Refuses the options `format` would ignore (found by a tester: they
+    /// were taken and did nothing): `--row-group-rows` and `--compression`
+    /// shape Parquet files, and `--tags` adds columns to a table where
+    /// `tags_are_columns` (not select's PGN, where it chooses the tags
+    /// written).
+    ///
+    /// # Errors
+    /// A usage error naming the option and the format.
+    pub fn check_format(
+        &self,
+        format: crate::report::Format,
+        tags_are_columns: bool,
+    ) -> anyhow::Result<()> {
+        if format != crate::report::Format::Parquet {
+            let given = [
+                ("--row-group-rows", self.row_group_rows.is_some()),
+                ("--compression", self.compression.is_some()),
+            ];
+            if let Some((option, _)) = given.iter().find(|(_, given)| *given) {
+                anyhow::bail!(
+                    "{option} shapes Parquet files: give --format parquet (not --format {}); \
+                     other outputs are compressed by their name (-o out.{}.zst)",
+                    format.name(),
+                    match format {
+                        crate::report::Format::Text => "txt",
+                        other => other.name(),
+                    },
+                );
+            }
+        }
+        if tags_are_columns && !self.tags.is_empty() && format.table().is_none() {
+            anyhow::bail!(
+                "--tags adds columns to a table: give --format csv, jsonl or parquet (not --format {})",
+                format.name()
+            );
+        }
+        Ok(())
     }
 
     /// Whether a summary meant for a person may go to stderr: only to a

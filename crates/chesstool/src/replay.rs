@@ -698,9 +698,8 @@ pub fn run(args: &ReplayArgs) -> Result<Outcome> {
     // Shares what the run's games show of the tags it names.
     let watched = query.clone();
     let (schema, tags) = schema(&args.common.tags, &mut spec)?;
-    if !tags.is_empty() && args.format.table().is_none() {
-        bail!("--tags adds columns to --format csv, jsonl or parquet");
-    }
+    // After the tags' names, whose errors say more.
+    args.common.check_format(args.format, true)?;
     let task = ReplayTask {
         format: args.format,
         pool: Pool::default(),

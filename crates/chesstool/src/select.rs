@@ -504,6 +504,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
     }
     let args = &args;
     args.table.check(args.format)?;
+    args.common.check_format(args.format, false)?;
     let mut spec = HeaderSpec::default();
     let query = args.common.query(&mut spec)?;
     // Shares what the run's games show of the tags it names.

@@ -280,6 +280,8 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
         &args.table,
         &mut spec,
     )?;
+    // After the tags' names, whose errors say more.
+    args.common.check_format(args.format, true)?;
     let partition = date_partitions::<Report>(&args.table.partition_by, &mut spec)?;
     let task = Validate {
         options: ReplayOptions {

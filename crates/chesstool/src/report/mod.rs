@@ -908,12 +908,6 @@ impl TagColumns {
         }
     }
 
-    /// No tag columns.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.columns.is_empty()
-    }
-
     /// The columns over records of type `R`, whose header `header`
     /// reaches: each tag in the order given, and after `TimeControl` its
     /// `base` and `increment` (seconds, first period) and `speed`.

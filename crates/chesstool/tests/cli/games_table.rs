@@ -707,6 +707,106 @@ fn select_writes_the_games_table_too() {
     assert_eq!(out.trim_end(), "ok 45 games in 41 partitions");
 }
 
+/// Options the output format would ignore are usage errors, as
+/// `--moves` is (a tester's finding: `validate --tags Event` in text, and
+/// `--row-group-rows` or `--compression` with CSV, ran and did nothing).
+#[test]
+fn options_the_format_ignores_are_refused() {
+    let dir = temp_dir("games_table_ignored_options");
+    std::fs::write(
+        dir.join("g.pgn"),
+        "[Event \"x\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 *\n\n",
+    )
+    .unwrap();
+    for (args, says) in [
+        (
+            &["validate", "g.pgn", "--tags", "Event"][..],
+            "--tags adds columns to a table",
+        ),
+        (
+            &["adjudicate", "g.pgn", "--tags", "Event"][..],
+            "--tags adds columns to a table",
+        ),
+        (
+            &["replay", "g.pgn", "--tags", "Event"][..],
+            "--tags adds columns to a table",
+        ),
+        (
+            &[
+                "validate",
+                "g.pgn",
+                "--format",
+                "csv",
+                "--row-group-rows",
+                "5",
+            ][..],
+            "--row-group-rows shapes Parquet files",
+        ),
+        (
+            &[
+                "adjudicate",
+                "g.pgn",
+                "--format",
+                "jsonl",
+                "--compression",
+                "zstd",
+            ][..],
+            "--compression shapes Parquet files",
+        ),
+        (
+            &[
+                "replay",
+                "g.pgn",
+                "--format",
+                "csv",
+                "--compression",
+                "none",
+            ][..],
+            "--compression shapes Parquet files",
+        ),
+        (
+            &["select", "g.pgn", "--row-group-rows", "5"][..],
+            "--row-group-rows shapes Parquet files",
+        ),
+        (
+            &["select", "g.pgn", "--compression", "zstd"][..],
+            "(not --format pgn); other outputs are compressed by their name (-o out.pgn.zst)",
+        ),
+    ] {
+        let run = chesstool(&dir, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
+    }
+    // Where they apply, they are taken: select's PGN chooses its tags with
+    // --tags, and Parquet takes both.
+    let pgn = chesstool(&dir, &["select", "g.pgn", "--tags", "Event"]);
+    assert_eq!(pgn.code, 0, "{}", pgn.stderr);
+    assert!(pgn.stdout.contains("[Event \"x\"]"), "{}", pgn.stdout);
+    for command in ["validate", "adjudicate", "replay", "select"] {
+        let out = format!("{command}.parquet");
+        let run = chesstool(
+            &dir,
+            &[
+                command,
+                "g.pgn",
+                "--format",
+                "parquet",
+                "--tags",
+                "Event",
+                "--row-group-rows",
+                "5",
+                "--compression",
+                "zstd",
+                "-o",
+                &out,
+            ],
+        );
+        assert!(run.code <= 1, "{command}: {}", run.stderr);
+        assert!(dir.join(&out).metadata().unwrap().len() > 0, "{command}");
+    }
+}
+
 /// `0000.00.00` is no year (it made a `year=0000` partition beside a
 /// NULL `UTCDate`, and duckdb then read every `year` as text); `month`
 /// alone, which would put the Januaries of every year together, is a
