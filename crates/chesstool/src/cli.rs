@@ -1240,8 +1240,11 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                             EmptyCheck::Never,
                         )
                     });
+                // Games of comments alone (a failed download's `{"error":
+                // …}`) count as none (a tester's finding: one passed as a
+                // valid game).
                 let empty = match empty_check {
-                    EmptyCheck::NoGames => totals.games == 0,
+                    EmptyCheck::NoGames => totals.games == totals.bare,
                     EmptyCheck::NoBytes => totals.games == 0 && totals.bytes == 0,
                     EmptyCheck::Never => false,
                 };
@@ -1274,7 +1277,16 @@ pub fn run_inputs<T: crate::pipeline::Task>(
                     // the one that starts an empty input says so.
                     None if empty && failure.is_none() && !run.stopped => {
                         progress.suspend(|| {
-                            eprintln!("chesstool: no games in {name} (empty, or no PGN in it)");
+                            if totals.games == 0 {
+                                eprintln!("chesstool: no games in {name} (empty, or no PGN in it)");
+                            } else {
+                                eprintln!(
+                                    "chesstool: no games in {name} (no tag, move or result in it: \
+                                     comments alone, read as {} game{} of nothing)",
+                                    totals.games,
+                                    if totals.games == 1 { "" } else { "s" }
+                                );
+                            }
                         });
                         io_failed.set(true);
                     }

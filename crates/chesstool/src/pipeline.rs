@@ -310,6 +310,9 @@ pub struct Totals {
     pub bytes: u64,
     /// Games handed to `emit`.
     pub games: u64,
+    /// Of them, those that hold nothing of a game
+    /// ([`RawGame::is_bare`]: comments alone).
+    pub bare: u64,
 }
 
 /// A chunk's bytes: the first `len` bytes of `buf`. Past them, up to
@@ -405,6 +408,7 @@ impl<R> ChunkBody<R> {
                 last_end: None,
                 last: None,
                 newlines: 0,
+                bare: Vec::new(),
             },
         }
     }
@@ -441,6 +445,9 @@ struct ChunkRead {
     last: LastGame,
     /// Newlines in the chunk (counted once, by the lexer).
     newlines: u64,
+    /// Offsets of the games that hold nothing of a game
+    /// ([`RawGame::is_bare`]; nearly always none).
+    bare: Vec<u64>,
 }
 
 /// Reads and checks the games of `data`: their records, and what
@@ -454,10 +461,14 @@ fn process<T: Task>(
     let mut records = Vec::with_capacity(LAST_GAMES.get());
     let mut last_end = None;
     let mut last = None;
+    let mut bare = Vec::new();
     let newlines = reader.read_chunk(data, offset, 0, |game| {
         last = Some((game.start_in_chunk(), game.line));
         let record = task.game(game);
         last_end = Some(game.ended_by());
+        if game.is_bare() {
+            bare.push(game.offset);
+        }
         records.push((game.offset, game.line, record));
     });
     LAST_GAMES.set(records.len());
@@ -467,6 +478,7 @@ fn process<T: Task>(
             last_end,
             last,
             newlines,
+            bare,
         },
     )
 }
@@ -491,6 +503,7 @@ fn scan_only(data: &[u8]) -> (u64, ChunkRead) {
             last_end,
             last,
             newlines,
+            bare: Vec::new(),
         },
     )
 }
@@ -593,7 +606,11 @@ fn end_marker<R>(
         info: ChunkInfo::last(seq, input, select, max_game_size, bytes),
         data: Block::default(),
         body: ChunkBody::End(InputEnd {
-            totals: Totals { bytes, games: 0 },
+            totals: Totals {
+                bytes,
+                games: 0,
+                bare: 0,
+            },
             error,
         }),
         read_error: None,
@@ -728,6 +745,8 @@ struct Emitter<'t, T: Task, E> {
     games: u64,
     /// Games emitted.
     emitted: u64,
+    /// Of them, those that hold nothing of a game.
+    emitted_bare: u64,
     /// Only the games it selects are emitted.
     select: Selection,
     /// [`Settings::max_game_size`].
@@ -764,6 +783,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
             line_base: 1,
             games: 0,
             emitted: 0,
+            emitted_bare: 0,
             select: Selection::All,
             max_game_size: DEFAULT_MAX_GAME_SIZE,
             pending: Pending::None,
@@ -821,6 +841,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         self.line_base = 1;
         self.games = 0;
         self.emitted = 0;
+        self.emitted_bare = 0;
         self.select = info.select;
         self.max_game_size = info.max_game_size;
         self.pending = Pending::None;
@@ -872,6 +893,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         let totals = Totals {
             bytes: read.unwrap_or(end.totals.bytes),
             games: self.emitted,
+            bare: self.emitted_bare,
         };
         let control = (self.emit)(Event::Done {
             input: self.input,
@@ -1098,7 +1120,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
             bytes: &out.data,
             offset: info.offset,
         };
-        if !self.emit_all(records, scanned, chunk) {
+        if !self.emit_all(records, scanned, chunk, &read.bare) {
             return;
         }
         self.line_base += newlines;
@@ -1143,7 +1165,8 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
             bytes: head,
             offset: offset + start as u64,
         };
-        if !self.emit_all(records, 0, chunk) {
+        // A game too large to read is never one of nothing.
+        if !self.emit_all(records, 0, chunk, &[]) {
             return None;
         }
         // A game that ends within the bytes ends where the scanner says;
@@ -1205,7 +1228,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
                     bytes: &data[..span.start],
                     offset,
                 };
-                if !self.emit_all(records, 0, chunk) {
+                if !self.emit_all(records, 0, chunk, &read.bare) {
                     return None;
                 }
                 self.line_base += read.newlines;
@@ -1220,9 +1243,16 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         Some(found)
     }
 
-    /// Counts `scanned` games, then emits `records` (those selected);
-    /// `false` once the run is stopped.
-    fn emit_all(&mut self, records: Records<T::Record>, scanned: u64, chunk: Chunk<'_>) -> bool {
+    /// Counts `scanned` games, then emits `records` (those selected),
+    /// counting those at the offsets `bare` as such; `false` once the run
+    /// is stopped.
+    fn emit_all(
+        &mut self,
+        records: Records<T::Record>,
+        scanned: u64,
+        chunk: Chunk<'_>,
+        bare: &[u64],
+    ) -> bool {
         self.games += scanned;
         for (offset, line, record) in records {
             self.games += 1;
@@ -1234,6 +1264,9 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
                 continue;
             }
             self.emitted += 1;
+            if !bare.is_empty() && bare.contains(&offset) {
+                self.emitted_bare += 1;
+            }
             let located = Located {
                 input: self.input,
                 game: self.games,

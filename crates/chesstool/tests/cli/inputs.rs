@@ -383,9 +383,112 @@ fn an_input_without_games_is_named_and_exits_2() {
     let run = crate::util::chesstool_stdin(&dir, &["validate", "-"], b"");
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("no games in <stdin>"), "{}", run.stderr);
+    comments_alone_are_no_game(&dir);
     // A shard or byte range without a game is no failure.
     let run = chesstool(&dir, &["validate", "a.pgn", "--byte-range", "0..0"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+/// A failed download's error message, `{"error":"Not found"}`, and
+/// notes without a game are comments alone: the PGN readers count one
+/// game of no tags and no moves, which passed validation (a tester's
+/// finding). Such an input holds no game: exit 2, the others still run.
+/// A comment beside real games, a CR-only file starting with a `;` line,
+/// an unclosed `{` before a game and the shards of such an input are as
+/// before (a reviewer's findings, on a first version that refused them
+/// at the input's opening).
+fn comments_alone_are_no_game(dir: &std::path::Path) {
+    let download = "{\"error\":\"Not found\"}\n";
+    write(&dir.join("download.pgn"), download);
+    write(
+        &dir.join("notes.pgn"),
+        "{ notes }\n; more\n$1 { two }\n\n{ lines }\n",
+    );
+    std::fs::write(
+        dir.join("download.pgn.zst"),
+        zstd::encode_all(download.as_bytes(), 3).unwrap(),
+    )
+    .unwrap();
+    for command in ["validate", "replay", "adjudicate", "select"] {
+        let run = chesstool(
+            dir,
+            &[
+                command,
+                "download.pgn",
+                "a.pgn",
+                "notes.pgn",
+                "download.pgn.zst",
+                "--format",
+                "csv",
+            ],
+        );
+        assert_eq!(run.code, 2, "{command}: {}", run.stderr);
+        for (name, games) in [
+            ("download.pgn", "1 game"),
+            ("notes.pgn", "1 game"),
+            ("download.pgn.zst", "1 game"),
+        ] {
+            assert!(
+                run.stderr.contains(&format!(
+                    "chesstool: no games in {name} (no tag, move or result in it: comments alone, read as {games} of nothing)"
+                )),
+                "{command}: {}",
+                run.stderr
+            );
+        }
+        assert!(!run.stderr.contains("a.pgn"), "{command}: {}", run.stderr);
+    }
+    let run = crate::util::chesstool_stdin(dir, &["validate", "-"], download.as_bytes());
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("no games in <stdin> (no tag, move or result"),
+        "{}",
+        run.stderr
+    );
+    // A part of it may hold none, as of any input.
+    for part in [
+        &["--shard", "1/3"][..],
+        &["--shard", "2/3"],
+        &["--byte-range", "0..0"],
+    ] {
+        let mut args = vec!["validate", "download.pgn", "--format", "csv"];
+        args.extend(part);
+        let run = chesstool(dir, &args);
+        assert_eq!(run.code, 0, "{part:?}: {}", run.stderr);
+    }
+    // Comments beside a game: games of their own, as the readers count
+    // them, and no failure.
+    write(
+        &dir.join("noted.pgn"),
+        &format!("{{ from a database }}\n\n{A}{{ end }}\n"),
+    );
+    let run = chesstool(dir, &["validate", "noted.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // CR line ends, a `;` line first: a game.
+    write(
+        &dir.join("cr.pgn"),
+        "; exported\r[Event \"x\"]\r[Result \"*\"]\r\r1. e4 *\r",
+    );
+    let run = chesstool(dir, &["validate", "cr.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // An unclosed comment before a game: the game's own error, exit 1.
+    write(
+        &dir.join("unclosed.pgn"),
+        "{ unclosed\n[Event \"x\"]\n\n1. e4 *\n",
+    );
+    let run = chesstool(dir, &["validate", "unclosed.pgn"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("unterminated comment"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("no games"), "{}", run.stderr);
+    // Junk text is an invalid game, as before.
+    write(&dir.join("junk.pgn"), "hello world\n");
+    let run = chesstool(dir, &["validate", "junk.pgn"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
 }
 
 #[test]

@@ -623,3 +623,37 @@ fn a_closed_stderr_loses_lines_not_the_run() {
         .expect("run chesstool");
     assert_eq!(status.code(), Some(2));
 }
+
+/// A tag's warnings stand at the tag's own line, as an error about a tag
+/// does (a tester's finding: a repeated tag and one named in another case
+/// were at the game's first line, and so was a Result tag the terminator
+/// contradicts).
+#[test]
+fn tag_warnings_stand_at_their_tags() {
+    let dir = temp_dir("stderr_tag_lines");
+    std::fs::write(
+        dir.join("t.pgn"),
+        "[Event \"x\"]\n[Event \"y\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"?\"]\n\
+         [White \"a\"]\n[fen \"k7/8/8/8/8/8/8/K7 w - - 0 1\"]\n[Black \"b\"]\n[Event \"z\"]\n\
+         [Result \"0-1\"]\n\n1. Kb1 *\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "t.pgn", "--show-warnings"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    for (at, says) in [
+        ("t.pgn:2:", "duplicate tag Event: \"y\" ignored"),
+        ("t.pgn:9:", "duplicate tag Event: \"z\" ignored"),
+        ("t.pgn:7:", "tag fen read as FEN"),
+        (
+            "t.pgn:10:",
+            "bad Result tag: Result tag 0-1 but the movetext ends with *",
+        ),
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(at) && l.contains(says)),
+            "{at} {says}: {}",
+            run.stderr
+        );
+    }
+}

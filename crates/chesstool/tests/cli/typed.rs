@@ -733,6 +733,8 @@ fn fen_en_passant_legal_by_default_always_on_request() {
     assert!(run.stdout.contains("1... c5 2. Ka4 *"), "{}", run.stdout);
 }
 
+/// Each warning at the tag's own line (a tester's finding: they were at
+/// the game's first).
 #[test]
 fn start_tags_in_another_case_are_read_with_a_warning() {
     let dir = temp_dir("typed_tag_case");
@@ -755,18 +757,18 @@ fn start_tags_in_another_case_are_read_with_a_warning() {
         assert_eq!(run.code, 0, "{}", run.stderr);
         assert!(
             run.stderr
-                .contains("g.pgn:1: game 1 (A – B): warning: tag setup read as SetUp"),
+                .contains("g.pgn:4: game 1 (A – B): warning: tag setup read as SetUp"),
             "{}",
             run.stderr
         );
         assert!(
             run.stderr
-                .contains("g.pgn:1: game 1 (A – B): warning: tag fen read as FEN"),
+                .contains("g.pgn:5: game 1 (A – B): warning: tag fen read as FEN"),
             "{}",
             run.stderr
         );
         assert!(
-            run.stderr.contains("g.pgn:9: game 2 (C – D): warning: tags FEN and Fen both given: FEN read, Fen ignored"),
+            run.stderr.contains("g.pgn:14: game 2 (C – D): warning: tags FEN and Fen both given: FEN read, Fen ignored"),
             "{}",
             run.stderr
         );

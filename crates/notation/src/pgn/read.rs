@@ -41,7 +41,7 @@ use pgn_reader::{RawTag, Visitor};
 use crate::pgn::tags::classify_tag_name;
 
 use crate::pgn::lex::{
-    count_newlines, GameEnd, GameHead, GameSpan, Lexer, Sink, TagLineProblem, Token,
+    count_newlines, GameEnd, GameHead, GameSpan, Lexer, Sink, TagLineProblem, Token, TokenKind,
 };
 
 /// A problem with the bytes of a game found while reading it (before any
@@ -574,6 +574,18 @@ impl<'a> RawGame<'a> {
     /// (a bad `FEN` is reported at its own line, not the game's first).
     #[must_use]
     pub fn tag_line(&self, name: &[u8]) -> Option<u64> {
+        self.nth_tag_line(name, false, 0)
+    }
+
+    /// Line of the `n`-th tag pair (from 0) named exactly `name`: where
+    /// a tag given again (`n` ≥ 1), or one named in another case, stands.
+    /// For warnings only, as [`Self::tag_line`].
+    #[must_use]
+    pub fn tag_line_as_written(&self, name: &[u8], n: usize) -> Option<u64> {
+        self.nth_tag_line(name, true, n)
+    }
+
+    fn nth_tag_line(&self, name: &[u8], exact: bool, mut n: usize) -> Option<u64> {
         let section = self.bytes_to(self.movetext_start());
         for (line, text) in (self.line..).zip(section.split(|&b| b == b'\n')) {
             // Every `[` outside a quoted value opens a pair: `[A "x"] [B "y"]`.
@@ -589,12 +601,19 @@ impl<'a> RawGame<'a> {
                     b'[' if !quoted => {
                         // After the blanks import format allows there.
                         let rest = text[at + 1..].trim_ascii_start();
-                        let named = rest
-                            .get(..name.len())
-                            .is_some_and(|head| head.eq_ignore_ascii_case(name));
+                        let named = rest.get(..name.len()).is_some_and(|head| {
+                            if exact {
+                                head == name
+                            } else {
+                                head.eq_ignore_ascii_case(name)
+                            }
+                        });
                         let after = rest.get(name.len()).copied();
                         if named && after.is_some_and(|b| b == b'"' || b.is_ascii_whitespace()) {
-                            return Some(line);
+                            if n == 0 {
+                                return Some(line);
+                            }
+                            n -= 1;
                         }
                     }
                     _ => {}
@@ -695,6 +714,50 @@ impl<'a> RawGame<'a> {
     #[must_use]
     pub fn tag_lines(&self) -> u32 {
         self.head.tag_lines
+    }
+
+    /// Whether the game holds nothing of a game: no tag line, and in its
+    /// movetext no token that is or could be a move and no result, only
+    /// closed comments, NAGs, move numbers and parentheses (a failed
+    /// download's `{"error":"Not found"}`). The PGN readers count such a
+    /// text as a game of no tags and no moves; an input made of them alone
+    /// holds no game. Reads the rest of the game first; lexes it again only
+    /// when it has no tag line.
+    ///
+    /// ```
+    /// use notation::pgn::read::GameReader;
+    ///
+    /// let bare = |pgn: &[u8]| {
+    ///     let mut bare = Vec::new();
+    ///     GameReader::new().read_chunk(pgn, 0, 1, |game| bare.push(game.is_bare()));
+    ///     bare
+    /// };
+    /// assert_eq!(bare(b"{\"error\":\"Not found\"}\n"), [true]);
+    /// assert_eq!(bare(b"{ a } ; b\n$1 ( 1. )\n"), [true]);
+    /// assert_eq!(bare(b"{ a }\n\n[Event \"x\"]\n\n1. e4 *\n"), [true, false]);
+    /// assert_eq!(bare(b"1. e4\n"), [false]);
+    /// assert_eq!(bare(b"*\n"), [false]);
+    /// assert_eq!(bare(b"hello\n"), [false]);
+    /// // A comment that never closes is a broken game, not none.
+    /// assert_eq!(bare(b"{ unclosed\n"), [false]);
+    /// ```
+    pub fn is_bare(&mut self) -> bool {
+        if self.head.tag_lines > 0 || !self.errors.is_empty() {
+            return false;
+        }
+        let span = self.finish();
+        if span.terminated || span.ended_by == GameEnd::UnterminatedComment {
+            return false;
+        }
+        let mut lexer = Lexer::new(self.bytes(), 1);
+        while lexer.next_game().is_some() {
+            while let Some(token) = lexer.next_token() {
+                if matches!(token.kind, TokenKind::San | TokenKind::Result(_)) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 }
 

@@ -1382,7 +1382,14 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
             &self.final_moves,
             self.options.draw_stands_after_mate,
         )?;
-        Some(Finding::Error(game_error(game, kind, message)))
+        let mut error = game_error(game, kind, message);
+        // A Result tag the terminator contradicts: at the tag, as a
+        // Result tag that is no result is (a tester's finding: at the
+        // game's first line).
+        if kind == ErrorKind::ResultTag {
+            error.line = game.tag_line(b"Result").unwrap_or(game.line);
+        }
+        Some(Finding::Error(error))
     }
 
     /// A game recorded as `*` (in progress, result unknown) whose final
@@ -1641,9 +1648,31 @@ fn tag_warnings(game: &RawGame<'_>, warnings: &mut Vec<GameWarning>) {
             format!("missing tags: {}", missing.join(", ")),
         ));
     }
-    for (name, first, value) in game.repeated_tags() {
+    // Each repeat at its own line (a tester's finding: all were at the
+    // game's first line): the name's first pair is the one kept. Found by
+    // reading the tag section again, so for the first few only (a hostile
+    // game of thousands of repeated tags would read it thousands of
+    // times); the others at the game's first line.
+    const LOCATED: usize = 8;
+    let mut seen: Vec<(&[u8], usize)> = Vec::new();
+    for (index, (name, first, value)) in game.repeated_tags().into_iter().enumerate() {
+        let line = if index < LOCATED {
+            let repeat = match seen.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, count)) => {
+                    *count += 1;
+                    *count
+                }
+                None => {
+                    seen.push((name, 1));
+                    1
+                }
+            };
+            game.tag_line_as_written(name, repeat).unwrap_or(game.line)
+        } else {
+            game.line
+        };
         warnings.push(GameWarning::game(
-            game.line,
+            line,
             format!(
                 "duplicate tag {}: \"{}\" ignored, the first value \"{}\" kept",
                 escape_for_report(name),
@@ -1837,13 +1866,15 @@ fn start_tag<'a>(
     let Some((other_name, other_value)) = other else {
         return exact;
     };
+    let line = game.tag_line_as_written(other_name, 0).unwrap_or(game.line);
     let other_name = escape_for_report(other_name);
     let message = if exact.is_some() {
         format!("tags {name} and {other_name} both given: {name} read, {other_name} ignored")
     } else {
         format!("tag {other_name} read as {name}")
     };
-    warnings.push(GameWarning::game(game.line, message));
+    // At the tag's own line (a tester's finding: at the game's first).
+    warnings.push(GameWarning::game(line, message));
     exact.or(Some(other_value))
 }
 
