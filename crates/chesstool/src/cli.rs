@@ -292,20 +292,27 @@ impl CommonArgs {
                 ("--compression", self.compression.is_some()),
             ];
             if let Some((option, _)) = given.iter().find(|(_, given)| *given) {
+                // Compressed output otherwise is a matter of its name.
+                let hint = if *option == "--compression" {
+                    format!(
+                        "; other outputs are compressed by their name (-o out.{}.zst)",
+                        match format {
+                            crate::report::Format::Text => "txt",
+                            other => other.name(),
+                        }
+                    )
+                } else {
+                    String::new()
+                };
                 anyhow::bail!(
-                    "{option} shapes Parquet files: give --format parquet (not --format {}); \
-                     other outputs are compressed by their name (-o out.{}.zst)",
+                    "{option} shapes Parquet files: give --format parquet (this output is {}){hint}",
                     format.name(),
-                    match format {
-                        crate::report::Format::Text => "txt",
-                        other => other.name(),
-                    },
                 );
             }
         }
         if tags_are_columns && !self.tags.is_empty() && format.table().is_none() {
             anyhow::bail!(
-                "--tags adds columns to a table: give --format csv, jsonl or parquet (not --format {})",
+                "--tags adds columns to a table: give --format csv, jsonl or parquet (this output is {})",
                 format.name()
             );
         }

@@ -747,6 +747,14 @@ struct Emitter<'t, T: Task, E> {
     emitted: u64,
     /// Of them, those that hold nothing of a game.
     emitted_bare: u64,
+    /// The input has emitted a game that holds something.
+    substantial: bool,
+    /// Games of nothing held back, with their bytes (to the end of their
+    /// chunk) and where those start, while a run of a whole input has
+    /// shown nothing else: emitted before its first game of substance,
+    /// dropped at its end if none comes (the input holds no game: an
+    /// error says so, and nothing of it is written).
+    held: Vec<(Located<T::Record>, Vec<u8>, u64)>,
     /// Only the games it selects are emitted.
     select: Selection,
     /// [`Settings::max_game_size`].
@@ -784,6 +792,8 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
             games: 0,
             emitted: 0,
             emitted_bare: 0,
+            substantial: false,
+            held: Vec::new(),
             select: Selection::All,
             max_game_size: DEFAULT_MAX_GAME_SIZE,
             pending: Pending::None,
@@ -842,6 +852,8 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         self.games = 0;
         self.emitted = 0;
         self.emitted_bare = 0;
+        self.substantial = false;
+        self.held.clear();
         self.select = info.select;
         self.max_game_size = info.max_game_size;
         self.pending = Pending::None;
@@ -890,6 +902,9 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
                 self.handle(&mut out);
             }
         }
+        // Games of nothing still held: the input held nothing else, and
+        // none of it is written (its end says it holds no game).
+        self.held.clear();
         let totals = Totals {
             bytes: read.unwrap_or(end.totals.bytes),
             games: self.emitted,
@@ -1244,8 +1259,9 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
     }
 
     /// Counts `scanned` games, then emits `records` (those selected),
-    /// counting those at the offsets `bare` as such; `false` once the run
-    /// is stopped.
+    /// counting those at the offsets `bare` (in order, as the records)
+    /// as games of nothing, and holding them back while the input has
+    /// shown nothing else; `false` once the run is stopped.
     fn emit_all(
         &mut self,
         records: Records<T::Record>,
@@ -1254,6 +1270,7 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
         bare: &[u64],
     ) -> bool {
         self.games += scanned;
+        let mut next_bare = 0;
         for (offset, line, record) in records {
             self.games += 1;
             if self.select.ended_by(offset) {
@@ -1264,9 +1281,12 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
                 continue;
             }
             self.emitted += 1;
-            if !bare.is_empty() && bare.contains(&offset) {
-                self.emitted_bare += 1;
+            // Both in input order: one walk (a reviewer's finding: a scan
+            // of the list a game made a file of many such games quadratic).
+            while bare.get(next_bare).is_some_and(|&at| at < offset) {
+                next_bare += 1;
             }
+            let is_bare = bare.get(next_bare) == Some(&offset);
             let located = Located {
                 input: self.input,
                 game: self.games,
@@ -1275,20 +1295,57 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
                 line_base: self.line_base,
                 record,
             };
-            match (self.emit)(Event::Game(located, chunk)) {
-                Control::Continue => {}
-                Control::NextInput => {
-                    self.stopped = true;
-                    return false;
+            if is_bare {
+                self.emitted_bare += 1;
+                if !self.substantial && self.select == Selection::All {
+                    let start =
+                        usize::try_from(offset.saturating_sub(chunk.offset)).unwrap_or(usize::MAX);
+                    let bytes = chunk.bytes.get(start..).unwrap_or_default().to_vec();
+                    self.held.push((located, bytes, offset));
+                    continue;
                 }
-                Control::Stop => {
-                    self.stopped = true;
-                    self.stop_all = true;
+            } else {
+                self.substantial = true;
+                if !self.release_held() {
                     return false;
                 }
             }
+            if !self.send(located, chunk) {
+                return false;
+            }
         }
         true
+    }
+
+    /// Emits the games of nothing held back, in order: the input holds a
+    /// game after all. `false` once the run is stopped.
+    fn release_held(&mut self) -> bool {
+        for (located, bytes, offset) in std::mem::take(&mut self.held) {
+            let chunk = Chunk {
+                bytes: &bytes,
+                offset,
+            };
+            if !self.send(located, chunk) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Hands one game to `emit`; `false` once the run is stopped.
+    fn send(&mut self, located: Located<T::Record>, chunk: Chunk<'_>) -> bool {
+        match (self.emit)(Event::Game(located, chunk)) {
+            Control::Continue => true,
+            Control::NextInput => {
+                self.stopped = true;
+                false
+            }
+            Control::Stop => {
+                self.stopped = true;
+                self.stop_all = true;
+                false
+            }
+        }
     }
 }
 

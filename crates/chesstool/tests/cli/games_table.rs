@@ -770,13 +770,20 @@ fn options_the_format_ignores_are_refused() {
         ),
         (
             &["select", "g.pgn", "--compression", "zstd"][..],
-            "(not --format pgn); other outputs are compressed by their name (-o out.pgn.zst)",
+            "(this output is pgn); other outputs are compressed by their name (-o out.pgn.zst)",
         ),
     ] {
         let run = chesstool(&dir, args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
         assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
         assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
+        // The hint about compressed output is --compression's alone.
+        assert_eq!(
+            run.stderr.contains("compressed by their name"),
+            args.contains(&"--compression"),
+            "{args:?}: {}",
+            run.stderr
+        );
     }
     // Where they apply, they are taken: select's PGN chooses its tags with
     // --tags, and Parquet takes both.

@@ -437,6 +437,26 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
             );
         }
         assert!(!run.stderr.contains("a.pgn"), "{command}: {}", run.stderr);
+        // Nothing of them is written (a reviewer's finding: select wrote
+        // the download's message with a `*`, a game that then passed).
+        let mut files = files_in(&run.stdout);
+        files.dedup();
+        assert_eq!(files, ["a.pgn"], "{command}: {}", run.stdout);
+    }
+    let run = chesstool(dir, &["select", "a.pgn", "download.pgn", "notes.pgn"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stdout, A, "{}", run.stderr);
+    // Broken games are no games of nothing: their own errors, exit 1.
+    for (name, text, says) in [
+        ("number.pgn", "404\n", "move number 404 without a move"),
+        ("paren.pgn", "{ a } )\n", "`)` without `(`"),
+        ("open.pgn", "( { a }\n", "variation before any move"),
+    ] {
+        write(&dir.join(name), text);
+        let run = chesstool(dir, &["validate", name]);
+        assert_eq!(run.code, 1, "{name}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{name}: {}", run.stderr);
+        assert!(!run.stderr.contains("no games"), "{name}: {}", run.stderr);
     }
     let run = crate::util::chesstool_stdin(dir, &["validate", "-"], download.as_bytes());
     assert_eq!(run.code, 2, "{}", run.stderr);
@@ -463,8 +483,17 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
         &dir.join("noted.pgn"),
         &format!("{{ from a database }}\n\n{A}{{ end }}\n"),
     );
-    let run = chesstool(dir, &["validate", "noted.pgn"]);
+    let run = chesstool(dir, &["validate", "noted.pgn", "--format", "csv"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 4, "{}", run.stdout);
+    // The leading one, held back until the game came, in its place.
+    let run = chesstool(dir, &["select", "noted.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("{ from a database }"),
+        "{}",
+        run.stdout
+    );
     // CR line ends, a `;` line first: a game.
     write(
         &dir.join("cr.pgn"),

@@ -2705,7 +2705,7 @@ fn a_tag_column_no_game_has_is_said() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(
         run.stderr.trim_end(),
-        "chesstool: --tags adds columns to a table: give --format csv, jsonl or parquet (not --format text)"
+        "chesstool: --tags adds columns to a table: give --format csv, jsonl or parquet (this output is text)"
     );
     // A part of the input (a shard, a byte range, the header-only run of
     // the recipes) may lack a tag another part has: not said (a

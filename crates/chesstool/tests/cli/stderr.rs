@@ -656,4 +656,18 @@ fn tag_warnings_stand_at_their_tags() {
             run.stderr
         );
     }
+    // An escape line is no tag pair, whatever it holds (a reviewer's
+    // finding: the repeat was placed at it).
+    std::fs::write(
+        dir.join("e.pgn"),
+        "[Event \"x\"]\n%[Event \"esc\"]\n[Event \"y\"]\n\n1. e4 *\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "e.pgn", "--show-warnings"]);
+    assert!(
+        run.stderr
+            .contains("e.pgn:3: game 1 (? – ?): warning: duplicate tag Event: \"y\" ignored"),
+        "{}",
+        run.stderr
+    );
 }

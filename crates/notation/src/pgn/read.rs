@@ -588,6 +588,11 @@ impl<'a> RawGame<'a> {
     fn nth_tag_line(&self, name: &[u8], exact: bool, mut n: usize) -> Option<u64> {
         let section = self.bytes_to(self.movetext_start());
         for (line, text) in (self.line..).zip(section.split(|&b| b == b'\n')) {
+            // An escape line is no tag (a reviewer's finding: a `%` line
+            // holding a pair was counted as one).
+            if text.first() == Some(&b'%') {
+                continue;
+            }
             // Every `[` outside a quoted value opens a pair: `[A "x"] [B "y"]`.
             let mut quoted = false;
             let mut escaped = false;
@@ -717,9 +722,10 @@ impl<'a> RawGame<'a> {
     }
 
     /// Whether the game holds nothing of a game: no tag line, and in its
-    /// movetext no token that is or could be a move and no result, only
-    /// closed comments, NAGs, move numbers and parentheses (a failed
-    /// download's `{"error":"Not found"}`). The PGN readers count such a
+    /// movetext nothing but closed comments and annotation glyphs (a
+    /// failed download's `{"error":"Not found"}`): no move, no move
+    /// number, no variation, no result (a move number or a parenthesis
+    /// alone is a broken game, which validation reports). The PGN readers count such a
     /// text as a game of no tags and no moves; an input made of them alone
     /// holds no game. Reads the rest of the game first; lexes it again only
     /// when it has no tag line.
@@ -733,7 +739,11 @@ impl<'a> RawGame<'a> {
     ///     bare
     /// };
     /// assert_eq!(bare(b"{\"error\":\"Not found\"}\n"), [true]);
-    /// assert_eq!(bare(b"{ a } ; b\n$1 ( 1. )\n"), [true]);
+    /// assert_eq!(bare(b"{ a } ; b\n$1 !\n"), [true]);
+    /// assert_eq!(bare(b"{ a } 404\n"), [false]);
+    /// assert_eq!(bare(b"404\n"), [false]);
+    /// assert_eq!(bare(b"( { a }\n"), [false]);
+    /// assert_eq!(bare(b"{ a } )\n"), [false]);
     /// assert_eq!(bare(b"{ a }\n\n[Event \"x\"]\n\n1. e4 *\n"), [true, false]);
     /// assert_eq!(bare(b"1. e4\n"), [false]);
     /// assert_eq!(bare(b"*\n"), [false]);
@@ -749,12 +759,22 @@ impl<'a> RawGame<'a> {
         if span.terminated || span.ended_by == GameEnd::UnterminatedComment {
             return false;
         }
+        if span.open_variations > 0 {
+            return false;
+        }
         let mut lexer = Lexer::new(self.bytes(), 1);
         while lexer.next_game().is_some() {
             while let Some(token) = lexer.next_token() {
-                if matches!(token.kind, TokenKind::San | TokenKind::Result(_)) {
+                if !matches!(
+                    token.kind,
+                    TokenKind::Comment | TokenKind::LineComment | TokenKind::Nag | TokenKind::Glyph
+                ) {
                     return false;
                 }
+            }
+            // A move number the lexer holds back, no move after it.
+            if lexer.dangling_move_number().is_some() {
+                return false;
             }
         }
         true
