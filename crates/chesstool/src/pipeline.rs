@@ -749,8 +749,8 @@ struct Emitter<'t, T: Task, E> {
     emitted_bare: u64,
     /// The input has emitted a game that holds something.
     substantial: bool,
-    /// Games of nothing held back, with their bytes (to the end of their
-    /// chunk) and where those start, while a run of a whole input has
+    /// Games of nothing held back, with their bytes (to the next game's
+    /// start, or their chunk's end) and where those start, while a run of a whole input has
     /// shown nothing else: emitted before its first game of substance,
     /// dropped at its end if none comes (the input holds no game: an
     /// error says so, and nothing of it is written).
@@ -1271,7 +1271,8 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
     ) -> bool {
         self.games += scanned;
         let mut next_bare = 0;
-        for (offset, line, record) in records {
+        let mut records = records.into_iter().peekable();
+        while let Some((offset, line, record)) = records.next() {
             self.games += 1;
             if self.select.ended_by(offset) {
                 self.stopped = true;
@@ -1298,9 +1299,19 @@ impl<'t, T: Task, E: for<'c> FnMut(Event<'c, T::Record>) -> Control> Emitter<'t,
             if is_bare {
                 self.emitted_bare += 1;
                 if !self.substantial && self.select == Selection::All {
-                    let start =
-                        usize::try_from(offset.saturating_sub(chunk.offset)).unwrap_or(usize::MAX);
-                    let bytes = chunk.bytes.get(start..).unwrap_or_default().to_vec();
+                    // Its own bytes: to the next game's start, or the
+                    // chunk's end.
+                    let at = |offset: u64| {
+                        usize::try_from(offset.saturating_sub(chunk.offset)).unwrap_or(usize::MAX)
+                    };
+                    let end = records
+                        .peek()
+                        .map_or(chunk.bytes.len(), |(next, _, _)| at(*next));
+                    let bytes = chunk
+                        .bytes
+                        .get(at(offset)..end)
+                        .unwrap_or_default()
+                        .to_vec();
                     self.held.push((located, bytes, offset));
                     continue;
                 }

@@ -292,7 +292,10 @@ impl Ending {
                 .get(movetext..)
                 .is_none_or(|rest| rest.iter().all(u8::is_ascii_whitespace));
         let terminated = game.terminated();
-        let result = (!terminated).then(|| {
+        // A game of nothing (comments alone: a failed download's error
+        // message) is given none: a result would make a game of it (a
+        // reviewer's finding: a shard's copy then passed validation).
+        let result = (!terminated && !game.is_bare()).then(|| {
             game.tag(b"Result")
                 .and_then(|value| GameResult::from_ascii(value.trim_ascii()).ok())
                 .unwrap_or(GameResult::Unknown)
