@@ -212,8 +212,11 @@ struct Select {
 
 impl Select {
     /// `game` (its bytes as read) through our writer, cleaned; `None` for
-    /// a game the writer cannot take (an invalid one: written as read).
-    fn exported(&self, bytes: &[u8], offset: u64, line: u64) -> Option<Written> {
+    /// a game the writer cannot take (an invalid one: written as read),
+    /// `Some(None)` for a game of nothing whose comments were stripped:
+    /// nothing of it is left to write (our writer would make a game of
+    /// it, of `?` tags and a `*`).
+    fn exported(&self, bytes: &[u8], offset: u64, line: u64) -> Option<Option<Written>> {
         let (what, tags) = self.export.as_ref()?;
         let mut out = None;
         notation::pgn::read::GameReader::new().read_chunk(bytes, offset, line, |copy| {
@@ -232,14 +235,18 @@ impl Select {
                     let repeated_tags = (copy.tags().count() - game.tags.len()) as u32;
                     notation::pgn::clean::strip(&mut game, what);
                     notation::pgn::clean::keep_tags(&mut game, tags);
+                    if copy.is_bare() && game.comments_before.is_empty() {
+                        out = Some(None);
+                        return;
+                    }
                     // The game's own line end, as an invalid game
                     // passed through as read keeps it (found by a
                     // tester: a CRLF file came out of mixed line ends).
                     let text = notation::pgn::to_pgn_string(&game);
-                    out = Some(Written::Rewritten {
+                    out = Some(Some(Written::Rewritten {
                         bytes: notation::pgn::rewrite::with_line_ends_of(bytes, text).into_bytes(),
                         repeated_tags,
-                    });
+                    }));
                 }
             }
         });
@@ -330,15 +337,13 @@ impl Task for Select {
             let (offset, line) = (game.offset, game.line);
             let (at, bytes) = game.bytes_at();
             // What ends it, only for a game written as read.
-            kept.bytes =
-                Some(
-                    self.exported(bytes, offset, line)
-                        .unwrap_or_else(|| Written::AsRead {
-                            offset: at,
-                            len: bytes.len(),
-                            ending: notation::pgn::rewrite::Ending::of(game),
-                        }),
-                );
+            kept.bytes = self.exported(bytes, offset, line).unwrap_or_else(|| {
+                Some(Written::AsRead {
+                    offset: at,
+                    len: bytes.len(),
+                    ending: notation::pgn::rewrite::Ending::of(game),
+                })
+            });
         }
         Picked {
             untyped,

@@ -499,6 +499,61 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
         "{}",
         run.stdout
     );
+    // Rewritten, they stay comments: our writer made a game of `?` tags
+    // and a `*` of each (a tester's finding), so the copy held more games
+    // than the input.
+    for args in [
+        &["select", "--export", "noted.pgn"][..],
+        &["replay", "--format", "pgn", "noted.pgn"],
+    ] {
+        let run = chesstool(dir, args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stdout.starts_with("{ from a database }\n\n[Event"),
+            "{args:?}: {}",
+            run.stdout
+        );
+        assert!(
+            run.stdout.ends_with("\n\n{ end }\n\n"),
+            "{args:?}: {}",
+            run.stdout
+        );
+        write(&dir.join("copy.pgn"), &run.stdout);
+        let check = chesstool(dir, &["validate", "copy.pgn", "--format", "csv"]);
+        assert_eq!(check.code, 0, "{args:?}: {}", check.stderr);
+        assert_eq!(
+            check.stdout.lines().count(),
+            4,
+            "{args:?}: {}",
+            check.stdout
+        );
+    }
+    // Stripped of their comments, nothing of them is left.
+    let run = chesstool(dir, &["select", "--strip", "comments", "noted.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("[Event"), "{}", run.stdout);
+    assert_eq!(run.stdout.matches("[Event ").count(), 1, "{}", run.stdout);
+    assert!(!run.stdout.contains('{'), "{}", run.stdout);
+    // A shard of the download, rewritten: its comment alone.
+    for args in [
+        &["select", "--export", "--shard", "1/1", "download.pgn"][..],
+        &[
+            "replay",
+            "--format",
+            "pgn",
+            "--shard",
+            "1/1",
+            "download.pgn",
+        ],
+    ] {
+        let run = chesstool(dir, args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert_eq!(
+            run.stdout, "{ \"error\":\"Not found\" }\n\n",
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
     // CR line ends, a `;` line first: a game.
     write(
         &dir.join("cr.pgn"),
