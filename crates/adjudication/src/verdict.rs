@@ -105,6 +105,12 @@ pub enum Reason {
     Resignation,
     /// Leaving the game in progress (counts as resignation).
     Abandonment,
+    /// An arbiter's (or a tournament manager's) decision the record's
+    /// `Termination` tag gives (an adjudication, a rules infraction, the
+    /// PGN standard's `death` and `emergency`), which stands under the
+    /// FIDE Laws: they leave the score to the arbiter. A recorded draw a
+    /// claim explains is that claim's.
+    Adjudication,
     /// A recorded draw no rule explains.
     Agreement,
     /// The game was not finished.
@@ -113,7 +119,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason, in the order a summary lists them.
-    pub const ALL: [Reason; 13] = [
+    pub const ALL: [Reason; 14] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::InsufficientMaterial,
@@ -125,6 +131,7 @@ impl Reason {
         Reason::TimeForfeit,
         Reason::Resignation,
         Reason::Abandonment,
+        Reason::Adjudication,
         Reason::Agreement,
         Reason::Unterminated,
     ];
@@ -144,6 +151,7 @@ impl Reason {
             Reason::TimeForfeit => "time_forfeit",
             Reason::Resignation => "resignation",
             Reason::Abandonment => "abandonment",
+            Reason::Adjudication => "adjudication",
             Reason::Agreement => "agreement",
             Reason::Unterminated => "unterminated",
         }
@@ -152,12 +160,14 @@ impl Reason {
     /// The PGN standard's `Termination` value (§9.8.1) for a game that
     /// ended this way: `normal` for endings on the board, claims,
     /// agreement and resignation; `time forfeit`; `abandoned`;
-    /// `unterminated`.
+    /// `adjudication` for an arbiter's decision (a rules infraction, a
+    /// death or an emergency too: the detail names it); `unterminated`.
     #[must_use]
     pub const fn standard_termination(self) -> &'static str {
         match self {
             Reason::TimeForfeit => "time forfeit",
             Reason::Abandonment => "abandoned",
+            Reason::Adjudication => "adjudication",
             Reason::Unterminated => "unterminated",
             _ => "normal",
         }
@@ -1371,7 +1381,7 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
         kind if decisive && rules.ruleset == Ruleset::Fide && kind.is_arbiters_decision() => {
             return finish(
                 recorded,
-                Reason::Resignation,
+                Reason::Adjudication,
                 plies,
                 claims,
                 format!(
@@ -1503,21 +1513,32 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
                 None,
                 Vec::new(),
             );
+        } else if rules.ruleset == Ruleset::Fide && ending.kind.is_arbiters_decision() {
+            // A drawn arbiter's decision stands as a decisive one does
+            // (an arbiter-tester's finding: cutechess's and TCEC's
+            // adjudicated draws, and `--fix-results`' own draws on time,
+            // were called agreed).
+            (
+                Reason::Adjudication,
+                "a decision outside the moves, which stands",
+            )
         } else {
             (Reason::Agreement, "no rule explains the draw: agreed")
         };
-        let recorded_as = match &ending.kind {
-            EndingKind::Normal | EndingKind::Agreement => String::new(),
-            EndingKind::Repetition if claims.threefold => String::new(),
-            EndingKind::FiftyMoves if claims.fifty && !claims.threefold => String::new(),
-            kind => format!("; recorded as {kind}"),
+        let detail = match &ending.kind {
+            // Said first, as a decisive one's is.
+            kind if reason == Reason::Adjudication => format!("recorded as {kind}: {detail}"),
+            EndingKind::Normal | EndingKind::Agreement => detail.to_owned(),
+            EndingKind::Repetition if claims.threefold => detail.to_owned(),
+            EndingKind::FiftyMoves if claims.fifty && !claims.threefold => detail.to_owned(),
+            kind => format!("{detail}; recorded as {kind}"),
         };
         return finish(
             GameResult::Draw,
             reason,
             plies,
             claims,
-            format!("{detail}{recorded_as}{clock_note}"),
+            format!("{detail}{clock_note}"),
             None,
             Vec::new(),
         );
@@ -1756,6 +1777,33 @@ mod tests {
             (v.reason, v.agrees, v.played_after_end),
             (Reason::Checkmate, true, 0)
         );
+    }
+
+    /// An arbiter's decision stands, drawn or decisive: reason and
+    /// `Termination` `adjudication` (a drawn one was called agreed).
+    #[test]
+    fn an_arbiters_decision_is_an_adjudication() {
+        let moves = [(Square::E2, Square::E4), (Square::E7, Square::E5)];
+        for (termination, result) in [
+            ("adjudication", "1/2-1/2"),
+            ("Rules infraction", "1-0"),
+            ("GUI adjudication", "0-1"),
+            ("emergency", "1/2-1/2"),
+        ] {
+            let mut r = record(&moves, Laws::Fide2023, result);
+            r.tags.termination = Some(termination);
+            let v = adjudicate(&r, &Rules::fide());
+            assert_eq!(
+                (v.reason, v.agrees, v.termination()),
+                (Reason::Adjudication, true, "adjudication"),
+                "{termination} {result}: {}",
+                v.detail
+            );
+            // Lichess's rules keep no arbiter: an agreed draw, a
+            // resignation in effect.
+            let v = adjudicate(&r, &Rules::lichess());
+            assert_ne!(v.reason, Reason::Adjudication, "{termination}");
+        }
     }
 
     #[test]

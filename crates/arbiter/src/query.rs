@@ -1097,6 +1097,18 @@ impl Compiler<'_> {
                             ),
                             Ty::Int,
                         ),
+                        // A text tag (or literal) read as a number, as
+                        // `Round + 0` reads it (a tester's finding: that
+                        // was taken and `-Round` refused).
+                        (node, Ty::Text) => {
+                            let zero = (Node::Lit(Lit::Int(0)), Ty::Int, column);
+                            let (zero, node) = unify(zero, (node, Ty::Text, column_of(&**inner)))
+                                .map_err(|_| err(column, "cannot negate text"))?;
+                            (
+                                Node::Arith(Arith::Sub, Box::new(zero), Box::new(node)),
+                                Ty::Int,
+                            )
+                        }
                         (_, ty) => return Err(err(column, format!("cannot negate {}", ty.name()))),
                     }
                 }

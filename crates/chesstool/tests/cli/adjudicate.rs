@@ -614,13 +614,13 @@ fn adjudicate_an_arbiters_decision_stands_and_an_illegal_move_is_7_5_5() {
         (
             "adj_rules_infraction",
             "Rules infraction",
-            ("0-1", "0-1", "resignation", "2", "", "true"),
+            ("0-1", "0-1", "adjudication", "2", "", "true"),
             "recorded as rules_infraction: a decision outside the moves, which stands",
         ),
         (
             "adj_adjudication",
             "adjudication",
-            ("0-1", "0-1", "resignation", "2", "", "true"),
+            ("0-1", "0-1", "adjudication", "2", "", "true"),
             "recorded as adjudication: a decision outside the moves, which stands",
         ),
         (
@@ -642,6 +642,59 @@ fn adjudicate_an_arbiters_decision_stands_and_an_illegal_move_is_7_5_5() {
             );
         }
     }
+    // A drawn one stands too, as an adjudication, not an agreement (an
+    // arbiter-tester's finding: cutechess's and TCEC's adjudicated draws,
+    // and the draws `--fix-results` writes so, were called agreed); a
+    // claim that explains the draw is still named.
+    for (n, (termination, moves, expected, detail)) in [
+        (
+            "adjudication",
+            "50. Qd3 Ke6",
+            ("1/2-1/2", "1/2-1/2", "adjudication", "2", "", "true"),
+            "recorded as adjudication: a decision outside the moves, which stands",
+        ),
+        (
+            "Death",
+            "50. Qd3 Ke6",
+            ("1/2-1/2", "1/2-1/2", "adjudication", "2", "", "true"),
+            "recorded as death: a decision outside the moves, which stands",
+        ),
+        (
+            "adjudication",
+            "50. Qd3 Ke6 51. Qd2 Ke5 52. Qd3 Ke6 53. Qd2 Ke5",
+            (
+                "1/2-1/2",
+                "1/2-1/2",
+                "threefold_repetition",
+                "8",
+                "threefold_repetition",
+                "true",
+            ),
+            "threefold repetition claimable; recorded as adjudication",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let tags = format!("[Date \"2024.01.01\"]\n[Termination \"{termination}\"]\n");
+        check(
+            &format!("adj_drawn_{n}"),
+            &game("1/2-1/2", fen, &tags, moves),
+            &[],
+            expected,
+            detail,
+        );
+    }
+    // Under Lichess's rules an adjudication is no decision that stands:
+    // the draw is agreed, as before.
+    let tags = "[Date \"2024.01.01\"]\n[Termination \"adjudication\"]\n";
+    check(
+        "adj_drawn_lichess",
+        &game("1/2-1/2", fen, tags, "50. Qd3 Ke6"),
+        &["--rules", "lichess"],
+        ("1/2-1/2", "1/2-1/2", "agreement", "2", "", "true"),
+        "no rule explains the draw: agreed; recorded as adjudication",
+    );
     // A text nothing recognises is no arbiter's decision: a resignation
     // in effect (a draw against a bare king under the Laws of 2023).
     let tags = "[Date \"2024.01.01\"]\n[Termination \"Weiss gab auf\"]\n";
@@ -1832,7 +1885,7 @@ fn adjudicate_applies_the_laws_of_the_games_date() {
             "",
         ),
         &[],
-        ("1/2-1/2", "1/2-1/2", "agreement", "0", "", "true"),
+        ("1/2-1/2", "1/2-1/2", "adjudication", "0", "", "true"),
         "recorded as adjudication",
     );
     // A year without a month gets the edition that came into force in it,

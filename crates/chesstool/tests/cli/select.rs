@@ -260,6 +260,8 @@ const CASES: &[(&str, &str)] = &[
     ("WhiteTitle IS NULL AND Termination = 'Normal'", "AND(t('WhiteTitle') is None, cmp(t('Termination'), '=', 'Normal'))"),
     ("Round = 3", "cmp(i('Round'), '=', 3)"),
     ("Round > 3", "cmp(i('Round'), '>', 3)"),
+    ("Round + 0 = 3", "cmp(add(i('Round'), 0), '=', 3)"),
+    ("-Round < -2", "cmp(sub(0, i('Round')), '<', -2)"),
     ("NOT (Round = 3)", "NOT(cmp(i('Round'), '=', 3))"),
     ("Round = '3'", "cmp(t('Round'), '=', '3')"),
     ("Round IN (3, 4)", "OR(cmp(i('Round'), '=', 3), cmp(i('Round'), '=', 4))"),
