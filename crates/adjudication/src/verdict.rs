@@ -25,10 +25,12 @@
 //!    loss for an illegal move (7.5.5), each a loss unless the opponent
 //!    cannot mate by any series of legal moves; under the FIDE Laws an
 //!    arbiter's decision (a rules infraction, an adjudication, `death`,
-//!    `emergency`) stands; a decisive result nothing else explains counts
-//!    as a resignation;
+//!    `emergency`) stands ([`Reason::Adjudication`]) unless the tag names
+//!    the other side the loser; a decisive result nothing else explains
+//!    counts as a resignation;
 //! 4. a recorded draw, explained by a claim (threefold repetition, 50
-//!    moves) or else agreed;
+//!    moves), else under the FIDE Laws by an arbiter's decision the tag
+//!    records (naming no loser), or else agreed;
 //! 5. an unfinished game.
 //!
 //! # The Laws of the game's date
@@ -1378,7 +1380,16 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
         // leave the score to the arbiter (12.9; a device loses whatever
         // the material, 11.3.2.2), so it stands; no rule of play is
         // checked against it. Under Lichess's rules it is kept below too.
-        kind if decisive && rules.ruleset == Ruleset::Fide && kind.is_arbiters_decision() => {
+        // A tag that names the other side the loser (`White wins by
+        // adjudication` beside `0-1`) contradicts the result: judged as
+        // below (a reviewer's finding: it was said to stand).
+        kind if decisive
+            && rules.ruleset == Ruleset::Fide
+            && kind.is_arbiters_decision()
+            && ending
+                .loser
+                .is_none_or(|loser| recorded.winner() == Some(loser.other())) =>
+        {
             return finish(
                 recorded,
                 Reason::Adjudication,
@@ -1513,7 +1524,10 @@ pub fn adjudicate(record: &Record<'_>, rules: &Rules) -> Verdict {
                 None,
                 Vec::new(),
             );
-        } else if rules.ruleset == Ruleset::Fide && ending.kind.is_arbiters_decision() {
+        } else if rules.ruleset == Ruleset::Fide
+            && ending.kind.is_arbiters_decision()
+            && ending.loser.is_none()
+        {
             // A drawn arbiter's decision stands as a decisive one does
             // (an arbiter-tester's finding: cutechess's and TCEC's
             // adjudicated draws, and `--fix-results`' own draws on time,

@@ -1044,6 +1044,14 @@ fn judge(
     });
     let mut verdict = verdict;
     verdict.detail.push_str(&notes);
+    if game.is_bare() {
+        // A game of nothing (comments and glyphs alone: a note before or
+        // between games) records nothing to rule on; it is no
+        // disagreement (a reviewer's finding: each note of a file was
+        // one, exit 1, and `--fix-results` made a game of it).
+        verdict.agrees = true;
+        verdict.detail = "a game of nothing (comments alone): nothing to rule on".to_owned();
+    }
     let unreadable_clocks = recorder.noted.then(|| {
         let mut unreadable = Box::new(std::mem::take(&mut recorder.unreadable));
         unreadable.locate(game.bytes());

@@ -1097,18 +1097,7 @@ impl Compiler<'_> {
                             ),
                             Ty::Int,
                         ),
-                        // A text tag (or literal) read as a number, as
-                        // `Round + 0` reads it (a tester's finding: that
-                        // was taken and `-Round` refused).
-                        (node, Ty::Text) => {
-                            let zero = (Node::Lit(Lit::Int(0)), Ty::Int, column);
-                            let (zero, node) = unify(zero, (node, Ty::Text, column_of(&**inner)))
-                                .map_err(|_| err(column, "cannot negate text"))?;
-                            (
-                                Node::Arith(Arith::Sub, Box::new(zero), Box::new(node)),
-                                Ty::Int,
-                            )
-                        }
+                        (node, Ty::Text) => negate_text(node, column, column_of(&**inner))?,
                         (_, ty) => return Err(err(column, format!("cannot negate {}", ty.name()))),
                     }
                 }
@@ -1978,6 +1967,29 @@ fn clock_time(text: &str, any_fraction: bool) -> Option<TimeOfDay> {
         return None;
     }
     TimeOfDay::parse(whole)
+}
+
+/// `-text`: a text tag or literal read as a number, as `Round + 0` reads
+/// it (a tester's finding: that was taken and `-Round` refused), with the
+/// same errors (`'abc' is not a number`, `TimeControl`'s hint); any other
+/// text (`-result`, `-lower(White)`) cannot be negated. Out of line: the
+/// compiler's recursion keeps its frame small (a deep condition
+/// overflowed the stack of a debug build).
+#[inline(never)]
+fn negate_text(node: Node, column: Pos, operand: Pos) -> Result<(Node, Ty), QueryError> {
+    let castable = matches!(node, Node::Lit(Lit::Text(_)) | Node::Tag(..));
+    let zero = (Node::Lit(Lit::Int(0)), Ty::Int, column);
+    let (zero, node) = unify(zero, (node, Ty::Text, operand)).map_err(|error| {
+        if castable {
+            error
+        } else {
+            err(column, "cannot negate text")
+        }
+    })?;
+    Ok((
+        Node::Arith(Arith::Sub, Box::new(zero), Box::new(node)),
+        Ty::Int,
+    ))
 }
 
 /// Whether [`unify`] reads the left operand (a text) as the right one's
@@ -2986,6 +2998,21 @@ mod tests {
             error("WhiteElo >= 2500 AND UTCDate > 2024"),
             "column 32: cannot compare a date with a number"
         );
+        // `-text` says what `text + 0` says, where it can be read as a
+        // number at all.
+        for (negated, plus) in [
+            ("-'abc' = 1", "'abc' + 0 = 1"),
+            ("-TimeControl = 1", "TimeControl + 0 = 1"),
+        ] {
+            let (negated, plus) = (error(negated), error(plus));
+            assert_eq!(
+                negated.split_once(": ").map(|(_, message)| message),
+                plus.split_once(": ").map(|(_, message)| message),
+                "{negated} / {plus}"
+            );
+        }
+        assert_eq!(error("-result = 1"), "column 2: cannot negate text");
+        assert_eq!(error("-Date = 1"), "column 2: cannot negate a date");
         // At the operator, the keyword and the literal as written (a
         // tester's finding: the left operand's column, a column inside
         // the subquery, and `X'10'` for `0x10`), over lines too.

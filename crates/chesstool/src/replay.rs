@@ -162,8 +162,8 @@ pub struct Replayed {
     text: String,
     final_board: Option<Position>,
     pgn: Option<String>,
-    /// With `--format pgn`, an invalid game's bytes as read, to be written
-    /// through unchanged.
+    /// With `--format pgn`, an invalid game's bytes as read (or a game of
+    /// nothing's), to be written through unchanged.
     raw: Option<Vec<u8>>,
     /// Only the first bytes of the game were read (`--max-game-size`).
     too_large: bool,
@@ -450,6 +450,15 @@ impl Task for ReplayTask {
                     ..self.empty(header)
                 };
             }
+        }
+        if self.format == Format::Pgn && game.is_bare() {
+            // A game of nothing (comments and glyphs alone: a note
+            // before or between games) is copied as read: our writer
+            // made a game of `?` tags and a `*` of it (a tester's
+            // finding: the copy held more games than the input).
+            let mut record = self.empty(header);
+            record.raw = Some(notation::pgn::rewrite::as_read(game));
+            return record;
         }
         if self.format == Format::Pgn {
             // The tree, built during the one replay.

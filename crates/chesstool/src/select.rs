@@ -127,6 +127,10 @@ pub struct Kept {
     /// Too large to hold (`--max-game-size`): never selected, whatever
     /// the condition.
     too_large: bool,
+    /// A game of nothing (comments and glyphs alone: a note before or
+    /// between games, [`RawGame::is_bare`]): copied as read, never a
+    /// duplicate or the original of one.
+    bare: bool,
 }
 
 impl GameRecord for Kept {
@@ -211,12 +215,14 @@ struct Select {
 }
 
 impl Select {
+    /// Whether `--strip comments` was given.
+    fn strips_comments(&self) -> bool {
+        self.export.as_ref().is_some_and(|(what, _)| what.comments)
+    }
+
     /// `game` (its bytes as read) through our writer, cleaned; `None` for
-    /// a game the writer cannot take (an invalid one: written as read),
-    /// `Some(None)` for a game of nothing whose comments were stripped:
-    /// nothing of it is left to write (our writer would make a game of
-    /// it, of `?` tags and a `*`).
-    fn exported(&self, bytes: &[u8], offset: u64, line: u64) -> Option<Option<Written>> {
+    /// a game the writer cannot take (an invalid one: written as read).
+    fn exported(&self, bytes: &[u8], offset: u64, line: u64) -> Option<Written> {
         let (what, tags) = self.export.as_ref()?;
         let mut out = None;
         notation::pgn::read::GameReader::new().read_chunk(bytes, offset, line, |copy| {
@@ -235,18 +241,14 @@ impl Select {
                     let repeated_tags = (copy.tags().count() - game.tags.len()) as u32;
                     notation::pgn::clean::strip(&mut game, what);
                     notation::pgn::clean::keep_tags(&mut game, tags);
-                    if copy.is_bare() && game.comments_before.is_empty() {
-                        out = Some(None);
-                        return;
-                    }
                     // The game's own line end, as an invalid game
                     // passed through as read keeps it (found by a
                     // tester: a CRLF file came out of mixed line ends).
                     let text = notation::pgn::to_pgn_string(&game);
-                    out = Some(Some(Written::Rewritten {
+                    out = Some(Written::Rewritten {
                         bytes: notation::pgn::rewrite::with_line_ends_of(bytes, text).into_bytes(),
                         repeated_tags,
-                    }));
+                    });
                 }
             }
         });
@@ -303,6 +305,7 @@ impl Task for Select {
             valid: None,
             unreadable,
             too_large: false,
+            bare: game.is_bare(),
         };
         if truth == Truth::Pending || (truth == Truth::True && self.replay_selected) {
             let positions = self.query.as_ref().is_some_and(Query::needs_positions);
@@ -337,13 +340,24 @@ impl Task for Select {
             let (offset, line) = (game.offset, game.line);
             let (at, bytes) = game.bytes_at();
             // What ends it, only for a game written as read.
-            kept.bytes = self.exported(bytes, offset, line).unwrap_or_else(|| {
-                Some(Written::AsRead {
-                    offset: at,
-                    len: bytes.len(),
-                    ending: notation::pgn::rewrite::Ending::of(game),
-                })
-            });
+            let as_read = |game: &mut RawGame<'_>| Written::AsRead {
+                offset: at,
+                len: bytes.len(),
+                ending: notation::pgn::rewrite::Ending::of(game),
+            };
+            kept.bytes = if kept.bare {
+                // A game of nothing (comments and glyphs alone) is
+                // copied as read: our writer made a game of `?` tags and
+                // a `*` of it (a tester's finding: the copy held more
+                // games than the input), and has nothing else to clean
+                // in it; `--strip comments` leaves nothing of it.
+                (!self.strips_comments()).then(|| as_read(game))
+            } else {
+                Some(
+                    self.exported(bytes, offset, line)
+                        .unwrap_or_else(|| as_read(game)),
+                )
+            };
         }
         Picked {
             untyped,
@@ -444,6 +458,9 @@ struct Counts {
     not_cleaned: u64,
     /// The place of the first of those (`FILE:LINE: game N (A – B)`).
     first_not_cleaned: Option<String>,
+    /// Games of nothing (comments alone) `--strip comments` left nothing
+    /// of: not written.
+    bare_stripped: u64,
     /// Tags given again in a rewritten game, their later values dropped.
     repeated_tags: u64,
 }
@@ -670,7 +687,10 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                 counts.not_selected += 1;
                 return Ok(Flow::Continue);
             }
-            if args.unique {
+            // A game of nothing is no game to drop, nor the original of
+            // one (a reviewer's finding: a note and a game of no moves
+            // hash alike, and the game was dropped).
+            if args.unique && !row.record.bare {
                 if let Some(hash) = row.record.moves_hash {
                     let Ok(ordinal) = u32::try_from(this) else {
                         anyhow::bail!("--unique keeps the ordinals of at most 2^32 games");
@@ -715,12 +735,16 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                                 row.file
                             )
                         })?,
-                        None => return Ok(Flow::Continue),
+                        None => {
+                            counts.bare_stripped += u64::from(row.record.bare);
+                            return Ok(Flow::Continue);
+                        }
                     };
                     // Asked to clean, an invalid game is written as read;
                     // the first one is named (a tester's finding: never
                     // said which).
                     if task.export.is_some()
+                        && !row.record.bare
                         && matches!(row.record.bytes, Some(Written::AsRead { .. }))
                     {
                         counts.not_cleaned += 1;
@@ -736,7 +760,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                     counts.results_added += u64::from(ending.result.is_some());
                     counts.variations_closed += u64::from(ending.open_variations > 0);
                     if let Some(split) = &mut split {
-                        split.write(bytes, ending)?;
+                        split.write(bytes, ending, row.record.bare)?;
                     } else {
                         let (before, at, end) = through.around(bytes, ending);
                         out.write_all(before)?;
@@ -808,9 +832,18 @@ struct Split {
 }
 
 impl Split {
-    /// Writes a game, into a new file when the current one is full.
-    fn write(&mut self, game: &[u8], ending: notation::pgn::rewrite::Ending) -> Result<()> {
-        if self.file.is_none() || self.in_file == self.every {
+    /// Writes a game, into a new file when the current one is full. A
+    /// game of nothing (`bare`: a note before, between or after games)
+    /// goes into the current file and is not counted: alone in a file of
+    /// its own, it made a file of no game, which chesstool then refuses
+    /// (a reviewer's finding).
+    fn write(
+        &mut self,
+        game: &[u8],
+        ending: notation::pgn::rewrite::Ending,
+        bare: bool,
+    ) -> Result<()> {
+        if self.file.is_none() || (self.in_file == self.every && !bare) {
             self.close()?;
             self.files += 1;
             let name = part_name(self.files);
@@ -834,7 +867,7 @@ impl Split {
             })()
             .with_context(|| format!("cannot write {}", self.name))?;
         }
-        self.in_file += 1;
+        self.in_file += u64::from(!bare);
         Ok(())
     }
 
@@ -924,7 +957,14 @@ fn endings_note(counts: &Counts) -> Option<String> {
             "{n} tags given again dropped from rewritten games (their first values kept)"
         )),
     };
-    let notes: Vec<String> = [not_cleaned, repeated, closed, variations, results]
+    let stripped = match counts.bare_stripped {
+        0 => None,
+        1 => Some("1 game of nothing (comments alone) left out by --strip comments".to_owned()),
+        n => Some(format!(
+            "{n} games of nothing (comments alone) left out by --strip comments"
+        )),
+    };
+    let notes: Vec<String> = [not_cleaned, repeated, closed, variations, results, stripped]
         .into_iter()
         .flatten()
         .collect();

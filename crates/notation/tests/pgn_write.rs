@@ -126,34 +126,6 @@ fn empty_game_gets_the_whole_roster() {
     );
 }
 
-/// A game of comments alone is written as its comments, and reads back
-/// as a game of nothing again (a tag section and a `*` made a game of
-/// it).
-#[test]
-fn comments_alone_are_written_as_comments() {
-    let game = Game {
-        comments_before: vec!["from a database".to_owned(), "second".to_owned()],
-        ..Game::default()
-    };
-    let written = to_pgn_string(&game);
-    assert_eq!(written, "{ from a database } { second }\n\n");
-    let mut bare = Vec::new();
-    notation::pgn::read::GameReader::new().read_chunk(written.as_bytes(), 0, 1, |copy| {
-        bare.push(copy.is_bare());
-    });
-    assert_eq!(bare, [true]);
-    // A move, a tag or a result makes it a game: the roster and the
-    // result are written.
-    let with_result = Game {
-        result: Some(GameResult::Unknown),
-        ..game
-    };
-    check(
-        &with_result,
-        &format!("{UNKNOWN_ROSTER}[Result \"*\"]\n\n{{ from a database }} {{ second }} *\n\n"),
-    );
-}
-
 #[test]
 fn roster_first_in_order_then_the_rest_in_file_order() {
     let mut game = game("e4");

@@ -685,6 +685,29 @@ fn adjudicate_an_arbiters_decision_stands_and_an_illegal_move_is_7_5_5() {
             detail,
         );
     }
+    // A tag that names the other side the loser contradicts the result:
+    // no decision that stands (a reviewer's finding).
+    for (result, expected, detail) in [
+        (
+            "0-1",
+            ("0-1", "1-0", "resignation", "2", "", "false"),
+            "Black resigned",
+        ),
+        (
+            "1/2-1/2",
+            ("1/2-1/2", "1/2-1/2", "agreement", "2", "", "true"),
+            "no rule explains the draw: agreed; recorded as adjudication",
+        ),
+    ] {
+        let tags = "[Date \"2024.01.01\"]\n[Termination \"White wins by adjudication\"]\n";
+        check(
+            "adj_contradicted",
+            &game(result, fen, tags, "50. Qd3 Ke6"),
+            &[],
+            expected,
+            detail,
+        );
+    }
     // Under Lichess's rules an adjudication is no decision that stands:
     // the draw is agreed, as before.
     let tags = "[Date \"2024.01.01\"]\n[Termination \"adjudication\"]\n";

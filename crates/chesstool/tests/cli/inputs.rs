@@ -491,6 +491,16 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
     let run = chesstool(dir, &["validate", "noted.pgn", "--format", "csv"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout.lines().count(), 4, "{}", run.stdout);
+    // Nothing to rule on in them: they agree, and `--fix-results` copies
+    // them as read (a reviewer's finding: each was a disagreement, exit
+    // 1, and the fixed file made a game of `*` of it).
+    let run = chesstool(dir, &["adjudicate", "noted.pgn", "--fix-results=fixed.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stderr.contains("should be"), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("fixed.pgn")).unwrap(),
+        format!("{{ from a database }}\n\n{A}{{ end }}\n")
+    );
     // The leading one, held back until the game came, in its place.
     let run = chesstool(dir, &["select", "noted.pgn"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -499,9 +509,9 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
         "{}",
         run.stdout
     );
-    // Rewritten, they stay comments: our writer made a game of `?` tags
-    // and a `*` of each (a tester's finding), so the copy held more games
-    // than the input.
+    // Rewritten, they are copied as read: our writer made a game of `?`
+    // tags and a `*` of each (a tester's finding), so the copy held more
+    // games than the input.
     for args in [
         &["select", "--export", "noted.pgn"][..],
         &["replay", "--format", "pgn", "noted.pgn"],
@@ -514,7 +524,7 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
             run.stdout
         );
         assert!(
-            run.stdout.ends_with("\n\n{ end }\n\n"),
+            run.stdout.contains("1-0\n\n{ end }\n"),
             "{args:?}: {}",
             run.stdout
         );
@@ -528,32 +538,120 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
             check.stdout
         );
     }
-    // Stripped of their comments, nothing of them is left.
+    // Stripped of their comments, nothing of them is left, and the
+    // summary says so.
     let run = chesstool(dir, &["select", "--strip", "comments", "noted.pgn"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with("[Event"), "{}", run.stdout);
     assert_eq!(run.stdout.matches("[Event ").count(), 1, "{}", run.stdout);
     assert!(!run.stdout.contains('{'), "{}", run.stdout);
-    // A shard of the download, rewritten: its comment alone.
-    for args in [
-        &["select", "--export", "--shard", "1/1", "download.pgn"][..],
-        &[
-            "replay",
-            "--format",
-            "pgn",
-            "--shard",
-            "1/1",
-            "download.pgn",
-        ],
+    assert!(
+        run.stderr
+            .contains("2 games of nothing (comments alone) left out by --strip comments"),
+        "{}",
+        run.stderr
+    );
+    // A shard of the download, rewritten: its comment as read.
+    for (args, end) in [
+        (
+            &["select", "--export", "--shard", "1/1", "download.pgn"][..],
+            "",
+        ),
+        (
+            &[
+                "replay",
+                "--format",
+                "pgn",
+                "--shard",
+                "1/1",
+                "download.pgn",
+            ],
+            "\n",
+        ),
     ] {
         let run = chesstool(dir, args);
         assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
         assert_eq!(
-            run.stdout, "{ \"error\":\"Not found\" }\n\n",
+            run.stdout,
+            format!("{download}{end}"),
             "{args:?}: {}",
             run.stderr
         );
     }
+    // Split, each note goes with the games around it, uncounted: no
+    // file holds a note alone (a reviewer's finding: chesstool then
+    // refused the file as one of no games).
+    write(
+        &dir.join("notes_between.pgn"),
+        &format!("{{ lead }}\n\n{A}{{ between }}\n\n{B}{{ trail }}\n"),
+    );
+    let run = chesstool(
+        dir,
+        &[
+            "select",
+            "--split-every",
+            "1",
+            "-o",
+            "parts",
+            "notes_between.pgn",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let part = |n: &str| std::fs::read_to_string(dir.join("parts").join(n)).unwrap();
+    assert_eq!(
+        part("000001.pgn"),
+        format!("{{ lead }}\n\n{A}{{ between }}\n\n")
+    );
+    assert_eq!(part("000002.pgn"), format!("{B}{{ trail }}\n"));
+    assert!(!dir.join("parts/000003.pgn").exists());
+    for n in ["000001.pgn", "000002.pgn"] {
+        let run = chesstool(&dir.join("parts"), &["validate", n]);
+        assert_eq!(run.code, 0, "{n}: {}", run.stderr);
+    }
+    // Glyphs alone are a game of nothing too, copied as they are.
+    write(&dir.join("glyphs.pgn"), &format!("$1 $2\n\n{A}"));
+    for args in [
+        &["select", "--export", "glyphs.pgn"][..],
+        &["replay", "--format", "pgn", "glyphs.pgn"],
+    ] {
+        let run = chesstool(dir, args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stdout.starts_with("$1 $2\n\n[Event"),
+            "{args:?}: {}",
+            run.stdout
+        );
+        assert_eq!(
+            run.stdout.matches("[Event ").count(),
+            1,
+            "{args:?}: {}",
+            run.stdout
+        );
+    }
+    // A game whose tags `--tags` removes is still a game (a reviewer's
+    // finding: a first version of the fix judged by the game rewritten,
+    // and wrote its comment alone).
+    write(
+        &dir.join("annotated.pgn"),
+        "[Annotator \"me\"]\n\n{ a note }\n",
+    );
+    let run = chesstool(dir, &["select", "--tags", "roster", "annotated.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("[Event \"?\"]") && run.stdout.ends_with("{ a note } *\n\n"),
+        "{}",
+        run.stdout
+    );
+    // `--unique`: a note is no duplicate, nor the original of one (a
+    // reviewer's finding: a note and a game of no moves hash alike, and
+    // the game was dropped).
+    write(
+        &dir.join("unique.pgn"),
+        "{ note }\n\n[Event \"x\"]\n[Result \"1-0\"]\n\n1-0\n",
+    );
+    let run = chesstool(dir, &["select", "--unique", "unique.pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("[Event \"x\"]"), "{}", run.stdout);
     // CR line ends, a `;` line first: a game.
     write(
         &dir.join("cr.pgn"),

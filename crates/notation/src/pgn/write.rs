@@ -40,11 +40,6 @@
 //!   line.
 //! - Move numbers come from the `FEN` tag when it holds a readable FEN
 //!   (side to move and move number); otherwise the game starts at `1.`.
-//! - A game of comments alone (no tag, move or result: a note before a
-//!   file's first game, a failed download's error message, as the
-//!   reader takes them) is written as its comments, then one empty line:
-//!   read back, it is again a game of nothing, not a game of `?` tags
-//!   and a `*`. A game of nothing at all gets the whole roster and `*`.
 //!
 //! The moves are written as their [`SanPlus`](crate::san::SanPlus)
 //! displays them.
@@ -105,19 +100,9 @@ pub const MAX_LINE_CHARS: usize = 79;
 /// # Errors
 /// Only those of `out`; writing into a `String` cannot fail.
 pub fn write_game<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Result {
-    // A game of comments alone (a failed download's error message, a
-    // note before a file's first game, as readers take it) is written as
-    // its comments: a tag section and a `*` would make a game of it,
-    // which then reads as one (a tester's finding: `select --export`
-    // wrote `{ from a database } *` as a game of its own).
-    let comments_alone = game.tags.is_empty()
-        && game.moves.is_empty()
-        && game.result.is_none()
-        && !game.comments_before.is_empty();
-    if !comments_alone {
-        write_tags(game, out)?;
-        out.write_char('\n')?;
-    }
+    write_tags(game, out)?;
+    out.write_char('\n')?;
+
     let mut movetext = Movetext {
         out,
         column: 0,
@@ -127,11 +112,9 @@ pub fn write_game<W: fmt::Write + ?Sized>(game: &Game, out: &mut W) -> fmt::Resu
     for comment in &game.comments_before {
         movetext.comment(comment)?;
     }
-    if !comments_alone {
-        movetext.line(&game.moves, starting_ply(game), true)?;
-        let result = game.effective_result();
-        movetext.begin_token()?.push_str(result.as_str());
-    }
+    movetext.line(&game.moves, starting_ply(game), true)?;
+    let result = game.effective_result();
+    movetext.begin_token()?.push_str(result.as_str());
     movetext.finish()?;
     out.write_char('\n')
 }
