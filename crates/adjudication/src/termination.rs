@@ -232,6 +232,7 @@ const SUBJECT_PHRASES: &[(&str, Kind, Named)] = &[
     (" won by timeout", Kind::TimeForfeit, Named::Winner),
     (" won - game abandoned", Kind::Abandonment, Named::Winner),
     (" won by abandonment", Kind::Abandonment, Named::Winner),
+    (" won by adjudication", Kind::Adjudication, Named::Winner),
     (" wins by adjudication", Kind::Adjudication, Named::Winner),
     (
         " wins by engine declaration",
@@ -248,6 +249,7 @@ const SUBJECT_PHRASES: &[(&str, Kind, Named)] = &[
     (" forfeits on time", Kind::TimeForfeit, Named::Loser),
     (" timed out", Kind::TimeForfeit, Named::Loser),
     (" ran out of time", Kind::TimeForfeit, Named::Loser),
+    (" lost by adjudication", Kind::Adjudication, Named::Loser),
     (" loses by adjudication", Kind::Adjudication, Named::Loser),
     (" losses by adjudication", Kind::Adjudication, Named::Loser),
     (" got checkmated", Kind::Checkmate, Named::Loser),

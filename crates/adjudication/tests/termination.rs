@@ -329,6 +329,24 @@ fn cutechess_values() {
         Some(White),
         Some(Black),
     );
+    // The past tense too (a reviewer's finding: read as no adjudication,
+    // a resignation in effect).
+    check(
+        "Black won by adjudication",
+        BlackWins,
+        ENGINES,
+        Adjudication,
+        Some(Black),
+        Some(White),
+    );
+    check(
+        "White lost by adjudication",
+        BlackWins,
+        ENGINES,
+        Adjudication,
+        Some(Black),
+        Some(White),
+    );
     check(
         "Draw by adjudication",
         Draw,

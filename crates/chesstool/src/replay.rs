@@ -451,15 +451,6 @@ impl Task for ReplayTask {
                 };
             }
         }
-        if self.format == Format::Pgn && game.is_bare() {
-            // A game of nothing (comments and glyphs alone: a note
-            // before or between games) is copied as read: our writer
-            // made a game of `?` tags and a `*` of it (a tester's
-            // finding: the copy held more games than the input).
-            let mut record = self.empty(header);
-            record.raw = Some(notation::pgn::rewrite::as_read(game));
-            return record;
-        }
         if self.format == Format::Pgn {
             // The tree, built during the one replay.
             let built = notation::pgn::build::build_game(
@@ -472,6 +463,15 @@ impl Task for ReplayTask {
             );
             let mut record = self.empty(header);
             match built {
+                // A game of nothing (comments and glyphs alone: a note
+                // before or between games) is copied as read: our writer
+                // made a game of `?` tags and a `*` of it (a tester's
+                // finding: the copy held more games than the input).
+                // Asked once the game is built: the question reads the
+                // rest of it.
+                Ok(_) if game.is_bare() => {
+                    record.raw = Some(notation::pgn::rewrite::as_read(game));
+                }
                 Ok(g) => {
                     // The game's own line ending, so that a CRLF file
                     // comes out CRLF whether a game is rewritten or,

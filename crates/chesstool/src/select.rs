@@ -105,6 +105,9 @@ pub struct Picked {
     untyped: u32,
     /// A selected game, or one whose bytes could not be read.
     game: Option<Box<Kept>>,
+    /// A game of nothing a selecting run of PGN output leaves out
+    /// ([`Select::picks_notes`]).
+    note_left_out: bool,
 }
 
 /// A game selected (or unreadable, to report): what is written of it.
@@ -205,6 +208,8 @@ struct Select {
     options: ReplayOptions,
     /// Replay every selected game (for `--unique` and the report).
     replay_selected: bool,
+    /// `--unique`.
+    unique: bool,
     /// `--moves`: gather the mainline and the movetext of each game
     /// replayed.
     moves: bool,
@@ -215,9 +220,17 @@ struct Select {
 }
 
 impl Select {
-    /// Whether `--strip comments` was given.
-    fn strips_comments(&self) -> bool {
-        self.export.as_ref().is_some_and(|(what, _)| what.comments)
+    /// Whether a game of nothing (a note: comments and glyphs alone) is
+    /// written as read: in PGN output of every game (no condition, no
+    /// `--unique`) that strips neither comments nor NAGs.
+    fn picks_notes(&self) -> bool {
+        !self.keep_bytes
+            || (self.query.is_none()
+                && !self.unique
+                && !self
+                    .export
+                    .as_ref()
+                    .is_some_and(|(what, _)| what.comments || what.nags))
     }
 
     /// `game` (its bytes as read) through our writer, cleaned; `None` for
@@ -291,6 +304,7 @@ impl Task for Select {
             return Picked {
                 untyped,
                 game: None,
+                note_left_out: false,
             };
         }
         header.read_players(game);
@@ -305,7 +319,7 @@ impl Task for Select {
             valid: None,
             unreadable,
             too_large: false,
-            bare: game.is_bare(),
+            bare: false,
         };
         if truth == Truth::Pending || (truth == Truth::True && self.replay_selected) {
             let positions = self.query.as_ref().is_some_and(Query::needs_positions);
@@ -329,11 +343,21 @@ impl Task for Select {
             kept.recorded = examined.validation.recorded;
         }
         kept.selected = truth == Truth::True;
-        if !kept.selected && kept.unreadable.is_none() {
+        // Asked once the game is read: the question reads the rest of it
+        // (asked before the replay, it left a game without tags no moves
+        // to replay).
+        kept.bare = game.is_bare();
+        // A condition or `--unique` selects games; a note between them,
+        // written, ran into the notes around the games left out (two
+        // read back as one), or made a file of no game (a reviewer's
+        // finding: `--where "White IS NULL"` wrote the notes alone).
+        let note_left_out = kept.bare && kept.selected && !self.picks_notes();
+        if (!kept.selected || note_left_out) && kept.unreadable.is_none() {
             drop_header(kept.header);
             return Picked {
                 untyped,
                 game: None,
+                note_left_out,
             };
         }
         if kept.selected && self.keep_bytes {
@@ -350,8 +374,8 @@ impl Task for Select {
                 // copied as read: our writer made a game of `?` tags and
                 // a `*` of it (a tester's finding: the copy held more
                 // games than the input), and has nothing else to clean
-                // in it; `--strip comments` leaves nothing of it.
-                (!self.strips_comments()).then(|| as_read(game))
+                // in it.
+                Some(as_read(game))
             } else {
                 Some(
                     self.exported(bytes, offset, line)
@@ -362,6 +386,7 @@ impl Task for Select {
         Picked {
             untyped,
             game: Some(Box::new(kept)),
+            note_left_out: false,
         }
     }
 
@@ -384,6 +409,7 @@ impl Task for Select {
                 return Picked {
                     untyped: 0,
                     game: None,
+                    note_left_out: false,
                 };
             }
         }
@@ -458,9 +484,9 @@ struct Counts {
     not_cleaned: u64,
     /// The place of the first of those (`FILE:LINE: game N (A – B)`).
     first_not_cleaned: Option<String>,
-    /// Games of nothing (comments alone) `--strip comments` left nothing
-    /// of: not written.
-    bare_stripped: u64,
+    /// Games of nothing (notes) the condition took, left out of a
+    /// selecting or stripping run's PGN ([`Select::picks_notes`]).
+    notes_left_out: u64,
     /// Tags given again in a rewritten game, their later values dropped.
     repeated_tags: u64,
 }
@@ -583,6 +609,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             draw_stands_after_mate: false,
         },
         replay_selected: args.unique || table,
+        unique: args.unique,
         moves: args.table.moves,
         keep_bytes: !table,
         export,
@@ -667,6 +694,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
             counts.untyped += u64::from(placed.record.untyped);
             let Some(kept) = placed.record.game else {
                 counts.not_selected += 1;
+                counts.notes_left_out += u64::from(placed.record.note_left_out);
                 return Ok(Flow::Continue);
             };
             let row = Row {
@@ -735,10 +763,7 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
                                 row.file
                             )
                         })?,
-                        None => {
-                            counts.bare_stripped += u64::from(row.record.bare);
-                            return Ok(Flow::Continue);
-                        }
+                        None => return Ok(Flow::Continue),
                     };
                     // Asked to clean, an invalid game is written as read;
                     // the first one is named (a tester's finding: never
@@ -957,17 +982,26 @@ fn endings_note(counts: &Counts) -> Option<String> {
             "{n} tags given again dropped from rewritten games (their first values kept)"
         )),
     };
-    let stripped = match counts.bare_stripped {
+    let notes_left_out = match counts.notes_left_out {
         0 => None,
-        1 => Some("1 game of nothing (comments alone) left out by --strip comments".to_owned()),
+        1 => Some(
+            "1 game of nothing (comments alone) not selected: --where, --unique and --strip comments or nags write games, not the notes between them".to_owned(),
+        ),
         n => Some(format!(
-            "{n} games of nothing (comments alone) left out by --strip comments"
+            "{n} games of nothing (comments alone) not selected: --where, --unique and --strip comments or nags write games, not the notes between them"
         )),
     };
-    let notes: Vec<String> = [not_cleaned, repeated, closed, variations, results, stripped]
-        .into_iter()
-        .flatten()
-        .collect();
+    let notes: Vec<String> = [
+        not_cleaned,
+        repeated,
+        closed,
+        variations,
+        results,
+        notes_left_out,
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     (!notes.is_empty()).then(|| notes.join(", "))
 }
 

@@ -538,8 +538,10 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
             check.stdout
         );
     }
-    // Stripped of their comments, nothing of them is left, and the
-    // summary says so.
+    // A run that strips comments (or NAGs), or selects by a condition or
+    // `--unique`, writes games, not the notes between them, and says how
+    // many it left out (a reviewer's finding: `--where "White IS NULL"`
+    // wrote the notes alone, a file of no game).
     let run = chesstool(dir, &["select", "--strip", "comments", "noted.pgn"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with("[Event"), "{}", run.stdout);
@@ -547,10 +549,27 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
     assert!(!run.stdout.contains('{'), "{}", run.stdout);
     assert!(
         run.stderr
-            .contains("2 games of nothing (comments alone) left out by --strip comments"),
+            .contains("2 games of nothing (comments alone) not selected: --where, --unique"),
         "{}",
         run.stderr
     );
+    for args in [
+        &["--where", "White IS NULL"][..],
+        &["--where", "plies = 0"],
+        &["--unique"],
+        &["--strip", "nags"],
+    ] {
+        let mut all = vec!["select", "noted.pgn"];
+        all.extend(args);
+        let run = chesstool(dir, &all);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert!(
+            !run.stdout.contains("from a database"),
+            "{args:?}: {}",
+            run.stdout
+        );
+        assert!(!run.stdout.contains("{ end }"), "{args:?}: {}", run.stdout);
+    }
     // A shard of the download, rewritten: its comment as read.
     for (args, end) in [
         (
@@ -608,6 +627,35 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
         let run = chesstool(&dir.join("parts"), &["validate", n]);
         assert_eq!(run.code, 0, "{n}: {}", run.stderr);
     }
+    // Games without tags are games, not notes: replayed whole (a
+    // reviewer's finding: asked whether it was one of nothing before
+    // its replay, such a game lost its moves).
+    write(
+        &dir.join("tagless.pgn"),
+        "1. e4 e5 *\n\n1. d4 d5 2. c4 *\n\n1. e4 e5 *\n",
+    );
+    let run = chesstool(
+        dir,
+        &["select", "--unique", "tagless.pgn", "--format", "csv"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let plies: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').nth(7).unwrap())
+        .collect();
+    assert_eq!(plies, ["2", "3"], "{}", run.stdout);
+    let run = chesstool(dir, &["select", "--where", "plies = 3", "tagless.pgn"]);
+    assert_eq!(run.stdout, "1. d4 d5 2. c4 *\n\n", "{}", run.stderr);
+    let run = chesstool(dir, &["replay", "--format", "pgn", "tagless.pgn"]);
+    assert_eq!(
+        run.stdout.matches("1. e4 e5 *").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("1. d4 d5 2. c4 *"), "{}", run.stdout);
     // Glyphs alone are a game of nothing too, copied as they are.
     write(&dir.join("glyphs.pgn"), &format!("$1 $2\n\n{A}"));
     for args in [

@@ -728,7 +728,9 @@ impl<'a> RawGame<'a> {
     /// alone is a broken game, which validation reports). The PGN readers count such a
     /// text as a game of no tags and no moves; an input made of them alone
     /// holds no game. Reads the rest of the game first; lexes it again only
-    /// when it has no tag line.
+    /// when it has no tag line. Ask it once the game has been read
+    /// (replayed, built): a game without tags asked before has nothing
+    /// left to read.
     ///
     /// ```
     /// use notation::pgn::read::GameReader;
