@@ -470,7 +470,15 @@ impl Task for ReplayTask {
                 // Asked once the game is built: the question reads the
                 // rest of it.
                 Ok(_) if game.is_bare() => {
-                    record.raw = Some(notation::pgn::rewrite::as_read(game));
+                    if self.query.is_some() {
+                        // A condition selects games, not the notes
+                        // between them: written, they ran into the notes
+                        // around the games left out, or made a file of
+                        // no game (a reviewer's finding, as in `select`).
+                        record.selected = false;
+                    } else {
+                        record.raw = Some(notation::pgn::rewrite::as_read(game));
+                    }
                 }
                 Ok(g) => {
                     // The game's own line ending, so that a CRLF file

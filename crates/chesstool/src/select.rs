@@ -221,16 +221,17 @@ struct Select {
 
 impl Select {
     /// Whether a game of nothing (a note: comments and glyphs alone) is
-    /// written as read: in PGN output of every game (no condition, no
-    /// `--unique`) that strips neither comments nor NAGs.
+    /// selected: in a run of every game (no condition, no `--unique`)
+    /// that strips neither comments nor NAGs. A table leaves it out
+    /// under the same options, so that the games selected do not depend
+    /// on the format.
     fn picks_notes(&self) -> bool {
-        !self.keep_bytes
-            || (self.query.is_none()
-                && !self.unique
-                && !self
-                    .export
-                    .as_ref()
-                    .is_some_and(|(what, _)| what.comments || what.nags))
+        self.query.is_none()
+            && !self.unique
+            && !self
+                .export
+                .as_ref()
+                .is_some_and(|(what, _)| what.comments || what.nags)
     }
 
     /// `game` (its bytes as read) through our writer, cleaned; `None` for

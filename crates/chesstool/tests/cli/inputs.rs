@@ -553,6 +553,24 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
         "{}",
         run.stderr
     );
+    // As `replay --format pgn --where` writes games, not notes, and a
+    // table under `--unique` holds the games PGN output would.
+    let run = chesstool(
+        dir,
+        &[
+            "replay",
+            "--format",
+            "pgn",
+            "--where",
+            "White IS NULL",
+            "noted.pgn",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.matches("[Event ").count(), 1, "{}", run.stdout);
+    assert!(!run.stdout.contains("from a database"), "{}", run.stdout);
+    let run = chesstool(dir, &["select", "--unique", "noted.pgn", "--format", "csv"]);
+    assert_eq!(run.stdout.lines().count(), 2, "{}", run.stdout);
     for args in [
         &["--where", "White IS NULL"][..],
         &["--where", "plies = 0"],
