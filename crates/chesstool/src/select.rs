@@ -486,8 +486,10 @@ struct Counts {
     /// The place of the first of those (`FILE:LINE: game N (A – B)`).
     first_not_cleaned: Option<String>,
     /// Games of nothing (notes) the condition took, left out of a
-    /// selecting or stripping run's PGN ([`Select::picks_notes`]).
+    /// selecting or stripping run ([`Select::picks_notes`]).
     notes_left_out: u64,
+    /// The options that left them out, as given (`--where, --unique`).
+    notes_left_by: String,
     /// Tags given again in a rewritten game, their later values dropped.
     repeated_tags: u64,
 }
@@ -668,7 +670,22 @@ pub fn run(mut args: SelectArgs) -> Result<Outcome> {
         )?
         .hand_off(crate::cli::thread_count(args.common.threads))?
     };
-    let mut counts = Counts::default();
+    let mut counts = Counts {
+        notes_left_by: [
+            (task.query.is_some(), "--where"),
+            (args.unique, "--unique"),
+            (
+                args.strip.contains(&StripWhat::Comments),
+                "--strip comments",
+            ),
+            (args.strip.contains(&StripWhat::Nags), "--strip nags"),
+        ]
+        .into_iter()
+        .filter_map(|(given, name)| given.then_some(name))
+        .collect::<Vec<_>>()
+        .join(", "),
+        ..Counts::default()
+    };
     let mut command_note = crate::report::CommandNote::default();
     let mut tag_values = crate::report::TagValueNote::default();
     let mut seen = Seen::default();
@@ -983,13 +1000,14 @@ fn endings_note(counts: &Counts) -> Option<String> {
             "{n} tags given again dropped from rewritten games (their first values kept)"
         )),
     };
+    let by = &counts.notes_left_by;
     let notes_left_out = match counts.notes_left_out {
         0 => None,
-        1 => Some(
-            "1 game of nothing (comments alone) not selected: --where, --unique and --strip comments or nags write games, not the notes between them".to_owned(),
-        ),
+        1 => Some(format!(
+            "1 game of nothing (comments alone) not selected: {by} writes games, not the notes between them"
+        )),
         n => Some(format!(
-            "{n} games of nothing (comments alone) not selected: --where, --unique and --strip comments or nags write games, not the notes between them"
+            "{n} games of nothing (comments alone) not selected: {by} writes games, not the notes between them"
         )),
     };
     let notes: Vec<String> = [

@@ -548,8 +548,10 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
     assert_eq!(run.stdout.matches("[Event ").count(), 1, "{}", run.stdout);
     assert!(!run.stdout.contains('{'), "{}", run.stdout);
     assert!(
-        run.stderr
-            .contains("2 games of nothing (comments alone) not selected: --where, --unique"),
+        run.stderr.contains(
+            "2 games of nothing (comments alone) not selected: \
+             --strip comments writes games, not the notes between them"
+        ),
         "{}",
         run.stderr
     );
@@ -581,6 +583,17 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
         all.extend(args);
         let run = chesstool(dir, &all);
         assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        // The option that left them out is named.
+        let by = match args[0] {
+            "--strip" => "--strip nags",
+            option => option,
+        };
+        assert!(
+            run.stderr
+                .contains(&format!("not selected: {by} writes games")),
+            "{args:?}: {}",
+            run.stderr
+        );
         assert!(
             !run.stdout.contains("from a database"),
             "{args:?}: {}",
