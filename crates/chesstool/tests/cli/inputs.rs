@@ -670,12 +670,7 @@ fn comments_alone_are_no_game(dir: &std::path::Path) {
         &["select", "--unique", "tagless.pgn", "--format", "csv"],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let plies: Vec<&str> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|line| line.split(',').nth(7).unwrap())
-        .collect();
+    let plies = crate::util::csv_column(&run.stdout, 7);
     assert_eq!(plies, ["2", "3"], "{}", run.stdout);
     let run = chesstool(dir, &["select", "--where", "plies = 3", "tagless.pgn"]);
     assert_eq!(run.stdout, "1. d4 d5 2. c4 *\n\n", "{}", run.stderr);

@@ -547,12 +547,7 @@ fn clocks_that_do_not_read_are_said() {
     assert_eq!(run.stderr.trim_end(), format!("{emt_ruled}\n{eval}"));
     // The clock column: null where the command did not read.
     let run = chesstool(&dir, &["replay", "c.pgn", "--format", "csv", "-q"]);
-    let clocks: Vec<&str> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|line| line.split(',').nth(8).unwrap())
-        .collect();
+    let clocks = crate::util::csv_column(&run.stdout, 8);
     assert_eq!(clocks, ["", "", "58.0", "", "60.0"], "{}", run.stdout);
     for args in [
         &["replay", "c.pgn", "--format", "csv", "--ply", "1"][..],
@@ -969,12 +964,7 @@ fn replay_pgn_keeps_clock_commands_on_one_line() {
     );
     // The clocks read back as they were written.
     let run = chesstool(&dir, &["replay", "out.pgn", "--format", "csv"]);
-    let clocks: Vec<&str> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|row| row.split(',').nth(8).unwrap())
-        .collect();
+    let clocks = crate::util::csv_column(&run.stdout, 8);
     assert_eq!(clocks, ["62.0", "61.0"], "{}", run.stdout);
 }
 

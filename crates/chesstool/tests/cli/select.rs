@@ -726,12 +726,7 @@ fn select_reads_the_time_tag_as_text() {
         &["select", "t.pgn", "--format", "csv", "--tags", "Time", "-q"],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let times: Vec<&str> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').nth(9).unwrap())
-        .collect();
+    let times = crate::util::csv_column(&run.stdout, 9);
     assert_eq!(times, ["10.30.00", "12:00:00"], "{}", run.stdout);
 }
 
@@ -885,12 +880,7 @@ fn a_form_feed_after_a_result_ends_it_and_writers_copy_it() {
     std::fs::write(dir.join("ff.pgn"), pgn).unwrap();
     let run = chesstool(&dir, &["validate", "ff.pgn", "--format", "csv"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let plies: Vec<&str> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|line| line.split(',').nth(7).unwrap())
-        .collect();
+    let plies = crate::util::csv_column(&run.stdout, 7);
     assert_eq!(plies, ["2", "1", "1"], "{}", run.stdout);
     let run = chesstool(&dir, &["select", "ff.pgn", "-o", "out.pgn"]);
     assert_eq!(run.code, 0, "{}", run.stderr);

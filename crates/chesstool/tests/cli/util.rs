@@ -47,6 +47,15 @@ pub fn assert_output(run: &Run, code: i32, stdout: &str) {
     );
 }
 
+/// Column `n` (from 0) of each row of a CSV report, its header left out
+/// (for cells without commas or quotes).
+pub fn csv_column(csv: &str, n: usize) -> Vec<&str> {
+    csv.lines()
+        .skip(1)
+        .map(|row| row.split(',').nth(n).unwrap())
+        .collect()
+}
+
 pub fn repo_file(rel: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
