@@ -1098,6 +1098,9 @@ impl Compiler<'_> {
                             Ty::Int,
                         ),
                         (node, Ty::Text) => negate_text(node, column, column_of(&**inner))?,
+                        // `-NULL` is NULL, as duckdb has it (a tester's
+                        // finding: it was refused where `NULL + 0` is NULL).
+                        (node, Ty::Null) => (node, Ty::Null),
                         (_, ty) => return Err(err(column, format!("cannot negate {}", ty.name()))),
                     }
                 }
@@ -1943,8 +1946,19 @@ fn date(text: &str, column: Pos) -> Result<Date, QueryError> {
 /// blanks around it, and a fraction of a second when it is nought
 /// (`12:30:00.000`, `12:30:00.`); the `UTCTime` tags it is compared with
 /// hold whole seconds, so another fraction is refused, not rounded.
+///
+/// Midnight at the day's end, `24:00:00` (`24:00`, `24:00:00.000`), is a
+/// time as duckdb has it, after every other (a tester's finding: it was
+/// refused); no `UTCTime` tag holds it.
 fn time(text: &str, column: Pos) -> Result<TimeOfDay, QueryError> {
-    clock_time(text.trim_matches(|c: char| c.is_ascii_whitespace()), false)
+    let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
+    clock_time(trimmed, false)
+        .or_else(|| {
+            let rest = trimmed.strip_prefix("24:")?;
+            clock_time(&format!("00:{rest}"), false)
+                .filter(|t| t.seconds == 0)
+                .map(|_| TimeOfDay { seconds: 86_400 })
+        })
         .ok_or_else(|| err(column, format!("'{text}' is not a time of day (HH:MM:SS)")))
 }
 
@@ -2549,6 +2563,15 @@ mod tests {
         ] {
             assert_eq!(time(text, at).ok(), half_past, "{text}");
         }
+        // The day's end, after every other time (duckdb 1.4: `SELECT TIME
+        // '24:00' > TIME '23:59:59'` is true).
+        for text in ["24:00:00", "24:00", " 24:00:00.000 ", "24:0:0"] {
+            assert_eq!(
+                time(text, at).ok().map(|t| t.seconds),
+                Some(86_400),
+                "{text}"
+            );
+        }
         // A fraction the whole seconds of `UTCTime` cannot compare with
         // is refused, not rounded.
         for text in [
@@ -2556,7 +2579,8 @@ mod tests {
             "12:30.0",
             "12:30:00 .0",
             "\u{a0}12:30",
-            "24:00:00",
+            "24:00:01",
+            "24:00:00.5",
             "12:30:00 PM",
         ] {
             assert!(time(text, at).is_err(), "{text}");
@@ -3012,6 +3036,13 @@ mod tests {
             );
         }
         assert_eq!(error("-result = 1"), "column 2: cannot negate text");
+        // `-NULL` is NULL (duckdb: `SELECT -NULL IS NULL` is true).
+        for text in ["-NULL IS NULL", "-(NULL) < 3", "- -NULL = 'a'"] {
+            assert!(
+                Query::parse(text, &mut HeaderSpec::default()).is_ok(),
+                "{text}"
+            );
+        }
         assert_eq!(error("-Date = 1"), "column 2: cannot negate a date");
         // At the operator, the keyword and the literal as written (a
         // tester's finding: the left operand's column, a column inside

@@ -281,6 +281,9 @@ const CASES: &[(&str, &str)] = &[
     ("UTCDate = DATE ' 2024-01-02 23:59:59 '", "cmp(d('UTCDate'), '=', date(2024, 1, 2))"),
     ("UTCDate < '2024-01-02T00:00:01'", "cmp(d('UTCDate'), '<', date(2024, 1, 2))"),
     ("UTCTime < '12:00'", "cmp(tm('UTCTime'), '<', 12 * 3600)"),
+    // The day's end, after every time of day (as duckdb reads it).
+    ("UTCTime < TIME '24:00:00'", "cmp(tm('UTCTime'), '<', 24 * 3600)"),
+    ("UTCTime >= '24:00'", "cmp(tm('UTCTime'), '>=', 24 * 3600)"),
     ("UTCTime >= TIME '11:59:59.000'", "cmp(tm('UTCTime'), '>=', 11 * 3600 + 59 * 60 + 59)"),
     // Number literals with a fraction or an exponent, compared exactly.
     ("WhiteElo > 2599.5", "cmp(i('WhiteElo'), '>', 2599.5)"),
@@ -343,6 +346,9 @@ const CASES: &[(&str, &str)] = &[
     ("(WhiteElo > 2000) IS DISTINCT FROM (BlackElo > 2000)",
      "DISTINCT(cmp(i('WhiteElo'), '>', 2000), cmp(i('BlackElo'), '>', 2000))"),
     ("NOT (WhiteElo IS DISTINCT FROM 2600)", "not DISTINCT(i('WhiteElo'), 2600)"),
+    // `-NULL` is NULL, as in duckdb.
+    ("-NULL IS NULL AND WhiteElo > 2000", "AND(True, cmp(i('WhiteElo'), '>', 2000))"),
+    ("WhiteElo > -NULL OR BlackElo < 1500", "OR(None, cmp(i('BlackElo'), '<', 1500))"),
 ];
 
 /// The reference: python-chess reads the games (one per `[Event` chunk,
