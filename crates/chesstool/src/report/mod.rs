@@ -18,7 +18,7 @@ use arbiter::header::{
 };
 use board::RecordedResult;
 use notation::pgn::comment::{CommandKind, Eval, UnreadableCommands};
-use notation::pgn::mainline::{movetext_line_into, Mainline};
+use notation::pgn::mainline::{movetext_line_into, movetext_text, Mainline};
 
 use crate::cli::{CommonArgs, Placed};
 use crate::output::{Output, OutputDir};
@@ -412,11 +412,11 @@ impl GameMoves {
         LINE.with_borrow_mut(|line| {
             movetext_line_into(&self.movetext, line);
             // [`movetext_line_into`] leaves no C0 control character:
-            // ASCII holds none to escape.
+            // ASCII holds none to escape, and [`movetext_text`] leaves
+            // none in the rest.
             match std::str::from_utf8(line) {
                 Ok(text) if text.is_ascii() => cell.str_without_controls(text),
-                Ok(text) => cell.str(text),
-                Err(_) => cell.str(&notation::pgn::tags::decode_text(line).0),
+                _ => cell.str_without_controls(&movetext_text(line)),
             }
         });
     }

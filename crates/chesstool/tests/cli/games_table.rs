@@ -468,6 +468,43 @@ fn the_movetext_column_reads_back_as_the_same_game() {
     assert!(run.stdout.contains("\"plies\":4"), "{}", run.stdout);
 }
 
+/// A comment's bytes that are not UTF-8 are read as Windows-1252 on
+/// their own, as `replay --format pgn` reads them: the UTF-8 of the other
+/// comments stays as it is (a tester's finding: one Latin-1 byte made the
+/// whole `movetext` Windows-1252, `Москва` became `ÐœÐ¾Ñ\u{81}ÐºÐ²Ð°`,
+/// with a raw C1 control in it), and no control character is left, C1 or
+/// not, in any format.
+#[test]
+fn the_movetext_of_mixed_encodings_decodes_each_comment() {
+    let dir = temp_dir("games_table_movetext_encodings");
+    let mut pgn = b"[Event \"x\"]\n[Result \"*\"]\n\n1. e4 {".to_vec();
+    pgn.extend_from_slice("Москва".as_bytes());
+    pgn.extend_from_slice(b"} e5 {caf\xe9 \x81} *\n");
+    std::fs::write(dir.join("mixed.pgn"), &pgn).unwrap();
+    let expected = "1. e4 {Москва} e5 {café  } *";
+    let run = chesstool(
+        &dir,
+        &["validate", "mixed.pgn", "--moves", "--format", "csv"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (header, rows) = csv_rows(&run.stdout);
+    let at = header.iter().position(|h| h == "movetext").unwrap();
+    assert_eq!(rows[0].get(at), Some(expected), "{}", run.stdout);
+    let run = chesstool(
+        &dir,
+        &["validate", "mixed.pgn", "--moves", "--format", "jsonl"],
+    );
+    assert!(
+        run.stdout.contains(&format!("\"movetext\":\"{expected}\"")),
+        "{}",
+        run.stdout
+    );
+    // Each comment as replay writes it.
+    let replayed = chesstool(&dir, &["replay", "mixed.pgn", "--format", "pgn"]);
+    assert!(replayed.stdout.contains("Москва"), "{}", replayed.stdout);
+    assert!(replayed.stdout.contains("café"), "{}", replayed.stdout);
+}
+
 /// A partitioned table of no games is one file of no rows, with the
 /// schema (review: it was an empty directory, which duckdb and Spark
 /// refuse to read), in the partition of null keys (a tester: at the top

@@ -930,3 +930,32 @@ fn a_draw_the_laws_gave_before_a_checkmate_stands() {
     let run = chesstool(&dir, &["validate", "dash.pgn", "--strict", "-q"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
 }
+
+/// An empty `Result` tag and a `?` one are warnings, each said as what it
+/// is, at the tag's line (a tester's finding: `?` was called empty).
+#[test]
+fn an_empty_or_unknown_result_tag_is_said_as_it_is() {
+    let dir = temp_dir("validate_result_placeholders");
+    std::fs::write(
+        dir.join("r.pgn"),
+        "[Event \"a\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"\"]\n\n1. e4 e5 1-0\n\n\
+         [Event \"b\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"?\"]\n\n1. e4 e5 1-0\n",
+    )
+    .unwrap();
+    let run = chesstool(&dir, &["validate", "r.pgn", "--show-warnings"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let said: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("Result tag"))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "r.pgn:4: game 1 (W – B): warning: empty Result tag",
+            "r.pgn:11: game 2 (W – B): warning: Result tag \"?\": no result recorded",
+        ],
+        "{}",
+        run.stderr
+    );
+}

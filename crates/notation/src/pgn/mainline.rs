@@ -384,6 +384,57 @@ fn movetext_line_in_full(bytes: &[u8], out: &mut Vec<u8>) {
     }
 }
 
+/// A movetext made one line ([`movetext_line`]) as text: as it is where
+/// it is UTF-8; else each comment, and each stretch of moves between
+/// comments, decoded on its own as a tag value is
+/// ([`decode_text`](crate::pgn::tags::decode_text): UTF-8 when valid,
+/// else Windows-1252), as `replay --format pgn` decodes each comment, so
+/// that one comment's Latin-1 byte leaves the UTF-8 of the others as it
+/// is (a tester's finding: the whole line was read as Windows-1252); and
+/// every control character a space, C1 too (Windows-1252 leaves five
+/// bytes to them).
+///
+/// ```
+/// use notation::pgn::mainline::movetext_text;
+///
+/// assert_eq!(movetext_text(b"1. e4 {caf\xc3\xa9} *"), "1. e4 {caf\u{e9}} *");
+/// assert_eq!(
+///     movetext_text(b"1. e4 {\xd0\x9c\xd0\xbe} e5 {caf\xe9 \x81} *"),
+///     "1. e4 {\u{41c}\u{43e}} e5 {caf\u{e9}  } *"
+/// );
+/// ```
+#[must_use]
+pub fn movetext_text(line: &[u8]) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    let text = match std::str::from_utf8(line) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => {
+            let mut out = String::with_capacity(line.len() + line.len() / 2);
+            let mut rest = line;
+            while !rest.is_empty() {
+                // To the next brace, which goes with it (ASCII: it makes
+                // no stretch more or less UTF-8).
+                let end = rest
+                    .iter()
+                    .position(|&b| b == b'{' || b == b'}')
+                    .map_or(rest.len(), |at| at + 1);
+                out.push_str(&crate::pgn::tags::decode_text(&rest[..end]).0);
+                rest = &rest[end..];
+            }
+            Cow::Owned(out)
+        }
+    };
+    if text.contains(char::is_control) {
+        Cow::Owned(
+            text.chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect(),
+        )
+    } else {
+        text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::movetext_line;

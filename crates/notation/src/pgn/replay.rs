@@ -1430,8 +1430,15 @@ impl<V: ReplayVisitor> Replayer<'_, V> {
         // No tag at all is reported with the other missing roster tags.
         let raw = game.tag(b"Result")?;
         let line = game.tag_line(b"Result").unwrap_or(game.line);
-        Some(if raw.trim_ascii().is_empty() || raw.trim_ascii() == b"?" {
+        Some(if raw.trim_ascii().is_empty() {
             Finding::Warning(GameWarning::game(line, "empty Result tag".to_string()))
+        } else if raw.trim_ascii() == b"?" {
+            // A placeholder, as `?` is in the other roster tags (a
+            // tester's finding: it was called empty).
+            Finding::Warning(GameWarning::game(
+                line,
+                "Result tag \"?\": no result recorded".to_string(),
+            ))
         } else {
             let mut error = game_error(
                 game,
