@@ -258,7 +258,8 @@ fn days_in_month(year: u16, month: u8) -> u8 {
 /// A time of day, to the second.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TimeOfDay {
-    /// Seconds since midnight, below 86,400.
+    /// Seconds since midnight, below 86,400 (86,400, the day's end,
+    /// only for a `--where` literal `TIME '24:00:00'`, as duckdb has it).
     pub seconds: u32,
 }
 

@@ -1098,9 +1098,10 @@ impl Compiler<'_> {
                             Ty::Int,
                         ),
                         (node, Ty::Text) => negate_text(node, column, column_of(&**inner))?,
-                        // `-NULL` is NULL, as duckdb has it (a tester's
-                        // finding: it was refused where `NULL + 0` is NULL).
-                        (node, Ty::Null) => (node, Ty::Null),
+                        // `-NULL` is NULL, a whole number's, as `NULL +
+                        // 0` is (duckdb types it BIGINT; a tester's
+                        // finding: it was refused).
+                        (node, Ty::Null) => (node, Ty::Int),
                         (_, ty) => return Err(err(column, format!("cannot negate {}", ty.name()))),
                     }
                 }
@@ -1921,7 +1922,7 @@ fn date(text: &str, column: Pos) -> Result<Date, QueryError> {
         ),
         None => (t, None),
     };
-    if time_part.is_some_and(|time| clock_time(time, true).is_none()) {
+    if time_part.is_some_and(|time| time_or_day_end(time, true).is_none()) {
         return Err(bad());
     }
     let mut fields = day_part.split('-');
@@ -1951,15 +1952,19 @@ fn date(text: &str, column: Pos) -> Result<Date, QueryError> {
 /// time as duckdb has it, after every other (a tester's finding: it was
 /// refused); no `UTCTime` tag holds it.
 fn time(text: &str, column: Pos) -> Result<TimeOfDay, QueryError> {
-    let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
-    clock_time(trimmed, false)
-        .or_else(|| {
-            let rest = trimmed.strip_prefix("24:")?;
-            clock_time(&format!("00:{rest}"), false)
-                .filter(|t| t.seconds == 0)
-                .map(|_| TimeOfDay { seconds: 86_400 })
-        })
+    time_or_day_end(text.trim_matches(|c: char| c.is_ascii_whitespace()), false)
         .ok_or_else(|| err(column, format!("'{text}' is not a time of day (HH:MM:SS)")))
+}
+
+/// [`clock_time`], or the day's end (`24:00[:00[.000]]`, a fraction only
+/// of noughts, as duckdb reads it after a date too): seconds 86,400.
+fn time_or_day_end(text: &str, any_fraction: bool) -> Option<TimeOfDay> {
+    clock_time(text, any_fraction).or_else(|| {
+        let rest = text.strip_prefix("24:")?;
+        clock_time(&format!("00:{rest}"), false)
+            .filter(|t| t.seconds == 0)
+            .map(|_| TimeOfDay { seconds: 86_400 })
+    })
 }
 
 /// `HH:MM[:SS[.fraction]]`, the fraction any digits where `any_fraction`
@@ -2565,6 +2570,10 @@ mod tests {
         }
         // The day's end, after every other time (duckdb 1.4: `SELECT TIME
         // '24:00' > TIME '23:59:59'` is true).
+        for text in ["2024-01-05 24:00:00", "2024-01-05 24:00"] {
+            assert_eq!(date(text, at).ok(), Date::parse("2024-01-05"), "{text}");
+        }
+        assert!(date("2024-01-05 24:00:00.5", at).is_err());
         for text in ["24:00:00", "24:00", " 24:00:00.000 ", "24:0:0"] {
             assert_eq!(
                 time(text, at).ok().map(|t| t.seconds),
@@ -3036,8 +3045,27 @@ mod tests {
             );
         }
         assert_eq!(error("-result = 1"), "column 2: cannot negate text");
+        // `-NULL` is a number's NULL, as `NULL + 0` is (duckdb refuses
+        // `upper(-NULL)`).
+        for (negated, plus) in [
+            ("-NULL LIKE 'a'", "NULL + 0 LIKE 'a'"),
+            ("upper(-NULL) IS NULL", "upper(NULL + 0) IS NULL"),
+        ] {
+            let (negated, plus) = (error(negated), error(plus));
+            assert_eq!(
+                negated.split_once(": ").map(|(_, message)| message),
+                plus.split_once(": ").map(|(_, message)| message),
+                "{negated} / {plus}"
+            );
+        }
         // `-NULL` is NULL (duckdb: `SELECT -NULL IS NULL` is true).
-        for text in ["-NULL IS NULL", "-(NULL) < 3", "- -NULL = 'a'"] {
+        for text in [
+            "-NULL IS NULL",
+            "-(NULL) < 3",
+            "- -NULL = 1",
+            "-NULL + 0 IS NULL",
+            "-(NULL + NULL) IS NULL",
+        ] {
             assert!(
                 Query::parse(text, &mut HeaderSpec::default()).is_ok(),
                 "{text}"

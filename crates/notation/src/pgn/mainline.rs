@@ -402,6 +402,11 @@ fn movetext_line_in_full(bytes: &[u8], out: &mut Vec<u8>) {
 ///     movetext_text(b"1. e4 {\xd0\x9c\xd0\xbe} e5 {caf\xe9 \x81} *"),
 ///     "1. e4 {\u{41c}\u{43e}} e5 {caf\u{e9}  } *"
 /// );
+/// // A `{` inside a comment is its text: the comment is one.
+/// assert_eq!(
+///     movetext_text(b"1. e4 {caf\xe9 { \xd0\x9c} e5 {\xd0\x9c} *"),
+///     "1. e4 {caf\u{e9} { \u{d0}\u{153}} e5 {\u{41c}} *"
+/// );
 /// ```
 #[must_use]
 pub fn movetext_text(line: &[u8]) -> std::borrow::Cow<'_, str> {
@@ -411,15 +416,16 @@ pub fn movetext_text(line: &[u8]) -> std::borrow::Cow<'_, str> {
         Err(_) => {
             let mut out = String::with_capacity(line.len() + line.len() / 2);
             let mut rest = line;
+            let mut in_comment = false;
             while !rest.is_empty() {
-                // To the next brace, which goes with it (ASCII: it makes
-                // no stretch more or less UTF-8).
-                let end = rest
-                    .iter()
-                    .position(|&b| b == b'{' || b == b'}')
-                    .map_or(rest.len(), |at| at + 1);
+                // To the brace that opens or closes a comment, which goes
+                // with it (ASCII: it makes no stretch more or less UTF-8);
+                // a `{` inside a comment is its text, as PGN has it.
+                let brace = if in_comment { b'}' } else { b'{' };
+                let end = memchr::memchr(brace, rest).map_or(rest.len(), |at| at + 1);
                 out.push_str(&crate::pgn::tags::decode_text(&rest[..end]).0);
                 rest = &rest[end..];
+                in_comment = !in_comment;
             }
             Cow::Owned(out)
         }
