@@ -2568,7 +2568,7 @@ mod tests {
         ] {
             assert_eq!(time(text, at).ok(), half_past, "{text}");
         }
-        // The day's end, after every other time (duckdb 1.4: `SELECT TIME
+        // The day's end, after every other time (duckdb: `SELECT TIME
         // '24:00' > TIME '23:59:59'` is true).
         for text in ["2024-01-05 24:00:00", "2024-01-05 24:00"] {
             assert_eq!(date(text, at).ok(), Date::parse("2024-01-05"), "{text}");
