@@ -467,6 +467,15 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
     // Games --where left out, written back with an ending they lacked.
     let mut closed = 0u64;
     let mut kept_conflicts = 0u64;
+    // The input of the last game written to the fixed file, and the line
+    // ends it lacks for an empty line after it: owed where the next input
+    // begins (a tester's finding: an input that ended without one ran
+    // into the next one's first tag, which python-chess then read as
+    // more of the game), as `select` separates its inputs.
+    let mut fixed_last: Option<(
+        std::sync::Arc<crate::report::table::FileName>,
+        &'static [u8],
+    )> = None;
     let mut fixed = match &games_to {
         Some(path) => Some(Output::new(path.as_deref())?),
         None => None,
@@ -486,7 +495,18 @@ pub fn run(mut args: AdjudicateArgs) -> Result<Outcome> {
         let record = &row.record;
         // Every game goes back into the fixed file, selected or not.
         match (&mut fixed, &record.fixed_pgn) {
-            (Some(fixed), Some(Ok(pgn))) => fixed.write_all(pgn)?,
+            (Some(fixed), Some(Ok(pgn))) => {
+                if let Some((file, owed)) = &fixed_last {
+                    if !std::sync::Arc::ptr_eq(file, &row.file) {
+                        fixed.write_all(owed)?;
+                    }
+                }
+                fixed.write_all(pgn)?;
+                fixed_last = Some((
+                    std::sync::Arc::clone(&row.file),
+                    notation::pgn::rewrite::line_ends_owed(pgn, 2),
+                ));
+            }
             (Some(_), Some(Err(LeftOut))) => left_out += 1,
             _ => {}
         }

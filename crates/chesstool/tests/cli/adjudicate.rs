@@ -2322,3 +2322,54 @@ fn a_date_of_the_year_0_is_no_date() {
     );
     assert!(!detail.contains("game dated"), "{detail}");
 }
+
+/// Inputs that end without an empty line after their last game (most
+/// exports end so, some without a line end at all) are separated in the
+/// fixed file by one, as `select` separates them (a tester's finding: the
+/// next input's first tag followed the last move, and python-chess read
+/// it as more of that game); within an input, the games stay as read.
+#[test]
+fn fix_results_separates_its_inputs_by_an_empty_line() {
+    let dir = temp_dir("adjudicate_fix_results_inputs");
+    let first =
+        "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 *\n[Event \"b\"]\n[Result \"*\"]\n\n1. d4 *\n";
+    let second = "[Event \"c\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0";
+    let third = "[Event \"d\"]\r\n[Result \"*\"]\r\n\r\n1. c4 *\r\n";
+    let fourth = "[Event \"e\"]\n[Result \"*\"]\n\n1. Nf3 *\n\n";
+    for (name, text) in [
+        ("1.pgn", first),
+        ("2.pgn", second),
+        ("3.pgn", third),
+        ("4.pgn", fourth),
+    ] {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let run = chesstool(
+        &dir,
+        &[
+            "adjudicate",
+            "-q",
+            "1.pgn",
+            "2.pgn",
+            "3.pgn",
+            "4.pgn",
+            "--fix-results=fixed.pgn",
+            "--format",
+            "csv",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let fixed = std::fs::read_to_string(dir.join("fixed.pgn")).unwrap();
+    // Game b follows game a as it was read; the inputs are joined by an
+    // empty line, in the line ends of the game before.
+    assert!(fixed.starts_with(first), "{fixed}");
+    let at = |event: &str| fixed.find(&format!("[Event \"{event}\"]")).unwrap();
+    assert!(fixed[..at("c")].ends_with("1. d4 *\n\n"), "{fixed}");
+    assert!(fixed[..at("d")].ends_with("\n\n"), "{fixed}");
+    assert!(fixed[..at("e")].ends_with("1. c4 *\r\n\r\n"), "{fixed}");
+    assert!(fixed.ends_with("1. Nf3 *\n\n"), "{fixed}");
+    // Read back: five games, each agreeing.
+    let again = chesstool(&dir, &["adjudicate", "-q", "fixed.pgn", "--format", "csv"]);
+    assert_eq!(again.code, 0, "{}\n{}", again.stdout, again.stderr);
+    assert_eq!(again.stdout.lines().count(), 6, "{}", again.stdout);
+}
